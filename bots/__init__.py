@@ -1,0 +1,1 @@
+"""Reference bots, written only against the sdk."""

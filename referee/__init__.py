@@ -1,0 +1,1 @@
+"""Azul Arena referee: the authority that holds the rules engine and runs matches between bots."""

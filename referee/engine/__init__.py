@@ -1,0 +1,1 @@
+"""The rules engine for the Azul family: rules only, no I/O, no protobuf, no clocks."""

@@ -1,0 +1,1 @@
+"""Tournaments: the azul-arena CLI, schedules, ratings, the result store and reports."""

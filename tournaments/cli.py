@@ -1,0 +1,15 @@
+"""The `azul-arena` command line: verbs grouped by noun, each group in its own module."""
+
+from __future__ import annotations
+
+from tournaments.commands import bench_engine, bots, demo, play, replay, tournament  # noqa: F401
+from tournaments.commands.groups import app
+
+
+def main() -> None:
+    """Entry point of the `azul-arena` console script."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The CLI's command modules: one per noun, each registering its verbs on the shared groups."""

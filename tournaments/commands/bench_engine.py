@@ -1,0 +1,1 @@
+"""bench_engine commands (work in progress)."""

@@ -1,0 +1,1 @@
+"""bots commands (work in progress)."""

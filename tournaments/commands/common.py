@@ -1,0 +1,33 @@
+"""Small things every command shares: the consoles, JSON output and exit codes."""
+
+from __future__ import annotations
+
+import json
+from enum import IntEnum
+from typing import Any
+
+from rich.console import Console
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+class Exit(IntEnum):
+    """Exit codes with a meaning a script can rely on."""
+
+    OK = 0
+    FAILED = 1  # the command ran and found a problem (illegal move in a record, a failed check)
+    USAGE = 2  # bad arguments or unreadable input (typer uses 2 for usage errors too)
+
+
+def print_json(obj: Any) -> None:
+    """One JSON object on one line on stdout, for scripts."""
+    print(json.dumps(obj, separators=(",", ":")), flush=True)
+
+
+def fail(message: str, code: Exit = Exit.USAGE) -> None:
+    """Print a clear error on stderr and leave with `code`."""
+    import typer
+
+    err_console.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(int(code))

@@ -1,0 +1,1 @@
+"""demo commands (work in progress)."""

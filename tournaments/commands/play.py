@@ -1,0 +1,1 @@
+"""play commands (work in progress)."""

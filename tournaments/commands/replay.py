@@ -1,0 +1,1 @@
+"""replay commands (work in progress)."""

@@ -1,0 +1,1 @@
+"""tournament commands (work in progress)."""
