@@ -1,0 +1,103 @@
+"""The Bot base class: subclass it, implement `choose_move`, and you have a complete bot."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from referee.engine import Game, Move
+
+
+@dataclass
+class Clock:
+    """The time a bot has for the move it is choosing, as the referee granted it.
+
+    `move_time` is the limit for this move; `bank` the time bank left beyond it. Both are in
+    seconds and were measured at the referee, which keeps a small grace margin for the network:
+    aim to answer before `deadline` and you are safe.
+    """
+
+    move_time: float = float("inf")
+    bank: float = 0.0
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def deadline(self) -> float:
+        """`time.monotonic()` value by which the answer should be sent (bank included)."""
+        return self.started + self.move_time + self.bank
+
+    def remaining(self) -> float:
+        """Seconds left for this move, time bank included (never negative)."""
+        return max(0.0, self.deadline - time.monotonic())
+
+    def budget(self, fraction: float = 0.8) -> float:
+        """A safe thinking budget: `fraction` of this move's limit, not touching the bank."""
+        left = self.started + self.move_time - time.monotonic()
+        return max(0.0, left * fraction)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a bot learns when a game starts: the ruleset, the seats and which seat it plays."""
+
+    game_id: str
+    ruleset: str
+    players: int
+    seat: int
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """What a bot learns when a game ends."""
+
+    game_id: str
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    reason: str = "completed"
+
+
+class Bot:
+    """Base class for bots. Override `choose_move`; the other hooks are optional.
+
+        class MyBot(Bot):
+            def choose_move(self, state):
+                return state.legal_moves()[0]
+
+    `state` is a real engine `Game` (the same engine the referee runs): copy it and push moves to
+    look ahead. `self.clock` is this move's clock; `self.log` writes to the bot's log file.
+    """
+
+    name: ClassVar[str] = ""
+    version: ClassVar[str] = "0.1"
+    # Rulesets this bot plays; empty means every ruleset of the classic family.
+    rulesets: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self) -> None:
+        self.clock = Clock()
+        self.log = logging.getLogger(f"bot.{self.display_name}")
+
+    @property
+    def display_name(self) -> str:
+        """The name the bot plays under: `name`, or the class name when it is left empty."""
+        return self.name or type(self).__name__
+
+    def choose_move(self, state: Game) -> Move:
+        """Return one of `state.legal_moves()`; called once per decision, under `self.clock`."""
+        raise NotImplementedError(f"{type(self).__name__} must implement choose_move(state)")
+
+    def on_game_start(self, info: GameInfo) -> None:
+        """Called when a game starts, before the first move request."""
+
+    def on_game_over(self, result: GameResult) -> None:
+        """Called when a game ends, whatever the reason."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.display_name!r} v{self.version}>"
+
+
+def describe(bot: Bot) -> dict[str, Any]:
+    """The handshake facts about a bot: name, version and rulesets."""
+    return {"name": bot.display_name, "version": bot.version, "rulesets": list(bot.rulesets)}
