@@ -1,1 +1,17 @@
 """Azul Arena referee: the authority that holds the rules engine and runs matches between bots."""
+
+# The match API is loaded lazily: bots import `referee.engine` and `referee.protocol` and must not
+# pay for the server, the launcher and grpc's server side when they start.
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["Arena", "MatchConfig", "MatchResult", "SeatResult", "TERMINATIONS"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from referee import arena
+
+        return getattr(arena, name)
+    raise AttributeError(name)
