@@ -1,0 +1,76 @@
+"""Leaderboard statistics, crosstable and exports from a real store."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from pathlib import Path
+
+from tests.tournaments.helpers import fake_outcome
+from tournaments.entries import Entry
+from tournaments.report import build_report, export_csv, export_json, mean_interval, wilson
+from tournaments.schedule import build_schedule
+from tournaments.store import Store
+
+
+def test_wilson_and_t_intervals() -> None:
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and 0.25 < hi < 0.35  # not the degenerate (0, 0) of the normal approx
+    lo, hi = wilson(50, 100)
+    assert math.isclose(lo, 0.4038, abs_tol=1e-3) and math.isclose(hi, 0.5962, abs_tol=1e-3)
+    mean, lo, hi = mean_interval([1.0, 2.0, 3.0])
+    assert mean == 2.0 and math.isclose(hi - mean, 4.303 * 1 / math.sqrt(3), rel_tol=1e-3)
+    assert math.isnan(mean_interval([5.0])[1])
+
+
+def _store(tmp_path: Path, done: int | None = None) -> Store:
+    entries = [Entry(n, "random") for n in ("weak", "mid", "strong")]
+    store = Store.open(tmp_path / "r.db")
+    games = build_schedule([e.name for e in entries], 2, 4, seed=9)
+    store.write_schedule({"seed": 9}, entries, games)
+    for g in games[:done]:
+        store.record(g, fake_outcome(g, termination={"weak": "timeout"}))
+    return store
+
+
+def test_leaderboard_order_stats_and_faults(tmp_path: Path) -> None:
+    report = build_report(_store(tmp_path))
+    names = [r.entry for r in report.leaderboard]
+    assert names == ["strong", "mid", "weak"]
+    top, _, last = report.leaderboard
+    assert top.games == 8 and top.wins == 8 and top.win_rate == 1.0
+    assert top.conservative == top.mu - 3 * top.sigma
+    assert top.win_rate_low < 1.0 == top.win_rate_high
+    assert top.mean_score_low < top.mean_score < top.mean_score_high
+    assert last.faults == 8 and last.fault_kinds == {"timeout": 8}
+    assert top.faults == 0
+    cell = report.crosstable[("strong", "weak")]
+    assert (cell.wins, cell.losses, cell.draws) == (4, 0, 0)
+    assert report.crosstable[("weak", "strong")].losses == 4
+    js = report.to_json()
+    assert js["games_total"] == js["games_done"] == 12
+    assert {"entry", "mu", "sigma", "games", "wins", "mean_score", "faults"} <= set(
+        js["leaderboard"][0])
+
+
+def test_report_of_partial_run_and_ratings_recomputable(tmp_path: Path) -> None:
+    store = _store(tmp_path, done=5)
+    a = build_report(store)
+    assert (a.games_done, a.games_total) == (5, 12)
+    assert sum(r.games for r in a.leaderboard) == 10
+    b = build_report(store)
+    assert [(r.entry, r.mu, r.sigma) for r in a.leaderboard] == [
+        (r.entry, r.mu, r.sigma) for r in b.leaderboard]
+
+
+def test_exports(tmp_path: Path) -> None:
+    store = _store(tmp_path, done=3)
+    rows = list(csv.DictReader(io.StringIO(export_csv(store))))
+    assert len(rows) == 24  # 12 games x 2 seats, pending ones included
+    assert sum(r["status"] == "done" for r in rows) == 6
+    assert rows[0]["termination"] in ("ok", "timeout")
+    data = export_json(store)
+    assert data["games_done"] == 3 and len(data["games"]) == 12
+    assert data["games"][0]["record"]["format"] == "azul-arena/record/1"
+    assert "record" not in data["games"][-1]

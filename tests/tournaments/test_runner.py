@@ -1,0 +1,84 @@
+"""The runner with an in-process play function: concurrency, commit-before-report, errors."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from tests.tournaments.helpers import fake_outcome
+from tournaments.entries import Entry
+from tournaments.runner import run_games
+from tournaments.schedule import ScheduledGame, build_schedule
+from tournaments.store import GameOutcome, Store
+
+
+def _setup(tmp_path: Path) -> tuple[Store, list[ScheduledGame]]:
+    entries = [Entry(n, "random") for n in "abcd"]
+    store = Store.open(tmp_path / "run.db")
+    games = build_schedule([e.name for e in entries], 2, 2, seed=1)
+    store.write_schedule({}, entries, games)
+    return store, games
+
+
+def test_concurrent_run_commits_each_game_before_reporting(tmp_path: Path) -> None:
+    store, games = _setup(tmp_path)
+    in_flight = 0
+    peak = 0
+
+    async def play(game: ScheduledGame) -> GameOutcome:
+        nonlocal in_flight, peak
+        in_flight += 1
+        peak = max(peak, in_flight)
+        await asyncio.sleep(0.01 * (game.index % 3))
+        in_flight -= 1
+        return fake_outcome(game)
+
+    seen: list[int] = []
+
+    def on_done(game: ScheduledGame, outcome: GameOutcome | None, error: str | None) -> None:
+        # Reported only once committed: a fresh connection already sees it.
+        with Store.open(tmp_path / "run.db", create=False) as other:
+            done_ids = {g.game.index for g in other.games(done_only=True)}
+        assert game.index in done_ids
+        seen.append(game.index)
+
+    summary = asyncio.run(run_games(store, games, play, concurrency=3, on_done=on_done))
+    assert summary.played == len(games) == 12 and summary.failed == 0
+    assert peak == 3
+    assert sorted(seen) == list(range(12))
+    assert store.counts() == (12, 12)
+
+
+def test_failing_games_stay_pending_and_others_go_on(tmp_path: Path) -> None:
+    store, games = _setup(tmp_path)
+
+    async def play(game: ScheduledGame) -> GameOutcome:
+        if game.index in (2, 7):
+            raise RuntimeError("referee hiccup")
+        return fake_outcome(game)
+
+    summary = asyncio.run(run_games(store, games, play, concurrency=2))
+    assert summary.played == 10 and summary.failed == 2
+    assert [g.index for g in store.pending_games()] == [2, 7]
+    # A resume plays only those two.
+    summary = asyncio.run(run_games(store, store.pending_games(),
+                                    lambda g: _async(fake_outcome(g)), concurrency=2))
+    assert summary.played == 2 and store.counts() == (12, 12)
+
+
+async def _async(value: GameOutcome) -> GameOutcome:
+    return value
+
+
+def test_all_failing_run_stops_early(tmp_path: Path) -> None:
+    store, games = _setup(tmp_path)
+    calls = 0
+
+    async def play(game: ScheduledGame) -> GameOutcome:
+        nonlocal calls
+        calls += 1
+        raise FileNotFoundError("no such bot")
+
+    summary = asyncio.run(run_games(store, games, play, concurrency=1, max_consecutive_errors=4))
+    assert summary.aborted and "no such bot" in summary.aborted
+    assert calls == 4 and store.counts() == (0, 12)

@@ -1,0 +1,136 @@
+"""Tournament entries: who plays, under which name, launched how.
+
+An entry is a unique name plus a *spec* the referee's launcher understands:
+
+- a built-in bot name (`random`, `greedy`, ...),
+- a Python file `path/bot.py` or `path/bot.py:ClassName`,
+- a command line (anything containing a space), e.g. `java -jar bot.jar`.
+
+On the command line an entry is `SPEC` or `NAME=SPEC`; in a TOML file (for a class of 300
+students) it is a table with `name` and one of `builtin`, `file` or `command`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+# Names appear in tables, CSV files and the database: keep them printable and short.
+_NAME_RE = re.compile(r"^[A-Za-z0-9_.@+\-]{1,64}$")
+
+
+class EntryError(ValueError):
+    """A bad entry list: the message says which entry and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One tournament entry: a unique `name` and the `spec` the bot launcher runs."""
+
+    name: str
+    spec: str
+
+
+def _check_name(name: str, where: str) -> str:
+    if not _NAME_RE.match(name):
+        raise EntryError(
+            f"{where}: entry name {name!r} must be 1-64 characters of letters, digits and _ . @ + -"
+        )
+    return name
+
+
+def default_name(spec: str) -> str:
+    """The name an entry gets when none is given: the bot name, file stem or program name."""
+    spec = spec.strip()
+    if " " in spec:  # a command line: the program's base name
+        program = spec.split()[0]
+        return Path(program).stem or program
+    path, _, cls = spec.partition(":")
+    if path.endswith(".py"):
+        return f"{Path(path).stem}.{cls}" if cls else Path(path).stem
+    return spec
+
+
+def parse_entry(text: str) -> Entry:
+    """Parse one command-line entry: `SPEC` or `NAME=SPEC`."""
+    text = text.strip()
+    if not text:
+        raise EntryError("an entry is empty")
+    name, sep, spec = text.partition("=")
+    # `NAME=SPEC` only when the part before `=` looks like a name (commands may contain `=`).
+    if sep and _NAME_RE.match(name) and spec.strip():
+        return Entry(name, spec.strip())
+    return Entry(_check_name(default_name(text), f"entry {text!r}"), text)
+
+
+def check_unique(entries: list[Entry]) -> list[Entry]:
+    """Raise `EntryError` naming every duplicated name; return the list unchanged otherwise."""
+    seen: dict[str, int] = {}
+    for entry in entries:
+        seen[entry.name] = seen.get(entry.name, 0) + 1
+    dups = sorted(name for name, count in seen.items() if count > 1)
+    if dups:
+        raise EntryError(
+            "entry names must be unique; repeated: " + ", ".join(dups)
+            + " (give each its own name, e.g. `alice=random bob=random`)"
+        )
+    return entries
+
+
+def parse_entries(texts: list[str]) -> list[Entry]:
+    """Parse command-line entries and check their names are unique."""
+    return check_unique([parse_entry(t) for t in texts])
+
+
+def load_entries_toml(path: Path) -> list[Entry]:
+    """Read entries from a TOML file.
+
+    ```toml
+    [[entry]]
+    name = "alice"
+    file = "students/alice/bot.py"      # relative to this TOML file
+    [[entry]]
+    name = "baseline"
+    builtin = "greedy"
+    [[entry]]
+    name = "bob"
+    command = "java -jar bob.jar"
+    ```
+    """
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise EntryError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise EntryError(f"{path} is not valid TOML: {exc}") from exc
+    items = data.get("entry", data.get("entries"))
+    if not isinstance(items, list) or not items:
+        raise EntryError(f"{path}: expected a list of [[entry]] tables")
+    base = path.parent
+    entries: list[Entry] = []
+    for i, item in enumerate(items, 1):
+        where = f"{path}: entry {i}"
+        if not isinstance(item, dict):
+            raise EntryError(f"{where}: expected a table")
+        kinds = [k for k in ("builtin", "file", "command") if k in item]
+        if len(kinds) != 1:
+            raise EntryError(f"{where}: give exactly one of builtin, file or command")
+        kind = kinds[0]
+        value = item[kind]
+        if not isinstance(value, str) or not value.strip():
+            raise EntryError(f"{where}: {kind} must be a non-empty string")
+        if kind == "file":
+            file_part, colon, cls = value.partition(":")
+            file_path = Path(file_part)
+            if not file_path.is_absolute():
+                file_path = base / file_path
+            if not file_path.is_file():
+                raise EntryError(f"{where}: no such bot file {file_path}")
+            value = f"{file_path}{colon}{cls}"
+        name = item.get("name") or default_name(value)
+        if not isinstance(name, str):
+            raise EntryError(f"{where}: name must be a string")
+        entries.append(Entry(_check_name(name, where), value.strip()))
+    return check_unique(entries)

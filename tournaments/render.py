@@ -1,0 +1,77 @@
+"""Rich tables for the leaderboard and the crosstable (used live, by `show` and at the end)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from rich.table import Table
+
+from tournaments.report import Pairwise, Row
+
+# Past this many entries a crosstable stops being readable in a terminal; JSON/CSV still have it.
+CROSSTABLE_MAX = 16
+
+
+def _interval(low: float, high: float, fmt: str) -> str:
+    if math.isnan(low) or math.isnan(high):
+        return ""
+    return f" [dim]({fmt.format(low)}-{fmt.format(high)})[/]"
+
+
+def leaderboard_table(rows: Sequence[Row], title: str = "Leaderboard",
+                      limit: int | None = None) -> Table:
+    """The leaderboard: rank, entry, mu - 3 sigma, mu, sigma, games, wins, win rate and mean
+    score with their 95% intervals, and faults by kind."""
+    table = Table(title=title, title_justify="left", header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("entry")
+    table.add_column("mu-3σ", justify="right")
+    table.add_column("mu", justify="right")
+    table.add_column("σ", justify="right")
+    table.add_column("games", justify="right")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate (95%)", justify="right")
+    table.add_column("mean score (95%)", justify="right")
+    table.add_column("faults")
+    shown = rows if limit is None else rows[:limit]
+    for r in shown:
+        mean = "" if math.isnan(r.mean_score) else f"{r.mean_score:.1f}"
+        faults = str(r.faults)
+        if r.faults:
+            faults += " [dim](" + ", ".join(f"{k} {v}" for k, v in r.fault_kinds.items()) + ")[/]"
+        table.add_row(
+            str(r.rank), r.entry, f"{r.conservative:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}",
+            str(r.games), str(r.wins) + (f" +{r.ties}=" if r.ties else ""),
+            f"{100 * r.win_rate:.0f}%" + _interval(100 * r.win_rate_low, 100 * r.win_rate_high,
+                                                    "{:.0f}"),
+            mean + _interval(r.mean_score_low, r.mean_score_high, "{:.1f}"),
+            faults,
+        )
+    if limit is not None and len(rows) > limit:
+        table.caption = f"top {limit} of {len(rows)}"
+    return table
+
+
+def crosstable_table(names: Sequence[str], cells: dict[tuple[str, str], Pairwise]) -> Table:
+    """Row entry's record against column entry as wins-losses(-draws) of finishing ahead."""
+    table = Table(title="Crosstable (row vs column: ahead-behind[-level])", title_justify="left",
+                  header_style="bold")
+    table.add_column("")
+    for n in names:
+        table.add_column(n, justify="center")
+    for a in names:
+        cells_row = []
+        for b in names:
+            if a == b:
+                cells_row.append("[dim]-[/]")
+                continue
+            p = cells.get((a, b))
+            if p is None or p.games == 0:
+                cells_row.append("")
+                continue
+            text = f"{p.wins}-{p.losses}" + (f"-{p.draws}" if p.draws else "")
+            colour = "green" if p.wins > p.losses else "red" if p.wins < p.losses else "yellow"
+            cells_row.append(f"[{colour}]{text}[/]")
+        table.add_row(a, *cells_row)
+    return table

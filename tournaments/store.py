@@ -1,0 +1,344 @@
+"""The tournament store: one SQLite file holding the config, the schedule, results and replays.
+
+Durability rules, because organisers need results that survive a crash:
+
+- WAL journal: readers (`tournament show`) never block the runner, and a killed writer leaves a
+  file that opens cleanly (SQLite rolls back the unfinished transaction).
+- The whole schedule is written, in one transaction, before the first game is played.
+- Each finished game (per-seat results + the replay JSON + status `done`) is one transaction,
+  committed before the game is reported; a game is never recorded twice (`record` refuses).
+- `synchronous=NORMAL`: a commit survives the process being killed (the WAL is in the OS page
+  cache); only a power cut could lose the last few games, which a resume then replays.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tournaments.entries import Entry
+from tournaments.schedule import ScheduledGame
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS entries (
+    position INTEGER PRIMARY KEY,
+    name     TEXT NOT NULL UNIQUE,
+    spec     TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    idx         INTEGER PRIMARY KEY,
+    game_id     TEXT NOT NULL UNIQUE,
+    seats       TEXT NOT NULL,           -- JSON list of entry names, seat order
+    seed        INTEGER NOT NULL,
+    grp         INTEGER NOT NULL,
+    deal        INTEGER NOT NULL,
+    rotation    INTEGER NOT NULL,
+    status      TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'done')),
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    last_error  TEXT,
+    duration    REAL,
+    finished_at REAL
+);
+CREATE INDEX IF NOT EXISTS games_status ON games (status, idx);
+CREATE TABLE IF NOT EXISTS results (
+    game_idx    INTEGER NOT NULL REFERENCES games (idx),
+    seat        INTEGER NOT NULL,
+    entry       TEXT NOT NULL,
+    score       INTEGER NOT NULL,
+    rank        INTEGER NOT NULL,
+    termination TEXT NOT NULL,
+    strikes     INTEGER NOT NULL DEFAULT 0,
+    faults      TEXT NOT NULL DEFAULT '{}',   -- JSON {kind: count}
+    move_time   REAL NOT NULL DEFAULT 0,
+    moves       INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_idx, seat)
+);
+CREATE TABLE IF NOT EXISTS replays (
+    game_idx INTEGER PRIMARY KEY REFERENCES games (idx),
+    record   TEXT NOT NULL                   -- the game record JSON (docs/engine.md "Records")
+);
+"""
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used as asked (another tournament, newer schema, not a store)."""
+
+
+@dataclass
+class SeatOutcome:
+    """How one seat did in one game."""
+
+    entry: str
+    score: int
+    rank: int
+    termination: str = "ok"
+    strikes: int = 0
+    faults: dict[str, int] = field(default_factory=dict)
+    move_time: float = 0.0
+    moves: int = 0
+
+
+@dataclass
+class GameOutcome:
+    """A finished game as the store keeps it."""
+
+    seats: list[SeatOutcome]
+    record: dict[str, Any]
+    duration: float = 0.0
+
+
+@dataclass
+class StoredGame:
+    """A game read back from the store, with its outcome when it is done."""
+
+    game: ScheduledGame
+    status: str
+    seats: list[SeatOutcome]
+    duration: float | None
+    finished_at: float | None
+    attempts: int
+    last_error: str | None
+
+
+class Store:
+    """A tournament database. Open with `Store.open(path)`; use as a context manager."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self.conn = conn
+        self.path = path
+
+    # -- opening -------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path, create: bool = True) -> Store:
+        """Open (and with `create`, initialise) the store at `path`."""
+        path = Path(path)
+        if not create and not path.exists():
+            raise StoreError(f"no tournament database at {path}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so each transaction is explicit.
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=30.0)
+        conn.row_factory = sqlite3.Row
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            store = cls(conn, path)
+            store._init_schema(create)
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise StoreError(f"{path} is not a tournament database: {exc}") from exc
+        return store
+
+    def _init_schema(self, create: bool) -> None:
+        tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
+        if "meta" in tables:
+            row = self.conn.execute(
+                "SELECT value FROM meta WHERE key = 'schema_version'"
+            ).fetchone()
+            version = int(row[0]) if row else 0
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path} has schema version {version}; this azul-arena reads up to "
+                    f"{SCHEMA_VERSION}: upgrade azul-arena"
+                )
+            if version == SCHEMA_VERSION:
+                return
+        elif tables and not create:
+            raise StoreError(f"{self.path} is not a tournament database")
+        if not create:
+            raise StoreError(f"{self.path} holds no tournament yet")
+        with self.transaction():
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self.conn.execute(statement)
+            self.conn.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
+                (str(SCHEMA_VERSION),),
+            )
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transactions --------------------------------------------------------------------
+
+    class _Tx:
+        def __init__(self, conn: sqlite3.Connection) -> None:
+            self.conn = conn
+
+        def __enter__(self) -> sqlite3.Connection:
+            # IMMEDIATE takes the write lock now, so two runners on one file fail fast and clear.
+            self.conn.execute("BEGIN IMMEDIATE")
+            return self.conn
+
+        def __exit__(self, exc_type: object, *rest: object) -> None:
+            self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+
+    def transaction(self) -> Store._Tx:
+        """`with store.transaction():` one atomic unit of writes."""
+        return Store._Tx(self.conn)
+
+    # -- config and schedule ---------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def config(self) -> dict[str, Any] | None:
+        """The tournament's config as stored with its schedule, or None for a fresh store."""
+        raw = self.get_meta("config")
+        return None if raw is None else dict(json.loads(raw))
+
+    def has_schedule(self) -> bool:
+        return self.config() is not None
+
+    def write_schedule(
+        self, config: dict[str, Any], entries: Sequence[Entry], games: Sequence[ScheduledGame]
+    ) -> None:
+        """Store config, entries and the whole schedule in one transaction (before any game)."""
+        with self.transaction() as c:
+            if c.execute("SELECT 1 FROM meta WHERE key = 'config'").fetchone():
+                raise StoreError(f"{self.path} already holds a tournament")
+            c.execute(
+                "INSERT INTO meta (key, value) VALUES ('config', ?), ('created_at', ?)",
+                (json.dumps(config, sort_keys=True), str(time.time())),
+            )
+            c.executemany(
+                "INSERT INTO entries (position, name, spec) VALUES (?, ?, ?)",
+                [(i, e.name, e.spec) for i, e in enumerate(entries)],
+            )
+            c.executemany(
+                "INSERT INTO games (idx, game_id, seats, seed, grp, deal, rotation) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (g.index, g.game_id, json.dumps(list(g.seats)), g.seed, g.group, g.deal,
+                     g.rotation)
+                    for g in games
+                ],
+            )
+
+    def entries(self) -> list[Entry]:
+        rows = self.conn.execute("SELECT name, spec FROM entries ORDER BY position")
+        return [Entry(r["name"], r["spec"]) for r in rows]
+
+    @staticmethod
+    def _scheduled(row: sqlite3.Row) -> ScheduledGame:
+        return ScheduledGame(
+            index=row["idx"],
+            game_id=row["game_id"],
+            seats=tuple(json.loads(row["seats"])),
+            seed=row["seed"],
+            group=row["grp"],
+            deal=row["deal"],
+            rotation=row["rotation"],
+        )
+
+    def pending_games(self) -> list[ScheduledGame]:
+        """The games not finished yet, in schedule order: what a (resumed) run has to play."""
+        rows = self.conn.execute("SELECT * FROM games WHERE status = 'pending' ORDER BY idx")
+        return [self._scheduled(r) for r in rows]
+
+    def counts(self) -> tuple[int, int]:
+        """(games done, games in the schedule)."""
+        row = self.conn.execute(
+            "SELECT COUNT(*) AS total, COALESCE(SUM(status = 'done'), 0) AS done FROM games"
+        ).fetchone()
+        return int(row["done"]), int(row["total"])
+
+    # -- results --------------------------------------------------------------------------
+
+    def record(self, game: ScheduledGame, outcome: GameOutcome) -> None:
+        """Commit one finished game: per-seat results, replay and status, all or nothing.
+
+        Raises `StoreError` if the game is already done, so no game is ever counted twice.
+        """
+        with self.transaction() as c:
+            updated = c.execute(
+                "UPDATE games SET status = 'done', duration = ?, finished_at = ?, "
+                "attempts = attempts + 1, last_error = NULL "
+                "WHERE idx = ? AND status = 'pending'",
+                (outcome.duration, time.time(), game.index),
+            ).rowcount
+            if updated != 1:
+                raise StoreError(f"game {game.game_id} is already recorded (or not scheduled)")
+            c.executemany(
+                "INSERT INTO results (game_idx, seat, entry, score, rank, termination, strikes, "
+                "faults, move_time, moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (game.index, seat, s.entry, s.score, s.rank, s.termination, s.strikes,
+                     json.dumps(s.faults, sort_keys=True), s.move_time, s.moves)
+                    for seat, s in enumerate(outcome.seats)
+                ],
+            )
+            c.execute(
+                "INSERT INTO replays (game_idx, record) VALUES (?, ?)",
+                (game.index, json.dumps(outcome.record, separators=(",", ":"))),
+            )
+
+    def record_error(self, game: ScheduledGame, error: str) -> None:
+        """Note a game that could not be played; it stays pending and a resume retries it."""
+        with self.transaction() as c:
+            c.execute(
+                "UPDATE games SET attempts = attempts + 1, last_error = ? WHERE idx = ?",
+                (error[:2000], game.index),
+            )
+
+    def games(self, done_only: bool = False) -> Iterator[StoredGame]:
+        """Every game in schedule order, with its per-seat results when done."""
+        where = "WHERE g.status = 'done'" if done_only else ""
+        rows = self.conn.execute(
+            f"SELECT g.*, r.seat, r.entry, r.score, r.rank, r.termination, r.strikes, r.faults, "
+            f"r.move_time, r.moves FROM games g LEFT JOIN results r ON r.game_idx = g.idx "
+            f"{where} ORDER BY g.idx, r.seat"
+        )
+        current: StoredGame | None = None
+        for row in rows:
+            if current is None or current.game.index != row["idx"]:
+                if current is not None:
+                    yield current
+                current = StoredGame(
+                    game=self._scheduled(row),
+                    status=row["status"],
+                    seats=[],
+                    duration=row["duration"],
+                    finished_at=row["finished_at"],
+                    attempts=row["attempts"],
+                    last_error=row["last_error"],
+                )
+            if row["seat"] is not None:
+                current.seats.append(
+                    SeatOutcome(
+                        entry=row["entry"], score=row["score"], rank=row["rank"],
+                        termination=row["termination"], strikes=row["strikes"],
+                        faults=json.loads(row["faults"]), move_time=row["move_time"],
+                        moves=row["moves"],
+                    )
+                )
+        if current is not None:
+            yield current
+
+    def replay(self, game_id: str) -> dict[str, Any] | None:
+        """The stored record of one game, or None."""
+        row = self.conn.execute(
+            "SELECT r.record FROM replays r JOIN games g ON g.idx = r.game_idx "
+            "WHERE g.game_id = ?",
+            (game_id,),
+        ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
