@@ -1,1 +1,69 @@
-"""demo commands (work in progress)."""
+"""`azul-arena demo`: a real round-robin among the reference bots, in about a minute."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tournaments.commands.common import Exit, console, err_console, fail
+from tournaments.commands.groups import app
+
+# Per-move limits that keep the thinking bots quick enough for a one-minute demo.
+DEMO_TIME_PER_MOVE = 0.1
+
+
+def _reference_bots() -> list[str]:
+    from bots.registry import BUILTIN_BOTS
+
+    order = ["random", "greedy", "search", "mcts"]
+    present = [b for b in order if b in BUILTIN_BOTS]
+    return present + sorted(b for b in BUILTIN_BOTS if b not in order)
+
+
+@app.command("demo")
+def demo(
+    games_per_pairing: Annotated[int | None, typer.Option(
+        min=1, help="Games per pair (default: sized to finish in about a minute).")] = None,
+    db: Annotated[Path | None, typer.Option(
+        help="Database (default: a new one under ./arena-data).")] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Games at once.")] = os.cpu_count() or 1,
+) -> None:
+    """Run a small real round-robin among the reference bots and show the leaderboard.
+
+    Example: [bold]azul-arena demo[/]  (what `make demo` runs)
+    """
+    from tournaments.commands.tournament import print_report
+    from tournaments.entries import Entry
+    from tournaments.store import Store
+    from tournaments.tournament import TournamentConfig, play, prepare
+
+    bots = _reference_bots()
+    if len(bots) == 1:
+        # Only the random bot exists so far: two copies still make a real tournament.
+        entries = [Entry("random-1", bots[0]), Entry("random-2", bots[0])]
+    else:
+        entries = [Entry(b, b) for b in bots]
+    if games_per_pairing is None:
+        # Thinking bots take ~DEMO_TIME_PER_MOVE per move, ~60 moves a game: keep it short.
+        thinkers = sum(1 for b in bots if b not in ("random", "greedy"))
+        games_per_pairing = 40 if thinkers == 0 else 4
+    if db is None:
+        db = Path("arena-data") / f"demo-{secrets.token_hex(3)}.db"
+    config = TournamentConfig(entries=entries, players=2, games_per_pairing=games_per_pairing,
+                              seed=None, time_per_move=DEMO_TIME_PER_MOVE)
+    with Store.open(db) as store:
+        config, pending = prepare(store, config)
+        console.print(f"[bold]demo[/]: round-robin of {', '.join(e.name for e in entries)}, "
+                      f"{len(pending)} games, seed {config.seed}, db {db}")
+        summary = play(store, config, pending, concurrency, console, log_dir=db.parent / "logs")
+        print_report(store, json_out=False, title="Final leaderboard")
+    console.print(f"[dim]again: azul-arena tournament show --db {db}[/]")
+    if summary.failed:
+        err_console.print(f"[red]{summary.failed} game(s) failed[/]")
+        for game_id, error in summary.errors[:5]:
+            err_console.print(f"  {game_id}: {error}", markup=False)
+        fail("the demo did not complete", Exit.FAILED)

@@ -1,1 +1,216 @@
-"""tournament commands (work in progress)."""
+"""`azul-arena tournament run|show|export` and `azul-arena bench tournament`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tournaments.commands.common import Exit, console, err_console, fail, print_json
+from tournaments.commands.groups import bench_app, tournament_app
+
+DEFAULT_DB = Path("arena-data") / "tournament.db"
+
+
+def _open_existing(db: Path):  # type: ignore[no-untyped-def]
+    from tournaments.store import Store, StoreError
+
+    try:
+        return Store.open(db, create=False)
+    except StoreError as exc:
+        fail(str(exc))
+        raise  # unreachable: fail() raises
+
+
+def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ignore[no-untyped-def]
+                 title: str = "Leaderboard") -> None:
+    """Print the leaderboard (and crosstable) recomputed from the store."""
+    from tournaments.render import CROSSTABLE_MAX, crosstable_table, leaderboard_table
+    from tournaments.report import build_report
+
+    report = build_report(db_store)
+    if json_out:
+        print_json(report.to_json())
+        return
+    console.print(leaderboard_table(
+        report.leaderboard,
+        title=f"{title} ({report.games_done}/{report.games_total} games)"))
+    if report.skipped:
+        console.print(f"[yellow]{len(report.skipped)} game(s) could not be rated "
+                      f"(numerical trouble): {', '.join(report.skipped[:10])}[/]")
+    if crosstable and 1 < len(report.entries) <= CROSSTABLE_MAX:
+        console.print(crosstable_table(report.entries, report.crosstable))
+    elif crosstable and len(report.entries) > CROSSTABLE_MAX:
+        console.print(f"[dim]crosstable not shown for {len(report.entries)} entries; "
+                      "see `tournament show --json` or `tournament export`[/]")
+
+
+@tournament_app.command("run")
+def run(
+    entries: Annotated[list[str] | None, typer.Argument(
+        metavar="ENTRY...", help="Bots: a built-in name, path/bot.py[:Class], a command line "
+                                 "in quotes, or NAME=any of these.")] = None,
+    entries_file: Annotated[Path | None, typer.Option(
+        "--entries", help=r"TOML file listing the entries (\[\[entry]] name + "
+                          "builtin|file|command).")] = None,
+    ruleset: Annotated[str, typer.Option(help="Ruleset every game uses.")] = "azul",
+    players: Annotated[int, typer.Option(min=2, max=4, help="Players per game: 2, 3 or 4.")] = 2,
+    games_per_pairing: Annotated[int | None, typer.Option(
+        min=1, help="Games per pair/group (default: the number of players, one full seat "
+                    "rotation). Use a multiple of --players so seat advantage cancels.")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="Tournament seed: decides every deal (default: random, stored in the "
+             "database).")] = None,
+    gauntlet: Annotated[str | None, typer.Option(
+        "--gauntlet", metavar="ENTRY",
+        help="Play ENTRY against the field instead of a round-robin.")] = None,
+    time_per_move: Annotated[float, typer.Option(min=0.001, help="Seconds per move.")] = 1.0,
+    fault_policy: Annotated[str, typer.Option(
+        help="On a timeout or illegal move: 'random' (random legal move + a strike) or "
+             "'forfeit'.")] = "random",
+    concurrency: Annotated[int, typer.Option(
+        min=1, help="Games at once (default: the number of cores).")] = os.cpu_count() or 1,
+    db: Annotated[Path, typer.Option(
+        help="Tournament database (SQLite); rerun the same command with it to resume.")
+    ] = DEFAULT_DB,
+    log_dir: Annotated[Path | None, typer.Option(
+        help="Folder for the bots' logs (default: next to the db).")] = None,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="Print the final report as JSON.")] = False,
+    plain: Annotated[bool, typer.Option(
+        help="Plain progress lines even on a terminal.")] = False,
+) -> None:
+    """Run a tournament (round-robin or gauntlet), resumably, and print the leaderboard.
+
+    Example: [bold]azul-arena tournament run random greedy mybot=./mybot.py --seed 1[/]
+
+    Running the same command again resumes: finished games are never played twice.
+    Exit codes: 0 all games played, 1 some games failed (rerun to retry), 2 bad arguments.
+    """
+    from tournaments.entries import Entry, EntryError, load_entries_toml, parse_entries
+    from tournaments.schedule import ScheduleError
+    from tournaments.store import Store, StoreError
+    from tournaments.tournament import FAULT_POLICIES, ConfigMismatch, TournamentConfig, play
+    from tournaments.tournament import prepare as prepare_tournament
+
+    if fault_policy not in FAULT_POLICIES:
+        fail(f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}")
+    chosen: list[Entry] = []
+    try:
+        if entries_file is not None:
+            chosen += load_entries_toml(entries_file)
+        if entries:
+            chosen += parse_entries(entries)
+        from tournaments.entries import check_unique
+
+        check_unique(chosen)
+    except EntryError as exc:
+        fail(str(exc))
+    if len(chosen) < 2:
+        fail("give at least two entries (arguments or --entries FILE.toml)")
+    if gauntlet is not None and gauntlet not in {e.name for e in chosen}:
+        fail(f"--gauntlet {gauntlet!r} is not one of the entries: "
+             + ", ".join(e.name for e in chosen))
+    config = TournamentConfig(
+        entries=chosen, ruleset=ruleset, players=players,
+        games_per_pairing=games_per_pairing or players, seed=seed, gauntlet=gauntlet,
+        time_per_move=time_per_move, fault_policy=fault_policy,
+    )
+    out = err_console if json_out else console
+    try:
+        store = Store.open(db)
+    except StoreError as exc:
+        fail(str(exc))
+    with store:
+        try:
+            config, pending = prepare_tournament(store, config)
+        except (ConfigMismatch, ScheduleError) as exc:
+            fail(str(exc))
+        done, total = store.counts()
+        out.print(f"tournament in [bold]{db}[/]: {len(chosen)} entries, {total} games, "
+                  f"seed {config.seed}" + (f"; resuming, {done} already played" if done else ""))
+        summary = None
+        if pending:
+            summary = play(store, config, pending, concurrency, out,
+                           log_dir=log_dir or db.parent / "logs", live=not plain)
+        print_report(store, json_out)
+        if summary is not None and (summary.failed or summary.aborted):
+            err_console.print(f"[red]{summary.failed} game(s) failed[/]"
+                              + (f"; stopped: {summary.aborted}" if summary.aborted else ""))
+            for game_id, error in summary.errors[:5]:
+                err_console.print(f"  {game_id}: {error}", markup=False)
+            err_console.print("rerun the same command to retry them")
+            raise typer.Exit(int(Exit.FAILED))
+
+
+@tournament_app.command("show")
+def show(
+    db: Annotated[Path, typer.Option(help="Tournament database.")] = DEFAULT_DB,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="JSON: games_total, games_done, leaderboard (best first), "
+                       "crosstable.")] = False,
+) -> None:
+    """Print the leaderboard and crosstable from a tournament database (even a running or
+    killed one).
+
+    Example: [bold]azul-arena tournament show --db arena-data/tournament.db --json[/]
+    """
+    with _open_existing(db) as store:
+        print_report(store, json_out)
+
+
+@tournament_app.command("export")
+def export(
+    db: Annotated[Path, typer.Option(help="Tournament database.")] = DEFAULT_DB,
+    csv_out: Annotated[bool, typer.Option(
+        "--csv", help="CSV, one row per seat of every game.")] = False,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="JSON with every game and its replay.")] = False,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="Write here instead of stdout.")] = None,
+) -> None:
+    """Write all games of a tournament as CSV or JSON.
+
+    Example: [bold]azul-arena tournament export --csv -o games.csv[/]
+    """
+    from tournaments.report import export_csv, export_json
+
+    if csv_out == json_out:
+        fail("choose one of --csv or --json")
+    with _open_existing(db) as store:
+        text = export_csv(store) if csv_out else json.dumps(export_json(store)) + "\n"
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        err_console.print(f"wrote {output}")
+
+
+@bench_app.command("tournament")
+def bench_tournament(
+    games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 400,
+    concurrency: Annotated[int, typer.Option(min=1, help="Games at once.")] = os.cpu_count() or 1,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="JSON: games_per_s, per_move_us, breakdown_us, ...")] = False,
+    ruleset: Annotated[str, typer.Option(help="Ruleset.")] = "azul",
+) -> None:
+    """Random bots, 2 players, through the real path (bot processes, referee, SQLite store).
+
+    Example: [bold]azul-arena bench tournament --games 400 --json[/]
+    """
+    from tournaments.bench import run_bench
+
+    result = run_bench(games, concurrency, ruleset)
+    if json_out:
+        print_json(result)
+        return
+    console.print(f"{result['games']} games in {result['elapsed_s']:.2f} s at concurrency "
+                  f"{result['concurrency']}: [bold]{result['games_per_s']:.1f} games/s[/], "
+                  f"{result['per_move_us']:.0f} us per move ({result['moves']} moves)")
+    console.print("where a move's time goes (us per move):")
+    for key, value in result["breakdown_us"].items():
+        console.print(f"  {key:<28} {value:8.1f}")

@@ -1,0 +1,1 @@
+"""Tiny bots with known behaviour for the tournament tests (launched as real processes)."""

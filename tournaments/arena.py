@@ -1,0 +1,76 @@
+"""The bridge to the referee: play scheduled games through `referee.Arena`.
+
+This is the only tournament module that touches the referee. One `Arena` serves the whole run:
+it launches each entry's bot process on demand and reuses it for the next game, so process
+start-up is paid once per entry (and again only after a crash).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tournaments.entries import Entry
+from tournaments.runner import PlayFn
+from tournaments.schedule import ScheduledGame
+from tournaments.store import GameOutcome, SeatOutcome
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """The match settings every game of a tournament shares."""
+
+    ruleset: str = "azul"
+    time_per_move: float = 1.0
+    fault_policy: str = "random"
+
+
+def outcome_from_match(game: ScheduledGame, result: Any) -> GameOutcome:
+    """Convert the referee's `MatchResult` into what the store keeps."""
+    seats = []
+    for i, seat in enumerate(result.seats):
+        seats.append(SeatOutcome(
+            entry=str(getattr(seat, "entry", game.seats[i])),
+            score=int(seat.score),
+            rank=int(seat.rank),
+            termination=str(getattr(seat, "termination", "ok") or "ok"),
+            strikes=int(getattr(seat, "strikes", 0) or 0),
+            faults={str(k): int(v) for k, v in (getattr(seat, "faults", None) or {}).items()},
+            move_time=float(getattr(seat, "move_time_total", 0.0) or 0.0),
+            moves=int(getattr(seat, "moves", 0) or 0),
+        ))
+    # The referee knows seats by entry name; the schedule is the authority on who sat where.
+    if [s.entry for s in seats] != list(game.seats):
+        for s, name in zip(seats, game.seats, strict=True):
+            s.entry = name
+    record = dict(getattr(result, "record", None) or {})
+    record.setdefault("game_id", game.game_id)
+    record.setdefault("seed", game.seed)
+    return GameOutcome(seats=seats, record=record,
+                       duration=float(getattr(result, "duration", 0.0) or 0.0))
+
+
+@contextlib.asynccontextmanager
+async def arena_player(
+    entries: Sequence[Entry], settings: GameSettings, log_dir: Path | None = None
+) -> AsyncIterator[PlayFn]:
+    """An async context giving a `play(game)` coroutine backed by one referee `Arena`."""
+    from referee import Arena, MatchConfig  # the referee is needed only to actually play
+
+    arena = Arena({e.name: e.spec for e in entries}, log_dir=log_dir)
+    async with arena:
+        async def play(game: ScheduledGame) -> GameOutcome:
+            config = MatchConfig(
+                ruleset=settings.ruleset,
+                seed=game.seed,
+                first_player=0,  # seat rotation, not the first player, spreads the head start
+                time_per_move=settings.time_per_move,
+                fault_policy=settings.fault_policy,
+            )
+            result = await arena.play(list(game.seats), config)
+            return outcome_from_match(game, result)
+
+        yield play

@@ -1,0 +1,98 @@
+"""`bench tournament`: random bots through the real path, and where the time goes.
+
+The path measured is the production one: bot processes (reused across games), the in-process
+referee over a unix socket, the runner and the SQLite store. A short warm-up (process start-up,
+imports) is played first and not counted.
+
+Per move, the breakdown splits a game's duration into
+- the bot round trip as the referee measured it (send request, bot thinks, answer arrives),
+- the rules engine work the referee does (replayed locally: legal moves, public state, push),
+- the rest: the referee's own bookkeeping (protocol encoding, clocks, scheduling);
+plus the store commit, which happens between games and is reported per move for comparison.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from tournaments.arena import GameSettings, arena_player
+from tournaments.entries import Entry
+from tournaments.runner import run_games
+from tournaments.schedule import build_schedule
+from tournaments.store import Store
+
+
+def _engine_us_per_move(records: list[dict[str, Any]], ruleset: str) -> float:
+    """Time the engine work a referee does per move, by replaying recorded games."""
+    from referee.engine import new_game
+
+    moves = 0
+    start = time.perf_counter()
+    for rec in records:
+        seed = rec.get("seed")
+        game = new_game(ruleset, players=2, seed=seed)
+        for rnd in rec.get("rounds", []):
+            for text in rnd.get("moves", []):
+                game.legal_moves()
+                game.to_state()
+                game.push_notation(text)
+                moves += 1
+    elapsed = time.perf_counter() - start
+    return 1e6 * elapsed / moves if moves else float("nan")
+
+
+def run_bench(games: int, concurrency: int, ruleset: str = "azul") -> dict[str, Any]:
+    """Play `games` random-vs-random games; return throughput and the per-move breakdown."""
+    entries = [Entry("random-a", "random"), Entry("random-b", "random")]
+    warmup = 2 * concurrency
+    with tempfile.TemporaryDirectory(prefix="azul-bench-") as tmp:
+        store = Store.open(Path(tmp) / "bench.db")
+        schedule = build_schedule([e.name for e in entries], 2, games + warmup, seed=1)
+        store.write_schedule({"bench": True}, entries, schedule)
+        settings = GameSettings(ruleset=ruleset, time_per_move=1.0)
+
+        async def main() -> tuple[float, Any, float]:
+            t0 = time.perf_counter()
+            async with arena_player(entries, settings, Path(tmp) / "logs") as play:
+                await run_games(store, schedule[:warmup], play, concurrency)
+                startup = time.perf_counter() - t0
+                summary = await run_games(store, schedule[warmup:], play, concurrency)
+            return startup, summary, summary.elapsed
+
+        startup, summary, elapsed = asyncio.run(main())
+        done = [g for g in store.games(done_only=True) if g.game.index >= warmup]
+        moves = sum(s.moves for g in done for s in g.seats)
+        duration = sum(g.duration or 0.0 for g in done)
+        bot_time = sum(s.move_time for g in done for s in g.seats)
+        sample = [store.replay(g.game.game_id) or {} for g in done[:50]]
+        sample_moves = sum(len(r.get("moves", [])) for rnd in sample
+                           for r in rnd.get("rounds", []))
+        del sample_moves
+        store.close()
+    try:
+        engine_us = _engine_us_per_move(sample, ruleset)
+    except Exception:  # noqa: BLE001 - the breakdown is informative; never fail the bench on it
+        engine_us = float("nan")
+    per_move_us = 1e6 * duration / moves if moves else float("nan")
+    bot_us = 1e6 * bot_time / moves if moves else float("nan")
+    return {
+        "games": summary.played,
+        "failed": summary.failed,
+        "concurrency": concurrency,
+        "elapsed_s": elapsed,
+        "startup_s": startup,
+        "games_per_s": summary.played / elapsed if elapsed else 0.0,
+        "moves": moves,
+        "per_move_us": per_move_us,
+        "wall_us_per_move": 1e6 * elapsed / moves if moves else float("nan"),
+        "breakdown_us": {
+            "bot round trip": bot_us,
+            "referee engine work": engine_us,
+            "referee other": per_move_us - bot_us - (engine_us if engine_us == engine_us else 0),
+            "store commit (between games)": 1e6 * summary.store_time / moves if moves else 0.0,
+        },
+    }

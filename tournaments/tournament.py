@@ -1,0 +1,117 @@
+"""A tournament from options to final report: config, schedule in the store, run, resume.
+
+`prepare` makes the store hold this tournament's schedule (writing it, or checking that the
+stored one is the same tournament) and returns the games still to play; `play` runs them with a
+live view. Both the `tournament run` command and `demo` go through here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from tournaments.arena import GameSettings, arena_player
+from tournaments.entries import Entry
+from tournaments.live import LiveView
+from tournaments.runner import PlayFn, RunSummary, run_games
+from tournaments.schedule import ScheduledGame, build_schedule
+from tournaments.store import Store
+
+CONFIG_FORMAT = "azul-arena/tournament/1"
+FAULT_POLICIES = ("random", "forfeit")
+
+
+class ConfigMismatch(ValueError):
+    """The database holds a different tournament than the one asked for."""
+
+
+@dataclass
+class TournamentConfig:
+    """Everything that decides the schedule and the results (not how fast they come)."""
+
+    entries: list[Entry]
+    ruleset: str = "azul"
+    players: int = 2
+    games_per_pairing: int = 2
+    seed: int | None = None  # None: a fresh random one, or the stored one on resume
+    gauntlet: str | None = None
+    time_per_move: float = 1.0
+    fault_policy: str = "random"
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["entries"] = [[e.name, e.spec] for e in self.entries]
+        data["format"] = CONFIG_FORMAT
+        return data
+
+    def settings(self) -> GameSettings:
+        return GameSettings(self.ruleset, self.time_per_move, self.fault_policy)
+
+
+def _differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
+    diffs = []
+    for key in sorted(set(stored) | set(wanted)):
+        if key == "seed" and wanted.get(key) is None:
+            continue  # no --seed on resume: keep the stored one
+        if stored.get(key) != wanted.get(key):
+            if key == "entries":
+                diffs.append("the entries")
+            else:
+                diffs.append(f"{key} (stored {stored.get(key)!r}, asked {wanted.get(key)!r})")
+    return diffs
+
+
+def prepare(store: Store, config: TournamentConfig) -> tuple[TournamentConfig, list[ScheduledGame]]:
+    """Write the schedule (first run) or check it matches (resume); return the pending games.
+
+    Raises `ConfigMismatch` when the store holds another tournament, `ScheduleError` for an
+    impossible schedule.
+    """
+    stored = store.config()
+    if stored is not None:
+        wanted = config.to_json()
+        diffs = _differences(stored, wanted)
+        if diffs:
+            raise ConfigMismatch(
+                f"{store.path} holds a different tournament: {'; '.join(diffs)}. Run the same "
+                "command to resume it, or give another --db for a new tournament."
+            )
+        config.seed = int(stored["seed"])
+        return config, store.pending_games()
+    if config.seed is None:
+        config.seed = secrets.randbelow(2**31)
+    games = build_schedule([e.name for e in config.entries], config.players,
+                           config.games_per_pairing, config.seed, config.gauntlet)
+    store.write_schedule(config.to_json(), config.entries, games)
+    return config, games
+
+
+def play(
+    store: Store,
+    config: TournamentConfig,
+    games: list[ScheduledGame],
+    concurrency: int,
+    console: Console,
+    log_dir: Path | None = None,
+    live: bool = True,
+    player: PlayFn | None = None,
+) -> RunSummary:
+    """Play `games` through the referee with a live view; every result is committed at once."""
+    names = [e.name for e in config.entries]
+    done_games, total = store.counts()
+    finished = list(store.games(done_only=True)) if done_games else []
+
+    async def main() -> RunSummary:
+        view = LiveView(console, names, total, finished, plain=None if live else True)
+        with view:
+            if player is not None:
+                return await run_games(store, games, player, concurrency, view.update)
+            async with arena_player(config.entries, config.settings(), log_dir) as play_fn:
+                return await run_games(store, games, play_fn, concurrency, view.update)
+
+    return asyncio.run(main())
