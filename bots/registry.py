@@ -1,0 +1,7 @@
+"""The built-in bots by name: `module:Class`, launched as `python -m sdk.run module:Class`."""
+
+from __future__ import annotations
+
+BUILTIN_BOTS: dict[str, str] = {
+    "random": "bots.random_bot:RandomBot",
+}

@@ -1,0 +1,323 @@
+"""The Arena: the API tournaments call. Runs matches between bot processes through a referee.
+
+    async with Arena(["random", "path/bot.py"]) as arena:
+        result = await arena.play(["random", "path/bot.py"], MatchConfig(seed=7))
+
+An Arena starts an in-process referee server (a unix socket in a temporary directory unless
+`listen` says otherwise), launches bot processes on demand and reuses them across games (one
+stream carries many games). A bot that crashed or forfeited is killed and relaunched for its
+next game. Several `play()` calls may run at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+import secrets
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.clocks import SeatClock
+from referee.events import MatchEvent
+from referee.launcher import ADDRESS_SPACE_LIMIT, CPU_SECONDS_LIMIT, BotProcess, launch, slug
+from referee.match import MatchRunner, Seat
+from referee.replay import build_replay
+from referee.server import RefereeServer
+from referee.sessions import BotFault, BotSession
+
+TERMINATIONS = ("ok", "timeout", "illegal", "malformed", "crash", "disconnect", "no_hello",
+                "version_mismatch", "bad_token")
+
+
+@dataclass
+class MatchConfig:
+    """Rules, clocks and fault policy of one match (times in seconds)."""
+
+    ruleset: str = "azul"
+    seed: int | None = None
+    first_player: int = 0
+    time_per_move: float = 1.0
+    time_bank: float = 0.0
+    first_move_allowance: float = 0.0
+    grace: float = 0.05
+    fault_policy: str = "random"  # "random": a random legal move and a strike; "forfeit"
+    max_strikes: int = 3
+
+
+@dataclass
+class SeatResult:
+    """How one seat did."""
+
+    entry: str
+    score: int
+    rank: int
+    termination: str  # one of TERMINATIONS
+    strikes: int
+    faults: dict[str, int]
+    move_time_total: float
+    moves: int
+    bot_name: str = ""
+    log_path: str = ""
+
+
+@dataclass
+class MatchResult:
+    """The outcome of one match; `record` is the replay (engine record + referee facts)."""
+
+    seats: list[SeatResult]
+    scores: list[int]
+    ranks: list[int]
+    record: dict[str, Any]
+    duration: float
+    match_id: str = ""
+    reason: str = "completed"
+
+
+@dataclass(eq=False)
+class _Worker:
+    """A connected bot: its session and, when the Arena launched it, its process."""
+
+    entry: str
+    session: BotSession
+    process: BotProcess | None
+    keepalive: asyncio.Task[None] | None = None
+    games: int = 0
+
+
+@dataclass
+class _Failed:
+    termination: str
+    detail: str = ""
+    log_path: str = ""
+
+
+class Arena:
+    """Runs matches between entries; see the module docstring."""
+
+    def __init__(self, entries: dict[str, str] | list[str] | None = None,
+                 log_dir: Path | None = None, startup_timeout: float = 10.0, *,
+                 listen: str | None = None, reuse: bool = True, ping_interval: float = 10.0,
+                 ping_timeout: float = 5.0, address_space: int = ADDRESS_SPACE_LIMIT,
+                 cpu_seconds: int = CPU_SECONDS_LIMIT) -> None:
+        entries = entries or {}
+        self.entries = dict(entries) if isinstance(entries, dict) else {e: e for e in entries}
+        self.log_dir = Path(log_dir) if log_dir else None
+        self.startup_timeout = startup_timeout
+        self.reuse = reuse
+        self.ping_interval, self.ping_timeout = ping_interval, ping_timeout
+        self.address_space, self.cpu_seconds = address_space, cpu_seconds
+        self._listen = listen
+        self._tmp: Path | None = None
+        self._idle: dict[str, list[_Worker]] = {}
+        self._workers: set[_Worker] = set()
+        self._launched = itertools.count(1)
+        self.server: RefereeServer | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    async def __aenter__(self) -> Arena:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        self._tmp = Path(tempfile.mkdtemp(prefix="azul-arena-"))
+        if self.log_dir is None:
+            self.log_dir = Path(tempfile.gettempdir()) / "azul-arena-logs" / self._tmp.name
+        listen = self._listen or f"unix:{self._tmp / 'referee.sock'}"
+        from referee.service import run_match_request
+
+        self.server = RefereeServer(listen, run_match=lambda req: run_match_request(self, req))
+        await self.server.start()
+
+    @property
+    def address(self) -> str:
+        assert self.server is not None, "the Arena is not started"
+        return self.server.address
+
+    async def close(self) -> None:
+        workers = list(self._workers)
+        self._workers.clear()
+        self._idle.clear()
+        await asyncio.gather(*(self._retire(w) for w in workers), return_exceptions=True)
+        if self.server is not None:
+            await self.server.stop(0.2)
+            self.server = None
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+    async def _retire(self, worker: _Worker) -> None:
+        self._workers.discard(worker)
+        if worker.keepalive is not None:
+            worker.keepalive.cancel()
+        if worker.process is not None:
+            await worker.process.kill()
+
+    # -- bots ----------------------------------------------------------------------------------
+
+    def entry_of(self, name: str) -> str:
+        return self.entries.get(name, name)
+
+    async def _acquire(self, name: str) -> _Worker | _Failed:
+        """An idle connected bot for `name`, or a freshly launched one."""
+        idle = self._idle.get(name, [])
+        while idle:
+            worker = idle.pop()
+            if worker.session.alive and (worker.process is None or not worker.process.exited()):
+                return worker
+            await self._retire(worker)
+        return await self._spawn(name)
+
+    async def _spawn(self, name: str) -> _Worker | _Failed:
+        assert self.server is not None and self.log_dir is not None
+        token, hello = self.server.hub.issue()
+        log_path = self.log_dir / f"{slug(name)}-{next(self._launched)}.log"
+        try:
+            process = await launch(self.entry_of(name), self.server.address, token, log_path,
+                                   self.address_space, self.cpu_seconds)
+        except (OSError, ValueError) as exc:
+            self.server.hub.forget(token)
+            return _Failed("crash", f"cannot start {name!r}: {exc}", str(log_path))
+        exit_wait = asyncio.ensure_future(process.process.wait())
+        try:
+            done, _ = await asyncio.wait({hello, exit_wait}, timeout=self.startup_timeout,
+                                         return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            exit_wait.cancel()
+        failure: _Failed | None = None
+        if hello in done and hello.exception() is None:
+            session = hello.result()
+        elif hello in done:
+            exc = hello.exception()
+            kind = exc.kind if isinstance(exc, BotFault) else "malformed"
+            failure = _Failed(kind, str(exc), str(log_path))
+        elif process.exited():
+            failure = _Failed("crash", f"exited with {process.process.returncode} before Hello",
+                              str(log_path))
+        else:
+            failure = _Failed("no_hello", f"no Hello within {self.startup_timeout}s",
+                              str(log_path))
+        if failure is not None:
+            self.server.hub.forget(token)
+            if not hello.done():
+                hello.cancel()
+            await process.kill()
+            return failure
+        worker = _Worker(name, session, process)
+        if self.ping_interval > 0:
+            worker.keepalive = asyncio.ensure_future(
+                session.keepalive(self.ping_interval, self.ping_timeout))
+        self._workers.add(worker)
+        return worker
+
+    async def connect_remote(self, token: str, timeout: float) -> _Worker | _Failed:
+        """Wait for a remote bot that says Hello with `token` (RefereeService seats)."""
+        assert self.server is not None
+        idle = self._idle.get(f"token:{token}", [])
+        while idle:
+            worker = idle.pop()
+            if worker.session.alive:
+                return worker
+        fut = self.server.hub.expect(token)
+        try:
+            session = await asyncio.wait_for(fut, timeout)
+        except TimeoutError:
+            self.server.hub.forget(token)
+            return _Failed("no_hello", f"no bot said Hello with this token within {timeout}s")
+        except BotFault as exc:
+            return _Failed(exc.kind, exc.detail)
+        worker = _Worker(f"token:{token}", session, None)
+        self._workers.add(worker)
+        return worker
+
+    async def _release(self, worker: _Worker, seat: Seat) -> None:
+        healthy = (seat.termination == "ok" and worker.session.alive
+                   and (worker.process is None or not worker.process.exited()))
+        if healthy and self.reuse:
+            self._idle.setdefault(worker.entry, []).append(worker)
+        else:
+            await self._retire(worker)
+
+    async def _classify(self, workers: list[_Worker | _Failed], seat: Seat,
+                        fault: BotFault) -> str:
+        """A closed stream is a crash when the bot's process died, else a disconnect."""
+        worker = workers[seat.index]
+        if isinstance(worker, _Worker) and worker.process is not None:
+            if await worker.process.wait_exit(1.0) is not None:
+                return "crash"
+        return "disconnect"
+
+    # -- matches -------------------------------------------------------------------------------
+
+    async def play(self, seats: list[str], config: MatchConfig | None = None, *,
+                   on_event: Callable[[MatchEvent], None] | None = None,
+                   match_id: str | None = None,
+                   _workers: list[_Worker | _Failed] | None = None) -> MatchResult:
+        """Play one game: `seats` are entry names in seat order (2 to 4)."""
+        from referee.engine import new_game
+
+        config = config or MatchConfig()
+        if not 2 <= len(seats) <= 4:
+            raise ValueError(f"a match has 2 to 4 seats, not {len(seats)}")
+        if config.fault_policy not in ("random", "forfeit"):
+            raise ValueError(f"unknown fault policy {config.fault_policy!r}")
+        seed = config.seed if config.seed is not None else secrets.randbits(63)
+        game = new_game(config.ruleset, players=len(seats), seed=seed,
+                        first_player=config.first_player)
+        match_id = match_id or secrets.token_hex(6)
+        began = time.perf_counter()
+        workers = _workers or list(await asyncio.gather(*(self._acquire(s) for s in seats)))
+        match_seats = []
+        for i, (name, worker) in enumerate(zip(seats, workers, strict=True)):
+            clock = SeatClock(config.time_per_move, config.time_bank,
+                              config.first_move_allowance, config.grace)
+            seat = Seat(i, name, worker.session if isinstance(worker, _Worker) else None, clock)
+            if isinstance(worker, _Failed):
+                seat.forfeited, seat.termination = True, worker.termination
+                seat.strikes, seat.faults[worker.termination] = 1, 1
+            match_seats.append(seat)
+        runner = MatchRunner(match_id, game, match_seats, fault_policy=config.fault_policy,
+                             max_strikes=config.max_strikes, rng=random.Random(seed ^ 0x5EED),
+                             emit=on_event,
+                             classify=lambda seat, fault: self._classify(workers, seat, fault))
+        for seat, worker in zip(match_seats, workers, strict=True):
+            if isinstance(worker, _Failed):
+                runner.faults.append({"ply": 0, "seat": seat.index, "fault": worker.termination,
+                                      "detail": worker.detail, "forfeited": True})
+        try:
+            outcome = await runner.run()
+        finally:
+            await asyncio.gather(*(self._release(w, s) for w, s in zip(workers, match_seats,
+                                                                        strict=True)
+                                   if isinstance(w, _Worker)))
+        duration = time.perf_counter() - began
+        results = []
+        for seat, worker, score, rank in zip(outcome.seats, workers, outcome.scores,
+                                             outcome.ranks, strict=True):
+            log_path = (str(worker.process.log_path) if isinstance(worker, _Worker)
+                        and worker.process else getattr(worker, "log_path", ""))
+            results.append(SeatResult(
+                entry=seat.name, score=score, rank=rank, termination=seat.termination,
+                strikes=seat.strikes, faults=dict(seat.faults),
+                move_time_total=round(seat.move_time_total, 6), moves=seat.moves,
+                bot_name=seat.session.name if seat.session else "", log_path=log_path))
+        bots = [{"name": r.bot_name, "version": s.session.version if s.session else "",
+                 "termination": r.termination, "strikes": r.strikes, "faults": r.faults,
+                 "moves": r.moves, "move_time_total": r.move_time_total}
+                for r, s in zip(results, outcome.seats, strict=True)]
+        record = build_replay(game.record(), match_id=match_id, names=list(seats),
+                              entries=[self.entry_of(s) for s in seats], bots=bots,
+                              plies=outcome.plies, faults=outcome.faults,
+                              config=dict(asdict(config), seed=seed), duration=duration)
+        return MatchResult(results, outcome.scores, outcome.ranks, record, duration, match_id,
+                           outcome.reason)
+

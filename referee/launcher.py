@@ -1,0 +1,119 @@
+"""The bot launcher: every entry runs as its own process, in its own process group, with limits.
+
+An entry is a built-in bot name (see bots/registry.py), a Python file with a Bot subclass
+(`path/bot.py` or `path/bot.py:ClassName`), or any command line (it contains a space: `node
+bot.js`). The process learns the referee's address and its token from the environment
+(AZUL_ARENA_REFEREE, AZUL_ARENA_TOKEN); its stdout and stderr go to a log file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import resource
+import shlex
+import signal
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ADDRESS_SPACE_LIMIT = 2 << 30  # bytes; a runaway bot fails its own allocations, not the machine
+CPU_SECONDS_LIMIT = 3600  # generous: pooled bots play many games; this only stops a spinning bot
+
+
+def entry_argv(entry: str) -> list[str]:
+    """The command line that runs `entry` (raises ValueError for an entry that is none of them)."""
+    from bots.registry import BUILTIN_BOTS
+
+    if entry in BUILTIN_BOTS:
+        return [sys.executable, "-m", "sdk.run", BUILTIN_BOTS[entry]]
+    if " " in entry.strip():
+        return shlex.split(entry)
+    path = entry.rsplit(":", 1)[0] if re.search(r"\.py:\w+$", entry) else entry
+    if path.endswith(".py"):
+        if not Path(path).is_file():
+            raise ValueError(f"bot file not found: {path}")
+        target = str(Path(path).resolve()) + entry[len(path):]
+        return [sys.executable, "-m", "sdk.run", target]
+    raise ValueError(f"unknown bot entry {entry!r}: not a built-in "
+                     f"({', '.join(sorted(BUILTIN_BOTS))}), a .py file or a command line")
+
+
+def slug(text: str) -> str:
+    """A file-name-safe short form of an entry."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(text.split()[0]).name if text else "bot")[:40]
+
+
+@dataclass
+class BotProcess:
+    """A launched bot: its process, its log file, and how to end it."""
+
+    entry: str
+    process: asyncio.subprocess.Process
+    log_path: Path
+    started: float
+    _killed: bool = field(default=False, repr=False)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def exited(self) -> bool:
+        return self.process.returncode is not None
+
+    async def wait_exit(self, timeout: float) -> int | None:
+        """The exit code if the process ends within `timeout` seconds, else None."""
+        try:
+            return await asyncio.wait_for(self.process.wait(), timeout)
+        except TimeoutError:
+            return None
+
+    async def kill(self, grace: float = 0.3) -> None:
+        """End the whole process group: SIGTERM, then SIGKILL after `grace` seconds.
+
+        The group is signalled even when the leader already exited, so that children a bot
+        started (and would leave behind as orphans) die with it.
+        """
+        if self._killed:
+            return
+        self._killed = True
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGTERM)
+        if await self.wait_exit(grace) is None:
+            pass
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
+        await self.wait_exit(2.0)
+
+
+def _limit(pid: int, which: int, value: int) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        resource.prlimit(pid, which, (value, value))
+
+
+async def launch(entry: str, address: str, token: str, log_path: Path,
+                 address_space: int = ADDRESS_SPACE_LIMIT,
+                 cpu_seconds: int = CPU_SECONDS_LIMIT) -> BotProcess:
+    """Start `entry` as a bot process that will dial `address` and say Hello with `token`."""
+    import time
+
+    argv = entry_argv(entry)
+    env = dict(os.environ, AZUL_ARENA_REFEREE=address, AZUL_ARENA_TOKEN=token,
+               PYTHONUNBUFFERED="1")
+    # Run from the project root so that `python -m sdk.run` and built-ins import even when the
+    # project is not installed (the venv's editable install also covers it).
+    root = Path(__file__).resolve().parents[1]
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "ab") as log:
+        started = time.perf_counter()
+        process = await asyncio.create_subprocess_exec(
+            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT,
+            env=env, start_new_session=True)  # its own session => its own process group
+    # Limits are set from here with prlimit (Linux) rather than a preexec_fn, which is unsafe in
+    # a threaded parent (grpc runs threads); the window before they apply is a few microseconds.
+    _limit(process.pid, resource.RLIMIT_AS, address_space)
+    _limit(process.pid, resource.RLIMIT_CPU, cpu_seconds)
+    return BotProcess(entry, process, log_path, started)

@@ -1,0 +1,201 @@
+"""The match runner: plays one game between seats under the clocks and the fault policy.
+
+A seat is a bot session (or nothing, when its bot never arrived). The runner asks the seat to
+move, measures the answer, and on a fault applies the policy: substitute a random legal move and
+count a strike (forfeit at max_strikes), or forfeit at once. A forfeited seat's remaining moves
+are played at random by the referee so that the game goes on for the others; it ranks last.
+Crash and disconnect always forfeit (there is nobody left to ask).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.clocks import SeatClock
+from referee.events import MatchEnded, MatchEvent, MatchStarted, MovePlayed, SeatFaulted
+from referee.protocol import bot_pb2, game_pb2
+from referee.protocol.codec import TERMINATIONS, encode_state
+from referee.sessions import BotFault, BotSession
+
+# Faults after which the seat cannot go on, whatever the policy.
+FATAL = frozenset({"crash", "disconnect", "no_hello", "version_mismatch", "bad_token"})
+
+
+@dataclass
+class Seat:
+    """One seat during a match."""
+
+    index: int
+    name: str
+    session: BotSession | None
+    clock: SeatClock
+    termination: str = "ok"
+    forfeited: bool = False
+    strikes: int = 0
+    faults: Counter[str] = field(default_factory=Counter)
+    moves: int = 0
+    move_time_total: float = 0.0
+
+
+@dataclass
+class Outcome:
+    """What the runner hands back: per-seat state, the final game, the per-ply log."""
+
+    seats: list[Seat]
+    scores: list[int]
+    ranks: list[int]
+    reason: str
+    plies: list[dict[str, Any]]
+    faults: list[dict[str, Any]]
+
+
+Classify = Callable[[Seat, BotFault], Awaitable[str]]
+Emit = Callable[[MatchEvent], None]
+
+
+def final_ranks(engine_ranks: tuple[int, ...] | list[int], forfeited: list[bool]) -> list[int]:
+    """Engine ranks among the seats still in; forfeited seats share the last rank."""
+    ranks = []
+    for i, rank in enumerate(engine_ranks):
+        if forfeited[i]:
+            ranks.append(1 + sum(not f for f in forfeited))
+        else:
+            ranks.append(1 + sum(1 for j, r in enumerate(engine_ranks)
+                                 if not forfeited[j] and r < rank))
+    return ranks
+
+
+class MatchRunner:
+    """Plays one game. `classify` turns a closed stream into crash or disconnect (the launcher
+    knows whether the process died); `emit` receives every event as it happens."""
+
+    def __init__(self, match_id: str, game: Any, seats: list[Seat], *, fault_policy: str,
+                 max_strikes: int, rng: random.Random, emit: Emit | None = None,
+                 classify: Classify | None = None) -> None:
+        self.match_id = match_id
+        self.game = game
+        self.seats = seats
+        self.fault_policy = fault_policy
+        self.max_strikes = max_strikes
+        self.rng = rng
+        self.emit = emit or (lambda event: None)
+        self.classify = classify
+        self.plies: list[dict[str, Any]] = []
+        self.faults: list[dict[str, Any]] = []
+
+    async def _fault(self, seat: Seat, fault: BotFault) -> None:
+        kind = fault.kind
+        if kind == "disconnect" and self.classify is not None:
+            kind = await self.classify(seat, fault)
+        seat.faults[kind] += 1
+        seat.strikes += 1
+        if kind in FATAL or self.fault_policy == "forfeit" or seat.strikes >= self.max_strikes:
+            seat.forfeited = True
+            seat.termination = kind
+        self.faults.append({"ply": len(self.plies), "seat": seat.index, "fault": kind,
+                            "detail": fault.detail, "forfeited": seat.forfeited})
+        self.emit(SeatFaulted(self.match_id, seat.index, kind, seat.strikes, seat.forfeited,
+                              fault.detail))
+
+    async def _ask(self, seat: Seat, legal: tuple[Any, ...]) -> Any | None:
+        """The seat's answer as an engine move, or None after a fault (already accounted)."""
+        session = seat.session
+        assert session is not None
+        game = self.game
+        request = bot_pb2.MoveRequest(game_id=self.match_id)
+        encode_state(game.to_state(), request.state)
+        request.legal_moves.extend([str(m) for m in legal])
+        limit = seat.clock.move_limit()
+        request.clock.move_time_ms = int(limit * 1000)
+        request.clock.bank_ms = int(seat.clock.bank * 1000)
+        try:
+            reply, elapsed = await session.request_move(request, seat.clock.deadline())
+        except BotFault as fault:
+            seat.clock.expire()
+            if fault.kind == "timeout":
+                seat.move_time_total += seat.clock.deadline()
+            await self._fault(seat, fault)
+            return None
+        seat.move_time_total += elapsed
+        self._elapsed = elapsed
+        if not seat.clock.charge(elapsed):
+            await self._fault(seat, BotFault("timeout", f"answered after {elapsed:.3f}s"))
+            return None
+        msg = reply.msg
+        choice = msg.WhichOneof("choice")
+        if choice == "move_index":
+            if msg.move_index < len(legal):
+                return legal[msg.move_index]
+            await self._fault(seat, BotFault("illegal", f"index {msg.move_index} of "
+                                                        f"{len(legal)} legal moves"))
+            return None
+        if choice == "move":
+            try:
+                move = game.parse_move(msg.move)
+            except Exception as exc:  # NotationError: not a move at all
+                await self._fault(seat, BotFault("malformed", f"{msg.move!r}: {exc}"))
+                return None
+            if move in legal:
+                return move
+            await self._fault(seat, BotFault("illegal", f"{msg.move!r} is not legal here"))
+            return None
+        await self._fault(seat, BotFault("malformed", "a reply with no move"))
+        return None
+
+    async def run(self) -> Outcome:
+        game, seats = self.game, self.seats
+        ruleset = getattr(game.ruleset, "name", game.ruleset)
+        self.emit(MatchStarted(self.match_id, ruleset, tuple(s.name for s in seats)))
+        start = bot_pb2.ConnectResponse(game_start=bot_pb2.GameStart(
+            game_id=self.match_id, ruleset=ruleset, players=len(seats),
+            names=[s.name for s in seats]))
+        for seat in seats:
+            if seat.session is not None and not seat.forfeited:
+                start.game_start.seat = seat.index
+                try:
+                    await seat.session.send(start)
+                except BotFault as fault:
+                    await self._fault(seat, fault)
+        perf = time.perf_counter
+        while not game.is_over():
+            seat = seats[game.turn]
+            legal = game.legal_moves()
+            move = None
+            self._elapsed = 0.0
+            if not seat.forfeited and seat.session is not None:
+                move = await self._ask(seat, legal)
+            substituted = move is None
+            if substituted:
+                move = self.rng.choice(legal)
+            seat.moves += 1
+            game.push(move)
+            notation = str(move)
+            self.plies.append({"seat": seat.index, "move": notation,
+                               "us": int(self._elapsed * 1e6), "substituted": substituted})
+            self.emit(MovePlayed(self.match_id, len(self.plies), seat.index, notation,
+                                 self._elapsed, substituted))
+        _ = perf
+        forfeited = [s.forfeited for s in seats]
+        scores = list(game.scores)
+        ranks = final_ranks(game.ranks(), forfeited)
+        reason = "forfeit" if any(forfeited) else "completed"
+        terminations = [s.termination for s in seats]
+        over = bot_pb2.ConnectResponse(game_over=bot_pb2.GameOver(
+            game_id=self.match_id, scores=scores, ranks=ranks,
+            reason=(game_pb2.GAME_END_REASON_FORFEIT if any(forfeited)
+                    else game_pb2.GAME_END_REASON_COMPLETED),
+            terminations=[TERMINATIONS[t] for t in terminations]))
+        for seat in seats:
+            if seat.session is not None and seat.session.alive:
+                try:
+                    await seat.session.send(over, timeout=1.0)
+                except BotFault:
+                    pass
+        self.emit(MatchEnded(self.match_id, tuple(scores), tuple(ranks), tuple(terminations),
+                             reason))
+        return Outcome(seats, scores, ranks, reason, self.plies, self.faults)

@@ -1,0 +1,234 @@
+"""Bot sessions: one per connected bot stream, and the hub that matches streams to seats.
+
+A session wraps the server side of one `BotService.Connect` stream after a successful Hello. It
+owns the stream's writes (serialised: the match and the keep-alive pinger share the stream) and
+routes what the bot sends: move replies to the one outstanding request, pongs to the pinger.
+Every wait on a bot is bounded by a timer; nothing here can hang on a silent bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from referee.protocol import bot_pb2
+
+_perf = time.perf_counter
+
+
+class BotFault(Exception):
+    """A seat-level fault: `kind` is a termination name (timeout, malformed, disconnect...)."""
+
+    def __init__(self, kind: str, detail: str = "") -> None:
+        super().__init__(f"{kind}: {detail}" if detail else kind)
+        self.kind = kind
+        self.detail = detail
+
+
+@dataclass
+class Reply:
+    """A bot's answer to a move request and when it arrived (perf_counter seconds)."""
+
+    msg: bot_pb2.MoveReply
+    received: float
+
+
+class BotSession:
+    """The referee's side of one bot stream, after the handshake."""
+
+    def __init__(self, context: Any, hello: bot_pb2.ConnectRequest, token: str) -> None:
+        self._context = context
+        self.token = token
+        self.name = hello.hello.bot_name or "bot"
+        self.version = hello.hello.bot_version
+        self.rulesets = tuple(hello.hello.rulesets)
+        self.closed: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._write_lock = asyncio.Lock()
+        self._request_id = 0
+        self._pending: asyncio.Future[Reply] | None = None
+        self._pings: dict[int, asyncio.Future[float]] = {}
+        self.pongs = 0
+        self.busy = False  # leased to a game
+
+    @property
+    def alive(self) -> bool:
+        return not self.closed.done()
+
+    # -- writing -------------------------------------------------------------------------------
+
+    async def send(self, msg: bot_pb2.ConnectResponse, timeout: float = 2.0) -> None:
+        """Write one message, bounded by `timeout` (a bot that never reads fills the window)."""
+        if not self.alive:
+            raise BotFault(self.closed.result())
+        try:
+            async with asyncio.timeout(timeout):
+                async with self._write_lock:
+                    await self._context.write(msg)
+        except TimeoutError:
+            raise BotFault("timeout", "the bot does not read its stream") from None
+        except Exception as exc:  # the stream broke under us
+            self._close("disconnect")
+            raise BotFault("disconnect", str(exc)) from None
+
+    async def request_move(self, request: bot_pb2.MoveRequest,
+                           timeout: float) -> tuple[Reply, float]:
+        """Send a move request and wait at most `timeout` seconds (measured here) for its reply.
+
+        Returns the reply and the time it took. Raises BotFault (timeout, malformed, disconnect).
+        """
+        loop = asyncio.get_running_loop()
+        self._request_id += 1
+        request.request_id = self._request_id
+        fut: asyncio.Future[Reply] = loop.create_future()
+        self._pending = fut
+        msg = bot_pb2.ConnectResponse(move_request=request)
+        # One timer covers the write and the wait: a call_at handle is far cheaper per move than
+        # asyncio.wait_for's extra task.
+        task = asyncio.current_task()
+        state = {"writing": True, "expired": False}
+
+        def expire() -> None:
+            state["expired"] = True
+            if state["writing"] and task is not None:
+                task.cancel()
+            elif not fut.done():
+                fut.set_exception(BotFault("timeout"))
+
+        sent = _perf()
+        timer = loop.call_at(loop.time() + timeout, expire)
+        try:
+            try:
+                if self._write_lock.locked():
+                    async with self._write_lock:
+                        await self._context.write(msg)
+                else:
+                    await self._context.write(msg)
+            except asyncio.CancelledError:
+                if state["expired"]:
+                    if task is not None:
+                        task.uncancel()
+                    raise BotFault("timeout", "the bot does not read its stream") from None
+                raise
+            except Exception as exc:
+                self._close("disconnect")
+                raise BotFault("disconnect", str(exc)) from None
+            state["writing"] = False
+            if state["expired"]:
+                raise BotFault("timeout")
+            reply = await fut
+        finally:
+            timer.cancel()
+            self._pending = None
+        return reply, reply.received - sent
+
+    # -- reading (driven by the server's Connect handler) ---------------------------------------
+
+    def dispatch(self, msg: bot_pb2.ConnectRequest, received: float) -> None:
+        """Route one message from the bot."""
+        kind = msg.WhichOneof("message")
+        if kind == "move_reply":
+            reply = msg.move_reply
+            fut = self._pending
+            if fut is not None and not fut.done():
+                if reply.request_id == self._request_id:
+                    fut.set_result(Reply(reply, received))
+                else:
+                    fut.set_exception(BotFault(
+                        "malformed", f"reply to request {reply.request_id}, "
+                                     f"expected {self._request_id}"))
+            # Otherwise a late answer to a request that already timed out: ignored.
+            elif reply.request_id > self._request_id:
+                self._fault_pending("malformed", "reply to a request never sent")
+        elif kind == "pong":
+            self.pongs += 1
+            ping = self._pings.pop(msg.pong.nonce, None)
+            if ping is not None and not ping.done():
+                ping.set_result(received)
+        else:
+            self._fault_pending("malformed", f"unexpected {kind or 'empty message'}")
+
+    def _fault_pending(self, kind: str, detail: str) -> None:
+        fut = self._pending
+        if fut is not None and not fut.done():
+            fut.set_exception(BotFault(kind, detail))
+
+    def _close(self, reason: str) -> None:
+        if not self.closed.done():
+            self.closed.set_result(reason)
+        self._fault_pending(reason, "the stream closed")
+        for ping in self._pings.values():
+            if not ping.done():
+                ping.set_exception(BotFault(reason))
+
+    def stream_ended(self, reason: str = "disconnect") -> None:
+        """The stream is gone (the bot closed it, its process died, or the server stops)."""
+        self._close(reason)
+
+    # -- liveness ------------------------------------------------------------------------------
+
+    async def ping(self, timeout: float = 1.0) -> float:
+        """Round trip of one Ping in seconds; raises BotFault on timeout or a closed stream."""
+        nonce = secrets.randbits(63)
+        fut: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self._pings[nonce] = fut
+        sent = _perf()
+        try:
+            await self.send(bot_pb2.ConnectResponse(ping=bot_pb2.Ping(nonce=nonce)), timeout)
+            async with asyncio.timeout(timeout):
+                return await fut - sent
+        except TimeoutError:
+            raise BotFault("timeout", "no pong") from None
+        finally:
+            self._pings.pop(nonce, None)
+
+    async def keepalive(self, interval: float, timeout: float) -> None:
+        """Ping every `interval` seconds, at any time (pings may cross moves); close on silence."""
+        while self.alive:
+            await asyncio.sleep(interval)
+            try:
+                await self.ping(timeout)
+            except BotFault:
+                self._close("disconnect")
+                return
+
+
+class SessionHub:
+    """Matches incoming Hellos to the seats waiting for them, by token.
+
+    Tokens issued by the launcher look like `SLOT.SECRET`: a Hello that names a known slot with the
+    wrong secret is a `bad_token` for that slot (so the seat learns why at once), an unknown slot
+    is rejected. Remote bots may also be expected under an exact token chosen by the caller.
+    """
+
+    def __init__(self) -> None:
+        self._waiting: dict[str, tuple[str, asyncio.Future[BotSession]]] = {}
+
+    def issue(self) -> tuple[str, asyncio.Future[BotSession]]:
+        """A fresh token and the future its session will resolve."""
+        slot, secret = secrets.token_hex(6), secrets.token_hex(12)
+        return f"{slot}.{secret}", self.expect(f"{slot}.{secret}")
+
+    def expect(self, token: str) -> asyncio.Future[BotSession]:
+        """A future resolved with the session that says Hello with `token`."""
+        slot, _, secret = token.partition(".")
+        fut: asyncio.Future[BotSession] = asyncio.get_running_loop().create_future()
+        self._waiting[slot] = (secret, fut)
+        return fut
+
+    def forget(self, token: str) -> None:
+        """Stop waiting for `token` (the seat gave up on it)."""
+        self._waiting.pop(token.partition(".")[0], None)
+
+    def claim(self, token: str) -> tuple[asyncio.Future[BotSession] | None, str]:
+        """Look a Hello's token up: (the waiting future, "") or (future or None, fault name)."""
+        slot, _, secret = token.partition(".")
+        entry = self._waiting.get(slot)
+        if entry is None or entry[1].done():
+            return None, "bad_token"
+        if not secrets.compare_digest(entry[0], secret):
+            return entry[1], "bad_token"
+        del self._waiting[slot]
+        return entry[1], ""

@@ -1,0 +1,93 @@
+"""Run a bot: `run(MyBot)` in a bot file, or `python -m sdk.run path/bot.py[:Class] | module:Class`.
+
+The referee's address and the bot's token come from `--referee ADDR --token T` or, as the
+launcher sets them, AZUL_ARENA_REFEREE and AZUL_ARENA_TOKEN. Run a bot file by hand against a
+remote referee with `python path/bot.py --referee host:50051 --token T`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import inspect
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from sdk.bot import Bot
+
+
+def load_bot_class(spec: str) -> type[Bot]:
+    """`path/bot.py`, `path/bot.py:Class` or `package.module:Class` -> the Bot subclass."""
+    target, _, class_name = spec.partition(":") if not spec.endswith(".py") else (spec, "", "")
+    module: ModuleType
+    if target.endswith(".py"):
+        path = Path(target).resolve()
+        name = f"azul_bot_{path.stem}"
+        loader_spec = importlib.util.spec_from_file_location(name, path)
+        if loader_spec is None or loader_spec.loader is None:
+            raise SystemExit(f"cannot load {path}")
+        module = importlib.util.module_from_spec(loader_spec)
+        sys.modules[name] = module
+        sys.path.insert(0, str(path.parent))  # the bot may import its own helper modules
+        loader_spec.loader.exec_module(module)
+    else:
+        module = importlib.import_module(target)
+    if class_name:
+        found = getattr(module, class_name, None)
+        if not (inspect.isclass(found) and issubclass(found, Bot)):
+            raise SystemExit(f"{spec}: {class_name} is not a Bot subclass")
+        return found
+    classes = [c for c in vars(module).values() if inspect.isclass(c) and issubclass(c, Bot)
+               and c is not Bot and c.__module__ == module.__name__]
+    if len(classes) != 1:
+        names = ", ".join(c.__name__ for c in classes) or "none"
+        raise SystemExit(f"{spec}: expected exactly one Bot subclass (found {names}); "
+                         "name it as path/bot.py:ClassName")
+    return classes[0]
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Run an Azul Arena bot against a referee.")
+    parser.add_argument("--referee", default=os.environ.get("AZUL_ARENA_REFEREE"),
+                        help="referee address: unix:/path or host:port (env AZUL_ARENA_REFEREE)")
+    parser.add_argument("--token", default=os.environ.get("AZUL_ARENA_TOKEN", ""),
+                        help="the token the referee gave this bot (env AZUL_ARENA_TOKEN)")
+    parser.add_argument("--quiet", action="store_true", help="log warnings only")
+    args, _ = parser.parse_known_args(argv)
+    if not args.referee:
+        parser.error("no referee address: pass --referee or set AZUL_ARENA_REFEREE")
+    return args
+
+
+def run(bot: type[Bot] | Bot, argv: list[str] | None = None) -> int:
+    """Play with `bot` (a Bot subclass or instance) until the referee ends the stream.
+
+    Returns the number of games played.
+    """
+    import logging
+
+    from sdk.client import Rejected, configure_logging, play
+
+    args = _arguments(sys.argv[1:] if argv is None else argv)
+    configure_logging(logging.WARNING if args.quiet else logging.INFO)
+    instance = bot() if isinstance(bot, type) else bot
+    try:
+        return play(instance, args.referee, args.token)
+    except Rejected as exc:
+        print(f"the referee refused this bot: {exc}", file=sys.stderr)
+        raise SystemExit(3) from None
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0].startswith("-"):
+        raise SystemExit("usage: python -m sdk.run path/bot.py[:Class]|module:Class "
+                         "[--referee ADDR] [--token T]")
+    run(load_bot_class(argv[0]), argv[1:])
+
+
+if __name__ == "__main__":
+    main()
