@@ -1,0 +1,119 @@
+"""Precomputed tables for the classic engine: the integer tricks live here, once.
+
+Encodings used by `classic.py`:
+- a factory is a 15-bit int, 3 bits of count per colour (a factory never holds more than 4 tiles);
+- a tile multiset elsewhere (centre, floor, lid, bag counts) packs 8 bits of count per colour;
+- `sources` packs, per colour c, a 16-bit field at bit 16*c whose bit 6 + s says "source s holds c"
+  (the 6 low bits of each field stay clear, see `take_group`);
+- an entry of `allowed` (seat, colour) is `colour << 16 | destinations`, a 6-bit mask of the
+  pattern lines (bits 0-4) and the floor (bit 5) that accept that colour;
+- a wall is a 25-bit mask, bit 5*row + column; a transposed copy makes columns as cheap as rows.
+"""
+
+from __future__ import annotations
+
+from referee.engine.classic_moves import CENTRE, N_COLOURS, TAKE_MOVES, Move
+
+FLOOR_SLOTS = 7
+FLOOR_PENALTIES = (1, 1, 2, 2, 2, 3, 3)
+# Penalty for k occupied floor spaces: 0, 1, 2, 4, 6, 8, 11, 14.
+FLOOR_LOSS = tuple(sum(FLOOR_PENALTIES[:k]) for k in range(FLOOR_SLOTS + 1))
+FLOOR_BIT = 1 << 5  # in a destination mask: the floor line, always allowed
+
+ROW_BONUS, COLUMN_BONUS, COLOUR_BONUS = 2, 7, 10
+
+
+def wall_column(row: int, colour: int) -> int:
+    """Column of `colour` in `row` of the coloured wall: row 0 reads B Y R K W, row 1 W B Y R K."""
+    return (colour + row) % 5
+
+
+# --- factories -------------------------------------------------------------------------------
+def _factory_codes() -> list[int]:
+    codes = []
+    for code in range(1 << 15):
+        counts = [(code >> (3 * c)) & 7 for c in range(N_COLOURS)]
+        if sum(counts) <= 4:
+            codes.append(code)
+    return codes
+
+
+FACTORY_CODES = _factory_codes()
+TILE3 = tuple(1 << (3 * c) for c in range(N_COLOURS))  # one tile of colour c in a factory code
+# PRESENCE[code]: the colours present in a factory, spread to the `sources` layout (bit 16c + 6).
+PRESENCE = [0] * (1 << 15)
+# TO_PACKED8[code]: the same tiles as an 8-bits-per-colour multiset, to add to the centre.
+TO_PACKED8 = [0] * (1 << 15)
+for _code in FACTORY_CODES:
+    for _c in range(N_COLOURS):
+        _n = (_code >> (3 * _c)) & 7
+        if _n:
+            PRESENCE[_code] |= 1 << (16 * _c + 6)
+            TO_PACKED8[_code] |= _n << (8 * _c)
+
+
+def presence8(packed: int) -> int:
+    """The colours present in an 8-bit-packed multiset, spread to the `sources` field layout."""
+    out = 0
+    for c in range(N_COLOURS):
+        if (packed >> (8 * c)) & 255:
+            out |= 1 << (16 * c + 6)
+    return out
+
+
+# --- wall scoring ----------------------------------------------------------------------------
+def _run_length(bits: int, i: int) -> int:
+    """Length of the run of set bits in a 5-bit row that contains bit i."""
+    n = 1
+    j = i - 1
+    while j >= 0 and bits >> j & 1:
+        n, j = n + 1, j - 1
+    j = i + 1
+    while j < 5 and bits >> j & 1:
+        n, j = n + 1, j + 1
+    return n
+
+
+# RUN[bits * 5 + i]: run through position i of a 5-bit line (bit i set).
+RUN = [_run_length(b, i) if b >> i & 1 else 0 for b in range(32) for i in range(5)]
+
+
+def placement_points(wall: int, wall_t: int, row: int, col: int) -> int:
+    """Points for the tile just placed at (row, col); `wall`/`wall_t` already include it.
+
+    Alone: 1. Otherwise the horizontal run (if 2 or more) plus the vertical run (if 2 or more),
+    the new tile counted in each: the rulebook's 4 + 3 = 7.
+    """
+    h = RUN[((wall >> (5 * row)) & 31) * 5 + col]
+    v = RUN[((wall_t >> (5 * col)) & 31) * 5 + row]
+    if h == 1 and v == 1:
+        return 1
+    return (h if h > 1 else 0) + (v if v > 1 else 0)
+
+
+def transpose_bit(row: int, col: int) -> int:
+    return 1 << (5 * col + row)
+
+
+# --- legal-move groups -----------------------------------------------------------------------
+class _Groups(dict[int, tuple[Move, ...]]):
+    """Legal take moves of one colour, keyed `colour << 16 | sources << 6 | destinations`.
+
+    They depend only on which sources hold the colour and which destinations accept it, so
+    there are at most 5 * 1024 * 64 of them; each is built the first time it is met. The key is
+    what `sources` and `allowed` hold already, so listing legal moves is five lookups.
+    """
+
+    def __missing__(self, key: int) -> tuple[Move, ...]:
+        colour, sources, destinations = key >> 16, (key >> 6) & 1023, key & 63
+        group = tuple(
+            TAKE_MOVES[(s * N_COLOURS + colour) * 6 + d]
+            for s in range(CENTRE + 1) if sources >> s & 1
+            for d in range(6) if destinations >> d & 1
+        )
+        self[key] = group
+        return group
+
+
+GROUPS = _Groups()
+FIELD = 0xFFC0  # the source bits of one colour's field in `sources`, kept at their place

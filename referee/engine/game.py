@@ -1,0 +1,99 @@
+"""The family-neutral game interface: what the referee, the SDK and every bot rely on."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Self
+
+from referee.engine.rulesets import Ruleset
+
+# Phases a game can be in; families may add their own (Summer Pavilion will).
+TAKE = "take"  # players take tiles from the factories and the centre
+WALL = "wall"  # wall-tiling that needs a player's decision (gray wall)
+OVER = "over"  # the game has ended
+
+
+class Game(ABC):
+    """A game of one ruleset in progress. Subclasses are the family engines.
+
+    The interface follows python-chess: `legal_moves()`, `push(move)`, `copy()`, notation both ways
+    and a readable `str()`. Seats are numbered from 0.
+    """
+
+    __slots__ = ()
+    family: ClassVar[str]
+
+    ruleset: Ruleset
+    players: int
+    turn: int
+    round: int
+    phase: str
+
+    # --- moves -----------------------------------------------------------------------------
+    @abstractmethod
+    def legal_moves(self) -> tuple[Any, ...]:
+        """Every legal move of the seat to move (empty once the game is over)."""
+
+    @abstractmethod
+    def push(self, move: Any) -> None:
+        """Apply `move`; raise IllegalMoveError naming the rule if the rules forbid it."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> Any:
+        """The move written `text` in this family's notation (NotationError if it is not one)."""
+
+    def push_notation(self, text: str) -> Any:
+        """Parse `text`, apply it and return the move."""
+        move = self.parse_move(text)
+        self.push(move)
+        return move
+
+    def is_legal(self, move: Any) -> bool:
+        """Whether `move` may be pushed now."""
+        return move in self.legal_moves()
+
+    # --- the game as a whole ----------------------------------------------------------------
+    @abstractmethod
+    def copy(self, stack: bool = False) -> Self:
+        """An independent copy. `stack=True` keeps the history, so the copy can write a record."""
+
+    @property
+    @abstractmethod
+    def scores(self) -> tuple[int, ...]:
+        """The score of each seat now (final scores once the game is over)."""
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @abstractmethod
+    def ranks(self) -> tuple[int, ...]:
+        """Rank of each seat, 1 = best; tied seats share a rank (1, 1, 3)."""
+
+    @abstractmethod
+    def record(self) -> dict[str, Any]:
+        """The game so far as a JSON-able record (see docs/engine.md)."""
+
+    @abstractmethod
+    def to_state(self) -> dict[str, Any]:
+        """Everything every player may see, as a JSON-able dict; nothing hidden (no bag order)."""
+
+    @classmethod
+    @abstractmethod
+    def from_state(cls, state: dict[str, Any], seed: int | None = None) -> Self:
+        """A playable game rebuilt from `to_state()`; unknown chance (the bag order) from `seed`."""
+
+    @classmethod
+    @abstractmethod
+    def from_record(cls, record: dict[str, Any]) -> Self:
+        """Replay a record from its recorded deals; RecordError says where it went wrong."""
+
+
+def ranks_from_keys(keys: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """Competition ranks from sort keys (bigger is better): equal keys share a rank (1, 1, 3)."""
+    return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
+
+
+def fresh_seed() -> int:
+    """A seed for a game whose caller did not choose one."""
+    return random.SystemRandom().getrandbits(63)

@@ -1,0 +1,55 @@
+"""The rulesets the platform offers: data, read by the family engines as small hooks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.engine.errors import EngineError
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One ruleset: its name (used by the engine, the protocol and the CLI) and its switches."""
+
+    name: str
+    family: str
+    title: str
+    description: str
+    min_players: int = 2
+    max_players: int = 4
+    # Classic family switches.
+    gray_wall: bool = False  # the player chooses the wall column (variant play)
+    unique_line_colours: bool = False  # Green Box: a colour may not be in two pattern lines
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise EngineError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+
+
+RULESETS: dict[str, Ruleset] = {
+    r.name: r
+    for r in (
+        Ruleset("azul", "classic", "Azul", "Classic Azul with the coloured wall, 2-4 players."),
+        Ruleset("azul-mini", "classic", "Azul Mini",
+                "The travel edition: the same rules as classic Azul, labelled as Azul Mini."),
+        Ruleset("azul-gray", "classic", "Azul (gray wall)",
+                "Variant play: the player chooses the wall column of each tile; no colour twice "
+                "in a column.", gray_wall=True),
+        Ruleset("azul-greenbox", "classic", "Azul (Green Box)",
+                "Classic Azul, and a colour may not be in two pattern lines at the same time.",
+                unique_line_colours=True),
+    )
+}
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """The ruleset called `name`; the error lists the ones that exist."""
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise EngineError(
+            f"unknown ruleset {name!r}; known rulesets: {', '.join(RULESETS)}"
+        ) from None
