@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 
 from tournaments.commands.common import Exit, console, err_console, fail, print_json
 from tournaments.commands.groups import bench_app, tournament_app
@@ -33,17 +34,19 @@ def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ign
     from tournaments.report import build_report
 
     report = build_report(db_store)
+    # Off a terminal rich assumes 80 columns; a log file is better served by unwrapped rows.
+    out = console if console.is_terminal else Console(width=160)
     if json_out:
         print_json(report.to_json())
         return
-    console.print(leaderboard_table(
+    out.print(leaderboard_table(
         report.leaderboard,
         title=f"{title} ({report.games_done}/{report.games_total} games)"))
     if report.skipped:
         console.print(f"[yellow]{len(report.skipped)} game(s) could not be rated "
                       f"(numerical trouble): {', '.join(report.skipped[:10])}[/]")
     if crosstable and 1 < len(report.entries) <= CROSSTABLE_MAX:
-        console.print(crosstable_table(report.entries, report.crosstable))
+        out.print(crosstable_table(report.entries, report.crosstable))
     elif crosstable and len(report.entries) > CROSSTABLE_MAX:
         console.print(f"[dim]crosstable not shown for {len(report.entries)} entries; "
                       "see `tournament show --json` or `tournament export`[/]")
