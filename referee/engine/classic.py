@@ -92,7 +92,7 @@ class ClassicGame(Game):
         "_gray", "_unique", "_factories", "_centre", "_sources", "_marker_in_centre",
         "_next_starter", "_line_colour", "_line_count", "_allowed", "_floor_count",
         "_floor_tiles", "_wall", "_wall_t", "_colour_rows", "_cells", "_scores", "_bag", "_lid",
-        "_rng", "_deals", "_wall_next", "_history", "_round_scores", "_first_player",
+        "_rng", "_deals", "_wall_next", "_history", "_round_scores", "_first_player", "_touched",
     )
 
     def __init__(self, ruleset: str | Ruleset = "azul", players: int = 2, seed: int | None = None,
@@ -134,6 +134,7 @@ class ClassicGame(Game):
         self._rng = rng.seed_state(fresh_seed() if seed is None else seed)
         self._deals = deals
         self._wall_next = -1
+        self._touched = (1 << players) - 1  # seats whose lines or wall changed this wall-tiling
         self._history: list[tuple[list[int], list[str]]] | None = []
         self._round_scores: list[tuple[int, ...]] = []
         self._start_round()
@@ -275,6 +276,7 @@ class ClassicGame(Game):
         g._rng = self._rng
         g._deals = self._deals
         g._wall_next = self._wall_next
+        g._touched = self._touched
         g._round_scores = self._round_scores
         g._first_player = self._first_player
         g._history = ([(f, m[:]) for f, m in self._history]
@@ -330,6 +332,7 @@ class ClassicGame(Game):
         if self._history is not None:
             self._history[-1][1].append(move._text)
         pos = self._wall_next
+        self._own_round_lists()
         self._place_on_wall(pos // 5, move.line, move.column)
         self._tile_walls(pos + 1)
 
@@ -337,18 +340,14 @@ class ClassicGame(Game):
     def _tile_walls(self, start: int) -> None:
         """Wall-tiling, seat by seat and line by line from top to bottom, from position `start`
         (seat * 5 + line). On a gray wall it stops where a player has a choice to make."""
-        # Fresh lists for this call: copies of the game share the old ones (see copy()).
-        self._wall = self._wall[:]
-        self._wall_t = self._wall_t[:]
-        self._colour_rows = self._colour_rows[:]
-        self._cells = self._cells[:]
-        self._scores = self._scores[:]
+        self._own_round_lists()
         line_count = self._line_count
         for pos in range(start, 5 * self.players):
             row = pos % 5
             if line_count[pos] != row + 1:
                 continue
             p = pos // 5
+            self._touched |= 1 << p
             colour = self._line_colour[pos]
             if self._gray:
                 columns = self._free_columns(p, row, colour)
@@ -366,6 +365,15 @@ class ClassicGame(Game):
             self._place_on_wall(p, row, column)
         self._wall_next = -1
         self._finish_round()
+
+    def _own_round_lists(self) -> None:
+        """Fresh copies of the lists only wall-tiling changes, before changing them: copies of
+        the game share the old ones (see copy())."""
+        self._wall = self._wall[:]
+        self._wall_t = self._wall_t[:]
+        self._colour_rows = self._colour_rows[:]
+        self._cells = self._cells[:]
+        self._scores = self._scores[:]
 
     def _place_on_wall(self, p: int, row: int, column: int) -> None:
         """Move the tile of a full pattern line to the wall and score it (lists already fresh)."""
@@ -436,7 +444,9 @@ class ClassicGame(Game):
         self._marker_in_centre = True
         self.phase = TAKE
         for p in range(self.players):
-            self._recompute_allowed(p)
+            if self._touched >> p & 1:  # an untouched seat's destinations are still right
+                self._recompute_allowed(p)
+        self._touched = 0
         self._deal()
         if not self._sources:
             # Every tile is on a wall or a pattern line: nobody can move, and no later round
@@ -481,8 +491,9 @@ class ClassicGame(Game):
 
     def _deal_random(self, n_factories: int) -> list[int]:
         bag = self._bag[:]
-        state = self._rng
-        step = rng.step
+        self._rng = rng.step(self._rng)
+        draws = rng.words(self._rng, n_factories * TILES_PER_FACTORY)
+        k = 0
         codes = []
         for _ in range(n_factories):
             code = 0
@@ -491,16 +502,16 @@ class ClassicGame(Game):
                 if not n:
                     if not self._lid:
                         break  # bag and lid both empty: the round starts as it is
-                    bag = [c for c in range(N_COLOURS) for _ in range((self._lid >> (8 * c)) & 255)]
+                    lid = self._lid
+                    bag = [c for c in range(N_COLOURS) for _ in range((lid >> (8 * c)) & 255)]
                     self._lid = 0
                     n = len(bag)
-                state = step(state)
-                j = ((state >> 32) * n) >> 32  # rng.below, inlined: 20 draws a round
+                j = (draws[k] * n) >> 32
+                k += 1
                 code += TILE3[bag[j]]
                 bag[j] = bag[-1]
                 bag.pop()
             codes.append(code)
-        self._rng = state
         self._bag = bag
         return codes
 

@@ -37,6 +37,8 @@ class Move:
     line: int
     column: int
     is_wall: bool
+    _text: str
+    _source_bit: int
 
     def __init__(self) -> None:
         raise TypeError("moves are shared: use Move.take(...), Move.wall(...) or parse_move(text)")
@@ -121,7 +123,7 @@ def parse_move(text: str) -> Move:
             f"{text!r} is not a move: write <source><colour><destination>, e.g. '4K2' "
             "(factory 4, black, pattern line 2) or 'CRF' (centre, red, floor)"
         )
-    src, col, dst = clean
+    src, col, dst = clean[0], clean[1], clean[2]
     if src not in "123456789C":
         raise NotationError(f"{text!r}: source {src!r} must be a factory number 1-9 or C (centre)")
     if col not in COLOUR_LETTERS:

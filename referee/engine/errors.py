@@ -15,8 +15,10 @@ class IllegalMoveError(EngineError, ValueError):
     """
 
     def __init__(self, rule: str, message: str, move: object = None) -> None:
-        super().__init__(f"illegal move{f' {move}' if move is not None else ''}: {message} [{rule}]")
+        named = f" {move}" if move is not None else ""
+        super().__init__(f"illegal move{named}: {message} [{rule}]")
         self.rule = rule
+        self.reason = message
         self.move = move
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
 from referee.engine.rulesets import Ruleset
@@ -89,7 +90,7 @@ class Game(ABC):
         """Replay a record from its recorded deals; RecordError says where it went wrong."""
 
 
-def ranks_from_keys(keys: list[tuple[int, ...]]) -> tuple[int, ...]:
+def ranks_from_keys(keys: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
     """Competition ranks from sort keys (bigger is better): equal keys share a rank (1, 1, 3)."""
     return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
 

@@ -136,8 +136,7 @@ def replay(record: dict[str, Any]) -> ClassicGame:
             except NotationError as exc:
                 raise RecordError(str(exc), round=k, move_number=j, move=text) from None
             except IllegalMoveError as exc:
-                reason = str(exc).split(": ", 1)[-1]
-                raise RecordError(reason, round=k, move_number=j, move=text,
+                raise RecordError(f"{exc.reason} [{exc.rule}]", round=k, move_number=j, move=text,
                                   rule=exc.rule) from None
         if game.round == k and not game.is_over() and k < len(header.rounds):
             raise RecordError(f"the round is not finished after its {len(moves)} moves, yet "

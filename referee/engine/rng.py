@@ -1,14 +1,19 @@
-"""A tiny random-number generator whose whole state is one int.
+"""The game's random numbers, whose whole state is one int.
 
 `random.Random` would do, but copying its state costs microseconds, and a search bot copies the
-game state millions of times. Here the generator state is an int stored in the game, so a copy
-is free and every copy is independent and reproducible.
+game state millions of times. Here the generator state is an int stored in the game, so a copy is
+free and every copy is independent and reproducible. Chance comes once a round (the deal): each
+deal advances the state once and expands it with SHAKE-128 into as many 32-bit words as it draws
+tiles, far cheaper than a big-int generator step per tile.
 """
 
 from __future__ import annotations
 
+from hashlib import shake_128
+
 _MASK = (1 << 64) - 1
-# Knuth's MMIX linear congruential constants; the high 32 bits are used, never the weak low ones.
+# Knuth's MMIX linear congruential constants: the state only needs a long period; the bits
+# actually used come out of BLAKE2b.
 _MUL = 6364136223846793005
 _INC = 1442695040888963407
 
@@ -26,6 +31,7 @@ def step(state: int) -> int:
     return (state * _MUL + _INC) & _MASK
 
 
-def below(state: int, n: int) -> int:
-    """A number in range(n) read from a generator state (n < 2**32)."""
-    return ((state >> 32) * n) >> 32
+def words(state: int, count: int) -> memoryview:
+    """`count` random 32-bit words drawn from a generator state, in one hash call. A tile is
+    drawn from n as `(word * n) >> 32`: the bias, below n / 2**32, is far below measurable."""
+    return memoryview(shake_128(state.to_bytes(8, "little")).digest(4 * count)).cast("I")

@@ -118,6 +118,7 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
     wall_line = state.get("wall_line")
     g._wall_next = g.turn * 5 + int(wall_line) - 1 if phase is WALL and wall_line else -1
     g._history = None
+    g._touched = (1 << players) - 1  # recompute every seat at the next round start
     g._round_scores = []
     g._allowed = [0] * (5 * players)
     for p in range(players):
