@@ -13,7 +13,7 @@ from tournaments.commands.common import Exit, console, err_console, fail
 from tournaments.commands.groups import app
 
 # Per-move limits that keep the thinking bots quick enough for a one-minute demo.
-DEMO_TIME_PER_MOVE = 0.1
+DEMO_TIME_PER_MOVE = 0.25
 
 
 def _reference_bots() -> list[str]:
