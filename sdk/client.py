@@ -111,13 +111,15 @@ def play(bot: Bot, address: str, token: str) -> int:
                                   bank=req.clock.bank_ms / 1000.0, started=received)
                 state = from_state(decode_state(req.state))
                 move = bot.choose_move(state)
-                notation = str(move)
-                legal = req.legal_moves
                 reply = bot_pb2.MoveReply(request_id=req.request_id)
-                try:
-                    reply.move_index = list(legal).index(notation)
-                except ValueError:  # not in the list: let the referee judge the notation
-                    reply.move = notation
+                if isinstance(move, int):  # an index into state.legal_moves() is fine too
+                    reply.move_index = move
+                else:
+                    notation = str(move)
+                    try:
+                        reply.move_index = list(req.legal_moves).index(notation)
+                    except ValueError:  # not in the list: let the referee judge the notation
+                        reply.move = notation
                 outbox.put(Request(move_reply=reply))
             elif kind == "game_start":
                 gs = msg.game_start

@@ -1,0 +1,1 @@
+"""Small misbehaving bots for the referee's integration tests."""

@@ -1,0 +1,12 @@
+"""Thinks for AZUL_TEST_SLEEP seconds per move, within its limit; answers pings meanwhile."""
+
+import os
+import time
+
+import sdk
+
+
+class ThinkingBot(sdk.Bot):
+    def choose_move(self, state):
+        time.sleep(float(os.environ.get("AZUL_TEST_SLEEP", "1")))
+        return state.legal_moves()[0]

@@ -1,0 +1,213 @@
+"""Integration: real referee server, real bot processes, real gRPC over unix sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from referee import Arena, MatchConfig, MatchResult
+
+BOTS = Path(__file__).parent / "bots"
+RAW = f"{sys.executable} {BOTS / 'rawbot.py'}"
+
+
+def play(seats: list[str], config: MatchConfig, **arena_kw: object) -> MatchResult:
+    async def go() -> MatchResult:
+        async with Arena(seats, **arena_kw) as arena:  # type: ignore[arg-type]
+            return await arena.play(seats, config)
+    return asyncio.run(go())
+
+
+def assert_finished(result: MatchResult, players: int) -> None:
+    """The game reached its end under the rules, whatever the faults."""
+    assert len(result.scores) == len(result.ranks) == len(result.seats) == players
+    assert result.record["final_scores"] == result.scores
+    assert result.record["rounds"], "the record has the game's rounds"
+    assert sum(s.moves for s in result.seats) == len(result.record["referee"]["move_times_us"])
+
+
+def test_full_game_between_two_sdk_bots(tmp_path: Path) -> None:
+    result = play(["random", "random"], MatchConfig(seed=11), log_dir=tmp_path)
+    assert_finished(result, 2)
+    assert [s.termination for s in result.seats] == ["ok", "ok"]
+    assert all(s.strikes == 0 and s.moves > 10 for s in result.seats)
+    assert sorted(result.ranks)[0] == 1
+    assert result.record["players"] == ["random", "random"]
+    assert not result.record["referee"]["substituted"]
+    # the log files exist and say the bot connected
+    assert "connected" in Path(result.seats[0].log_path).read_text()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_three_and_four_player_games(players: int) -> None:
+    result = play(["random"] * players, MatchConfig(seed=5))
+    assert_finished(result, players)
+    assert all(s.termination == "ok" for s in result.seats)
+    assert len(result.record["rounds"][0]["factories"]) == {3: 7, 4: 9}[players]
+
+
+def test_same_seed_same_deals() -> None:
+    a = play(["random", "random"], MatchConfig(seed=99))
+    b = play(["random", "random"], MatchConfig(seed=99))
+    assert a.record["rounds"][0]["factories"] == b.record["rounds"][0]["factories"]
+
+
+FAULTS = [
+    # entry, policy, expected termination
+    (str(BOTS / "sleepy.py"), "forfeit", "timeout"),
+    (f"{RAW} illegal_index", "forfeit", "illegal"),
+    (f"{RAW} wrong_id", "forfeit", "malformed"),
+    (str(BOTS / "exiter.py"), "random", "crash"),
+    (f"{RAW} disconnect", "random", "disconnect"),
+    (f"{RAW} silent", "random", "no_hello"),
+    (f"{RAW} bad_token", "random", "bad_token"),
+    (f"{RAW} old_version", "random", "version_mismatch"),
+]
+
+
+@pytest.mark.parametrize(("entry", "policy", "termination"), FAULTS,
+                         ids=[f[2] for f in FAULTS])
+def test_each_fault_ends_with_its_reason(entry: str, policy: str, termination: str,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AZUL_TEST_SLEEP", "0.6")
+    config = MatchConfig(seed=3, time_per_move=0.2, grace=0.05, fault_policy=policy)
+    t0 = time.perf_counter()
+    # a short start-up timeout only where the test is about it: machines under load start slowly
+    result = play(["random", entry], config,
+                  startup_timeout=3.0 if termination == "no_hello" else 15.0)
+    bad, good = result.seats[1], result.seats[0]
+    assert bad.termination == termination
+    assert bad.faults.get(termination) == 1
+    assert good.termination == "ok" and good.strikes == 0
+    assert_finished(result, 2)  # the game went on for the good seat
+    assert result.ranks == [1, 2], "a forfeited seat ranks last"
+    assert result.record["referee"]["faults"][0]["fault"] == termination
+    assert time.perf_counter() - t0 < 20
+
+
+def test_random_policy_counts_strikes_then_forfeits(monkeypatch: pytest.MonkeyPatch) -> None:
+    config = MatchConfig(seed=3, time_per_move=0.2, fault_policy="random", max_strikes=3)
+    result = play(["random", f"{RAW} illegal_index"], config)
+    bad = result.seats[1]
+    assert bad.strikes == 3 and bad.faults == {"illegal": 3}
+    assert bad.termination == "illegal"
+    substituted = result.record["referee"]["substituted"]
+    assert len(substituted) == bad.moves  # every move of that seat was played by the referee
+    assert_finished(result, 2)
+
+
+def test_strikes_below_the_limit_keep_the_seat_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    config = MatchConfig(seed=3, time_per_move=0.2, fault_policy="random", max_strikes=1000)
+    result = play(["random", f"{RAW} wrong_id"], config)
+    bad = result.seats[1]
+    assert bad.termination == "ok"
+    assert bad.strikes == bad.moves == bad.faults["malformed"]
+
+
+def test_bot_that_uses_its_clock(tmp_path: Path) -> None:
+    config = MatchConfig(seed=8, time_per_move=0.3, first_move_allowance=0.5)
+    result = play(["random", str(BOTS / "clocked.py")], config, log_dir=tmp_path)
+    seat = result.seats[1]
+    assert seat.termination == "ok" and seat.strikes == 0
+    log = Path(seat.log_path).read_text()
+    assert "clock move_time=0.800" in log  # the first move has the allowance
+    assert "clock move_time=0.300" in log
+    assert seat.move_time_total >= 0.04 * seat.moves
+
+
+def test_thinking_bot_keeps_answering_pings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AZUL_TEST_SLEEP", "1.0")
+
+    async def go() -> tuple[MatchResult, int]:
+        async with Arena(ping_interval=0.1, ping_timeout=0.5) as arena:
+            entry = str(BOTS / "thinker.py")
+            config = MatchConfig(seed=1, time_per_move=3.0, max_strikes=1)
+            task = asyncio.ensure_future(arena.play([entry, "random"], config))
+            await asyncio.sleep(4.0)
+            worker = next(w for w in arena._workers if w.entry == entry)
+            pongs = worker.session.pongs
+            for w in arena._workers:  # end the long game early: kill the thinker
+                if w.entry == entry:
+                    await w.process.kill()
+            return await task, pongs
+
+    result, pongs = asyncio.run(go())
+    assert pongs >= 10, "pings were answered while the bot was thinking"
+    assert result.seats[0].faults.get("timeout", 0) == 0
+    assert result.seats[0].moves >= 2
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie is dead for our purpose
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+def test_killed_bot_leaves_no_orphan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pidfile = tmp_path / "pids"
+    monkeypatch.setenv("AZUL_TEST_PIDFILE", str(pidfile))
+
+    async def go() -> MatchResult:
+        async with Arena() as arena:
+            task = asyncio.ensure_future(arena.play(["random", str(BOTS / "forker.py")],
+                                                    MatchConfig(seed=2, time_per_move=1.0)))
+            for _ in range(100):
+                await asyncio.sleep(0.1)
+                if pidfile.exists() and pidfile.read_text().endswith("\n"):
+                    break
+            leader, _child = map(int, pidfile.read_text().split())
+            await asyncio.sleep(0.3)
+            os.kill(leader, 9)  # killed from outside, mid-game
+            return await task
+
+    result = asyncio.run(go())
+    leader, child = map(int, pidfile.read_text().split())
+    assert result.seats[1].termination == "crash"
+    assert_finished(result, 2)
+    deadline = time.time() + 3
+    while _alive(child) and time.time() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child), "the bot's child process survived"
+    assert not _alive(leader)
+
+
+def test_processes_are_reused_and_all_killed_at_close() -> None:
+    async def go() -> tuple[list[MatchResult], set[int]]:
+        async with Arena(["random"]) as arena:
+            results = [await arena.play(["random", "random"], MatchConfig(seed=s))
+                       for s in range(3)]
+            # two concurrent games need four processes
+            results += await asyncio.gather(*(arena.play(["random", "random"],
+                                                         MatchConfig(seed=s)) for s in (7, 8)))
+            pids = {w.process.pid for w in arena._workers}
+        return results, pids
+
+    results, pids = asyncio.run(go())
+    assert all(s.termination == "ok" for r in results for s in r.seats)
+    assert len(pids) == 4, "the first three games reused two processes"
+    assert len({s.log_path for r in results[:3] for s in r.seats}) == 2
+    time.sleep(0.2)
+    assert not any(_alive(p) for p in pids)
+
+
+def test_replay_is_json_and_has_bot_names_times_and_faults() -> None:
+    result = play(["random", f"{RAW} illegal_index"],
+                  MatchConfig(seed=4, fault_policy="random", max_strikes=2))
+    text = json.dumps(result.record)
+    back = json.loads(text)
+    ref = back["referee"]
+    assert ref["bots"][0]["name"] == "random" and ref["bots"][1]["name"] == "illegal_index"
+    assert len(ref["move_times_us"]) == sum(len(r["moves"]) for r in back["rounds"])
+    assert [f["fault"] for f in ref["faults"]] == ["illegal", "illegal"]
