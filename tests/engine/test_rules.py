@@ -516,3 +516,20 @@ def test_greenbox_colour_free_again_after_wall_tiling() -> None:
 def test_classic_allows_a_colour_in_two_pattern_lines() -> None:
     game = position("azul", boards=[board(lines=["", "R", "", "", ""])], factories=["RRYB"])
     assert {"1R2", "1R3", "1R5"} <= legal(game)
+
+
+@pytest.mark.parametrize("ruleset", CLASSIC)
+def test_is_legal_agrees_with_legal_moves(ruleset: str) -> None:
+    from referee.engine.classic_moves import ALL_MOVES
+
+    game = position(ruleset, boards=[board(lines=["", "R", "", "", ""])],
+                    factories=["RRYB", "KKKW"])
+    legal_now = set(game.legal_moves())
+    assert {m for m in ALL_MOVES if game.is_legal(m)} == legal_now
+
+
+def test_greenbox_is_legal_agrees_with_legal_moves() -> None:
+    game = new_game("azul-greenbox", 2, seed=0)
+    move = game.parse_move("1" + game.to_state()["factories"][0][0] + "1")
+    assert move in game.legal_moves()
+    assert game.is_legal(move)
