@@ -87,7 +87,7 @@ class _Worker:
     session: BotSession
     process: BotProcess | None
     keepalive: asyncio.Task[None] | None = None
-    games: int = 0
+    spawn_to_hello: float = 0.0  # seconds from process start to an accepted Hello
 
 
 @dataclass
@@ -212,7 +212,8 @@ class Arena:
                 hello.cancel()
             await process.kill()
             return failure
-        worker = _Worker(name, session, process)
+        worker = _Worker(name, session, process,
+                         spawn_to_hello=time.perf_counter() - process.started)
         if self.ping_interval > 0:
             worker.keepalive = asyncio.ensure_future(
                 session.keepalive(self.ping_interval, self.ping_timeout))

@@ -1,1 +1,125 @@
-"""play commands (work in progress)."""
+"""Referee commands: `match` (one game between bot processes), `referee serve`, `bench latency`."""
+# ruff: noqa: B008  (typer declares options as argument defaults)
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import typer
+
+from tournaments.commands.common import Exit, console, fail, print_json
+from tournaments.commands.groups import app, bench_app, referee_app
+
+
+@app.command("match")
+def match(
+    entries: list[str] = typer.Argument(..., help="2-4 bots: built-in name, path/bot.py[:Class] "
+                                                  "or a quoted command line"),
+    ruleset: str = typer.Option("azul", "--ruleset", "-r", help="ruleset name"),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="seed of the deals"),
+    time_per_move: float = typer.Option(1.0, "--time-per-move", "-t", help="seconds per move"),
+    time_bank: float = typer.Option(0.0, "--time-bank", help="time bank per seat, seconds"),
+    first_move_allowance: float = typer.Option(0.0, "--first-move-allowance"),
+    grace: float = typer.Option(0.05, "--grace", help="grace margin, seconds"),
+    policy: str = typer.Option("random", "--policy", help="on a fault: random | forfeit"),
+    max_strikes: int = typer.Option(3, "--max-strikes"),
+    replay: Path | None = typer.Option(None, "--replay", help="replay file (default: "
+                                                              "azul-arena-replays/<id>.json)"),
+    log_dir: Path | None = typer.Option(None, "--log-dir", help="bot logs directory"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Play one game between real bot processes through the referee."""
+    from referee import Arena, MatchConfig
+    from referee.events import MatchEnded, MatchEvent, MovePlayed, SeatFaulted
+    from referee.replay import write_replay
+
+    if not 2 <= len(entries) <= 4:
+        fail("a match has 2 to 4 entries")
+    if policy not in ("random", "forfeit"):
+        fail("--policy is random or forfeit")
+    config = MatchConfig(ruleset=ruleset, seed=seed, time_per_move=time_per_move,
+                         time_bank=time_bank, first_move_allowance=first_move_allowance,
+                         grace=grace, fault_policy=policy, max_strikes=max_strikes)
+
+    def show(event: MatchEvent) -> None:
+        if as_json:
+            return
+        if isinstance(event, MovePlayed):
+            note = " [dim](substituted)[/]" if event.substituted else ""
+            console.print(f"{event.ply:4d}  seat {event.seat}  {event.move:<5} "
+                          f"{event.elapsed * 1e3:8.2f} ms{note}")
+        elif isinstance(event, SeatFaulted):
+            end = ", forfeited" if event.forfeited else ""
+            console.print(f"      [yellow]seat {event.seat}: {event.fault}[/] "
+                          f"(strike {event.strikes}{end}) {event.detail}")
+        elif isinstance(event, MatchEnded):
+            console.print(f"game over: {event.reason}")
+
+    async def go():  # type: ignore[no-untyped-def]
+        async with Arena(list(dict.fromkeys(entries)), log_dir=log_dir) as arena:
+            return await arena.play(list(entries), config, on_event=show)
+
+    try:
+        result = asyncio.run(go())
+    except ValueError as exc:
+        fail(str(exc))
+        return
+    path = replay or Path("azul-arena-replays") / f"{result.match_id}.json"
+    write_replay(path, result.record)
+    if as_json:
+        print_json({"match_id": result.match_id, "scores": result.scores, "ranks": result.ranks,
+                    "reason": result.reason, "replay": str(path),
+                    "seats": [{"entry": s.entry, "bot": s.bot_name, "score": s.score,
+                               "rank": s.rank, "termination": s.termination,
+                               "strikes": s.strikes, "faults": s.faults, "moves": s.moves,
+                               "move_time_total": s.move_time_total, "log": s.log_path}
+                              for s in result.seats]})
+        return
+    from rich.table import Table
+
+    table = Table(title=f"match {result.match_id} ({ruleset}, {result.duration:.2f} s)")
+    for col in ("seat", "entry", "score", "rank", "termination", "strikes", "moves", "log"):
+        table.add_column(col)
+    for i, s in enumerate(result.seats):
+        table.add_row(str(i), s.entry, str(s.score), str(s.rank), s.termination, str(s.strikes),
+                      str(s.moves), s.log_path)
+    console.print(table)
+    console.print(f"replay: {path}")
+
+
+@referee_app.command("serve")
+def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--listen",
+                                     help="unix:PATH or HOST:PORT")) -> None:
+    """Run the referee standalone: remote bots connect, RunMatch/WatchMatch are served."""
+    from referee import Arena
+
+    async def go() -> None:
+        async with Arena(listen=listen) as arena:
+            assert arena.server is not None
+            console.print(f"referee listening on {arena.address} (health and reflection on)")
+            await arena.server.wait()
+
+    try:
+        asyncio.run(go())
+    except KeyboardInterrupt:
+        pass
+    except OSError as exc:
+        fail(str(exc), Exit.FAILED)
+
+
+@bench_app.command("latency")
+def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option(5, "--spawns"),
+            as_json: bool = typer.Option(False, "--json")) -> None:
+    """Per-move round trip through the referee vs a bare gRPC stream ping-pong; spawn-to-Hello."""
+    from referee.bench import latency as run_bench
+
+    figures = asyncio.run(run_bench(games=games, spawns=spawns))
+    if as_json:
+        print_json(figures)
+        return
+    console.print(json.dumps(figures, indent=1))
+    console.print(f"per move {figures['per_move_us']} us vs bare ping-pong "
+                  f"{figures['bare_pingpong_us']} us: ratio {figures['ratio']} (target <= 1.3); "
+                  f"spawn to Hello {figures['spawn_to_hello_ms']} ms (target <= 150)")

@@ -1,0 +1,105 @@
+"""`azul-arena bench latency`: the per-move round trip through the referee, next to a bare gRPC
+stream ping-pong of the same payload measured in the same run, and bot spawn-to-Hello."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+# The bare client: the same client stack as the SDK (sync grpc stream, a queue-fed request
+# generator, a reader), echoing a MoveReply-sized answer at once.
+_ECHO_CLIENT = r"""
+import queue, sys, grpc
+reply = b"\x12\x04\x08\x01\x10\x00"
+out = queue.SimpleQueue()
+def requests():
+    while (item := out.get()) is not None:
+        yield item
+channel = grpc.insecure_channel(sys.argv[1])
+call = channel.stream_stream("/bench.Echo/Pong")(requests())
+for msg in call:
+    out.put(reply)
+"""
+
+
+async def bare_pingpong(payload: bytes, rounds: int) -> list[float]:
+    """Round trips (seconds) of `payload` over a bare grpc.aio bidi stream to another process."""
+    tmp = Path(tempfile.mkdtemp(prefix="azul-bench-"))
+    address = f"unix:{tmp / 'echo.sock'}"
+    times: list[float] = []
+    done = asyncio.Event()
+
+    async def pong(request_iterator: Any, context: grpc.aio.ServicerContext) -> None:
+        perf = time.perf_counter
+        for _ in range(rounds):
+            t0 = perf()
+            await context.write(payload)
+            if await context.read() is grpc.aio.EOF:
+                break
+            times.append(perf() - t0)
+        done.set()
+
+    server = grpc.aio.server()
+    handler = grpc.method_handlers_generic_handler(
+        "bench.Echo", {"Pong": grpc.stream_stream_rpc_method_handler(pong)})
+    server.add_generic_rpc_handlers((handler,))
+    server.add_insecure_port(address)
+    await server.start()
+    client = subprocess.Popen([sys.executable, "-c", _ECHO_CLIENT, address])
+    try:
+        await asyncio.wait_for(done.wait(), 120)
+    finally:
+        client.kill()
+        client.wait()
+        await server.stop(0)
+    return times
+
+
+async def sample_payload() -> bytes:
+    """A typical MoveRequest on the wire: the first decision of a 2-player classic game."""
+    from referee.engine import new_game
+    from referee.protocol import bot_pb2
+    from referee.protocol.codec import encode_state
+
+    game = new_game("azul", players=2, seed=1)
+    for move in game.legal_moves()[:1]:
+        game.push(move)
+    req = bot_pb2.MoveRequest(request_id=12345, game_id="0123456789ab")
+    encode_state(game.to_state(), req.state)
+    req.legal_moves.extend(str(m) for m in game.legal_moves())
+    req.clock.move_time_ms, req.clock.bank_ms = 1000, 0
+    return bot_pb2.ConnectResponse(move_request=req).SerializeToString()
+
+
+async def latency(games: int = 20, spawns: int = 5) -> dict[str, Any]:
+    """Run the benchmark; every figure is a median, times in microseconds / milliseconds."""
+    from referee.arena import Arena, MatchConfig
+
+    per_move: list[int] = []
+    async with Arena(["random"]) as arena:
+        for seed in range(games):
+            result = await arena.play(["random", "random"], MatchConfig(seed=seed))
+            per_move += result.record["referee"]["move_times_us"]
+    spawn: list[float] = []
+    async with Arena(["random"], reuse=False) as arena:
+        for _ in range(spawns):
+            worker = await arena._spawn("random")
+            spawn.append(getattr(worker, "spawn_to_hello", float("nan")))
+            await arena._retire(worker)  # type: ignore[arg-type]
+    payload = await sample_payload()
+    bare = await bare_pingpong(payload, max(2000, len(per_move)))
+    bare_us = statistics.median(bare) * 1e6
+    move_us = statistics.median(per_move)
+    return {"per_move_us": round(move_us, 1), "bare_pingpong_us": round(bare_us, 1),
+            "ratio": round(move_us / bare_us, 3), "moves": len(per_move),
+            "payload_bytes": len(payload),
+            "spawn_to_hello_ms": round(statistics.median(spawn) * 1e3, 1),
+            "spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in spawn]}
