@@ -4,4 +4,7 @@ from __future__ import annotations
 
 BUILTIN_BOTS: dict[str, str] = {
     "random": "bots.random_bot:RandomBot",
+    "greedy": "bots.greedy_bot:GreedyBot",
+    "search": "bots.search_bot:SearchBot",
+    "mcts": "bots.mcts_bot:MctsBot",
 }

@@ -1,0 +1,125 @@
+"""SearchBot: depth-limited lookahead over the current round, against every opponent reply.
+
+Idea: Azul is deterministic between two deals, so the rest of a round is a game tree with no
+chance in it. The bot searches that tree by iterative deepening (depth 1, 2, 3, ... plies) until
+its clock budget runs out, and plays the best move of the deepest search it completed.
+
+- Two players: minimax with alpha-beta pruning on `my value - their value`.
+- Three or four players: max-n: at each node the seat to move picks the child best for itself
+  (its own value minus the best of the others), the values travel up as vectors.
+- Leaves: the depth limit, or the end of the round (the next deal is chance: the round end is a
+  leaf, valued by `sdk.helpers.evaluate_all`: score after wall-tiling and floor, plus bonuses in
+  progress and partial lines), or the end of the game (the real scores).
+- Branching is 50-100 moves early in a round, so each node only searches its `width` most
+  promising moves, ordered by the mover's own greedy value (the root searches more of them).
+"""
+
+from __future__ import annotations
+
+import time
+
+import sdk
+from sdk.helpers import boards, evaluate_all, evaluate_board, is_gray, relative_values
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class SearchBot(sdk.Bot):
+    """Alpha-beta (2 players) / max-n (3-4 players) over the current round, deepening in time."""
+
+    name = "search"
+    version = "1.0"
+    root_width = 16
+    width = 6
+    max_depth = 12
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.deadline = 0.0
+        self.depth_reached = 0
+
+    # -- the decision --------------------------------------------------------------------------
+    def choose_move(self, state):  # type: ignore[no-untyped-def]
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        self.deadline = time.monotonic() + self.clock.budget(0.7)
+        self.me, self.round = state.turn, state.round
+        children = self._ordered(state, self.root_width)
+        best = children[0][0]
+        for depth in range(1, self.max_depth + 1):
+            try:
+                best = self._search_root(children, depth)
+            except _OutOfTime:
+                break
+            self.depth_reached = depth
+        return best
+
+    def _search_root(self, children, depth):  # type: ignore[no-untyped-def]
+        best_move, best_value = children[0][0], float("-inf")
+        two = len(children[0][1].scores) == 2
+        for move, child in children:
+            if two:
+                value = self._alphabeta(child, depth - 1, best_value, float("inf"))
+            else:
+                value = relative_values(self._maxn(child, depth - 1))[self.me]
+            if value > best_value:
+                best_move, best_value = move, value
+        return best_move
+
+    # -- the tree ------------------------------------------------------------------------------
+    def _leaf(self, state, depth: int) -> bool:  # type: ignore[no-untyped-def]
+        return depth <= 0 or state.is_over() or state.round != self.round
+
+    def _ordered(self, state, width: int):  # type: ignore[no-untyped-def]
+        """The `width` children best for the seat to move by its own immediate value."""
+        if time.monotonic() > self.deadline:
+            raise _OutOfTime
+        mover, gray = state.turn, is_gray(state)
+        scored = []
+        for move in state.legal_moves():
+            child = state.copy()
+            child.push(move)
+            if child.round != state.round or child.is_over():
+                value = evaluate_all(child)[mover]
+            else:
+                value = evaluate_board(boards(child)[mover], gray)
+            scored.append((value, move, child))
+        scored.sort(key=lambda t: -t[0])
+        return [(m, c) for _, m, c in scored[:width]]
+
+    def _alphabeta(self, state, depth: int, alpha: float, beta: float) -> float:  # type: ignore[no-untyped-def]
+        if self._leaf(state, depth):
+            values = evaluate_all(state)
+            return values[self.me] - values[1 - self.me]
+        maximising = state.turn == self.me
+        value = float("-inf") if maximising else float("inf")
+        for _, child in self._ordered(state, self.width):
+            score = self._alphabeta(child, depth - 1, alpha, beta)
+            if maximising:
+                value = max(value, score)
+                alpha = max(alpha, value)
+            else:
+                value = min(value, score)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return value
+
+    def _maxn(self, state, depth: int) -> list[float]:  # type: ignore[no-untyped-def]
+        if self._leaf(state, depth):
+            return evaluate_all(state)
+        mover = state.turn
+        best: list[float] | None = None
+        for _, child in self._ordered(state, self.width):
+            values = self._maxn(child, depth - 1)
+            if best is None or relative_values(values)[mover] > relative_values(best)[mover]:
+                best = values
+        assert best is not None
+        return best
+
+
+if __name__ == "__main__":
+    sdk.run(SearchBot)
