@@ -5,9 +5,10 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from referee.engine import Game, Move
+if TYPE_CHECKING:  # annotations only: a bot process says Hello before it loads the engine
+    from referee.engine import Game, Move
 
 
 @dataclass

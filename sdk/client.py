@@ -51,7 +51,6 @@ def play(bot: Bot, address: str, token: str) -> int:
     """
     import grpc
 
-    from_state = state_builder()
     from referee.protocol import PROTOCOL_VERSION, bot_pb2
     from referee.protocol.codec import TERMINATION_NAMES, decode_state  # noqa: I001
 
@@ -92,6 +91,8 @@ def play(bot: Bot, address: str, token: str) -> int:
             put(_END)
 
     threading.Thread(target=reader, name="azul-arena-reader", daemon=True).start()
+    # The engine is loaded while the handshake is on the wire (spawn-to-Hello is budgeted).
+    from_state = state_builder()
 
     games = 0
     info: GameInfo | None = None
