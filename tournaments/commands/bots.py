@@ -1,1 +1,396 @@
-"""bots commands (work in progress)."""
+"""Bot author commands: `bot new` (scaffold), `bot check` (compliance), `bench strength`."""
+# ruff: noqa: B008  (typer declares options as argument defaults)
+
+from __future__ import annotations
+
+import asyncio
+import keyword
+import math
+import re
+import string
+import time
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from tournaments.commands.common import Exit, console, err_console, fail, print_json
+from tournaments.commands.groups import bench_app, bot_app
+
+CLASSIC_RULESETS = ("azul", "azul-mini", "azul-gray", "azul-greenbox")
+REFERENCE_BOTS = ("random", "greedy", "search", "mcts")
+
+
+# -- bot new ---------------------------------------------------------------------------------
+def class_name_for(name: str) -> str:
+    """`my-bot` -> `MyBot` (a valid identifier ending in Bot)."""
+    words = [w for w in re.split(r"[^A-Za-z0-9]+", name) if w]
+    base = "".join(w[:1].upper() + w[1:] for w in words) or "My"
+    if base[0].isdigit():
+        base = "Bot" + base
+    return base if base.endswith("Bot") else base + "Bot"
+
+
+def scaffold(name: str, directory: Path) -> list[Path]:
+    """Write the bot project `directory/name` from bots/templates; returns the files written."""
+    target = directory / name
+    if target.exists() and any(target.iterdir()):
+        raise FileExistsError(f"{target} exists and is not empty")
+    class_name = class_name_for(name)
+    if keyword.iskeyword(class_name):
+        class_name += "_"
+    values = {"name": name, "class_name": class_name, "dir_name": str(target)}
+    target.mkdir(parents=True, exist_ok=True)
+    written = []
+    templates = resources.files("bots") / "templates"
+    for template, out in (("bot.py.tmpl", "bot.py"), ("test_bot.py.tmpl", "test_bot.py"),
+                          ("README.md.tmpl", "README.md")):
+        text = string.Template((templates / template).read_text()).substitute(values)
+        path = target / out
+        path.write_text(text)
+        written.append(path)
+    return written
+
+
+@bot_app.command("new")
+def bot_new(
+    name: str = typer.Argument(..., help="the bot's name; also its folder"),
+    directory: Path = typer.Option(Path("."), "--dir", "-d", help="where to create the folder"),
+) -> None:
+    """Scaffold a bot project: bot.py (a working bot), test_bot.py, and a README on the API.
+
+    Example: [bold]azul-arena bot new mybot[/] then [bold]azul-arena match ./mybot/bot.py random[/]
+    """
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", name):
+        fail("NAME is letters, digits, '-' and '_', starting with a letter")
+    try:
+        written = scaffold(name, directory)
+    except FileExistsError as exc:
+        fail(str(exc))
+        return
+    for path in written:
+        console.print(f"created {path}")
+    bot_file = written[0]
+    console.print(f"\nnext:\n  azul-arena match {bot_file} random\n"
+                  f"  azul-arena bot check {bot_file}\n  python -m pytest {bot_file.parent}")
+
+
+# -- bot check -------------------------------------------------------------------------------
+@dataclass
+class Check:
+    name: str
+    passed: bool
+    detail: str = ""
+
+
+@dataclass
+class CheckReport:
+    entry: str
+    rulesets: list[str]
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.checks) and all(c.passed for c in self.checks)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"entry": self.entry, "passed": self.passed, "rulesets": self.rulesets,
+                "checks": [{"name": c.name, "passed": c.passed, "detail": c.detail}
+                           for c in self.checks]}
+
+
+def claimed_rulesets(entry: str) -> list[str]:
+    """The classic rulesets a bot says it plays (its class's `rulesets`; all if it says none or
+    if it is a command line we cannot look into)."""
+    from bots.registry import BUILTIN_BOTS
+
+    spec = BUILTIN_BOTS.get(entry)
+    if spec is None and " " not in entry.strip() and re.search(r"\.py(:\w+)?$", entry):
+        spec = entry
+    claimed: tuple[str, ...] = ()
+    if spec is not None:
+        from sdk.run import load_bot_class
+
+        try:
+            claimed = tuple(load_bot_class(spec).rulesets)
+        except BaseException:  # noqa: BLE001  (a broken file: the launch check will say so)
+            claimed = ()
+    chosen = [r for r in CLASSIC_RULESETS if not claimed or r in claimed]
+    return chosen or list(CLASSIC_RULESETS)
+
+
+async def _check_games(entry: str, rulesets: list[str], games: int, time_per_move: float,
+                       grace: float) -> list[tuple[str, int, Any]]:
+    """Play the bot (seat rotating) against random bots: every ruleset x 2, 3, 4 players."""
+    from referee import Arena, MatchConfig
+
+    out = []
+    async with Arena([entry, "random"]) as arena:
+        game_no = 0
+        for ruleset in rulesets:
+            for players in (2, 3, 4):
+                for _ in range(games):
+                    seat = game_no % players
+                    seats = ["random"] * players
+                    seats[seat] = entry
+                    config = MatchConfig(ruleset=ruleset, seed=1000 + game_no,
+                                         time_per_move=time_per_move, grace=grace,
+                                         fault_policy="forfeit")
+                    result = await arena.play(seats, config)
+                    out.append((ruleset, players, result.seats[seat]))
+                    game_no += 1
+    return out
+
+
+def run_check(entry: str, games: int = 1, time_per_move: float = 0.5, grace: float = 0.05,
+              rulesets: list[str] | None = None) -> CheckReport:
+    """Check `entry` through the real referee path; see `bot check`."""
+    from referee.launcher import entry_argv
+
+    report = CheckReport(entry, rulesets or claimed_rulesets(entry))
+    try:
+        entry_argv(entry)
+    except ValueError as exc:
+        report.checks.append(Check("launch", False, str(exc)))
+        return report
+    began = time.monotonic()
+    seats = asyncio.run(_check_games(entry, report.rulesets, games, time_per_move, grace))
+    first = seats[0][2]
+    handshake = first.termination not in ("no_hello", "version_mismatch", "bad_token") and not (
+        first.termination in ("crash", "malformed") and first.moves == 0)
+    report.checks.append(Check(
+        "launch and handshake", handshake,
+        f"said Hello as {first.bot_name!r}" if handshake else
+        f"{first.termination}; see the log {first.log_path}"))
+    if not handshake:
+        return report
+
+    def faults(kinds: tuple[str, ...], which: list[Any]) -> int:
+        return sum(s.faults.get(k, 0) for _, _, s in which for k in kinds)
+
+    timeouts = faults(("timeout",), seats)
+    slowest = max(s.move_time_total / max(1, s.moves) for _, _, s in seats)
+    report.checks.append(Check(
+        f"answers within {time_per_move:g} s (+{grace:g} s grace)", timeouts == 0,
+        f"{timeouts} timeouts in {len(seats)} games" if timeouts else
+        f"slowest game average {slowest * 1e3:.1f} ms/move"))
+    illegal = faults(("illegal", "malformed"), seats)
+    report.checks.append(Check("only legal moves", illegal == 0,
+                               f"{illegal} illegal or malformed answers" if illegal else
+                               f"{sum(s.moves for _, _, s in seats)} moves, all legal"))
+    for players in (2, 3, 4):
+        mine = [s for _, p, s in seats if p == players]
+        bad = [s for s in mine if s.termination != "ok"]
+        report.checks.append(Check(
+            f"survives {players}-player games", not bad,
+            ", ".join(sorted({s.termination for s in bad})) if bad else f"{len(mine)} completed"))
+    for ruleset in report.rulesets:
+        mine = [s for r, _, s in seats if r == ruleset]
+        bad = [s for s in mine if s.termination != "ok"]
+        report.checks.append(Check(
+            f"plays {ruleset}", not bad,
+            ", ".join(sorted({s.termination for s in bad})) if bad else
+            f"{len(mine)} games, mean score {sum(s.score for s in mine) / len(mine):.1f}"))
+    report.checks.append(Check("finished", True, f"{time.monotonic() - began:.1f} s"))
+    return report
+
+
+@bot_app.command("check")
+def bot_check(
+    entry: str = typer.Argument(..., help="built-in name, path/bot.py[:Class] or a quoted "
+                                          "command line"),
+    games: int = typer.Option(1, "--games", "-n", min=1,
+                              help="games per ruleset and player count"),
+    time_per_move: float = typer.Option(0.5, "--time-per-move", "-t", help="seconds per move"),
+    grace: float = typer.Option(0.05, "--grace", help="grace margin, seconds"),
+    ruleset: list[str] = typer.Option([], "--ruleset", "-r",
+                                      help="check these rulesets (default: all it claims)"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Compliance run through the real referee: handshake, answers within the limit, only legal
+    moves, 2-4 players and every ruleset the bot claims. Exit 0 when every check passes, else 1.
+
+    Example: [bold]azul-arena bot check ./mybot/bot.py[/]
+    """
+    unknown = [r for r in ruleset if r not in CLASSIC_RULESETS]
+    if unknown:
+        fail(f"unknown ruleset(s) {', '.join(unknown)}; classic: {', '.join(CLASSIC_RULESETS)}")
+    if not as_json:
+        console.print(f"checking {entry} ...")
+    report = run_check(entry, games, time_per_move, grace, list(ruleset) or None)
+    if as_json:
+        print_json(report.as_dict())
+    else:
+        from rich.table import Table
+
+        table = Table(title=f"bot check: {entry} ({', '.join(report.rulesets)})")
+        for col in ("check", "result", "detail"):
+            table.add_column(col)
+        for c in report.checks:
+            table.add_row(c.name, "[green]pass[/]" if c.passed else "[bold red]FAIL[/]",
+                          c.detail)
+        console.print(table)
+        console.print("[bold green]PASS[/]" if report.passed else "[bold red]FAIL[/]")
+    raise typer.Exit(int(Exit.OK if report.passed else Exit.FAILED))
+
+
+# -- bench strength --------------------------------------------------------------------------
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate (draws count as half a win)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class PairResult:
+    a: str
+    b: str
+    games: int = 0
+    a_wins: int = 0
+    b_wins: int = 0
+    draws: int = 0
+    a_points: int = 0
+    b_points: int = 0
+    faults: int = 0
+
+    @property
+    def a_win_rate(self) -> float:
+        return (self.a_wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        low, high = wilson(self.a_wins + 0.5 * self.draws, self.games)
+        return {"a": self.a, "b": self.b, "games": self.games, "a_win_rate": round(
+            self.a_win_rate, 4), "ci95": [round(low, 4), round(high, 4)], "a_wins": self.a_wins,
+            "b_wins": self.b_wins, "draws": self.draws,
+            "a_mean_score": round(self.a_points / max(1, self.games), 2),
+            "b_mean_score": round(self.b_points / max(1, self.games), 2), "faults": self.faults}
+
+
+def _tally(pair: PairResult, a_seat: int, scores: list[int], ranks: list[int],
+           faults: int) -> None:
+    b_seat = 1 - a_seat
+    pair.games += 1
+    pair.a_points += scores[a_seat]
+    pair.b_points += scores[b_seat]
+    pair.faults += faults
+    if ranks[a_seat] < ranks[b_seat]:
+        pair.a_wins += 1
+    elif ranks[a_seat] > ranks[b_seat]:
+        pair.b_wins += 1
+    else:
+        pair.draws += 1
+
+
+def strength_referee(bots: list[str], games: int, time_per_move: float, ruleset: str,
+                     seed: int, progress: Any = None) -> list[PairResult]:
+    """Round-robin through the real referee (bot processes, gRPC), one game at a time."""
+    from referee import Arena, MatchConfig
+
+    async def main() -> list[PairResult]:
+        out = []
+        async with Arena(bots) as arena:
+            for i, a in enumerate(bots):
+                for b in bots[i + 1:]:
+                    pair = PairResult(a, b)
+                    for g in range(games):
+                        a_seat = g % 2  # seat rotation over the same deals
+                        seats = [a, b] if a_seat == 0 else [b, a]
+                        config = MatchConfig(ruleset=ruleset, seed=seed + g // 2,
+                                             time_per_move=time_per_move)
+                        r = await arena.play(seats, config)
+                        _tally(pair, a_seat, r.scores, r.ranks,
+                               sum(sum(s.faults.values()) for s in r.seats))
+                        if progress:
+                            progress(pair)
+                    out.append(pair)
+        return out
+
+    return asyncio.run(main())
+
+
+def strength_local(bots: list[str], games: int, time_per_move: float, ruleset: str,
+                   seed: int, progress: Any = None) -> list[PairResult]:
+    """Round-robin in this process with sdk.local (no referee, no processes)."""
+    from bots.registry import BUILTIN_BOTS
+    from sdk.local import play_local
+    from sdk.run import load_bot_class
+
+    out = []
+    for i, a in enumerate(bots):
+        for b in bots[i + 1:]:
+            pair = PairResult(a, b)
+            for g in range(games):
+                a_seat = g % 2
+                names = [a, b] if a_seat == 0 else [b, a]
+                players = [load_bot_class(BUILTIN_BOTS.get(n, n))() for n in names]
+                r = play_local(players, ruleset=ruleset, seed=seed + g // 2,
+                               time_per_move=time_per_move)
+                _tally(pair, a_seat, r.scores, r.ranks, r.faults)
+                if progress:
+                    progress(pair)
+            out.append(pair)
+    return out
+
+
+@bench_app.command("strength")
+def bench_strength(
+    time_per_move: float = typer.Option(0.1, "--time-per-move", "-t", help="seconds per move"),
+    games: int = typer.Option(20, "--games", "-n", min=1,
+                              help="games per pair (seats alternate over the same deals)"),
+    bots: list[str] = typer.Option(list(REFERENCE_BOTS), "--bot", "-b",
+                                   help="bots to compare (default: the reference bots)"),
+    ruleset: str = typer.Option("azul", "--ruleset", "-r"),
+    seed: int = typer.Option(1, "--seed", help="seed of the first deal"),
+    local: bool = typer.Option(False, "--local", help="play in-process with sdk.local instead "
+                                                      "of through the referee"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Round-robin among the reference bots, 2 players: each pair's win rate with a 95% interval.
+
+    Runs through the real referee (bot processes, gRPC, the referee's clocks), one game at a
+    time so that the bots do not compete for the CPU; --local plays in this process instead.
+    Game g of a pair uses the deals of seed + g // 2, with the seats swapped on odd games.
+    A benchmark, not a test. Example: [bold]azul-arena bench strength -t 0.1 -n 40[/]
+    """
+    if len(bots) < 2:
+        fail("name at least two bots")
+    began = time.monotonic()
+
+    def progress(pair: PairResult) -> None:
+        if not as_json:
+            err_console.print(f"  {pair.a} vs {pair.b}: game {pair.games}/{games}",
+                              end="\r", highlight=False)
+
+    runner = strength_local if local else strength_referee
+    try:
+        pairs = runner(list(bots), games, time_per_move, ruleset, seed, progress)
+    except ValueError as exc:
+        fail(str(exc))
+        return
+    elapsed = time.monotonic() - began
+    path = "local" if local else "referee"
+    if as_json:
+        print_json({"pairs": [p.as_dict() for p in pairs], "time_per_move": time_per_move,
+                    "games_per_pair": games, "ruleset": ruleset, "players": 2, "path": path,
+                    "seed": seed, "seconds": round(elapsed, 1)})
+        return
+    from rich.table import Table
+
+    table = Table(title=f"strength: {ruleset}, 2 players, {time_per_move:g} s/move, "
+                        f"{games} games/pair, {path} path ({elapsed:.0f} s)")
+    for col in ("a", "b", "games", "a win rate", "95% interval", "a-b-draw", "mean score",
+                "faults"):
+        table.add_column(col)
+    for p in pairs:
+        d = p.as_dict()
+        table.add_row(p.a, p.b, str(p.games), f"{d['a_win_rate']:.1%}",
+                      f"{d['ci95'][0]:.1%} - {d['ci95'][1]:.1%}",
+                      f"{p.a_wins}-{p.b_wins}-{p.draws}",
+                      f"{d['a_mean_score']:.1f} : {d['b_mean_score']:.1f}", str(p.faults))
+    console.print(table)
