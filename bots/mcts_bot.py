@@ -15,7 +15,8 @@ budget is spent; play the most visited move. Each simulation:
 Chance: the round end deals new tiles from the bag, which the bot cannot see in order. The tree
 stops at the round end (its moves would depend on the deal); playouts that cross it continue in a
 deal sampled from the bag: each simulation starts from one of several copies of the position
-rebuilt with `from_state` under different random seeds, so each deals its own sample.
+rebuilt with `from_state` under different random seeds (the public state: no hidden order), so
+each deals its own sample of the bag.
 """
 
 from __future__ import annotations
@@ -65,10 +66,13 @@ class MctsBot(sdk.Bot):
         if len(moves) == 1:
             return moves[0]
         deadline = time.monotonic() + self.clock.budget(0.75)
-        roots = self._samples(state)
-        root = _Node(None, None, -1, self._root_moves(state))
+        root = _Node(None, None, -1, self._root_moves(state, deadline))
+        public = state.to_state()
+        roots = []
         self.simulations = 0
         while True:
+            if len(roots) < self.samples:  # one more sampled deal, until there are enough
+                roots.append(type(state).from_state(public, seed=self.rng.getrandbits(62)))
             self._simulate(root, roots[self.simulations % len(roots)].copy(), state.round)
             self.simulations += 1
             if time.monotonic() > deadline:
@@ -76,17 +80,14 @@ class MctsBot(sdk.Bot):
         return max(root.children, key=lambda ch: ch.visits).move
 
     # -- set-up --------------------------------------------------------------------------------
-    def _samples(self, state):  # type: ignore[no-untyped-def]
-        """Copies of `state` that deal their next rounds from different random seeds."""
-        public = state.to_state()
-        return [type(state).from_state(public, seed=self.rng.getrandbits(62))
-                for _ in range(self.samples)]
-
-    def _root_moves(self, state) -> list:  # type: ignore[no-untyped-def]
-        """The root's `root_width` best moves by immediate value, the best one tried first."""
+    def _root_moves(self, state, deadline: float) -> list:  # type: ignore[no-untyped-def]
+        """The root's `root_width` best moves by immediate value, the best one tried first
+        (out of time, the moves valued so far)."""
         me, gray = state.turn, is_gray(state)
         scored = []
         for move in state.legal_moves():
+            if scored and time.monotonic() > deadline:
+                break
             child = state.copy()
             child.push(move)
             if child.round != state.round or child.is_over():

@@ -1,0 +1,82 @@
+"""`azul-arena bot new`, `bot check` and `bench strength`, run as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tournaments.cli import app
+from tournaments.commands.bots import class_name_for, wilson
+
+HERE = Path(__file__).parent
+runner = CliRunner()
+
+
+def test_scaffolded_bot_passes_bot_check_and_its_own_tests(tmp_path: Path) -> None:
+    made = runner.invoke(app, ["bot", "new", "my-first", "--dir", str(tmp_path)])
+    assert made.exit_code == 0, made.output
+    project = tmp_path / "my-first"
+    assert {p.name for p in project.iterdir()} >= {"bot.py", "test_bot.py", "README.md"}
+    text = (project / "bot.py").read_text()
+    assert "class MyFirstBot(sdk.Bot)" in text and "sdk.run(MyFirstBot)" in text
+    readme = (project / "README.md").read_text()
+    assert "azul-arena match" in readme and "legal_moves" in readme
+
+    checked = runner.invoke(app, ["bot", "check", str(project / "bot.py"), "--time-per-move",
+                                  "0.3", "--json"])
+    assert checked.exit_code == 0, checked.output
+    report = json.loads(checked.output.strip().splitlines()[-1])
+    assert report["passed"] is True
+    assert report["rulesets"] == ["azul", "azul-mini", "azul-gray", "azul-greenbox"]
+    names = {c["name"] for c in report["checks"]}
+    assert {"launch and handshake", "only legal moves", "survives 4-player games",
+            "plays azul-gray"} <= names
+    assert all(c["passed"] for c in report["checks"])
+
+    tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                            str(project)], capture_output=True, text=True, cwd=tmp_path)
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+
+    again = runner.invoke(app, ["bot", "new", "my-first", "--dir", str(tmp_path)])
+    assert again.exit_code == 2  # never overwrites a bot
+
+
+def test_bot_check_fails_a_bot_that_plays_illegal_moves() -> None:
+    result = runner.invoke(app, ["bot", "check", str(HERE / "illegal_bot.py"), "-r", "azul",
+                                 "-t", "0.3", "--json"])
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.output.strip().splitlines()[-1])
+    failed = {c["name"] for c in report["checks"] if not c["passed"]}
+    assert "only legal moves" in failed
+    assert report["passed"] is False
+
+
+def test_bot_check_reports_an_entry_that_cannot_start() -> None:
+    result = runner.invoke(app, ["bot", "check", "no/such/bot.py", "--json"])
+    assert result.exit_code == 1
+    report = json.loads(result.output.strip().splitlines()[-1])
+    assert report["checks"][0]["name"] == "launch" and not report["checks"][0]["passed"]
+
+
+def test_bench_strength_json_shape_on_a_tiny_local_run() -> None:
+    result = runner.invoke(app, ["bench", "strength", "--local", "-n", "2", "-t", "0.02",
+                                 "-b", "random", "-b", "greedy", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output.strip().splitlines()[-1])
+    (pair,) = data["pairs"]
+    assert (pair["a"], pair["b"], pair["games"]) == ("random", "greedy", 2)
+    assert 0.0 <= pair["a_win_rate"] <= 1.0
+    assert pair["ci95"][0] <= pair["a_win_rate"] <= pair["ci95"][1]
+    assert data["path"] == "local"
+
+
+def test_wilson_interval_and_class_names() -> None:
+    low, high = wilson(19, 20)
+    assert 0.75 < low < 0.95 < high <= 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert class_name_for("my-first") == "MyFirstBot"
+    assert class_name_for("alpha_bot") == "AlphaBot"
