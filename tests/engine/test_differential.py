@@ -1,0 +1,576 @@
+"""Differential tests: the project engine against the independent oracle (tests/engine/oracle.py).
+
+Every game is played in the engine with a seeded random.Random (uniform, or biased towards
+"sensible" moves so that games reach full walls and end bonuses), then its record is replayed
+in the oracle step by step next to a second engine game with the same seed. At every step the
+sets of legal moves (notation), the public states (docs/engine.md format, bag and lid included)
+and, after every round, the round scores are compared; at the end the final scores and ranks.
+The first difference fails the test with its full context.
+
+A second group feeds hand-made records (built by the oracle with chosen deals and moves) to
+both: bag running out mid-deal, floor overflow, the marker on a full floor, nobody taking from
+the centre, gray-wall column choices and dead ends.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from referee.engine import ClassicGame, new_game
+from tests.engine.oracle import (
+    COLOURS,
+    DEAL,
+    FACTORY_COUNT,
+    OVER,
+    RULESETS,
+    TAKE,
+    OracleError,
+    OracleGame,
+    sort_tiles,
+)
+
+PLAYER_COUNTS = (2, 3, 4)
+FAST_SEEDS = range(10)  # x 2 policies x 4 rulesets x 3 player counts = 240 games
+SLOW_SEEDS = range(10, 160)
+
+
+class Difference(AssertionError):
+    pass
+
+
+# ---------------------------------------------------------------------------- policies ----
+
+def _uniform(rng: random.Random, game, moves: list[str]) -> str:
+    return rng.choice(moves)
+
+
+def _sensible(rng: random.Random, game, moves: list[str]) -> str:
+    """Prefer pattern lines over the floor, completing lines, little overflow; some noise."""
+    if game.phase != TAKE and game.phase != "take":
+        return rng.choice(moves)
+    if rng.random() < 0.1:
+        return rng.choice(moves)
+    state = game.to_state()
+    board = state["boards"][state["turn"]]
+    sources = {str(i + 1): f for i, f in enumerate(state["factories"])}
+    sources["C"] = state["centre"]
+    best, best_value = [], None
+    for move in moves:
+        source, colour, dest = move[0], move[1], move[2]
+        count = sources[source].count(colour)
+        if dest == "F":
+            value = -20 - count
+        else:
+            line = int(dest) - 1
+            room = line + 1 - len(board["lines"][line])
+            placed = min(room, count)
+            overflow = count - placed
+            value = 2 * placed + (4 if placed == room else 0) - 3 * overflow + line * 0.1
+        if source == "C" and state["marker_in_centre"]:
+            value -= 1
+        if best_value is None or value > best_value:
+            best, best_value = [move], value
+        elif value == best_value:
+            best.append(move)
+    return rng.choice(best)
+
+
+POLICIES = {"uniform": _uniform, "sensible": _sensible}
+
+
+def play_engine_game(ruleset: str, players: int, seed: int, policy: str,
+                     first_player: int = 0):
+    game = new_game(ruleset, players=players, seed=seed, first_player=first_player)
+    rng = random.Random(f"{ruleset}/{players}/{seed}/{policy}")
+    choose = POLICIES[policy]
+    while not game.is_over():
+        moves = [str(m) for m in game.legal_moves()]
+        game.push_notation(choose(rng, game, moves))
+    return game
+
+
+# ---------------------------------------------------------------------------- comparing ---
+
+def _normalise_state(state: dict) -> dict:
+    """Letters in colour order where the format leaves the order free."""
+    state = json.loads(json.dumps(state))
+    state["factories"] = [sort_tiles(f) for f in state["factories"]]
+    for key in ("centre", "bag", "lid"):
+        state[key] = sort_tiles(state[key])
+    for board in state["boards"]:
+        board["floor"] = sort_tiles(board["floor"])
+    return state
+
+
+def _state_diff(engine_state: dict, oracle_state: dict) -> list[str]:
+    diffs = []
+    for key in sorted(set(engine_state) | set(oracle_state)):
+        if key == "boards":
+            continue
+        if engine_state.get(key) != oracle_state.get(key):
+            diffs.append(f"{key}: engine {engine_state.get(key)!r} "
+                         f"oracle {oracle_state.get(key)!r}")
+    for seat, (eb, ob) in enumerate(zip(engine_state["boards"], oracle_state["boards"],
+                                        strict=True)):
+        for key in sorted(set(eb) | set(ob)):
+            if eb.get(key) != ob.get(key):
+                diffs.append(f"seat {seat} {key}: engine {eb.get(key)!r} oracle {ob.get(key)!r}")
+    return diffs
+
+
+def _context(label: str, record: dict, rnd: int, move_no: int, move, engine, oracle) -> str:
+    return (f"{label}: round {rnd}, move {move_no} (next/last move {move!r}), engine phase "
+            f"{engine.phase} turn {engine.turn}, oracle phase {oracle.phase} turn {oracle.turn}\n"
+            f"engine state: {json.dumps(engine.to_state())}\n"
+            f"oracle state: {json.dumps(oracle.to_state())}\n"
+            f"record: {json.dumps(record)}")
+
+
+def compare_step(label, record, rnd, move_no, move, engine, oracle, compare_states=True):
+    engine_moves = {str(m) for m in engine.legal_moves()}
+    oracle_moves = oracle.legal_moves()
+    if engine_moves != oracle_moves:
+        raise Difference(
+            f"legal moves differ\n  only engine: {sorted(engine_moves - oracle_moves)}\n"
+            f"  only oracle: {sorted(oracle_moves - engine_moves)}\n"
+            + _context(label, record, rnd, move_no, move, engine, oracle))
+    if engine.is_over() != oracle.is_over():
+        raise Difference(f"is_over differs: engine {engine.is_over()} oracle {oracle.is_over()} "
+                         f"(oracle end reason {oracle.end_reason})\n"
+                         + _context(label, record, rnd, move_no, move, engine, oracle))
+    if list(map(list, engine.round_scores)) != list(map(list, oracle.round_scores)):
+        raise Difference(f"round scores differ: engine {engine.round_scores} "
+                         f"oracle {oracle.round_scores}\n"
+                         + _context(label, record, rnd, move_no, move, engine, oracle))
+    if tuple(engine.scores) != tuple(oracle.scores):
+        raise Difference(f"scores differ: engine {engine.scores} oracle {oracle.scores}\n"
+                         + _context(label, record, rnd, move_no, move, engine, oracle))
+    if compare_states and not oracle.is_over():
+        diffs = _state_diff(_normalise_state(engine.to_state()),
+                            _normalise_state(oracle.to_state()))
+        if diffs:
+            raise Difference("states differ:\n  " + "\n  ".join(diffs) + "\n"
+                             + _context(label, record, rnd, move_no, move, engine, oracle))
+
+
+def replay_and_compare(record: dict, engine_factory, label: str) -> tuple[OracleGame, int]:
+    """Replay `record` in the oracle next to a fresh engine game from `engine_factory()`
+    (which must deal the same factories); compare at every step. Returns (oracle, positions)."""
+    players = record["players"] if isinstance(record["players"], int) else len(record["players"])
+    deals = [r["factories"] for r in record["rounds"]]
+    oracle = OracleGame(record["ruleset"], players, record.get("first_player", 0), deals)
+    engine = engine_factory()
+    positions = 0
+    move_no = 0
+    for rnd_index, rnd in enumerate(record["rounds"], start=1):
+        for move in rnd["moves"]:
+            compare_step(label, record, rnd_index, move_no, move, engine, oracle)
+            positions += 1
+            engine.push_notation(move)
+            oracle.push(move)
+            move_no += 1
+    compare_step(label, record, len(record["rounds"]), move_no, None, engine, oracle)
+    positions += 1
+    if not oracle.is_over():
+        raise Difference(f"record ends but the oracle's game is not over (phase {oracle.phase})\n"
+                         + _context(label, record, len(record["rounds"]), move_no, None,
+                                    engine, oracle))
+    if tuple(engine.ranks()) != tuple(oracle.ranks()):
+        raise Difference(f"ranks differ: engine {engine.ranks()} oracle {oracle.ranks()}\n"
+                         + _context(label, record, len(record["rounds"]), move_no, None,
+                                    engine, oracle))
+    final = record.get("final_scores")
+    if final is not None and list(final) != list(oracle.scores):
+        raise Difference(f"record final_scores {final} != oracle {oracle.scores}\n"
+                         + _context(label, record, len(record["rounds"]), move_no, None,
+                                    engine, oracle))
+    if "round_scores" in record and list(map(list, record["round_scores"])) != list(
+            map(list, oracle.round_scores)):
+        raise Difference(f"record round_scores {record['round_scores']} != oracle "
+                         f"{oracle.round_scores}")
+    return oracle, positions
+
+
+def run_seed(ruleset: str, players: int, seed: int, policy: str) -> tuple[OracleGame, int]:
+    game = play_engine_game(ruleset, players, seed, policy)
+    record = game.record()
+    label = f"{ruleset} {players}p seed={seed} policy={policy}"
+    oracle, positions = replay_and_compare(
+        record, lambda: new_game(ruleset, players=players, seed=seed), label)
+    assert list(game.scores) == list(oracle.scores), label
+    return oracle, positions
+
+
+def _run_many(ruleset: str, players: int, seeds) -> dict:
+    stats = Counter()
+    for seed in seeds:
+        for policy in POLICIES:
+            oracle, positions = run_seed(ruleset, players, seed, policy)
+            stats["games"] += 1
+            stats["positions"] += positions
+            stats[f"end: {oracle.end_reason}"] += 1
+            stats["full columns"] += sum(b.complete_columns() for b in oracle.boards)
+            stats["full colours"] += sum(b.complete_colours() for b in oracle.boards)
+            stats["lid pours"] += oracle.lid_pours
+    return stats
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_engine_matches_oracle(ruleset: str, players: int) -> None:
+    stats = _run_many(ruleset, players, FAST_SEEDS)
+    assert stats["games"] == 2 * len(FAST_SEEDS)
+    # the sensible policy must reach real endings, not only floor-heavy random play
+    assert stats["end: complete row"] + stats["end: gray dead end"] >= len(FAST_SEEDS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_engine_matches_oracle_many_seeds(ruleset: str, players: int) -> None:
+    _run_many(ruleset, players, SLOW_SEEDS)
+
+
+@pytest.mark.parametrize("first_player", [1, 2])
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_engine_matches_oracle_other_first_player(ruleset: str, first_player: int) -> None:
+    for seed in range(3):
+        for policy in POLICIES:
+            game = play_engine_game(ruleset, 3, seed, policy, first_player=first_player)
+            record = game.record()
+            assert record["first_player"] == first_player
+            replay_and_compare(
+                record,
+                lambda s=seed: new_game(ruleset, players=3, seed=s, first_player=first_player),
+                f"{ruleset} 3p seed={seed} first_player={first_player} policy={policy}")
+
+
+# ---------------------------------------------------------------------------- hand-made ---
+
+def sorted_deal(oracle: OracleGame) -> list[str]:
+    """Draw the bag in colour order (then the lid, poured in when the bag runs out)."""
+    bag = list(sort_tiles(oracle.bag.elements()))
+    lid = list(sort_tiles(oracle.lid.elements()))
+    factories = []
+    for _ in range(oracle.factory_count):
+        f = []
+        while len(f) < 4:
+            if not bag:
+                bag, lid = lid, []
+                if not bag:
+                    break
+            f.append(bag.pop(0))
+        factories.append("".join(f))
+    return factories
+
+
+def build_record(ruleset: str, players: int, deal_fn, move_fn, first_player: int = 0,
+                 max_rounds: int = 40) -> tuple[dict, OracleGame]:
+    """Play a game in the oracle with chosen deals and moves; return its record."""
+    oracle = OracleGame(ruleset, players, first_player)
+    rounds: list[dict] = []
+    while not oracle.is_over():
+        if oracle.phase == DEAL:
+            if len(rounds) >= max_rounds:
+                break  # an unfinished game: its record ends before the next deal
+            deal = deal_fn(oracle, len(rounds) + 1)
+            rounds.append({"factories": deal, "moves": []})
+            oracle.add_deal(deal)
+            continue
+        move = move_fn(oracle, sorted(oracle.legal_moves()))
+        rounds[-1]["moves"].append(move)
+        oracle.push(move)
+    record = {"format": "azul-arena/record/1", "ruleset": ruleset, "players": players,
+              "first_player": first_player, "rounds": rounds,
+              }
+    if oracle.is_over():
+        record["final_scores"] = list(oracle.scores)
+    return record, oracle
+
+
+def engine_replay_stepwise(record: dict, label: str) -> tuple[OracleGame, int]:
+    """Compare the engine replaying `record` (prefix by prefix through from_record) with the
+    oracle. The engine has no public way to start from given deals other than a record, so
+    each position is rebuilt from the record truncated there."""
+    players = record["players"]
+    deals = [r["factories"] for r in record["rounds"]]
+    oracle = OracleGame(record["ruleset"], players, record["first_player"], deals)
+    positions = 0
+    move_no = 0
+
+    def truncated(rounds_done: int, moves_in_round: int) -> dict:
+        rounds = [dict(r) for r in record["rounds"][:rounds_done + 1]]
+        rounds[-1] = {"factories": rounds[-1]["factories"],
+                      "moves": rounds[-1]["moves"][:moves_in_round]}
+        partial = {k: v for k, v in record.items() if k not in ("final_scores", "round_scores")}
+        partial["rounds"] = rounds
+        return partial
+
+    for rnd_index, rnd in enumerate(record["rounds"]):
+        for i, move in enumerate(rnd["moves"]):
+            engine = ClassicGame.from_record(truncated(rnd_index, i))
+            compare_step(label, record, rnd_index + 1, move_no, move, engine, oracle)
+            positions += 1
+            oracle.push(move)
+            move_no += 1
+    engine = ClassicGame.from_record(record)
+    if oracle.phase == DEAL:
+        # an unfinished record: the engine dealt the next round itself; the oracle checks that
+        # deal against its bag and lid
+        oracle.add_deal(engine.record()["rounds"][-1]["factories"])
+    compare_step(label, record, len(record["rounds"]), move_no, None, engine, oracle)
+    if oracle.is_over():
+        assert tuple(engine.ranks()) == tuple(oracle.ranks()), (label, engine.ranks(),
+                                                                oracle.ranks())
+    return oracle, positions + 1
+
+
+def _first(oracle, moves):
+    return moves[0]
+
+
+def _prefer(*patterns):
+    """Move chooser: the first legal move matching a predicate in order, else sensible."""
+    def choose(oracle, moves):
+        for pattern in patterns:
+            hits = [m for m in moves if pattern(oracle, m)]
+            if hits:
+                return hits[0]
+        return _oracle_sensible(oracle, moves)
+    return choose
+
+
+def _oracle_sensible(oracle: OracleGame, moves: list[str]) -> str:
+    if oracle.phase != TAKE:
+        return moves[-1]
+    board = oracle.boards[oracle.turn]
+    best, best_value = moves[0], None
+    for move in moves:
+        source, colour, dest = move
+        tiles = oracle.centre if source == "C" else oracle.factories[int(source) - 1]
+        count = tiles.count(colour)
+        if dest == "F":
+            value = -20 - count
+        else:
+            line = int(dest) - 1
+            room = line + 1 - len(board.lines[line])
+            placed = min(room, count)
+            value = 2 * placed + (4 if placed == room else 0) - 3 * (count - placed)
+        if best_value is None or value > best_value:
+            best, best_value = move, value
+    return best
+
+
+def test_handmade_bag_runs_out_mid_deal() -> None:
+    """4 players deal 36 tiles a round: round 3 empties the bag inside a factory and must pour
+    the lid into the bag; later rounds keep cycling tiles through bag and lid."""
+    record, oracle = build_record("azul", 4, lambda o, r: sorted_deal(o),
+                                  lambda o, m: _oracle_sensible(o, m))
+    assert oracle.lid_pours >= 1
+    deal3 = record["rounds"][2]["factories"]
+    assert all(len(f) == 4 for f in deal3)
+    engine_replay_stepwise(record, "hand-made: bag runs out mid-deal")
+
+
+def _hoard_value(oracle: OracleGame, move: str) -> int:
+    board = oracle.boards[oracle.turn]
+    source, colour, dest = move
+    tiles = oracle.centre if source == "C" else oracle.factories[int(source) - 1]
+    count = tiles.count(colour)
+    if dest == "F":
+        return -100 - count
+    line = int(dest) - 1
+    room = line + 1 - len(board.lines[line])
+    placed = min(room, count)
+    row_tiles = sum(1 for t in board.wall[line] if t is not None)
+    if placed == room and row_tiles >= 4:
+        return -200 - count  # would complete a wall row (end the game): never
+    return 10 * placed - 5 * (count - placed) - line
+
+
+def test_handmade_bag_and_lid_run_out() -> None:
+    """4 players hoard tiles on their walls (never completing a row) and on pattern lines they
+    cannot complete: the bag and the lid run dry, and round after round the factories are dealt
+    short (some partly filled, the rest empty) from the few tiles that still cycle."""
+    rng = random.Random(5)
+
+    def hoard(oracle, moves):
+        good = [m for m in moves if _hoard_value(oracle, m) > -100]
+        if good and rng.random() < 0.3:
+            return rng.choice(good)
+        return max(moves, key=lambda m: _hoard_value(oracle, m))
+
+    record, oracle = build_record("azul", 4, _random_deal_fn(5), hoard, max_rounds=25)
+    short_rounds = [i for i, r in enumerate(record["rounds"])
+                    if any(len(f) < 4 for f in r["factories"])]
+    assert len(short_rounds) >= 5, short_rounds
+    assert any(not f for r in record["rounds"] for f in r["factories"])
+    engine_replay_stepwise(record, "hand-made: bag and lid run out")
+
+
+def _floor_then_centre(threshold: int):
+    """Everything to the floor, taking the most tiles from factories; the first to take from
+    the centre does so once their floor holds `threshold` or more tiles (6: the marker takes the
+    last space and the turn's tiles all go to the lid; 7: the marker finds the floor full)."""
+    def choose(oracle, moves):
+        floor = len(oracle.boards[oracle.turn].floor)
+        centre_floor = [m for m in moves if m[0] == "C" and m.endswith("F")]
+        if oracle.marker_in_centre and centre_floor and floor >= threshold:
+            return max(centre_floor, key=lambda m: oracle.centre.count(m[1]))
+        factory_floor = [m for m in moves if m[0] != "C" and m.endswith("F")]
+        if factory_floor:
+            return max(factory_floor,
+                       key=lambda m: oracle.factories[int(m[0]) - 1].count(m[1]))
+        return centre_floor[0]
+    return choose
+
+
+def test_handmade_floor_overflow_and_marker_on_full_floor() -> None:
+    """Everything to the floor: floors overflow into the lid; the player who first takes from
+    the centre usually has a full floor, so the marker costs nothing but they start next."""
+    for players in PLAYER_COUNTS:
+        for index, ruleset in enumerate(RULESETS):
+            for threshold in (6, 7):
+                record, oracle = build_record(ruleset, players, _random_deal_fn(index),
+                                              _floor_then_centre(threshold), max_rounds=4)
+                assert oracle.lid_pours >= 1 or players == 2
+                engine_replay_stepwise(
+                    record, f"hand-made: floor overflow {ruleset} {players}p >={threshold}")
+
+
+def _scripted(script: list[str], fallback=None):
+    script = list(script)
+
+    def choose(oracle, moves):
+        if script:
+            return script.pop(0)
+        return (fallback or _oracle_sensible)(oracle, moves)
+    return choose
+
+
+def _first_deal_then_random(first: list[str], seed: int):
+    later = _random_deal_fn(seed)
+    return lambda oracle, rnd: first if rnd == 1 else later(oracle, rnd)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_handmade_marker_on_full_floor(ruleset: str) -> None:
+    """Seat 1 fills its floor (7 tiles), then is first to take from the centre: the marker costs
+    nothing (penalty 14, not more), its tile goes to the lid, and seat 1 starts round 2."""
+    deal = ["BBBB", "YYYY", "RRRR", "KKKK", "WWWB"]
+    script = ["1BF", "2YF", "3R3", "5WF", "4KF", "CBF"]
+    if ruleset == "azul-gray":
+        script.append("3@1")  # seat 0 chooses the wall column for its line 3
+    record, oracle = build_record(ruleset, 2, _first_deal_then_random(deal, 1),
+                                  _scripted(script))
+    assert oracle.marker_on_full_floor == 1
+    assert record["rounds"][1]["moves"][0][0] in "123456789C"
+    check = OracleGame(ruleset, 2, 0, [r["factories"] for r in record["rounds"]])
+    for move in script:
+        check.push(move)
+    assert check.round == 2 and check.turn == 1 and check.round_starter == 1
+    # seat 0: line 3 (RRR, the 4th R to the floor) scores 1, floor BBBB R KK (2 K to the lid)
+    # costs 14; seat 1: floor YYYY WWW costs 14, the marker nothing, its B goes to the lid
+    assert check.round_scores == [(0, 0)]
+    # lid: seat 0's floor 4 B 1 R 2 K + 2 K overflow + 2 R of line 3; seat 1's 4 Y 3 W + 1 B
+    assert check.lid == Counter({"B": 5, "Y": 4, "R": 3, "K": 4, "W": 3})
+    engine_replay_stepwise(record, f"hand-made: marker on a full floor ({ruleset})")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_handmade_marker_takes_last_floor_space(ruleset: str) -> None:
+    """Seat 0 has 6 floor tiles and is first to take from the centre: the marker takes space 7
+    (penalty 14) and the two tiles taken that turn go to the lid."""
+    deal = ["BBBB", "YYYY", "RRKK", "WWWW", "BBYY"]
+    script = ["1BF", "2YF", "3R5", "4WF", "CKF"]
+    record, oracle = build_record(ruleset, 2, _first_deal_then_random(deal, 2),
+                                  _scripted(script))
+    engine_replay_stepwise(record, f"hand-made: marker on the last floor space ({ruleset})")
+
+
+def test_handmade_nobody_takes_from_centre() -> None:
+    """Colour-ordered deals start with single-colour factories (BBBB x 5): nobody takes from
+    the centre in round 1, so the round-1 starter (seat 1) starts round 2 as well."""
+    record, oracle = build_record("azul", 2, lambda o, r: sorted_deal(o), _oracle_sensible,
+                                  first_player=1)
+    assert all(f == "BBBB" for f in record["rounds"][0]["factories"])
+    assert not any(m.startswith("C") for m in record["rounds"][0]["moves"])
+    engine_replay_stepwise(record, "hand-made: nobody takes from the centre")
+
+
+def _random_deal_fn(seed):
+    rng = random.Random(seed)
+
+    def deal(oracle, rnd):
+        bag = list(sort_tiles(oracle.bag.elements()))
+        lid = list(sort_tiles(oracle.lid.elements()))
+        rng.shuffle(bag)
+        rng.shuffle(lid)
+        factories = []
+        for _ in range(oracle.factory_count):
+            f = []
+            while len(f) < 4:
+                if not bag:
+                    bag, lid = lid, []
+                    if not bag:
+                        break
+                f.append(bag.pop())
+            factories.append("".join(f))
+        return factories
+    return deal
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_handmade_gray_wall_choices(players: int) -> None:
+    """Gray wall: always the leftmost / rightmost legal column, and a deliberately bad chooser
+    that blocks its own rows (dead ends, lines falling to the floor)."""
+    def leftmost(oracle, moves):
+        return _oracle_sensible(oracle, moves) if oracle.phase == TAKE else moves[0]
+
+    def rightmost(oracle, moves):
+        return _oracle_sensible(oracle, moves) if oracle.phase == TAKE else moves[-1]
+
+    def diagonal_blocker(oracle, moves):
+        # put every colour in the same column so rows soon cannot be completed
+        if oracle.phase == TAKE:
+            return _oracle_sensible(oracle, moves)
+        return sorted(moves, key=lambda m: abs(int(m[0]) - int(m[2])))[-1]
+
+    for chooser in (leftmost, rightmost, diagonal_blocker):
+        for seed in range(3):
+            record, oracle = build_record("azul-gray", players, _random_deal_fn(seed), chooser)
+            engine_replay_stepwise(
+                record, f"hand-made gray {chooser.__name__} {players}p seed={seed}")
+
+
+def test_oracle_rejects_impossible_deals() -> None:
+    with pytest.raises(OracleError, match="not in the bag"):
+        OracleGame("azul", 3, 0, [["BBBB"] * 7])  # 28 blue tiles
+    with pytest.raises(OracleError, match="short"):  # a short factory, tiles still in the bag
+        OracleGame("azul", 2, 0, [["BBB", "BBBB", "BBBB", "BBBB", "BBBB"]])
+    with pytest.raises(OracleError, match="factories"):
+        OracleGame("azul", 2, 0, [["BBBB"] * 4])
+
+
+def test_oracle_scoring_examples() -> None:
+    """The rulebook's scoring examples, on the oracle's own board (a sanity check of the
+    oracle itself)."""
+    from tests.engine.oracle import Board
+    board = Board()
+    board.wall[2][2] = "R"
+    assert board.score_placed_tile(2, 2) == 1
+    board = Board()
+    board.wall[0][0] = board.wall[0][1] = board.wall[0][2] = "B"
+    assert board.score_placed_tile(0, 2) == 3
+    board = Board()
+    for col in range(4):
+        board.wall[1][col] = "B"
+    for row in range(3):
+        board.wall[row][2] = "B"
+    assert board.score_placed_tile(1, 2) == 4 + 3
+    assert COLOURS == "BYRKW" and FACTORY_COUNT == {2: 5, 3: 7, 4: 9}
+    assert OVER == "over"
