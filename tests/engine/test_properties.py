@@ -35,10 +35,7 @@ def random_game(ruleset: str, players: int, seed: int, choice_seed: int) -> Iter
 
 
 def finished(args: tuple[str, int, int, int]) -> ClassicGame:
-    game = None
-    for game in random_game(*args):
-        pass
-    assert game is not None
+    *_, game = random_game(*args)
     return game
 
 
