@@ -21,6 +21,9 @@ from tournaments.commands.groups import bench_app, bot_app
 
 CLASSIC_RULESETS = ("azul", "azul-mini", "azul-gray", "azul-greenbox")
 REFERENCE_BOTS = ("random", "greedy", "search", "mcts")
+# A freshly launched bot's first answer includes its warm-up (lazy imports): without an
+# allowance one slow first move can cascade into strikes (a late reply then counts as malformed).
+FIRST_MOVE_ALLOWANCE = 1.0
 
 
 # -- bot new ---------------------------------------------------------------------------------
@@ -137,6 +140,7 @@ async def _check_games(entry: str, rulesets: list[str], games: int, time_per_mov
                     seats[seat] = entry
                     config = MatchConfig(ruleset=ruleset, seed=1000 + game_no,
                                          time_per_move=time_per_move, grace=grace,
+                                         first_move_allowance=FIRST_MOVE_ALLOWANCE,
                                          fault_policy="forfeit")
                     result = await arena.play(seats, config)
                     out.append((ruleset, players, result.seats[seat]))
@@ -302,7 +306,8 @@ def strength_referee(bots: list[str], games: int, time_per_move: float, ruleset:
                         a_seat = g % 2  # seat rotation over the same deals
                         seats = [a, b] if a_seat == 0 else [b, a]
                         config = MatchConfig(ruleset=ruleset, seed=seed + g // 2,
-                                             time_per_move=time_per_move)
+                                             time_per_move=time_per_move,
+                                             first_move_allowance=FIRST_MOVE_ALLOWANCE)
                         r = await arena.play(seats, config)
                         _tally(pair, a_seat, r.scores, r.ranks,
                                sum(sum(s.faults.values()) for s in r.seats))
