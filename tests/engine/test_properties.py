@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -173,10 +174,7 @@ def test_property_floor_is_always_a_legal_destination(args: tuple[str, int, int,
             assert Move.take(m.source, m.colour, 5) in moves
 
 
-@FAST
-@given(games)
-def test_property_legal_moves_are_exactly_the_pushable_ones(
-        args: tuple[str, int, int, int]) -> None:
+def _legal_moves_are_the_pushable_ones(args: tuple[str, int, int, int]) -> None:
     rnd = random.Random(args[2])
     for game in random_game(*args):
         if game.is_over() or rnd.random() > 0.1:
@@ -184,3 +182,23 @@ def test_property_legal_moves_are_exactly_the_pushable_ones(
         legal = set(game.legal_moves())
         for m in ALL_MOVES:
             assert game.is_legal(m) == (m in legal), str(m)
+
+
+@FAST
+@given(st.tuples(st.sampled_from(CLASSIC[:3]), st.integers(2, 4), st.integers(0, 2**40),
+                 st.integers(0, 2**32)))
+def test_property_legal_moves_are_exactly_the_pushable_ones(
+        args: tuple[str, int, int, int]) -> None:
+    _legal_moves_are_the_pushable_ones(args)
+
+
+@pytest.mark.xfail(
+    reason=("engine bug: is_legal() false for legal Green Box moves (_why_illegal says "
+            "colour-in-other-line without looking at other lines), see /tmp/engine-bugs.md"),
+    strict=True)
+@FAST
+@given(st.tuples(st.just("azul-greenbox"), st.integers(2, 4), st.integers(0, 2**40),
+                 st.integers(0, 2**32)))
+def test_property_legal_moves_are_exactly_the_pushable_ones_greenbox(
+        args: tuple[str, int, int, int]) -> None:
+    _legal_moves_are_the_pushable_ones(args)
