@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.engine.classic import RECORD_FORMAT, ClassicGame
 from referee.engine.classic_moves import CENTRE, COLOUR_LETTERS, COLOUR_NAMES, FLOOR, Move
 from referee.engine.errors import EngineError, IllegalMoveError, NotationError, RecordError
@@ -9,20 +11,17 @@ from referee.engine.game import OVER, TAKE, WALL, Game
 from referee.engine.record import load_record, read_header, replay, verify
 from referee.engine.rulesets import RULESETS, Ruleset, get_ruleset
 
-_FAMILIES: dict[str, type[Game]] = {"classic": ClassicGame}
-
 
 def new_game(ruleset: str = "azul", players: int = 2, seed: int | None = None,
              first_player: int = 0) -> Game:
     """A fresh game of `ruleset` for `players` seats; `seed` makes its deals reproducible."""
-    rules = get_ruleset(ruleset)
-    return _FAMILIES[rules.family](rules, players, seed=seed, first_player=first_player)  # type: ignore[call-arg]
+    engine: Any = Game.family_of(ruleset)
+    return engine(ruleset, players, seed=seed, first_player=first_player)  # type: ignore[no-any-return]
 
 
-def game_from_state(state: dict, seed: int | None = None) -> Game:  # type: ignore[type-arg]
-    """A playable game of the right family rebuilt from `Game.to_state()`."""
-    rules = get_ruleset(state.get("ruleset", ""))
-    return _FAMILIES[rules.family].from_state(state, seed)
+def game_from_state(state: dict[str, Any], seed: int | None = None) -> Game:
+    """A playable game of the right family rebuilt from `Game.to_state()` (= Game.from_state)."""
+    return Game.from_state(state, seed)
 
 
 __all__ = [

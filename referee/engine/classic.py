@@ -8,8 +8,9 @@ during wall-tiling (walls, scores) and the bag are never changed in place, only 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations
-from typing import Any, Self
+from typing import Any, Self, cast
 
 from referee.engine import rng
 from referee.engine.classic_moves import (
@@ -42,6 +43,13 @@ from referee.engine.game import OVER, TAKE, WALL, Game, fresh_seed, ranks_from_k
 from referee.engine.rulesets import Ruleset, get_ruleset
 
 RECORD_FORMAT = "azul-arena/record/1"
+
+
+class _Blank:
+    """Marks a game made empty, to be filled in field by field (copy, from_state)."""
+
+
+_BLANK = _Blank()
 FACTORIES_FOR_PLAYERS = {2: 5, 3: 7, 4: 9}
 TILES_PER_COLOUR = 20
 TILES_PER_FACTORY = 4
@@ -60,10 +68,63 @@ def _count_full_lines(mask: int) -> int:
                & _FIRST_IN_EACH_ROW).count("1")
 
 
+@lru_cache(maxsize=8192)
+def _wall_rows(wall: int, cells: int) -> tuple[str, ...]:
+    """The wall as 5 strings, a letter where a tile is. Cached: walls change only once a round,
+    and the referee sends the state at every move."""
+    return tuple("".join(COLOUR_LETTERS[((cells >> (3 * (5 * r + k))) & 7) - 1]
+                         if wall >> (5 * r + k) & 1 else "." for k in range(5))
+                 for r in range(5))
+
+
+@lru_cache(maxsize=8192)
 def _packed_to_letters(packed: int) -> str:
     return "".join(COLOUR_LETTERS[c] * ((packed >> (8 * c)) & 255) for c in range(N_COLOURS))
 
 
+@lru_cache(maxsize=1024)
+def _factory_to_letters(code: int) -> str:
+    return "".join(COLOUR_LETTERS[c] * ((code >> (3 * c)) & 7) for c in range(N_COLOURS))
+
+
+class _Blank:
+    """Marks a game made empty, to be filled in field by field (copy, from_state)."""
+
+
+_BLANK = _Blank()
+FACTORIES_FOR_PLAYERS = {2: 5, 3: 7, 4: 9}
+TILES_PER_COLOUR = 20
+TILES_PER_FACTORY = 4
+_FIRST_IN_EACH_ROW = 0b00001_00001_00001_00001_00001  # bit 0 of each 5-bit row field
+_FULL_BAG = sum(TILES_PER_COLOUR << (8 * c) for c in range(N_COLOURS))
+
+
+def _any_full_line(mask: int) -> bool:
+    """Whether any 5-bit field of a 25-bit wall mask is full (a full row, or full column if
+    given the transposed wall)."""
+    return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & (mask >> 4) & _FIRST_IN_EACH_ROW)
+
+
+def _count_full_lines(mask: int) -> int:
+    return bin(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & (mask >> 4)
+               & _FIRST_IN_EACH_ROW).count("1")
+
+
+@lru_cache(maxsize=8192)
+def _wall_rows(wall: int, cells: int) -> tuple[str, ...]:
+    """The wall as 5 strings, a letter where a tile is. Cached: walls change only once a round,
+    and the referee sends the state at every move."""
+    return tuple("".join(COLOUR_LETTERS[((cells >> (3 * (5 * r + k))) & 7) - 1]
+                         if wall >> (5 * r + k) & 1 else "." for k in range(5))
+                 for r in range(5))
+
+
+@lru_cache(maxsize=8192)
+def _packed_to_letters(packed: int) -> str:
+    return "".join(COLOUR_LETTERS[c] * ((packed >> (8 * c)) & 255) for c in range(N_COLOURS))
+
+
+@lru_cache(maxsize=1024)
 def _factory_to_letters(code: int) -> str:
     return "".join(COLOUR_LETTERS[c] * ((code >> (3 * c)) & 7) for c in range(N_COLOURS))
 
@@ -95,11 +156,14 @@ class ClassicGame(Game):
         "_rng", "_deals", "_wall_next", "_history", "_round_scores", "_first_player", "_touched",
     )
 
-    def __init__(self, ruleset: str | Ruleset = "azul", players: int = 2, seed: int | None = None,
+    def __init__(self, ruleset: str | Ruleset | _Blank = "azul", players: int = 2,
+                 seed: int | None = None,
                  first_player: int = 0, *, deals: list[list[int]] | None = None) -> None:
         """A new game. `seed` makes the deals reproducible; `deals` gives them instead (the
         factory contents of each round, as factory codes, e.g. from a record: see `replay`)."""
-        rules = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        if ruleset is _BLANK:
+            return  # copy() and from_state() fill in every field themselves
+        rules = get_ruleset(ruleset) if isinstance(ruleset, str) else cast(Ruleset, ruleset)
         if rules.family != self.family:
             raise EngineError(f"{rules.name} is not a classic Azul ruleset")
         rules.check_players(players)
@@ -246,7 +310,7 @@ class ClassicGame(Game):
             self._tile_walls(0)
 
     def copy(self, stack: bool = False) -> Self:
-        g = object.__new__(type(self))
+        g = type(self)(_BLANK)
         g.ruleset = self.ruleset
         g.players = self.players
         g.turn = self.turn
@@ -412,6 +476,10 @@ class ClassicGame(Game):
             self._floor_count[p] = 0
         self._round_scores = self._round_scores + [tuple(scores)]
         if any(_any_full_line(w) for w in self._wall):
+            self._end_game()
+        elif self.round >= self.ruleset.max_rounds:
+            # Players who send every tile to the floor would play forever: no tile reaches a
+            # wall and the lid refills the bag. A match must end (docs/engine.md, decisions).
             self._end_game()
         elif self._gray and not any(self._row_completable(p, r)
                                     for p in range(self.players) for r in range(5)):
@@ -603,10 +671,12 @@ class ClassicGame(Game):
                                              f"{COLOUR_NAMES[held]} tiles")
         if self._colour_rows[p] >> (5 * c + d) & 1:
             return "row-has-colour", f"wall row {d + 1} already holds a {colour} tile"
-        if self._unique and held < 0:
+        if self._unique and any(self._line_colour[p * 5 + x] == c for x in range(5) if x != d):
             return "colour-in-other-line", (f"{colour} is already in another pattern line "
                                             "(Green Box rule)")
-        return None  # pragma: no cover
+        if not (self._allowed[p * 5 + c] >> d) & 1:  # pragma: no cover - the cases above cover it
+            return "destination-refused", f"pattern line {d + 1} does not accept {colour} now"
+        return None
 
     # ------------------------------------------------------------------ records and states
     def record(self, players: list[str] | None = None) -> dict[str, Any]:
@@ -666,10 +736,7 @@ class ClassicGame(Game):
         }
 
     def _wall_rows(self, p: int) -> list[str]:
-        cells = self._cells[p]
-        return ["".join(COLOUR_LETTERS[((cells >> (3 * (5 * r + k))) & 7) - 1]
-                        if self._wall[p] >> (5 * r + k) & 1 else "." for k in range(5))
-                for r in range(5)]
+        return list(_wall_rows(self._wall[p], self._cells[p]))
 
     @classmethod
     def from_state(cls, state: dict[str, Any], seed: int | None = None) -> Self:

@@ -40,8 +40,25 @@ class Move:
     _text: str
     _source_bit: int
 
-    def __init__(self) -> None:
-        raise TypeError("moves are shared: use Move.take(...), Move.wall(...) or parse_move(text)")
+    def __init__(self, index: int, source: int, colour: int, line: int, column: int,
+                 is_wall: bool, text: str) -> None:
+        """Made once per possible move when this module loads; get moves with Move.take(...),
+        Move.wall(...) or parse_move(text) rather than building new ones."""
+        self.index = index
+        self.source = source
+        self.colour = colour
+        self.line = line
+        self.column = column
+        self.is_wall = is_wall
+        self._text = text
+        # The bit of the engine's `sources` mask that says "source holds colour" (classic_tables).
+        self._source_bit = 0 if is_wall else 1 << (16 * colour + 6 + source)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Move) and other.index == self.index)
+
+    def __hash__(self) -> int:
+        return self.index
 
     @staticmethod
     def take(source: int, colour: int, line: int) -> Move:
@@ -68,18 +85,6 @@ class Move:
         return (_move_by_index, (self.index,))
 
 
-def _make(index: int, source: int, colour: int, line: int, column: int, is_wall: bool,
-          text: str) -> Move:
-    move = object.__new__(Move)
-    # The bit of the engine's `sources` mask that says "source holds colour" (classic_tables).
-    source_bit = 0 if is_wall else 1 << (16 * colour + 6 + source)
-    for name, value in (("index", index), ("source", source), ("colour", colour), ("line", line),
-                        ("column", column), ("is_wall", is_wall), ("_text", text),
-                        ("_source_bit", source_bit)):
-        object.__setattr__(move, name, value)
-    return move
-
-
 def _take_text(source: int, colour: int, line: int) -> str:
     src = "C" if source == CENTRE else str(source + 1)
     dst = "F" if line == FLOOR else str(line + 1)
@@ -87,11 +92,11 @@ def _take_text(source: int, colour: int, line: int) -> str:
 
 
 TAKE_MOVES: tuple[Move, ...] = tuple(
-    _make((s * N_COLOURS + c) * 6 + d, s, c, d, -1, False, _take_text(s, c, d))
+    Move((s * N_COLOURS + c) * 6 + d, s, c, d, -1, False, _take_text(s, c, d))
     for s in range(N_SOURCES) for c in range(N_COLOURS) for d in range(6)
 )
 WALL_MOVES: tuple[Move, ...] = tuple(
-    _make(N_TAKE_MOVES + r * 5 + k, -1, -1, r, k, True, f"{r + 1}@{k + 1}")
+    Move(N_TAKE_MOVES + r * 5 + k, -1, -1, r, k, True, f"{r + 1}@{k + 1}")
     for r in range(5) for k in range(5)
 )
 ALL_MOVES: tuple[Move, ...] = TAKE_MOVES + WALL_MOVES

@@ -7,7 +7,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
-from referee.engine.rulesets import Ruleset
+from referee.engine.errors import EngineError
+from referee.engine.rulesets import Ruleset, get_ruleset
 
 # Phases a game can be in; families may add their own (Summer Pavilion will).
 TAKE = "take"  # players take tiles from the factories and the centre
@@ -79,15 +80,34 @@ class Game(ABC):
     def to_state(self) -> dict[str, Any]:
         """Everything every player may see, as a JSON-able dict; nothing hidden (no bag order)."""
 
-    @classmethod
-    @abstractmethod
-    def from_state(cls, state: dict[str, Any], seed: int | None = None) -> Self:
-        """A playable game rebuilt from `to_state()`; unknown chance (the bag order) from `seed`."""
+    # Every family registers itself here by defining `family` (see __init_subclass__), so that
+    # Game.from_state / Game.from_record can build a game of the right family from its ruleset.
+    _families: ClassVar[dict[str, type[Game]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "family" in cls.__dict__:
+            Game._families[cls.family] = cls
 
     @classmethod
-    @abstractmethod
-    def from_record(cls, record: dict[str, Any]) -> Self:
+    def family_of(cls, ruleset: str) -> type[Game]:
+        """The engine class that plays `ruleset`."""
+        return Game._families[get_ruleset(ruleset).family]
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], seed: int | None = None) -> Game:
+        """A playable game rebuilt from `to_state()`; unknown chance (the bag order) from `seed`.
+        Called on `Game`, it picks the family from the state's ruleset."""
+        if not isinstance(state, dict) or not isinstance(state.get("ruleset"), str):
+            raise EngineError("state: a dict with a 'ruleset' key, as to_state() gives")
+        return Game.family_of(state["ruleset"]).from_state(state, seed)
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Game:
         """Replay a record from its recorded deals; RecordError says where it went wrong."""
+        from referee.engine.record import replay
+
+        return replay(record)
 
 
 def ranks_from_keys(keys: Sequence[tuple[int, ...]]) -> tuple[int, ...]:

@@ -17,6 +17,9 @@ class Ruleset:
     description: str
     min_players: int = 2
     max_players: int = 4
+    # A game ends after this round at the latest (rulebook games last 5-6 rounds, random play
+    # at most about 20): only players who avoid the wall forever ever reach it.
+    max_rounds: int = 50
     # Classic family switches.
     gray_wall: bool = False  # the player chooses the wall column (variant play)
     unique_line_colours: bool = False  # Green Box: a colour may not be in two pattern lines

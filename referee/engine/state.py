@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from referee.engine import rng
+from referee.engine.classic import _BLANK
 from referee.engine.classic_moves import COLOUR_LETTERS, N_COLOURS
 from referee.engine.classic_tables import FLOOR_SLOTS, PRESENCE, presence8, wall_column
 from referee.engine.errors import EngineError
@@ -17,19 +19,26 @@ _CENTRE_SHIFT = 9
 
 
 def _colour(ch: str, where: str) -> int:
-    c = COLOUR_LETTERS.find(ch.upper())
-    if c < 0 or not ch:
+    c = COLOUR_LETTERS.find(ch) if len(ch) == 1 else -1
+    if c < 0:
         raise EngineError(f"state: {where}: {ch!r} is not a tile colour (use B Y R K W)")
     return c
 
 
+def _counts(text: str, where: str) -> list[int]:
+    """Tiles per colour in a string of tile letters (one C-level count per colour: the bag
+    alone can be 100 letters, and a bot rebuilds the state at every move)."""
+    if text.strip(COLOUR_LETTERS):
+        bad = text.strip(COLOUR_LETTERS)[0]
+        raise EngineError(f"state: {where}: {bad!r} is not a tile colour (use B Y R K W)")
+    return [text.count(letter) for letter in COLOUR_LETTERS]
+
+
 def _packed(text: str, where: str) -> int:
-    packed = 0
-    for ch in text:
-        packed += 1 << (8 * _colour(ch, where))
-    return packed
+    return sum(n << (8 * c) for c, n in enumerate(_counts(text, where)))
 
 
+@lru_cache(maxsize=1024)
 def _factory_code(text: str, where: str) -> int:
     if len(text) > 4:
         raise EngineError(f"state: {where}: a factory holds at most 4 tiles, not {len(text)}")
@@ -37,6 +46,28 @@ def _factory_code(text: str, where: str) -> int:
     for ch in text:
         code += 1 << (3 * _colour(ch, where))
     return code
+
+
+@lru_cache(maxsize=8192)
+def _parse_wall(rows: tuple[str, ...], gray: bool, seat: int) -> tuple[int, int, int, int]:
+    """A wall's masks from its 5 row strings (see classic_tables). Cached: a wall changes once a
+    round, and a bot rebuilds the state at every move."""
+    if len(rows) != 5 or any(len(row) != 5 for row in rows):
+        raise EngineError(f"state: seat {seat} wall: 5 rows of 5 spaces ('.' or a letter)")
+    wall = wall_t = colour_rows = cells = 0
+    for r, row in enumerate(rows):
+        for k, ch in enumerate(row):
+            if ch == ".":
+                continue
+            c = _colour(ch, f"seat {seat} wall row {r + 1}")
+            if not gray and wall_column(r, c) != k:
+                raise EngineError(f"state: seat {seat} wall row {r + 1}: {ch} cannot stand in "
+                                  f"column {k + 1} of the coloured wall")
+            wall |= 1 << (5 * r + k)
+            wall_t |= 1 << (5 * k + r)
+            colour_rows |= 1 << (5 * c + r)
+            cells |= (c + 1) << (3 * (5 * r + k))
+    return wall, wall_t, colour_rows, cells
 
 
 def classic_from_state(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
@@ -54,7 +85,7 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
     rules = get_ruleset(state["ruleset"])
     players = int(state["players"])
     rules.check_players(players)
-    g: Any = object.__new__(cls)
+    g: Any = cls(_BLANK)  # type: ignore[call-arg]
     g.ruleset = rules
     g.players = players
     g._gray = rules.gray_wall
@@ -67,7 +98,7 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
     g.turn = int(state["turn"])
     g.round_starter = int(state["round_starter"])
     g._first_player = g.round_starter
-    g._factories = [_factory_code(f, f"factory {i + 1}") for i, f in enumerate(state["factories"])]
+    g._factories = [_factory_code(f, "factory") for f in state["factories"]]
     g._centre = _packed(state["centre"], "centre")
     g._marker_in_centre = bool(state["marker_in_centre"])
     sources = presence8(g._centre) << _CENTRE_SHIFT
@@ -87,19 +118,7 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
                 raise EngineError(f"state: seat {p} pattern line {d + 1}: {line!r} does not fit")
             g._line_colour.append(_colour(line[0], f"seat {p} line {d + 1}") if line else -1)
             g._line_count.append(len(line))
-        wall = wall_t = colour_rows = cells = 0
-        for r, row in enumerate(board["wall"]):
-            for k, ch in enumerate(row):
-                if ch == ".":
-                    continue
-                c = _colour(ch, f"seat {p} wall row {r + 1}")
-                if not rules.gray_wall and wall_column(r, c) != k:
-                    raise EngineError(f"state: seat {p} wall row {r + 1}: {ch} cannot stand in "
-                                      f"column {k + 1} of the coloured wall")
-                wall |= 1 << (5 * r + k)
-                wall_t |= 1 << (5 * k + r)
-                colour_rows |= 1 << (5 * c + r)
-                cells |= (c + 1) << (3 * (5 * r + k))
+        wall, wall_t, colour_rows, cells = _parse_wall(tuple(board["wall"]), rules.gray_wall, p)
         g._wall.append(wall)
         g._wall_t.append(wall_t)
         g._colour_rows.append(colour_rows)
@@ -111,7 +130,7 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
         g._floor_count.append(min(FLOOR_SLOTS, len(floor) + has_marker))
         if has_marker:
             g._next_starter = p
-    g._bag = [_colour(ch, "bag") for ch in state["bag"]]
+    g._bag = [c for c, n in enumerate(_counts(state["bag"], "bag")) for _ in range(n)]
     g._lid = _packed(state["lid"], "lid")
     g._rng = rng.seed_state(fresh_seed() if seed is None else seed)
     g._deals = None
@@ -124,9 +143,8 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
     for p in range(players):
         g._recompute_allowed(p)
     total = (len(g._bag) + sum(len(f) for f in state["factories"]) + len(state["centre"])
-             + len(state["lid"]) + sum(len("".join(b["lines"])) + len(b["floor"])
-                                       + sum(len(r) - r.count(".") for r in b["wall"])
-                                       for b in boards))
+             + len(state["lid"]) + sum(len(line) for b in boards for line in b["lines"])
+             + sum(len(b["floor"]) for b in boards) + sum(bin(w).count("1") for w in g._wall))
     if total != 20 * N_COLOURS:
         raise EngineError(f"state: {total} tiles in all; the game has 100")
     return g  # type: ignore[no-any-return]

@@ -518,14 +518,7 @@ def test_classic_allows_a_colour_in_two_pattern_lines() -> None:
     assert {"1R2", "1R3", "1R5"} <= legal(game)
 
 
-GREENBOX_IS_LEGAL_BUG = pytest.mark.xfail(
-    reason=("engine bug: is_legal() false for legal Green Box moves (_why_illegal says "
-            "colour-in-other-line without looking at other lines), see /tmp/engine-bugs.md"),
-    strict=True)
-
-
-@pytest.mark.parametrize("ruleset", [*CLASSIC[:3], pytest.param("azul-greenbox",
-                                                               marks=GREENBOX_IS_LEGAL_BUG)])
+@pytest.mark.parametrize("ruleset", CLASSIC)
 def test_is_legal_agrees_with_legal_moves(ruleset: str) -> None:
     from referee.engine.classic_moves import ALL_MOVES
 
@@ -535,7 +528,6 @@ def test_is_legal_agrees_with_legal_moves(ruleset: str) -> None:
     assert {m for m in ALL_MOVES if game.is_legal(m)} == legal_now
 
 
-@GREENBOX_IS_LEGAL_BUG
 def test_greenbox_is_legal_agrees_with_legal_moves() -> None:
     game = new_game("azul-greenbox", 2, seed=0)
     move = game.parse_move("1" + game.to_state()["factories"][0][0] + "1")
