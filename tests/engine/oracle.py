@@ -198,6 +198,45 @@ class OracleGame:
         self.marker_on_full_floor = 0
         self._start_round()
 
+    @classmethod
+    def from_state(cls, state: dict) -> OracleGame:
+        """A game in the take phase rebuilt from a public state (docs/engine.md format); later
+        deals are given with `add_deal`."""
+        if state["phase"] != TAKE:
+            raise OracleError("from_state: only positions in the take phase")
+        game = cls(state["ruleset"], state["players"], state["round_starter"])
+        game.round = state["round"]
+        # placeholders for the earlier rounds' deals (unknown), then this round's
+        game.deals = [[] for _ in range(game.round - 1)] + [list(state["factories"])]
+        game.round_starter = state["round_starter"]
+        game.turn = state["turn"]
+        game.phase = TAKE
+        game.factories = [list(f) for f in state["factories"]]
+        game.centre = list(state["centre"])
+        game.marker_in_centre = state["marker_in_centre"]
+        game.bag = Counter(state["bag"])
+        game.lid = Counter(state["lid"])
+        game.marker_taker = None
+        for seat, data in enumerate(state["boards"]):
+            board = game.boards[seat]
+            board.score = data["score"]
+            board.lines = [list(line) for line in data["lines"]]
+            board.wall = [[None if t == "." else t for t in row] for row in data["wall"]]
+            board.floor = list(data["floor"])
+            if data["has_marker"]:
+                game.marker_taker = seat
+                if len(board.floor) < FLOOR_SPACES:
+                    board.floor.insert(0, MARKER)
+        total = (sum(game.bag.values()) + sum(game.lid.values()) + len(game.centre)
+                 + sum(len(f) for f in game.factories)
+                 + sum(len(b.floor) - b.floor.count(MARKER)
+                       + sum(len(line) for line in b.lines)
+                       + sum(1 for row in b.wall for t in row if t is not None)
+                       for b in game.boards))
+        if total != TILES_PER_COLOUR * len(COLOURS):
+            raise OracleError(f"from_state: {total} tiles, expected 100")
+        return game
+
     # ------------------------------------------------------------------ public API ------
     @property
     def scores(self) -> tuple[int, ...]:

@@ -293,9 +293,9 @@ def build_record(ruleset: str, players: int, deal_fn, move_fn, first_player: int
 
 
 def engine_replay_stepwise(record: dict, label: str) -> tuple[OracleGame, int]:
-    """Compare the engine replaying `record` (prefix by prefix through from_record) with the
-    oracle. The engine has no public way to start from given deals other than a record, so
-    each position is rebuilt from the record truncated there."""
+    """Compare the engine replaying `record` with the oracle at every step. The engine has no
+    public way to start from given deals other than a record, so it is rebuilt from the record
+    truncated at the start of each round, then played move by move."""
     players = record["players"]
     deals = [r["factories"] for r in record["rounds"]]
     oracle = OracleGame(record["ruleset"], players, record["first_player"], deals)
@@ -311,10 +311,12 @@ def engine_replay_stepwise(record: dict, label: str) -> tuple[OracleGame, int]:
         return partial
 
     for rnd_index, rnd in enumerate(record["rounds"]):
-        for i, move in enumerate(rnd["moves"]):
-            engine = ClassicGame.from_record(truncated(rnd_index, i))
+        # rebuilt at every round start (the engine would deal the next round from its own seed)
+        engine = ClassicGame.from_record(truncated(rnd_index, 0))
+        for move in rnd["moves"]:
             compare_step(label, record, rnd_index + 1, move_no, move, engine, oracle)
             positions += 1
+            engine.push_notation(move)
             oracle.push(move)
             move_no += 1
     engine = ClassicGame.from_record(record)
@@ -547,6 +549,46 @@ def test_handmade_gray_wall_choices(players: int) -> None:
                 record, f"hand-made gray {chooser.__name__} {players}p seed={seed}")
 
 
+def _gray_blocker(seed: int):
+    """Gray wall: hoard-style takes (never completing a row) and the column choice that leaves
+    the fewest completable rows: games that end in a gray-wall dead end."""
+    rng = random.Random(seed)
+
+    def choose(oracle, moves):
+        if oracle.phase == TAKE:
+            good = [m for m in moves if _hoard_value(oracle, m) > -100]
+            if good and rng.random() < 0.3:
+                return rng.choice(good)
+            return max(moves, key=lambda m: _hoard_value(oracle, m))
+        board = oracle.boards[oracle.pending.seat]
+        line = oracle.pending.line
+        colour = board.lines[line][0]
+        best = None
+        for move in moves:
+            col = int(move[2]) - 1
+            board.wall[line][col] = colour  # try it
+            open_rows = sum(board.row_can_be_completed_gray(r) for r in range(5))
+            board.wall[line][col] = None
+            if best is None or open_rows < best[0]:
+                best = (open_rows, move)
+        return best[1]
+    return choose
+
+
+GRAY_DEAD_END_SEEDS = {2: (1, 13, 38), 3: (18, 25)}
+
+
+@pytest.mark.parametrize("players,seed", [(p, s) for p, seeds in GRAY_DEAD_END_SEEDS.items()
+                                          for s in seeds])
+def test_handmade_gray_dead_end(players: int, seed: int) -> None:
+    """No player can complete any row any more after a wall-tiling: the game ends there, with
+    the end bonuses (docs/engine.md decision)."""
+    record, oracle = build_record("azul-gray", players, _random_deal_fn(seed),
+                                  _gray_blocker(seed), max_rounds=40)
+    assert oracle.end_reason == "gray dead end"
+    engine_replay_stepwise(record, f"hand-made: gray dead end {players}p seed={seed}")
+
+
 def test_oracle_rejects_impossible_deals() -> None:
     with pytest.raises(OracleError, match="not in the bag"):
         OracleGame("azul", 3, 0, [["BBBB"] * 7])  # 28 blue tiles
@@ -574,3 +616,83 @@ def test_oracle_scoring_examples() -> None:
     assert board.score_placed_tile(1, 2) == 4 + 3
     assert COLOURS == "BYRKW" and FACTORY_COUNT == {2: 5, 3: 7, 4: 9}
     assert OVER == "over"
+
+
+# ---------------------------------------------------------------------------- positions ---
+
+def play_from_state(state: dict, choose, label: str, max_rounds: int = 30) -> OracleGame:
+    """Both sides start from the same public state (Game.from_state / OracleGame.from_state)
+    and play the same moves; the engine deals later rounds, the oracle checks those deals."""
+    from referee.engine import Game
+
+    engine = Game.from_state(state, seed=1)
+    oracle = OracleGame.from_state(state)
+    record = {"from_state": state, "moves": []}
+    move_no = 0
+    while True:
+        if oracle.phase == DEAL and not engine.is_over():
+            if oracle.round >= state["round"] + max_rounds:
+                break
+            oracle.add_deal(engine.to_state()["factories"])
+        compare_step(label, record, oracle.round, move_no, None, engine, oracle)
+        if oracle.is_over():
+            assert tuple(engine.ranks()) == tuple(oracle.ranks()), label
+            return oracle
+        move = choose(oracle, sorted(oracle.legal_moves()))
+        record["moves"].append(move)
+        engine.push_notation(move)
+        oracle.push(move)
+        move_no += 1
+    return oracle
+
+
+def _everything_to_floor(oracle, moves):
+    return [m for m in moves if m.endswith("F")][0] if oracle.phase == TAKE else moves[0]
+
+
+def test_position_gray_dead_end_by_matching_only() -> None:
+    """Gray wall: every row of both walls is blocked, rows 0-3 by a free space whose column
+    holds every colour the row lacks, row 4 ("....Y") only as a whole: its free columns 0 and
+    1 both already hold B Y R K, so both would need the one white tile. Each free space alone
+    still has a possible colour, but the row cannot be completed, so after this round's
+    wall-tiling nobody can complete a row: the game ends (docs/engine.md: gray wall dead end)."""
+    wall = ["BY.WK", "YRK.W", "RKWB.", "KBRY.", "....Y"]
+    empty_board = {"score": 20, "lines": [""] * 5, "wall": wall, "floor": "",
+                   "has_marker": False}
+    state = {
+        "ruleset": "azul-gray", "players": 2, "round": 6, "turn": 0, "phase": "take",
+        "round_starter": 0,
+        "factories": ["BBBB", "RRRR", "WWWW", "KKKK", "YYYY"], "centre": "",
+        "marker_in_centre": True,
+        "bag": "B" * 10 + "Y" * 8 + "R" * 10 + "K" * 8 + "W" * 10, "lid": "",
+        "boards": [dict(empty_board), dict(empty_board, score=30)],
+        "wall_line": None,
+    }
+    oracle = OracleGame.from_state(state)
+    assert not any(oracle.boards[0].row_can_be_completed_gray(r) for r in range(5))
+    assert all(oracle.boards[0].gray_columns(4, c) for c in "W")
+    oracle = play_from_state(state, _everything_to_floor, "position: gray dead end (matching)")
+    assert oracle.is_over() and oracle.end_reason == "gray dead end"
+    assert oracle.round_scores == [(6, 16)]  # 12 and 8 tiles on full floors: -14 each
+
+
+def test_position_gray_row_still_open() -> None:
+    """The same walls, but seat 1's row 4 is "....." with column 1 holding only B Y R: the row
+    can still be completed, so the game goes on."""
+    blocked = ["BY.WK", "YRK.W", "RKWB.", "KBRY.", "....Y"]
+    open_wall = ["BY.WK", "YRK.W", "RKWB.", "K.RY.", "....Y"]
+    state = {
+        "ruleset": "azul-gray", "players": 2, "round": 6, "turn": 0, "phase": "take",
+        "round_starter": 0,
+        "factories": ["BBBB", "RRRR", "WWWW", "KKKK", "YYYY"], "centre": "",
+        "marker_in_centre": True,
+        "bag": "B" * 11 + "Y" * 8 + "R" * 10 + "K" * 8 + "W" * 10, "lid": "",
+        "boards": [{"score": 20, "lines": [""] * 5, "wall": blocked, "floor": "",
+                    "has_marker": False},
+                   {"score": 20, "lines": [""] * 5, "wall": open_wall, "floor": "",
+                    "has_marker": False}],
+        "wall_line": None,
+    }
+    oracle = play_from_state(state, _everything_to_floor, "position: gray row still open",
+                             max_rounds=1)
+    assert oracle.end_reason != "gray dead end"
