@@ -132,16 +132,15 @@ class BotSession:
         if kind == "move_reply":
             reply = msg.move_reply
             fut = self._pending
-            if fut is not None and not fut.done():
-                if reply.request_id == self._request_id:
-                    fut.set_result(Reply(reply, received))
-                else:
-                    fut.set_exception(BotFault(
-                        "malformed", f"reply to request {reply.request_id}, "
-                                     f"expected {self._request_id}"))
-            # Otherwise a late answer to a request that already timed out: ignored.
-            elif reply.request_id > self._request_id:
-                self._fault_pending("malformed", "reply to a request never sent")
+            if reply.request_id > self._request_id or reply.request_id <= 0:
+                self._fault_pending("malformed", f"reply to request {reply.request_id}, which "
+                                                 "was never sent")
+            elif reply.request_id < self._request_id:
+                # A late answer to a request that already timed out: that fault is counted
+                # already, and the bot may still answer the current request in time.
+                pass
+            elif fut is not None and not fut.done():
+                fut.set_result(Reply(reply, received))
         elif kind == "pong":
             self.pongs += 1
             ping = self._pings.pop(msg.pong.nonce, None)

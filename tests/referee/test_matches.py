@@ -110,6 +110,21 @@ def test_strikes_below_the_limit_keep_the_seat_in(monkeypatch: pytest.MonkeyPatc
     assert bad.strikes == bad.moves == bad.faults["malformed"]
 
 
+def test_a_late_reply_is_one_timeout_not_a_malformed_message(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The late answer arrives while the next request is open: it is stale, not malformed.
+    monkeypatch.setenv("AZUL_TEST_SLEEP", "0.5")
+    config = MatchConfig(seed=4, time_per_move=0.2, grace=0.05, fault_policy="random",
+                         max_strikes=3)
+    result = play(["random", str(BOTS / "late_once.py")], config)
+    late = result.seats[1]
+    # Its next request may time out too (the bot was still asleep when it came), but nothing is
+    # counted as malformed and the seat stays in.
+    assert set(late.faults) == {"timeout"}
+    assert late.strikes == late.faults["timeout"] <= 2 and late.termination == "ok"
+    assert_finished(result, 2)
+
+
 def test_bot_that_uses_its_clock(tmp_path: Path) -> None:
     config = MatchConfig(seed=8, time_per_move=0.3, first_move_allowance=0.5)
     result = play(["random", str(BOTS / "clocked.py")], config, log_dir=tmp_path)
