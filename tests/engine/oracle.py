@@ -7,6 +7,8 @@ fast or clever: dataclasses, lists of lists and loops, so that every rule can be
 
 Rulesets: ``azul``, ``azul-mini`` (same rules), ``azul-gray`` (the player chooses the wall
 column), ``azul-greenbox`` (a colour may not be in two pattern lines at once); 2-4 players.
+The decisions docs/engine.md records are followed: wall-tiling seat 0 first, lines top to
+bottom; a gray-wall dead end, a round with nothing to deal and round 50 end the game.
 
 The game is driven by recorded deals (the factory strings of each round, as in a record). The
 oracle keeps the bag and the lid as multisets and checks that every deal was possible: tiles are
@@ -27,6 +29,7 @@ TILES_PER_FACTORY = 4
 TILES_PER_COLOUR = 20
 FLOOR_PENALTIES = (-1, -1, -2, -2, -2, -3, -3)
 FLOOR_SPACES = len(FLOOR_PENALTIES)
+MAX_ROUNDS = 50  # docs/engine.md decision: a game ends after round 50 at the latest
 MARKER = "*"  # the start-player marker on a floor line; never a tile
 CENTRE = -1  # source index of the centre of the table
 
@@ -442,6 +445,9 @@ class OracleGame:
         if self.gray and not any(board.row_can_be_completed_gray(row)
                                  for board in self.boards for row in range(5)):
             self._end_game("gray dead end")
+            return
+        if self.round >= MAX_ROUNDS:
+            self._end_game("round cap")
             return
         if self.marker_taker is not None:
             self.round_starter = self.marker_taker

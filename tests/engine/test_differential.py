@@ -130,9 +130,32 @@ def _context(label: str, record: dict, rnd: int, move_no: int, move, engine, ora
             f"record: {json.dumps(record)}")
 
 
-def compare_step(label, record, rnd, move_no, move, engine, oracle, compare_states=True):
+ALL_TAKES = [f"{s}{c}{d}" for s in "123456789C" for c in COLOURS for d in "12345F"]
+ALL_COLUMN_CHOICES = [f"{line}@{col}" for line in "12345" for col in "12345"]
+
+
+def check_illegal_refused(label, record, rnd, move_no, engine, oracle) -> None:
+    """Every notation the oracle finds illegal must be refused by the engine's push."""
+    from referee.engine import EngineError
+
+    legal = oracle.legal_moves()
+    for text in ALL_TAKES + ALL_COLUMN_CHOICES:
+        if text in legal:
+            continue
+        try:
+            engine.push_notation(text)
+        except EngineError:
+            continue
+        raise Difference(f"engine accepted {text!r}, illegal per the oracle\n"
+                         + _context(label, record, rnd, move_no, text, engine, oracle))
+
+
+def compare_step(label, record, rnd, move_no, move, engine, oracle, compare_states=True,
+                 check_illegal=False):
     engine_moves = {str(m) for m in engine.legal_moves()}
     oracle_moves = oracle.legal_moves()
+    if check_illegal:
+        check_illegal_refused(label, record, rnd, move_no, engine, oracle)
     if engine_moves != oracle_moves:
         raise Difference(
             f"legal moves differ\n  only engine: {sorted(engine_moves - oracle_moves)}\n"
@@ -149,15 +172,23 @@ def compare_step(label, record, rnd, move_no, move, engine, oracle, compare_stat
     if tuple(engine.scores) != tuple(oracle.scores):
         raise Difference(f"scores differ: engine {engine.scores} oracle {oracle.scores}\n"
                          + _context(label, record, rnd, move_no, move, engine, oracle))
-    if compare_states and not oracle.is_over():
-        diffs = _state_diff(_normalise_state(engine.to_state()),
-                            _normalise_state(oracle.to_state()))
+    if compare_states:
+        engine_state = _normalise_state(engine.to_state())
+        oracle_state = _normalise_state(oracle.to_state())
+        if oracle.is_over():
+            # not specified once the game is over: whose turn it is, where the marker is
+            for state in (engine_state, oracle_state):
+                state["turn"] = None
+                for board in state["boards"]:
+                    board["has_marker"] = None
+        diffs = _state_diff(engine_state, oracle_state)
         if diffs:
             raise Difference("states differ:\n  " + "\n  ".join(diffs) + "\n"
                              + _context(label, record, rnd, move_no, move, engine, oracle))
 
 
-def replay_and_compare(record: dict, engine_factory, label: str) -> tuple[OracleGame, int]:
+def replay_and_compare(record: dict, engine_factory, label: str,
+                       check_illegal: bool = False) -> tuple[OracleGame, int]:
     """Replay `record` in the oracle next to a fresh engine game from `engine_factory()`
     (which must deal the same factories); compare at every step. Returns (oracle, positions)."""
     players = record["players"] if isinstance(record["players"], int) else len(record["players"])
@@ -168,7 +199,8 @@ def replay_and_compare(record: dict, engine_factory, label: str) -> tuple[Oracle
     move_no = 0
     for rnd_index, rnd in enumerate(record["rounds"], start=1):
         for move in rnd["moves"]:
-            compare_step(label, record, rnd_index, move_no, move, engine, oracle)
+            compare_step(label, record, rnd_index, move_no, move, engine, oracle,
+                         check_illegal=check_illegal)
             positions += 1
             engine.push_notation(move)
             oracle.push(move)
@@ -195,12 +227,13 @@ def replay_and_compare(record: dict, engine_factory, label: str) -> tuple[Oracle
     return oracle, positions
 
 
-def run_seed(ruleset: str, players: int, seed: int, policy: str) -> tuple[OracleGame, int]:
+def run_seed(ruleset: str, players: int, seed: int, policy: str,
+             check_illegal: bool = False) -> tuple[OracleGame, int]:
     game = play_engine_game(ruleset, players, seed, policy)
     record = game.record()
     label = f"{ruleset} {players}p seed={seed} policy={policy}"
     oracle, positions = replay_and_compare(
-        record, lambda: new_game(ruleset, players=players, seed=seed), label)
+        record, lambda: new_game(ruleset, players=players, seed=seed), label, check_illegal)
     assert list(game.scores) == list(oracle.scores), label
     return oracle, positions
 
@@ -233,6 +266,14 @@ def test_engine_matches_oracle(ruleset: str, players: int) -> None:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_engine_matches_oracle_many_seeds(ruleset: str, players: int) -> None:
     _run_many(ruleset, players, SLOW_SEEDS)
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_engine_refuses_what_the_oracle_finds_illegal(ruleset: str, players: int) -> None:
+    """push() of every notation outside the oracle's legal set raises (is_legal agrees)."""
+    for policy in POLICIES:
+        run_seed(ruleset, players, 100, policy, check_illegal=True)
 
 
 @pytest.mark.parametrize("first_player", [1, 2])
@@ -492,6 +533,15 @@ def test_handmade_marker_takes_last_floor_space(ruleset: str) -> None:
     record, oracle = build_record(ruleset, 2, _first_deal_then_random(deal, 2),
                                   _scripted(script))
     engine_replay_stepwise(record, f"hand-made: marker on the last floor space ({ruleset})")
+
+
+def test_handmade_round_cap() -> None:
+    """Everything to the floor, for ever: the game ends after round 50 (docs/engine.md)."""
+    for players in PLAYER_COUNTS:
+        record, oracle = build_record("azul", players, _random_deal_fn(players),
+                                      _floor_then_centre(7), max_rounds=60)
+        assert oracle.end_reason == "round cap" and len(record["rounds"]) == 50
+        engine_replay_stepwise(record, f"hand-made: round cap {players}p")
 
 
 def test_handmade_nobody_takes_from_centre() -> None:
