@@ -199,6 +199,8 @@ class OracleGame:
         # statistics, so that tests can check which situations a game went through
         self.lid_pours = 0
         self.marker_on_full_floor = 0
+        self.gray_lines_to_floor = 0  # gray wall: full lines with no legal column
+        self.gray_auto_placed = 0  # gray wall: exactly one legal column, placed without asking
         self._start_round()
 
     @classmethod
@@ -403,9 +405,11 @@ class OracleGame:
                             # no legal column: the whole line goes to the floor line
                             tiles = list(board.lines[line])
                             board.lines[line].clear()
+                            self.gray_lines_to_floor += 1
                             self._drop_on_floor(board, tiles)
                         else:
                             self._tile_line(board, line, columns[0])
+                            self.gray_auto_placed += 1
                     else:
                         self._tile_line(board, line, coloured_wall_column(line, colour))
                 line += 1

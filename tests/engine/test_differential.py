@@ -249,6 +249,9 @@ def _run_many(ruleset: str, players: int, seeds) -> dict:
             stats["full columns"] += sum(b.complete_columns() for b in oracle.boards)
             stats["full colours"] += sum(b.complete_colours() for b in oracle.boards)
             stats["lid pours"] += oracle.lid_pours
+            stats["gray lines to floor"] += oracle.gray_lines_to_floor
+            stats["gray auto-placed"] += oracle.gray_auto_placed
+            stats["marker on full floor"] += oracle.marker_on_full_floor
     return stats
 
 
@@ -746,3 +749,46 @@ def test_position_gray_row_still_open() -> None:
     oracle = play_from_state(state, _everything_to_floor, "position: gray row still open",
                              max_rounds=1)
     assert oracle.end_reason != "gray dead end"
+
+
+def _position(ruleset: str, walls: list[list[str]], scores: list[int], factories: list[str],
+              round_no: int = 5) -> dict:
+    """A take-phase state with the given walls and scores, empty lines and floors, the
+    marker in the centre; the bag holds every tile not on a wall or a factory."""
+    used = Counter("".join(factories))
+    for wall in walls:
+        used.update(t for row in wall for t in row if t != ".")
+    bag = Counter({c: 20 for c in COLOURS})
+    bag.subtract(used)
+    assert all(n >= 0 for n in bag.values())
+    return {
+        "ruleset": ruleset, "players": len(walls), "round": round_no, "turn": 0,
+        "phase": "take", "round_starter": 0, "factories": factories, "centre": "",
+        "marker_in_centre": True, "bag": sort_tiles(bag.elements()), "lid": "",
+        "boards": [{"score": score, "lines": [""] * 5, "wall": wall, "floor": "",
+                    "has_marker": False} for wall, score in zip(walls, scores, strict=True)],
+        "wall_line": None,
+    }
+
+
+EMPTY_WALL = ["....."] * 5
+ROW_WALL = ["BYRKW"] + ["....."] * 4
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_position_tie_broken_by_complete_rows(ruleset: str) -> None:
+    """Both end on 18 (30 - 14 + 2 for the row, 32 - 14): the seat with the complete row wins."""
+    walls = [ROW_WALL, EMPTY_WALL]
+    state = _position(ruleset, walls, [30, 32], ["BBBB", "YYYY", "RRRR", "KKKK", "WWWW"])
+    oracle = play_from_state(state, _everything_to_floor, f"position: tie-break ({ruleset})")
+    assert oracle.scores == (18, 18) and oracle.ranks() == (1, 2)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_position_shared_rank(ruleset: str) -> None:
+    """Two seats on 18 with one complete row each share rank 1; the third is ranked 3."""
+    walls = [ROW_WALL, ROW_WALL, EMPTY_WALL]
+    factories = ["BBBB", "YYYY", "RRRR", "KKKK", "WWWW", "BBBB", "YYYY"]
+    state = _position(ruleset, walls, [30, 30, 10], factories)
+    oracle = play_from_state(state, _everything_to_floor, f"position: shared rank ({ruleset})")
+    assert oracle.scores == (18, 18, 0) and oracle.ranks() == (1, 1, 3)
