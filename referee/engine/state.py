@@ -81,6 +81,33 @@ def classic_from_state(cls: type[G], state: dict[str, Any], seed: int | None) ->
         raise EngineError(f"state: malformed ({type(exc).__name__}: {exc})") from None
 
 
+@lru_cache(maxsize=4096)
+def _tiles(text: str, where: str) -> tuple[int, int]:
+    """A string of tile letters as (8-bit packed counts, number of tiles). Cached: the centre,
+    floors, lid and bag repeat from one move to the next."""
+    return _packed(text, where), len(text)
+
+
+@lru_cache(maxsize=4096)
+def _bag_list(text: str) -> list[int]:
+    # Shared between games: the engine replaces its bag list, it never changes one in place.
+    return [c for c, n in enumerate(_counts(text, "bag")) for _ in range(n)]
+
+
+@lru_cache(maxsize=4096)
+def _parse_lines(lines: tuple[str, ...], seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Pattern lines as (colour or -1, count) per line."""
+    if len(lines) != 5:
+        raise EngineError(f"state: seat {seat} has {len(lines)} pattern lines, not 5")
+    colours, counts = [], []
+    for d, line in enumerate(lines):
+        if len(line) > d + 1 or len(set(line)) > 1:
+            raise EngineError(f"state: seat {seat} pattern line {d + 1}: {line!r} does not fit")
+        colours.append(_colour(line[0], f"seat {seat} line {d + 1}") if line else -1)
+        counts.append(len(line))
+    return tuple(colours), tuple(counts)
+
+
 def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
     rules = get_ruleset(state["ruleset"])
     players = int(state["players"])
@@ -99,7 +126,8 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
     g.round_starter = int(state["round_starter"])
     g._first_player = g.round_starter
     g._factories = [_factory_code(f, "factory") for f in state["factories"]]
-    g._centre = _packed(state["centre"], "centre")
+    g._centre, total = _tiles(state["centre"], "centre")
+    total += sum(len(f) for f in state["factories"])
     g._marker_in_centre = bool(state["marker_in_centre"])
     sources = presence8(g._centre) << _CENTRE_SHIFT
     for f, code in enumerate(g._factories):
@@ -113,25 +141,27 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
     g._wall, g._wall_t, g._colour_rows, g._cells, g._scores = [], [], [], [], []
     g._next_starter = -1
     for p, board in enumerate(boards):
-        for d, line in enumerate(board["lines"]):
-            if len(line) > d + 1 or len(set(line)) > 1:
-                raise EngineError(f"state: seat {p} pattern line {d + 1}: {line!r} does not fit")
-            g._line_colour.append(_colour(line[0], f"seat {p} line {d + 1}") if line else -1)
-            g._line_count.append(len(line))
+        colours, counts = _parse_lines(tuple(board["lines"]), p)
+        g._line_colour += colours
+        g._line_count += counts
         wall, wall_t, colour_rows, cells = _parse_wall(tuple(board["wall"]), rules.gray_wall, p)
         g._wall.append(wall)
         g._wall_t.append(wall_t)
         g._colour_rows.append(colour_rows)
         g._cells.append(cells)
         g._scores.append(int(board["score"]))
-        floor = board["floor"]
-        g._floor_tiles.append(_packed(floor, f"seat {p} floor"))
+        floor, on_floor = _tiles(board["floor"], f"seat {p} floor")
+        g._floor_tiles.append(floor)
         has_marker = bool(board["has_marker"])
-        g._floor_count.append(min(FLOOR_SLOTS, len(floor) + has_marker))
+        g._floor_count.append(min(FLOOR_SLOTS, on_floor + has_marker))
         if has_marker:
             g._next_starter = p
-    g._bag = [c for c, n in enumerate(_counts(state["bag"], "bag")) for _ in range(n)]
-    g._lid = _packed(state["lid"], "lid")
+        total += sum(counts) + on_floor + bin(wall).count("1")
+    g._bag = _bag_list(state["bag"])
+    g._lid, in_lid = _tiles(state["lid"], "lid")
+    total += len(g._bag) + in_lid
+    if total != 20 * N_COLOURS:
+        raise EngineError(f"state: {total} tiles in all; the game has 100")
     g._rng = rng.seed_state(fresh_seed() if seed is None else seed)
     g._deals = None
     wall_line = state.get("wall_line")
@@ -142,9 +172,4 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
     g._allowed = [0] * (5 * players)
     for p in range(players):
         g._recompute_allowed(p)
-    total = (len(g._bag) + sum(len(f) for f in state["factories"]) + len(state["centre"])
-             + len(state["lid"]) + sum(len(line) for b in boards for line in b["lines"])
-             + sum(len(b["floor"]) for b in boards) + sum(bin(w).count("1") for w in g._wall))
-    if total != 20 * N_COLOURS:
-        raise EngineError(f"state: {total} tiles in all; the game has 100")
     return g  # type: ignore[no-any-return]
