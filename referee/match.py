@@ -10,7 +10,6 @@ Crash and disconnect always forfeit (there is nobody left to ask).
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -161,7 +160,6 @@ class MatchRunner:
                     await seat.session.send(start)
                 except BotFault as fault:
                     await self._fault(seat, fault)
-        perf = time.perf_counter
         while not game.is_over():
             seat = seats[game.turn]
             legal = game.legal_moves()
@@ -179,7 +177,6 @@ class MatchRunner:
                                "us": int(self._elapsed * 1e6), "substituted": substituted})
             self.emit(MovePlayed(self.match_id, len(self.plies), seat.index, notation,
                                  self._elapsed, substituted))
-        _ = perf
         forfeited = [s.forfeited for s in seats]
         scores = list(game.scores)
         ranks = final_ranks(game.ranks(), forfeited)

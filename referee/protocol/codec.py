@@ -49,19 +49,19 @@ def encode_state(state: dict[str, Any],
     msg.marker_in_centre = bool(state.get("marker_in_centre", False))
     msg.bag = state.get("bag", "")
     msg.lid = state.get("lid", "")
-    extra: dict[str, Any] = {}
-    boards_extra = []
-    for board in state.get("boards", ()):
-        b = msg.boards.add(score=board.get("score", 0), floor=board.get("floor", ""),
-                           has_marker=bool(board.get("has_marker", False)))
-        b.lines.extend(board.get("lines", ()))
-        b.wall.extend(board.get("wall", ()))
-        boards_extra.append({k: v for k, v in board.items() if k not in _BOARD_KEYS})
+    boards = state.get("boards", ())
+    add = msg.boards.add
+    for board in boards:
+        add(score=board["score"], floor=board["floor"], has_marker=board["has_marker"],
+            lines=board["lines"], wall=board["wall"])
     msg.wall_line = state.get("wall_line") or 0
-    if any(boards_extra):
-        extra["boards"] = boards_extra
-    extra.update((k, v) for k, v in state.items() if k not in _MODELLED)
-    if extra:
+    # Keys the message does not model travel as JSON (checked once: this runs at every move).
+    if state.keys() - _MODELLED or any(board.keys() - _BOARD_KEYS for board in boards):
+        extra: dict[str, Any] = {k: v for k, v in state.items() if k not in _MODELLED}
+        boards_extra = [{k: v for k, v in board.items() if k not in _BOARD_KEYS}
+                        for board in boards]
+        if any(boards_extra):
+            extra["boards"] = boards_extra
         msg.extra_json = json.dumps(extra, separators=(",", ":"))
     return msg
 

@@ -11,8 +11,9 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode="rich",
 )
-bench_app = typer.Typer(help="Benchmarks that print their figures (engine, latency, tournament, strength).",
-                        no_args_is_help=True)
+bench_app = typer.Typer(
+    help="Benchmarks that print their figures (engine, latency, tournament, strength).",
+    no_args_is_help=True)
 replay_app = typer.Typer(help="Game records: verify them against the rules.", no_args_is_help=True)
 referee_app = typer.Typer(help="The referee service.", no_args_is_help=True)
 tournament_app = typer.Typer(help="Run tournaments and read their results.", no_args_is_help=True)
