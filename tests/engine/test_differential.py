@@ -792,3 +792,18 @@ def test_position_shared_rank(ruleset: str) -> None:
     state = _position(ruleset, walls, [30, 30, 10], factories)
     oracle = play_from_state(state, _everything_to_floor, f"position: shared rank ({ruleset})")
     assert oracle.scores == (18, 18, 0) and oracle.ranks() == (1, 1, 3)
+
+
+@pytest.mark.parametrize("factories", [
+    ["BBBB"] * 7,  # 28 blue tiles
+    ["BBB", "BBBB", "BBBB", "BBBB", "YYYY", "YYYY", "YYYY"],  # short although the bag is full
+])
+def test_engine_and_oracle_both_reject_impossible_deals(factories: list[str]) -> None:
+    from referee.engine import EngineError
+
+    record = {"format": "azul-arena/record/1", "ruleset": "azul", "players": 3,
+              "first_player": 0, "rounds": [{"factories": factories, "moves": []}]}
+    with pytest.raises(OracleError):
+        OracleGame("azul", 3, 0, [factories])
+    with pytest.raises(EngineError):
+        ClassicGame.from_record(record)
