@@ -23,7 +23,8 @@ def match(
     time_bank: float = typer.Option(0.0, "--time-bank", help="time bank per seat, seconds"),
     first_move_allowance: float = typer.Option(0.0, "--first-move-allowance"),
     grace: float = typer.Option(0.05, "--grace", help="grace margin, seconds"),
-    policy: str = typer.Option("random", "--policy", help="on a fault: random | forfeit"),
+    policy: str = typer.Option("random", "--fault-policy", "--policy",
+                               help="on a fault: random (substitute, count a strike) | forfeit"),
     max_strikes: int = typer.Option(3, "--max-strikes"),
     replay: Path | None = typer.Option(None, "--replay", help="replay file (default: "
                                                               "azul-arena-replays/<id>.json)"),
@@ -38,7 +39,7 @@ def match(
     if not 2 <= len(entries) <= 4:
         fail("a match has 2 to 4 entries")
     if policy not in ("random", "forfeit"):
-        fail("--policy is random or forfeit")
+        fail("--fault-policy is random or forfeit")
     config = MatchConfig(ruleset=ruleset, seed=seed, time_per_move=time_per_move,
                          time_bank=time_bank, first_move_allowance=first_move_allowance,
                          grace=grace, fault_policy=policy, max_strikes=max_strikes)
