@@ -54,7 +54,6 @@ FACTORIES_FOR_PLAYERS = {2: 5, 3: 7, 4: 9}
 TILES_PER_COLOUR = 20
 TILES_PER_FACTORY = 4
 _FIRST_IN_EACH_ROW = 0b00001_00001_00001_00001_00001  # bit 0 of each 5-bit row field
-_FULL_BAG = sum(TILES_PER_COLOUR << (8 * c) for c in range(N_COLOURS))
 
 
 def _any_full_line(mask: int) -> bool:
@@ -85,62 +84,6 @@ def _packed_to_letters(packed: int) -> str:
 @lru_cache(maxsize=1024)
 def _factory_to_letters(code: int) -> str:
     return "".join(COLOUR_LETTERS[c] * ((code >> (3 * c)) & 7) for c in range(N_COLOURS))
-
-
-class _Blank:
-    """Marks a game made empty, to be filled in field by field (copy, from_state)."""
-
-
-_BLANK = _Blank()
-FACTORIES_FOR_PLAYERS = {2: 5, 3: 7, 4: 9}
-TILES_PER_COLOUR = 20
-TILES_PER_FACTORY = 4
-_FIRST_IN_EACH_ROW = 0b00001_00001_00001_00001_00001  # bit 0 of each 5-bit row field
-_FULL_BAG = sum(TILES_PER_COLOUR << (8 * c) for c in range(N_COLOURS))
-
-
-def _any_full_line(mask: int) -> bool:
-    """Whether any 5-bit field of a 25-bit wall mask is full (a full row, or full column if
-    given the transposed wall)."""
-    return bool(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & (mask >> 4) & _FIRST_IN_EACH_ROW)
-
-
-def _count_full_lines(mask: int) -> int:
-    return bin(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & (mask >> 4)
-               & _FIRST_IN_EACH_ROW).count("1")
-
-
-@lru_cache(maxsize=8192)
-def _wall_rows(wall: int, cells: int) -> tuple[str, ...]:
-    """The wall as 5 strings, a letter where a tile is. Cached: walls change only once a round,
-    and the referee sends the state at every move."""
-    return tuple("".join(COLOUR_LETTERS[((cells >> (3 * (5 * r + k))) & 7) - 1]
-                         if wall >> (5 * r + k) & 1 else "." for k in range(5))
-                 for r in range(5))
-
-
-@lru_cache(maxsize=8192)
-def _packed_to_letters(packed: int) -> str:
-    return "".join(COLOUR_LETTERS[c] * ((packed >> (8 * c)) & 255) for c in range(N_COLOURS))
-
-
-@lru_cache(maxsize=1024)
-def _factory_to_letters(code: int) -> str:
-    return "".join(COLOUR_LETTERS[c] * ((code >> (3 * c)) & 7) for c in range(N_COLOURS))
-
-
-def _letters_to_packed(text: str, what: str) -> int:
-    packed = 0
-    for ch in text.upper():
-        c = COLOUR_LETTERS.find(ch)
-        if c < 0:
-            raise EngineError(f"{what}: {ch!r} is not a tile colour (use B Y R K W)")
-        packed += 1 << (8 * c)
-    return packed
-
-
-def _packed_count(packed: int) -> int:
-    return sum((packed >> (8 * c)) & 255 for c in range(N_COLOURS))
 
 
 class ClassicGame(Game):
