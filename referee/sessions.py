@@ -36,6 +36,13 @@ class Reply:
     received: float
 
 
+def _consume(fut: asyncio.Future[Any]) -> None:
+    """Mark a future's fault as seen: a fault set after its waiter stopped waiting (the write
+    failed first) is reported by the waiter's own raise, not by asyncio at exit."""
+    if fut.done() and not fut.cancelled():
+        fut.exception()
+
+
 class BotSession:
     """The referee's side of one bot stream, after the handshake."""
 
@@ -122,6 +129,7 @@ class BotSession:
         finally:
             timer.cancel()
             self._pending = None
+            _consume(fut)
         return reply, reply.received - sent
 
     # -- reading (driven by the server's Connect handler) ---------------------------------------
@@ -182,6 +190,7 @@ class BotSession:
             raise BotFault("timeout", "no pong") from None
         finally:
             self._pings.pop(nonce, None)
+            _consume(fut)
 
     async def keepalive(self, interval: float, timeout: float) -> None:
         """Ping every `interval` seconds, at any time (pings may cross moves); close on silence."""
