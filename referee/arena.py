@@ -189,7 +189,8 @@ class Arena:
             return _Failed("crash", f"cannot start {name!r}: {exc}", str(log_path))
         exit_wait = asyncio.ensure_future(process.process.wait())
         try:
-            done, _ = await asyncio.wait({hello, exit_wait}, timeout=self.startup_timeout,
+            waiting: set[asyncio.Future[Any]] = {hello, exit_wait}
+            done, _ = await asyncio.wait(waiting, timeout=self.startup_timeout,
                                          return_when=asyncio.FIRST_COMPLETED)
         finally:
             exit_wait.cancel()
@@ -197,9 +198,9 @@ class Arena:
         if hello in done and hello.exception() is None:
             session = hello.result()
         elif hello in done:
-            exc = hello.exception()
-            kind = exc.kind if isinstance(exc, BotFault) else "malformed"
-            failure = _Failed(kind, str(exc), str(log_path))
+            error = hello.exception()
+            kind = error.kind if isinstance(error, BotFault) else "malformed"
+            failure = _Failed(kind, str(error), str(log_path))
         elif process.exited():
             failure = _Failed("crash", f"exited with {process.process.returncode} before Hello",
                               str(log_path))

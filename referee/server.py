@@ -97,7 +97,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         session.stream_ended()
 
     @staticmethod
-    async def _reject(context: grpc.aio.ServicerContext, reason: int, text: str) -> None:
+    async def _reject(context: grpc.aio.ServicerContext, reason: bot_pb2.RejectionReason,
+                      text: str) -> None:
         try:
             await asyncio.wait_for(context.write(bot_pb2.ConnectResponse(
                 rejection=bot_pb2.Rejection(reason=reason, message=text))), 2.0)

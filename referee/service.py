@@ -86,7 +86,7 @@ async def run_match_request(arena: Arena, request: referee_pb2.RunMatchRequest
     result = await arena.play(names, config, on_event=publish, match_id=match_id,
                               _workers=workers)
     response = referee_pb2.RunMatchResponse(
-        match_id=match_id, reason=_REASONS.get(result.reason, 0),
+        match_id=match_id, reason=_REASONS.get(result.reason, game_pb2.GAME_END_REASON_UNSPECIFIED),
         record_json=json.dumps(result.record, separators=(",", ":")))
     for seat in result.seats:
         response.seats.add(name=seat.entry, score=seat.score, rank=seat.rank,

@@ -73,8 +73,9 @@ class Game(ABC):
         """Rank of each seat, 1 = best; tied seats share a rank (1, 1, 3)."""
 
     @abstractmethod
-    def record(self) -> dict[str, Any]:
-        """The game so far as a JSON-able record (see docs/engine.md)."""
+    def record(self, players: list[str] | None = None) -> dict[str, Any]:
+        """The game so far as a JSON-able record (see docs/engine.md); `players` overrides the
+        names recorded for the seats."""
 
     @abstractmethod
     def to_state(self) -> dict[str, Any]:

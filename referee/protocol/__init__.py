@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 if _HERE not in sys.path:
@@ -23,6 +24,16 @@ PROTOCOL_VERSION = 1
 _STUBS = ("bot_pb2", "bot_pb2_grpc", "game_pb2", "referee_pb2", "referee_pb2_grpc")
 
 __all__ = ["PROTOCOL_VERSION", *_STUBS]
+
+if TYPE_CHECKING:
+    # For the type checker only: the same modules `__getattr__` loads at run time, resolved to the
+    # generated .pyi stubs through `mypy_path` (pyproject.toml). Never executed, so the lazy
+    # loading and the single `azul_arena.v1.*` import name are unchanged.
+    from azul_arena.v1 import bot_pb2 as bot_pb2
+    from azul_arena.v1 import bot_pb2_grpc as bot_pb2_grpc
+    from azul_arena.v1 import game_pb2 as game_pb2
+    from azul_arena.v1 import referee_pb2 as referee_pb2
+    from azul_arena.v1 import referee_pb2_grpc as referee_pb2_grpc
 
 
 def __getattr__(name: str) -> ModuleType:
