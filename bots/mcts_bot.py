@@ -1,22 +1,25 @@
-"""MctsBot: Monte-Carlo tree search within the move's clock.
+"""MctsBot: Monte-Carlo tree search over the current round, within the move's clock.
 
-Idea: grow a search tree of the current round, one simulation at a time, until the clock
-budget is spent; play the most visited move. Each simulation:
+Idea: between two deals Azul has no chance and no hidden information, so the rest of a round is
+a plain game tree. The bot grows that tree one simulation at a time until its clock budget is
+spent, then plays the most visited move. Each simulation:
 
 1. Selection: from the root, follow the child with the best UCB1 score (its mean reward for the
    seat that moved into it, plus an exploration term) while the node is fully expanded.
-2. Expansion: add one untried move. Moves to the floor are tried last, and the root only keeps
-   its `root_width` most promising moves (by their immediate value, as GreedyBot sees it).
-3. Playout: a few plies of a cheap policy (a random move that puts tiles on a pattern line, not
-   on the floor), then the position is valued with `sdk.helpers.evaluate_all`.
+2. Expansion: add one untried move. A node only ever tries its `width` most promising moves
+   (the root `root_width`), best first, ranked by `sdk.helpers.move_gain`: the points the move
+   brings right away, minus its floor penalty. Azul has 50-100 moves early in a round, most of
+   them poor: this prior is what lets the search go deep enough to see replies.
+3. Playout: to the end of the round (the next deal is chance: the tree and the playouts stop
+   there), with a cheap but sensible policy: of a few random legal moves, the one with the best
+   `move_gain`. The round end is valued with `sdk.helpers.evaluate_all`: the score after
+   wall-tiling and floor, plus credit for end bonuses in progress and partial pattern lines.
 4. Backpropagation: every node on the path gets the reward of the seat that moved into it: a
-   sigmoid of that seat's value minus the best other seat's (works for 2, 3 and 4 players).
+   sigmoid of that seat's value minus the best other seat's (max^n style: each seat maximises
+   its own reward, which works for 2, 3 and 4 players).
 
-Chance: the round end deals new tiles from the bag, which the bot cannot see in order. The tree
-stops at the round end (its moves would depend on the deal); playouts that cross it continue in a
-deal sampled from the bag: each simulation starts from one of several copies of the position
-rebuilt with `from_state` under different random seeds (the public state: no hidden order), so
-each deals its own sample of the bag.
+The tree is kept between moves: when the bot moves again in the same round, the subtree of the
+position it finds (its last move, then the opponents' replies) becomes the new root.
 """
 
 from __future__ import annotations
@@ -24,20 +27,23 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Any
 
 import sdk
-from sdk.helpers import boards, evaluate_all, evaluate_board, is_gray, relative_values
+from sdk.helpers import evaluate_all, move_gain, relative_values
 
 
 class _Node:
+    """A position in the tree, reached by `move` (made by seat `mover`) from `parent`."""
+
     __slots__ = ("move", "parent", "mover", "children", "untried", "visits", "total")
 
-    def __init__(self, move, parent, mover: int, untried: list) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, move: Any, parent: _Node | None, mover: int, untried: list[Any] | None) -> None:
         self.move, self.parent, self.mover = move, parent, mover
         self.children: list[_Node] = []
-        self.untried = untried
+        self.untried = untried  # moves not expanded yet, the most promising last
         self.visits = 0
-        self.total = 0.0
+        self.total = 0.0  # sum of the rewards of `mover`
 
     def best_child(self, c: float) -> _Node:
         log_n = math.log(self.visits)
@@ -46,99 +52,109 @@ class _Node:
 
 
 class MctsBot(sdk.Bot):
-    """UCT over the current round, short playouts, sampled deals, heuristic values."""
+    """UCT over the current round: greedy-ranked expansion, greedy-ish playouts to the round
+    end, heuristic values there, the tree reused between moves of a round."""
 
     name = "mcts"
-    version = "1.0"
+    version = "2.0"
     exploration = 0.35
-    root_width = 12
-    playout_plies = 4
+    root_width = 16
+    width = 8
+    sample = 3  # playout policy: the best of this many random legal moves
     scale = 6.0  # points: a lead of `scale` gives a reward of about 0.73
-    samples = 8  # deals sampled (determinised copies of the position)
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()
         self.rng = random.Random(seed)
-        self.simulations = 0
+        self.simulations = 0  # of the last decision
+        self.tree: tuple[Any, _Node] | None = None  # (position, node) after the last move
 
-    def choose_move(self, state):  # type: ignore[no-untyped-def]
+    def choose_move(self, state: Any) -> Any:
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        deadline = time.monotonic() + self.clock.budget(0.75)
-        root = _Node(None, None, -1, self._root_moves(state, deadline))
-        public = state.to_state()
-        roots = []
+        deadline = time.monotonic() + self.clock.budget(0.8)
+        root = self._reused_root(state) or _Node(None, None, -1, None)
+        tried = {child.move for child in root.children}
+        root.untried = [m for m in self._ranked(state, self.root_width) if m not in tried]
+        root.parent = None
         self.simulations = 0
         while True:
-            if len(roots) < self.samples:  # one more sampled deal, until there are enough
-                roots.append(type(state).from_state(public, seed=self.rng.getrandbits(62)))
-            self._simulate(root, roots[self.simulations % len(roots)].copy(), state.round)
+            self._simulate(root, state.copy(), state.round)
             self.simulations += 1
             if time.monotonic() > deadline:
                 break
-        return max(root.children, key=lambda ch: ch.visits).move
+        best = max(root.children, key=lambda ch: ch.visits)
+        after = state.copy()
+        after.push(best.move)
+        self.tree = (after, best)
+        return best.move
 
-    # -- set-up --------------------------------------------------------------------------------
-    def _root_moves(self, state, deadline: float) -> list:  # type: ignore[no-untyped-def]
-        """The root's `root_width` best moves by immediate value, the best one tried first
-        (out of time, the moves valued so far)."""
-        me, gray = state.turn, is_gray(state)
-        scored = []
-        for move in state.legal_moves():
-            if scored and time.monotonic() > deadline:
-                break
-            child = state.copy()
-            child.push(move)
-            if child.round != state.round or child.is_over():
-                value = relative_values(evaluate_all(child))[me]
-            else:
-                value = evaluate_board(boards(child)[me], gray)
-            scored.append((value, self.rng.random(), move))
-        scored.sort(reverse=True)
-        return [m for _, _, m in reversed(scored[:self.root_width])]
+    # -- the tree ------------------------------------------------------------------------------
+    def _ranked(self, state: Any, width: int) -> list[Any]:
+        """The `width` most promising moves by `move_gain`, the best last (popped first)."""
+        gains = [(move_gain(state, m), self.rng.random(), m) for m in state.legal_moves()]
+        gains.sort()
+        return [m for _, _, m in gains[-width:]]
 
-    def _untried(self, state) -> list:  # type: ignore[no-untyped-def]
-        """Moves to expand, popped from the end: floor moves first in the list, so tried last."""
-        moves = list(state.legal_moves())
-        self.rng.shuffle(moves)
-        moves.sort(key=lambda m: not m.is_wall and m.line != 5)  # 5 = the floor line
-        return moves
+    def _reused_root(self, state: Any) -> _Node | None:
+        """The node of the last decision's tree that `state` reached: below the move the bot
+        played, the opponents' replies (a few plies, found by comparing public states). None
+        when the round has changed or the replies were moves the tree never tried."""
+        if self.tree is None:
+            return None
+        target = state.to_state()
+        stack, budget = [(*self.tree, 0)], 64  # at most `budget` positions compared
+        self.tree = None
+        while stack and budget > 0:
+            position, node, depth = stack.pop()
+            if position.round != state.round or position.is_over():
+                continue
+            budget -= 1
+            if position.to_state() == target:
+                return node
+            if depth < state.players - 1:
+                for child in sorted(node.children, key=lambda ch: ch.visits):
+                    after = position.copy()
+                    after.push(child.move)
+                    stack.append((after, child, depth + 1))
+        return None
 
-    # -- one simulation ------------------------------------------------------------------------
-    def _simulate(self, root: _Node, sim, round_no: int) -> None:  # type: ignore[no-untyped-def]
+    def _simulate(self, root: _Node, sim: Any, round_no: int) -> None:
         node = root
-        while not node.untried and node.children:
+        while True:  # 1. selection
+            if node.untried is None:  # ranked on its second visit: most leaves never get one
+                in_round = sim.round == round_no and not sim.is_over()
+                node.untried = self._ranked(sim, self.width) if in_round else []
+            if node.untried or not node.children:
+                break
             node = node.best_child(self.exploration)
             sim.push(node.move)
-        in_round = not sim.is_over() and sim.round == round_no
-        if node.untried and in_round:
+        if node.untried:  # 2. expansion
             move = node.untried.pop()
-            mover = sim.turn
+            child = _Node(move, node, sim.turn, None)
             sim.push(move)
-            in_round = not sim.is_over() and sim.round == round_no
-            child = _Node(move, node, mover, self._untried(sim) if in_round else [])
             node.children.append(child)
             node = child
-        self._playout(sim)
+        self._playout(sim, round_no)  # 3. playout
         rewards = [1.0 / (1.0 + math.exp(-v / self.scale))
                    for v in relative_values(evaluate_all(sim))]
-        while node is not None:
-            node.visits += 1
-            if node.mover >= 0:
-                node.total += rewards[node.mover]
-            node = node.parent
+        walk: _Node | None = node
+        while walk is not None:  # 4. backpropagation
+            walk.visits += 1
+            if walk.mover >= 0:
+                walk.total += rewards[walk.mover]
+            walk = walk.parent
 
-    def _playout(self, sim) -> None:  # type: ignore[no-untyped-def]
-        """`playout_plies` moves of the playout policy: tiles onto pattern lines, not the floor."""
+    def _playout(self, sim: Any, round_no: int) -> None:
+        """Play to the end of the round: each move the best `move_gain` of a few random ones."""
         choice = self.rng.choice
-        for _ in range(self.playout_plies):
-            if sim.is_over():
-                return
+        while sim.round == round_no and not sim.is_over():
             moves = sim.legal_moves()
-            lines = [m for m in moves if m.is_wall or m.line != 5]
-            sim.push(choice(lines or moves))
-
-
-if __name__ == "__main__":
-    sdk.run(MctsBot)
+            best, best_gain = None, -1e9
+            for _ in range(self.sample):
+                move = choice(moves)
+                gain = move_gain(sim, move)
+                if gain > best_gain:
+                    best, best_gain = move, gain
+            sim.push(best)
