@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+# First: decides between the compiled build and the sources before any core module is imported.
+from referee.engine.compiled import COMPILED
+
+# isort: split
 from referee.engine.classic import RECORD_FORMAT, ClassicGame
 from referee.engine.classic_moves import CENTRE, COLOUR_LETTERS, COLOUR_NAMES, FLOOR, Move
 from referee.engine.errors import EngineError, IllegalMoveError, NotationError, RecordError
@@ -25,6 +29,7 @@ def game_from_state(state: dict[str, Any], seed: int | None = None) -> Game:
 
 
 __all__ = [
+    "COMPILED",
     "CENTRE", "COLOUR_LETTERS", "COLOUR_NAMES", "FLOOR", "OVER", "RECORD_FORMAT", "RULESETS",
     "TAKE", "WALL", "ClassicGame", "EngineError", "Game", "IllegalMoveError", "Move",
     "NotationError", "RecordError", "Ruleset", "game_from_state", "get_ruleset", "load_record",

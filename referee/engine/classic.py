@@ -39,7 +39,15 @@ from referee.engine.classic_tables import (
     wall_column,
 )
 from referee.engine.errors import EngineError, IllegalMoveError, NotationError, RecordError
-from referee.engine.game import OVER, TAKE, WALL, Game, fresh_seed, ranks_from_keys
+from referee.engine.game import (
+    OVER,
+    TAKE,
+    WALL,
+    Game,
+    fresh_seed,
+    ranks_from_keys,
+    register_family,
+)
 from referee.engine.rulesets import Ruleset, get_ruleset
 
 RECORD_FORMAT = "azul-arena/record/1"
@@ -172,7 +180,7 @@ class ClassicGame(Game):
                 + GROUPS[((s >> 32) & FIELD) | a[b + 2]] + GROUPS[((s >> 48) & FIELD) | a[b + 3]]
                 + GROUPS[((s >> 64) & FIELD) | a[b + 4]])
 
-    def parse_move(self, text: str) -> Move:
+    def parse_move(self, text: object) -> Move:
         move = parse_move(text)
         if move.is_wall and not self._gray:
             raise NotationError(f"{text!r}: wall placements exist only in azul-gray")
@@ -183,7 +191,12 @@ class ClassicGame(Game):
 
     def push(self, move: Move) -> None:
         """Apply `move`. Illegal moves raise IllegalMoveError and leave the game unchanged."""
-        if move.is_wall:
+        try:
+            is_wall = move.is_wall
+        except AttributeError:  # compiled, the engine raises this TypeError itself
+            raise TypeError(f"push() takes a Move from legal_moves() or parse_move(), not "
+                            f"{type(move).__name__}; push_notation(text) takes text") from None
+        if is_wall:
             self._push_wall(move)
             return
         p = self.turn
@@ -696,3 +709,6 @@ class ClassicGame(Game):
     def __repr__(self) -> str:
         return (f"<ClassicGame {self.ruleset.name} players={self.players} round={self.round} "
                 f"phase={self.phase} turn={self.turn} scores={list(self._scores)}>")
+
+
+register_family(ClassicGame)

@@ -111,7 +111,7 @@ _TAKE_RE = re.compile(r"([1-9C])([BYRKW])([1-5F])")
 _WALL_RE = re.compile(r"([1-5])@([1-5])")
 
 
-def parse_move(text: str) -> Move:
+def parse_move(text: object) -> Move:
     """The move written `text`; NotationError explains what is wrong with it."""
     if not isinstance(text, str):
         raise NotationError(f"a move is written as text such as '4K2', not {type(text).__name__}")

@@ -42,10 +42,10 @@ class Game(ABC):
         """Apply `move`; raise IllegalMoveError naming the rule if the rules forbid it."""
 
     @abstractmethod
-    def parse_move(self, text: str) -> Any:
+    def parse_move(self, text: object) -> Any:
         """The move written `text` in this family's notation (NotationError if it is not one)."""
 
-    def push_notation(self, text: str) -> Any:
+    def push_notation(self, text: object) -> Any:
         """Parse `text`, apply it and return the move."""
         move = self.parse_move(text)
         self.push(move)
@@ -81,19 +81,10 @@ class Game(ABC):
     def to_state(self) -> dict[str, Any]:
         """Everything every player may see, as a JSON-able dict; nothing hidden (no bag order)."""
 
-    # Every family registers itself here by defining `family` (see __init_subclass__), so that
-    # Game.from_state / Game.from_record can build a game of the right family from its ruleset.
-    _families: ClassVar[dict[str, type[Game]]] = {}
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "family" in cls.__dict__:
-            Game._families[cls.family] = cls
-
     @classmethod
     def family_of(cls, ruleset: str) -> type[Game]:
         """The engine class that plays `ruleset`."""
-        return Game._families[get_ruleset(ruleset).family]
+        return FAMILIES[get_ruleset(ruleset).family]
 
     @classmethod
     def from_state(cls, state: dict[str, Any], seed: int | None = None) -> Game:
@@ -109,6 +100,16 @@ class Game(ABC):
         from referee.engine.record import replay
 
         return replay(record)
+
+
+# Each family engine registers here (register_family), so that Game.from_state and new_game can
+# build a game of the right family from a ruleset's name.
+FAMILIES: dict[str, type[Game]] = {}
+
+
+def register_family(engine: type[Game]) -> None:
+    """Make `engine` the one that plays the rulesets of `engine.family`."""
+    FAMILIES[engine.family] = engine
 
 
 def ranks_from_keys(keys: Sequence[tuple[int, ...]]) -> tuple[int, ...]:

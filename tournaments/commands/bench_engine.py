@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from referee.engine import RULESETS, Game, new_game
+from referee.engine import COMPILED, RULESETS, Game, new_game
 from tournaments.commands.common import Exit, console, fail, print_json
 from tournaments.commands.groups import bench_app
 
@@ -73,6 +73,7 @@ def run_engine_bench(ruleset: str, players: int, games: int, seed: int) -> dict[
         "copy_us": per_call_us(positions, lambda g: g.copy()),
         "legal_moves_us": per_call_us(positions, lambda g: g.legal_moves()),
         "python": platform.python_version(),
+        "compiled": COMPILED,
     }
 
 
@@ -86,7 +87,8 @@ def bench_engine(
 ) -> None:
     """Engine speed on one core: random games/s and moves/s through the public API (new_game,
     legal_moves, push), and the time of one state copy and one legal-move listing over positions
-    from every stage of the game.
+    from every stage of the game. `make install` compiles the engine with mypyc; set
+    AZUL_ARENA_PURE_PYTHON=1 to measure the plain-Python engine.
 
     Example: azul-arena bench engine --players 2 --games 3000 --json
     """
@@ -100,7 +102,8 @@ def bench_engine(
     if json_out:
         print_json(result)
         raise typer.Exit(int(Exit.OK))
-    table = Table(title=f"engine: {ruleset}, {players} players, {games} random games "
+    build = "compiled with mypyc" if COMPILED else "plain Python"
+    table = Table(title=f"engine ({build}): {ruleset}, {players} players, {games} random games "
                         f"(one core, CPython {result['python']})")
     table.add_column("measure")
     table.add_column("value", justify="right")

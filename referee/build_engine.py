@@ -1,0 +1,62 @@
+"""Compile the engine's core with mypyc: `python -m referee.build_engine` (run by `make install`).
+
+The compiled modules behave exactly as their sources (the engine's tests run against whichever is
+in use, and tests/engine/test_compiled.py compares the two); they are about twice as fast, which
+every search bot and the referee feel. On any failure the build is removed and the engine runs
+as plain Python: compiling is an optimisation, never a requirement.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from referee.engine.compiled import HERE, MODULES, STAMP, sources_hash
+
+ROOT = HERE.parents[1]
+
+
+def built_files() -> list[Path]:
+    """The compiled files a build leaves: one extension per module and mypyc's shared library."""
+    return [*HERE.glob("*.so"), *ROOT.glob("*__mypyc*.so")]
+
+
+def clean() -> None:
+    for path in built_files():
+        path.unlink()
+    STAMP.unlink(missing_ok=True)
+
+
+def build() -> bool:
+    """Compile in place; True on success. The stamp is written last, only for a full build."""
+    clean()
+    sources = [str(Path("referee/engine") / f"{name}.py") for name in MODULES]
+    with tempfile.TemporaryDirectory(prefix="azul-mypyc-") as tmp:
+        # mypyc builds under ./build and copies the extensions next to their sources.
+        result = subprocess.run([sys.executable, "-m", "mypyc", *sources], cwd=ROOT,
+                                capture_output=True, text=True,
+                                env={**__import__("os").environ, "MYPY_CACHE_DIR": tmp})
+    shutil.rmtree(ROOT / "build", ignore_errors=True)
+    if result.returncode != 0:
+        clean()
+        tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])
+        print(f"engine: mypyc failed, the engine runs as plain Python.\n{tail}", file=sys.stderr)
+        return False
+    STAMP.write_text(sources_hash() + "\n")
+    print(f"engine: compiled {len(MODULES)} modules with mypyc")
+    return True
+
+
+def main() -> int:
+    if "--clean" in sys.argv:
+        clean()
+        return 0
+    build()
+    return 0  # a failed build leaves a working (slower) engine: not an install failure
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,60 @@
+"""Whether the engine runs compiled (mypyc) or as plain Python, and never a stale build.
+
+`make install` compiles the engine's core modules with mypyc (see referee/build_engine.py) and
+writes a stamp with the hash of the sources it compiled. Python prefers a compiled module to its
+source file, so an edited source next to an old build would silently run the old code: when the
+stamp does not match the sources (or AZUL_ARENA_PURE_PYTHON=1 is set), the sources are imported
+instead, and the compiled files are ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+HERE = Path(__file__).resolve().parent
+# The modules mypyc compiles: the hot core, and everything its classes derive from.
+MODULES = ("classic", "classic_moves", "classic_tables", "game", "errors", "rng", "rulesets",
+           "state")
+STAMP = HERE / "compiled.sha256"
+
+
+def sources_hash() -> str:
+    """The hash of the compiled modules' sources, as the stamp records it."""
+    digest = hashlib.sha256()
+    for name in MODULES:
+        digest.update((HERE / f"{name}.py").read_bytes())
+    return digest.hexdigest()
+
+
+def build_is_current() -> bool:
+    """True when a compiled build exists and was made from the sources as they are now."""
+    if os.environ.get("AZUL_ARENA_PURE_PYTHON") == "1":
+        return False
+    try:
+        return STAMP.read_text().strip() == sources_hash()
+    except OSError:
+        return False
+
+
+class _SourcesFirst(importlib.abc.MetaPathFinder):
+    """Imports the engine's compiled modules from their .py files."""
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        package, _, name = fullname.rpartition(".")
+        if package != __package__ or name not in MODULES:
+            return None
+        return importlib.util.spec_from_file_location(fullname, HERE / f"{name}.py")
+
+
+COMPILED = build_is_current()
+if not COMPILED:
+    sys.meta_path.insert(0, _SourcesFirst())
