@@ -38,7 +38,8 @@ class _Node:
 
     __slots__ = ("move", "parent", "mover", "children", "untried", "visits", "total")
 
-    def __init__(self, move: Any, parent: _Node | None, mover: int, untried: list[Any] | None) -> None:
+    def __init__(self, move: Any, parent: _Node | None, mover: int,
+                 untried: list[Any] | None) -> None:
         self.move, self.parent, self.mover = move, parent, mover
         self.children: list[_Node] = []
         self.untried = untried  # moves not expanded yet, the most promising last
