@@ -176,9 +176,11 @@ class ClassicGame(Game):
         s = self._sources
         a = self._allowed
         b = self.turn * 5
-        return (GROUPS[(s & FIELD) | a[b]] + GROUPS[((s >> 16) & FIELD) | a[b + 1]]
-                + GROUPS[((s >> 32) & FIELD) | a[b + 2]] + GROUPS[((s >> 48) & FIELD) | a[b + 3]]
-                + GROUPS[((s >> 64) & FIELD) | a[b + 4]])
+        return (GROUPS[((s & FIELD) << 6) | a[b]]
+                + GROUPS[(((s >> 12) & FIELD) << 6) | a[b + 1]]
+                + GROUPS[(((s >> 24) & FIELD) << 6) | a[b + 2]]
+                + GROUPS[(((s >> 36) & FIELD) << 6) | a[b + 3]]
+                + GROUPS[(((s >> 48) & FIELD) << 6) | a[b + 4]])
 
     def parse_move(self, text: object) -> Move:
         move = parse_move(text)

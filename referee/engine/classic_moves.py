@@ -52,7 +52,7 @@ class Move:
         self.is_wall = is_wall
         self._text = text
         # The bit of the engine's `sources` mask that says "source holds colour" (classic_tables).
-        self._source_bit = 0 if is_wall else 1 << (16 * colour + 6 + source)
+        self._source_bit = 0 if is_wall else 1 << (12 * colour + source)
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, Move) and other.index == self.index)

@@ -3,8 +3,8 @@
 Encodings used by `classic.py`:
 - a factory is a 15-bit int, 3 bits of count per colour (a factory never holds more than 4 tiles);
 - a tile multiset elsewhere (centre, floor, lid, bag counts) packs 8 bits of count per colour;
-- `sources` packs, per colour c, a 16-bit field at bit 16*c whose bit 6 + s says "source s holds c"
-  (the 6 low bits of each field stay clear, see `take_group`);
+- `sources` packs, per colour c, a 12-bit field at bit 12*c whose bit s says "source s holds c"
+  (60 bits in all: small enough to stay a machine int when the engine is compiled);
 - an entry of `allowed` (seat, colour) is `colour << 16 | destinations`, a 6-bit mask of the
   pattern lines (bits 0-4) and the floor (bit 5) that accept that colour;
 - a wall is a 25-bit mask, bit 5*row + column; a transposed copy makes columns as cheap as rows.
@@ -40,7 +40,7 @@ def _factory_codes() -> list[int]:
 
 FACTORY_CODES = _factory_codes()
 TILE3 = tuple(1 << (3 * c) for c in range(N_COLOURS))  # one tile of colour c in a factory code
-# PRESENCE[code]: the colours present in a factory, spread to the `sources` layout (bit 16c + 6).
+# PRESENCE[code]: the colours present in a factory, spread to the `sources` layout (bit 12c).
 PRESENCE = [0] * (1 << 15)
 # TO_PACKED8[code]: the same tiles as an 8-bits-per-colour multiset, to add to the centre.
 TO_PACKED8 = [0] * (1 << 15)
@@ -48,7 +48,7 @@ for _code in FACTORY_CODES:
     for _c in range(N_COLOURS):
         _n = (_code >> (3 * _c)) & 7
         if _n:
-            PRESENCE[_code] |= 1 << (16 * _c + 6)
+            PRESENCE[_code] |= 1 << (12 * _c)
             TO_PACKED8[_code] |= _n << (8 * _c)
 
 
@@ -57,7 +57,7 @@ def presence8(packed: int) -> int:
     out = 0
     for c in range(N_COLOURS):
         if (packed >> (8 * c)) & 255:
-            out |= 1 << (16 * c + 6)
+            out |= 1 << (12 * c)
     return out
 
 
@@ -101,7 +101,7 @@ class _Groups(dict[int, tuple[Move, ...]]):
 
     They depend only on which sources hold the colour and which destinations accept it, so
     there are at most 5 * 1024 * 64 of them; each is built the first time it is met. The key is
-    what `sources` and `allowed` hold already, so listing legal moves is five lookups.
+    made of what `sources` and `allowed` hold already, so listing legal moves is five lookups.
     """
 
     def __missing__(self, key: int) -> tuple[Move, ...]:
@@ -116,4 +116,4 @@ class _Groups(dict[int, tuple[Move, ...]]):
 
 
 GROUPS = _Groups()
-FIELD = 0xFFC0  # the source bits of one colour's field in `sources`, kept at their place
+FIELD = 1023  # the source bits of one colour's field in `sources`
