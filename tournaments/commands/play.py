@@ -78,8 +78,13 @@ def match(
                                "move_time_total": s.move_time_total, "log": s.log_path}
                               for s in result.seats]})
         return
+    from rich.markup import escape
     from rich.table import Table
 
+    from referee.engine import replay as replay_record
+
+    # The final position, as the engine draws it (rebuilt from the record the referee wrote).
+    console.print(escape(str(replay_record(result.record))))
     table = Table(title=f"match {result.match_id} ({ruleset}, {result.duration:.2f} s)")
     for col in ("seat", "entry", "score", "rank", "termination", "strikes", "moves", "log"):
         table.add_column(col)
