@@ -24,6 +24,7 @@ position it finds (its last move, then the opponents' replies) becomes the new r
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -34,15 +35,15 @@ from sdk.helpers import evaluate_all, move_gain, relative_values
 
 
 class _Node:
-    """A position in the tree, reached by `move` (made by seat `mover`) from `parent`."""
+    """A position in the tree, reached by `move` made by seat `mover`. Nodes know their children
+    but not their parent: without reference cycles a tree is freed as soon as it is dropped."""
 
-    __slots__ = ("move", "parent", "mover", "children", "untried", "visits", "total")
+    __slots__ = ("move", "mover", "children", "untried", "visits", "total")
 
-    def __init__(self, move: Any, parent: _Node | None, mover: int,
-                 untried: list[Any] | None) -> None:
-        self.move, self.parent, self.mover = move, parent, mover
+    def __init__(self, move: Any, mover: int) -> None:
+        self.move, self.mover = move, mover
         self.children: list[_Node] = []
-        self.untried = untried  # moves not expanded yet, the most promising last
+        self.untried: list[Any] | None = None  # moves to expand, the most promising last
         self.visits = 0
         self.total = 0.0  # sum of the rewards of `mover`
 
@@ -70,21 +71,27 @@ class MctsBot(sdk.Bot):
         self.simulations = 0  # of the last decision
         self.tree: tuple[Any, _Node] | None = None  # (position, node) after the last move
 
+    def on_game_start(self, info: sdk.GameInfo) -> None:
+        self.tree = None
+
     def choose_move(self, state: Any) -> Any:
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
         deadline = time.monotonic() + self.clock.budget(0.8)
-        root = self._reused_root(state) or _Node(None, None, -1, None)
+        root = self._reused_root(state) or _Node(None, -1)
         tried = {child.move for child in root.children}
         root.untried = [m for m in self._ranked(state, self.root_width) if m not in tried]
-        root.parent = None
         self.simulations = 0
-        while True:
-            self._simulate(root, state.copy(), state.round)
-            self.simulations += 1
-            if time.monotonic() > deadline:
-                break
+        gc.disable()  # a full collection over the tree could cost tens of ms at a random moment
+        try:
+            while True:
+                self._simulate(root, state.copy(), state.round)
+                self.simulations += 1
+                if time.monotonic() > deadline:
+                    break
+        finally:
+            gc.enable()
         best = max(root.children, key=lambda ch: ch.visits)
         after = state.copy()
         after.push(best.move)
@@ -122,7 +129,7 @@ class MctsBot(sdk.Bot):
         return None
 
     def _simulate(self, root: _Node, sim: Any, round_no: int) -> None:
-        node = root
+        node, path = root, [root]
         while True:  # 1. selection
             if node.untried is None:  # ranked on its second visit: most leaves never get one
                 in_round = sim.round == round_no and not sim.is_over()
@@ -131,21 +138,20 @@ class MctsBot(sdk.Bot):
                 break
             node = node.best_child(self.exploration)
             sim.push(node.move)
+            path.append(node)
         if node.untried:  # 2. expansion
             move = node.untried.pop()
-            child = _Node(move, node, sim.turn, None)
+            child = _Node(move, sim.turn)
             sim.push(move)
             node.children.append(child)
-            node = child
+            path.append(child)
         self._playout(sim, round_no)  # 3. playout
         rewards = [1.0 / (1.0 + math.exp(-v / self.scale))
                    for v in relative_values(evaluate_all(sim))]
-        walk: _Node | None = node
-        while walk is not None:  # 4. backpropagation
-            walk.visits += 1
-            if walk.mover >= 0:
-                walk.total += rewards[walk.mover]
-            walk = walk.parent
+        for node in path:  # 4. backpropagation
+            node.visits += 1
+            if node.mover >= 0:
+                node.total += rewards[node.mover]
 
     def _playout(self, sim: Any, round_no: int) -> None:
         """Play to the end of the round: each move the best `move_gain` of a few random ones."""
