@@ -20,7 +20,7 @@ spent, then plays the most visited move. Each simulation:
 
 The tree is kept between moves: when the bot moves again in the same round, the subtree of the
 position it finds (its last move, then the opponents' replies) becomes the new root. At 0.1 s a
-move it runs about 600 simulations a move (fewer early in a round, more late).
+move it runs some 600-800 simulations (fewer early in a round, more late).
 """
 
 from __future__ import annotations
