@@ -25,7 +25,14 @@ from typing import Any
 
 from referee.clocks import SeatClock
 from referee.events import MatchEvent
-from referee.launcher import ADDRESS_SPACE_LIMIT, CPU_SECONDS_LIMIT, BotProcess, launch, slug
+from referee.launcher import (
+    ADDRESS_SPACE_LIMIT,
+    CPU_SECONDS_LIMIT,
+    FILE_SIZE_LIMIT,
+    BotProcess,
+    launch,
+    slug,
+)
 from referee.match import MatchRunner, Seat
 from referee.replay import build_replay
 from referee.server import RefereeServer
@@ -104,7 +111,7 @@ class Arena:
                  log_dir: Path | None = None, startup_timeout: float = 10.0, *,
                  listen: str | None = None, reuse: bool = True, ping_interval: float = 10.0,
                  ping_timeout: float = 5.0, address_space: int = ADDRESS_SPACE_LIMIT,
-                 cpu_seconds: int = CPU_SECONDS_LIMIT) -> None:
+                 cpu_seconds: int = CPU_SECONDS_LIMIT, file_size: int = FILE_SIZE_LIMIT) -> None:
         entries = entries or {}
         self.entries = dict(entries) if isinstance(entries, dict) else {e: e for e in entries}
         self.log_dir = Path(log_dir) if log_dir else None
@@ -112,6 +119,7 @@ class Arena:
         self.reuse = reuse
         self.ping_interval, self.ping_timeout = ping_interval, ping_timeout
         self.address_space, self.cpu_seconds = address_space, cpu_seconds
+        self.file_size = file_size
         self._listen = listen
         self._tmp: Path | None = None
         self._idle: dict[str, list[_Worker]] = {}
@@ -183,7 +191,7 @@ class Arena:
         log_path = self.log_dir / f"{slug(name)}-{next(self._launched)}.log"
         try:
             process = await launch(self.entry_of(name), self.server.address, token, log_path,
-                                   self.address_space, self.cpu_seconds)
+                                   self.address_space, self.cpu_seconds, self.file_size)
         except (OSError, ValueError) as exc:
             self.server.hub.forget(token)
             return _Failed("crash", f"cannot start {name!r}: {exc}", str(log_path))

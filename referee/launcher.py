@@ -14,6 +14,7 @@ import os
 import re
 import resource
 import shlex
+import shutil
 import signal
 import sys
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from pathlib import Path
 
 ADDRESS_SPACE_LIMIT = 2 << 30  # bytes; a runaway bot fails its own allocations, not the machine
 CPU_SECONDS_LIMIT = 3600  # generous: pooled bots play many games; this only stops a spinning bot
+FILE_SIZE_LIMIT = 64 << 20  # bytes per file written, its log included: no filling the disk
 
 
 def entry_argv(entry: str) -> list[str]:
@@ -39,6 +41,15 @@ def entry_argv(entry: str) -> list[str]:
         return [sys.executable, "-m", "sdk.run", target]
     raise ValueError(f"unknown bot entry {entry!r}: not a built-in "
                      f"({', '.join(sorted(BUILTIN_BOTS))}), a .py file or a command line")
+
+
+def check_entry(entry: str) -> None:
+    """Raise ValueError, saying what is wrong, unless `entry` can be launched: a built-in, an
+    existing .py file, or a command line whose program exists."""
+    argv = entry_argv(entry)
+    program = argv[0]
+    if " " in entry.strip() and not (shutil.which(program) or Path(program).is_file()):
+        raise ValueError(f"bot entry {entry!r}: program {program!r} not found")
 
 
 def slug(text: str) -> str:
@@ -95,7 +106,8 @@ def _limit(pid: int, which: int, value: int) -> None:
 
 async def launch(entry: str, address: str, token: str, log_path: Path,
                  address_space: int = ADDRESS_SPACE_LIMIT,
-                 cpu_seconds: int = CPU_SECONDS_LIMIT) -> BotProcess:
+                 cpu_seconds: int = CPU_SECONDS_LIMIT,
+                 file_size: int = FILE_SIZE_LIMIT) -> BotProcess:
     """Start `entry` as a bot process that will dial `address` and say Hello with `token`."""
     import time
 
@@ -116,4 +128,5 @@ async def launch(entry: str, address: str, token: str, log_path: Path,
     # a threaded parent (grpc runs threads); the window before they apply is a few microseconds.
     _limit(process.pid, resource.RLIMIT_AS, address_space)
     _limit(process.pid, resource.RLIMIT_CPU, cpu_seconds)
+    _limit(process.pid, resource.RLIMIT_FSIZE, file_size)  # past it: SIGXFSZ, a crash
     return BotProcess(entry, process, log_path, started)

@@ -57,6 +57,11 @@ Classify = Callable[[Seat, BotFault], Awaitable[str]]
 Emit = Callable[[MatchEvent], None]
 
 
+def _clip(text: str, keep: int = 40) -> str:
+    """A bot's text as it goes into faults, replays and the store: never more than `keep`."""
+    return repr(text) if len(text) <= keep else f"{text[:keep]!r}... ({len(text)} characters)"
+
+
 def final_ranks(engine_ranks: tuple[int, ...] | list[int], forfeited: list[bool]) -> list[int]:
     """Engine ranks among the seats still in; forfeited seats share the last rank."""
     ranks = []
@@ -136,12 +141,13 @@ class MatchRunner:
         if choice == "move":
             try:
                 move = game.parse_move(msg.move)
-            except Exception as exc:  # NotationError: not a move at all
-                await self._fault(seat, BotFault("malformed", f"{msg.move!r}: {exc}"))
+            except Exception:  # NotationError: not a move at all
+                await self._fault(seat, BotFault("malformed",
+                                                 f"{_clip(msg.move)} is not a move in notation"))
                 return None
             if move in legal:
                 return move
-            await self._fault(seat, BotFault("illegal", f"{msg.move!r} is not legal here"))
+            await self._fault(seat, BotFault("illegal", f"{_clip(msg.move)} is not legal here"))
             return None
         await self._fault(seat, BotFault("malformed", "a reply with no move"))
         return None

@@ -27,7 +27,10 @@ REFEREE_NAME = "azul-arena-referee/0.1"
 
 # Small, frequent messages: no compression, and keep-alive at the HTTP/2 level so that a vanished
 # remote peer is noticed even between games.
+# A bot's messages are a few hundred bytes; a hostile one could send megabytes per message.
+MAX_BOT_MESSAGE = 64 * 1024
 SERVER_OPTIONS = [
+    ("grpc.max_receive_message_length", MAX_BOT_MESSAGE),
     ("grpc.keepalive_time_ms", 20_000),
     ("grpc.keepalive_timeout_ms", 10_000),
     ("grpc.http2.max_pings_without_data", 0),
@@ -92,8 +95,12 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         except asyncio.CancelledError:
             session.stream_ended()
             raise
-        except Exception as exc:  # a broken stream or an undecodable message
+        except Exception as exc:  # a broken stream, an undecodable or oversized message
             log.info("stream of %s ended: %s", session.name, exc)
+            code = exc.code() if isinstance(exc, grpc.aio.AioRpcError) else None
+            if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+                session.stream_ended("malformed", f"a message over {MAX_BOT_MESSAGE} bytes")
+                return
         session.stream_ended()
 
     @staticmethod

@@ -49,7 +49,7 @@ class BotSession:
     def __init__(self, context: Any, hello: bot_pb2.ConnectRequest, token: str) -> None:
         self._context = context
         self.token = token
-        self.name = hello.hello.bot_name or "bot"
+        self.name = (hello.hello.bot_name or "bot")[:64]  # it lands in logs and the store
         self.version = hello.hello.bot_version
         self.rulesets = tuple(hello.hello.rulesets)
         self.closed: asyncio.Future[str] = asyncio.get_running_loop().create_future()
@@ -162,17 +162,17 @@ class BotSession:
         if fut is not None and not fut.done():
             fut.set_exception(BotFault(kind, detail))
 
-    def _close(self, reason: str) -> None:
+    def _close(self, reason: str, detail: str = "the stream closed") -> None:
         if not self.closed.done():
             self.closed.set_result(reason)
-        self._fault_pending(reason, "the stream closed")
+        self._fault_pending(reason, detail)
         for ping in self._pings.values():
             if not ping.done():
                 ping.set_exception(BotFault(reason))
 
-    def stream_ended(self, reason: str = "disconnect") -> None:
+    def stream_ended(self, reason: str = "disconnect", detail: str = "the stream closed") -> None:
         """The stream is gone (the bot closed it, its process died, or the server stops)."""
-        self._close(reason)
+        self._close(reason, detail)
 
     # -- liveness ------------------------------------------------------------------------------
 
@@ -199,7 +199,7 @@ class BotSession:
             try:
                 await self.ping(timeout)
             except BotFault:
-                self._close("disconnect")
+                self._close("disconnect", f"no Pong within {timeout:g} s")
                 return
 
 

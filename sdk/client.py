@@ -27,6 +27,41 @@ class Rejected(Exception):
     """The referee refused the Hello."""
 
 
+class Unreachable(Exception):
+    """No referee answered at the address."""
+
+
+def answer(bot: Bot, state: Any, legal: list[str], request_id: int, reply_type: Any) -> Any:
+    """The bot's MoveReply to one request. A bot's mistake costs it one strike at the referee
+    (never the whole process) and is explained in the bot's own log."""
+    reply = reply_type(request_id=request_id)
+    try:
+        move = bot.choose_move(state)
+    except Exception:
+        log.exception("choose_move raised in this position (the referee counts a fault):\n%s",
+                      state)
+        reply.move = "error"  # not notation: a malformed answer, one strike
+        return reply
+    if isinstance(move, int) and not isinstance(move, bool):
+        if not 0 <= move < len(legal):
+            log.warning("choose_move returned index %d, but there are %d legal moves", move,
+                        len(legal))
+            move = len(legal)  # out of range: the referee counts an illegal move
+        reply.move_index = move
+        return reply
+    if move is None:
+        log.warning("choose_move returned None; return one of state.legal_moves()")
+        reply.move = "none"
+        return reply
+    notation = str(move)
+    try:
+        reply.move_index = legal.index(notation)
+    except ValueError:  # not legal here: let the referee judge (and name) it
+        log.warning("choose_move returned %r, which is not a legal move here", notation)
+        reply.move = notation[:40]
+    return reply
+
+
 def state_builder() -> Any:
     """The engine's state -> Game function: `game_from_state` dispatches on the ruleset's family
     (the abstract `Game.from_state` cannot know which family to build)."""
@@ -44,10 +79,11 @@ def _address(address: str) -> str:
     return address
 
 
-def play(bot: Bot, address: str, token: str) -> int:
+def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> int:
     """Connect `bot` to the referee at `address` and play until the referee closes the stream.
 
-    Returns the number of games played. Raises Rejected on a refused Hello.
+    Returns the number of games played. Raises Rejected on a refused Hello, Unreachable when no
+    referee answers within `connect_timeout` seconds.
     """
     import grpc
 
@@ -70,6 +106,12 @@ def play(bot: Bot, address: str, token: str) -> int:
             yield item
 
     channel = grpc.insecure_channel(_address(address))
+    try:
+        grpc.channel_ready_future(channel).result(timeout=connect_timeout)
+    except grpc.FutureTimeoutError:
+        channel.close()
+        raise Unreachable(f"cannot reach the referee at {address} (waited {connect_timeout:g} s):"
+                          " is it running, and is the address right?") from None
     connect = channel.stream_stream("/azul_arena.v1.BotService/Connect",
                                     request_serializer=Request.SerializeToString,
                                     response_deserializer=Response.FromString)
@@ -111,16 +153,12 @@ def play(bot: Bot, address: str, token: str) -> int:
                 bot.clock = Clock(move_time=req.clock.move_time_ms / 1000.0,
                                   bank=req.clock.bank_ms / 1000.0, started=received)
                 state = from_state(decode_state(req.state))
-                move = bot.choose_move(state)
-                reply = bot_pb2.MoveReply(request_id=req.request_id)
-                if isinstance(move, int):  # an index into state.legal_moves() is fine too
-                    reply.move_index = move
-                else:
-                    notation = str(move)
-                    try:
-                        reply.move_index = list(req.legal_moves).index(notation)
-                    except ValueError:  # not in the list: let the referee judge the notation
-                        reply.move = notation
+                reply = answer(bot, state, list(req.legal_moves), req.request_id,
+                               bot_pb2.MoveReply)
+                if time.monotonic() > bot.clock.deadline:
+                    log.warning("answered %.3f s after the deadline (move limit %.3f s): the "
+                                "referee counts a timeout; think less or use self.clock.budget()",
+                                time.monotonic() - bot.clock.deadline, bot.clock.move_time)
                 outbox.put(Request(move_reply=reply))
             elif kind == "game_start":
                 gs = msg.game_start

@@ -69,7 +69,7 @@ def run(bot: type[Bot] | Bot, argv: list[str] | None = None) -> int:
     """
     import logging
 
-    from sdk.client import Rejected, configure_logging, play
+    from sdk.client import Rejected, Unreachable, configure_logging, play
 
     args = _arguments(sys.argv[1:] if argv is None else argv)
     configure_logging(logging.WARNING if args.quiet else logging.INFO)
@@ -79,6 +79,9 @@ def run(bot: type[Bot] | Bot, argv: list[str] | None = None) -> int:
     except Rejected as exc:
         print(f"the referee refused this bot: {exc}", file=sys.stderr)
         raise SystemExit(3) from None
+    except Unreachable as exc:
+        print(exc, file=sys.stderr)
+        raise SystemExit(4) from None
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -125,6 +125,55 @@ def test_a_late_reply_is_one_timeout_not_a_malformed_message(
     assert_finished(result, 2)
 
 
+MISTAKES = [
+    # AZUL_TEST_MISTAKE, the fault counted, what the bot's own log explains
+    ("raise", "malformed", "choose_move raised"),
+    ("none", "malformed", "returned None"),
+    ("index", "illegal", "returned index -1"),
+]
+
+
+@pytest.mark.parametrize(("mistake", "fault", "explained"), MISTAKES,
+                         ids=[m[0] for m in MISTAKES])
+def test_a_buggy_choose_move_costs_strikes_not_the_process(
+        mistake: str, fault: str, explained: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AZUL_TEST_MISTAKE", mistake)
+    config = MatchConfig(seed=6, time_per_move=0.5, fault_policy="random", max_strikes=3)
+    result = play(["random", str(BOTS / "mistaken.py")], config, log_dir=tmp_path)
+    bad = result.seats[1]
+    assert bad.faults == {fault: 3} and bad.termination == fault  # not "crash"
+    assert explained in Path(bad.log_path).read_text()
+    assert_finished(result, 2)
+
+
+def test_a_bot_that_floods_its_output_is_stopped_at_the_file_size_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AZUL_TEST_MISTAKE", "chatty")
+    config = MatchConfig(seed=6, time_per_move=0.5)
+    result = play(["random", str(BOTS / "mistaken.py")], config, log_dir=tmp_path,
+                  file_size=3 << 20)
+    bad = result.seats[1]
+    # Past the limit a write fails: Python raises OSError in choose_move (malformed strikes),
+    # other programs die of SIGXFSZ (crash). Either way the log stays bounded and the seat is out.
+    assert bad.termination in {"malformed", "crash"}
+    assert Path(bad.log_path).stat().st_size <= 3 << 20
+    assert_finished(result, 2)
+
+
+def test_an_unreachable_referee_is_a_clear_error_not_a_hang() -> None:
+    import subprocess
+
+    env = {**os.environ, "AZUL_ARENA_REFEREE": "unix:/nonexistent/referee.sock",
+           "AZUL_ARENA_TOKEN": "x"}
+    code = ("import sdk.client as c; from bots.random_bot import RandomBot\n"
+            "c.play(RandomBot(), 'unix:/nonexistent/referee.sock', 'x', connect_timeout=1)")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode != 0
+    assert "cannot reach the referee at unix:/nonexistent/referee.sock" in done.stderr
+
+
 def test_bot_that_uses_its_clock(tmp_path: Path) -> None:
     config = MatchConfig(seed=8, time_per_move=0.3, first_move_allowance=0.5)
     result = play(["random", str(BOTS / "clocked.py")], config, log_dir=tmp_path)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 
 import typer
@@ -19,27 +18,43 @@ def match(
                                                   "or a quoted command line"),
     ruleset: str = typer.Option("azul", "--ruleset", "-r", help="ruleset name"),
     seed: int | None = typer.Option(None, "--seed", "-s", help="seed of the deals"),
-    time_per_move: float = typer.Option(1.0, "--time-per-move", "-t", help="seconds per move"),
-    time_bank: float = typer.Option(0.0, "--time-bank", help="time bank per seat, seconds"),
-    first_move_allowance: float = typer.Option(0.0, "--first-move-allowance"),
-    grace: float = typer.Option(0.05, "--grace", help="grace margin, seconds"),
+    time_per_move: float = typer.Option(1.0, "--time-per-move", "-t", min=0.001,
+                                        help="seconds per move"),
+    time_bank: float = typer.Option(0.0, "--time-bank", min=0.0,
+                                    help="time bank per seat, seconds"),
+    first_move_allowance: float = typer.Option(0.0, "--first-move-allowance", min=0.0,
+                                               help="extra seconds for a seat's first move"),
+    grace: float = typer.Option(0.05, "--grace", min=0.0, help="grace margin, seconds"),
     policy: str = typer.Option("random", "--fault-policy", "--policy",
                                help="on a fault: random (substitute, count a strike) | forfeit"),
-    max_strikes: int = typer.Option(3, "--max-strikes"),
+    max_strikes: int = typer.Option(3, "--max-strikes", min=1,
+                                    help="strikes before a seat forfeits (policy random)"),
     replay: Path | None = typer.Option(None, "--replay", help="replay file (default: "
                                                               "azul-arena-replays/<id>.json)"),
     log_dir: Path | None = typer.Option(None, "--log-dir", help="bot logs directory"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
 ) -> None:
-    """Play one game between real bot processes through the referee."""
+    """Play one game between real bot processes through the referee: the moves as they happen,
+    the final table, each seat's result, and a replay file.
+
+    Example: azul-arena match greedy ./mybot/bot.py --ruleset azul-gray --seed 7 -t 0.5
+    """
     from referee import Arena, MatchConfig
+    from referee.engine import EngineError, get_ruleset
     from referee.events import MatchEnded, MatchEvent, MovePlayed, SeatFaulted
+    from referee.launcher import check_entry
     from referee.replay import write_replay
 
     if not 2 <= len(entries) <= 4:
         fail("a match has 2 to 4 entries")
     if policy not in ("random", "forfeit"):
         fail("--fault-policy is random or forfeit")
+    try:
+        get_ruleset(ruleset).check_players(len(entries))
+        for entry in entries:
+            check_entry(entry)
+    except (EngineError, ValueError) as exc:
+        fail(str(exc))
     config = MatchConfig(ruleset=ruleset, seed=seed, time_per_move=time_per_move,
                          time_bank=time_bank, first_move_allowance=first_move_allowance,
                          grace=grace, fault_policy=policy, max_strikes=max_strikes)
@@ -98,7 +113,10 @@ def match(
 @referee_app.command("serve")
 def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--listen",
                                      help="unix:PATH or HOST:PORT")) -> None:
-    """Run the referee standalone: remote bots connect, RunMatch/WatchMatch are served."""
+    """Run the referee standalone: remote bots connect, RunMatch/WatchMatch are served.
+
+    Example: azul-arena referee serve --listen 0.0.0.0:50051
+    """
     from referee import Arena
 
     async def go() -> None:
@@ -111,21 +129,31 @@ def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--lis
         asyncio.run(go())
     except KeyboardInterrupt:
         pass
-    except OSError as exc:
-        fail(str(exc), Exit.FAILED)
+    except (OSError, RuntimeError) as exc:  # grpc says RuntimeError for an address it can't bind
+        fail(f"cannot listen on {listen}: {exc}", Exit.FAILED)
 
 
 @bench_app.command("latency")
 def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option(5, "--spawns"),
             as_json: bool = typer.Option(False, "--json")) -> None:
-    """Per-move round trip through the referee vs a bare gRPC stream ping-pong; spawn-to-Hello."""
+    """Per-move round trip through the referee vs a bare gRPC stream ping-pong of the same
+    payload in the same run, and bot spawn-to-Hello (medians).
+
+    Example: azul-arena bench latency --games 20 --json
+    """
     from referee.bench import latency as run_bench
 
     figures = asyncio.run(run_bench(games=games, spawns=spawns))
     if as_json:
         print_json(figures)
         return
-    console.print(json.dumps(figures, indent=1))
-    console.print(f"per move {figures['per_move_us']} us vs bare ping-pong "
-                  f"{figures['bare_pingpong_us']} us: ratio {figures['ratio']} (target <= 1.3); "
-                  f"spawn to Hello {figures['spawn_to_hello_ms']} ms (target <= 150)")
+    from rich.table import Table
+
+    table = Table(title=f"latency over {figures['moves']} moves (medians)")
+    for column in ("measure", "value", "target"):
+        table.add_column(column, justify="right" if column != "measure" else "left")
+    table.add_row("move round trip via the referee", f"{figures['per_move_us']:.0f} us", "")
+    table.add_row("bare gRPC ping-pong, same payload", f"{figures['bare_pingpong_us']:.0f} us", "")
+    table.add_row("ratio", f"{figures['ratio']:.2f}", "<= 1.3")
+    table.add_row("bot spawn to Hello", f"{figures['spawn_to_hello_ms']:.0f} ms", "<= 150 ms")
+    console.print(table)
