@@ -12,7 +12,9 @@ students) it is a table with `name` and one of `builtin`, `file` or `command`.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,6 +86,55 @@ def parse_entries(texts: list[str]) -> list[Entry]:
     return check_unique([parse_entry(t) for t in texts])
 
 
+def check_spec(spec: str) -> None:
+    """Raise `EntryError` if `spec` cannot be launched: an unknown built-in, a missing .py file,
+    or a command line whose program is not on PATH and not an existing file."""
+    from bots.registry import BUILTIN_BOTS
+    from referee.launcher import entry_argv
+
+    try:
+        argv = entry_argv(spec)
+    except ValueError as exc:
+        message = str(exc)
+        if "built-in" not in message:
+            message += f" (the built-ins are {', '.join(sorted(BUILTIN_BOTS))})"
+        raise EntryError(message + "; an entry is a built-in bot, path/bot.py[:Class] or a "
+                         "command line in quotes") from None
+    if not argv:
+        raise EntryError(f"entry {spec!r} is an empty command line")
+    program = argv[0]
+    if shutil.which(program) is None and not (
+            os.sep in program and Path(program).is_file()):
+        raise EntryError(
+            f"program {program!r} of the command line entry {spec!r} is neither on PATH nor "
+            "an existing file (give the full path, or install it)"
+        )
+
+
+def check_entries(entries: list[Entry]) -> list[Entry]:
+    """Raise `EntryError` naming the first entry that cannot be launched (see `check_spec`)."""
+    for entry in entries:
+        try:
+            check_spec(entry.spec)
+        except EntryError as exc:
+            raise EntryError(f"entry {entry.name!r}: {exc}") from None
+    return entries
+
+
+def _check_toml_value(kind: str, value: str, where: str) -> None:
+    if kind == "builtin":
+        from bots.registry import BUILTIN_BOTS
+
+        if value not in BUILTIN_BOTS:
+            raise EntryError(f"{where}: unknown built-in bot {value!r}; the built-ins are "
+                             + ", ".join(sorted(BUILTIN_BOTS)))
+        return
+    try:
+        check_spec(value)
+    except EntryError as exc:
+        raise EntryError(f"{where}: {exc}") from None
+
+
 def load_entries_toml(path: Path) -> list[Entry]:
     """Read entries from a TOML file.
 
@@ -103,6 +154,8 @@ def load_entries_toml(path: Path) -> list[Entry]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise EntryError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError:
+        raise EntryError(f"{path} is not a text (UTF-8) TOML file") from None
     except tomllib.TOMLDecodeError as exc:
         raise EntryError(f"{path} is not valid TOML: {exc}") from exc
     items = data.get("entry", data.get("entries"))
@@ -129,6 +182,8 @@ def load_entries_toml(path: Path) -> list[Entry]:
             if not file_path.is_file():
                 raise EntryError(f"{where}: no such bot file {file_path}")
             value = f"{file_path}{colon}{cls}"
+        else:
+            _check_toml_value(kind, value.strip(), where)
         name = item.get("name") or default_name(value)
         if not isinstance(name, str):
             raise EntryError(f"{where}: name must be a string")

@@ -10,13 +10,14 @@ on the same deal seed.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from tournaments.schedule import ScheduledGame
-from tournaments.store import GameOutcome, Store
+from tournaments.store import GameOutcome, Store, StoreError
 
 PlayFn = Callable[[ScheduledGame], Awaitable[GameOutcome]]
 # Called after each game: (game, outcome or None, error text or None).
@@ -33,6 +34,7 @@ class RunSummary:
     aborted: str | None = None  # why the run gave up early, if it did
     elapsed: float = 0.0
     store_time: float = 0.0  # seconds spent committing results (for the benchmark's breakdown)
+    interrupted: int | None = None  # the signal (SIGINT/SIGTERM) that cancelled the run, if any
 
 
 async def run_games(
@@ -71,7 +73,10 @@ async def run_games(
                 raise
             except Exception as exc:  # noqa: BLE001 - one broken game must not stop the others
                 error = f"{type(exc).__name__}: {exc}"
-                store.record_error(game, traceback.format_exc())
+                try:
+                    store.record_error(game, traceback.format_exc())
+                except (StoreError, sqlite3.Error) as store_exc:
+                    error += f" (and noting it in the db failed: {store_exc})"
                 summary.failed += 1
                 if len(summary.errors) < 20:
                     summary.errors.append((game.game_id, error))
@@ -84,7 +89,18 @@ async def run_games(
                     on_done(game, None, error)
                 continue
             t0 = time.perf_counter()
-            store.record(game, outcome)  # committed before anyone hears of the result
+            try:
+                store.record(game, outcome)  # committed before anyone hears of the result
+            except (StoreError, sqlite3.Error) as exc:
+                # Not recorded: count it as failed (it stays pending unless it was already
+                # done) and go on with the others rather than crash the whole run.
+                error = f"could not record the result in {store.path}: {exc}"
+                summary.failed += 1
+                if len(summary.errors) < 20:
+                    summary.errors.append((game.game_id, error))
+                if on_done:
+                    on_done(game, None, error)
+                continue
             summary.store_time += time.perf_counter() - t0
             summary.played += 1
             consecutive_errors = 0
@@ -97,5 +113,7 @@ async def run_games(
     finally:
         for w in workers:
             w.cancel()
+        # Let the cancelled workers unwind (their games' cleanup) before the caller closes up.
+        await asyncio.gather(*workers, return_exceptions=True)
         summary.elapsed = time.perf_counter() - start
     return summary

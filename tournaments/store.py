@@ -13,7 +13,9 @@ Durability rules, because organisers need results that survive a crash:
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
@@ -111,6 +113,56 @@ class StoredGame:
     last_error: str | None
 
 
+def _prepare_path(path: Path) -> None:
+    """Refuse a directory as the db; create the db's folder (errors as `StoreError`)."""
+    if path.is_dir():
+        raise StoreError(f"{path} is a directory, not a tournament database file")
+    for folder in path.parents:
+        if folder.exists():
+            if not folder.is_dir():
+                raise StoreError(f"cannot use {path}: {folder} is a file, not a folder")
+            break
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the folder {path.parent} for the database {path}: "
+                         f"{exc.strerror or exc}") from None
+
+
+class RunLock:
+    """An exclusive, non-blocking lock on `<db>.lock` held while a run writes to the db.
+
+    `with RunLock(db):` raises `StoreError` at once when another run holds it. The lock goes
+    with the process (flock), so a killed runner never leaves a stale lock behind.
+    """
+
+    def __init__(self, db: Path) -> None:
+        self.db = Path(db)
+        self.path = Path(f"{db}.lock")
+        self._fd: int | None = None
+
+    def __enter__(self) -> RunLock:
+        _prepare_path(self.db)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise StoreError(f"cannot create the lock file {self.path}: "
+                             f"{exc.strerror or exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise StoreError(f"another azul-arena run is using {self.db}; wait for it or use "
+                             "another --db") from None
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing releases the lock
+            self._fd = None
+
+
 class Store:
     """A tournament database. Open with `Store.open(path)`; use as a context manager."""
 
@@ -126,39 +178,58 @@ class Store:
         path = Path(path)
         if not create and not path.exists():
             raise StoreError(f"no tournament database at {path}")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so each transaction is explicit.
-        conn = sqlite3.connect(str(path), isolation_level=None, timeout=30.0)
+        _prepare_path(path)
+        try:
+            # isolation_level=None: we issue BEGIN/COMMIT ourselves (each transaction explicit).
+            conn = sqlite3.connect(str(path), isolation_level=None, timeout=30.0)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the database {path}: {exc}") from None
         conn.row_factory = sqlite3.Row
         try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA foreign_keys=ON")
             store = cls(conn, path)
             store._init_schema(create)
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise StoreError(f"{path} is not a tournament database: {exc}") from exc
+        except BaseException:
+            conn.close()
+            raise
         return store
+
+    def _pragmas(self) -> None:
+        # Set only once the file is known to be ours (WAL mode changes the file's header).
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
 
     def _init_schema(self, create: bool) -> None:
         tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
         if "meta" in tables:
-            row = self.conn.execute(
-                "SELECT value FROM meta WHERE key = 'schema_version'"
-            ).fetchone()
-            version = int(row[0]) if row else 0
+            try:
+                row = self.conn.execute(
+                    "SELECT value FROM meta WHERE key = 'schema_version'"
+                ).fetchone()
+                version = int(row[0]) if row else 0
+            except (sqlite3.OperationalError, ValueError, TypeError):
+                row, version = None, 0
+            if row is None or version < 1:
+                # Someone else's `meta` table: adding our tables would spoil their file.
+                raise StoreError(f"{self.path} is not an azul-arena database (it has tables "
+                                 "but no azul-arena schema version); give another --db")
             if version > SCHEMA_VERSION:
                 raise StoreError(
                     f"{self.path} has schema version {version}; this azul-arena reads up to "
                     f"{SCHEMA_VERSION}: upgrade azul-arena"
                 )
             if version == SCHEMA_VERSION:
+                self._pragmas()
                 return
-        elif tables and not create:
-            raise StoreError(f"{self.path} is not a tournament database")
+        elif tables:
+            raise StoreError(f"{self.path} is not an azul-arena database (it holds other "
+                             "tables); give another --db")
         if not create:
             raise StoreError(f"{self.path} holds no tournament yet")
+        self._pragmas()
         with self.transaction():
             for statement in _SCHEMA.split(";"):
                 if statement.strip():

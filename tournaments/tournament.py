@@ -8,7 +8,9 @@ live view. Both the `tournament run` command and `demo` go through here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
+import signal
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -106,12 +108,45 @@ def play(
     done_games, total = store.counts()
     finished = list(store.games(done_only=True)) if done_games else []
 
-    async def main() -> RunSummary:
+    async def run() -> RunSummary:
         view = LiveView(console, names, total, finished, plain=None if live else True)
         with view:
             if player is not None:
                 return await run_games(store, games, player, concurrency, view.update)
             async with arena_player(config.entries, config.settings(), log_dir) as play_fn:
                 return await run_games(store, games, play_fn, concurrency, view.update)
+
+    async def main() -> RunSummary:
+        # SIGINT/SIGTERM cancel the run, so the games in flight are abandoned (they stay
+        # pending), the Arena closes (bots ended, temp folders removed) and what was committed
+        # stays committed. A second signal while closing is ignored.
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+        caught: list[int] = []
+
+        def on_signal(signum: int) -> None:
+            if not caught:
+                caught.append(signum)
+                task.cancel()
+
+        installed = []
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, on_signal, sig)
+                installed.append(sig)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass  # not the main thread: the default behaviour stays
+        try:
+            return await run()
+        except asyncio.CancelledError:
+            if not caught:
+                raise
+            task.uncancel()
+            return RunSummary(interrupted=caught[0])
+        finally:
+            for sig in installed:
+                with contextlib.suppress(Exception):
+                    loop.remove_signal_handler(sig)
 
     return asyncio.run(main())

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from tournaments.entries import Entry, EntryError, load_entries_toml, parse_entries
+from tournaments.entries import (
+    Entry,
+    EntryError,
+    check_entries,
+    load_entries_toml,
+    parse_entries,
+)
 
 
 def test_command_line_entries() -> None:
@@ -32,21 +39,25 @@ def test_toml_entries(tmp_path: Path) -> None:
     f.write_text(
         '[[entry]]\nname = "alice"\nfile = "students/alice.py"\n'
         '[[entry]]\nname = "base"\nbuiltin = "random"\n'
-        '[[entry]]\ncommand = "java -jar bob.jar"\n'
+        '[[entry]]\ncommand = "sh bob.sh"\n'  # a command's program must exist (sh does)
     )
     got = load_entries_toml(f)
     assert got == [
         Entry("alice", str(tmp_path / "students" / "alice.py")),
         Entry("base", "random"),
-        Entry("java", "java -jar bob.jar"),
+        Entry("sh", "sh bob.sh"),
     ]
 
 
 @pytest.mark.parametrize(
     "text, message",
     [
-        ('[[entry]]\nname = "a"\nbuiltin = "random"\n[[entry]]\nname = "a"\nbuiltin = "x"\n',
+        ('[[entry]]\nname = "a"\nbuiltin = "random"\n[[entry]]\nname = "a"\nbuiltin = "greedy"\n',
          "repeated: a"),
+        ('[[entry]]\nname = "a"\nbuiltin = "grredy"\n', "entry 1: unknown built-in bot 'grredy'; "
+         "the built-ins are .*random"),
+        ('[[entry]]\nname = "a"\ncommand = "no-such-program-xyz --fast"\n',
+         "entry 1: program 'no-such-program-xyz' .* neither on PATH nor an existing file"),
         ('[[entry]]\nname = "a"\n', "exactly one of"),
         ('[[entry]]\nname = "a"\nfile = "nope.py"\n', "no such bot file"),
         ('[[entry]]\nname = "a b"\nbuiltin = "random"\n', "entry name"),
@@ -59,3 +70,22 @@ def test_bad_toml_is_explained(tmp_path: Path, text: str, message: str) -> None:
     f.write_text(text)
     with pytest.raises(EntryError, match=message):
         load_entries_toml(f)
+
+
+def test_binary_toml_is_explained(tmp_path: Path) -> None:
+    f = tmp_path / "e.toml"
+    f.write_bytes(b"\xff\xfe\x00\x81 binary")
+    with pytest.raises(EntryError, match="not a text"):
+        load_entries_toml(f)
+
+
+def test_check_entries_names_the_bad_entry(tmp_path: Path) -> None:
+    (tmp_path / "ok.py").write_text("# bot\n")
+    good = [Entry("r", "random"), Entry("f", str(tmp_path / "ok.py")),
+            Entry("s", "sh bot.sh"), Entry("p", f"{sys.executable} bot.py")]
+    assert check_entries(good) == good
+    for spec, message in [("grredy", "entry 'x': unknown bot entry 'grredy'.*random"),
+                          ("gone.py", "entry 'x': bot file not found: gone.py"),
+                          ("nope-xyz --a", "entry 'x': program 'nope-xyz'")]:
+        with pytest.raises(EntryError, match=message):
+            check_entries([Entry("r", "random"), Entry("x", spec)])

@@ -28,6 +28,8 @@ def print_json(obj: Any) -> None:
 def fail(message: str, code: Exit = Exit.USAGE) -> None:
     """Print a clear error on stderr and leave with `code`."""
     import typer
+    from rich.markup import escape
 
-    err_console.print(f"[bold red]error:[/] {message}")
+    # The message is plain text: "[[entry]]" or a path with brackets must print as written.
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     raise typer.Exit(int(code))

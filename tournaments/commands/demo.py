@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -36,9 +37,9 @@ def demo(
 
     Example: [bold]azul-arena demo[/]  (what `make demo` runs)
     """
-    from tournaments.commands.tournament import print_report
+    from tournaments.commands.tournament import _interrupted, print_report
     from tournaments.entries import Entry
-    from tournaments.store import Store
+    from tournaments.store import RunLock, Store, StoreError
     from tournaments.tournament import TournamentConfig, play, prepare
 
     bots = _reference_bots()
@@ -55,11 +56,18 @@ def demo(
         db = Path("arena-data") / f"demo-{secrets.token_hex(3)}.db"
     config = TournamentConfig(entries=entries, players=2, games_per_pairing=games_per_pairing,
                               seed=None, time_per_move=DEMO_TIME_PER_MOVE)
-    with Store.open(db) as store:
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(RunLock(db))
+            store = stack.enter_context(Store.open(db))
+        except StoreError as exc:
+            fail(str(exc))
         config, pending = prepare(store, config)
         console.print(f"[bold]demo[/]: round-robin of {', '.join(e.name for e in entries)}, "
                       f"{len(pending)} games, seed {config.seed}, db {db}")
         summary = play(store, config, pending, concurrency, console, log_dir=db.parent / "logs")
+        if summary.interrupted:
+            _interrupted(summary.interrupted, db)
         print_report(store, json_out=False, title="Final leaderboard")
     console.print(f"[dim]again: azul-arena tournament show --db {db}[/]")
     if summary.failed:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
+import sqlite3
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -25,6 +29,51 @@ def _open_existing(db: Path):  # type: ignore[no-untyped-def]
     except StoreError as exc:
         fail(str(exc))
         raise  # unreachable: fail() raises
+
+
+@contextlib.contextmanager
+def _reading(db: Path, data_errors: bool = True) -> Iterator[None]:
+    """Turn a database that breaks while being read (damaged pages) into a clear error."""
+    from tournaments.store import StoreError
+
+    try:
+        yield
+    except (sqlite3.DatabaseError, StoreError) as exc:
+        fail(f"cannot read the tournament database {db}: {exc} (is the file damaged?)")
+    except (ValueError, KeyError, TypeError) as exc:  # unreadable JSON in a row
+        if not data_errors:
+            raise
+        fail(f"cannot read the tournament database {db}: bad data ({exc}); is the file "
+             "damaged?")
+
+
+def _check_ruleset(ruleset: str, players: int) -> None:
+    from referee.engine.errors import EngineError
+    from referee.engine.rulesets import RULESETS, get_ruleset
+
+    if ruleset not in RULESETS:
+        fail(f"--ruleset {ruleset!r} is not a ruleset; the rulesets are: "
+             + ", ".join(RULESETS))
+    try:
+        get_ruleset(ruleset).check_players(players)
+    except EngineError as exc:
+        fail(f"--players {players}: {exc}")
+
+
+def _interrupted(signum: int, db: Path) -> None:
+    """Report an interrupted run (counts read back from the db) and leave with 128+signal."""
+    from tournaments.store import Store, StoreError
+
+    counts = ""
+    try:
+        with Store.open(db, create=False) as store:
+            done, total = store.counts()
+        counts = f"{done} of {total} games done; "
+    except (StoreError, sqlite3.Error):
+        pass
+    err_console.print(f"interrupted: {counts}run the same command again to resume",
+                      markup=False, highlight=False)
+    raise typer.Exit(128 + signum)
 
 
 def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ignore[no-untyped-def]
@@ -94,23 +143,32 @@ def run(
     Running the same command again resumes: finished games are never played twice.
     Exit codes: 0 all games played, 1 some games failed (rerun to retry), 2 bad arguments.
     """
-    from tournaments.entries import Entry, EntryError, load_entries_toml, parse_entries
+    from tournaments.entries import (
+        Entry,
+        EntryError,
+        check_entries,
+        check_unique,
+        load_entries_toml,
+        parse_entries,
+    )
     from tournaments.schedule import ScheduleError
-    from tournaments.store import Store, StoreError
+    from tournaments.store import RunLock, Store, StoreError
     from tournaments.tournament import FAULT_POLICIES, ConfigMismatch, TournamentConfig, play
     from tournaments.tournament import prepare as prepare_tournament
 
     if fault_policy not in FAULT_POLICIES:
         fail(f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}")
+    _check_ruleset(ruleset, players)
     chosen: list[Entry] = []
     try:
         if entries_file is not None:
             chosen += load_entries_toml(entries_file)
         if entries:
             chosen += parse_entries(entries)
-        from tournaments.entries import check_unique
-
         check_unique(chosen)
+        # Every entry must be launchable before anything is written: a typo would otherwise
+        # crash every game and stay stored with the schedule.
+        check_entries(chosen)
     except EntryError as exc:
         fail(str(exc))
     if len(chosen) < 2:
@@ -124,30 +182,38 @@ def run(
         time_per_move=time_per_move, fault_policy=fault_policy,
     )
     out = err_console if json_out else console
-    try:
-        store = Store.open(db)
-    except StoreError as exc:
-        fail(str(exc))
-    with store:
+    summary = None
+    with contextlib.ExitStack() as stack:
         try:
-            config, pending = prepare_tournament(store, config)
-        except (ConfigMismatch, ScheduleError) as exc:
+            stack.enter_context(RunLock(db))  # one runner per db: a second one stops here
+            store = stack.enter_context(Store.open(db))
+        except StoreError as exc:
             fail(str(exc))
-        done, total = store.counts()
-        out.print(f"tournament in [bold]{db}[/]: {len(chosen)} entries, {total} games, "
-                  f"seed {config.seed}" + (f"; resuming, {done} already played" if done else ""))
-        summary = None
-        if pending:
-            summary = play(store, config, pending, concurrency, out,
-                           log_dir=log_dir or db.parent / "logs", live=not plain)
-        print_report(store, json_out)
-        if summary is not None and (summary.failed or summary.aborted):
-            err_console.print(f"[red]{summary.failed} game(s) failed[/]"
-                              + (f"; stopped: {summary.aborted}" if summary.aborted else ""))
-            for game_id, error in summary.errors[:5]:
-                err_console.print(f"  {game_id}: {error}", markup=False)
-            err_console.print("rerun the same command to retry them")
-            raise typer.Exit(int(Exit.FAILED))
+        try:
+            with _reading(db, data_errors=False):
+                try:
+                    config, pending = prepare_tournament(store, config)
+                except (ConfigMismatch, ScheduleError) as exc:
+                    fail(str(exc))
+                done, total = store.counts()
+                out.print(f"tournament in [bold]{db}[/]: {len(chosen)} entries, {total} games, "
+                          f"seed {config.seed}"
+                          + (f"; resuming, {done} already played" if done else ""))
+                if pending:
+                    summary = play(store, config, pending, concurrency, out,
+                                   log_dir=log_dir or db.parent / "logs", live=not plain)
+                if summary is not None and summary.interrupted:
+                    _interrupted(summary.interrupted, db)
+                print_report(store, json_out)
+        except KeyboardInterrupt:
+            _interrupted(int(signal.SIGINT), db)
+    if summary is not None and (summary.failed or summary.aborted):
+        err_console.print(f"[red]{summary.failed} game(s) failed[/]"
+                          + (f"; stopped: {summary.aborted}" if summary.aborted else ""))
+        for game_id, error in summary.errors[:5]:
+            err_console.print(f"  {game_id}: {error}", markup=False)
+        err_console.print("rerun the same command to retry them")
+        raise typer.Exit(int(Exit.FAILED))
 
 
 @tournament_app.command("show")
@@ -162,7 +228,7 @@ def show(
 
     Example: [bold]azul-arena tournament show --db arena-data/tournament.db --json[/]
     """
-    with _open_existing(db) as store:
+    with _open_existing(db) as store, _reading(db):
         print_report(store, json_out)
 
 
@@ -184,12 +250,19 @@ def export(
 
     if csv_out == json_out:
         fail("choose one of --csv or --json")
-    with _open_existing(db) as store:
+    if output is not None and output.is_dir():
+        fail(f"-o {output} is a directory; give a file name")
+    if output is not None and not output.parent.is_dir():
+        fail(f"-o {output}: the folder {output.parent} does not exist")
+    with _open_existing(db) as store, _reading(db):
         text = export_csv(store) if csv_out else json.dumps(export_json(store)) + "\n"
     if output is None:
         sys.stdout.write(text)
     else:
-        output.write_text(text, encoding="utf-8")
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            fail(f"cannot write -o {output}: {exc.strerror or exc}")
         err_console.print(f"wrote {output}")
 
 
