@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import re
 import resource
 import shlex
 import shutil
 import signal
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,6 +101,45 @@ class BotProcess:
         await self.wait_exit(2.0)
 
 
+@functools.cache
+def isolation() -> tuple[str, ...]:
+    """The command prefix that starts a bot as the first process of its own PID namespace, or ()
+    where this machine does not allow it (then bots run as plain child processes).
+
+    In its namespace a bot sees no other process, so it cannot signal the referee or another bot
+    or read their environment (tokens); everything it starts dies with it, even after setsid();
+    it dies if the referee dies (pdeathsig); it holds no capabilities (it cannot remount /proc to
+    look outside). It still sees the file system: run untrusted code as a user that owns
+    nothing else of value. AZUL_ARENA_ISOLATION=0 turns it off.
+    """
+    unshare, setpriv, prlimit = (shutil.which(n) for n in ("unshare", "setpriv", "prlimit"))
+    if os.environ.get("AZUL_ARENA_ISOLATION") == "0" or not (unshare and setpriv and prlimit):
+        return ()
+    namespace = [unshare, "--pid", "--fork", "--kill-child", "--mount-proc"]
+    if os.geteuid() != 0:
+        namespace[1:1] = ["--user", "--map-root-user"]  # unprivileged: a user namespace too
+    prefix = (setpriv, "--pdeathsig", "KILL", "--", *namespace, "--")
+    drop = (setpriv, "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--")
+    try:
+        probe = subprocess.run([*prefix, *drop, "true"], capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return ()
+    return (*prefix, "@limits", *drop) if probe.returncode == 0 else ()
+
+
+def limited_argv(argv: list[str], address_space: int, cpu_seconds: int,
+                 file_size: int) -> list[str] | None:
+    """`argv` inside the isolation prefix, with its limits applied before it runs; None when
+    isolation is not available."""
+    prefix = isolation()
+    if not prefix:
+        return None
+    limits = [shutil.which("prlimit") or "prlimit", f"--as={address_space}",
+              f"--cpu={cpu_seconds}", f"--fsize={file_size}", "--"]
+    at = prefix.index("@limits")
+    return [*prefix[:at], *limits, *prefix[at + 1:], *argv]
+
+
 def _limit(pid: int, which: int, value: int) -> None:
     with contextlib.suppress(OSError, ValueError):
         resource.prlimit(pid, which, (value, value))
@@ -119,14 +160,17 @@ async def launch(entry: str, address: str, token: str, log_path: Path,
     root = Path(__file__).resolve().parents[1]
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
     log_path.parent.mkdir(parents=True, exist_ok=True)
+    isolated = limited_argv(argv, address_space, cpu_seconds, file_size)
     with open(log_path, "ab") as log:
         started = time.perf_counter()
         process = await asyncio.create_subprocess_exec(
-            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=asyncio.subprocess.STDOUT,
-            env=env, start_new_session=True)  # its own session => its own process group
-    # Limits are set from here with prlimit (Linux) rather than a preexec_fn, which is unsafe in
-    # a threaded parent (grpc runs threads); the window before they apply is a few microseconds.
-    _limit(process.pid, resource.RLIMIT_AS, address_space)
-    _limit(process.pid, resource.RLIMIT_CPU, cpu_seconds)
-    _limit(process.pid, resource.RLIMIT_FSIZE, file_size)  # past it: SIGXFSZ, a crash
+            *(isolated or argv), stdin=asyncio.subprocess.DEVNULL, stdout=log,
+            stderr=asyncio.subprocess.STDOUT, env=env,
+            start_new_session=True)  # its own session => its own process group
+    if isolated is None:
+        # Limits set from here with prlimit rather than a preexec_fn, which is unsafe in a
+        # threaded parent (grpc runs threads); the window before they apply is microseconds.
+        _limit(process.pid, resource.RLIMIT_AS, address_space)
+        _limit(process.pid, resource.RLIMIT_CPU, cpu_seconds)
+        _limit(process.pid, resource.RLIMIT_FSIZE, file_size)  # past it: SIGXFSZ, a crash
     return BotProcess(entry, process, log_path, started)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import sys
@@ -219,11 +220,33 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_killed_bot_leaves_no_orphan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pidfile = tmp_path / "pids"
-    monkeypatch.setenv("AZUL_TEST_PIDFILE", str(pidfile))
+def _pids_with_env(marker: str) -> dict[int, str]:
+    """Host pids (and command lines) of the processes whose environment holds `marker`: a bot in
+    its own PID namespace knows only its namespace's pids."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "environ").read_bytes():
+                    found[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+            except OSError:
+                continue
+    return {pid: cmd.decode(errors="replace") for pid, cmd in found.items()}
 
-    async def go() -> MatchResult:
+
+@pytest.mark.parametrize("isolation", ["1", "0"], ids=["isolated", "plain"])
+def test_killed_bot_leaves_no_orphan(isolation: str, tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee import launcher
+
+    pidfile = tmp_path / "pids"
+    marker = f"AZUL_TEST_PIDFILE={pidfile}"
+    monkeypatch.setenv("AZUL_TEST_PIDFILE", str(pidfile))
+    monkeypatch.setenv("AZUL_ARENA_ISOLATION", isolation)
+    launcher.isolation.cache_clear()
+    monkeypatch.setattr(launcher, "isolation", functools.cache(launcher.isolation.__wrapped__))
+
+    async def go() -> tuple[MatchResult, dict[int, str]]:
         async with Arena() as arena:
             task = asyncio.ensure_future(arena.play(["random", str(BOTS / "forker.py")],
                                                     MatchConfig(seed=2, time_per_move=1.0)))
@@ -231,20 +254,39 @@ def test_killed_bot_leaves_no_orphan(tmp_path: Path, monkeypatch: pytest.MonkeyP
                 await asyncio.sleep(0.1)
                 if pidfile.exists() and pidfile.read_text().endswith("\n"):
                     break
-            leader, _child = map(int, pidfile.read_text().split())
             await asyncio.sleep(0.3)
-            os.kill(leader, 9)  # killed from outside, mid-game
-            return await task
+            procs = _pids_with_env(marker)
+            bot = [pid for pid, cmd in procs.items()
+                   if cmd.startswith(sys.executable) and "forker.py" in cmd]
+            assert len(bot) == 1, procs
+            os.kill(bot[0], 9)  # killed from outside, mid-game
+            return await task, procs
 
-    result = asyncio.run(go())
-    leader, child = map(int, pidfile.read_text().split())
+    result, procs = asyncio.run(go())
+    assert any(cmd.startswith("sleep") for cmd in procs.values()), "the bot's child was seen"
     assert result.seats[1].termination == "crash"
     assert_finished(result, 2)
     deadline = time.time() + 3
-    while _alive(child) and time.time() < deadline:
+    while any("random" not in c for c in _pids_with_env(marker).values()) \
+            and time.time() < deadline:
         time.sleep(0.05)
-    assert not _alive(child), "the bot's child process survived"
-    assert not _alive(leader)
+    assert not [p for p, c in _pids_with_env(marker).items() if "random" not in c], \
+        "a process of the forking bot survived"
+
+
+def test_an_isolated_bot_cannot_see_or_kill_the_referee_or_other_bots(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.launcher import isolation
+
+    if not isolation():
+        pytest.skip("no PID namespaces here (unshare/setpriv missing or not permitted)")
+    report = tmp_path / "report"
+    monkeypatch.setenv("AZUL_TEST_REPORT", str(report))
+    result = play(["random", str(BOTS / "hostile.py")], MatchConfig(seed=5, time_per_move=1.0))
+    visible, parent = map(int, report.read_text().split())
+    assert visible == 0 and parent == 0  # alone in its namespace: nothing else to name
+    assert result.seats[0].termination == "ok"  # the other bot played on
+    assert_finished(result, 2)  # and so did the referee (this very process)
 
 
 def test_processes_are_reused_and_all_killed_at_close() -> None:
