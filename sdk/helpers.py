@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from referee.engine.classic_tables import wall_points
+
 FLOOR_PENALTY = (0, 1, 2, 4, 6, 8, 11, 14)  # total loss with 0..7 floor spaces taken
 ROW_BONUS, COLUMN_BONUS, COLOUR_BONUS = 2, 7, 10
 COLOUR_LETTERS = "BYRKW"
@@ -114,25 +116,9 @@ def boards_from_state(state: dict[str, Any]) -> list[Board]:
 
 def placement_points(wall: int, row: int, column: int) -> int:
     """Points for a tile placed at (row, column) on `wall` (which does not hold it yet): the
-    horizontal run plus the vertical run through it, each counted when 2 or more; 1 if alone."""
-    wall |= 1 << (5 * row + column)
-    h = 1
-    k = column - 1
-    while k >= 0 and wall >> (5 * row + k) & 1:
-        h, k = h + 1, k - 1
-    k = column + 1
-    while k < 5 and wall >> (5 * row + k) & 1:
-        h, k = h + 1, k + 1
-    v = 1
-    r = row - 1
-    while r >= 0 and wall >> (5 * r + column) & 1:
-        v, r = v + 1, r - 1
-    r = row + 1
-    while r < 5 and wall >> (5 * r + column) & 1:
-        v, r = v + 1, r + 1
-    if h == 1 and v == 1:
-        return 1
-    return (h if h > 1 else 0) + (v if v > 1 else 0)
+    horizontal run plus the vertical run through it, each counted when 2 or more; 1 if alone.
+    The engine's own rule (referee.engine.classic_tables.wall_points)."""
+    return wall_points(wall, row, column)
 
 
 def _free_gray_columns(board: Board, wall: int, cells: dict[int, int], row: int,

@@ -25,8 +25,9 @@ _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2
         2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
 
 
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion; (0, 1) when there is no data."""
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion (a draw may count as half a success); (0, 1)
+    when there is no data."""
     if n <= 0:
         return (0.0, 1.0)
     p = successes / n

@@ -78,17 +78,27 @@ def _run_length(bits: int, i: int) -> int:
 RUN = [_run_length(b, i) if b >> i & 1 else 0 for b in range(32) for i in range(5)]
 
 
-def placement_points(wall: int, wall_t: int, row: int, col: int) -> int:
-    """Points for the tile just placed at (row, col); `wall`/`wall_t` already include it.
-
-    Alone: 1. Otherwise the horizontal run (if 2 or more) plus the vertical run (if 2 or more),
-    the new tile counted in each: the rulebook's 4 + 3 = 7.
-    """
-    h = RUN[((wall >> (5 * row)) & 31) * 5 + col]
-    v = RUN[((wall_t >> (5 * col)) & 31) * 5 + row]
+def _points(h: int, v: int) -> int:
+    """The wall-scoring rule, from the runs through the new tile (the tile counted in each):
+    alone, 1; otherwise the horizontal run if 2 or more, plus the vertical run if 2 or more
+    (the rulebook's 4 + 3 = 7)."""
     if h == 1 and v == 1:
         return 1
     return (h if h > 1 else 0) + (v if v > 1 else 0)
+
+
+def placement_points(wall: int, wall_t: int, row: int, col: int) -> int:
+    """Points for the tile just placed at (row, col); `wall`/`wall_t` already include it."""
+    return _points(RUN[((wall >> (5 * row)) & 31) * 5 + col],
+                   RUN[((wall_t >> (5 * col)) & 31) * 5 + row])
+
+
+def wall_points(wall: int, row: int, column: int) -> int:
+    """Points a tile would score at (row, column) of `wall` (which need not hold it yet), for
+    callers without the transposed wall: bots evaluating moves."""
+    wall |= 1 << (5 * row + column)
+    column_bits = sum(((wall >> (5 * r + column)) & 1) << r for r in range(5))
+    return _points(RUN[((wall >> (5 * row)) & 31) * 5 + column], RUN[column_bits * 5 + row])
 
 
 def transpose_bit(row: int, col: int) -> int:

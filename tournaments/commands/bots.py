@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import keyword
-import math
 import re
 import string
 import time
@@ -18,6 +17,7 @@ import typer
 
 from tournaments.commands.common import Exit, console, err_console, fail, print_json
 from tournaments.commands.groups import bench_app, bot_app
+from tournaments.report import wilson
 
 CLASSIC_RULESETS = ("azul", "azul-mini", "azul-gray", "azul-greenbox")
 REFERENCE_BOTS = ("random", "greedy", "search", "mcts")
@@ -241,16 +241,6 @@ def bot_check(
 
 
 # -- bench strength --------------------------------------------------------------------------
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate (draws count as half a win)."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 @dataclass
 class PairResult:
     a: str
