@@ -97,7 +97,10 @@ def verify_cmd(
                                           help="One JSON object per line per file.")] = False,
 ) -> None:
     """Replay each record: report the first illegal move (file, round, move, why) and the scores
-    after each round's wall-tiling and at the end. Exit 0 if every file verifies, 1 otherwise."""
+    after each round's wall-tiling and at the end. Exit 0 if every file verifies, 1 otherwise.
+
+    Example: azul-arena replay verify azul-arena-replays/*.json --json
+    """
     all_ok = True
     for path in files:
         result = check_file(path)
