@@ -56,6 +56,18 @@ class MatchConfig:
     fault_policy: str = "random"  # "random": a random legal move and a strike; "forfeit"
     max_strikes: int = 3
 
+    def __post_init__(self) -> None:
+        """Refuse settings no match can run with, saying which one and why."""
+        if not self.time_per_move > 0:
+            raise ValueError(f"time per move must be positive, not {self.time_per_move}")
+        for name in ("time_bank", "first_move_allowance", "grace"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name.replace('_', ' ')} cannot be negative")
+        if self.fault_policy not in ("random", "forfeit"):
+            raise ValueError(f"fault policy {self.fault_policy!r} is not random or forfeit")
+        if self.max_strikes < 1:
+            raise ValueError("max strikes must be at least 1")
+
 
 @dataclass
 class SeatResult:

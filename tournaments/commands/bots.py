@@ -207,8 +207,9 @@ def bot_check(
                                           "command line"),
     games: int = typer.Option(1, "--games", "-n", min=1,
                               help="games per ruleset and player count"),
-    time_per_move: float = typer.Option(0.5, "--time-per-move", "-t", help="seconds per move"),
-    grace: float = typer.Option(0.05, "--grace", help="grace margin, seconds"),
+    time_per_move: float = typer.Option(0.5, "--time-per-move", "-t", min=0.001,
+                                        help="seconds per move"),
+    grace: float = typer.Option(0.05, "--grace", min=0.0, help="grace margin, seconds"),
     ruleset: list[str] = typer.Option([], "--ruleset", "-r",
                                       help="check these rulesets (default: all it claims)"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
@@ -335,7 +336,8 @@ def strength_local(bots: list[str], games: int, time_per_move: float, ruleset: s
 
 @bench_app.command("strength")
 def bench_strength(
-    time_per_move: float = typer.Option(0.1, "--time-per-move", "-t", help="seconds per move"),
+    time_per_move: float = typer.Option(0.1, "--time-per-move", "-t", min=0.001,
+                                        help="seconds per move"),
     games: int = typer.Option(20, "--games", "-n", min=1,
                               help="games per pair (seats alternate over the same deals)"),
     bots: list[str] = typer.Option(list(REFERENCE_BOTS), "--bot", "-b",
