@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import permutations
-from typing import Any, Self, cast
+from typing import Any, Final, Self, cast
 
 from referee.engine import rng
 from referee.engine.classic_moves import (
@@ -50,18 +50,18 @@ from referee.engine.game import (
 )
 from referee.engine.rulesets import Ruleset, get_ruleset
 
-RECORD_FORMAT = "azul-arena/record/1"
+RECORD_FORMAT: Final = "azul-arena/record/1"
 
 
 class _Blank:
     """Marks a game made empty, to be filled in field by field (copy, from_state)."""
 
 
-_BLANK = _Blank()
-FACTORIES_FOR_PLAYERS = {2: 5, 3: 7, 4: 9}
-TILES_PER_COLOUR = 20
-TILES_PER_FACTORY = 4
-_FIRST_IN_EACH_ROW = 0b00001_00001_00001_00001_00001  # bit 0 of each 5-bit row field
+_BLANK: Final = _Blank()
+FACTORIES_FOR_PLAYERS: Final = {2: 5, 3: 7, 4: 9}
+TILES_PER_COLOUR: Final = 20
+TILES_PER_FACTORY: Final = 4
+_FIRST_IN_EACH_ROW: Final = 0b00001_00001_00001_00001_00001  # bit 0 of each 5-bit row field
 
 
 def _any_full_line(mask: int) -> bool:

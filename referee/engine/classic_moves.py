@@ -7,18 +7,18 @@ these shared objects, so listing moves allocates nothing and moves compare by id
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Final
 
 from referee.engine.errors import NotationError
 
-COLOUR_LETTERS = "BYRKW"  # blue, yellow, red, black, white: the order used everywhere
-COLOUR_NAMES = ("blue", "yellow", "red", "black", "white")
-N_COLOURS = 5
-MAX_FACTORIES = 9
-CENTRE = 9  # source number of the centre of the table; factories are 0-8
-N_SOURCES = 10
-FLOOR = 5  # destination number of the floor line; pattern lines are 0-4
-N_TAKE_MOVES = N_SOURCES * N_COLOURS * 6
+COLOUR_LETTERS: Final = "BYRKW"  # blue, yellow, red, black, white: the order used everywhere
+COLOUR_NAMES: Final = ("blue", "yellow", "red", "black", "white")
+N_COLOURS: Final = 5
+MAX_FACTORIES: Final = 9
+CENTRE: Final = 9  # source number of the centre of the table; factories are 0-8
+N_SOURCES: Final = 10
+FLOOR: Final = 5  # destination number of the floor line; pattern lines are 0-4
+N_TAKE_MOVES: Final = N_SOURCES * N_COLOURS * 6
 
 
 class Move:
@@ -91,24 +91,24 @@ def _take_text(source: int, colour: int, line: int) -> str:
     return f"{src}{COLOUR_LETTERS[colour]}{dst}"
 
 
-TAKE_MOVES: tuple[Move, ...] = tuple(
+TAKE_MOVES: Final[tuple[Move, ...]] = tuple(
     Move((s * N_COLOURS + c) * 6 + d, s, c, d, -1, False, _take_text(s, c, d))
     for s in range(N_SOURCES) for c in range(N_COLOURS) for d in range(6)
 )
-WALL_MOVES: tuple[Move, ...] = tuple(
+WALL_MOVES: Final[tuple[Move, ...]] = tuple(
     Move(N_TAKE_MOVES + r * 5 + k, -1, -1, r, k, True, f"{r + 1}@{k + 1}")
     for r in range(5) for k in range(5)
 )
-ALL_MOVES: tuple[Move, ...] = TAKE_MOVES + WALL_MOVES
-_BY_TEXT = {str(m): m for m in ALL_MOVES}
+ALL_MOVES: Final[tuple[Move, ...]] = TAKE_MOVES + WALL_MOVES
+_BY_TEXT: Final = {str(m): m for m in ALL_MOVES}
 
 
 def _move_by_index(index: int) -> Move:
     return ALL_MOVES[index]
 
 
-_TAKE_RE = re.compile(r"([1-9C])([BYRKW])([1-5F])")
-_WALL_RE = re.compile(r"([1-5])@([1-5])")
+_TAKE_RE: Final = re.compile(r"([1-9C])([BYRKW])([1-5F])")
+_WALL_RE: Final = re.compile(r"([1-5])@([1-5])")
 
 
 def parse_move(text: object) -> Move:

@@ -12,13 +12,15 @@ Encodings used by `classic.py`:
 
 from __future__ import annotations
 
+from typing import Final
+
 from referee.engine.classic_moves import CENTRE, N_COLOURS, TAKE_MOVES, Move
 
-FLOOR_SLOTS = 7
-FLOOR_PENALTIES = (1, 1, 2, 2, 2, 3, 3)
+FLOOR_SLOTS: Final = 7
+FLOOR_PENALTIES: Final = (1, 1, 2, 2, 2, 3, 3)
 # Penalty for k occupied floor spaces: 0, 1, 2, 4, 6, 8, 11, 14.
-FLOOR_LOSS = tuple(sum(FLOOR_PENALTIES[:k]) for k in range(FLOOR_SLOTS + 1))
-FLOOR_BIT = 1 << 5  # in a destination mask: the floor line, always allowed
+FLOOR_LOSS: Final = tuple(sum(FLOOR_PENALTIES[:k]) for k in range(FLOOR_SLOTS + 1))
+FLOOR_BIT: Final = 1 << 5  # in a destination mask: the floor line, always allowed
 
 ROW_BONUS, COLUMN_BONUS, COLOUR_BONUS = 2, 7, 10
 
@@ -38,12 +40,13 @@ def _factory_codes() -> list[int]:
     return codes
 
 
-FACTORY_CODES = _factory_codes()
-TILE3 = tuple(1 << (3 * c) for c in range(N_COLOURS))  # one tile of colour c in a factory code
+FACTORY_CODES: Final = _factory_codes()
+# TILE3[c]: one tile of colour c in a factory code.
+TILE3: Final = tuple(1 << (3 * c) for c in range(N_COLOURS))
 # PRESENCE[code]: the colours present in a factory, spread to the `sources` layout (bit 12c).
-PRESENCE = [0] * (1 << 15)
+PRESENCE: Final = [0] * (1 << 15)
 # TO_PACKED8[code]: the same tiles as an 8-bits-per-colour multiset, to add to the centre.
-TO_PACKED8 = [0] * (1 << 15)
+TO_PACKED8: Final = [0] * (1 << 15)
 for _code in FACTORY_CODES:
     for _c in range(N_COLOURS):
         _n = (_code >> (3 * _c)) & 7
@@ -75,7 +78,7 @@ def _run_length(bits: int, i: int) -> int:
 
 
 # RUN[bits * 5 + i]: run through position i of a 5-bit line (bit i set).
-RUN = [_run_length(b, i) if b >> i & 1 else 0 for b in range(32) for i in range(5)]
+RUN: Final = [_run_length(b, i) if b >> i & 1 else 0 for b in range(32) for i in range(5)]
 
 
 def _points(h: int, v: int) -> int:
@@ -125,5 +128,5 @@ class _Groups(dict[int, tuple[Move, ...]]):
         return group
 
 
-GROUPS = _Groups()
-FIELD = 1023  # the source bits of one colour's field in `sources`
+GROUPS: Final = _Groups()
+FIELD: Final = 1023  # the source bits of one colour's field in `sources`

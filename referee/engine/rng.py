@@ -10,12 +10,14 @@ tiles, far cheaper than a big-int generator step per tile.
 from __future__ import annotations
 
 from hashlib import shake_128
+from struct import unpack
+from typing import Final
 
-_MASK = (1 << 64) - 1
+_MASK: Final = (1 << 64) - 1
 # Knuth's MMIX linear congruential constants: the state only needs a long period; the bits
 # actually used come out of BLAKE2b.
-_MUL = 6364136223846793005
-_INC = 1442695040888963407
+_MUL: Final = 6364136223846793005
+_INC: Final = 1442695040888963407
 
 
 def seed_state(seed: int) -> int:
@@ -31,7 +33,7 @@ def step(state: int) -> int:
     return (state * _MUL + _INC) & _MASK
 
 
-def words(state: int, count: int) -> memoryview:
+def words(state: int, count: int) -> tuple[int, ...]:
     """`count` random 32-bit words drawn from a generator state, in one hash call. A tile is
     drawn from n as `(word * n) >> 32`: the bias, below n / 2**32, is far below measurable."""
-    return memoryview(shake_128(state.to_bytes(8, "little")).digest(4 * count)).cast("I")
+    return unpack(f"<{count}I", shake_128(state.to_bytes(8, "little")).digest(4 * count))
