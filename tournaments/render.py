@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from rich import box
 from rich.table import Table
 
 from tournaments.report import Pairwise, Row
@@ -23,12 +24,13 @@ def leaderboard_table(rows: Sequence[Row], title: str = "Leaderboard",
                       limit: int | None = None) -> Table:
     """The leaderboard: rank, entry, mu - 3 sigma, mu, sigma, games, wins, win rate and mean
     score with their 95% intervals, and faults by kind."""
-    table = Table(title=title, title_justify="left", header_style="bold")
+    # Simple borders and one column for mu ± sigma: the table fits an 80-column terminal.
+    table = Table(title=title, title_justify="left", header_style="bold", box=box.SIMPLE_HEAD,
+                  padding=(0, 1, 0, 0), pad_edge=False)
     table.add_column("#", justify="right")
     table.add_column("entry")
     table.add_column("mu-3σ", justify="right")
-    table.add_column("mu", justify="right")
-    table.add_column("σ", justify="right")
+    table.add_column("mu ± σ", justify="right")
     table.add_column("games", justify="right")
     table.add_column("wins", justify="right")
     table.add_column("win rate (95%)", justify="right")
@@ -41,7 +43,7 @@ def leaderboard_table(rows: Sequence[Row], title: str = "Leaderboard",
         if r.faults:
             faults += " [dim](" + ", ".join(f"{k} {v}" for k, v in r.fault_kinds.items()) + ")[/]"
         table.add_row(
-            str(r.rank), r.entry, f"{r.conservative:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}",
+            str(r.rank), r.entry, f"{r.conservative:.1f}", f"{r.mu:.1f} ± {r.sigma:.1f}",
             str(r.games), str(r.wins) + (f" +{r.ties}=" if r.ties else ""),
             f"{100 * r.win_rate:.0f}%" + _interval(100 * r.win_rate_low, 100 * r.win_rate_high,
                                                     "{:.0f}"),
