@@ -62,23 +62,6 @@ def answer(bot: Bot, state: Any, legal: list[str], request_id: int, reply_type: 
     return reply
 
 
-def state_builder() -> Any:
-    """The engine's state -> Game function: `game_from_state` dispatches on the ruleset's family
-    (the abstract `Game.from_state` cannot know which family to build)."""
-    try:
-        from referee.engine import game_from_state
-    except ImportError:  # an engine that only offers the classmethod
-        from referee.engine import ClassicGame
-
-        return ClassicGame.from_state
-    return game_from_state
-
-
-def _address(address: str) -> str:
-    """grpc targets: `unix:/path` as is, `unix://path` too; `host:port` as is."""
-    return address
-
-
 def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> int:
     """Connect `bot` to the referee at `address` and play until the referee closes the stream.
 
@@ -105,7 +88,7 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
                 return
             yield item
 
-    channel = grpc.insecure_channel(_address(address))
+    channel = grpc.insecure_channel(address)  # unix:/path or host:port, as grpc takes them
     try:
         grpc.channel_ready_future(channel).result(timeout=connect_timeout)
     except grpc.FutureTimeoutError:
@@ -134,7 +117,7 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
 
     threading.Thread(target=reader, name="azul-arena-reader", daemon=True).start()
     # The engine is loaded while the handshake is on the wire (spawn-to-Hello is budgeted).
-    from_state = state_builder()
+    from referee.engine import game_from_state as from_state
 
     games = 0
     info: GameInfo | None = None

@@ -257,11 +257,7 @@ class ClassicGame(Game):
                 self._line_count[i] = total
                 excess = 0
         if excess:
-            on_floor = self._floor_count[p]
-            kept = min(excess, FLOOR_SLOTS - on_floor)
-            self._floor_count[p] = on_floor + kept
-            self._floor_tiles[p] += kept << (8 * c)
-            self._lid += (excess - kept) << (8 * c)  # a full floor line sends them to the lid
+            self._to_floor(p, c, excess)
         if self._sources:
             self.turn = p + 1 if p + 1 < self.players else 0
         else:
@@ -412,15 +408,18 @@ class ClassicGame(Game):
         self._line_count[i] = 0
         self._line_colour[i] = -1
 
-    def _line_to_floor(self, p: int, row: int) -> None:
-        """Gray wall with no legal column: the whole pattern line falls to the floor."""
-        i = p * 5 + row
-        colour = self._line_colour[i]
-        n = row + 1
+    def _to_floor(self, p: int, colour: int, n: int) -> None:
+        """`n` tiles of `colour` fall to seat `p`'s floor line; those past its 7 spaces go to the
+        lid, without penalty."""
         kept = min(n, FLOOR_SLOTS - self._floor_count[p])
         self._floor_count[p] += kept
         self._floor_tiles[p] += kept << (8 * colour)
         self._lid += (n - kept) << (8 * colour)
+
+    def _line_to_floor(self, p: int, row: int) -> None:
+        """Gray wall with no legal column: the whole pattern line falls to the floor."""
+        i = p * 5 + row
+        self._to_floor(p, self._line_colour[i], row + 1)
         self._line_count[i] = 0
         self._line_colour[i] = -1
 
