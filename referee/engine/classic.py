@@ -35,6 +35,7 @@ from referee.engine.classic_tables import (
     ROW_BONUS,
     TILE3,
     TO_PACKED8,
+    group,
     placement_points,
     wall_column,
 )
@@ -171,16 +172,20 @@ class ClassicGame(Game):
     def legal_moves(self) -> tuple[Move, ...]:
         if self.phase is not TAKE:
             return self._wall_moves() if self.phase is WALL else ()
-        # One table lookup per colour (see classic_tables.GROUPS), unrolled: this is the
-        # innermost loop of every search bot.
+        # One table lookup per colour (see classic_tables.group): this is the innermost loop of
+        # every search bot, so the lookup is inlined.
         s = self._sources
         a = self._allowed
         b = self.turn * 5
-        return (GROUPS[((s & FIELD) << 6) | a[b]]
-                + GROUPS[(((s >> 12) & FIELD) << 6) | a[b + 1]]
-                + GROUPS[(((s >> 24) & FIELD) << 6) | a[b + 2]]
-                + GROUPS[(((s >> 36) & FIELD) << 6) | a[b + 3]]
-                + GROUPS[(((s >> 48) & FIELD) << 6) | a[b + 4]])
+        moves: tuple[Move, ...] = ()
+        for c in range(N_COLOURS):
+            key = (c << 16) | (((s >> (12 * c)) & FIELD) << 6) | a[b + c]
+            found = GROUPS[key]
+            if found is None:
+                found = group(key)
+            if found:
+                moves = moves + found if moves else found
+        return moves
 
     def parse_move(self, text: object) -> Move:
         move = parse_move(text)
@@ -245,7 +250,7 @@ class ClassicGame(Game):
                     allowed[other] &= keep
                 if self._unique:
                     # Green Box: this colour may now go to this line (or the floor) only.
-                    allowed[base + c] = (c << 16) | (1 << d) | FLOOR_BIT
+                    allowed[base + c] = (1 << d) | FLOOR_BIT
                 else:
                     allowed[base + c] |= 1 << d
             total = have + n
@@ -497,7 +502,7 @@ class ClassicGame(Game):
             mask = FLOOR_BIT | open_lines[c]
             if not (self._unique and in_lines >> c & 1):
                 mask |= empty & ~(rows >> (5 * c))  # the row rule
-            self._allowed[base + c] = (c << 16) | mask
+            self._allowed[base + c] = mask
 
     def _deal(self) -> None:
         """Fill the factories: from the recorded deal when replaying, else from the bag."""

@@ -5,8 +5,9 @@ Encodings used by `classic.py`:
 - a tile multiset elsewhere (centre, floor, lid, bag counts) packs 8 bits of count per colour;
 - `sources` packs, per colour c, a 12-bit field at bit 12*c whose bit s says "source s holds c"
   (60 bits in all: small enough to stay a machine int when the engine is compiled);
-- an entry of `allowed` (seat, colour) is `colour << 16 | destinations`, a 6-bit mask of the
-  pattern lines (bits 0-4) and the floor (bit 5) that accept that colour;
+- an entry of `allowed` (seat, colour) is a 6-bit mask of the destinations that accept that
+  colour: the pattern lines (bits 0-4) and the floor (bit 5); small enough that storing one in
+  a list never allocates;
 - a wall is a 25-bit mask, bit 5*row + column; a transposed copy makes columns as cheap as rows.
 """
 
@@ -109,24 +110,28 @@ def transpose_bit(row: int, col: int) -> int:
 
 
 # --- legal-move groups -----------------------------------------------------------------------
-class _Groups(dict[int, tuple[Move, ...]]):
-    """Legal take moves of one colour, keyed `colour << 16 | sources << 6 | destinations`.
-
-    They depend only on which sources hold the colour and which destinations accept it, so
-    there are at most 5 * 1024 * 64 of them; each is built the first time it is met. The key is
-    made of what `sources` and `allowed` hold already, so listing legal moves is five lookups.
-    """
-
-    def __missing__(self, key: int) -> tuple[Move, ...]:
-        colour, sources, destinations = key >> 16, (key >> 6) & 1023, key & 63
-        group = tuple(
-            TAKE_MOVES[(s * N_COLOURS + colour) * 6 + d]
-            for s in range(CENTRE + 1) if sources >> s & 1
-            for d in range(6) if destinations >> d & 1
-        )
-        self[key] = group
-        return group
-
-
-GROUPS: Final = _Groups()
 FIELD: Final = 1023  # the source bits of one colour's field in `sources`
+GROUP_KEYS: Final = N_COLOURS << 16
+
+
+def _build_group(key: int) -> tuple[Move, ...]:
+    colour, sources, destinations = key >> 16, (key >> 6) & FIELD, key & 63
+    group = tuple(
+        TAKE_MOVES[(s * N_COLOURS + colour) * 6 + d]
+        for s in range(CENTRE + 1) if sources >> s & 1
+        for d in range(6) if destinations >> d & 1
+    )
+    GROUPS[key] = group
+    return group
+
+
+def group(key: int) -> tuple[Move, ...]:
+    """Legal take moves of one colour, keyed `colour << 16 | sources << 6 | destinations`: which
+    sources hold the colour and which destinations accept it. There are at most 5 * 1024 * 64
+    groups; each is built the first time it is met and kept in a flat list (an index is cheaper
+    than a dict lookup), so listing the legal moves is five lookups."""
+    found = GROUPS[key]
+    return _build_group(key) if found is None else found
+
+
+GROUPS: Final[list[tuple[Move, ...] | None]] = [None] * GROUP_KEYS

@@ -10,7 +10,7 @@ tiles, far cheaper than a big-int generator step per tile.
 from __future__ import annotations
 
 from hashlib import shake_128
-from struct import unpack
+from struct import Struct
 from typing import Final
 
 _MASK: Final = (1 << 64) - 1
@@ -33,7 +33,12 @@ def step(state: int) -> int:
     return (state * _MUL + _INC) & _MASK
 
 
+# Unpackers for the word counts a deal draws (up to 9 factories of 4 tiles), made once.
+_UNPACK: Final = [Struct(f"<{n}I") for n in range(37)]
+
+
 def words(state: int, count: int) -> tuple[int, ...]:
     """`count` random 32-bit words drawn from a generator state, in one hash call. A tile is
     drawn from n as `(word * n) >> 32`: the bias, below n / 2**32, is far below measurable."""
-    return unpack(f"<{count}I", shake_128(state.to_bytes(8, "little")).digest(4 * count))
+    unpacker = _UNPACK[count] if count < len(_UNPACK) else Struct(f"<{count}I")
+    return unpacker.unpack(shake_128(state.to_bytes(8, "little")).digest(4 * count))
