@@ -79,6 +79,17 @@ async def sample_payload() -> bytes:
     return bot_pb2.ConnectResponse(move_request=req).SerializeToString()
 
 
+def grpc_import_ms(runs: int = 5) -> float:
+    """Median wall time of a fresh `python -c "import grpc"`: the floor under spawn-to-Hello,
+    since a bot needs grpc before it can say Hello."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import grpc"], check=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e3
+
+
 async def latency(games: int = 20, spawns: int = 5) -> dict[str, Any]:
     """Run the benchmark; every figure is a median, times in microseconds / milliseconds."""
     from referee.arena import Arena, MatchConfig
@@ -102,4 +113,5 @@ async def latency(games: int = 20, spawns: int = 5) -> dict[str, Any]:
             "ratio": round(move_us / bare_us, 3), "moves": len(per_move),
             "payload_bytes": len(payload),
             "spawn_to_hello_ms": round(statistics.median(spawn) * 1e3, 1),
-            "spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in spawn]}
+            "spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in spawn],
+            "python_import_grpc_ms": round(grpc_import_ms(), 1)}

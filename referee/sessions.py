@@ -80,18 +80,18 @@ class BotSession:
             self._close("disconnect")
             raise BotFault("disconnect", str(exc)) from None
 
-    async def request_move(self, request: bot_pb2.MoveRequest,
+    async def request_move(self, msg: bot_pb2.ConnectResponse,
                            timeout: float) -> tuple[Reply, float]:
-        """Send a move request and wait at most `timeout` seconds (measured here) for its reply.
+        """Send `msg` (a ConnectResponse holding a move request, whose request id is set here)
+        and wait at most `timeout` seconds (measured here) for its reply.
 
         Returns the reply and the time it took. Raises BotFault (timeout, malformed, disconnect).
         """
         loop = asyncio.get_running_loop()
         self._request_id += 1
-        request.request_id = self._request_id
+        msg.move_request.request_id = self._request_id
         fut: asyncio.Future[Reply] = loop.create_future()
         self._pending = fut
-        msg = bot_pb2.ConnectResponse(move_request=request)
         # One timer covers the write and the wait: a call_at handle is far cheaper per move than
         # asyncio.wait_for's extra task.
         task = asyncio.current_task()

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Final, Self
 
 from referee.engine.errors import EngineError
 from referee.engine.rulesets import Ruleset, get_ruleset
@@ -117,6 +118,12 @@ def ranks_from_keys(keys: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
     return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
 
 
+# Seeds for games whose caller chose none (a bot's engine rebuilds one per move): seeded from
+# the OS once, and again in a forked child so that two processes never share a sequence.
+_SEEDS: Final = random.Random()
+os.register_at_fork(after_in_child=_SEEDS.seed)
+
+
 def fresh_seed() -> int:
     """A seed for a game whose caller did not choose one."""
-    return random.SystemRandom().getrandbits(63)
+    return _SEEDS.getrandbits(63)
