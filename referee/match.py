@@ -112,8 +112,8 @@ class MatchRunner:
         assert session is not None
         game = self.game
         # Filled in place: wrapping a finished MoveRequest in its ConnectResponse would copy it.
-        msg = bot_pb2.ConnectResponse()
-        request = msg.move_request
+        envelope = bot_pb2.ConnectResponse()
+        request = envelope.move_request
         request.game_id = self.match_id
         encode_state(game.to_state(), request.state)
         request.legal_moves.extend([str(m) for m in legal])
@@ -121,7 +121,7 @@ class MatchRunner:
         request.clock.move_time_ms = int(limit * 1000)
         request.clock.bank_ms = int(seat.clock.bank * 1000)
         try:
-            reply, elapsed = await session.request_move(msg, seat.clock.deadline())
+            reply, elapsed = await session.request_move(envelope, seat.clock.deadline())
         except BotFault as fault:
             seat.clock.expire()
             if fault.kind == "timeout":
