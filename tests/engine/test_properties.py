@@ -189,3 +189,21 @@ def _legal_moves_are_the_pushable_ones(args: tuple[str, int, int, int]) -> None:
 def test_property_legal_moves_are_exactly_the_pushable_ones(
         args: tuple[str, int, int, int]) -> None:
     _legal_moves_are_the_pushable_ones(args)
+
+
+def test_unseeded_games_differ_between_forked_processes() -> None:
+    """A game created without a seed draws one from a per-process generator; a forked child
+    (Dask and multiprocessing workers, the referee's own forks) must not repeat its parent's."""
+    import os
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report its first unseeded deal and leave at once
+        os.write(write, str(new_game("azul", 2).to_state()["factories"]).encode())
+        os._exit(0)
+    os.close(write)
+    parent = str(new_game("azul", 2).to_state()["factories"])
+    child = os.read(read, 4096).decode()
+    os.waitpid(pid, 0)
+    os.close(read)
+    assert child and child != parent
