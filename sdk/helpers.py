@@ -20,11 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine.classic_tables import wall_points
+from referee.engine.classic_moves import COLOUR_LETTERS
+from referee.engine.classic_tables import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS, wall_points
+from referee.engine.classic_tables import FLOOR_LOSS as FLOOR_PENALTY  # loss, 0..7 spaces taken
 
-FLOOR_PENALTY = (0, 1, 2, 4, 6, 8, 11, 14)  # total loss with 0..7 floor spaces taken
-ROW_BONUS, COLUMN_BONUS, COLOUR_BONUS = 2, 7, 10
-COLOUR_LETTERS = "BYRKW"
 _FULL_ROW = 0b11111
 # Wall masks: the cells of row i, of column i, and (coloured wall) of colour i.
 ROW_MASKS = tuple(_FULL_ROW << (5 * i) for i in range(5))

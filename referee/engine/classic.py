@@ -35,7 +35,7 @@ from referee.engine.classic_tables import (
     ROW_BONUS,
     TILE3,
     TO_PACKED8,
-    group,
+    build_group,
     placement_points,
     wall_column,
 )
@@ -172,7 +172,7 @@ class ClassicGame(Game):
     def legal_moves(self) -> tuple[Move, ...]:
         if self.phase is not TAKE:
             return self._wall_moves() if self.phase is WALL else ()
-        # One table lookup per colour (see classic_tables.group): this is the innermost loop of
+        # One table lookup per colour (see classic_tables.GROUPS): this is the innermost loop of
         # every search bot, so the lookup is inlined.
         s = self._sources
         a = self._allowed
@@ -182,7 +182,7 @@ class ClassicGame(Game):
             key = (c << 16) | (((s >> (12 * c)) & FIELD) << 6) | a[b + c]
             found = GROUPS[key]
             if found is None:
-                found = group(key)
+                found = build_group(key)
             if found:
                 moves = moves + found if moves else found
         return moves

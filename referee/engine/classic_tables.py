@@ -110,11 +110,16 @@ def transpose_bit(row: int, col: int) -> int:
 
 
 # --- legal-move groups -----------------------------------------------------------------------
+# GROUPS[colour << 16 | sources << 6 | destinations]: the legal take moves of one colour, given
+# which sources hold it and which destinations accept it. There are at most 5 * 1024 * 64 groups;
+# each is built the first time it is met (build_group) and kept in a flat list (an index is
+# cheaper than a dict lookup), so listing the legal moves is five lookups.
 FIELD: Final = 1023  # the source bits of one colour's field in `sources`
-GROUP_KEYS: Final = N_COLOURS << 16
+GROUPS: Final[list[tuple[Move, ...] | None]] = [None] * (N_COLOURS << 16)
 
 
-def _build_group(key: int) -> tuple[Move, ...]:
+def build_group(key: int) -> tuple[Move, ...]:
+    """Build, keep and return GROUPS[key] (see above)."""
     colour, sources, destinations = key >> 16, (key >> 6) & FIELD, key & 63
     group = tuple(
         TAKE_MOVES[(s * N_COLOURS + colour) * 6 + d]
@@ -123,15 +128,3 @@ def _build_group(key: int) -> tuple[Move, ...]:
     )
     GROUPS[key] = group
     return group
-
-
-def group(key: int) -> tuple[Move, ...]:
-    """Legal take moves of one colour, keyed `colour << 16 | sources << 6 | destinations`: which
-    sources hold the colour and which destinations accept it. There are at most 5 * 1024 * 64
-    groups; each is built the first time it is met and kept in a flat list (an index is cheaper
-    than a dict lookup), so listing the legal moves is five lookups."""
-    found = GROUPS[key]
-    return _build_group(key) if found is None else found
-
-
-GROUPS: Final[list[tuple[Move, ...] | None]] = [None] * GROUP_KEYS

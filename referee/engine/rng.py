@@ -15,7 +15,7 @@ from typing import Final
 
 _MASK: Final = (1 << 64) - 1
 # Knuth's MMIX linear congruential constants: the state only needs a long period; the bits
-# actually used come out of BLAKE2b.
+# actually used come out of SHAKE-128.
 _MUL: Final = 6364136223846793005
 _INC: Final = 1442695040888963407
 
@@ -40,5 +40,4 @@ _UNPACK: Final = [Struct(f"<{n}I") for n in range(37)]
 def words(state: int, count: int) -> tuple[int, ...]:
     """`count` random 32-bit words drawn from a generator state, in one hash call. A tile is
     drawn from n as `(word * n) >> 32`: the bias, below n / 2**32, is far below measurable."""
-    unpacker = _UNPACK[count] if count < len(_UNPACK) else Struct(f"<{count}I")
-    return unpacker.unpack(shake_128(state.to_bytes(8, "little")).digest(4 * count))
+    return _UNPACK[count].unpack(shake_128(state.to_bytes(8, "little")).digest(4 * count))
