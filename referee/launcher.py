@@ -47,11 +47,11 @@ def entry_argv(entry: str) -> list[str]:
 
 def check_entry(entry: str) -> None:
     """Raise ValueError, saying what is wrong, unless `entry` can be launched: a built-in, an
-    existing .py file, or a command line whose program exists."""
-    argv = entry_argv(entry)
-    program = argv[0]
-    if " " in entry.strip() and not (shutil.which(program) or Path(program).is_file()):
-        raise ValueError(f"bot entry {entry!r}: program {program!r} not found")
+    existing .py file, or a command line whose program is on PATH or an existing file."""
+    program = entry_argv(entry)[0]
+    if shutil.which(program) is None and not (os.sep in program and Path(program).is_file()):
+        raise ValueError(f"program {program!r} of the command line entry {entry!r} is neither on "
+                         "PATH nor an existing file (give the full path, or install it)")
 
 
 def slug(text: str) -> str:

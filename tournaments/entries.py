@@ -12,9 +12,7 @@ students) it is a table with `name` and one of `builtin`, `file` or `command`.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,28 +85,23 @@ def parse_entries(texts: list[str]) -> list[Entry]:
 
 
 def check_spec(spec: str) -> None:
-    """Raise `EntryError` if `spec` cannot be launched: an unknown built-in, a missing .py file,
-    or a command line whose program is not on PATH and not an existing file."""
+    """Raise `EntryError` if `spec` cannot be launched (see `referee.launcher.check_entry`): an
+    unknown built-in, a missing .py file, or a command line whose program cannot be found."""
     from bots.registry import BUILTIN_BOTS
-    from referee.launcher import entry_argv
+    from referee.launcher import check_entry, entry_argv
 
     try:
-        argv = entry_argv(spec)
+        entry_argv(spec)
     except ValueError as exc:
         message = str(exc)
         if "built-in" not in message:
             message += f" (the built-ins are {', '.join(sorted(BUILTIN_BOTS))})"
         raise EntryError(message + "; an entry is a built-in bot, path/bot.py[:Class] or a "
                          "command line in quotes") from None
-    if not argv:
-        raise EntryError(f"entry {spec!r} is an empty command line")
-    program = argv[0]
-    if shutil.which(program) is None and not (
-            os.sep in program and Path(program).is_file()):
-        raise EntryError(
-            f"program {program!r} of the command line entry {spec!r} is neither on PATH nor "
-            "an existing file (give the full path, or install it)"
-        )
+    try:
+        check_entry(spec)
+    except ValueError as exc:
+        raise EntryError(str(exc)) from None
 
 
 def check_entries(entries: list[Entry]) -> list[Entry]:
