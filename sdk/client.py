@@ -1,9 +1,12 @@
 """The SDK's transport: one gRPC stream to the referee, the handshake, pings and threading.
 
-Three threads, so that a bot that thinks for a second never misses a ping:
-  - the caller's thread runs the bot (game start, choose_move, game over), one message at a time;
-  - a reader thread drains the referee's stream, answers pings itself and queues the rest;
-  - grpc's own thread sends what the request generator yields (replies, pongs).
+The bot's own code (game start, choose_move, game over) always runs in the caller's thread, one
+message at a time. That thread also reads the stream itself whenever it is free, so a move request
+reaches `choose_move` with no hand-off between threads: the per-move round trip costs what a bare
+gRPC ping-pong costs. While the bot is busy (thinking, or in a hook) for longer than a poll
+interval, a standby thread takes the stream over, answers the referee's pings and forwards the
+next other message; so a bot that thinks for a second never misses a ping. grpc's own thread
+sends what the request generator yields (replies, pongs).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from sdk.bot import Bot, Clock, GameInfo, GameResult
@@ -62,6 +65,79 @@ def answer(bot: Bot, state: Any, legal: list[str], request_id: int, reply_type: 
     return reply
 
 
+class StreamReader:
+    """Reads the referee's stream for two threads: the bot's and a standby (module docstring).
+
+    The bot's thread calls `next()`, which reads the stream itself when no one else does. The
+    standby thread runs `standby()`: it reads only while the bot has been busy for longer than
+    `poll` seconds (`busy_since`, set by the bot's thread), answers pings, and forwards the next
+    other message to the bot's thread. One lock makes the stream's reader one thread at a time,
+    and the forwarding queue keeps the messages in order.
+    """
+
+    def __init__(self, responses: Iterator[Any], pong: Callable[[int], None],
+                 rpc_error: type[Exception], cancelled: Any) -> None:
+        self._responses = responses
+        self._pong = pong
+        self._rpc_error, self._cancelled = rpc_error, cancelled
+        self._read_lock = threading.Lock()
+        self._forwarded: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._closed = threading.Event()
+        self.busy_since: float | None = None  # time.monotonic() when the bot's code started
+
+    def _read(self) -> Any:
+        """The next message that is not a ping, as (message, time received); (error, 0.0) when
+        the stream broke; _END when it ended. The caller holds the read lock."""
+        while True:
+            try:
+                msg = next(self._responses)
+            except StopIteration:
+                return _END
+            except self._rpc_error as exc:
+                code = exc.code() if hasattr(exc, "code") else None
+                return _END if code == self._cancelled else (exc, 0.0)
+            if msg.WhichOneof("message") == "ping":
+                self._pong(msg.ping.nonce)
+            else:
+                return msg, time.monotonic()
+
+    def next(self) -> Any:
+        """The next message for the bot's thread (see `_read`)."""
+        try:
+            return self._forwarded.get_nowait()
+        except queue.Empty:
+            pass
+        if not self._read_lock.acquire(blocking=False):
+            return self._forwarded.get()  # the standby holds the stream: it forwards the next one
+        try:
+            try:  # forwarded just before the standby let go of the stream
+                return self._forwarded.get_nowait()
+            except queue.Empty:
+                return self._read()
+        finally:
+            self._read_lock.release()
+
+    def standby(self, poll: float = 0.05) -> None:
+        """The standby thread's loop: take the stream over while the bot is busy."""
+        while not self._closed.wait(poll):
+            since = self.busy_since
+            if since is None or time.monotonic() - since < poll:
+                continue
+            if not self._read_lock.acquire(blocking=False):
+                continue
+            try:
+                item = self._read()
+                self._forwarded.put(item)
+            finally:
+                self._read_lock.release()
+            if item is _END or isinstance(item[0], Exception):
+                return
+
+    def close(self) -> None:
+        """Stop the standby thread (the bot's thread is done with the stream)."""
+        self._closed.set()
+
+
 def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> int:
     """Connect `bot` to the referee at `address` and play until the referee closes the stream.
 
@@ -75,7 +151,6 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
 
     Request, Response = bot_pb2.ConnectRequest, bot_pb2.ConnectResponse  # noqa: N806
     outbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
-    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     hello = bot_pb2.Hello(protocol_version=PROTOCOL_VERSION, bot_name=bot.display_name,
                           bot_version=str(bot.version), rulesets=list(bot.rulesets), token=token)
     outbox.put(Request(hello=hello))
@@ -100,22 +175,11 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
                                     response_deserializer=Response.FromString)
     responses = connect(requests(), wait_for_ready=True)
 
-    def reader() -> None:
-        put, send = inbox.put, outbox.put
-        try:
-            for msg in responses:
-                if msg.WhichOneof("message") == "ping":
-                    send(Request(pong=bot_pb2.Pong(nonce=msg.ping.nonce)))
-                else:
-                    put((msg, time.monotonic()))
-        except grpc.RpcError as exc:
-            code = exc.code() if hasattr(exc, "code") else None
-            if code != grpc.StatusCode.CANCELLED:
-                put((exc, 0.0))
-        finally:
-            put(_END)
+    def pong(nonce: int) -> None:
+        outbox.put(Request(pong=bot_pb2.Pong(nonce=nonce)))
 
-    threading.Thread(target=reader, name="azul-arena-reader", daemon=True).start()
+    stream = StreamReader(responses, pong, grpc.RpcError, grpc.StatusCode.CANCELLED)
+    threading.Thread(target=stream.standby, name="azul-arena-standby", daemon=True).start()
     # The engine is loaded while the handshake is on the wire (spawn-to-Hello is budgeted).
     from referee.engine import game_from_state as from_state
 
@@ -123,13 +187,14 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
     info: GameInfo | None = None
     try:
         while True:
-            item = inbox.get()
+            item = stream.next()
             if item is _END:
                 break
             msg, received = item
             if isinstance(msg, Exception):
                 log.warning("the stream to the referee broke: %s", msg)
                 break
+            stream.busy_since = received
             kind = msg.WhichOneof("message")
             if kind == "move_request":
                 req = msg.move_request
@@ -163,7 +228,9 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
                 log.info("connected to %s as %s", msg.welcome.referee, bot.display_name)
             elif kind == "rejection":
                 raise Rejected(msg.rejection.message or "rejected")
+            stream.busy_since = None
     finally:
+        stream.close()
         outbox.put(_END)
         channel.close()
     return games
