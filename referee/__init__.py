@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.protocol.transport import tune_grpc
+
+# Before anything loads grpc, which reads its settings once: see referee.protocol.transport.
+tune_grpc()
+
 __all__ = ["Arena", "MatchConfig", "MatchResult", "SeatResult", "TERMINATIONS"]
 
 

@@ -17,9 +17,11 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from sdk.bot import Bot, Clock, GameInfo, GameResult
+from sdk.state import LazyGame
 
 log = logging.getLogger("sdk")
 
@@ -144,6 +146,9 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
     Returns the number of games played. Raises Rejected on a refused Hello, Unreachable when no
     referee answers within `connect_timeout` seconds.
     """
+    from referee.protocol.transport import tune_grpc
+
+    tune_grpc()  # before grpc loads: it reads its polling settings once
     import grpc
 
     from referee.protocol import PROTOCOL_VERSION, bot_pb2
@@ -181,7 +186,13 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
     stream = StreamReader(responses, pong, grpc.RpcError, grpc.StatusCode.CANCELLED)
     threading.Thread(target=stream.standby, name="azul-arena-standby", daemon=True).start()
     # The engine is loaded while the handshake is on the wire (spawn-to-Hello is budgeted).
-    from referee.engine import game_from_state as from_state
+    from referee.engine import Game
+
+    def rebuild(message: Any) -> Game:
+        return Game.from_state(decode_state(message))
+
+    def moves_by_notation(ruleset: str) -> Any:
+        return Game.family_of(ruleset).moves_by_notation()
 
     games = 0
     info: GameInfo | None = None
@@ -200,9 +211,10 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
                 req = msg.move_request
                 bot.clock = Clock(move_time=req.clock.move_time_ms / 1000.0,
                                   bank=req.clock.bank_ms / 1000.0, started=received)
-                state = from_state(decode_state(req.state))
-                reply = answer(bot, state, list(req.legal_moves), req.request_id,
-                               bot_pb2.MoveReply)
+                legal = list(req.legal_moves)
+                state = LazyGame(partial(rebuild, req.state), legal,
+                                 partial(moves_by_notation, req.state.ruleset))
+                reply = answer(bot, state, legal, req.request_id, bot_pb2.MoveReply)
                 if time.monotonic() > bot.clock.deadline:
                     log.warning("answered %.3f s after the deadline (move limit %.3f s): the "
                                 "referee counts a timeout; think less or use self.clock.budget()",

@@ -8,6 +8,7 @@ during wall-tiling (walls, scores) and the bag are never changed in place, only 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from itertools import permutations
 from typing import Any, Final, Self, cast
@@ -18,6 +19,7 @@ from referee.engine.classic_moves import (
     COLOUR_LETTERS,
     COLOUR_NAMES,
     FLOOR,
+    MOVES_BY_TEXT,
     N_COLOURS,
     WALL_MOVES,
     Move,
@@ -192,6 +194,10 @@ class ClassicGame(Game):
         if move.is_wall and not self._gray:
             raise NotationError(f"{text!r}: wall placements exist only in azul-gray")
         return move
+
+    @classmethod
+    def moves_by_notation(cls) -> Mapping[str, Move]:
+        return MOVES_BY_TEXT
 
     def is_legal(self, move: Any) -> bool:
         return isinstance(move, Move) and self._why_illegal(move) is None

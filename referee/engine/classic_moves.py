@@ -100,7 +100,7 @@ WALL_MOVES: Final[tuple[Move, ...]] = tuple(
     for r in range(5) for k in range(5)
 )
 ALL_MOVES: Final[tuple[Move, ...]] = TAKE_MOVES + WALL_MOVES
-_BY_TEXT: Final = {str(m): m for m in ALL_MOVES}
+MOVES_BY_TEXT: Final = {str(m): m for m in ALL_MOVES}
 
 
 def _move_by_index(index: int) -> Move:
@@ -116,7 +116,7 @@ def parse_move(text: object) -> Move:
     if not isinstance(text, str):
         raise NotationError(f"a move is written as text such as '4K2', not {type(text).__name__}")
     clean = text.strip().upper()
-    move = _BY_TEXT.get(clean)
+    move = MOVES_BY_TEXT.get(clean)
     if move is not None:
         return move
     if "@" in clean:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, Self
 
 from referee.engine.errors import EngineError
@@ -45,6 +45,12 @@ class Game(ABC):
     @abstractmethod
     def parse_move(self, text: object) -> Any:
         """The move written `text` in this family's notation (NotationError if it is not one)."""
+
+    @classmethod
+    @abstractmethod
+    def moves_by_notation(cls) -> Mapping[str, Any]:
+        """Every move of this family by its notation: reads a list of moves sent as text (the
+        legal moves of a move request) without rebuilding a game."""
 
     def push_notation(self, text: object) -> Any:
         """Parse `text`, apply it and return the move."""

@@ -1,0 +1,49 @@
+"""gRPC's polling set-up for this project's traffic: many small messages between processes.
+
+gRPC (1.8x) moves socket I/O to EventEngine threads of its own by default, so every message that
+a Python thread sends or receives also wakes a second thread. With the older pollers that these
+experiments switch back to, the Python thread that waits for a message does the I/O itself:
+measured here, about a fifth less CPU per move on each side of the stream (figures in
+docs/protocol.md). GRPC_EXPERIMENTS is read once, when grpc is first imported, so this must run
+before that; a GRPC_EXPERIMENTS the user set is left alone, and so is a grpc release these flags
+were not tried with (an unknown flag makes grpc log an error in every process).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import sys
+from collections.abc import MutableMapping
+
+EXPERIMENTS = ("-event_engine_client,-event_engine_listener,"
+               "-event_engine_for_all_other_endpoints,-event_engine_callback_cq")
+TRIED = ((1, 80), (1, 89))  # grpcio releases (major, minor) these flags were measured with
+
+
+def grpc_version() -> tuple[int, int] | None:
+    """grpcio's (major, minor), read from its metadata file without importing grpc (an import
+    would read GRPC_EXPERIMENTS too early; importlib.metadata costs about 50 ms)."""
+    spec = importlib.util.find_spec("grpc")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = os.path.join(list(spec.submodule_search_locations)[0], "_grpcio_metadata.py")
+    try:
+        with open(path, encoding="utf-8") as file:
+            found = re.search(r"(\d+)\.(\d+)", file.read())
+    except OSError:
+        return None
+    return (int(found[1]), int(found[2])) if found else None
+
+
+def tune_grpc(environ: MutableMapping[str, str] = os.environ) -> bool:
+    """Set GRPC_EXPERIMENTS for this process and its children, if grpc is not loaded yet, the
+    user did not set it, and the installed grpc is one these flags were tried with."""
+    if "grpc" in sys.modules or "GRPC_EXPERIMENTS" in environ:
+        return False
+    version = grpc_version()
+    if version is None or not TRIED[0] <= version <= TRIED[1]:
+        return False
+    environ["GRPC_EXPERIMENTS"] = EXPERIMENTS
+    return True

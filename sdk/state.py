@@ -1,0 +1,68 @@
+"""The `state` a bot's choose_move receives: the referee's engine Game, built on first use.
+
+Rebuilding a Game from a move request costs more than the rest of the bot's side of a move
+together (about 70 us of a cold process's time, measured in docs/protocol.md), and many moves
+never need it: a bot that answers from the legal moves alone, or one that has its own model of
+the game. So the SDK hands choose_move this stand-in, which builds the real Game the first time
+any of its attributes is used and from then on forwards everything to it. `legal_moves()` alone is
+answered from the request's own list of moves while the Game is not built yet: the same moves,
+in the same order, read through a table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+class LazyGame:
+    """A Game from a move request (see the module docstring). Use it as the Game it stands for:
+    `state.legal_moves()`, `state.copy()`, `state.push(move)`, `state.scores`, `str(state)`...;
+    `state.game` is the Game itself (for isinstance checks or a type-strict helper)."""
+
+    __slots__ = ("_build", "_legal_texts", "_by_notation", "_game", "_legal")
+
+    def __init__(self, build: Callable[[], Any], legal_texts: Sequence[str],
+                 by_notation: Callable[[], Any]) -> None:
+        """`build()` makes the Game; `legal_texts` are its legal moves in notation, in the
+        engine's order; `by_notation()` is the family's table of moves by notation."""
+        self._build = build
+        self._legal_texts = legal_texts
+        self._by_notation = by_notation
+        self._game: Any = None
+        self._legal: tuple[Any, ...] | None = None
+
+    @property
+    def game(self) -> Any:
+        """The engine Game, built now if it was not yet."""
+        if self._game is None:
+            self._game = self._build()
+        return self._game
+
+    def legal_moves(self) -> tuple[Any, ...]:
+        """The legal moves (from the request while the Game is not built: no rebuild needed)."""
+        if self._game is not None:  # pushed moves may have changed them since
+            return self._game.legal_moves()  # type: ignore[no-any-return]
+        if self._legal is None:
+            table = self._by_notation()
+            self._legal = tuple([table[text] for text in self._legal_texts])
+        return self._legal
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called for what LazyGame itself lacks: everything a Game has. Dunder lookups
+        # (copy, pickle) and unset slots stay here, or they would recurse into `game`.
+        if name.startswith("__") or name in LazyGame.__slots__:
+            raise AttributeError(name)
+        return getattr(self.game, name)
+
+    def __copy__(self) -> Any:
+        return self.game.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return self.game.copy()
+
+    def __str__(self) -> str:
+        return str(self.game)
+
+    def __repr__(self) -> str:
+        return repr(self.game)

@@ -1,0 +1,1 @@
+"""The SDK's own parts: the lazily built state a bot receives, the stream reader."""
