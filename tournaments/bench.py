@@ -13,12 +13,12 @@ plus the store commit, which happens between games and is reported per move for 
 
 from __future__ import annotations
 
-import asyncio
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from referee.loop import run as run_loop
 from tournaments.arena import GameSettings, arena_player
 from tournaments.entries import Entry
 from tournaments.runner import run_games
@@ -63,7 +63,7 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul") -> dict[str, 
                 summary = await run_games(store, schedule[warmup:], play, concurrency)
             return startup, summary, summary.elapsed
 
-        startup, summary, elapsed = asyncio.run(main())
+        startup, summary, elapsed = run_loop(main())
         done = [g for g in store.games(done_only=True) if g.game.index >= warmup]
         moves = sum(s.moves for g in done for s in g.seats)
         duration = sum(g.duration or 0.0 for g in done)

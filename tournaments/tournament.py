@@ -17,6 +17,7 @@ from typing import Any
 
 from rich.console import Console
 
+from referee.loop import run as run_loop
 from tournaments.arena import GameSettings, arena_player
 from tournaments.entries import Entry
 from tournaments.live import LiveView
@@ -149,4 +150,4 @@ def play(
                 with contextlib.suppress(Exception):
                     loop.remove_signal_handler(sig)
 
-    return asyncio.run(main())
+    return run_loop(main())

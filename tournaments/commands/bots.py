@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import keyword
 import re
 import string
@@ -15,6 +14,7 @@ from typing import Any
 
 import typer
 
+from referee.loop import run as run_loop
 from tournaments.commands.common import Exit, console, err_console, fail, print_json
 from tournaments.commands.groups import bench_app, bot_app
 from tournaments.report import wilson
@@ -160,7 +160,7 @@ def run_check(entry: str, games: int = 1, time_per_move: float = 0.5, grace: flo
         report.checks.append(Check("launch", False, str(exc)))
         return report
     began = time.monotonic()
-    seats = asyncio.run(_check_games(entry, report.rulesets, games, time_per_move, grace))
+    seats = run_loop(_check_games(entry, report.rulesets, games, time_per_move, grace))
     first = seats[0][2]
     handshake = first.termination not in ("no_hello", "version_mismatch", "bad_token") and not (
         first.termination in ("crash", "malformed") and first.moves == 0)
@@ -307,7 +307,7 @@ def strength_referee(bots: list[str], games: int, time_per_move: float, ruleset:
                     out.append(pair)
         return out
 
-    return asyncio.run(main())
+    return run_loop(main())
 
 
 def strength_local(bots: list[str], games: int, time_per_move: float, ruleset: str,

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import typer
 
+from referee.loop import run as run_loop
 from tournaments.commands.common import Exit, console, fail, print_json
 from tournaments.commands.groups import app, bench_app, referee_app
 
@@ -78,7 +78,7 @@ def match(
             return await arena.play(list(entries), config, on_event=show)
 
     try:
-        result = asyncio.run(go())
+        result = run_loop(go())
     except ValueError as exc:
         fail(str(exc))
         return
@@ -126,7 +126,7 @@ def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--lis
             await arena.server.wait()
 
     try:
-        asyncio.run(go())
+        run_loop(go())
     except KeyboardInterrupt:
         pass
     except (OSError, RuntimeError) as exc:  # grpc says RuntimeError for an address it can't bind
@@ -143,7 +143,7 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
     """
     from referee.bench import latency as run_bench
 
-    figures = asyncio.run(run_bench(games=games, spawns=spawns))
+    figures = run_loop(run_bench(games=games, spawns=spawns))
     if as_json:
         print_json(figures)
         return
