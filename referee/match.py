@@ -88,6 +88,7 @@ class MatchRunner:
         self.max_strikes = max_strikes
         self.rng = rng
         self.emit = emit or (lambda event: None)
+        self._watched = emit is not None  # a MovePlayed per move only when someone listens
         self.classify = classify
         self.plies: list[dict[str, Any]] = []
         self.faults: list[dict[str, Any]] = []
@@ -184,8 +185,9 @@ class MatchRunner:
             notation = str(move)
             self.plies.append({"seat": seat.index, "move": notation,
                                "us": int(self._elapsed * 1e6), "substituted": substituted})
-            self.emit(MovePlayed(self.match_id, len(self.plies), seat.index, notation,
-                                 self._elapsed, substituted))
+            if self._watched:
+                self.emit(MovePlayed(self.match_id, len(self.plies), seat.index, notation,
+                                     self._elapsed, substituted))
         forfeited = [s.forfeited for s in seats]
         scores = list(game.scores)
         ranks = final_ranks(game.ranks(), forfeited)

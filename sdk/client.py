@@ -36,35 +36,33 @@ class Unreachable(Exception):
     """No referee answered at the address."""
 
 
-def answer(bot: Bot, state: Any, legal: list[str], request_id: int, reply_type: Any) -> Any:
-    """The bot's MoveReply to one request. A bot's mistake costs it one strike at the referee
-    (never the whole process) and is explained in the bot's own log."""
-    reply = reply_type(request_id=request_id)
+def answer(bot: Bot, state: Any, legal: list[str], reply: Any) -> None:
+    """Fill `reply` (a MoveReply) with the bot's answer. A bot's mistake costs it one strike at
+    the referee (never the whole process) and is explained in the bot's own log."""
     try:
         move = bot.choose_move(state)
     except Exception:
         log.exception("choose_move raised in this position (the referee counts a fault):\n%s",
                       state)
         reply.move = "error"  # not notation: a malformed answer, one strike
-        return reply
+        return
     if isinstance(move, int) and not isinstance(move, bool):
         if not 0 <= move < len(legal):
             log.warning("choose_move returned index %d, but there are %d legal moves", move,
                         len(legal))
             move = len(legal)  # out of range: the referee counts an illegal move
         reply.move_index = move
-        return reply
+        return
     if move is None:
         log.warning("choose_move returned None; return one of state.legal_moves()")
         reply.move = "none"
-        return reply
+        return
     notation = str(move)
     try:
         reply.move_index = legal.index(notation)
     except ValueError:  # not legal here: let the referee judge (and name) it
         log.warning("choose_move returned %r, which is not a legal move here", notation)
         reply.move = notation[:40]
-    return reply
 
 
 class StreamReader:
@@ -214,12 +212,14 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
                 legal = list(req.legal_moves)
                 state = LazyGame(partial(rebuild, req.state), legal,
                                  partial(moves_by_notation, req.state.ruleset))
-                reply = answer(bot, state, legal, req.request_id, bot_pb2.MoveReply)
+                envelope = Request()  # filled in place: wrapping a finished reply copies it
+                envelope.move_reply.request_id = req.request_id
+                answer(bot, state, legal, envelope.move_reply)
                 if time.monotonic() > bot.clock.deadline:
                     log.warning("answered %.3f s after the deadline (move limit %.3f s): the "
                                 "referee counts a timeout; think less or use self.clock.budget()",
                                 time.monotonic() - bot.clock.deadline, bot.clock.move_time)
-                outbox.put(Request(move_reply=reply))
+                outbox.put(envelope)
             elif kind == "game_start":
                 gs = msg.game_start
                 info = GameInfo(game_id=gs.game_id, ruleset=gs.ruleset, players=gs.players,
