@@ -146,7 +146,7 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
     """
     from referee.protocol.transport import tune_grpc
 
-    tune_grpc()  # before grpc loads: it reads its polling settings once
+    tune_grpc(one_connection=True)  # before grpc loads: it reads its settings once
     import grpc
 
     from referee.protocol import PROTOCOL_VERSION, bot_pb2

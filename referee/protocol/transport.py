@@ -40,10 +40,13 @@ def grpc_version() -> tuple[int, int] | None:
     return (int(found[1]), int(found[2])) if found else None
 
 
-def tune_grpc(environ: MutableMapping[str, str] = os.environ) -> bool:
+def tune_grpc(environ: MutableMapping[str, str] = os.environ, *,
+              one_connection: bool = False) -> bool:
     """Set GRPC_EXPERIMENTS and GRPC_ENABLE_FORK_SUPPORT for this process and its children, if
     grpc is not loaded yet and the installed grpc is one these flags were tried with; a variable
-    the user set is kept. Returns whether grpc will run with this module's settings."""
+    the user set is kept. `one_connection` (a bot: one stream to the referee) also picks the
+    `poll` poller, cheaper than epoll for a single socket. Returns whether grpc will run with
+    this module's settings."""
     if "grpc" in sys.modules:
         return False
     version = grpc_version()
@@ -51,4 +54,6 @@ def tune_grpc(environ: MutableMapping[str, str] = os.environ) -> bool:
         return False
     environ.setdefault("GRPC_EXPERIMENTS", EXPERIMENTS)
     environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", FORK_SUPPORT)
+    if one_connection:
+        environ.setdefault("GRPC_POLL_STRATEGY", "poll")
     return True

@@ -39,3 +39,12 @@ def test_nothing_is_set_once_grpc_is_loaded() -> None:
     import grpc  # noqa: F401  (loaded by now in any case: the flags would come too late)
 
     assert tune_grpc(environ) is False and environ == {}
+
+
+def test_a_bot_with_its_one_connection_also_gets_the_poll_poller() -> None:
+    code = ("import os; from referee.protocol.transport import tune_grpc; e = {}; "
+            "print(tune_grpc(e, one_connection=True), e.get('GRPC_POLL_STRATEGY'))")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("GRPC_")}
+    out = subprocess.run([sys.executable, "-c", code], env=clean, check=True,
+                         capture_output=True, text=True).stdout.split()
+    assert out == ["True", "poll"]
