@@ -4,6 +4,7 @@ stream ping-pong of the same payload measured in the same run, and bot spawn-to-
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import subprocess
 import sys
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+
+from referee.protocol.transport import grpc_settings
 
 # The bare client: the same client stack as the SDK (sync grpc stream, a queue-fed request
 # generator, a reader), echoing a MoveReply-sized answer at once.
@@ -53,7 +56,9 @@ async def bare_pingpong(payload: bytes, rounds: int) -> list[float]:
     server.add_generic_rpc_handlers((handler,))
     server.add_insecure_port(address)
     await server.start()
-    client = subprocess.Popen([sys.executable, "-c", _ECHO_CLIENT, address])
+    # The client gets what a bot process gets (referee.protocol.transport).
+    env = {**grpc_settings(one_connection=True), **os.environ}
+    client = subprocess.Popen([sys.executable, "-c", _ECHO_CLIENT, address], env=env)
     try:
         await asyncio.wait_for(done.wait(), 120)
     finally:

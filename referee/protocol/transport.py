@@ -40,20 +40,26 @@ def grpc_version() -> tuple[int, int] | None:
     return (int(found[1]), int(found[2])) if found else None
 
 
-def tune_grpc(environ: MutableMapping[str, str] = os.environ, *,
-              one_connection: bool = False) -> bool:
-    """Set GRPC_EXPERIMENTS and GRPC_ENABLE_FORK_SUPPORT for this process and its children, if
-    grpc is not loaded yet and the installed grpc is one these flags were tried with; a variable
-    the user set is kept. `one_connection` (a bot: one stream to the referee) also picks the
-    `poll` poller, cheaper than epoll for a single socket. Returns whether grpc will run with
-    this module's settings."""
-    if "grpc" in sys.modules:
-        return False
+def grpc_settings(one_connection: bool = False) -> dict[str, str]:
+    """The variables for a process about to load grpc: empty for a grpc release these flags were
+    not tried with. `one_connection` (a bot: one stream to the referee) also picks the `poll`
+    poller, cheaper than epoll for a single socket."""
     version = grpc_version()
     if version is None or not TRIED[0] <= version <= TRIED[1]:
-        return False
-    environ.setdefault("GRPC_EXPERIMENTS", EXPERIMENTS)
-    environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", FORK_SUPPORT)
+        return {}
+    settings = {"GRPC_EXPERIMENTS": EXPERIMENTS, "GRPC_ENABLE_FORK_SUPPORT": FORK_SUPPORT}
     if one_connection:
-        environ.setdefault("GRPC_POLL_STRATEGY", "poll")
-    return True
+        settings["GRPC_POLL_STRATEGY"] = "poll"
+    return settings
+
+
+def tune_grpc(environ: MutableMapping[str, str] = os.environ, *,
+              one_connection: bool = False) -> bool:
+    """Apply `grpc_settings` to this process and its children, unless grpc is loaded already;
+    a variable the user set is kept. Returns whether grpc will run with these settings."""
+    if "grpc" in sys.modules:
+        return False
+    settings = grpc_settings(one_connection)
+    for name, value in settings.items():
+        environ.setdefault(name, value)
+    return bool(settings)
