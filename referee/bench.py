@@ -95,6 +95,22 @@ def grpc_import_ms(runs: int = 5) -> float:
     return statistics.median(times) * 1e3
 
 
+async def spawn_to_hello(spawns: int, warm_start: bool = True) -> list[float]:
+    """Seconds from asking the Arena for a new `random` bot to its accepted Hello. With
+    `warm_start` the Arena hands out its warm standby process (sdk.standby), given half a second
+    to warm up first, as between the bot starts of a tournament; without, a fresh process."""
+    from referee.arena import Arena
+
+    times = []
+    async with Arena(["random"], reuse=False, warm_start=warm_start) as arena:
+        for _ in range(spawns):
+            await asyncio.sleep(0.5)
+            worker = await arena._spawn("random")
+            times.append(getattr(worker, "spawn_to_hello", float("nan")))
+            await arena._retire(worker)  # type: ignore[arg-type]
+    return times
+
+
 # The bot that "answers at once": the first legal move, through the SDK like any Python bot.
 INSTANT_BOT = f"{sys.executable} -m sdk.run bots.first_bot:FirstBot"
 
@@ -115,17 +131,14 @@ async def latency(games: int = 20, spawns: int = 5) -> dict[str, Any]:
             per_move += result.record["referee"]["move_times_us"]
             if (seed + 1) % max(1, games // chunks) == 0:
                 bare += await bare_pingpong(payload, 500)
-    spawn: list[float] = []
-    async with Arena(["random"], reuse=False) as arena:
-        for _ in range(spawns):
-            worker = await arena._spawn("random")
-            spawn.append(getattr(worker, "spawn_to_hello", float("nan")))
-            await arena._retire(worker)  # type: ignore[arg-type]
+    cold, warm = await spawn_to_hello(spawns, warm_start=False), await spawn_to_hello(spawns)
     bare_us = statistics.median(bare) * 1e6
     move_us = statistics.median(per_move)
     return {"per_move_us": round(move_us, 1), "bare_pingpong_us": round(bare_us, 1),
             "ratio": round(move_us / bare_us, 3), "moves": len(per_move),
             "payload_bytes": len(payload),
-            "spawn_to_hello_ms": round(statistics.median(spawn) * 1e3, 1),
-            "spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in spawn],
+            "spawn_to_hello_ms": round(statistics.median(warm) * 1e3, 1),
+            "spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in warm],
+            "cold_spawn_to_hello_ms": round(statistics.median(cold) * 1e3, 1),
+            "cold_spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in cold],
             "python_import_grpc_ms": round(grpc_import_ms(), 1)}

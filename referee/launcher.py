@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import os
 import re
 import resource
@@ -25,24 +26,31 @@ from pathlib import Path
 ADDRESS_SPACE_LIMIT = 2 << 30  # bytes; a runaway bot fails its own allocations, not the machine
 CPU_SECONDS_LIMIT = 3600  # generous: pooled bots play many games; this only stops a spinning bot
 FILE_SIZE_LIMIT = 64 << 20  # bytes per file written, its log included: no filling the disk
+TITLE_ROOM = 1024  # characters a standby keeps for the command line it will show (launch_standby)
 
 
-def entry_argv(entry: str) -> list[str]:
-    """The command line that runs `entry` (raises ValueError for an entry that is none of them)."""
+def python_target(entry: str) -> str | None:
+    """What `python -m sdk.run` runs for `entry` (`module:Class` or `/abs/path/bot.py[:Class]`), or
+    None for a command line; raises ValueError for an entry that is none of them."""
     from bots.registry import BUILTIN_BOTS
 
     if entry in BUILTIN_BOTS:
-        return [sys.executable, "-m", "sdk.run", BUILTIN_BOTS[entry]]
+        return BUILTIN_BOTS[entry]
     if " " in entry.strip():
-        return shlex.split(entry)
+        return None
     path = entry.rsplit(":", 1)[0] if re.search(r"\.py:\w+$", entry) else entry
     if path.endswith(".py"):
         if not Path(path).is_file():
             raise ValueError(f"bot file not found: {path}")
-        target = str(Path(path).resolve()) + entry[len(path):]
-        return [sys.executable, "-m", "sdk.run", target]
+        return str(Path(path).resolve()) + entry[len(path):]
     raise ValueError(f"unknown bot entry {entry!r}: not a built-in "
                      f"({', '.join(sorted(BUILTIN_BOTS))}), a .py file or a command line")
+
+
+def entry_argv(entry: str) -> list[str]:
+    """The command line that runs `entry` (raises ValueError for an entry that is none of them)."""
+    target = python_target(entry)
+    return shlex.split(entry) if target is None else [sys.executable, "-m", "sdk.run", target]
 
 
 def check_entry(entry: str) -> None:
@@ -67,6 +75,7 @@ class BotProcess:
     process: asyncio.subprocess.Process
     log_path: Path
     started: float
+    warm: bool = False  # a standby process that became this bot (assign)
     _killed: bool = field(default=False, repr=False)
 
     @property
@@ -145,28 +154,28 @@ def _limit(pid: int, which: int, value: int) -> None:
         resource.prlimit(pid, which, (value, value))
 
 
-async def launch(entry: str, address: str, token: str, log_path: Path,
-                 address_space: int = ADDRESS_SPACE_LIMIT,
-                 cpu_seconds: int = CPU_SECONDS_LIMIT,
-                 file_size: int = FILE_SIZE_LIMIT) -> BotProcess:
-    """Start `entry` as a bot process that will dial `address` and say Hello with `token`."""
-    import time
-
-    argv = entry_argv(entry)
-    env = dict(os.environ, AZUL_ARENA_REFEREE=address, AZUL_ARENA_TOKEN=token,
-               PYTHONUNBUFFERED="1")
+def _bot_environment(**extra: str) -> dict[str, str]:
+    env = dict(os.environ, PYTHONUNBUFFERED="1", **extra)
     # Run from the project root so that `python -m sdk.run` and built-ins import even when the
     # project is not installed (the venv's editable install also covers it).
     root = Path(__file__).resolve().parents[1]
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
+    return env
+
+
+async def _start(argv: list[str], env: dict[str, str], log_path: Path, address_space: int,
+                 cpu_seconds: int, file_size: int, entry: str,
+                 stdin: int = asyncio.subprocess.DEVNULL) -> BotProcess:
+    """Start `argv` isolated and limited, its output going to `log_path`."""
+    import time
+
     log_path.parent.mkdir(parents=True, exist_ok=True)
     isolated = limited_argv(argv, address_space, cpu_seconds, file_size)
     with open(log_path, "ab") as log:
         started = time.perf_counter()
         process = await asyncio.create_subprocess_exec(
-            *(isolated or argv), stdin=asyncio.subprocess.DEVNULL, stdout=log,
-            stderr=asyncio.subprocess.STDOUT, env=env,
-            start_new_session=True)  # its own session => its own process group
+            *(isolated or argv), stdin=stdin, stdout=log, stderr=asyncio.subprocess.STDOUT,
+            env=env, start_new_session=True)  # its own session => its own process group
     if isolated is None:
         # Limits set from here with prlimit rather than a preexec_fn, which is unsafe in a
         # threaded parent (grpc runs threads); the window before they apply is microseconds.
@@ -174,3 +183,47 @@ async def launch(entry: str, address: str, token: str, log_path: Path,
         _limit(process.pid, resource.RLIMIT_CPU, cpu_seconds)
         _limit(process.pid, resource.RLIMIT_FSIZE, file_size)  # past it: SIGXFSZ, a crash
     return BotProcess(entry, process, log_path, started)
+
+
+async def launch(entry: str, address: str, token: str, log_path: Path,
+                 address_space: int = ADDRESS_SPACE_LIMIT,
+                 cpu_seconds: int = CPU_SECONDS_LIMIT,
+                 file_size: int = FILE_SIZE_LIMIT) -> BotProcess:
+    """Start `entry` as a bot process that will dial `address` and say Hello with `token`."""
+    env = _bot_environment(AZUL_ARENA_REFEREE=address, AZUL_ARENA_TOKEN=token)
+    return await _start(entry_argv(entry), env, log_path, address_space, cpu_seconds, file_size,
+                        entry)
+
+
+async def launch_standby(log_path: Path, address_space: int = ADDRESS_SPACE_LIMIT,
+                         cpu_seconds: int = CPU_SECONDS_LIMIT,
+                         file_size: int = FILE_SIZE_LIMIT) -> BotProcess:
+    """Start a warm Python bot process (sdk.standby) that waits to be told which bot to be:
+    isolated and limited like any bot; `assign` makes it one."""
+    # The padding argument reserves room in the process's argv memory for the command line it
+    # will show once it is a bot (sdk.standby.show_as): setproctitle then leaves the environment
+    # untouched (SPT_NOENV), so /proc/PID/environ still reads as a cold-started bot's.
+    argv = [sys.executable, "-m", "sdk.standby", "-" * TITLE_ROOM]
+    return await _start(argv, _bot_environment(SPT_NOENV="1"), log_path, address_space,
+                        cpu_seconds, file_size, "", stdin=asyncio.subprocess.PIPE)
+
+
+def assign(standby: BotProcess, entry: str, address: str, token: str, log_path: Path) -> None:
+    """Make a standby process (launch_standby) the bot `entry` (a Python entry: see
+    python_target), dialling `address` with `token`; its log file is renamed to `log_path`."""
+    import time
+
+    target = python_target(entry)
+    if target is None:
+        raise ValueError(f"{entry!r} is a command line, not a Python bot a standby can become")
+    stdin = standby.process.stdin
+    if stdin is None or stdin.is_closing():
+        raise OSError("the standby process is no longer listening")
+    order = {"target": target, "referee": address, "token": token}
+    stdin.write((json.dumps(order) + "\n").encode())
+    stdin.close()
+    with contextlib.suppress(OSError):
+        standby.log_path.rename(log_path)
+        standby.log_path = log_path
+    standby.entry, standby.warm = entry, True
+    standby.started = time.perf_counter()  # spawn-to-Hello counts from here
