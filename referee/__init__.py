@@ -1,4 +1,9 @@
-"""Azul Arena referee: the authority that holds the rules engine and runs matches between bots."""
+"""Azul Arena referee: the authority that holds the rules engine and runs matches between bots.
+
+Importing it (or anything under it, the engine included) sets grpc's polling variables in
+os.environ, for this process and its children, unless grpc is loaded already or the user set
+them: see referee.protocol.transport.
+"""
 
 # The match API is loaded lazily: bots import `referee.engine` and `referee.protocol` and must not
 # pay for the server, the launcher and grpc's server side when they start.

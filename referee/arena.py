@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
 import os
 import random
 import secrets
@@ -42,6 +43,9 @@ from referee.match import MatchRunner, Seat
 from referee.replay import build_replay
 from referee.server import RefereeServer
 from referee.sessions import BotFault, BotSession
+
+OFF = ("0", "false", "no", "off")
+log = logging.getLogger("referee.arena")
 
 TERMINATIONS = ("ok", "timeout", "illegal", "malformed", "crash", "disconnect", "no_hello",
                 "version_mismatch", "bad_token")
@@ -111,7 +115,14 @@ class _Worker:
     session: BotSession
     process: BotProcess | None
     keepalive: asyncio.Task[None] | None = None
-    spawn_to_hello: float = 0.0  # seconds from process start to an accepted Hello
+    spawn_to_hello: float = 0.0  # seconds from process start (or a standby's assign) to Hello
+
+
+def _is_python(entry: str) -> bool:
+    try:
+        return python_target(entry) is not None
+    except ValueError:  # not an entry at all: its launch will say so
+        return False
 
 
 @dataclass
@@ -145,10 +156,11 @@ class Arena:
         self._launched = itertools.count(1)
         # One warm Python process kept ready (sdk.standby): a Python bot then says Hello some
         # 100 ms sooner than a fresh process could.
-        # AZUL_ARENA_WARM_START=0 starts every bot as a fresh process.
-        self.warm_start = (os.environ.get("AZUL_ARENA_WARM_START") != "0" if warm_start is None
-                           else warm_start)
+        # AZUL_ARENA_WARM_START=0 (or false, no, off) starts every bot as a fresh process.
+        off = os.environ.get("AZUL_ARENA_WARM_START", "").strip().lower() in OFF
+        self.warm_start = not off if warm_start is None else warm_start
         self._standby: asyncio.Task[BotProcess] | None = None
+        self._closing = False
         self.server: RefereeServer | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -169,7 +181,7 @@ class Arena:
 
         self.server = RefereeServer(listen, run_match=lambda req: run_match_request(self, req))
         await self.server.start()
-        if self.warm_start and any(self._is_python(e) for e in self.entries.values()):
+        if self.warm_start and any(_is_python(e) for e in self.entries.values()):
             self._start_standby()  # warming up while the first bots start
 
     @property
@@ -178,6 +190,7 @@ class Arena:
         return self.server.address
 
     async def close(self) -> None:
+        self._closing = True  # no new standby from here on
         if self._standby is not None:
             standby, self._standby = self._standby, None
             await self._end_standby(standby)
@@ -214,60 +227,69 @@ class Arena:
             await self._retire(worker)
         return await self._spawn(name)
 
+    # -- the warm standby (sdk/standby.py) ------------------------------------------------------
+
     def _start_standby(self) -> None:
+        if self._closing or not self.warm_start:
+            return
         assert self.log_dir is not None
         log_path = self.log_dir / f"standby-{next(self._launched)}.log"
         self._standby = asyncio.ensure_future(launch_standby(
             log_path, self.address_space, self.cpu_seconds, self.file_size))
 
-    @staticmethod
-    async def _end_standby(standby: asyncio.Task[BotProcess]) -> None:
+    def _cold_from_now_on(self, why: str) -> None:
+        if self.warm_start:
+            log.warning("%s: Python bots start as fresh processes from now on", why)
+        self.warm_start = False
+
+    async def _end_standby(self, standby: asyncio.Task[BotProcess]) -> None:
         try:
             process = await standby
         except OSError:
             return
+        died = process.exited()
         await process.kill()
-        with contextlib.suppress(OSError):
-            process.log_path.unlink()  # it never became a bot: nothing to read
+        if died:  # by itself, unused: its log is the only clue
+            self._cold_from_now_on(f"a standby process died, see {process.log_path}")
+        else:
+            with contextlib.suppress(OSError):
+                process.log_path.unlink()  # it never became a bot: nothing to read
 
     async def _take_standby(self) -> BotProcess | None:
-        """The warm process, if one is alive (a new one starts at once), else None."""
+        """The warm process, if one is alive (and a new one starts), else None."""
         standby, self._standby = self._standby, None
-        self._start_standby()
         if standby is None:
+            self._start_standby()
             return None
         try:
             process = await standby
-        except OSError:
+        except OSError as exc:
+            self._cold_from_now_on(f"cannot start a standby process ({exc})")
             return None
         if process.exited():
+            self._cold_from_now_on(f"a standby process died, see {process.log_path}")
             return None
+        self._start_standby()
         return process
-
-    @staticmethod
-    def _is_python(entry: str) -> bool:
-        try:
-            return python_target(entry) is not None
-        except ValueError:  # not an entry at all: its launch will say so
-            return False
 
     async def _launch(self, name: str, token: str, log_path: Path) -> BotProcess:
         """A process for entry `name`: the warm standby when `name` is a Python bot, else a new
         one."""
         assert self.server is not None
         entry = self.entry_of(name)
-        if self.warm_start and self._is_python(entry):
+        target = python_target(entry)  # ValueError for no entry at all: _spawn reports it
+        if self.warm_start and target is not None:
             process = await self._take_standby()
             if process is not None:
                 try:
-                    assign(process, entry, self.server.address, token, log_path)
+                    assign(process, target, entry, self.server.address, token, log_path)
                     return process
-                except OSError:
+                except OSError:  # it stopped listening: start this one fresh
                     await process.kill()
         return await launch(entry, self.server.address, token, log_path,
                             self.address_space, self.cpu_seconds, self.file_size)
 
-    async def _spawn(self, name: str) -> _Worker | _Failed:
+    async def _spawn(self, name: str, retried: bool = False) -> _Worker | _Failed:
         assert self.server is not None and self.log_dir is not None
         token, hello = self.server.hub.issue()
         log_path = self.log_dir / f"{slug(name)}-{next(self._launched)}.log"
@@ -301,6 +323,14 @@ class Arena:
             if not hello.done():
                 hello.cancel()
             await process.kill()
+            if process.warm and failure.termination == "crash" and not retried:
+                # The bot's own crash, or its standby's? A fresh process tells: if it says Hello,
+                # the standbys are the trouble here and warm start stops.
+                worker = await self._spawn(name, retried=True)
+                if isinstance(worker, _Worker):
+                    self._cold_from_now_on(f"a warm {name!r} died before Hello, a fresh one "
+                                           f"did not (see {log_path})")
+                return worker
             return failure
         worker = _Worker(name, session, process,
                          spawn_to_hello=time.perf_counter() - process.started)

@@ -15,6 +15,7 @@ from typing import Any
 
 import grpc
 
+from referee.loop import loop_name
 from referee.protocol.transport import grpc_settings
 
 # The bare client: the same client stack as the SDK (sync grpc stream, a queue-fed request
@@ -112,7 +113,7 @@ async def spawn_to_hello(spawns: int, warm_start: bool = True) -> list[float]:
 
 
 # The bot that "answers at once": the first legal move, through the SDK like any Python bot.
-INSTANT_BOT = f"{sys.executable} -m sdk.run bots.first_bot:FirstBot"
+INSTANT_BOT = str(Path(__file__).resolve().parents[1] / "bots" / "first_bot.py")
 
 
 async def latency(games: int = 20, spawns: int = 5) -> dict[str, Any]:
@@ -129,8 +130,8 @@ async def latency(games: int = 20, spawns: int = 5) -> dict[str, Any]:
         for seed in range(games):
             result = await arena.play(["first", "first"], MatchConfig(seed=seed))
             per_move += result.record["referee"]["move_times_us"]
-            if (seed + 1) % max(1, games // chunks) == 0:
-                bare += await bare_pingpong(payload, 500)
+            if (seed + 1) * chunks // games != seed * chunks // games:  # `chunks` times in all
+                bare += await bare_pingpong(payload, 2000 // chunks)
     cold, warm = await spawn_to_hello(spawns, warm_start=False), await spawn_to_hello(spawns)
     bare_us = statistics.median(bare) * 1e6
     move_us = statistics.median(per_move)
@@ -141,4 +142,4 @@ async def latency(games: int = 20, spawns: int = 5) -> dict[str, Any]:
             "spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in warm],
             "cold_spawn_to_hello_ms": round(statistics.median(cold) * 1e3, 1),
             "cold_spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in cold],
-            "python_import_grpc_ms": round(grpc_import_ms(), 1)}
+            "python_import_grpc_ms": round(grpc_import_ms(), 1), "event_loop": loop_name()}

@@ -201,21 +201,19 @@ async def launch_standby(log_path: Path, address_space: int = ADDRESS_SPACE_LIMI
     """Start a warm Python bot process (sdk.standby) that waits to be told which bot to be:
     isolated and limited like any bot; `assign` makes it one."""
     # The padding argument reserves room in the process's argv memory for the command line it
-    # will show once it is a bot (sdk.standby.show_as): setproctitle then leaves the environment
-    # untouched (SPT_NOENV), so /proc/PID/environ still reads as a cold-started bot's.
+    # will show once it is a bot (sdk.standby.show_as), so that setproctitle can leave the
+    # environment's memory alone (SPT_NOENV): /proc/PID/environ still lists what it started with.
     argv = [sys.executable, "-m", "sdk.standby", "-" * TITLE_ROOM]
     return await _start(argv, _bot_environment(SPT_NOENV="1"), log_path, address_space,
                         cpu_seconds, file_size, "", stdin=asyncio.subprocess.PIPE)
 
 
-def assign(standby: BotProcess, entry: str, address: str, token: str, log_path: Path) -> None:
-    """Make a standby process (launch_standby) the bot `entry` (a Python entry: see
-    python_target), dialling `address` with `token`; its log file is renamed to `log_path`."""
+def assign(standby: BotProcess, target: str, entry: str, address: str, token: str,
+           log_path: Path) -> None:
+    """Make a standby process (launch_standby) the bot `entry`, whose `python_target` is
+    `target`, dialling `address` with `token`; its log file is renamed to `log_path`."""
     import time
 
-    target = python_target(entry)
-    if target is None:
-        raise ValueError(f"{entry!r} is a command line, not a Python bot a standby can become")
     stdin = standby.process.stdin
     if stdin is None or stdin.is_closing():
         raise OSError("the standby process is no longer listening")

@@ -67,8 +67,10 @@ class Bot:
             def choose_move(self, state):
                 return state.legal_moves()[0]
 
-    `state` is a real engine `Game` (the same engine the referee runs): copy it and push moves to
-    look ahead. `self.clock` is this move's clock; `self.log` writes to the bot's log file.
+    `state` stands for a real engine `Game` (the same engine the referee runs), built the first
+    time the bot uses it (sdk.state.LazyGame; `state.game` is the Game itself): copy it and push
+    moves to look ahead. `self.clock` is this move's clock; `self.log` writes to the bot's log
+    file.
     """
 
     name: ClassVar[str] = ""

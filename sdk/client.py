@@ -4,9 +4,10 @@ The bot's own code (game start, choose_move, game over) always runs in the calle
 message at a time. That thread also reads the stream itself whenever it is free, so a move request
 reaches `choose_move` with no hand-off between threads: the per-move round trip costs what a bare
 gRPC ping-pong costs. While the bot is busy (thinking, or in a hook) for longer than a poll
-interval, a standby thread takes the stream over, answers the referee's pings and forwards the
-next other message; so a bot that thinks for a second never misses a ping. grpc's own thread
-sends what the request generator yields (replies, pongs).
+interval (50-100 ms), a pings thread takes the stream over, answers the referee's pings and hands
+the next other message back (from then on until the bot's thread reads again, a message costs one
+hand-off); so a bot that thinks for a second never misses a ping. grpc's own thread sends what
+the request generator yields (replies, pongs).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from typing import Any
 
@@ -66,13 +67,14 @@ def answer(bot: Bot, state: Any, legal: list[str], reply: Any) -> None:
 
 
 class StreamReader:
-    """Reads the referee's stream for two threads: the bot's and a standby (module docstring).
+    """Reads the referee's stream for two threads: the bot's and a pings thread (module
+    docstring).
 
-    The bot's thread calls `next()`, which reads the stream itself when no one else does. The
-    standby thread runs `standby()`: it reads only while the bot has been busy for longer than
-    `poll` seconds (`busy_since`, set by the bot's thread), answers pings, and forwards the next
-    other message to the bot's thread. One lock makes the stream's reader one thread at a time,
-    and the forwarding queue keeps the messages in order.
+    The bot's thread calls `read()`, which reads the stream itself when no one else does. The
+    pings thread runs `answer_pings_while_busy()`: it reads only while the bot has been busy for
+    longer than `poll` seconds (`busy_since`, set by the bot's thread), answers pings, and
+    forwards the next other message to the bot's thread. One lock makes the stream's reader one
+    thread at a time, and the forwarding queue keeps the messages in order.
     """
 
     def __init__(self, responses: Iterator[Any], pong: Callable[[int], None],
@@ -101,24 +103,24 @@ class StreamReader:
             else:
                 return msg, time.monotonic()
 
-    def next(self) -> Any:
+    def read(self) -> Any:
         """The next message for the bot's thread (see `_read`)."""
         try:
             return self._forwarded.get_nowait()
         except queue.Empty:
             pass
         if not self._read_lock.acquire(blocking=False):
-            return self._forwarded.get()  # the standby holds the stream: it forwards the next one
+            return self._forwarded.get()  # the pings thread holds the stream: it forwards one
         try:
-            try:  # forwarded just before the standby let go of the stream
+            try:  # forwarded just before the pings thread let go of the stream
                 return self._forwarded.get_nowait()
             except queue.Empty:
                 return self._read()
         finally:
             self._read_lock.release()
 
-    def standby(self, poll: float = 0.05) -> None:
-        """The standby thread's loop: take the stream over while the bot is busy."""
+    def answer_pings_while_busy(self, poll: float = 0.05) -> None:
+        """The pings thread's loop: take the stream over while the bot is busy."""
         while not self._closed.wait(poll):
             since = self.busy_since
             if since is None or time.monotonic() - since < poll:
@@ -127,14 +129,16 @@ class StreamReader:
                 continue
             try:
                 item = self._read()
-                self._forwarded.put(item)
+            except BaseException as exc:  # never leave the bot's thread waiting for nothing
+                item = (exc, 0.0)
             finally:
                 self._read_lock.release()
-            if item is _END or isinstance(item[0], Exception):
+            self._forwarded.put(item)
+            if item is _END or isinstance(item[0], BaseException):
                 return
 
     def close(self) -> None:
-        """Stop the standby thread (the bot's thread is done with the stream)."""
+        """Stop the pings thread (the bot's thread is done with the stream)."""
         self._closed.set()
 
 
@@ -182,25 +186,26 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
         outbox.put(Request(pong=bot_pb2.Pong(nonce=nonce)))
 
     stream = StreamReader(responses, pong, grpc.RpcError, grpc.StatusCode.CANCELLED)
-    threading.Thread(target=stream.standby, name="azul-arena-standby", daemon=True).start()
+    threading.Thread(target=stream.answer_pings_while_busy, name="azul-arena-pings",
+                     daemon=True).start()
     # The engine is loaded while the handshake is on the wire (spawn-to-Hello is budgeted).
     from referee.engine import Game
 
     def rebuild(message: Any) -> Game:
         return Game.from_state(decode_state(message))
 
-    def moves_by_notation(ruleset: str) -> Any:
+    def moves_by_notation(ruleset: str) -> Mapping[str, Any]:
         return Game.family_of(ruleset).moves_by_notation()
 
     games = 0
     info: GameInfo | None = None
     try:
         while True:
-            item = stream.next()
+            item = stream.read()
             if item is _END:
                 break
             msg, received = item
-            if isinstance(msg, Exception):
+            if isinstance(msg, BaseException):
                 log.warning("the stream to the referee broke: %s", msg)
                 break
             stream.busy_since = received

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from referee.engine import Move, new_game
 from sdk.bot import Bot, Clock, GameInfo, GameResult
+from sdk.state import LazyGame
 
 
 @dataclass
@@ -69,11 +70,12 @@ def play_local(bots: list[Bot], ruleset: str = "azul", seed: int | None = None,
         seat = game.turn
         bot = bots[seat]
         legal = game.legal_moves()
-        view = game.copy()
+        # The same stand-in the referee's bots get (sdk.state): a copy, built on first use.
+        view = LazyGame(game.copy, [str(m) for m in legal], game.moves_by_notation)
         bot.clock = Clock(move_time=time_per_move)
         began = time.monotonic()
         try:
-            move = bot.choose_move(view)
+            move = bot.choose_move(view)  # type: ignore[arg-type]  # it stands for a Game
         except Exception as exc:  # a faulty bot must not stop the game
             bot.log.warning("choose_move raised %r", exc)
             errors[seat] += 1

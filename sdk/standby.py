@@ -11,8 +11,10 @@ Hello some 20 ms later. An empty stdin (the referee closed) ends it quietly.
 
 from __future__ import annotations
 
+import argparse  # noqa: F401  (sdk.run's, loaded ahead)
 import json
 import os
+import runpy
 import shlex
 import sys
 
@@ -26,7 +28,8 @@ def warm_up() -> None:
 
     import referee.engine  # noqa: F401
     import sdk.client  # noqa: F401
-    import sdk.run  # noqa: F401
+
+    # Not sdk.run itself: it runs as __main__ below, as `python -m sdk.run` runs it.
     from referee.protocol import bot_pb2, codec  # noqa: F401
 
 
@@ -43,6 +46,7 @@ def show_as(argv: list[str]) -> None:
 
 def main() -> None:
     show_as([sys.executable, "-m", "sdk.standby"])  # not the room its launcher reserved
+    os.environ.pop("SPT_NOENV", None)  # read by setproctitle once, above; not the bot's business
     warm_up()
     line = sys.stdin.readline()
     if not line.strip():
@@ -54,11 +58,9 @@ def main() -> None:
     os.close(devnull)
     os.environ["AZUL_ARENA_REFEREE"] = order["referee"]
     os.environ["AZUL_ARENA_TOKEN"] = order["token"]
-    sys.argv = [order["target"]]
     show_as([sys.executable, "-m", "sdk.run", order["target"]])
-    from sdk.run import main as run_bot
-
-    run_bot([order["target"]])
+    sys.argv = ["-m", order["target"]]  # runpy puts sdk/run.py's path first, as `python -m` does
+    runpy.run_module("sdk.run", run_name="__main__", alter_sys=True)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The `state` a bot's choose_move receives: the referee's engine Game, built on first use.
 
 Rebuilding a Game from a move request costs more than the rest of the bot's side of a move
-together (about 70 us of a cold process's time, measured in docs/protocol.md), and many moves
+together (about 70 us of a bot process's time, woken cold for each move), and many moves
 never need it: a bot that answers from the legal moves alone, or one that has its own model of
 the game. So the SDK hands choose_move this stand-in, which builds the real Game the first time
 any of its attributes is used and from then on forwards everything to it. `legal_moves()` alone is
@@ -11,19 +11,21 @@ in the same order, read through a table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
 class LazyGame:
     """A Game from a move request (see the module docstring). Use it as the Game it stands for:
     `state.legal_moves()`, `state.copy()`, `state.push(move)`, `state.scores`, `str(state)`...;
-    `state.game` is the Game itself (for isinstance checks or a type-strict helper)."""
+    `state.game` is the Game itself (for isinstance checks or a type-strict helper). Local play
+    (sdk.local) hands bots the same stand-in, so a bot tested locally sees what it will see under
+    the referee."""
 
     __slots__ = ("_build", "_legal_texts", "_by_notation", "_game", "_legal")
 
     def __init__(self, build: Callable[[], Any], legal_texts: Sequence[str],
-                 by_notation: Callable[[], Any]) -> None:
+                 by_notation: Callable[[], Mapping[str, Any]]) -> None:
         """`build()` makes the Game; `legal_texts` are its legal moves in notation, in the
         engine's order; `by_notation()` is the family's table of moves by notation."""
         self._build = build
@@ -36,7 +38,10 @@ class LazyGame:
     def game(self) -> Any:
         """The engine Game, built now if it was not yet."""
         if self._game is None:
-            self._game = self._build()
+            try:
+                self._game = self._build()
+            except AttributeError as exc:  # else Python would retry through __getattr__("game")
+                raise RuntimeError(f"cannot rebuild the game from the request: {exc}") from exc
         return self._game
 
     def legal_moves(self) -> tuple[Any, ...]:
@@ -51,7 +56,7 @@ class LazyGame:
     def __getattr__(self, name: str) -> Any:
         # Only called for what LazyGame itself lacks: everything a Game has. Dunder lookups
         # (copy, pickle) and unset slots stay here, or they would recurse into `game`.
-        if name.startswith("__") or name in LazyGame.__slots__:
+        if name.startswith("__") or name in _OWN:
             raise AttributeError(name)
         return getattr(self.game, name)
 
@@ -59,10 +64,17 @@ class LazyGame:
         return self.game.copy()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        return self.game.copy()
+        memo[id(self)] = twin = self.game.copy()
+        return twin
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        return self.game.__reduce_ex__(protocol)  # pickles as the Game it stands for
 
     def __str__(self) -> str:
         return str(self.game)
 
     def __repr__(self) -> str:
         return repr(self.game)
+
+
+_OWN = frozenset({*LazyGame.__slots__, "game"})  # never forwarded: they would recurse

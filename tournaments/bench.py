@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from referee.loop import loop_name
 from referee.loop import run as run_loop
 from tournaments.arena import GameSettings, arena_player
 from tournaments.entries import Entry
@@ -83,6 +84,7 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul") -> dict[str, 
         "games": summary.played,
         "failed": summary.failed,
         "concurrency": concurrency,
+        "event_loop": loop_name(),
         "elapsed_s": elapsed,
         "startup_s": startup,
         "games_per_s": summary.played / elapsed if elapsed else 0.0,

@@ -69,13 +69,32 @@ def test_command_line_entries_never_start_a_standby() -> None:
 
 
 def test_a_dead_standby_is_replaced_by_a_fresh_process() -> None:
-    async def go() -> object:
+    async def go() -> tuple[object, bool]:
         async with Arena(["random"]) as arena:
             assert arena._standby is not None
             standby = await arena._standby
             await standby.kill()
-            return await arena.play(["random", "random"], MatchConfig(seed=2))
+            return await arena.play(["random", "random"], MatchConfig(seed=2)), arena.warm_start
 
-    result = asyncio.run(go())
+    result, warm_after = asyncio.run(go())
     assert_finished(result, 2)  # type: ignore[arg-type]
     assert [s.termination for s in result.seats] == ["ok", "ok"]  # type: ignore[attr-defined]
+    assert warm_after is False, "a standby that died turns warm start off, with a warning"
+
+
+def test_a_bot_that_crashes_on_import_is_a_crash_and_keeps_warm_start_on(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.py"
+    broken.write_text("import sdk\nraise SystemExit('this bot is broken on purpose')\n")
+
+    async def go() -> tuple[object, bool]:
+        async with Arena(["random", str(broken)], log_dir=tmp_path / "logs") as arena:
+            await asyncio.sleep(0.5)
+            result = await arena.play(["random", str(broken)], MatchConfig(seed=4))
+            return result, arena.warm_start
+
+    result, warm_after = asyncio.run(go())
+    assert_finished(result, 2)  # type: ignore[arg-type]
+    seat = result.seats[1]  # type: ignore[attr-defined]
+    assert seat.termination == "crash"
+    assert "broken on purpose" in Path(seat.log_path).read_text()
+    assert warm_after is True, "a bot's own crash says nothing against warm start"

@@ -91,3 +91,13 @@ def test_a_name_the_game_lacks_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError):
         state.no_such_thing  # noqa: B018
     assert not hasattr(state, "__setstate_extra__")
+
+
+def test_a_game_that_cannot_be_built_says_why() -> None:
+    def broken() -> Game:
+        raise AttributeError("'NoneType' object has no attribute 'boards'")
+
+    state = LazyGame(broken, ["1BF"], lambda: Game.family_of("azul").moves_by_notation())
+    assert str(state.legal_moves()[0]) == "1BF"  # no build needed for these
+    with pytest.raises(RuntimeError, match="cannot rebuild the game"):
+        state.turn  # noqa: B018

@@ -1,4 +1,4 @@
-"""StreamReader: the bot's thread reads its own stream; a standby thread answers pings only while
+"""StreamReader: the bot's thread reads its own stream; a pings thread answers pings only while
 the bot is busy, and hands every other message back in order."""
 
 from __future__ import annotations
@@ -55,10 +55,10 @@ def start(seat: int = 0) -> Any:
 def reader(stream: FakeStream) -> tuple[StreamReader, list[int], threading.Thread]:
     pongs: list[int] = []
     reader = StreamReader(stream, pongs.append, Broken, "CANCELLED")
-    standby = threading.Thread(target=reader.standby, kwargs={"poll": 0.01}, name="standby",
-                               daemon=True)
-    standby.start()
-    return reader, pongs, standby
+    pings = threading.Thread(target=reader.answer_pings_while_busy, kwargs={"poll": 0.01},
+                             name="pings", daemon=True)
+    pings.start()
+    return reader, pongs, pings
 
 
 def wait_for(condition: Any, timeout: float = 5.0) -> None:
@@ -70,47 +70,47 @@ def wait_for(condition: Any, timeout: float = 5.0) -> None:
 
 def test_an_idle_bot_reads_its_own_stream_and_answers_pings_itself() -> None:
     stream = FakeStream()
-    read, pongs, standby = reader(stream)
+    read, pongs, pings = reader(stream)
     for msg in (ping(1), request(7), ping(2), None):
         stream.feed.put(msg)
-    msg, _ = read.next()
+    msg, _ = read.read()
     assert msg.move_request.request_id == 7 and pongs == [1]
-    assert read.next() is _END and pongs == [1, 2]
+    assert read.read() is _END and pongs == [1, 2]
     assert stream.readers == {threading.current_thread().name}, "no hand-off when not busy"
     read.close()
-    standby.join(1)
+    pings.join(1)
 
 
 def test_a_busy_bot_has_its_pings_answered_and_its_messages_kept_in_order() -> None:
     stream = FakeStream()
-    read, pongs, standby = reader(stream)
+    read, pongs, pings = reader(stream)
     stream.feed.put(start())
-    msg, received = read.next()
+    msg, received = read.read()
     assert msg.WhichOneof("message") == "game_start"
     read.busy_since = received  # the bot thinks from here on ...
     for msg in (ping(1), ping(2), request(1), ping(3)):
         stream.feed.put(msg)
     wait_for(lambda: pongs == [1, 2])  # ... and its pings are answered meanwhile
-    time.sleep(0.05)  # the standby holds the request for the bot, it does not handle it
+    time.sleep(0.05)  # the pings holds the request for the bot, it does not handle it
     read.busy_since = None  # done thinking
-    msg, _ = read.next()
+    msg, _ = read.read()
     assert msg.move_request.request_id == 1
-    assert "standby" in stream.readers
+    assert "pings" in stream.readers
     stream.feed.put(request(2))
-    msg, _ = read.next()
+    msg, _ = read.read()
     assert msg.move_request.request_id == 2 and pongs == [1, 2, 3]
     stream.feed.put(None)
-    assert read.next() is _END
+    assert read.read() is _END
     read.close()
-    standby.join(1)
-    assert not standby.is_alive()
+    pings.join(1)
+    assert not pings.is_alive()
 
 
 def test_a_broken_stream_is_reported_to_the_bot_even_while_it_is_busy() -> None:
     stream = FakeStream()
-    read, _, standby = reader(stream)
+    read, _, pings = reader(stream)
     read.busy_since = time.monotonic()
     stream.feed.put(Broken("the referee went away"))
-    wait_for(lambda: not standby.is_alive())  # the standby read the break and stopped
-    error, _ = read.next()
+    wait_for(lambda: not pings.is_alive())  # the pings read the break and stopped
+    error, _ = read.read()
     assert isinstance(error, Broken)
