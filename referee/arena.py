@@ -242,25 +242,9 @@ class Arena:
             log.warning("%s: Python bots start as fresh processes from now on", why)
         self.warm_start = False
 
-    async def _end_standby(self, standby: asyncio.Task[BotProcess]) -> None:
-        try:
-            process = await standby
-        except OSError:
-            return
-        died = process.exited()
-        await process.kill()
-        if died:  # by itself, unused: its log is the only clue
-            self._cold_from_now_on(f"a standby process died, see {process.log_path}")
-        else:
-            with contextlib.suppress(OSError):
-                process.log_path.unlink()  # it never became a bot: nothing to read
-
-    async def _take_standby(self) -> BotProcess | None:
-        """The warm process, if one is alive (and a new one starts), else None."""
-        standby, self._standby = self._standby, None
-        if standby is None:
-            self._start_standby()
-            return None
+    async def _alive(self, standby: asyncio.Task[BotProcess]) -> BotProcess | None:
+        """The standby's process if it runs; else None, and warm start stops with a warning
+        (a dead standby's log is kept: it is the only clue)."""
         try:
             process = await standby
         except OSError as exc:
@@ -269,7 +253,20 @@ class Arena:
         if process.exited():
             self._cold_from_now_on(f"a standby process died, see {process.log_path}")
             return None
-        self._start_standby()
+        return process
+
+    async def _end_standby(self, standby: asyncio.Task[BotProcess]) -> None:
+        process = await self._alive(standby)
+        if process is not None:
+            await process.kill()
+            with contextlib.suppress(OSError):
+                process.log_path.unlink()  # it never became a bot: nothing to read
+
+    async def _take_standby(self) -> BotProcess | None:
+        """The warm process, if one is alive (and a new one starts), else None."""
+        standby, self._standby = self._standby, None
+        process = None if standby is None else await self._alive(standby)
+        self._start_standby()  # does nothing once warm start has stopped
         return process
 
     async def _launch(self, name: str, token: str, log_path: Path) -> BotProcess:

@@ -11,24 +11,26 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
+from types import ModuleType
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
-def run(main: Coroutine[Any, Any, T]) -> T:
-    """`asyncio.run(main)` on the fastest loop available."""
+def _uvloop() -> ModuleType | None:
     try:
         import uvloop
     except ImportError:  # not on every platform (Windows): asyncio's loop is fine, only slower
-        return asyncio.run(main)
-    return uvloop.run(main)
+        return None
+    return uvloop
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run(main)` on the fastest loop available."""
+    uvloop = _uvloop()
+    return asyncio.run(main) if uvloop is None else uvloop.run(main)
 
 
 def loop_name() -> str:
     """Which loop `run` uses, for benchmark reports."""
-    try:
-        import uvloop  # noqa: F401
-    except ImportError:
-        return "asyncio"
-    return "uvloop"
+    return "asyncio" if _uvloop() is None else "uvloop"

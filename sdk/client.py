@@ -17,12 +17,12 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
 from sdk.bot import Bot, Clock, GameInfo, GameResult
-from sdk.state import LazyGame
+from sdk.state import LazyGame, read_moves
 
 log = logging.getLogger("sdk")
 
@@ -194,9 +194,6 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
     def rebuild(message: Any) -> Game:
         return Game.from_state(decode_state(message))
 
-    def moves_by_notation(ruleset: str) -> Mapping[str, Any]:
-        return Game.family_of(ruleset).moves_by_notation()
-
     games = 0
     info: GameInfo | None = None
     try:
@@ -215,8 +212,8 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
                 bot.clock = Clock(move_time=req.clock.move_time_ms / 1000.0,
                                   bank=req.clock.bank_ms / 1000.0, started=received)
                 legal = list(req.legal_moves)
-                state = LazyGame(partial(rebuild, req.state), legal,
-                                 partial(moves_by_notation, req.state.ruleset))
+                state = LazyGame(partial(rebuild, req.state),
+                                 partial(read_moves, req.state.ruleset, legal))
                 envelope = Request()  # filled in place: wrapping a finished reply copies it
                 envelope.move_reply.request_id = req.request_id
                 answer(bot, state, legal, envelope.move_reply)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 from referee.engine import Move, new_game
 from sdk.bot import Bot, Clock, GameInfo, GameResult
@@ -71,7 +72,7 @@ def play_local(bots: list[Bot], ruleset: str = "azul", seed: int | None = None,
         bot = bots[seat]
         legal = game.legal_moves()
         # The same stand-in the referee's bots get (sdk.state): a copy, built on first use.
-        view = LazyGame(game.copy, [str(m) for m in legal], game.moves_by_notation)
+        view = LazyGame(game.copy, partial(tuple, legal))  # the legal moves as they are
         bot.clock = Clock(move_time=time_per_move)
         began = time.monotonic()
         try:

@@ -11,7 +11,7 @@ in the same order, read through a table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -22,15 +22,14 @@ class LazyGame:
     (sdk.local) hands bots the same stand-in, so a bot tested locally sees what it will see under
     the referee."""
 
-    __slots__ = ("_build", "_legal_texts", "_by_notation", "_game", "_legal")
+    __slots__ = ("_build", "_read_legal", "_game", "_legal")
 
-    def __init__(self, build: Callable[[], Any], legal_texts: Sequence[str],
-                 by_notation: Callable[[], Mapping[str, Any]]) -> None:
-        """`build()` makes the Game; `legal_texts` are its legal moves in notation, in the
-        engine's order; `by_notation()` is the family's table of moves by notation."""
+    def __init__(self, build: Callable[[], Any], legal_moves: Callable[[], tuple[Any, ...]]
+                 ) -> None:
+        """`build()` makes the Game; `legal_moves()` gives its legal moves without it (from the
+        request's notation through `read_moves`, or a list the caller has already)."""
         self._build = build
-        self._legal_texts = legal_texts
-        self._by_notation = by_notation
+        self._read_legal = legal_moves
         self._game: Any = None
         self._legal: tuple[Any, ...] | None = None
 
@@ -49,8 +48,7 @@ class LazyGame:
         if self._game is not None:  # pushed moves may have changed them since
             return self._game.legal_moves()  # type: ignore[no-any-return]
         if self._legal is None:
-            table = self._by_notation()
-            self._legal = tuple([table[text] for text in self._legal_texts])
+            self._legal = self._read_legal()
         return self._legal
 
     def __getattr__(self, name: str) -> Any:
@@ -75,6 +73,15 @@ class LazyGame:
 
     def __repr__(self) -> str:
         return repr(self.game)
+
+
+def read_moves(ruleset: str, texts: Sequence[str]) -> tuple[Any, ...]:
+    """The moves written `texts` (a move request's legal moves), as the engine's own Move
+    objects, through the family's table of moves by notation: no game needed."""
+    from referee.engine import Game  # loaded by then: the SDK imports it during the handshake
+
+    table = Game.family_of(ruleset).moves_by_notation()
+    return tuple([table[text] for text in texts])
 
 
 _OWN = frozenset({*LazyGame.__slots__, "game"})  # never forwarded: they would recurse

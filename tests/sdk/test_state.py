@@ -10,7 +10,7 @@ import pytest
 from referee.engine import Game, new_game
 from referee.protocol import bot_pb2
 from referee.protocol.codec import decode_state, encode_state
-from sdk.state import LazyGame
+from sdk.state import LazyGame, read_moves
 
 RULESETS = ("azul", "azul-mini", "azul-gray", "azul-greenbox")
 
@@ -40,8 +40,7 @@ def lazy(game: Game) -> tuple[LazyGame, list[int]]:
         return Game.from_state(decode_state(message.state))
 
     ruleset = message.state.ruleset
-    return LazyGame(build, list(message.legal_moves),
-                    lambda: Game.family_of(ruleset).moves_by_notation()), builds
+    return LazyGame(build, lambda: read_moves(ruleset, list(message.legal_moves))), builds
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -97,7 +96,7 @@ def test_a_game_that_cannot_be_built_says_why() -> None:
     def broken() -> Game:
         raise AttributeError("'NoneType' object has no attribute 'boards'")
 
-    state = LazyGame(broken, ["1BF"], lambda: Game.family_of("azul").moves_by_notation())
+    state = LazyGame(broken, lambda: read_moves("azul", ["1BF"]))
     assert str(state.legal_moves()[0]) == "1BF"  # no build needed for these
     with pytest.raises(RuntimeError, match="cannot rebuild the game"):
         state.turn  # noqa: B018
