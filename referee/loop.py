@@ -31,6 +31,12 @@ def run(main: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(main) if uvloop is None else uvloop.run(main)
 
 
+def new_loop() -> asyncio.AbstractEventLoop:
+    """A new event loop of the kind `run` uses (for code that drives a loop by hand)."""
+    uvloop = _uvloop()
+    return asyncio.new_event_loop() if uvloop is None else uvloop.new_event_loop()
+
+
 def loop_name() -> str:
     """Which loop `run` uses, for benchmark reports."""
     return "asyncio" if _uvloop() is None else "uvloop"

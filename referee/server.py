@@ -74,8 +74,10 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             return
         session = BotSession(context, first, hello.token)
         try:
+            # Quiet while thinking: BotSession.keepalive pings no bot that owes a move.
             await session.send(bot_pb2.ConnectResponse(welcome=bot_pb2.Welcome(
-                protocol_version=PROTOCOL_VERSION, referee=REFEREE_NAME)))
+                protocol_version=PROTOCOL_VERSION, referee=REFEREE_NAME,
+                quiet_while_thinking=True)))
         except Exception:
             session.stream_ended()
             return

@@ -56,6 +56,8 @@ class BotSession:
         self._write_lock = asyncio.Lock()
         self._request_id = 0
         self._pending: asyncio.Future[Reply] | None = None
+        self._no_move_owed = asyncio.Event()  # clear while a move request awaits its reply
+        self._no_move_owed.set()
         self._pings: dict[int, asyncio.Future[float]] = {}
         self.pongs = 0
         self.busy = False  # leased to a game
@@ -92,6 +94,7 @@ class BotSession:
         msg.move_request.request_id = self._request_id
         fut: asyncio.Future[Reply] = loop.create_future()
         self._pending = fut
+        self._no_move_owed.clear()
         # One timer covers the write and the wait: a call_at handle is far cheaper per move than
         # asyncio.wait_for's extra task.
         task = asyncio.current_task()
@@ -129,6 +132,7 @@ class BotSession:
         finally:
             timer.cancel()
             self._pending = None
+            self._no_move_owed.set()
             _consume(fut)
         return reply, reply.received - sent
 
@@ -193,9 +197,14 @@ class BotSession:
             _consume(fut)
 
     async def keepalive(self, interval: float, timeout: float) -> None:
-        """Ping every `interval` seconds, at any time (pings may cross moves); close on silence."""
+        """Ping every `interval` seconds, but never while the bot owes a move: its clock covers
+        that time, and the bot may think without reading its stream (Welcome.
+        quiet_while_thinking). Close on silence."""
+        owed = self._no_move_owed
         while self.alive:
             await asyncio.sleep(interval)
+            while not owed.is_set():  # woken when the move is answered; it may be owed again
+                await owed.wait()
             try:
                 await self.ping(timeout)
             except BotFault:

@@ -28,6 +28,9 @@ def warm_up() -> None:
 
     import referee.engine  # noqa: F401
     import sdk.client  # noqa: F401
+    from referee.loop import loop_name
+
+    loop_name()  # loads uvloop, the loop the SDK's stream runs on
 
     # Not sdk.run itself: it runs as __main__ below, as `python -m sdk.run` runs it.
     from referee.protocol import bot_pb2, codec  # noqa: F401

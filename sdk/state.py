@@ -51,6 +51,16 @@ class LazyGame:
             self._legal = self._read_legal()
         return self._legal
 
+    def _index_of(self, move: Any) -> int | None:
+        """`move`'s index among the request's legal moves, found without notation when the bot
+        returned one of the moves `legal_moves()` gave it (the usual case); else None."""
+        if self._game is not None or self._legal is None:
+            return None  # the moves it saw may not be the request's any more
+        try:
+            return self._legal.index(move)  # by identity first, at C speed
+        except ValueError:
+            return None
+
     def __getattr__(self, name: str) -> Any:
         # Only called for what LazyGame itself lacks: everything a Game has. Dunder lookups
         # (copy, pickle) and unset slots stay here, or they would recurse into `game`.
@@ -80,8 +90,7 @@ def read_moves(ruleset: str, texts: Sequence[str]) -> tuple[Any, ...]:
     objects, through the family's table of moves by notation: no game needed."""
     from referee.engine import Game  # loaded by then: the SDK imports it during the handshake
 
-    table = Game.family_of(ruleset).moves_by_notation()
-    return tuple([table[text] for text in texts])
+    return tuple(map(Game.family_of(ruleset).moves_by_notation().__getitem__, texts))
 
 
 _OWN = frozenset({*LazyGame.__slots__, "game"})  # never forwarded: they would recurse

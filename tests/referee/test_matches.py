@@ -186,26 +186,50 @@ def test_bot_that_uses_its_clock(tmp_path: Path) -> None:
     assert seat.move_time_total >= 0.04 * seat.moves
 
 
-def test_thinking_bot_keeps_answering_pings(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("AZUL_TEST_SLEEP", "1.0")
+def test_a_bot_that_owes_a_move_is_not_pinged_so_a_single_threaded_bot_may_think() -> None:
+    # A bot that reads nothing while it thinks (0.4 s per move) would miss a 0.2 s ping timeout
+    # if pings came during its moves; the referee's Welcome promises they do not.
+    os.environ["AZUL_TEST_SLEEP"] = "0.4"
+    try:
+        async def go() -> MatchResult:
+            async with Arena(ping_interval=0.05, ping_timeout=0.2) as arena:
+                config = MatchConfig(seed=1, time_per_move=2.0, max_strikes=1)
+                task = asyncio.ensure_future(arena.play([f"{RAW} single_threaded", "random"],
+                                                        config))
+                await asyncio.sleep(3.0)
+                worker = next((w for w in arena._workers
+                               if w.entry.endswith("single_threaded")), None)
+                assert worker is not None and worker.session.alive, "no ping timeout"
+                assert worker.session.pongs >= 1, "pinged between its moves"
+                assert worker.process is not None
+                await worker.process.kill()  # end the long game early
+                return await task
 
-    async def go() -> tuple[MatchResult, int]:
+        result = asyncio.run(go())
+    finally:
+        del os.environ["AZUL_TEST_SLEEP"]
+    seat = result.seats[0]
+    assert seat.moves >= 4 and seat.faults.get("timeout", 0) == 0
+    assert seat.faults.get("disconnect", 0) == 0, "no ping timeout while it thought"
+
+
+def test_a_bot_in_a_slow_hook_keeps_answering_pings(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The SDK's pings thread runs the stream while the bot's own thread is busy in a hook.
+    monkeypatch.setenv("AZUL_TEST_SLEEP", "0")
+    monkeypatch.setenv("AZUL_TEST_HOOK_SLEEP", "1.5")
+
+    async def go() -> tuple[MatchResult, int, int, bool]:
         async with Arena(ping_interval=0.1, ping_timeout=0.5) as arena:
             entry = str(BOTS / "thinker.py")
-            config = MatchConfig(seed=1, time_per_move=3.0, max_strikes=1)
-            task = asyncio.ensure_future(arena.play([entry, "random"], config))
-            await asyncio.sleep(4.0)
+            result = await arena.play([entry, "random"], MatchConfig(seed=2))
             worker = next(w for w in arena._workers if w.entry == entry)
-            pongs = worker.session.pongs
-            for w in arena._workers:  # end the long game early: kill the thinker
-                if w.entry == entry:
-                    await w.process.kill()
-            return await task, pongs
+            before = worker.session.pongs
+            await asyncio.sleep(1.2)  # the bot sleeps in on_game_over all this time
+            return result, before, worker.session.pongs, worker.session.alive
 
-    result, pongs = asyncio.run(go())
-    assert pongs >= 10, "pings were answered while the bot was thinking"
-    assert result.seats[0].faults.get("timeout", 0) == 0
-    assert result.seats[0].moves >= 2
+    result, before, after, alive = asyncio.run(go())
+    assert result.seats[0].termination == "ok"
+    assert alive and after - before >= 5, "pings answered while the bot was in its hook"
 
 
 def _alive(pid: int) -> bool:

@@ -1,7 +1,9 @@
 """A misbehaving bot speaking the raw protocol: `python rawbot.py MODE`.
 
 Modes: wrong_id (answers with another request id), disconnect (closes its stream at the first
-request and stays alive), bad_token, old_version, illegal_index, silent (never says Hello).
+request and stays alive), bad_token, old_version, illegal_index, silent (never says Hello),
+single_threaded (thinks AZUL_TEST_SLEEP seconds per move without reading its stream, as a naive
+bot in any language would).
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ for msg in call:
         channel.close()
         print("stream closed, staying alive", flush=True)
         time.sleep(60)
+    if mode == "single_threaded":
+        time.sleep(float(os.environ.get("AZUL_TEST_SLEEP", "0.3")))
     reply = bot_pb2.MoveReply(request_id=req.request_id, move_index=0)
     if mode == "wrong_id":
         reply.request_id += 1000

@@ -60,12 +60,14 @@ class Hello(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., rulesets: _Optional[_Iterable[str]] = ..., token: _Optional[str] = ...) -> None: ...
 
 class Welcome(_message.Message):
-    __slots__ = ("protocol_version", "referee")
+    __slots__ = ("protocol_version", "referee", "quiet_while_thinking")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     REFEREE_FIELD_NUMBER: _ClassVar[int]
+    QUIET_WHILE_THINKING_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     referee: str
-    def __init__(self, protocol_version: _Optional[int] = ..., referee: _Optional[str] = ...) -> None: ...
+    quiet_while_thinking: bool
+    def __init__(self, protocol_version: _Optional[int] = ..., referee: _Optional[str] = ..., quiet_while_thinking: _Optional[bool] = ...) -> None: ...
 
 class Rejection(_message.Message):
     __slots__ = ("reason", "message")
