@@ -18,8 +18,12 @@ import grpc
 from referee.loop import loop_name
 from referee.protocol.transport import grpc_settings
 
-# The bare client: the same client stack as the SDK (sync grpc stream, a queue-fed request
-# generator, a reader), echoing a MoveReply-sized answer at once.
+ROOT = Path(__file__).resolve().parents[1]
+
+# The bare clients echo a MoveReply-sized answer at once, with a bot's gRPC settings. The
+# baseline is grpc's textbook streaming client (a sync stub fed by a queue-fed request generator,
+# as in grpc's own streaming benchmark client); the asyncio client (on the loop the SDK runs,
+# uvloop where installed) is the fastest bare client we know of, reported beside it.
 _ECHO_CLIENT = r"""
 import queue, sys, grpc
 reply = b"\x12\x04\x08\x01\x10\x00"
@@ -32,10 +36,21 @@ call = channel.stream_stream("/bench.Echo/Pong")(requests())
 for msg in call:
     out.put(reply)
 """
+_ECHO_CLIENT_AIO = r"""
+import sys, grpc
+from referee.loop import run
+reply = b"\x12\x04\x08\x01\x10\x00"
+async def echo():
+    call = grpc.aio.insecure_channel(sys.argv[1]).stream_stream("/bench.Echo/Pong")()
+    while (msg := await call.read()) is not grpc.aio.EOF:
+        await call.write(reply)
+run(echo())
+"""
 
 
-async def bare_pingpong(payload: bytes, rounds: int) -> list[float]:
-    """Round trips (seconds) of `payload` over a bare grpc.aio bidi stream to another process."""
+async def bare_pingpong(payload: bytes, rounds: int, client: str = _ECHO_CLIENT) -> list[float]:
+    """Round trips (seconds) of `payload` over a bare grpc.aio bidi stream to another process
+    running `client` (Python source, given the address)."""
     tmp = Path(tempfile.mkdtemp(prefix="azul-bench-"))
     address = f"unix:{tmp / 'echo.sock'}"
     times: list[float] = []
@@ -59,12 +74,13 @@ async def bare_pingpong(payload: bytes, rounds: int) -> list[float]:
     await server.start()
     # The client gets what a bot process gets (referee.protocol.transport).
     env = {**grpc_settings(one_connection=True), **os.environ}
-    client = subprocess.Popen([sys.executable, "-c", _ECHO_CLIENT, address], env=env)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    echo = subprocess.Popen([sys.executable, "-c", client, address], env=env)
     try:
         await asyncio.wait_for(done.wait(), 120)
     finally:
-        client.kill()
-        client.wait()
+        echo.kill()
+        echo.wait()
         await server.stop(0)
     return times
 
@@ -113,7 +129,7 @@ async def spawn_to_hello(spawns: int, warm_start: bool = True) -> list[float]:
 
 
 # The bot that "answers at once": the first legal move, through the SDK like any Python bot.
-INSTANT_BOT = str(Path(__file__).resolve().parents[1] / "bots" / "first_bot.py")
+INSTANT_BOT = str(ROOT / "bots" / "first_bot.py")
 
 
 async def latency(games: int = 20, spawns: int = 5) -> dict[str, Any]:
@@ -125,18 +141,23 @@ async def latency(games: int = 20, spawns: int = 5) -> dict[str, Any]:
     payload = await sample_payload()
     per_move: list[int] = []
     bare: list[float] = []
-    chunks = 4
+    bare_aio: list[float] = []
+    chunks = 10  # the more often the two alternate, the better they share the machine's phases
     async with Arena({"first": INSTANT_BOT}) as arena:
         for seed in range(games):
             result = await arena.play(["first", "first"], MatchConfig(seed=seed))
             per_move += result.record["referee"]["move_times_us"]
             if (seed + 1) * chunks // games != seed * chunks // games:  # `chunks` times in all
                 bare += await bare_pingpong(payload, 2000 // chunks)
+                bare_aio += await bare_pingpong(payload, 2000 // chunks, _ECHO_CLIENT_AIO)
     cold, warm = await spawn_to_hello(spawns, warm_start=False), await spawn_to_hello(spawns)
     bare_us = statistics.median(bare) * 1e6
+    bare_aio_us = statistics.median(bare_aio) * 1e6
     move_us = statistics.median(per_move)
     return {"per_move_us": round(move_us, 1), "bare_pingpong_us": round(bare_us, 1),
-            "ratio": round(move_us / bare_us, 3), "moves": len(per_move),
+            "ratio": round(move_us / bare_us, 3),
+            "bare_pingpong_aio_us": round(bare_aio_us, 1),
+            "ratio_to_aio": round(move_us / bare_aio_us, 3), "moves": len(per_move),
             "payload_bytes": len(payload),
             "spawn_to_hello_ms": round(statistics.median(warm) * 1e3, 1),
             "spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in warm],

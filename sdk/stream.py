@@ -126,11 +126,15 @@ class BotStream:
             elif (kind == "move_request" and self.answer_moves and self._caller_waits
                   and not self._inbox):  # on the caller's thread, after what came before
                 await self._flush()  # a pong queued just before leaves before the bot thinks
+                # The bot's code sees no running loop, as between reads: it may run its own.
+                asyncio._set_running_loop(None)
                 try:
                     self._queue(self._on_move(msg, received))
                 except BaseException as exc:  # noqa: BLE001  re-raised by read()
                     self._deliver(_Raised(exc))
                     return
+                finally:
+                    asyncio._set_running_loop(self._loop)
             else:
                 self._deliver((msg, received))
 

@@ -4,6 +4,7 @@ quiet while thinking, order kept, breaks and exits reported."""
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import threading
 import time
@@ -151,6 +152,25 @@ def test_moves_are_answered_inside_the_stream_once_the_referee_promises_quiet(
     assert threads == [threading.current_thread()] * 2, "answered on the bot's own thread"
     ids = [referee.received("move_reply")[0].move_reply.request_id for _ in range(2)]
     assert ids == [1, 2]
+    stream.close()
+
+
+def test_a_bot_may_run_asyncio_of_its_own_inside_the_stream(referee: ScriptedReferee) -> None:
+    async def think() -> int:
+        await asyncio.sleep(0.01)
+        return 7
+
+    def on_move(msg: Any, received: float) -> Any:
+        out = reply_to(msg, received)
+        out.move_reply.move_index = asyncio.run(think())
+        return out
+
+    stream = BotStream(referee.address, HELLO, on_move)
+    referee.send(welcome(quiet=True))
+    stream.answer_moves = kind(stream.read()) == "welcome"
+    referee.send(request(1), game_start())
+    assert kind(stream.read()) == "game_start"
+    assert referee.received("move_reply")[0].move_reply.move_index == 7
     stream.close()
 
 

@@ -137,7 +137,8 @@ def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--lis
 def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option(5, "--spawns"),
             as_json: bool = typer.Option(False, "--json")) -> None:
     """Per-move round trip through the referee vs a bare gRPC stream ping-pong of the same
-    payload in the same run, and bot spawn-to-Hello (medians).
+    payload in the same run (grpc's textbook sync client; an asyncio client beside it), and bot
+    spawn-to-Hello (medians).
 
     Example: azul-arena bench latency --games 20 --json
     """
@@ -153,8 +154,12 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
     for column in ("measure", "value", "target"):
         table.add_column(column, justify="right" if column != "measure" else "left")
     table.add_row("move round trip via the referee", f"{figures['per_move_us']:.0f} us", "")
-    table.add_row("bare gRPC ping-pong, same payload", f"{figures['bare_pingpong_us']:.0f} us", "")
+    table.add_row("bare gRPC ping-pong, same payload (sync client)",
+                  f"{figures['bare_pingpong_us']:.0f} us", "")
     table.add_row("ratio", f"{figures['ratio']:.2f}", "<= 1.3")
+    table.add_row("  bare ping-pong, asyncio client", f"{figures['bare_pingpong_aio_us']:.0f} us",
+                  "")
+    table.add_row("  ratio to it", f"{figures['ratio_to_aio']:.2f}", "")
     table.add_row("bot spawn to Hello (warm standby)", f"{figures['spawn_to_hello_ms']:.0f} ms",
                   "<= 150 ms")
     table.add_row("bot spawn to Hello (fresh process)",
