@@ -101,6 +101,15 @@ def referee(tmp_path: Path) -> Iterator[ScriptedReferee]:
     ref.stop()
 
 
+def quiet_stream(referee: ScriptedReferee, on_move: Any) -> BotStream:
+    """A stream past a Welcome that promises quiet while thinking: moves go to `on_move`."""
+    stream = BotStream(referee.address, HELLO, on_move)
+    referee.send(welcome(quiet=True))
+    stream.answer_moves = kind(stream.read()) == "welcome"
+    assert stream.answer_moves
+    return stream
+
+
 def kind(item: Any) -> str:
     msg, _ = item
     return str(msg.WhichOneof("message"))
@@ -144,9 +153,7 @@ def test_moves_are_answered_inside_the_stream_once_the_referee_promises_quiet(
         threads.append(threading.current_thread())
         return reply_to(msg, received)
 
-    stream = BotStream(referee.address, HELLO, on_move)
-    referee.send(welcome(quiet=True))
-    stream.answer_moves = kind(stream.read()) == "welcome"
+    stream = quiet_stream(referee, on_move)
     referee.send(request(1), request(2), game_start())
     assert kind(stream.read()) == "game_start", "the two requests never reached read()"
     assert threads == [threading.current_thread()] * 2, "answered on the bot's own thread"
@@ -165,9 +172,7 @@ def test_a_bot_may_run_asyncio_of_its_own_inside_the_stream(referee: ScriptedRef
         out.move_reply.move_index = asyncio.run(think())
         return out
 
-    stream = BotStream(referee.address, HELLO, on_move)
-    referee.send(welcome(quiet=True))
-    stream.answer_moves = kind(stream.read()) == "welcome"
+    stream = quiet_stream(referee, on_move)
     referee.send(request(1), game_start())
     assert kind(stream.read()) == "game_start"
     assert referee.received("move_reply")[0].move_reply.move_index == 7
@@ -192,9 +197,7 @@ def test_a_ping_just_before_a_move_is_answered_before_the_bot_thinks(
         thought.append(time.monotonic())
         return reply_to(msg, received)
 
-    stream = BotStream(referee.address, HELLO, on_move)
-    referee.send(welcome(quiet=True))
-    stream.answer_moves = kind(stream.read()) == "welcome"
+    stream = quiet_stream(referee, on_move)
     referee.send(ping(9), request(1), game_start())
     assert kind(stream.read()) == "game_start"
     _, pong_at = referee.received("pong")
@@ -209,9 +212,7 @@ def test_a_move_does_not_overtake_the_message_before_it(referee: ScriptedReferee
         calls.append(msg.move_request.request_id)
         return reply_to(msg, received)
 
-    stream = BotStream(referee.address, HELLO, on_move)
-    referee.send(welcome(quiet=True))
-    stream.answer_moves = kind(stream.read()) == "welcome"
+    stream = quiet_stream(referee, on_move)
     referee.send(game_start(), request(1))
     time.sleep(0.2)  # both are in by the time the bot reads
     assert kind(stream.read()) == "game_start"
@@ -236,9 +237,7 @@ def test_an_exit_inside_the_move_handler_reaches_the_caller(referee: ScriptedRef
     def on_move(msg: Any, received: float) -> Any:
         raise SystemExit(3)
 
-    stream = BotStream(referee.address, HELLO, on_move)
-    referee.send(welcome(quiet=True))
-    stream.answer_moves = kind(stream.read()) == "welcome"
+    stream = quiet_stream(referee, on_move)
     referee.send(request(1))
     with pytest.raises(SystemExit):
         stream.read()
