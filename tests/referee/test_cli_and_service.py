@@ -63,3 +63,25 @@ def test_run_match_over_grpc_with_health_and_reflection() -> None:
     record = json.loads(response.record_json)
     moves = sum(len(r["moves"]) for r in record["rounds"])
     assert n_events == moves + 2  # started, every move, ended
+
+
+def test_the_welcome_promises_quiet_while_a_bot_thinks() -> None:
+    from referee.protocol import PROTOCOL_VERSION, bot_pb2
+
+    async def go() -> bot_pb2.ConnectResponse:
+        async with Arena() as arena:
+            assert arena.server is not None
+            arena.server.hub.expect("remote.secret")
+            async with grpc.aio.insecure_channel(arena.address) as channel:
+                call = channel.stream_stream(
+                    "/azul_arena.v1.BotService/Connect",
+                    request_serializer=bot_pb2.ConnectRequest.SerializeToString,
+                    response_deserializer=bot_pb2.ConnectResponse.FromString)()
+                await call.write(bot_pb2.ConnectRequest(hello=bot_pb2.Hello(
+                    protocol_version=PROTOCOL_VERSION, bot_name="raw", token="remote.secret")))
+                first = await asyncio.wait_for(call.read(), 10)
+                call.cancel()
+                return first
+
+    welcome = asyncio.run(go()).welcome
+    assert welcome.protocol_version == 1 and welcome.quiet_while_thinking
