@@ -56,7 +56,10 @@ class BotSession:
         self._write_lock = asyncio.Lock()
         self._request_id = 0
         self._pending: asyncio.Future[Reply] | None = None
-        self._no_move_owed = asyncio.Event()  # clear while a move request awaits its reply
+        # The move request the bot has not answered yet, even after its deadline (0: none): no
+        # pings until it does (Welcome.quiet_while_thinking).
+        self._owed = 0
+        self._no_move_owed = asyncio.Event()
         self._no_move_owed.set()
         self._pings: dict[int, asyncio.Future[float]] = {}
         self.pongs = 0
@@ -94,7 +97,6 @@ class BotSession:
         msg.move_request.request_id = self._request_id
         fut: asyncio.Future[Reply] = loop.create_future()
         self._pending = fut
-        self._no_move_owed.clear()
         # One timer covers the write and the wait: a call_at handle is far cheaper per move than
         # asyncio.wait_for's extra task.
         task = asyncio.current_task()
@@ -109,7 +111,9 @@ class BotSession:
 
         sent = _perf()
         timer = loop.call_at(loop.time() + timeout, expire)
+        overdue = False
         try:
+            self._owe(self._request_id)
             try:
                 if self._write_lock.locked():
                     async with self._write_lock:
@@ -129,12 +133,24 @@ class BotSession:
             if state["expired"]:
                 raise BotFault("timeout")
             reply = await fut
+        except BotFault as fault:
+            overdue = fault.kind == "timeout"
+            raise
         finally:
             timer.cancel()
             self._pending = None
-            self._no_move_owed.set()
+            if not overdue:  # answered, or the stream is gone; an overdue bot still thinks
+                self._owe(0)
             _consume(fut)
         return reply, reply.received - sent
+
+    def _owe(self, request_id: int) -> None:
+        """Note which move request the bot owes (0: none), for the keepalive."""
+        self._owed = request_id
+        if request_id:
+            self._no_move_owed.clear()
+        else:
+            self._no_move_owed.set()
 
     # -- reading (driven by the server's Connect handler) ---------------------------------------
 
@@ -153,6 +169,8 @@ class BotSession:
                 pass
             elif fut is not None and not fut.done():
                 fut.set_result(Reply(reply, received))
+            elif reply.request_id == self._owed:  # the late answer to the last request
+                self._owe(0)
         elif kind == "pong":
             self.pongs += 1
             ping = self._pings.pop(msg.pong.nonce, None)
@@ -169,6 +187,7 @@ class BotSession:
     def _close(self, reason: str, detail: str = "the stream closed") -> None:
         if not self.closed.done():
             self.closed.set_result(reason)
+        self._owe(0)  # nothing is owed on a closed stream: the keepalive ends
         self._fault_pending(reason, detail)
         for ping in self._pings.values():
             if not ping.done():
@@ -197,9 +216,9 @@ class BotSession:
             _consume(fut)
 
     async def keepalive(self, interval: float, timeout: float) -> None:
-        """Ping every `interval` seconds, but never while the bot owes a move: its clock covers
-        that time, and the bot may think without reading its stream (Welcome.
-        quiet_while_thinking). Close on silence."""
+        """Ping every `interval` seconds, but never while the bot owes a move, even past its
+        deadline (until its late reply): its clock covers that time, and the bot may think
+        without reading its stream (Welcome.quiet_while_thinking). Close on silence."""
         owed = self._no_move_owed
         while self.alive:
             await asyncio.sleep(interval)

@@ -115,7 +115,7 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
                 log.warning("the stream to the referee broke: %s", msg)
                 break
             kind = msg.WhichOneof("message")
-            if kind == "move_request":  # from a referee that may ping while the bot thinks
+            if kind == "move_request":  # not answered inside the stream (sdk/stream.py)
                 stream.send(on_move(msg, received))
             elif kind == "game_start":
                 gs = msg.game_start

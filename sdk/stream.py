@@ -4,10 +4,10 @@ The stream is a grpc.aio call on an event loop of its own, and the bot's thread 
 itself, inside `read()`. How a move request is answered depends on what the referee promised in
 its Welcome:
 
-- *Quiet while thinking* (this project's referee): no Ping comes while the bot owes a move. The
-  loop then calls the bot's move handler itself, the moment the request arrives, and sends its
-  reply: a move costs no thread hand-off and no stop of the loop, about what a bare gRPC
-  ping-pong costs (docs/protocol.md, Latency).
+- *Quiet while thinking* (this project's referee): no Ping comes while the bot owes a move. A
+  move request that arrives while the bot's thread waits on the stream is then answered by the
+  loop itself, which calls the bot's move handler and sends its reply: no thread hand-off and no
+  stop of the loop (docs/protocol.md, Latency).
 - Otherwise, and for every other message (game start, game over, ...): the loop stops and
   `read()` hands the message to the caller. While the caller's code runs (thinking, or in a hook),
   the loop stands still; if that lasts longer than a poll interval (50-100 ms), a pings thread
@@ -15,7 +15,8 @@ its Welcome:
   for the next `read()`. So a slow hook never misses a ping.
 
 Bot code always runs on the thread that calls `read()`. One lock says who runs the loop; only its
-holder touches the loop's objects, the other thread asks through `call_soon_threadsafe`.
+holder touches the loop's objects, the other thread asks through `call_soon_threadsafe` (it only
+looks at the two message queues, deques that are safe to read from any thread).
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ class Unreachable(Exception):
 
 
 class _Raised:
-    """A BaseException (SystemExit, KeyboardInterrupt...) out of the move handler, for read() to
-    raise in the caller's frame rather than lose in the loop."""
+    """What the move handler raised (it handles a bot's own errors itself: this is SystemExit,
+    KeyboardInterrupt or an SDK bug), for read() to raise in the caller's frame rather than lose
+    in the loop."""
 
     def __init__(self, exc: BaseException) -> None:
         self.exc = exc
@@ -69,6 +71,8 @@ class BotStream:
         self._inbox: deque[Any] = deque()  # messages for the caller, in order
         self._outbox: deque[Any] = deque()  # messages for the referee, in order
         self._more: asyncio.Future[None] | None = None  # the write loop waits on it for more
+        self._drained: asyncio.Future[None] | None = None  # set when the outbox empties
+        self._write_failed = False
         self._lock = threading.Lock()  # held by whoever runs the loop
         self._caller_waits = False  # the caller's thread runs the loop, waiting for a message
         self._away_since: float | None = None  # monotonic() when the caller left read()
@@ -90,7 +94,8 @@ class BotStream:
 
     async def _connect(self, address: str, hello: Any, timeout: float,
                        bot_pb2: Any) -> tuple[Any, Any]:
-        channel = self._grpc.aio.insecure_channel(address)
+        grpc = self._grpc
+        channel = grpc.aio.insecure_channel(address)
         try:
             await asyncio.wait_for(channel.channel_ready(), timeout)
         except TimeoutError:
@@ -102,19 +107,35 @@ class BotStream:
                                         request_serializer=request.SerializeToString,
                                         response_deserializer=response.FromString)
         call = connect(wait_for_ready=True)
-        await call.write(hello)  # on the wire before the constructor returns
+        try:
+            await call.write(hello)  # on the wire before the constructor returns
+        except grpc.aio.AioRpcError as exc:
+            await channel.close()
+            raise Unreachable(f"the referee at {address} closed the stream before the Hello: "
+                              f"{exc.details() or exc.code()}") from None
         return channel, call
 
     # -- the loop's side ------------------------------------------------------------------------
 
     async def _read_loop(self) -> None:
+        try:
+            await self._read_messages()
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:  # noqa: BLE001  never leave the caller waiting for nothing
+            self._deliver((exc, 0.0))
+
+    async def _read_messages(self) -> None:
         call, grpc = self._call, self._grpc
         while True:
             try:
                 msg = await call.read()
             except grpc.aio.AioRpcError as exc:
-                cancelled = exc.code() == grpc.StatusCode.CANCELLED
-                self._deliver(END if cancelled else (exc, 0.0))
+                # A cancelled call, or one grpc failed after a write it could not make (the
+                # referee had closed the stream), has simply ended.
+                ended = exc.code() == grpc.StatusCode.CANCELLED or (
+                    self._write_failed and exc.code() == grpc.StatusCode.INTERNAL)
+                self._deliver(END if ended else (exc, 0.0))
                 return
             if msg is grpc.aio.EOF:
                 self._deliver(END)
@@ -123,10 +144,12 @@ class BotStream:
             kind = msg.WhichOneof("message")
             if kind == "ping":
                 self._queue(self._pong(msg.ping.nonce))
-            elif (kind == "move_request" and self.answer_moves and self._caller_waits
-                  and not self._inbox):  # on the caller's thread, after what came before
-                await self._flush()  # a pong queued just before leaves before the bot thinks
-                # The bot's code sees no running loop, as between reads: it may run its own.
+            # Answered here only on the caller's thread while it waits on the stream, which is
+            # only while nothing else waits for it: a move never overtakes an earlier message.
+            elif kind == "move_request" and self.answer_moves and self._caller_waits:
+                await self._drain()  # a pong queued just before leaves before the bot thinks
+                # The bot's code sees no running loop, as between reads, so it may run one of
+                # its own (_set_running_loop is asyncio's hook for loop implementations).
                 asyncio._set_running_loop(None)
                 try:
                     self._queue(self._on_move(msg, received))
@@ -138,12 +161,12 @@ class BotStream:
             else:
                 self._deliver((msg, received))
 
-    async def _flush(self, patience: float = 0.01) -> None:
-        """Let the write loop start whatever is queued (it may be finishing a write first)."""
-        if self._outbox:
-            give_up = time.monotonic() + patience
-            while self._outbox and time.monotonic() < give_up:
-                await asyncio.sleep(0)
+    async def _drain(self) -> None:
+        """Wait until the write loop has started to write everything queued (it may be
+        finishing an earlier write)."""
+        if self._outbox and not self._write_failed:
+            self._drained = self._loop.create_future()
+            await self._drained
 
     def _deliver(self, item: Any) -> None:
         if not isinstance(item, tuple) or isinstance(item[0], BaseException):
@@ -165,12 +188,18 @@ class BotStream:
         while True:
             while outbox:
                 msg = outbox.popleft()
+                drained = self._drained
+                if not outbox and drained is not None and not drained.done():
+                    drained.set_result(None)  # its write starts below, before _drain resumes
                 try:
                     if msg is END:
                         await self._call.done_writing()  # after all that was queued
                         return
                     await write(msg)
                 except Exception:  # noqa: BLE001  the stream broke: the read loop reports it
+                    self._write_failed = True
+                    if self._drained is not None and not self._drained.done():
+                        self._drained.set_result(None)  # nothing more will leave
                     return
             self._more = self._loop.create_future()
             await self._more
@@ -186,9 +215,11 @@ class BotStream:
                 return END
             self._take_loop()
             try:
-                if inbox:  # one turn of the loop starts the sends
-                    self._loop.call_soon(self._loop.stop)
-                    self._loop.run_forever()
+                if inbox:  # turns of the loop until the sends have started
+                    give_up = time.monotonic() + 1.0  # a referee that reads nothing: go on
+                    while self._outbox and not self._ended and time.monotonic() < give_up:
+                        self._loop.call_soon(self._loop.stop)
+                        self._loop.run_forever()
                 else:
                     while not inbox:
                         self._caller_waits = True

@@ -186,31 +186,50 @@ def test_bot_that_uses_its_clock(tmp_path: Path) -> None:
     assert seat.move_time_total >= 0.04 * seat.moves
 
 
-def test_a_bot_that_owes_a_move_is_not_pinged_so_a_single_threaded_bot_may_think() -> None:
+def test_a_bot_that_owes_a_move_is_not_pinged_so_a_single_threaded_bot_may_think(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # A bot that reads nothing while it thinks (0.4 s per move) would miss a 0.2 s ping timeout
     # if pings came during its moves; the referee's Welcome promises they do not.
-    os.environ["AZUL_TEST_SLEEP"] = "0.4"
-    try:
-        async def go() -> MatchResult:
-            async with Arena(ping_interval=0.05, ping_timeout=0.2) as arena:
-                config = MatchConfig(seed=1, time_per_move=2.0, max_strikes=1)
-                task = asyncio.ensure_future(arena.play([f"{RAW} single_threaded", "random"],
-                                                        config))
-                await asyncio.sleep(3.0)
-                worker = next((w for w in arena._workers
-                               if w.entry.endswith("single_threaded")), None)
-                assert worker is not None and worker.session.alive, "no ping timeout"
-                assert worker.session.pongs >= 1, "pinged between its moves"
-                assert worker.process is not None
-                await worker.process.kill()  # end the long game early
-                return await task
+    monkeypatch.setenv("AZUL_TEST_SLEEP", "0.4")
+    async def go() -> MatchResult:
+        async with Arena(ping_interval=0.05, ping_timeout=0.2) as arena:
+            config = MatchConfig(seed=1, time_per_move=2.0, max_strikes=1)
+            task = asyncio.ensure_future(arena.play([f"{RAW} single_threaded", "random"],
+                                                    config))
+            await asyncio.sleep(3.0)
+            worker = next((w for w in arena._workers
+                           if w.entry.endswith("single_threaded")), None)
+            assert worker is not None and worker.session.alive, "no ping timeout"
+            assert worker.session.pongs >= 1, "pinged between its moves"
+            assert worker.process is not None
+            await worker.process.kill()  # end the long game early
+            return await task
 
-        result = asyncio.run(go())
-    finally:
-        del os.environ["AZUL_TEST_SLEEP"]
+    result = asyncio.run(go())
     seat = result.seats[0]
     assert seat.moves >= 4 and seat.faults.get("timeout", 0) == 0
     assert seat.faults.get("disconnect", 0) == 0, "no ping timeout while it thought"
+
+
+def test_a_bot_thinking_past_its_deadline_is_not_pinged_until_it_answers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its late moves are timeouts (strikes), not a disconnect for a missed ping.
+    monkeypatch.setenv("AZUL_TEST_SLEEP", "1.2")
+
+    async def go() -> MatchResult:
+        async with Arena(ping_interval=0.1, ping_timeout=0.5) as arena:
+            entry = str(BOTS / "thinker.py")
+            config = MatchConfig(seed=1, time_per_move=0.3, max_strikes=50)
+            task = asyncio.ensure_future(arena.play([entry, "random"], config))
+            await asyncio.sleep(5.0)
+            worker = next((w for w in arena._workers if w.entry == entry), None)
+            assert worker is not None and worker.session.alive, "no ping timeout"
+            assert worker.process is not None
+            await worker.process.kill()  # end the long game early
+            return await task
+
+    seat = asyncio.run(go()).seats[0]
+    assert seat.faults["timeout"] >= 3 and seat.faults.get("disconnect", 0) == 0
 
 
 def test_a_bot_in_a_slow_hook_keeps_answering_pings(monkeypatch: pytest.MonkeyPatch) -> None:
