@@ -142,7 +142,7 @@ async def latency(games: int = 20, spawns: int = 5) -> dict[str, Any]:
     per_move: list[int] = []
     bare: list[float] = []
     bare_aio: list[float] = []
-    chunks = 10  # the more often the two alternate, the better they share the machine's phases
+    chunks = games  # a bare chunk after every game: the two share the machine's phases
     async with Arena({"first": INSTANT_BOT}) as arena:
         for seed in range(games):
             result = await arena.play(["first", "first"], MatchConfig(seed=seed))
