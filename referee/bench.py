@@ -4,7 +4,6 @@ stream ping-pong of the same payload measured in the same run, and bot spawn-to-
 from __future__ import annotations
 
 import asyncio
-import os
 import statistics
 import subprocess
 import sys
@@ -15,10 +14,9 @@ from typing import Any
 
 import grpc
 
+from referee.launcher import bot_environment
 from referee.loop import loop_name
 from referee.protocol.transport import grpc_settings
-
-ROOT = Path(__file__).resolve().parents[1]
 
 # The bare clients echo a MoveReply-sized answer at once, with a bot's gRPC settings. The
 # baseline is grpc's textbook streaming client (a sync stub fed by a queue-fed request generator,
@@ -51,8 +49,11 @@ run(echo())
 async def bare_pingpong(payload: bytes, rounds: int, client: str = _ECHO_CLIENT) -> list[float]:
     """Round trips (seconds) of `payload` over a bare grpc.aio bidi stream to another process
     running `client` (Python source, given the address)."""
-    tmp = Path(tempfile.mkdtemp(prefix="azul-bench-"))
-    address = f"unix:{tmp / 'echo.sock'}"
+    with tempfile.TemporaryDirectory(prefix="azul-bench-") as tmp:
+        return await _pingpong(payload, rounds, client, f"unix:{tmp}/echo.sock")
+
+
+async def _pingpong(payload: bytes, rounds: int, client: str, address: str) -> list[float]:
     times: list[float] = []
     done = asyncio.Event()
 
@@ -73,8 +74,7 @@ async def bare_pingpong(payload: bytes, rounds: int, client: str = _ECHO_CLIENT)
     server.add_insecure_port(address)
     await server.start()
     # The client gets what a bot process gets (referee.protocol.transport).
-    env = {**grpc_settings(one_connection=True), **os.environ}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env = {**grpc_settings(one_connection=True), **bot_environment()}
     echo = subprocess.Popen([sys.executable, "-c", client, address], env=env)
     try:
         await asyncio.wait_for(done.wait(), 120)
@@ -129,7 +129,7 @@ async def spawn_to_hello(spawns: int, warm_start: bool = True) -> list[float]:
 
 
 # The bot that "answers at once": the first legal move, through the SDK like any Python bot.
-INSTANT_BOT = str(ROOT / "bots" / "first_bot.py")
+INSTANT_BOT = str(Path(__file__).resolve().parents[1] / "bots" / "first_bot.py")
 
 
 async def latency(games: int = 20, spawns: int = 5) -> dict[str, Any]:

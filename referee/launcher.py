@@ -154,7 +154,8 @@ def _limit(pid: int, which: int, value: int) -> None:
         resource.prlimit(pid, which, (value, value))
 
 
-def _bot_environment(**extra: str) -> dict[str, str]:
+def bot_environment(**extra: str) -> dict[str, str]:
+    """The environment a bot process starts with: this one, plus `extra`."""
     env = dict(os.environ, PYTHONUNBUFFERED="1", **extra)
     # Run from the project root so that `python -m sdk.run` and built-ins import even when the
     # project is not installed (the venv's editable install also covers it).
@@ -190,7 +191,7 @@ async def launch(entry: str, address: str, token: str, log_path: Path,
                  cpu_seconds: int = CPU_SECONDS_LIMIT,
                  file_size: int = FILE_SIZE_LIMIT) -> BotProcess:
     """Start `entry` as a bot process that will dial `address` and say Hello with `token`."""
-    env = _bot_environment(AZUL_ARENA_REFEREE=address, AZUL_ARENA_TOKEN=token)
+    env = bot_environment(AZUL_ARENA_REFEREE=address, AZUL_ARENA_TOKEN=token)
     return await _start(entry_argv(entry), env, log_path, address_space, cpu_seconds, file_size,
                         entry)
 
@@ -204,7 +205,7 @@ async def launch_standby(log_path: Path, address_space: int = ADDRESS_SPACE_LIMI
     # will show once it is a bot (sdk.standby.show_as), so that setproctitle can leave the
     # environment's memory alone (SPT_NOENV): /proc/PID/environ still lists what it started with.
     argv = [sys.executable, "-m", "sdk.standby", "-" * TITLE_ROOM]
-    return await _start(argv, _bot_environment(SPT_NOENV="1"), log_path, address_space,
+    return await _start(argv, bot_environment(SPT_NOENV="1"), log_path, address_space,
                         cpu_seconds, file_size, "", stdin=asyncio.subprocess.PIPE)
 
 

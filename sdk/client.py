@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from sdk.bot import Bot, Clock, GameInfo, GameResult
-from sdk.state import LazyGame, read_moves
+from sdk.state import LazyGame, read_game, read_moves
 from sdk.stream import END, BotStream, Unreachable
 
 __all__ = ["Rejected", "Unreachable", "answer", "configure_logging", "play"]
@@ -71,7 +71,7 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
 
     tune_grpc(one_connection=True)  # before grpc loads: it reads its settings once
     from referee.protocol import PROTOCOL_VERSION, bot_pb2
-    from referee.protocol.codec import TERMINATION_NAMES, decode_state
+    from referee.protocol.codec import TERMINATION_NAMES
 
     Request = bot_pb2.ConnectRequest  # noqa: N806
     hello = Request(hello=bot_pb2.Hello(
@@ -86,7 +86,7 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
         bot.clock = Clock(move_time=req.clock.move_time_ms / 1000.0,
                           bank=req.clock.bank_ms / 1000.0, started=received)
         legal = req.legal_moves  # notation, read only if the bot needs it
-        state = LazyGame(partial(rebuild, req.state),
+        state = LazyGame(partial(read_game, req.state),
                          partial(read_moves, req.state.ruleset, legal))
         envelope = Request()  # filled in place: wrapping a finished reply copies it
         envelope.move_reply.request_id = req.request_id
@@ -100,10 +100,7 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
 
     stream = BotStream(address, hello, on_move, connect_timeout)
     # The engine is loaded while the handshake is on the wire (spawn-to-Hello is budgeted).
-    from referee.engine import Game
-
-    def rebuild(message: Any) -> Game:
-        return Game.from_state(decode_state(message))
+    import referee.engine  # noqa: F401
 
     try:
         while True:

@@ -85,6 +85,14 @@ class LazyGame:
         return repr(self.game)
 
 
+def read_game(message: Any) -> Any:
+    """The engine Game a move request's `state` (a GameState message) describes."""
+    from referee.engine import game_from_state  # loaded by then, as below
+    from referee.protocol.codec import decode_state
+
+    return game_from_state(decode_state(message))
+
+
 def read_moves(ruleset: str, texts: Sequence[str]) -> tuple[Any, ...]:
     """The moves written `texts` (a move request's legal moves), as the engine's own Move
     objects, through the family's table of moves by notation: no game needed."""

@@ -47,6 +47,12 @@ class _Raised:
         self.exc = exc
 
 
+def _wake(waiter: asyncio.Future[None] | None) -> None:
+    """Resolve `waiter` if someone still waits on it."""
+    if waiter is not None and not waiter.done():
+        waiter.set_result(None)
+
+
 class BotStream:
     """The bot's side of `BotService.Connect` (see the module docstring).
 
@@ -179,18 +185,15 @@ class BotStream:
     def _queue(self, msg: Any) -> None:
         """Queue `msg` for the write loop (in the loop's thread)."""
         self._outbox.append(msg)
-        more = self._more
-        if more is not None and not more.done():
-            more.set_result(None)
+        _wake(self._more)
 
     async def _write_loop(self) -> None:
         outbox, write = self._outbox, self._call.write
         while True:
             while outbox:
                 msg = outbox.popleft()
-                drained = self._drained
-                if not outbox and drained is not None and not drained.done():
-                    drained.set_result(None)  # its write starts below, before _drain resumes
+                if not outbox:
+                    _wake(self._drained)  # its write starts below, before _drain resumes
                 try:
                     if msg is END:
                         await self._call.done_writing()  # after all that was queued
@@ -198,8 +201,7 @@ class BotStream:
                     await write(msg)
                 except Exception:  # noqa: BLE001  the stream broke: the read loop reports it
                     self._write_failed = True
-                    if self._drained is not None and not self._drained.done():
-                        self._drained.set_result(None)  # nothing more will leave
+                    _wake(self._drained)  # nothing more will leave
                     return
             self._more = self._loop.create_future()
             await self._more

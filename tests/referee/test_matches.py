@@ -186,27 +186,33 @@ def test_bot_that_uses_its_clock(tmp_path: Path) -> None:
     assert seat.move_time_total >= 0.04 * seat.moves
 
 
+async def _still_connected_then_killed(arena: Arena, entry: str, game: asyncio.Future[MatchResult],
+                                      after: float, pongs: int = 0) -> MatchResult:
+    """After `after` seconds of `game`, check that the bot `entry` is still connected (and has
+    answered at least `pongs` pings), then kill it to end the long game early."""
+    await asyncio.sleep(after)
+    worker = next((w for w in arena._workers if w.entry == entry), None)
+    assert worker is not None and worker.session.alive, "no ping timeout"
+    assert worker.session.pongs >= pongs, "pinged between its moves"
+    assert worker.process is not None
+    await worker.process.kill()
+    return await game
+
+
 def test_a_bot_that_owes_a_move_is_not_pinged_so_a_single_threaded_bot_may_think(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # A bot that reads nothing while it thinks (0.4 s per move) would miss a 0.2 s ping timeout
     # if pings came during its moves; the referee's Welcome promises they do not.
     monkeypatch.setenv("AZUL_TEST_SLEEP", "0.4")
+    entry = f"{RAW} single_threaded"
+
     async def go() -> MatchResult:
         async with Arena(ping_interval=0.05, ping_timeout=0.2) as arena:
             config = MatchConfig(seed=1, time_per_move=2.0, max_strikes=1)
-            task = asyncio.ensure_future(arena.play([f"{RAW} single_threaded", "random"],
-                                                    config))
-            await asyncio.sleep(3.0)
-            worker = next((w for w in arena._workers
-                           if w.entry.endswith("single_threaded")), None)
-            assert worker is not None and worker.session.alive, "no ping timeout"
-            assert worker.session.pongs >= 1, "pinged between its moves"
-            assert worker.process is not None
-            await worker.process.kill()  # end the long game early
-            return await task
+            task = asyncio.ensure_future(arena.play([entry, "random"], config))
+            return await _still_connected_then_killed(arena, entry, task, after=3.0, pongs=1)
 
-    result = asyncio.run(go())
-    seat = result.seats[0]
+    seat = asyncio.run(go()).seats[0]
     assert seat.moves >= 4 and seat.faults.get("timeout", 0) == 0
     assert seat.faults.get("disconnect", 0) == 0, "no ping timeout while it thought"
 
@@ -221,12 +227,7 @@ def test_a_bot_thinking_past_its_deadline_is_not_pinged_until_it_answers(
             entry = str(BOTS / "thinker.py")
             config = MatchConfig(seed=1, time_per_move=0.3, max_strikes=50)
             task = asyncio.ensure_future(arena.play([entry, "random"], config))
-            await asyncio.sleep(5.0)
-            worker = next((w for w in arena._workers if w.entry == entry), None)
-            assert worker is not None and worker.session.alive, "no ping timeout"
-            assert worker.process is not None
-            await worker.process.kill()  # end the long game early
-            return await task
+            return await _still_connected_then_killed(arena, entry, task, after=5.0)
 
     seat = asyncio.run(go()).seats[0]
     assert seat.faults["timeout"] >= 3 and seat.faults.get("disconnect", 0) == 0

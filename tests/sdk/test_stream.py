@@ -115,7 +115,7 @@ def kind(item: Any) -> str:
     return str(msg.WhichOneof("message"))
 
 
-def test_the_hello_is_sent_and_a_waiting_bot_answers_pings_itself(
+def test_the_hello_is_sent_and_pings_never_reach_the_bots_code(
         referee: ScriptedReferee) -> None:
     stream = BotStream(referee.address, HELLO, reply_to)
     hello, _ = referee.received("hello")
