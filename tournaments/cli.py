@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from tournaments.commands import bench_engine, bots, demo, play, replay, tournament  # noqa: F401
+from tournaments.commands import (  # noqa: F401
+    bench_codec,
+    bench_engine,
+    bots,
+    demo,
+    play,
+    replay,
+    tournament,
+)
 from tournaments.commands.groups import app
 
 

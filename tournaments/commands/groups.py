@@ -12,7 +12,7 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 bench_app = typer.Typer(
-    help="Benchmarks that print their figures (engine, latency, tournament, strength).",
+    help="Benchmarks that print their figures (engine, codec, latency, tournament, strength).",
     no_args_is_help=True)
 replay_app = typer.Typer(help="Game records: verify them against the rules.", no_args_is_help=True)
 referee_app = typer.Typer(help="The referee service.", no_args_is_help=True)

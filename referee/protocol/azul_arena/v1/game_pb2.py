@@ -24,23 +24,27 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x61zul_arena/v1/game.proto\x12\razul_arena.v1\"V\n\x05\x42oard\x12\r\n\x05score\x18\x01 \x01(\x05\x12\r\n\x05lines\x18\x02 \x03(\t\x12\x0c\n\x04wall\x18\x03 \x03(\t\x12\r\n\x05\x66loor\x18\x04 \x01(\t\x12\x12\n\nhas_marker\x18\x05 \x01(\x08\"\xaa\x02\n\tGameState\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\r\x12\r\n\x05round\x18\x03 \x01(\r\x12\x0c\n\x04turn\x18\x04 \x01(\r\x12#\n\x05phase\x18\x05 \x01(\x0e\x32\x14.azul_arena.v1.Phase\x12\x15\n\rround_starter\x18\x06 \x01(\r\x12\x11\n\tfactories\x18\x07 \x03(\t\x12\x0e\n\x06\x63\x65ntre\x18\x08 \x01(\t\x12\x18\n\x10marker_in_centre\x18\t \x01(\x08\x12\x0b\n\x03\x62\x61g\x18\n \x01(\t\x12\x0b\n\x03lid\x18\x0b \x01(\t\x12$\n\x06\x62oards\x18\x0c \x03(\x0b\x32\x14.azul_arena.v1.Board\x12\x11\n\twall_line\x18\r \x01(\r\x12\x12\n\nextra_json\x18\x0e \x01(\t\".\n\x05\x43lock\x12\x14\n\x0cmove_time_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r*N\n\x05Phase\x12\x15\n\x11PHASE_UNSPECIFIED\x10\x00\x12\x0e\n\nPHASE_TAKE\x10\x01\x12\x0e\n\nPHASE_WALL\x10\x02\x12\x0e\n\nPHASE_OVER\x10\x03*\x95\x02\n\x0bTermination\x12\x1b\n\x17TERMINATION_UNSPECIFIED\x10\x00\x12\x12\n\x0eTERMINATION_OK\x10\x01\x12\x17\n\x13TERMINATION_TIMEOUT\x10\x02\x12\x17\n\x13TERMINATION_ILLEGAL\x10\x03\x12\x19\n\x15TERMINATION_MALFORMED\x10\x04\x12\x15\n\x11TERMINATION_CRASH\x10\x05\x12\x1a\n\x16TERMINATION_DISCONNECT\x10\x06\x12\x18\n\x14TERMINATION_NO_HELLO\x10\x07\x12 \n\x1cTERMINATION_VERSION_MISMATCH\x10\x08\x12\x19\n\x15TERMINATION_BAD_TOKEN\x10\t*\x89\x01\n\rGameEndReason\x12\x1f\n\x1bGAME_END_REASON_UNSPECIFIED\x10\x00\x12\x1d\n\x19GAME_END_REASON_COMPLETED\x10\x01\x12\x1b\n\x17GAME_END_REASON_FORFEIT\x10\x02\x12\x1b\n\x17GAME_END_REASON_ABORTED\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x61zul_arena/v1/game.proto\x12\razul_arena.v1\"V\n\x05\x42oard\x12\r\n\x05score\x18\x01 \x01(\x05\x12\r\n\x05lines\x18\x02 \x03(\t\x12\x0c\n\x04wall\x18\x03 \x03(\t\x12\r\n\x05\x66loor\x18\x04 \x01(\t\x12\x12\n\nhas_marker\x18\x05 \x01(\x08\"K\n\rPavilionBoard\x12\r\n\x05stars\x18\x01 \x03(\t\x12\r\n\x05tiles\x18\x02 \x01(\t\x12\x0c\n\x04kept\x18\x03 \x01(\t\x12\x0e\n\x06passed\x18\x04 \x01(\x08\"\x92\x01\n\rPavilionState\x12\x12\n\nwild_order\x18\x01 \x01(\t\x12\x0c\n\x04wild\x18\x02 \x01(\t\x12\x0e\n\x06supply\x18\x03 \x01(\t\x12\r\n\x05\x64\x65pot\x18\x04 \x01(\t\x12\x12\n\nbonus_owed\x18\x05 \x01(\r\x12,\n\x06\x62oards\x18\x06 \x03(\x0b\x32\x1c.azul_arena.v1.PavilionBoard\"\xda\x02\n\tGameState\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\r\x12\r\n\x05round\x18\x03 \x01(\r\x12\x0c\n\x04turn\x18\x04 \x01(\r\x12#\n\x05phase\x18\x05 \x01(\x0e\x32\x14.azul_arena.v1.Phase\x12\x15\n\rround_starter\x18\x06 \x01(\r\x12\x11\n\tfactories\x18\x07 \x03(\t\x12\x0e\n\x06\x63\x65ntre\x18\x08 \x01(\t\x12\x18\n\x10marker_in_centre\x18\t \x01(\x08\x12\x0b\n\x03\x62\x61g\x18\n \x01(\t\x12\x0b\n\x03lid\x18\x0b \x01(\t\x12$\n\x06\x62oards\x18\x0c \x03(\x0b\x32\x14.azul_arena.v1.Board\x12\x11\n\twall_line\x18\r \x01(\r\x12\x12\n\nextra_json\x18\x0e \x01(\t\x12.\n\x08pavilion\x18\x0f \x01(\x0b\x32\x1c.azul_arena.v1.PavilionState\".\n\x05\x43lock\x12\x14\n\x0cmove_time_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r*o\n\x05Phase\x12\x15\n\x11PHASE_UNSPECIFIED\x10\x00\x12\x0e\n\nPHASE_TAKE\x10\x01\x12\x0e\n\nPHASE_WALL\x10\x02\x12\x0e\n\nPHASE_OVER\x10\x03\x12\x0e\n\nPHASE_PLAY\x10\x04\x12\x0f\n\x0bPHASE_BONUS\x10\x05*\x95\x02\n\x0bTermination\x12\x1b\n\x17TERMINATION_UNSPECIFIED\x10\x00\x12\x12\n\x0eTERMINATION_OK\x10\x01\x12\x17\n\x13TERMINATION_TIMEOUT\x10\x02\x12\x17\n\x13TERMINATION_ILLEGAL\x10\x03\x12\x19\n\x15TERMINATION_MALFORMED\x10\x04\x12\x15\n\x11TERMINATION_CRASH\x10\x05\x12\x1a\n\x16TERMINATION_DISCONNECT\x10\x06\x12\x18\n\x14TERMINATION_NO_HELLO\x10\x07\x12 \n\x1cTERMINATION_VERSION_MISMATCH\x10\x08\x12\x19\n\x15TERMINATION_BAD_TOKEN\x10\t*\x89\x01\n\rGameEndReason\x12\x1f\n\x1bGAME_END_REASON_UNSPECIFIED\x10\x00\x12\x1d\n\x19GAME_END_REASON_COMPLETED\x10\x01\x12\x1b\n\x17GAME_END_REASON_FORFEIT\x10\x02\x12\x1b\n\x17GAME_END_REASON_ABORTED\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'azul_arena.v1.game_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_PHASE']._serialized_start=480
-  _globals['_PHASE']._serialized_end=558
-  _globals['_TERMINATION']._serialized_start=561
-  _globals['_TERMINATION']._serialized_end=838
-  _globals['_GAMEENDREASON']._serialized_start=841
-  _globals['_GAMEENDREASON']._serialized_end=978
+  _globals['_PHASE']._serialized_start=754
+  _globals['_PHASE']._serialized_end=865
+  _globals['_TERMINATION']._serialized_start=868
+  _globals['_TERMINATION']._serialized_end=1145
+  _globals['_GAMEENDREASON']._serialized_start=1148
+  _globals['_GAMEENDREASON']._serialized_end=1285
   _globals['_BOARD']._serialized_start=43
   _globals['_BOARD']._serialized_end=129
-  _globals['_GAMESTATE']._serialized_start=132
-  _globals['_GAMESTATE']._serialized_end=430
-  _globals['_CLOCK']._serialized_start=432
-  _globals['_CLOCK']._serialized_end=478
+  _globals['_PAVILIONBOARD']._serialized_start=131
+  _globals['_PAVILIONBOARD']._serialized_end=206
+  _globals['_PAVILIONSTATE']._serialized_start=209
+  _globals['_PAVILIONSTATE']._serialized_end=355
+  _globals['_GAMESTATE']._serialized_start=358
+  _globals['_GAMESTATE']._serialized_end=704
+  _globals['_CLOCK']._serialized_start=706
+  _globals['_CLOCK']._serialized_end=752
 # @@protoc_insertion_point(module_scope)

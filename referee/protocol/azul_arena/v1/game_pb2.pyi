@@ -13,6 +13,8 @@ class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PHASE_TAKE: _ClassVar[Phase]
     PHASE_WALL: _ClassVar[Phase]
     PHASE_OVER: _ClassVar[Phase]
+    PHASE_PLAY: _ClassVar[Phase]
+    PHASE_BONUS: _ClassVar[Phase]
 
 class Termination(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -37,6 +39,8 @@ PHASE_UNSPECIFIED: Phase
 PHASE_TAKE: Phase
 PHASE_WALL: Phase
 PHASE_OVER: Phase
+PHASE_PLAY: Phase
+PHASE_BONUS: Phase
 TERMINATION_UNSPECIFIED: Termination
 TERMINATION_OK: Termination
 TERMINATION_TIMEOUT: Termination
@@ -66,8 +70,36 @@ class Board(_message.Message):
     has_marker: bool
     def __init__(self, score: _Optional[int] = ..., lines: _Optional[_Iterable[str]] = ..., wall: _Optional[_Iterable[str]] = ..., floor: _Optional[str] = ..., has_marker: _Optional[bool] = ...) -> None: ...
 
+class PavilionBoard(_message.Message):
+    __slots__ = ("stars", "tiles", "kept", "passed")
+    STARS_FIELD_NUMBER: _ClassVar[int]
+    TILES_FIELD_NUMBER: _ClassVar[int]
+    KEPT_FIELD_NUMBER: _ClassVar[int]
+    PASSED_FIELD_NUMBER: _ClassVar[int]
+    stars: _containers.RepeatedScalarFieldContainer[str]
+    tiles: str
+    kept: str
+    passed: bool
+    def __init__(self, stars: _Optional[_Iterable[str]] = ..., tiles: _Optional[str] = ..., kept: _Optional[str] = ..., passed: _Optional[bool] = ...) -> None: ...
+
+class PavilionState(_message.Message):
+    __slots__ = ("wild_order", "wild", "supply", "depot", "bonus_owed", "boards")
+    WILD_ORDER_FIELD_NUMBER: _ClassVar[int]
+    WILD_FIELD_NUMBER: _ClassVar[int]
+    SUPPLY_FIELD_NUMBER: _ClassVar[int]
+    DEPOT_FIELD_NUMBER: _ClassVar[int]
+    BONUS_OWED_FIELD_NUMBER: _ClassVar[int]
+    BOARDS_FIELD_NUMBER: _ClassVar[int]
+    wild_order: str
+    wild: str
+    supply: str
+    depot: str
+    bonus_owed: int
+    boards: _containers.RepeatedCompositeFieldContainer[PavilionBoard]
+    def __init__(self, wild_order: _Optional[str] = ..., wild: _Optional[str] = ..., supply: _Optional[str] = ..., depot: _Optional[str] = ..., bonus_owed: _Optional[int] = ..., boards: _Optional[_Iterable[_Union[PavilionBoard, _Mapping]]] = ...) -> None: ...
+
 class GameState(_message.Message):
-    __slots__ = ("ruleset", "players", "round", "turn", "phase", "round_starter", "factories", "centre", "marker_in_centre", "bag", "lid", "boards", "wall_line", "extra_json")
+    __slots__ = ("ruleset", "players", "round", "turn", "phase", "round_starter", "factories", "centre", "marker_in_centre", "bag", "lid", "boards", "wall_line", "extra_json", "pavilion")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
@@ -82,6 +114,7 @@ class GameState(_message.Message):
     BOARDS_FIELD_NUMBER: _ClassVar[int]
     WALL_LINE_FIELD_NUMBER: _ClassVar[int]
     EXTRA_JSON_FIELD_NUMBER: _ClassVar[int]
+    PAVILION_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     players: int
     round: int
@@ -96,7 +129,8 @@ class GameState(_message.Message):
     boards: _containers.RepeatedCompositeFieldContainer[Board]
     wall_line: int
     extra_json: str
-    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., round: _Optional[int] = ..., turn: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., round_starter: _Optional[int] = ..., factories: _Optional[_Iterable[str]] = ..., centre: _Optional[str] = ..., marker_in_centre: _Optional[bool] = ..., bag: _Optional[str] = ..., lid: _Optional[str] = ..., boards: _Optional[_Iterable[_Union[Board, _Mapping]]] = ..., wall_line: _Optional[int] = ..., extra_json: _Optional[str] = ...) -> None: ...
+    pavilion: PavilionState
+    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., round: _Optional[int] = ..., turn: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., round_starter: _Optional[int] = ..., factories: _Optional[_Iterable[str]] = ..., centre: _Optional[str] = ..., marker_in_centre: _Optional[bool] = ..., bag: _Optional[str] = ..., lid: _Optional[str] = ..., boards: _Optional[_Iterable[_Union[Board, _Mapping]]] = ..., wall_line: _Optional[int] = ..., extra_json: _Optional[str] = ..., pavilion: _Optional[_Union[PavilionState, _Mapping]] = ...) -> None: ...
 
 class Clock(_message.Message):
     __slots__ = ("move_time_ms", "bank_ms")

@@ -28,7 +28,7 @@ class SeatSpec(_message.Message):
     def __init__(self, entry: _Optional[str] = ..., token: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
 
 class MatchSettings(_message.Message):
-    __slots__ = ("ruleset", "seed", "first_player", "move_time_ms", "time_bank_ms", "first_move_allowance_ms", "grace_ms", "fault_policy", "max_strikes", "hello_timeout_ms")
+    __slots__ = ("ruleset", "seed", "first_player", "move_time_ms", "time_bank_ms", "first_move_allowance_ms", "grace_ms", "fault_policy", "max_strikes", "hello_timeout_ms", "wild_order")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
@@ -39,6 +39,7 @@ class MatchSettings(_message.Message):
     FAULT_POLICY_FIELD_NUMBER: _ClassVar[int]
     MAX_STRIKES_FIELD_NUMBER: _ClassVar[int]
     HELLO_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
+    WILD_ORDER_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     seed: int
     first_player: int
@@ -49,7 +50,8 @@ class MatchSettings(_message.Message):
     fault_policy: FaultPolicy
     max_strikes: int
     hello_timeout_ms: int
-    def __init__(self, ruleset: _Optional[str] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ..., move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., first_move_allowance_ms: _Optional[int] = ..., grace_ms: _Optional[int] = ..., fault_policy: _Optional[_Union[FaultPolicy, str]] = ..., max_strikes: _Optional[int] = ..., hello_timeout_ms: _Optional[int] = ...) -> None: ...
+    wild_order: str
+    def __init__(self, ruleset: _Optional[str] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ..., move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., first_move_allowance_ms: _Optional[int] = ..., grace_ms: _Optional[int] = ..., fault_policy: _Optional[_Union[FaultPolicy, str]] = ..., max_strikes: _Optional[int] = ..., hello_timeout_ms: _Optional[int] = ..., wild_order: _Optional[str] = ...) -> None: ...
 
 class RunMatchRequest(_message.Message):
     __slots__ = ("seats", "settings", "match_id")
