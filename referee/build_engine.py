@@ -14,14 +14,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from referee.engine.compiled import HERE, MODULES, STAMP, sources_hash
+from referee.engine.compiled import HERE, MODULES, STAMP, source_path, sources_hash
 
 ROOT = HERE.parents[1]
 
 
 def built_files() -> list[Path]:
     """The compiled files a build leaves: one extension per module and mypyc's shared library."""
-    return [*HERE.glob("*.so"), *ROOT.glob("*__mypyc*.so")]
+    return [*HERE.rglob("*.so"), *ROOT.glob("*__mypyc*.so")]
 
 
 def clean() -> None:
@@ -33,7 +33,7 @@ def clean() -> None:
 def build() -> bool:
     """Compile in place; True on success. The stamp is written last, only for a full build."""
     clean()
-    sources = [str(Path("referee/engine") / f"{name}.py") for name in MODULES]
+    sources = [str(source_path(name).relative_to(ROOT)) for name in MODULES]
     with tempfile.TemporaryDirectory(prefix="azul-mypyc-") as tmp:
         # mypyc builds under ./build and copies the extensions next to their sources.
         result = subprocess.run([sys.executable, "-m", "mypyc", *sources], cwd=ROOT,

@@ -1,4 +1,10 @@
-"""The rules engine for the Azul family: rules only, no I/O, no protobuf, no clocks."""
+"""The rules engine of every Azul game family: rules only, no I/O, no protobuf, no clocks.
+
+Layout: the family-neutral API is `game` (the `Game` interface and the family registry),
+`rulesets`, `record` (records of every family), `errors`, `rng` and `compiled`; each family is a
+package of its own (`classic/`), which registers its engine when imported. A new family is a new
+package beside them, named in `rulesets.RULESETS` and imported below.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +14,18 @@ from typing import Any
 from referee.engine.compiled import COMPILED
 
 # isort: split
-from referee.engine.classic import RECORD_FORMAT, ClassicGame
-from referee.engine.classic_moves import CENTRE, COLOUR_LETTERS, COLOUR_NAMES, FLOOR, Move
+from referee.engine.classic import (
+    CENTRE,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    FLOOR,
+    ClassicGame,
+    Move,
+    read_header,
+)
 from referee.engine.errors import EngineError, IllegalMoveError, NotationError, RecordError
 from referee.engine.game import OVER, TAKE, WALL, Game
-from referee.engine.record import load_record, read_header, replay, verify
+from referee.engine.record import RECORD_FORMAT, load_record, replay, verify
 from referee.engine.rulesets import RULESETS, Ruleset, get_ruleset
 
 

@@ -21,16 +21,22 @@ from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
 # The modules mypyc compiles: the hot core, and everything its classes derive from.
-MODULES = ("classic", "classic_moves", "classic_tables", "game", "errors", "rng", "rulesets",
-           "state")
+# Dotted names below referee.engine (a family's modules are in its package).
+MODULES = ("game", "errors", "rng", "rulesets", "classic.game", "classic.moves", "classic.tables",
+           "classic.state")
 STAMP = HERE / "compiled.sha256"
+
+
+def source_path(name: str) -> Path:
+    """The source file of the compiled module `name` (dotted, below referee.engine)."""
+    return HERE.joinpath(*name.split(".")).with_suffix(".py")
 
 
 def sources_hash() -> str:
     """The hash of the compiled modules' sources, as the stamp records it."""
     digest = hashlib.sha256()
     for name in MODULES:
-        digest.update((HERE / f"{name}.py").read_bytes())
+        digest.update(source_path(name).read_bytes())
     return digest.hexdigest()
 
 
@@ -49,10 +55,11 @@ class _SourcesFirst(importlib.abc.MetaPathFinder):
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        package, _, name = fullname.rpartition(".")
-        if package != __package__ or name not in MODULES:
+        prefix = f"{__package__}."
+        name = fullname[len(prefix):] if fullname.startswith(prefix) else ""
+        if name not in MODULES:
             return None
-        return importlib.util.spec_from_file_location(fullname, HERE / f"{name}.py")
+        return importlib.util.spec_from_file_location(fullname, source_path(name))
 
 
 COMPILED = build_is_current()

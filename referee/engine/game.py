@@ -8,7 +8,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, Self
 
-from referee.engine.errors import EngineError
+from referee.engine.errors import EngineError, RecordError
 from referee.engine.rulesets import Ruleset, get_ruleset
 
 # Phases a game can be in; families may add their own (Summer Pavilion will).
@@ -101,13 +101,33 @@ class Game(ABC):
             raise EngineError("state: a dict with a 'ruleset' key, as to_state() gives")
         return Game.family_of(state["ruleset"]).from_state(state, seed)
 
+    @property
+    @abstractmethod
+    def round_scores(self) -> list[tuple[int, ...]]:
+        """The scores after each finished round, before end-of-game bonuses."""
+
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Game:
-        """Replay a record from its recorded deals; RecordError says where it went wrong."""
-        from referee.engine.record import replay
+        """Replay a record from its recorded chance outcomes, checking every move; RecordError
+        says where it went wrong. Called on `Game`, it picks the family from the record's
+        ruleset."""
+        if not isinstance(record, dict):
+            raise RecordError("a record is a JSON object")
+        ruleset = record.get("ruleset")
+        if not isinstance(ruleset, str):
+            raise RecordError("missing 'ruleset' (e.g. \"azul\")")
+        try:
+            engine = Game.family_of(ruleset)
+        except EngineError as exc:
+            raise RecordError(str(exc)) from None
+        return engine.from_record(record)
 
-        return replay(record)
 
+class Blank:
+    """Marks a game made empty, to be filled in field by field (a family's copy, from_state)."""
+
+
+BLANK: Final = Blank()
 
 # Each family engine registers here (register_family), so that Game.from_state and new_game can
 # build a game of the right family from a ruleset's name.

@@ -1,16 +1,22 @@
-"""Game records: reading them with clear errors, and replaying them from their recorded deals."""
+"""Game records of every family: reading them with clear errors, replaying and verifying them.
+
+The parts every family shares live here (the file, the header's players, replaying the moves
+round by round); each family reads its own chance outcomes (deals, supply draws) in its `record`
+module and rebuilds its game in `from_record`.
+"""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from referee.engine.classic import FACTORIES_FOR_PLAYERS, RECORD_FORMAT, ClassicGame
-from referee.engine.classic_moves import COLOUR_LETTERS
 from referee.engine.errors import EngineError, IllegalMoveError, NotationError, RecordError
-from referee.engine.rulesets import get_ruleset
+from referee.engine.game import Game
+from referee.engine.rulesets import Ruleset, get_ruleset
+
+RECORD_FORMAT: Final = "azul-arena/record/1"
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
@@ -33,35 +39,21 @@ def load_record(path: str | Path) -> dict[str, Any]:
 
 
 @dataclass
-class RecordHeader:
-    """The checked top of a record."""
+class CommonHeader:
+    """What the top of every record says, checked: the ruleset, the seats, the rounds."""
 
-    ruleset: str
-    players: int
+    rules: Ruleset
     names: list[str]
     first_player: int
-    rounds: list[tuple[list[int], list[str]]] = field(default_factory=list)
+    rounds: list[dict[str, Any]]
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
 
 
-def _factory_code(text: Any, round_no: int, index: int) -> int:
-    if not isinstance(text, str):
-        raise RecordError(f"factory {index} must be a string of tile letters such as 'RWYY'",
-                          round=round_no)
-    if len(text) > 4:
-        raise RecordError(f"factory {index} holds {len(text)} tiles; a factory holds at most 4",
-                          round=round_no)
-    code = 0
-    for ch in text.upper():
-        c = COLOUR_LETTERS.find(ch)
-        if c < 0:
-            raise RecordError(f"factory {index}: {ch!r} is not a tile colour (use B Y R K W)",
-                              round=round_no)
-        code += 1 << (3 * c)
-    return code
-
-
-def read_header(record: dict[str, Any]) -> RecordHeader:
-    """Check a record's structure (not yet its moves) and return what it says."""
+def read_common(record: dict[str, Any], family: str) -> CommonHeader:
+    """Check the parts of a record every family shares; `family` is the one expected."""
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
     fmt = record.get("format", RECORD_FORMAT)
@@ -74,6 +66,8 @@ def read_header(record: dict[str, Any]) -> RecordHeader:
         rules = get_ruleset(ruleset)
     except EngineError as exc:
         raise RecordError(str(exc)) from None
+    if rules.family != family:
+        raise RecordError(f"{ruleset} is a ruleset of the {rules.family} family, not {family}")
     players = record.get("players")
     names: list[str]
     if isinstance(players, int) and not isinstance(players, bool):
@@ -93,36 +87,20 @@ def read_header(record: dict[str, Any]) -> RecordHeader:
     if not isinstance(rounds, list) or not rounds:
         raise RecordError("'rounds' must be a non-empty list of {\"factories\": [...], "
                           "\"moves\": [...]}")
-    header = RecordHeader(ruleset, n, names, first)
     for k, rnd in enumerate(rounds, 1):
         if not isinstance(rnd, dict):
             raise RecordError("a round is an object with 'factories' and 'moves'", round=k)
-        factories = rnd.get("factories")
-        if not isinstance(factories, list):
-            raise RecordError("'factories' must be a list of strings", round=k)
-        if len(factories) != FACTORIES_FOR_PLAYERS[n]:
-            raise RecordError(f"{len(factories)} factories; {n} players use "
-                              f"{FACTORIES_FOR_PLAYERS[n]}", round=k)
         moves = rnd.get("moves", [])
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise RecordError("'moves' must be a list of moves in notation, e.g. \"4K2\"",
                               round=k)
-        codes = [_factory_code(f, k, i + 1) for i, f in enumerate(factories)]
-        header.rounds.append((codes, moves))
-    return header
+    return CommonHeader(rules, names, first, rounds)
 
 
-def replay(record: dict[str, Any]) -> ClassicGame:
-    """Replay a record from its recorded deals, checking every move.
-
-    Raises RecordError with the round, the move's number in that round and the move, and the
-    rule for an illegal move. A record may stop before the game ends: check `is_over()`.
-    """
-    header = read_header(record)
-    deals = [codes for codes, _ in header.rounds]
-    game = ClassicGame(header.ruleset, header.players, seed=0, first_player=header.first_player,
-                       deals=deals)
-    for k, (_, moves) in enumerate(header.rounds, 1):
+def play_rounds(game: Game, rounds: list[list[str]]) -> None:
+    """Push each round's recorded moves into `game`, checking that rounds end where the record
+    says. RecordError gives the round, the move's number in that round, the move and the rule."""
+    for k, moves in enumerate(rounds, 1):
         if game.is_over():
             raise RecordError("the game was already over", round=k)
         for j, text in enumerate(moves, 1):
@@ -138,10 +116,24 @@ def replay(record: dict[str, Any]) -> ClassicGame:
             except IllegalMoveError as exc:
                 raise RecordError(f"{exc.reason} [{exc.rule}]", round=k, move_number=j, move=text,
                                   rule=exc.rule) from None
-        if game.round == k and not game.is_over() and k < len(header.rounds):
+            except RecordError as exc:  # a chance outcome the record lacks or that cannot be
+                if exc.round is not None:
+                    raise
+                raise RecordError(exc.reason, round=k, move_number=j, move=text) from None
+        if game.round == k and not game.is_over() and k < len(rounds):
             raise RecordError(f"the round is not finished after its {len(moves)} moves, yet "
                               "another round follows", round=k)
-    return game
+
+
+def replay(record: dict[str, Any]) -> Game:
+    """Replay a record of any family from its recorded chance outcomes, checking every move.
+
+    Raises RecordError with the round, the move's number in that round and the move, and the
+    rule for an illegal move. A record may stop before the game ends: check `is_over()`.
+    """
+    if not isinstance(record, dict):  # checked here: the compiled engine refuses a non-dict
+        raise RecordError("a record is a JSON object")
+    return Game.from_record(record)
 
 
 @dataclass

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from referee.engine.errors import EngineError
+
+# Factories by number of players, in every ruleset (4 tiles each).
+FACTORIES_FOR_PLAYERS: Final = {2: 5, 3: 7, 4: 9}
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.engine import ClassicGame, Move, new_game, replay
-from referee.engine.classic_moves import ALL_MOVES, parse_move
+from referee.engine.classic.moves import ALL_MOVES, parse_move
 from tests.engine.positions import COLOURS, tiles_in
 
 CLASSIC = ["azul", "azul-mini", "azul-gray", "azul-greenbox"]

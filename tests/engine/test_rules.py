@@ -520,7 +520,7 @@ def test_classic_allows_a_colour_in_two_pattern_lines() -> None:
 
 @pytest.mark.parametrize("ruleset", CLASSIC)
 def test_is_legal_agrees_with_legal_moves(ruleset: str) -> None:
-    from referee.engine.classic_moves import ALL_MOVES
+    from referee.engine.classic.moves import ALL_MOVES
 
     game = position(ruleset, boards=[board(lines=["", "R", "", "", ""])],
                     factories=["RRYB", "KKKW"])

@@ -51,7 +51,7 @@ class Move:
         self.column = column
         self.is_wall = is_wall
         self._text = text
-        # The bit of the engine's `sources` mask that says "source holds colour" (classic_tables).
+        # The bit of the engine's `sources` mask that says "source holds colour" (tables).
         self._source_bit = 0 if is_wall else 1 << (12 * colour + source)
 
     def __eq__(self, other: object) -> bool:

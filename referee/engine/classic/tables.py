@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from referee.engine.classic_moves import CENTRE, N_COLOURS, TAKE_MOVES, Move
+from referee.engine.classic.moves import CENTRE, N_COLOURS, TAKE_MOVES, Move
 
 FLOOR_SLOTS: Final = 7
 FLOOR_PENALTIES: Final = (1, 1, 2, 2, 2, 3, 3)

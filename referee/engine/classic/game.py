@@ -1,7 +1,7 @@
 """The classic Azul family: `azul`, `azul-mini`, `azul-gray` and `azul-greenbox`.
 
-A fast core (ints, bitmasks and the tables of `classic_tables`) behind the readable API of
-`Game`. The layout of the private fields is described in `classic_tables`. Lists that change only
+A fast core (ints, bitmasks and the tables of `tables`) behind the readable API of
+`Game`. The layout of the private fields is described in `tables`. Lists that change only
 during wall-tiling (walls, scores) and the bag are never changed in place, only replaced, so that
 `copy()` may share them; lists that change every turn are copied.
 """
@@ -14,7 +14,8 @@ from itertools import permutations
 from typing import Any, Final, Self, cast
 
 from referee.engine import rng
-from referee.engine.classic_moves import (
+from referee.engine.classic.display import render_classic
+from referee.engine.classic.moves import (
     CENTRE,
     COLOUR_LETTERS,
     COLOUR_NAMES,
@@ -25,7 +26,9 @@ from referee.engine.classic_moves import (
     Move,
     parse_move,
 )
-from referee.engine.classic_tables import (
+from referee.engine.classic.record import read_header
+from referee.engine.classic.state import classic_from_state
+from referee.engine.classic.tables import (
     COLOUR_BONUS,
     COLUMN_BONUS,
     FIELD,
@@ -43,25 +46,19 @@ from referee.engine.classic_tables import (
 )
 from referee.engine.errors import EngineError, IllegalMoveError, NotationError, RecordError
 from referee.engine.game import (
+    BLANK,
     OVER,
     TAKE,
     WALL,
+    Blank,
     Game,
     fresh_seed,
     ranks_from_keys,
     register_family,
 )
-from referee.engine.rulesets import Ruleset, get_ruleset
+from referee.engine.record import RECORD_FORMAT, play_rounds
+from referee.engine.rulesets import FACTORIES_FOR_PLAYERS, Ruleset, get_ruleset
 
-RECORD_FORMAT: Final = "azul-arena/record/1"
-
-
-class _Blank:
-    """Marks a game made empty, to be filled in field by field (copy, from_state)."""
-
-
-_BLANK: Final = _Blank()
-FACTORIES_FOR_PLAYERS: Final = {2: 5, 3: 7, 4: 9}
 TILES_PER_COLOUR: Final = 20
 TILES_PER_FACTORY: Final = 4
 _FIRST_IN_EACH_ROW: Final = 0b00001_00001_00001_00001_00001  # bit 0 of each 5-bit row field
@@ -110,12 +107,12 @@ class ClassicGame(Game):
         "_rng", "_deals", "_wall_next", "_history", "_round_scores", "_first_player", "_touched",
     )
 
-    def __init__(self, ruleset: str | Ruleset | _Blank = "azul", players: int = 2,
+    def __init__(self, ruleset: str | Ruleset | Blank = "azul", players: int = 2,
                  seed: int | None = None,
                  first_player: int = 0, *, deals: list[list[int]] | None = None) -> None:
         """A new game. `seed` makes the deals reproducible; `deals` gives them instead (the
         factory contents of each round, as factory codes, e.g. from a record: see `replay`)."""
-        if ruleset is _BLANK:
+        if ruleset is BLANK:
             return  # copy() and from_state() fill in every field themselves
         rules = get_ruleset(ruleset) if isinstance(ruleset, str) else cast(Ruleset, ruleset)
         if rules.family != self.family:
@@ -174,7 +171,7 @@ class ClassicGame(Game):
     def legal_moves(self) -> tuple[Move, ...]:
         if self.phase is not TAKE:
             return self._wall_moves() if self.phase is WALL else ()
-        # One table lookup per colour (see classic_tables.GROUPS): this is the innermost loop of
+        # One table lookup per colour (see tables.GROUPS): this is the innermost loop of
         # every search bot, so the lookup is inlined.
         s = self._sources
         a = self._allowed
@@ -275,7 +272,7 @@ class ClassicGame(Game):
             self._tile_walls(0)
 
     def copy(self, stack: bool = False) -> Self:
-        g = type(self)(_BLANK)
+        g = type(self)(BLANK)
         g.ruleset = self.ruleset
         g.players = self.players
         g.turn = self.turn
@@ -666,11 +663,12 @@ class ClassicGame(Game):
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Self:
-        from referee.engine.record import replay
-
-        game = replay(record)
-        if not isinstance(game, cls):
-            raise RecordError(f"the record is of the {game.family} family")
+        """Replay a classic record from its recorded deals, checking every move (RecordError says
+        where it went wrong)."""
+        header = read_header(record)
+        game = cls(header.ruleset, header.players, seed=0, first_player=header.first_player,
+                   deals=[codes for codes, _ in header.rounds])
+        play_rounds(game, [moves for _, moves in header.rounds])
         return game
 
     def to_state(self) -> dict[str, Any]:
@@ -708,14 +706,10 @@ class ClassicGame(Game):
 
     @classmethod
     def from_state(cls, state: dict[str, Any], seed: int | None = None) -> Self:
-        from referee.engine.state import classic_from_state
-
         return classic_from_state(cls, state, seed)
 
     # ------------------------------------------------------------------ display
     def __str__(self) -> str:
-        from referee.engine.display import render_classic
-
         return render_classic(self.to_state())
 
     def __repr__(self) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.classic_tables import FLOOR_LOSS, FLOOR_SLOTS, wall_column
+from referee.engine.classic.tables import FLOOR_LOSS, FLOOR_SLOTS, wall_column
 
 COLOUR_LETTERS = "BYRKW"
 

@@ -6,11 +6,10 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from referee.engine import rng
-from referee.engine.classic import _BLANK
-from referee.engine.classic_moves import COLOUR_LETTERS, N_COLOURS
-from referee.engine.classic_tables import FLOOR_SLOTS, PRESENCE, presence8, wall_column
+from referee.engine.classic.moves import COLOUR_LETTERS, N_COLOURS
+from referee.engine.classic.tables import FLOOR_SLOTS, PRESENCE, presence8, wall_column
 from referee.engine.errors import EngineError
-from referee.engine.game import OVER, TAKE, WALL, fresh_seed
+from referee.engine.game import BLANK, OVER, TAKE, WALL, fresh_seed
 from referee.engine.rulesets import get_ruleset
 
 G = TypeVar("G")
@@ -50,7 +49,7 @@ def _factory_code(text: str, where: str) -> int:
 
 @lru_cache(maxsize=8192)
 def _parse_wall(rows: tuple[str, ...], gray: bool, seat: int) -> tuple[int, int, int, int]:
-    """A wall's masks from its 5 row strings (see classic_tables). Cached: a wall changes once a
+    """A wall's masks from its 5 row strings (see tables). Cached: a wall changes once a
     round, and a bot rebuilds the state at every move."""
     if len(rows) != 5 or any(len(row) != 5 for row in rows):
         raise EngineError(f"state: seat {seat} wall: 5 rows of 5 spaces ('.' or a letter)")
@@ -112,7 +111,7 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
     rules = get_ruleset(state["ruleset"])
     players = int(state["players"])
     rules.check_players(players)
-    g: Any = cls(_BLANK)  # type: ignore[call-arg]
+    g: Any = cls(BLANK)  # type: ignore[call-arg]
     g.ruleset = rules
     g.players = players
     g._gray = rules.gray_wall
