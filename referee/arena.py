@@ -28,6 +28,7 @@ from typing import Any
 
 from referee.clocks import SeatClock
 from referee.events import MatchEvent
+from referee.folders import BuildError, build, is_folder_entry, read_folder
 from referee.launcher import (
     ADDRESS_SPACE_LIMIT,
     CPU_SECONDS_LIMIT,
@@ -160,6 +161,7 @@ class Arena:
         off = os.environ.get("AZUL_ARENA_WARM_START", "").strip().lower() in OFF
         self.warm_start = not off if warm_start is None else warm_start
         self._standby: asyncio.Task[BotProcess] | None = None
+        self._builds: dict[Path, asyncio.Task[float]] = {}  # bot folders' build steps, once each
         self._closing = False
         self.server: RefereeServer | None = None
 
@@ -194,6 +196,9 @@ class Arena:
         if self._standby is not None:
             standby, self._standby = self._standby, None
             await self._end_standby(standby)
+        for task in self._builds.values():
+            task.cancel()  # kills a build still running (referee.folders.build)
+        await asyncio.gather(*self._builds.values(), return_exceptions=True)
         workers = list(self._workers)
         self._workers.clear()
         self._idle.clear()
@@ -283,8 +288,25 @@ class Arena:
                     return process
                 except OSError:  # it stopped listening: start this one fresh
                     await process.kill()
+        await self._built(entry)
         return await launch(entry, self.server.address, token, log_path,
                             self.address_space, self.cpu_seconds, self.file_size)
+
+    async def _built(self, entry: str) -> None:
+        """Run a bot folder's build step once per Arena, before its first launch (every launch
+        waits for the same build; BuildError, a ValueError, when it failed)."""
+        if not is_folder_entry(entry):
+            return
+        folder = read_folder(entry)
+        if not folder.build:
+            return
+        task = self._builds.get(folder.path)
+        if task is None:
+            assert self.log_dir is not None
+            log_path = self.log_dir / f"{slug(entry)}-build.log"
+            log.info("building %s: %s (log %s)", folder.path, folder.build, log_path)
+            task = self._builds[folder.path] = asyncio.ensure_future(build(folder, log_path))
+        await asyncio.shield(task)
 
     async def _spawn(self, name: str, retried: bool = False) -> _Worker | _Failed:
         assert self.server is not None and self.log_dir is not None
@@ -294,7 +316,8 @@ class Arena:
             process = await self._launch(name, token, log_path)
         except (OSError, ValueError) as exc:
             self.server.hub.forget(token)
-            return _Failed("crash", f"cannot start {name!r}: {exc}", str(log_path))
+            where = exc.log_path if isinstance(exc, BuildError) else log_path
+            return _Failed("crash", f"cannot start {name!r}: {exc}", str(where))
         exit_wait = asyncio.ensure_future(process.process.wait())
         try:
             waiting: set[asyncio.Future[Any]] = {hello, exit_wait}
@@ -336,6 +359,15 @@ class Arena:
                 session.keepalive(self.ping_interval, self.ping_timeout))
         self._workers.add(worker)
         return worker
+
+    async def declared_rulesets(self, name: str) -> tuple[str, ...] | None:
+        """The rulesets entry `name`'s bot lists in its Hello (empty: every ruleset of the classic
+        family), or None when it does not start; the bot stays connected for the next game."""
+        worker = await self._acquire(name)
+        if isinstance(worker, _Failed):
+            return None
+        self._idle.setdefault(worker.entry, []).append(worker)
+        return worker.session.rulesets
 
     async def connect_remote(self, token: str, timeout: float) -> _Worker | _Failed:
         """Wait for a remote bot that says Hello with `token` (RefereeService seats)."""

@@ -1,7 +1,8 @@
 """The bot launcher: every entry runs as its own process, in its own process group, with limits.
 
 An entry is a built-in bot name (see bots/registry.py), a Python file with a Bot subclass
-(`path/bot.py` or `path/bot.py:ClassName`), or any command line (it contains a space: `node
+(`path/bot.py` or `path/bot.py:ClassName`), a bot folder whose bot.toml says how it starts (see
+referee/folders.py; it runs in its folder), or any command line (it contains a space: `node
 bot.js`). The process learns the referee's address and its token from the environment
 (AZUL_ARENA_REFEREE, AZUL_ARENA_TOKEN); its stdout and stderr go to a log file.
 """
@@ -23,6 +24,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee.folders import is_folder_entry, read_folder
+
 ADDRESS_SPACE_LIMIT = 2 << 30  # bytes; a runaway bot fails its own allocations, not the machine
 CPU_SECONDS_LIMIT = 3600  # generous: pooled bots play many games; this only stops a spinning bot
 FILE_SIZE_LIMIT = 64 << 20  # bytes per file written, its log included: no filling the disk
@@ -36,7 +39,7 @@ def python_target(entry: str) -> str | None:
 
     if entry in BUILTIN_BOTS:
         return BUILTIN_BOTS[entry]
-    if " " in entry.strip():
+    if " " in entry.strip() or is_folder_entry(entry):
         return None
     path = entry.rsplit(":", 1)[0] if re.search(r"\.py:\w+$", entry) else entry
     if path.endswith(".py"):
@@ -44,27 +47,41 @@ def python_target(entry: str) -> str | None:
             raise ValueError(f"bot file not found: {path}")
         return str(Path(path).resolve()) + entry[len(path):]
     raise ValueError(f"unknown bot entry {entry!r}: not a built-in "
-                     f"({', '.join(sorted(BUILTIN_BOTS))}), a .py file or a command line")
+                     f"({', '.join(sorted(BUILTIN_BOTS))}), a .py file, a bot folder or a "
+                     "command line")
 
 
 def entry_argv(entry: str) -> list[str]:
-    """The command line that runs `entry` (raises ValueError for an entry that is none of them)."""
+    """The command line that runs `entry` (raises ValueError for an entry that is none of them;
+    FolderError, a ValueError, for a folder whose bot.toml is missing or wrong)."""
     target = python_target(entry)
-    return shlex.split(entry) if target is None else [sys.executable, "-m", "sdk.run", target]
+    if target is not None:
+        return [sys.executable, "-m", "sdk.run", target]
+    return read_folder(entry).argv() if is_folder_entry(entry) else shlex.split(entry)
+
+
+def entry_cwd(entry: str) -> Path | None:
+    """The directory `entry` runs in: its own for a bot folder, else None (the caller's)."""
+    return read_folder(entry).path if is_folder_entry(entry) else None
 
 
 def check_entry(entry: str) -> None:
     """Raise ValueError, saying what is wrong, unless `entry` can be launched: a built-in, an
-    existing .py file, or a command line whose program is on PATH or an existing file."""
+    existing .py file, a bot folder with a valid bot.toml, or a command line whose program is on
+    PATH or an existing file. (A folder's program made by its build step may not exist yet.)"""
     program = entry_argv(entry)[0]
+    if is_folder_entry(entry) and read_folder(entry).build:
+        return
     if shutil.which(program) is None and not (os.sep in program and Path(program).is_file()):
-        raise ValueError(f"program {program!r} of the command line entry {entry!r} is neither on "
+        kind = "bot folder" if is_folder_entry(entry) else "command line entry"
+        raise ValueError(f"program {program!r} of the {kind} {entry!r} is neither on "
                          "PATH nor an existing file (give the full path, or install it)")
 
 
 def slug(text: str) -> str:
     """A file-name-safe short form of an entry."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(text.split()[0]).name if text else "bot")[:40]
+    first = Path(text.split()[0]) if text.strip() else Path("bot")
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", first.name or first.resolve().name or "bot")[:40]
 
 
 @dataclass
@@ -166,7 +183,7 @@ def bot_environment(**extra: str) -> dict[str, str]:
 
 async def _start(argv: list[str], env: dict[str, str], log_path: Path, address_space: int,
                  cpu_seconds: int, file_size: int, entry: str,
-                 stdin: int = asyncio.subprocess.DEVNULL) -> BotProcess:
+                 stdin: int = asyncio.subprocess.DEVNULL, cwd: Path | None = None) -> BotProcess:
     """Start `argv` isolated and limited, its output going to `log_path`."""
     import time
 
@@ -176,7 +193,7 @@ async def _start(argv: list[str], env: dict[str, str], log_path: Path, address_s
         started = time.perf_counter()
         process = await asyncio.create_subprocess_exec(
             *(isolated or argv), stdin=stdin, stdout=log, stderr=asyncio.subprocess.STDOUT,
-            env=env, start_new_session=True)  # its own session => its own process group
+            env=env, cwd=cwd, start_new_session=True)  # its own session: its own process group
     if isolated is None:
         # Limits set from here with prlimit rather than a preexec_fn, which is unsafe in a
         # threaded parent (grpc runs threads); the window before they apply is microseconds.
@@ -193,7 +210,7 @@ async def launch(entry: str, address: str, token: str, log_path: Path,
     """Start `entry` as a bot process that will dial `address` and say Hello with `token`."""
     env = bot_environment(AZUL_ARENA_REFEREE=address, AZUL_ARENA_TOKEN=token)
     return await _start(entry_argv(entry), env, log_path, address_space, cpu_seconds, file_size,
-                        entry)
+                        entry, cwd=entry_cwd(entry))
 
 
 async def launch_standby(log_path: Path, address_space: int = ADDRESS_SPACE_LIMIT,

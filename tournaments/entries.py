@@ -4,10 +4,11 @@ An entry is a unique name plus a *spec* the referee's launcher understands:
 
 - a built-in bot name (`random`, `greedy`, ...),
 - a Python file `path/bot.py` or `path/bot.py:ClassName`,
+- a bot folder whose bot.toml says how its bot starts (any language; referee/folders.py),
 - a command line (anything containing a space), e.g. `java -jar bot.jar`.
 
 On the command line an entry is `SPEC` or `NAME=SPEC`; in a TOML file (for a class of 300
-students) it is a table with `name` and one of `builtin`, `file` or `command`.
+students) it is a table with `name` and one of `builtin`, `file`, `folder` or `command`.
 """
 
 from __future__ import annotations
@@ -43,7 +44,15 @@ def _check_name(name: str, where: str) -> str:
 
 def default_name(spec: str) -> str:
     """The name an entry gets when none is given: the bot name, file stem or program name."""
+    from referee.folders import FolderError, is_folder_entry, read_folder
+
     spec = spec.strip()
+    if is_folder_entry(spec):  # bot.toml's name, else the folder's
+        try:
+            named = read_folder(spec).name
+        except FolderError:  # launching it will say what is wrong
+            named = ""
+        return named or Path(spec).resolve().name
     if " " in spec:  # a command line: the program's base name
         program = spec.split()[0]
         return Path(program).stem or program
@@ -96,8 +105,8 @@ def check_spec(spec: str) -> None:
         message = str(exc)
         if "built-in" not in message:
             message += f" (the built-ins are {', '.join(sorted(BUILTIN_BOTS))})"
-        raise EntryError(message + "; an entry is a built-in bot, path/bot.py[:Class] or a "
-                         "command line in quotes") from None
+        raise EntryError(message + "; an entry is a built-in bot, path/bot.py[:Class], a bot "
+                         "folder or a command line in quotes") from None
     try:
         check_entry(spec)
     except ValueError as exc:
@@ -141,6 +150,9 @@ def load_entries_toml(path: Path) -> list[Entry]:
     [[entry]]
     name = "bob"
     command = "java -jar bob.jar"
+    [[entry]]
+    name = "carol"
+    folder = "students/carol"           # a bot folder (its bot.toml), relative to this file
     ```
     """
     try:
@@ -160,9 +172,9 @@ def load_entries_toml(path: Path) -> list[Entry]:
         where = f"{path}: entry {i}"
         if not isinstance(item, dict):
             raise EntryError(f"{where}: expected a table")
-        kinds = [k for k in ("builtin", "file", "command") if k in item]
+        kinds = [k for k in ("builtin", "file", "folder", "command") if k in item]
         if len(kinds) != 1:
-            raise EntryError(f"{where}: give exactly one of builtin, file or command")
+            raise EntryError(f"{where}: give exactly one of builtin, file, folder or command")
         kind = kinds[0]
         value = item[kind]
         if not isinstance(value, str) or not value.strip():
@@ -175,7 +187,14 @@ def load_entries_toml(path: Path) -> list[Entry]:
             if not file_path.is_file():
                 raise EntryError(f"{where}: no such bot file {file_path}")
             value = f"{file_path}{colon}{cls}"
-        else:
+        elif kind == "folder":
+            folder_path = Path(value.strip())
+            if not folder_path.is_absolute():
+                folder_path = base / folder_path
+            if not folder_path.is_dir():
+                raise EntryError(f"{where}: no such bot folder {folder_path}")
+            value = str(folder_path)
+        if kind != "file":
             _check_toml_value(kind, value.strip(), where)
         name = item.get("name") or default_name(value)
         if not isinstance(name, str):

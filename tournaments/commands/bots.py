@@ -61,23 +61,79 @@ def scaffold(name: str, directory: Path) -> list[Path]:
 def bot_new(
     name: str = typer.Argument(..., help="the bot's name; also its folder"),
     directory: Path = typer.Option(Path("."), "--dir", "-d", help="where to create the folder"),
+    lang: str = typer.Option("python", "--lang", "-l",
+                             help="python or node (Node.js)"),
+    install: bool = typer.Option(True, "--install/--no-install",
+                                 help="node: run npm install (else say how)"),
 ) -> None:
-    """Scaffold a bot project: bot.py (a working bot), test_bot.py, and a README on the API.
+    """Scaffold a bot project that plays as it is. python: bot.py, test_bot.py and a README on the
+    API. node: a bot folder from the starter kit (its library, a greedy sample bot, bot.toml,
+    the .proto files, a README); its dependencies are installed.
 
-    Example: [bold]azul-arena bot new mybot[/] then [bold]azul-arena match ./mybot/bot.py random[/]
+    Example: [bold]azul-arena bot new mybot --lang node[/] then [bold]azul-arena bot check
+    ./mybot[/]
     """
+    from tournaments.kits import KITS
+
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", name):
         fail("NAME is letters, digits, '-' and '_', starting with a letter")
+    if lang != "python" and lang not in KITS:
+        fail(f"--lang is python, {' or '.join(KITS)}, not {lang!r}")
     try:
-        written = scaffold(name, directory)
+        written = scaffold(name, directory) if lang == "python" else _scaffold_kit(lang, name,
+                                                                                   directory)
     except FileExistsError as exc:
         fail(str(exc))
         return
     for path in written:
         console.print(f"created {path}")
-    bot_file = written[0]
-    console.print(f"\nnext:\n  azul-arena match {bot_file} random\n"
-                  f"  azul-arena bot check {bot_file}\n  python -m pytest {bot_file.parent}")
+    if lang == "python":
+        bot_file = written[0]
+        console.print(f"\nnext:\n  azul-arena match {bot_file} random\n"
+                      f"  azul-arena bot check {bot_file}\n  python -m pytest {bot_file.parent}")
+        return
+    folder = directory / name
+    ready = _prepare_kit(lang, folder) if install else False
+    if not ready:
+        from tournaments.kits import prepare_command
+
+        console.print(f"\nbefore its first game, run in {folder}:\n  "
+                      f"{prepare_command(lang, folder)}")
+    console.print(f"\nnext (edit {folder / KITS[lang].bot_file}):\n"
+                  f"  azul-arena match {folder} random\n  azul-arena bot check {folder}")
+
+
+def _scaffold_kit(lang: str, name: str, directory: Path) -> list[Path]:
+    from tournaments.kits import scaffold_kit
+
+    written = scaffold_kit(lang, name, directory)
+    return [p for p in written if p.parent == directory / name] + [directory / name / "proto"]
+
+
+def _prepare_kit(lang: str, folder: Path) -> bool:
+    """Install the new folder's dependencies or build it; False (with the reason) on failure."""
+    import subprocess
+
+    from tournaments.kits import prepare, prepare_command
+
+    command = prepare_command(lang, folder)
+    with err_console.status(f"{command} (in {folder}) ..."):
+        try:
+            done = prepare(lang, folder)
+        except FileNotFoundError as exc:
+            err_console.print(f"[yellow]{exc}[/]: cannot prepare the bot here")
+            return False
+        except subprocess.TimeoutExpired:
+            err_console.print(f"[yellow]{command} took too long[/]")
+            return False
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+        err_console.print(f"{command} failed (exit {done.returncode}):", style="yellow",
+                          markup=False)
+        err_console.print(tail, highlight=False, markup=False)
+        return False
+    console.print(f"done: {command}", markup=False)
+    return True
 
 
 # -- bot check -------------------------------------------------------------------------------
@@ -104,33 +160,29 @@ class CheckReport:
                            for c in self.checks]}
 
 
-def claimed_rulesets(entry: str) -> list[str]:
-    """The classic rulesets a bot says it plays (its class's `rulesets`; all if it says none or
-    if it is a command line we cannot look into)."""
-    from bots.registry import BUILTIN_BOTS
+def declared(rulesets: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """What a bot's Hello lists, as (the rulesets to check it on, the names no ruleset has): the
+    listed rulesets, or every classic one when it lists none."""
+    from referee.engine import RULESETS
 
-    spec = BUILTIN_BOTS.get(entry)
-    if spec is None and " " not in entry.strip() and re.search(r"\.py(:\w+)?$", entry):
-        spec = entry
-    claimed: tuple[str, ...] = ()
-    if spec is not None:
-        from sdk.run import load_bot_class
-
-        try:
-            claimed = tuple(load_bot_class(spec).rulesets)
-        except BaseException:  # noqa: BLE001  (a broken file: the launch check will say so)
-            claimed = ()
-    chosen = [r for r in CLASSIC_RULESETS if not claimed or r in claimed]
-    return chosen or list(CLASSIC_RULESETS)
+    known = [r for r in rulesets if r in RULESETS]
+    return (known or list(CLASSIC_RULESETS)), [r for r in rulesets if r not in RULESETS]
 
 
-async def _check_games(entry: str, rulesets: list[str], games: int, time_per_move: float,
-                       grace: float) -> list[tuple[str, int, Any]]:
-    """Play the bot (seat rotating) against random bots: every ruleset x 2, 3, 4 players."""
+async def _check_games(entry: str, rulesets: list[str] | None, games: int, time_per_move: float,
+                       grace: float) -> tuple[list[str], list[str], list[tuple[str, int, Any]]]:
+    """Play the bot (seat rotating) against random bots: every ruleset x 2, 3, 4 players. With
+    no `rulesets`, those the bot declares in its Hello. Returns the rulesets, the unknown names
+    the bot declared, and each game's (ruleset, players, the bot's SeatResult)."""
     from referee import Arena, MatchConfig
 
     out = []
+    unknown: list[str] = []
     async with Arena([entry, "random"]) as arena:
+        if rulesets is None:
+            said = await arena.declared_rulesets(entry)
+            # A bot that does not start fails the handshake check on its first game.
+            rulesets, unknown = declared(said or ()) if said is not None else (["azul"], [])
         game_no = 0
         for ruleset in rulesets:
             for players in (2, 3, 4):
@@ -145,22 +197,23 @@ async def _check_games(entry: str, rulesets: list[str], games: int, time_per_mov
                     result = await arena.play(seats, config)
                     out.append((ruleset, players, result.seats[seat]))
                     game_no += 1
-    return out
+    return rulesets, unknown, out
 
 
 def run_check(entry: str, games: int = 1, time_per_move: float = 0.5, grace: float = 0.05,
               rulesets: list[str] | None = None) -> CheckReport:
     """Check `entry` through the real referee path; see `bot check`."""
-    from referee.launcher import entry_argv
+    from referee.launcher import check_entry
 
-    report = CheckReport(entry, rulesets or claimed_rulesets(entry))
+    report = CheckReport(entry, list(rulesets or []))
     try:
-        entry_argv(entry)
+        check_entry(entry)
     except ValueError as exc:
         report.checks.append(Check("launch", False, str(exc)))
         return report
     began = time.monotonic()
-    seats = run_loop(_check_games(entry, report.rulesets, games, time_per_move, grace))
+    report.rulesets, unknown, seats = run_loop(
+        _check_games(entry, rulesets, games, time_per_move, grace))
     first = seats[0][2]
     handshake = first.termination not in ("no_hello", "version_mismatch", "bad_token") and not (
         first.termination in ("crash", "malformed") and first.moves == 0)
@@ -170,6 +223,9 @@ def run_check(entry: str, games: int = 1, time_per_move: float = 0.5, grace: flo
         f"{first.termination}; see the log {first.log_path}"))
     if not handshake:
         return report
+    if unknown:
+        report.checks.append(Check("declares known rulesets", False,
+                                   f"its Hello lists {', '.join(unknown)}, which no ruleset is"))
 
     def faults(kinds: tuple[str, ...], which: list[Any]) -> int:
         return sum(s.faults.get(k, 0) for _, _, s in which for k in kinds)
@@ -203,8 +259,8 @@ def run_check(entry: str, games: int = 1, time_per_move: float = 0.5, grace: flo
 
 @bot_app.command("check")
 def bot_check(
-    entry: str = typer.Argument(..., help="built-in name, path/bot.py[:Class] or a quoted "
-                                          "command line"),
+    entry: str = typer.Argument(..., help="built-in name, path/bot.py[:Class], a bot folder "
+                                          "(its bot.toml) or a quoted command line"),
     games: int = typer.Option(1, "--games", "-n", min=1,
                               help="games per ruleset and player count"),
     time_per_move: float = typer.Option(0.5, "--time-per-move", "-t", min=0.001,
@@ -217,7 +273,8 @@ def bot_check(
     """Compliance run through the real referee: handshake, answers within the limit, only legal
     moves, 2-4 players and every ruleset the bot claims. Exit 0 when every check passes, else 1.
 
-    Example: [bold]azul-arena bot check ./mybot/bot.py[/]
+    Example: [bold]azul-arena bot check ./mybot/bot.py[/], [bold]azul-arena bot check ./mybot[/]
+    (a bot folder in any language; its build step, if any, runs first)
     """
     unknown = [r for r in ruleset if r not in CLASSIC_RULESETS]
     if unknown:

@@ -14,8 +14,8 @@ from tournaments.commands.groups import app, bench_app, referee_app
 
 @app.command("match")
 def match(
-    entries: list[str] = typer.Argument(..., help="2-4 bots: built-in name, path/bot.py[:Class] "
-                                                  "or a quoted command line"),
+    entries: list[str] = typer.Argument(..., help="2-4 bots: built-in name, path/bot.py[:Class], "
+                                                  "a bot folder or a quoted command line"),
     ruleset: str = typer.Option("azul", "--ruleset", "-r", help="ruleset name"),
     seed: int | None = typer.Option(None, "--seed", "-s", help="seed of the deals"),
     time_per_move: float = typer.Option(1.0, "--time-per-move", "-t", min=0.001,

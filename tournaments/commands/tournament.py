@@ -104,11 +104,12 @@ def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ign
 @tournament_app.command("run")
 def run(
     entries: Annotated[list[str] | None, typer.Argument(
-        metavar="ENTRY...", help="Bots: a built-in name, path/bot.py[:Class], a command line "
-                                 "in quotes, or NAME=any of these.")] = None,
+        metavar="ENTRY...", help="Bots: a built-in name, path/bot.py[:Class], a bot folder "
+                                 "(its bot.toml), a command line in quotes, or NAME=any of "
+                                 "these.")] = None,
     entries_file: Annotated[Path | None, typer.Option(
         "--entries", help=r"TOML file listing the entries (\[\[entry]] name + "
-                          "builtin|file|command).")] = None,
+                          "builtin|file|folder|command).")] = None,
     ruleset: Annotated[str, typer.Option(help="Ruleset every game uses.")] = "azul",
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game: 2, 3 or 4.")] = 2,
     games_per_pairing: Annotated[int | None, typer.Option(

@@ -1,0 +1,154 @@
+"""Bot folders: a directory whose `bot.toml` says how its bot is built and started, any language.
+
+```toml
+# bot.toml
+name = "greedy-js"                 # optional: the entry's default name (else the folder's name)
+language = "node"                  # optional, informative: python, node, cpp, ...
+run = "node bot.js"                # the command line that starts the bot, run in this folder
+build = "cmake -S . -B build && cmake --build build"   # optional: a shell command, run in this
+build_timeout = 600                # folder once before the bot's first game (seconds)
+```
+
+A folder is an entry like a built-in name, a `.py` file or a command line: `azul-arena match
+./mybot random`, `bot check ./mybot`, `folder = "mybot"` in a TOML entries file. The run command
+is split like a shell would (no shell runs it); a program given as a relative path (`./build/bot`)
+is the folder's. The build runs through `/bin/sh -c`; `build_command` is the one place that says
+how, so that a launcher can wrap it (a sandbox, other limits).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shlex
+import signal
+import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+BOT_TOML = "bot.toml"
+DEFAULT_BUILD_TIMEOUT = 600.0  # seconds: a first C++ gRPC build on 2 cores takes a few minutes
+_KEYS = {"name", "language", "run", "build", "build_timeout"}
+
+
+class FolderError(ValueError):
+    """A folder that is not a bot folder, or a bot.toml that is wrong: the message says what."""
+
+
+class BuildError(ValueError):
+    """A bot folder's build failed or timed out; the message says which and where its log is."""
+
+    def __init__(self, message: str, log_path: Path) -> None:
+        super().__init__(message)
+        self.log_path = log_path
+
+
+@dataclass(frozen=True)
+class BotFolder:
+    """A bot folder as its bot.toml describes it (see the module docstring)."""
+
+    path: Path  # absolute
+    run: tuple[str, ...]
+    build: str = ""
+    build_timeout: float = DEFAULT_BUILD_TIMEOUT
+    name: str = ""
+    language: str = ""
+
+    def argv(self) -> list[str]:
+        """The run command, with a program given as a relative path made the folder's."""
+        program, *args = self.run
+        if os.sep in program and not Path(program).is_absolute():
+            program = str(self.path / program)
+        return [program, *args]
+
+
+def is_folder_entry(entry: str) -> bool:
+    """Whether `entry` names a directory (a bot folder, or a mistake `read_folder` explains)."""
+    entry = entry.strip()
+    return bool(entry) and Path(entry).is_dir()
+
+
+def read_folder(path: str | Path) -> BotFolder:
+    """Read `path/bot.toml`; raise FolderError saying what is missing or wrong."""
+    folder = Path(path).resolve()
+    toml_path = folder / BOT_TOML
+    if not toml_path.is_file():
+        raise FolderError(f"{path} is a folder without a {BOT_TOML}: a bot folder says how its bot "
+                          f"starts there, e.g. run = \"node bot.js\" (azul-arena bot new NAME "
+                          "--lang node|cpp|python makes one)")
+    try:
+        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FolderError(f"cannot read {toml_path}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise FolderError(f"{toml_path} is not valid TOML: {exc}") from None
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise FolderError(f"{toml_path}: unknown key(s) {', '.join(unknown)}; the keys are "
+                          + ", ".join(sorted(_KEYS)))
+    for key in ("name", "language", "run", "build"):
+        if not isinstance(data.get(key, ""), str):
+            raise FolderError(f"{toml_path}: {key} must be a string")
+    try:
+        run = tuple(shlex.split(data.get("run", "")))
+    except ValueError as exc:
+        raise FolderError(f"{toml_path}: run is not a command line: {exc}") from None
+    if not run:
+        raise FolderError(f"{toml_path}: run is missing: the command line that starts the bot "
+                          "in this folder, e.g. run = \"node bot.js\"")
+    timeout = data.get("build_timeout", DEFAULT_BUILD_TIMEOUT)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        raise FolderError(f"{toml_path}: build_timeout must be a positive number of seconds")
+    return BotFolder(folder, run, data.get("build", "").strip(), float(timeout),
+                     data.get("name", "").strip(), data.get("language", "").strip())
+
+
+def build_command(folder: BotFolder) -> list[str]:
+    """The argv that builds `folder` (run in the folder, under `folder.build_timeout`)."""
+    return ["/bin/sh", "-c", folder.build]
+
+
+async def build(folder: BotFolder, log_path: Path,
+                wrap: Callable[[list[str]], list[str]] | None = None) -> float:
+    """Run the folder's build step (nothing when it has none), its output appended to
+    `log_path`; `wrap` may put the command inside a sandbox. Returns the seconds it took; raises
+    BuildError when it fails or overruns `folder.build_timeout` (its process group is killed)."""
+    if not folder.build:
+        return 0.0
+    argv = build_command(folder)
+    if wrap is not None:
+        argv = wrap(argv)
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    began = time.monotonic()
+    with open(log_path, "ab") as log:
+        log.write(f"$ {folder.build}\n".encode())
+        log.flush()
+        process = await asyncio.create_subprocess_exec(
+            *argv, cwd=folder.path, stdin=asyncio.subprocess.DEVNULL, stdout=log,
+            stderr=asyncio.subprocess.STDOUT, start_new_session=True)
+    try:
+        code = await asyncio.wait_for(process.wait(), folder.build_timeout)
+    except (TimeoutError, asyncio.CancelledError) as exc:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        await process.wait()
+        if isinstance(exc, asyncio.CancelledError):
+            raise
+        raise BuildError(f"the build of {folder.path} ({folder.build}) took more than "
+                         f"{folder.build_timeout:g} s; see {log_path}", log_path) from None
+    if code != 0:
+        raise BuildError(f"the build of {folder.path} ({folder.build}) failed with exit code "
+                         f"{code}: {_last_line(log_path)}; see {log_path}", log_path)
+    return time.monotonic() - began
+
+
+def _last_line(log_path: Path) -> str:
+    with contextlib.suppress(OSError):
+        lines = [line for line in log_path.read_text(errors="replace").splitlines()
+                 if line.strip()]
+        if lines:
+            return lines[-1].strip()[:200]
+    return "no output"

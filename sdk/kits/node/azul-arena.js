@@ -1,0 +1,247 @@
+// Azul Arena starter kit for Node.js: the referee's stream, the handshake, pings and the clock,
+// so that a bot is one function, chooseMove(state, legalMoves, clock).
+//
+//   const { runBot } = require('./azul-arena');
+//   runBot({ name: 'my-bot', chooseMove: (state, legalMoves, clock) => 0 });
+//
+// The protocol is proto/azul_arena/v1/bot.proto (loaded at start-up, never compiled). The
+// referee's address and this bot's token come from --referee/--token or, as the referee's
+// launcher sets them, AZUL_ARENA_REFEREE and AZUL_ARENA_TOKEN.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const { performance } = require('perf_hooks');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+const PROTOCOL_VERSION = 1;
+const CLASSIC_RULESETS = ['azul', 'azul-mini', 'azul-gray', 'azul-greenbox'];
+const PHASES = { PHASE_TAKE: 'take', PHASE_WALL: 'wall', PHASE_OVER: 'over' };
+const TERMINATIONS = ['unspecified', 'ok', 'timeout', 'illegal', 'malformed', 'crash',
+  'disconnect', 'no_hello', 'version_mismatch', 'bad_token'];
+
+// The .proto files: a bot folder's own proto/ (bot new copies them there), else the kit's.
+function protoDir() {
+  for (const dir of [path.join(__dirname, 'proto'), path.join(__dirname, '..', 'proto')]) {
+    if (fs.existsSync(path.join(dir, 'azul_arena', 'v1', 'bot.proto'))) return dir;
+  }
+  throw new Error(`azul_arena/v1/bot.proto not found in ${__dirname}/proto: copy the proto/ ` +
+    'folder of Azul Arena next to azul-arena.js');
+}
+
+function loadProtocol() {
+  const definition = protoLoader.loadSync('azul_arena/v1/bot.proto', {
+    includeDirs: [protoDir()],
+    keepCase: true, // field names as in the .proto and docs: round_starter, marker_in_centre
+    longs: String, // uint64 ids travel back unchanged
+    enums: String,
+    defaults: true,
+    oneofs: true,
+  });
+  return grpc.loadPackageDefinition(definition).azul_arena.v1;
+}
+
+// The time for one decision, as the referee granted it. Times in milliseconds.
+class Clock {
+  constructor(moveTimeMs, bankMs, started) {
+    this.moveTimeMs = moveTimeMs; // the limit for this move
+    this.bankMs = bankMs; // the time bank left beyond it (spent only by overrunning)
+    this.started = started; // performance.now() when the request arrived
+  }
+
+  // performance.now() value by which the answer must be sent (bank included).
+  get deadline() {
+    return this.started + this.moveTimeMs + this.bankMs;
+  }
+
+  // Milliseconds left for this move, bank included (never negative).
+  remainingMs() {
+    return Math.max(0, this.deadline - performance.now());
+  }
+
+  // A safe thinking budget: `fraction` of this move's limit, not touching the bank.
+  budgetMs(fraction = 0.8) {
+    return Math.max(0, (this.started + this.moveTimeMs - performance.now()) * fraction);
+  }
+}
+
+// The public state as docs/engine.md describes it: plain fields, phase as "take"/"wall"/"over",
+// keys the message does not model (extra_json) merged in.
+function readState(message) {
+  const state = Object.assign({}, message);
+  state.phase = PHASES[message.phase] || String(message.phase).toLowerCase();
+  delete state.extra_json;
+  if (message.extra_json) Object.assign(state, JSON.parse(message.extra_json));
+  return state;
+}
+
+function parseArgs(argv) {
+  const args = { referee: process.env.AZUL_ARENA_REFEREE, token: process.env.AZUL_ARENA_TOKEN || '' };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--referee') args.referee = argv[++i];
+    else if (argv[i] === '--token') args.token = argv[++i];
+  }
+  return args;
+}
+
+function log(...parts) {
+  // stderr: the referee's launcher writes it to this bot's log file.
+  console.error(new Date().toISOString(), ...parts);
+}
+
+// The MoveReply for what chooseMove returned: an index into legalMoves, or a move in notation.
+// A bot's mistake costs it one strike at the referee, never the process, and is explained here.
+function answer(bot, state, legalMoves, clock) {
+  let move;
+  try {
+    move = bot.chooseMove(state, legalMoves, clock);
+  } catch (err) {
+    log('ERROR chooseMove threw (the referee counts a fault):', err && err.stack ? err.stack : err,
+      '\nin this position:', JSON.stringify(state));
+    return { move: 'error' }; // not notation: a malformed answer, one strike
+  }
+  if (typeof move === 'number' && Number.isInteger(move)) {
+    if (move < 0 || move >= legalMoves.length) {
+      log(`WARNING chooseMove returned index ${move}, but there are ${legalMoves.length} legal moves`);
+      return { move_index: legalMoves.length }; // out of range: an illegal move
+    }
+    return { move_index: move };
+  }
+  if (typeof move === 'string') {
+    const index = legalMoves.indexOf(move.trim().toUpperCase());
+    if (index >= 0) return { move_index: index };
+    log(`WARNING chooseMove returned ${JSON.stringify(move)}, which is not a legal move here`);
+    return { move: move.slice(0, 40) };
+  }
+  log(`WARNING chooseMove returned ${JSON.stringify(move)}; return an index into legalMoves or one of them`);
+  return { move: 'none' };
+}
+
+// Play with `bot` until the referee ends the stream. `bot` has chooseMove(state, legalMoves,
+// clock) and may have name, version, rulesets, onGameStart(info) and onGameOver(result).
+function runBot(bot, argv = process.argv.slice(2)) {
+  if (typeof bot.chooseMove !== 'function') throw new TypeError('runBot: bot.chooseMove is not a function');
+  const args = parseArgs(argv);
+  if (!args.referee) {
+    console.error('no referee address: pass --referee ADDR or set AZUL_ARENA_REFEREE');
+    process.exit(2);
+  }
+  const name = bot.name || 'node-bot';
+  const protocol = loadProtocol();
+  const client = new protocol.BotService(args.referee, grpc.credentials.createInsecure());
+  let seat = null;
+  let ended = false;
+
+  const finish = (code, why) => {
+    if (ended) return;
+    ended = true;
+    if (why) log(why);
+    client.close();
+    process.exit(code);
+  };
+
+  client.waitForReady(Date.now() + 30000, (error) => {
+    if (error) return finish(4, `no referee answers at ${args.referee}: ${error.message}`);
+    const call = client.Connect();
+    call.write({ hello: { protocol_version: PROTOCOL_VERSION, bot_name: name,
+      bot_version: String(bot.version || '0.1'), rulesets: bot.rulesets || [], token: args.token } });
+
+    call.on('data', (msg) => {
+      const received = performance.now();
+      switch (msg.message) {
+        case 'move_request': {
+          const req = msg.move_request;
+          const clock = new Clock(req.clock.move_time_ms, req.clock.bank_ms, received);
+          const reply = answer(bot, readState(req.state), req.legal_moves, clock);
+          reply.request_id = req.request_id;
+          call.write({ move_reply: reply });
+          const late = performance.now() - clock.deadline;
+          if (late > 0) {
+            log(`WARNING answered ${late.toFixed(0)} ms after the deadline (move limit ` +
+              `${clock.moveTimeMs} ms): the referee counts a timeout; use clock.budgetMs()`);
+          }
+          break;
+        }
+        case 'ping':
+          call.write({ pong: { nonce: msg.ping.nonce } });
+          break;
+        case 'game_start': {
+          const gs = msg.game_start;
+          seat = gs.seat;
+          if (bot.onGameStart) bot.onGameStart({ gameId: gs.game_id, ruleset: gs.ruleset,
+            players: gs.players, seat: gs.seat, names: gs.names });
+          break;
+        }
+        case 'game_over': {
+          const go = msg.game_over;
+          const mine = seat !== null && go.terminations.length > seat ? go.terminations[seat] : '';
+          const termination = String(mine).replace('TERMINATION_', '').toLowerCase();
+          if (termination && termination !== 'ok') {
+            log(`WARNING game ${go.game_id}: the referee ended this bot's game: ${termination}`);
+          }
+          if (bot.onGameOver) bot.onGameOver({ gameId: go.game_id, scores: go.scores, ranks: go.ranks,
+            reason: String(go.reason).replace('GAME_END_REASON_', '').toLowerCase() });
+          break;
+        }
+        case 'welcome':
+          log(`connected to ${msg.welcome.referee} as ${name}`);
+          if (!msg.welcome.quiet_while_thinking) {
+            log('WARNING this referee may ping while the bot thinks: a long chooseMove can miss a ping');
+          }
+          break;
+        case 'rejection':
+          finish(3, `the referee refused this bot: ${msg.rejection.message || msg.rejection.reason}`);
+          break;
+        default:
+          break;
+      }
+    });
+    call.on('end', () => finish(0));
+    call.on('error', (err) => finish(err.code === grpc.status.CANCELLED ? 0 : 1,
+      `the stream to the referee broke: ${err.message}`));
+  });
+}
+
+// -- helpers for reading moves and boards (classic family; docs/engine.md) ----------------------
+
+const COLOURS = 'BYRKW'; // blue, yellow, red, black, white: the colour order everywhere
+const FLOOR_PENALTIES = [-1, -1, -2, -2, -2, -3, -3];
+
+// "4K2" -> {source: 4, colour: 'K', line: 2}; "CRF" -> {source: 'C', colour: 'R', line: 'F'};
+// "3@2" (azul-gray, wall-tiling) -> {wall: true, line: 3, column: 2}. Numbers are 1-based.
+function parseMove(notation) {
+  const at = notation.indexOf('@');
+  if (at >= 0) return { wall: true, line: Number(notation.slice(0, at)), column: Number(notation.slice(at + 1)) };
+  const source = notation[0] === 'C' ? 'C' : Number(notation[0]);
+  const line = notation[2] === 'F' ? 'F' : Number(notation[2]);
+  return { wall: false, source, colour: notation[1], line };
+}
+
+// The wall column (0-based) of `colour` in `row` (0-based) on the coloured wall.
+function wallColumn(row, colour) {
+  return (COLOURS.indexOf(colour) + row) % 5;
+}
+
+// The points a tile placed at (row, column), 0-based, scores on `wall` (five strings, '.' empty).
+function placementPoints(wall, row, column) {
+  const filled = (r, c) => r >= 0 && r < 5 && c >= 0 && c < 5 && wall[r][c] !== '.';
+  let h = 1;
+  for (let c = column - 1; filled(row, c); c--) h++;
+  for (let c = column + 1; filled(row, c); c++) h++;
+  let v = 1;
+  for (let r = row - 1; filled(r, column); r--) v++;
+  for (let r = row + 1; filled(r, column); r++) v++;
+  if (h === 1 && v === 1) return 1;
+  return (h > 1 ? h : 0) + (v > 1 ? v : 0);
+}
+
+// The total floor penalty (a negative number) of `count` tiles on a floor line.
+function floorPenalty(count) {
+  let total = 0;
+  for (let i = 0; i < Math.min(count, FLOOR_PENALTIES.length); i++) total += FLOOR_PENALTIES[i];
+  return total;
+}
+
+module.exports = { runBot, Clock, readState, answer, parseMove, wallColumn, placementPoints,
+  floorPenalty, COLOURS, CLASSIC_RULESETS, TERMINATIONS };

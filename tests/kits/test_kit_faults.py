@@ -1,0 +1,57 @@
+"""A kit bot's faults through the real referee: a slow chooseMove is a timeout (the bot plays on,
+never a disconnect); an exception in it is one strike, its message in the bot's log."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from referee import Arena, MatchConfig, MatchResult
+
+# A limit the faulty bot's 450 ms think overruns; the first move has room for start-up.
+CONFIG = MatchConfig(seed=5, time_per_move=0.2, grace=0.05, first_move_allowance=1.0,
+                     fault_policy="random", max_strikes=3)
+
+
+def faulty_entry(lang: str, request: pytest.FixtureRequest, mode: str) -> str:
+    if lang == "node":
+        folder: Path = request.getfixturevalue("node_bot")
+        return f"node {folder / 'faulty.js'} {mode}"
+    folder = request.getfixturevalue("cpp_bot")
+    return f"{folder / 'build' / 'faulty'} {mode}"
+
+
+def play(seats: list[str], log_dir: Path) -> MatchResult:
+    async def go() -> MatchResult:
+        async with Arena(list(dict.fromkeys(seats)), log_dir=log_dir) as arena:
+            return await arena.play(seats, CONFIG)
+    return asyncio.run(go())
+
+
+@pytest.mark.parametrize("lang", ["node"])
+def test_slow_choose_move_is_a_timeout_not_a_disconnect(lang: str, request: pytest.FixtureRequest,
+                                                        tmp_path: Path) -> None:
+    result = play([faulty_entry(lang, request, "slow"), "random"], tmp_path)
+    bot = result.seats[0]
+    # Its next request may time out too (it came while the bot still thought; the referee
+    # ignores the late answer), but the bot is never disconnected and plays on.
+    assert set(bot.faults) == {"timeout"}, bot.faults
+    assert bot.termination == "ok" and bot.strikes == bot.faults["timeout"] <= 2
+    assert bot.moves > 10  # it played on to the end after its late answer
+    assert result.reason == "completed"
+    assert "after the deadline" in Path(bot.log_path).read_text()  # the kit says so too
+
+
+@pytest.mark.parametrize("lang", ["node"])
+def test_exception_in_choose_move_is_a_strike_with_its_message_in_the_log(
+        lang: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    result = play([faulty_entry(lang, request, "throw"), "random"], tmp_path)
+    bot = result.seats[0]
+    assert sum(bot.faults.values()) == 1 and bot.strikes == 1, bot.faults
+    assert "timeout" not in bot.faults and bot.termination == "ok"
+    assert bot.moves > 10
+    log = Path(bot.log_path).read_text()
+    assert "deliberate failure in chooseMove" in log
+    assert "chooseMove threw" in log
