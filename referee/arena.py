@@ -7,6 +7,11 @@ An Arena starts an in-process referee server (a unix socket in a temporary direc
 `listen` says otherwise), launches bot processes on demand and reuses them across games (one
 stream carries many games). A bot that crashed or forfeited is killed and relaunched for its
 next game. Several `play()` calls may run at once.
+
+With `max_processes`, the idle bots form a least-recently-used cache: before a new process
+starts, idle ones (the longest unused first) are ended until the live processes (busy, idle,
+starting and the warm standby) fit under the cap. Busy bots are never ended, so a cap below
+the seats of the games in flight is exceeded rather than stalling a game.
 """
 
 from __future__ import annotations
@@ -117,6 +122,7 @@ class _Worker:
     process: BotProcess | None
     keepalive: asyncio.Task[None] | None = None
     spawn_to_hello: float = 0.0  # seconds from process start (or a standby's assign) to Hello
+    last_used: int = 0  # the Arena's release counter when it last went idle (LRU order)
 
 
 def _is_python(entry: str) -> bool:
@@ -141,7 +147,7 @@ class Arena:
                  listen: str | None = None, reuse: bool = True, ping_interval: float = 10.0,
                  ping_timeout: float = 5.0, address_space: int = ADDRESS_SPACE_LIMIT,
                  cpu_seconds: int = CPU_SECONDS_LIMIT, file_size: int = FILE_SIZE_LIMIT,
-                 warm_start: bool | None = None) -> None:
+                 warm_start: bool | None = None, max_processes: int | None = None) -> None:
         entries = entries or {}
         self.entries = dict(entries) if isinstance(entries, dict) else {e: e for e in entries}
         self.log_dir = Path(log_dir) if log_dir else None
@@ -155,6 +161,9 @@ class Arena:
         self._idle: dict[str, list[_Worker]] = {}
         self._workers: set[_Worker] = set()
         self._launched = itertools.count(1)
+        self.max_processes = max_processes
+        self._starting = 0  # processes being launched, not yet in _workers
+        self._released = itertools.count(1)
         # One warm Python process kept ready (sdk.standby): a Python bot then says Hello some
         # 100 ms sooner than a fresh process could.
         # AZUL_ARENA_WARM_START=0 (or false, no, off) starts every bot as a fresh process.
@@ -226,16 +235,38 @@ class Arena:
         """An idle connected bot for `name`, or a freshly launched one."""
         idle = self._idle.get(name, [])
         while idle:
-            worker = idle.pop()
+            worker = idle.pop()  # the most recently used: the others may age out
             if worker.session.alive and (worker.process is None or not worker.process.exited()):
                 return worker
             await self._retire(worker)
-        return await self._spawn(name)
+        self._starting += 1  # counted from now, so concurrent acquires do not overshoot the cap
+        try:
+            await self._make_room()
+            return await self._spawn(name)
+        finally:
+            self._starting -= 1
+
+    def live_processes(self) -> int:
+        """Bot processes alive or starting: busy, idle, being launched, and the warm standby."""
+        return len(self._workers) + self._starting + (self._standby is not None)
+
+    async def _make_room(self) -> None:
+        """End the least recently used idle bots until the live processes fit the cap."""
+        if self.max_processes is None:
+            return
+        while self.live_processes() > self.max_processes:
+            pools = [pool for pool in self._idle.values() if pool]
+            if not pools:
+                return  # everyone is busy: the game still gets its bot
+            pool = min(pools, key=lambda p: p[0].last_used)  # each pool is oldest first
+            await self._retire(pool.pop(0))
 
     # -- the warm standby (sdk/standby.py) ------------------------------------------------------
 
     def _start_standby(self) -> None:
-        if self._closing or not self.warm_start:
+        # One standby at a time: bots starting together would otherwise each start one and
+        # overwrite the last, leaving processes nobody ends until the Arena's process exits.
+        if self._closing or not self.warm_start or self._standby is not None:
             return
         assert self.log_dir is not None
         log_path = self.log_dir / f"standby-{next(self._launched)}.log"
@@ -393,6 +424,7 @@ class Arena:
         healthy = (seat.termination == "ok" and worker.session.alive
                    and (worker.process is None or not worker.process.exited()))
         if healthy and self.reuse:
+            worker.last_used = next(self._released)
             self._idle.setdefault(worker.entry, []).append(worker)
         else:
             await self._retire(worker)

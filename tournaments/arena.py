@@ -2,7 +2,8 @@
 
 This is the only tournament module that touches the referee. One `Arena` serves the whole run:
 it launches each entry's bot process on demand and reuses it for the next game, so process
-start-up is paid once per entry (and again only after a crash).
+start-up is paid once per entry (and again only after a crash) as long as the processes fit
+under `process_cap`; past it the least recently used idle bot is ended first.
 """
 
 from __future__ import annotations
@@ -17,6 +18,17 @@ from tournaments.entries import Entry
 from tournaments.runner import PlayFn
 from tournaments.schedule import ScheduledGame
 from tournaments.store import GameOutcome, SeatOutcome
+
+# Idle processes kept beyond the seats in play, and the field size up to which every entry
+# may keep its own process (a 300-entry class must not hold 300 processes, some 45 MiB each).
+SPARE_PROCESSES = 4
+ONE_PER_ENTRY_UP_TO = 32
+
+
+def process_cap(entries: int, players: int, concurrency: int) -> int:
+    """The most bot processes (busy, idle and the warm standby) a run keeps alive: the seats of
+    the games in flight plus a few spare, or one per entry (and the standby) in a small field."""
+    return max(players * concurrency + SPARE_PROCESSES, min(entries, ONE_PER_ENTRY_UP_TO) + 1)
 
 
 @dataclass(frozen=True)
@@ -55,12 +67,15 @@ def outcome_from_match(game: ScheduledGame, result: Any) -> GameOutcome:
 
 @contextlib.asynccontextmanager
 async def arena_player(
-    entries: Sequence[Entry], settings: GameSettings, log_dir: Path | None = None
+    entries: Sequence[Entry], settings: GameSettings, log_dir: Path | None = None,
+    max_processes: int | None = None,
 ) -> AsyncIterator[PlayFn]:
-    """An async context giving a `play(game)` coroutine backed by one referee `Arena`."""
+    """An async context giving a `play(game)` coroutine backed by one referee `Arena` that
+    keeps at most `max_processes` bot processes (None: no cap)."""
     from referee import Arena, MatchConfig  # the referee is needed only to actually play
 
-    arena = Arena({e.name: e.spec for e in entries}, log_dir=log_dir)
+    arena = Arena({e.name: e.spec for e in entries}, log_dir=log_dir,
+                  max_processes=max_processes)
     async with arena:
         async def play(game: ScheduledGame) -> GameOutcome:
             config = MatchConfig(

@@ -20,7 +20,7 @@ from typing import Any
 
 from referee.loop import loop_name
 from referee.loop import run as run_loop
-from tournaments.arena import GameSettings, arena_player
+from tournaments.arena import GameSettings, arena_player, process_cap
 from tournaments.entries import Entry
 from tournaments.runner import run_games
 from tournaments.schedule import build_schedule
@@ -58,10 +58,13 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul") -> dict[str, 
 
         async def main() -> tuple[float, Any, float]:
             t0 = time.perf_counter()
-            async with arena_player(entries, settings, Path(tmp) / "logs") as play:
-                await run_games(store, schedule[:warmup], play, concurrency)
+            cap = process_cap(len(entries), 2, concurrency)
+            async with arena_player(entries, settings, Path(tmp) / "logs", cap) as play:
+                await run_games(store, schedule[:warmup], play, concurrency,
+                                max_processes=cap - 1)
                 startup = time.perf_counter() - t0
-                summary = await run_games(store, schedule[warmup:], play, concurrency)
+                summary = await run_games(store, schedule[warmup:], play, concurrency,
+                                          max_processes=cap - 1)
             return startup, summary, summary.elapsed
 
         startup, summary, elapsed = run_loop(main())

@@ -5,6 +5,11 @@ use, the referee's `Arena.play` through `tournaments.arena`) from `concurrency` 
 every finished game to the store *before* reporting it. Killing the runner at any point therefore
 loses only the games in flight; they are still `pending` in the store and a resume replays them
 on the same deal seed.
+
+Which pending game starts next is the `Dispatch`'s choice: the earliest one whose entries are
+all free, else the earliest with the fewest seats already playing. An entry in one game at a
+time needs one bot process, so a field larger than the games in flight runs on about one
+process per seat instead of one per entry per concurrent game.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ import asyncio
 import sqlite3
 import time
 import traceback
-from collections.abc import Awaitable, Callable, Sequence
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from tournaments.schedule import ScheduledGame
@@ -37,6 +43,101 @@ class RunSummary:
     interrupted: int | None = None  # the signal (SIGINT/SIGTERM) that cancelled the run, if any
 
 
+class Dispatch:
+    """The pending games, handed out so that bot processes are reused rather than started.
+
+    It keeps a model of the Arena's processes: how many each entry holds, how many of those are
+    playing, and (past `max_processes`) which idle one the Arena would end first (the least
+    recently used). A game whose seats all have an idle process, or that needs an entry's first
+    process, may start at once; one that needs a *second* process for an entry already playing
+    starts only while there is room under the cap or nothing else is running. Otherwise the
+    worker waits for a game to finish, which frees entries: a slot idling for a moment costs
+    far less than starting a process and ending another one for it.
+
+    Only the first `window` pending games are looked at, so a pick costs O(window) however
+    long the schedule; the schedule's own order decides among equals.
+    """
+
+    def __init__(self, games: Iterable[ScheduledGame], max_processes: int | None = None,
+                 window: int = 256) -> None:
+        self._pending: deque[ScheduledGame] = deque(games)
+        self.window = window
+        self.max_processes = max_processes
+        self.busy: Counter[str] = Counter()  # entry -> games it is playing now
+        self.held: Counter[str] = Counter()  # entry -> processes the Arena is believed to hold
+        self._last_used: dict[str, int] = {}
+        self._tick = 0
+        self.in_flight = 0
+        self.started = 0  # processes started, by the model's reckoning
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+    def _needs(self, game: ScheduledGame) -> tuple[int, int]:
+        """(first processes, extra processes) `game` would have to start."""
+        first = extra = 0
+        for name, seats in Counter(game.seats).items():
+            missing = seats - (self.held[name] - self.busy[name])
+            if missing > 0:
+                first += 1 if self.held[name] == 0 else 0
+                extra += missing - (1 if self.held[name] == 0 else 0)
+        return first, extra
+
+    def take(self) -> ScheduledGame | None:
+        """The next game to start (its entries count as busy until `release`), or None when
+        nothing should start before a game in flight finishes (or nothing is left)."""
+        best, best_cost = -1, (0, 0)
+        for i, game in enumerate(self._pending):
+            if i >= self.window:
+                break
+            first, extra = self._needs(game)
+            if extra == 0 and first == 0:
+                best, best_cost = i, (0, 0)
+                break
+            if best < 0 or (extra, first) < best_cost:
+                best, best_cost = i, (extra, first)
+        if best < 0:
+            return None
+        extra, first = best_cost
+        total = sum(self.held.values())
+        if (extra and self.in_flight and self.max_processes is not None
+                and total + first + extra > self.max_processes):
+            return None  # wait: a game finishing soon frees an entry's process
+        game = self._pending[best]
+        del self._pending[best]
+        self._start(game)
+        return game
+
+    def _start(self, game: ScheduledGame) -> None:
+        for name, seats in Counter(game.seats).items():
+            missing = seats - (self.held[name] - self.busy[name])
+            if missing > 0:
+                self.held[name] += missing
+                self.started += missing
+            self.busy[name] += seats
+        self.in_flight += 1
+        if self.max_processes is not None:
+            self._evict(sum(self.held.values()) - self.max_processes)
+
+    def _evict(self, count: int) -> None:
+        """Forget `count` idle processes, least recently used first, as the Arena ends them."""
+        while count > 0:
+            idle = [n for n in self.held if self.held[n] > self.busy[n]]
+            if not idle:
+                return
+            victim = min(idle, key=lambda n: self._last_used.get(n, 0))
+            self.held[victim] -= 1
+            count -= 1
+
+    def release(self, game: ScheduledGame) -> None:
+        """`game` has finished (or failed): its entries are free again."""
+        self._tick += 1
+        for name in game.seats:
+            self.busy[name] -= 1
+            self._last_used[name] = self._tick
+        self.in_flight -= 1
+
+
 async def run_games(
     store: Store,
     games: Sequence[ScheduledGame],
@@ -44,34 +145,44 @@ async def run_games(
     concurrency: int,
     on_done: DoneFn | None = None,
     max_consecutive_errors: int | None = None,
+    max_processes: int | None = None,
 ) -> RunSummary:
     """Play `games` with at most `concurrency` at a time; commit each result as it finishes.
 
     A game whose `play` raises is noted in the store (it stays pending, so a later run retries
     it) and the others go on. If every one of the first `max_consecutive_errors` games fails (a
     wrong entry spec, a broken referee), the run stops instead of failing thousands of games.
+    `max_processes` is the Arena's process cap, for the `Dispatch` to plan reuse by.
     """
     summary = RunSummary()
     limit = max_consecutive_errors or max(8, 2 * concurrency)
-    queue: asyncio.Queue[ScheduledGame] = asyncio.Queue()
-    for game in games:
-        queue.put_nowait(game)
+    dispatch = Dispatch(games, max_processes)
+    freed = asyncio.Condition()  # notified when a game ends: a waiting worker may start one
     consecutive_errors = 0
     stop = asyncio.Event()
     start = time.perf_counter()
 
+    async def _release(game: ScheduledGame) -> None:
+        dispatch.release(game)
+        async with freed:
+            freed.notify_all()
+
     async def worker() -> None:
         nonlocal consecutive_errors
         while not stop.is_set():
-            try:
-                game = queue.get_nowait()
-            except asyncio.QueueEmpty:
-                return
+            game = dispatch.take()
+            if game is None:
+                if not dispatch or not dispatch.in_flight:
+                    return
+                async with freed:
+                    await freed.wait()
+                continue
             try:
                 outcome = await play(game)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - one broken game must not stop the others
+                await _release(game)
                 error = f"{type(exc).__name__}: {exc}"
                 try:
                     store.record_error(game, traceback.format_exc())
@@ -88,6 +199,7 @@ async def run_games(
                 if on_done:
                     on_done(game, None, error)
                 continue
+            await _release(game)
             t0 = time.perf_counter()
             try:
                 store.record(game, outcome)  # committed before anyone hears of the result

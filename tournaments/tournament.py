@@ -18,7 +18,7 @@ from typing import Any
 from rich.console import Console
 
 from referee.loop import run as run_loop
-from tournaments.arena import GameSettings, arena_player
+from tournaments.arena import GameSettings, arena_player, process_cap
 from tournaments.entries import Entry
 from tournaments.live import LiveView
 from tournaments.runner import PlayFn, RunSummary, run_games
@@ -112,10 +112,15 @@ def play(
     async def run() -> RunSummary:
         view = LiveView(console, names, total, finished, plain=None if live else True)
         with view:
+            cap = process_cap(len(config.entries), config.players, concurrency)
             if player is not None:
-                return await run_games(store, games, player, concurrency, view.update)
-            async with arena_player(config.entries, config.settings(), log_dir) as play_fn:
-                return await run_games(store, games, play_fn, concurrency, view.update)
+                return await run_games(store, games, player, concurrency, view.update,
+                                       max_processes=cap - 1)
+            async with arena_player(config.entries, config.settings(), log_dir,
+                                    cap) as play_fn:
+                # One of the Arena's processes is the warm standby, not a bot the games use.
+                return await run_games(store, games, play_fn, concurrency, view.update,
+                                       max_processes=cap - 1)
 
     async def main() -> RunSummary:
         # SIGINT/SIGTERM cancel the run, so the games in flight are abandoned (they stay
