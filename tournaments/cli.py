@@ -10,6 +10,7 @@ from tournaments.commands import (  # noqa: F401
     play,
     replay,
     tournament,
+    view,
 )
 from tournaments.commands.groups import app
 

@@ -14,7 +14,8 @@ app = typer.Typer(
 bench_app = typer.Typer(
     help="Benchmarks that print their figures (engine, codec, latency, tournament, strength).",
     no_args_is_help=True)
-replay_app = typer.Typer(help="Game records: verify them against the rules.", no_args_is_help=True)
+replay_app = typer.Typer(help="Game records: verify them, view them as a page or in the terminal.",
+                         no_args_is_help=True)
 referee_app = typer.Typer(help="The referee service.", no_args_is_help=True)
 tournament_app = typer.Typer(help="Run tournaments and read their results.", no_args_is_help=True)
 bot_app = typer.Typer(help="Write and check bots.", no_args_is_help=True)

@@ -1,0 +1,114 @@
+"""A real headless chromium for the page tests (selenium + Debian's chromium-driver).
+
+Tests skip with the reason when chromium, its driver or selenium is missing. One browser serves
+a whole test module (starting one costs a second or two).
+"""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import tempfile
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+DRIVER = ("/usr/bin/chromedriver",)
+# Without the networking flags chromium waits for the network that a closed machine lacks.
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--window-size=1300,1000")
+
+
+def _first(paths: tuple[str, ...], name: str) -> str | None:
+    found = next((p for p in paths if Path(p).exists()), None)
+    return found or shutil.which(name)
+
+
+def chromium_browser() -> Iterator[Any]:
+    """A selenium driver on the system chromium (a generator for a module-scoped fixture)."""
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.skip("selenium is not installed: pip install -e '.[dev]'")
+    binary = _first(CHROMIUM, "chromium")
+    driver_path = _first(DRIVER, "chromedriver")
+    if binary is None or driver_path is None:
+        pytest.skip("chromium not installed: apt-get install chromium chromium-driver")
+    profile = tempfile.mkdtemp(prefix="azul-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for flag in (*FLAGS, f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def console_errors(driver: Any) -> list[str]:
+    """The page's console messages at level SEVERE since the last call."""
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def png_pixels(png: bytes) -> tuple[int, int, list[tuple[int, int, int]]]:
+    """Decode an 8-bit RGB/RGBA non-interlaced PNG (what chromium writes): width, height, and
+    the RGB pixels. Enough to tell a drawn board from a blank one without an image library."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, width = 8, b"", 0
+    height = channels = 0
+    while pos < len(png):
+        length, kind = struct.unpack(">I4s", png[pos:pos + 8])
+        body = png[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and colour in (2, 6), f"unexpected PNG type {depth}/{colour}"
+            channels = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    prev = bytearray(stride)
+    pixels = []
+    for y in range(height):
+        start = y * (stride + 1)
+        kind_byte, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b = prev[i]
+            c = prev[i - channels] if i >= channels else 0
+            if kind_byte == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind_byte == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind_byte == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind_byte == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else b if pb <= pc else c
+                line[i] = (line[i] + pred) & 255
+        pixels.extend(tuple(line[x:x + 3]) for x in range(0, stride, channels))
+        prev = line
+    return width, height, pixels  # type: ignore[return-value]
+
+
+def drawn_fraction(png: bytes) -> tuple[float, int]:
+    """How much of a screenshot differs from its most common colour, and how many colours it
+    has: (0.0, 1) is a blank picture."""
+    _, _, pixels = png_pixels(png)
+    counts: dict[tuple[int, int, int], int] = {}
+    for p in pixels:
+        counts[p] = counts.get(p, 0) + 1
+    background = max(counts.values())
+    return 1 - background / len(pixels), len(counts)

@@ -1,0 +1,51 @@
+"""`replay view` and `replay show` from the command line: files, databases, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.web.conftest import run_cli
+from tournaments.schedule import build_schedule
+from tournaments.store import GameOutcome, SeatOutcome, Store
+
+
+def test_view_writes_next_to_the_record_and_refuses_bad_input(fault_record: Path,
+                                                                tmp_path: Path) -> None:
+    copy = tmp_path / "game.json"
+    copy.write_text(fault_record.read_text())
+    done = run_cli("replay", "view", str(copy))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "game.html").read_text().startswith("<!doctype html>")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{\"ruleset\": \"azul\", \"players\": 2, \"rounds\": []}")
+    done = run_cli("replay", "view", str(bad))
+    assert done.returncode == 1 and "rounds" in done.stderr and "Traceback" not in done.stderr
+    done = run_cli("replay", "view", str(tmp_path / "missing.json"))
+    assert done.returncode == 2 and "cannot read" in done.stderr
+    done = run_cli("replay", "view")
+    assert done.returncode == 2 and "--db FILE --game ID" in done.stderr
+
+
+def test_view_and_show_a_game_of_a_tournament_database(fault_record: Path,
+                                                        tmp_path: Path) -> None:
+    record = json.loads(fault_record.read_text())
+    db = tmp_path / "t.db"
+    games = build_schedule(["a", "b"], 2, 2, seed=1)
+    with Store.open(db) as store:
+        store.write_schedule({"seed": 1}, [], games)
+        seats = [SeatOutcome("a", record["final_scores"][0], 2),
+                 SeatOutcome("b", record["final_scores"][1], 1)]
+        store.record(games[0], GameOutcome(seats, record))
+    done = run_cli("replay", "view", "--db", str(db), "--game", games[0].game_id)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / f"t-{games[0].game_id}.html").exists()
+    done = run_cli("replay", "view", "--db", str(db), "--game", "nope")
+    assert done.returncode == 2 and "no finished game 'nope'" in done.stderr
+    moves = [m for r in record["rounds"] for m in r["moves"]]
+    done = run_cli("replay", "show", "--db", str(db), "--game", games[0].game_id, "--move", "3")
+    assert done.returncode == 0, done.stderr
+    assert f"move 3 of {len(moves)}" in done.stdout and moves[2] in done.stdout
+    assert "takes" in done.stdout and "score" in done.stdout
+    done = run_cli("replay", "show", str(fault_record), "--move", str(len(moves) + 1))
+    assert done.returncode == 2 and f"moves 0 to {len(moves)}" in done.stderr

@@ -1,0 +1,189 @@
+"""The replay viewer in a real headless chromium: it draws the record's game, move by move."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.browser import console_errors, drawn_fraction
+from tests.web.conftest import run_cli
+from tournaments.families import view_for
+
+
+def _page(record: Path, out: Path) -> Path:
+    done = run_cli("replay", "view", str(record), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def fault_page(fault_record: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _page(fault_record, tmp_path_factory.mktemp("pages") / "faulty.html")
+
+
+def _open(browser: Any, page: Path, move: int | None = None) -> None:
+    browser.get(page.as_uri() + (f"#move={move}" if move is not None else ""))
+    browser.refresh()  # a new hash alone would not reload the page
+    console_errors(browser)  # start each test with an empty log
+
+
+def _shown(browser: Any) -> dict[str, Any]:
+    """What the page shows now: the position, the move's notation, the seats' scores."""
+    return browser.execute_script("""
+        var pos = document.querySelector('.pos').textContent;
+        var note = document.querySelector('.info .move-notation');
+        var scores = Array.from(document.querySelectorAll('.drawing .seat-score'))
+            .map(function (e) { return parseInt(e.textContent, 10); });
+        return {pos: pos, move: note ? note.textContent : null, scores: scores,
+                words: (document.querySelector('.info .words') || {}).textContent || null,
+                info: document.querySelector('.info').textContent, hash: location.hash};
+    """)
+
+
+def _key(browser: Any, key: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(browser).send_keys(key).perform()
+
+
+def test_the_page_needs_no_network(fault_page: Path) -> None:
+    text = fault_page.read_text()
+    assert "<script src" not in text and "<link rel=\"stylesheet\"" not in text
+    assert not re.search(r"(src|href)=\"https?://", text)
+    # The record is in the page as it was written.
+    record = json.loads(re.search(r'id="game-record">(.*?)</script>', text, re.S).group(1))
+    assert record["referee"]["match_id"]
+
+
+def test_stepping_shows_each_move_and_the_records_scores(browser: Any, fault_page: Path,
+                                                         fault_record: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    record = json.loads(fault_record.read_text())
+    states, moves = view_for("azul").replay_states(record)
+    _open(browser, fault_page)
+    assert _shown(browser)["pos"].startswith("move 0 /")
+    # Through round 1 into round 2: the scores change at the end of a round.
+    steps = len(record["rounds"][0]["moves"]) + 3
+    for n in range(1, steps + 1):
+        _key(browser, Keys.ARROW_RIGHT)
+        shown = _shown(browser)
+        assert shown["pos"].startswith(f"move {n} / {len(moves)}")
+        assert shown["move"] == moves[n - 1]
+        assert shown["scores"] == [b["score"] for b in states[n]["boards"]]
+        assert shown["hash"] == f"#move={n}"
+    assert any(s != 0 for s in _shown(browser)["scores"]), "round 1 scored nothing?"
+    _key(browser, Keys.ARROW_LEFT)
+    assert _shown(browser)["pos"].startswith(f"move {steps - 1} /")
+    _key(browser, Keys.HOME)
+    assert _shown(browser)["pos"].startswith("move 0 /")
+    assert console_errors(browser) == []
+
+
+def test_the_slider_reaches_the_last_move_and_the_final_scores(browser: Any, fault_page: Path,
+                                                               fault_record: Path) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    record = json.loads(fault_record.read_text())
+    total = sum(len(r["moves"]) for r in record["rounds"])
+    _open(browser, fault_page)
+    slider = browser.find_element(By.CSS_SELECTOR, ".slider")
+    # Dragged by the mouse from its left end to past its right end, as a person would.
+    ActionChains(browser).move_to_element_with_offset(slider, -slider.size["width"] // 2 + 2, 0) \
+        .click_and_hold().move_by_offset(slider.size["width"] + 40, 0).release().perform()
+    shown = _shown(browser)
+    assert shown["pos"].startswith(f"move {total} / {total}")
+    assert shown["scores"] == record["final_scores"]
+    finals = browser.execute_script(
+        "return Array.from(document.querySelectorAll('table.final tr[data-seat]')).map("
+        "function (r) { return [+r.dataset.seat, +r.querySelector('.final-score').textContent]; })")
+    assert sorted(finals) == [[i, s] for i, s in enumerate(record["final_scores"])]
+    assert shown["hash"] == f"#move={total}"
+    assert console_errors(browser) == []
+
+
+def test_the_address_keeps_the_move(browser: Any, fault_page: Path, fault_record: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    record = json.loads(fault_record.read_text())
+    _open(browser, fault_page, move=7)
+    shown = _shown(browser)
+    assert shown["pos"].startswith("move 7 /")
+    assert shown["move"] == [m for r in record["rounds"] for m in r["moves"]][6]
+    _key(browser, Keys.ARROW_LEFT)
+    assert _shown(browser)["hash"] == "#move=6"
+    _key(browser, Keys.END)
+    assert _shown(browser)["hash"] == f"#move={sum(len(r['moves']) for r in record['rounds'])}"
+
+
+def test_play_pause_and_speed_keys(browser: Any, fault_page: Path) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _open(browser, fault_page)
+    speed = lambda: browser.execute_script(  # noqa: E731
+        "return document.querySelector('.speed').textContent")
+    assert speed() == "4 moves/s"
+    _key(browser, "+")
+    _key(browser, "+")
+    assert speed() == "16 moves/s"
+    _key(browser, "-")
+    assert speed() == "8 moves/s"
+    _key(browser, " ")
+    WebDriverWait(browser, 10).until(lambda b: not _shown(b)["pos"].startswith("move 0 "))
+    _key(browser, " ")
+    paused = _shown(browser)["pos"]
+    assert browser.execute_script("return document.querySelector('.play').textContent") == "play"
+    browser.execute_script("return new Promise(function (r) { setTimeout(r, 400); })")
+    assert _shown(browser)["pos"] == paused
+    assert console_errors(browser) == []
+
+
+def test_moves_in_words_times_substitutions_and_faults(browser: Any, fault_page: Path,
+                                                       fault_record: Path) -> None:
+    record = json.loads(fault_record.read_text())
+    ref = record["referee"]
+    first_sub = ref["substituted"][0]
+    _open(browser, fault_page, move=first_sub + 1)
+    shown = _shown(browser)
+    assert "substituted" in shown["info"]
+    fault = next(f for f in ref["faults"] if f["ply"] == first_sub)
+    assert fault["fault"] in shown["info"]
+    assert re.match(r"takes \d+ (blue|yellow|red|black|white) from (factory \d|the centre)",
+                    shown["words"])
+    # A move the bot chose itself carries the time the referee measured.
+    timed = next(i for i, us in enumerate(ref["move_times_us"]) if us > 0)
+    _open(browser, fault_page, move=timed + 1)
+    assert re.search(r"\d+(\.\d+)? (µs|ms|s)", _shown(browser)["info"])
+    header = browser.execute_script("return document.querySelector('.az').textContent")
+    assert "seed 11" in header and "ruleset azul" in header
+    assert "greedy" in header and ref["bots"][1]["version"] in header
+    assert console_errors(browser) == []
+
+
+def test_the_board_is_drawn(browser: Any, fault_page: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    _open(browser, fault_page, move=12)
+    png = browser.find_element(By.CSS_SELECTOR, ".drawing").screenshot_as_png
+    drawn, colours = drawn_fraction(png)
+    assert drawn > 0.15 and colours > 8, (drawn, colours)
+
+
+def test_a_four_player_fifty_round_game(browser: Any, big_record: Path, tmp_path: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    record = json.loads(big_record.read_text())
+    total = sum(len(r["moves"]) for r in record["rounds"])
+    assert len(record["rounds"]) == 50
+    _open(browser, _page(big_record, tmp_path / "big.html"))
+    _key(browser, Keys.END)
+    shown = _shown(browser)
+    assert shown["pos"] == f"move {total} / {total} · game over"
+    assert shown["scores"] == record["final_scores"]
+    assert len(browser.execute_script("return document.querySelectorAll('.board')")) == 4
+    assert console_errors(browser) == []

@@ -1,0 +1,38 @@
+"""How each game family is shown to people: moves in words, boards in a terminal, viewer data."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import RenderableType
+
+
+@dataclass(frozen=True)
+class FamilyView:
+    """What the viewer, the terminal views and the human seat need to know about one family.
+
+    `describe(state, move)` says a move in words from the state before it; `board(state, names)`
+    is a rich picture of a state; `replay_states(record)` replays a checked record: its states
+    (before the first move ... after the last) and its moves; `layout(ruleset)` is the static
+    drawing data the web page needs (for the classic family, the wall's colour pattern).
+    """
+
+    family: str
+    describe: Callable[[dict[str, Any], str], str]
+    board: Callable[[dict[str, Any], list[str] | None], RenderableType]
+    replay_states: Callable[[dict[str, Any]], tuple[list[dict[str, Any]], list[str]]]
+    layout: Callable[[str], dict[str, Any]]
+
+
+def view_for(ruleset: str) -> FamilyView:
+    """The FamilyView of the family that plays `ruleset` (EngineError for an unknown ruleset)."""
+    from referee.engine import get_ruleset
+
+    family = get_ruleset(ruleset).family
+    if family == "classic":
+        from tournaments.families import classic
+
+        return classic.VIEW
+    raise NotImplementedError(f"no view for the {family} family yet")

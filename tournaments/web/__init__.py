@@ -1,0 +1,1 @@
+"""Self-contained HTML pages (replay viewer, tournament report): templates, scripts, builders."""

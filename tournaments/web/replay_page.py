@@ -1,0 +1,86 @@
+"""The replay viewer's page: a record turned into the data the page draws, and the page itself."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from referee.engine import Game, RecordError
+from referee.match import final_ranks
+from tournaments.families import view_for
+from tournaments.web.pages import render
+
+VIEWER_FORMAT = "azul-arena/viewer/1"
+# Public chance is shown as counts: the frames need not repeat the bag's letters every move.
+_COUNTED = ("bag", "lid", "depot")
+
+
+def _frame(state: dict[str, Any]) -> dict[str, Any]:
+    return {k: (len(v) if k in _COUNTED and isinstance(v, str) else v) for k, v in state.items()}
+
+
+def game_data(record: dict[str, Any]) -> dict[str, Any]:
+    """Everything the viewer draws, computed by the engine from `record` (RecordError if the
+    record cannot be replayed): a frame per position, a line per move, the final table."""
+    if not isinstance(record, dict) or not isinstance(record.get("ruleset"), str):
+        raise RecordError("not a game record: no 'ruleset' (is this a record file?)")
+    try:
+        view = view_for(record["ruleset"])
+    except NotImplementedError as exc:
+        raise RecordError(str(exc)) from None
+    states, moves = view.replay_states(record)
+    game = Game.from_record(record)
+    n = game.players
+    names = record["players"] if isinstance(record["players"], list) else [
+        f"seat {i}" for i in range(n)]
+    raw = record.get("referee")
+    ref: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    times = ref.get("move_times_us") or []
+    substituted = set(ref.get("substituted") or [])
+    faults: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for f in ref.get("faults") or []:
+        faults[int(f.get("ply", 0))].append({k: f.get(k) for k in
+                                            ("seat", "fault", "detail", "forfeited")})
+    plies = []
+    for i, move in enumerate(moves):
+        before = states[i]
+        plies.append({"seat": before["turn"], "round": before["round"], "move": move,
+                      "words": view.describe(before, move),
+                      "us": times[i] if i < len(times) and i not in substituted else None,
+                      "sub": i in substituted, "faults": faults.get(i, [])})
+    bots = ref.get("bots") or [{} for _ in range(n)]
+    entries = ref.get("entries") or [""] * n
+    terminations = [str(b.get("termination", "ok") or "ok") for b in bots]
+    ranks = final_ranks(game.ranks(), [t != "ok" for t in terminations])
+    config = ref.get("config") or {}
+    seed = record.get("seed", config.get("seed"))
+    seats = []
+    for i in range(n):
+        bot = bots[i] if i < len(bots) else {}
+        seats.append({"name": names[i], "entry": entries[i] if i < len(entries) else "",
+                      "bot": bot.get("name", ""), "version": bot.get("version", ""),
+                      "score": game.scores[i], "rank": ranks[i], "termination": terminations[i],
+                      "strikes": bot.get("strikes", 0), "moves": bot.get("moves"),
+                      "time_s": bot.get("move_time_total")})
+    return {
+        "format": VIEWER_FORMAT, "family": view.family, "ruleset": record["ruleset"],
+        "players": n, "names": names, "seed": seed,
+        "match_id": ref.get("match_id") or record.get("game_id") or "",
+        "config": {k: config[k] for k in ("time_per_move", "time_bank", "fault_policy",
+                                          "max_strikes") if k in config},
+        "duration": ref.get("duration"), "complete": game.is_over(),
+        "layout": view.layout(record["ruleset"]), "seats": seats,
+        "frames": [_frame(s) for s in states], "plies": plies,
+        "faults": [f for i in sorted(faults) for f in faults[i]],
+    }
+
+
+def title_of(data: dict[str, Any]) -> str:
+    return f"{' vs '.join(data['names'])} ({data['ruleset']})"
+
+
+def viewer_html(record: dict[str, Any]) -> str:
+    """The whole self-contained viewer page of one record."""
+    data = game_data(record)
+    return render("viewer.html", title=title_of(data), styles=["viewer.css"],
+                  scripts=["viewer.js"], blocks={"game-data": data, "game-record": record})

@@ -1,0 +1,358 @@
+/* Azul Arena replay viewer. Plain JavaScript, no library: works from file:// with no network.
+ *
+ * AzulViewer.mount(root, data, options) draws one game (data: what tournaments/web/replay_page.py
+ * computes from a record with the engine) and returns {show(n), destroy()}. Position n is the
+ * number of moves played: 0 is the start, data.plies.length the end. Each family has a renderer
+ * in AzulViewer.renderers (classic today; pavilion has its place there).
+ */
+"use strict";
+var AzulViewer = (function () {
+  var SPEEDS = [0.5, 1, 2, 4, 8, 16, 32];  // moves per second
+  var SEAT_COLOURS = ["var(--s0)", "var(--s1)", "var(--s2)", "var(--s3)"];
+  var SEAT_HEX = ["#1c6e8c", "#c8553d", "#5b8c2a", "#8e5bb0"];
+
+  function esc(text) {
+    return String(text).replace(/[&<>"']/g, function (c) {
+      return {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"}[c];
+    });
+  }
+  function el(tag, cls, html) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (html !== undefined) e.innerHTML = html;
+    return e;
+  }
+  function fmtTime(us) {
+    if (us === null || us === undefined) return "";
+    if (us < 1000) return us + " \u00b5s";
+    if (us < 1e6) return (us / 1000).toFixed(1) + " ms";
+    return (us / 1e6).toFixed(2) + " s";
+  }
+  function tile(letter, extra) {
+    return "<span class=\"t t" + letter + (extra ? " " + extra : "") + "\"></span>";
+  }
+  function tiles(letters) {
+    var out = "";
+    for (var i = 0; i < letters.length; i++) out += tile(letters[i]);
+    return out;
+  }
+
+  /* ---------------------------------------------------------------- classic family */
+  var classic = {
+    draw: function (box, frame, data, ply) {
+      var layout = data.layout, names = data.names;
+      var html = "<div class=\"table-top\">";
+      frame.factories.forEach(function (f, i) {
+        html += "<div class=\"factory" + (f ? "" : " empty") + "\" data-factory=\"" + (i + 1) +
+          "\"><span class=\"lbl\">" + (i + 1) + "</span>" + tiles(f) + "</div>";
+      });
+      html += "<div class=\"centre\" data-centre><span class=\"lbl\">centre</span>" +
+        (frame.marker_in_centre ? "<span class=\"t tM\" title=\"start marker\">1</span>" : "") +
+        tiles(frame.centre) + "</div>";
+      html += "<div class=\"bag\">bag " + frame.bag + "<br>lid " + frame.lid + "</div></div>";
+      html += "<div class=\"boards\">";
+      var hitLine = -1;
+      if (ply && /^[1-9C][BYRKW][1-5]$/i.test(ply.move)) hitLine = parseInt(ply.move[2], 10) - 1;
+      frame.boards.forEach(function (b, s) {
+        var turn = frame.phase !== "over" && frame.turn === s;
+        var moved = ply && ply.seat === s;
+        html += "<div class=\"board" + (turn ? " turn" : "") + (moved ? " moved" : "") +
+          "\" data-seat=\"" + s + "\"><div class=\"head\"><span><span class=\"dot\" " +
+          "style=\"background:" + SEAT_COLOURS[s] + "\"></span><b>" + esc(names[s]) + "</b>" +
+          (turn ? " <small>to move</small>" : "") + "</span><span class=\"score seat-score\" " +
+          "data-seat=\"" + s + "\">" + b.score + "</span></div><div class=\"rows\">";
+        for (var d = 0; d < 5; d++) {
+          var line = b.lines[d], pl = "";
+          for (var k = 0; k < d + 1 - line.length; k++) pl += "<span class=\"t slot\"></span>";
+          pl += tiles(line);
+          var wl = "";
+          for (var c = 0; c < 5; c++) {
+            var ch = b.wall[d][c];
+            if (ch !== ".") wl += tile(ch);
+            else if (layout.wall) wl += tile(layout.wall[d][c], "ghost");
+            else wl += "<span class=\"t gray\"></span>";
+          }
+          html += "<div class=\"pl" + (moved && d === hitLine ? " hit" : "") + "\">" + pl +
+            "</div><div class=\"wl\">" + wl + "</div>";
+        }
+        html += "</div><div class=\"floor\">";
+        var floor = (b.has_marker ? "M" : "") + b.floor;
+        for (var f = 0; f < layout.floor_slots; f++) {
+          var pen = layout.floor_loss[f + 1] - layout.floor_loss[f];
+          var t = f < floor.length ? (floor[f] === "M" ? "<span class=\"t tM\">1</span>"
+                                                       : tile(floor[f])) :
+            "<span class=\"t slot\"></span>";
+          html += "<span class=\"cell\">" + t + "-" + pen + "</span>";
+        }
+        if (floor.length > layout.floor_slots) {
+          html += "<span class=\"cell\">+" + (floor.length - layout.floor_slots) + "</span>";
+        }
+        html += "</div></div>";
+      });
+      box.innerHTML = html + "</div>";
+    },
+    phase: function (frame) {
+      if (frame.phase === "over") return "game over";
+      if (frame.phase === "wall") return "wall-tiling, line " + frame.wall_line;
+      return "round " + frame.round;
+    }
+  };
+
+  /* Until a family has its own renderer, its state is shown as text (never a blank page). */
+  var fallback = {
+    draw: function (box, frame) {
+      var scores = frame.boards.map(function (b, s) {
+        return "<span class=\"seat-score\" data-seat=\"" + s + "\">" + b.score + "</span>";
+      }).join(" ");
+      box.innerHTML = "<p>scores " + scores + "</p><pre class=\"raw\">" +
+        esc(JSON.stringify(frame, null, 1)) + "</pre>";
+    },
+    phase: function (frame) { return frame.phase === "over" ? "game over" : "round " + frame.round; }
+  };
+
+  var renderers = {classic: classic};
+
+  /* ---------------------------------------------------------------- the chart */
+  function chart(box, data) {
+    var frames = data.frames, n = frames.length, seats = data.players;
+    var max = 1;
+    frames.forEach(function (f) {
+      f.boards.forEach(function (b) { if (b.score > max) max = b.score; });
+    });
+    var W = 600, H = 180, L = 30, B = 16, T = 6;
+    var x = function (i) { return L + (W - L - 6) * (n > 1 ? i / (n - 1) : 0); };
+    var y = function (v) { return T + (H - T - B) * (1 - Math.max(0, v) / max); };
+    var svg = "<svg viewBox=\"0 0 " + W + " " + H + "\" preserveAspectRatio=\"none\" " +
+      "role=\"img\" aria-label=\"score over the game\">";
+    svg += "<line x1=\"" + L + "\" y1=\"" + y(0) + "\" x2=\"" + W + "\" y2=\"" + y(0) +
+      "\" stroke=\"#bbb\"/>";
+    svg += "<text x=\"2\" y=\"" + (T + 8) + "\" font-size=\"10\" fill=\"#888\">" + max +
+      "</text><text x=\"2\" y=\"" + y(0) + "\" font-size=\"10\" fill=\"#888\">0</text>";
+    for (var s = 0; s < seats; s++) {
+      var pts = [];
+      for (var i = 0; i < n; i++) pts.push(x(i).toFixed(1) + "," + y(frames[i].boards[s].score).toFixed(1));
+      svg += "<polyline fill=\"none\" stroke-width=\"2\" vector-effect=\"non-scaling-stroke\" " +
+        "stroke=\"" + SEAT_HEX[s] + "\" points=\"" + pts.join(" ") + "\"/>";
+    }
+    svg += "<line class=\"marker\" y1=\"" + T + "\" y2=\"" + (H - B) + "\" stroke=\"#333\" " +
+      "stroke-dasharray=\"3,3\" vector-effect=\"non-scaling-stroke\"/></svg>";
+    var legend = data.names.map(function (name, s) {
+      return "<span><span class=\"dot\" style=\"background:" + SEAT_HEX[s] + "\"></span>" +
+        esc(name) + "</span>";
+    }).join(" &nbsp; ");
+    box.innerHTML = svg + "<div class=\"legend\">" + legend + "</div>";
+    var marker = box.querySelector(".marker");
+    return function (pos) {
+      marker.setAttribute("x1", x(pos));
+      marker.setAttribute("x2", x(pos));
+    };
+  }
+
+  /* ---------------------------------------------------------------- the page */
+  function header(data) {
+    var seats = data.seats.map(function (s, i) {
+      var bot = s.bot ? " (" + esc(s.bot) + (s.version ? " " + esc(s.version) : "") + ")" : "";
+      return "<span><span class=\"dot\" style=\"background:" + SEAT_COLOURS[i] + "\"></span>" +
+        "<b>" + esc(s.name) + "</b>" + bot + "</span>";
+    }).join(" &middot; ");
+    var cfg = data.config || {};
+    var bits = ["ruleset <b class=\"ruleset\">" + esc(data.ruleset) + "</b>",
+                "seed <b class=\"seed\">" + (data.seed === null || data.seed === undefined ?
+                                             "unknown" : esc(data.seed)) + "</b>"];
+    if (data.match_id) bits.push("game <b>" + esc(data.match_id) + "</b>");
+    if (cfg.time_per_move) bits.push(cfg.time_per_move + " s per move");
+    if (cfg.fault_policy) bits.push("faults: " + esc(cfg.fault_policy));
+    if (!data.complete) bits.push("<b>unfinished game</b>");
+    return "<h1>" + data.names.map(esc).join(" vs ") + "</h1><div class=\"meta seats\">" +
+      seats + "</div><div class=\"meta\">" + bits.join(" &middot; ") + "</div>";
+  }
+
+  function finalTable(data) {
+    var html = "<table class=\"final\"><thead><tr><th>rank</th><th>seat</th><th>player</th>" +
+      "<th>bot</th><th>score</th><th>termination</th><th>strikes</th><th>time</th></tr>" +
+      "</thead><tbody>";
+    var order = data.seats.map(function (s, i) { return i; });
+    order.sort(function (a, b) { return data.seats[a].rank - data.seats[b].rank || a - b; });
+    order.forEach(function (i) {
+      var s = data.seats[i];
+      html += "<tr data-seat=\"" + i + "\"><td class=\"num\">" + s.rank + "</td><td class=\"num\">" +
+        i + "</td><td><span class=\"dot\" style=\"background:" + SEAT_COLOURS[i] + "\"></span>" +
+        esc(s.name) + "</td><td>" + esc(s.bot || "") + " " + esc(s.version || "") +
+        "</td><td class=\"num final-score\">" + s.score + "</td><td>" + esc(s.termination) +
+        "</td><td class=\"num\">" + (s.strikes || 0) + "</td><td class=\"num\">" +
+        (s.time_s === null || s.time_s === undefined ? "" : s.time_s.toFixed(2) + " s") +
+        "</td></tr>";
+    });
+    html += "</tbody></table>";
+    if (data.faults.length) {
+      html += "<div class=\"faults\"><h2>Faults</h2>" + data.faults.map(function (f) {
+        return "<div>" + esc(data.names[f.seat] || "seat " + f.seat) + ": " + esc(f.fault) +
+          (f.detail ? " (" + esc(f.detail) + ")" : "") + (f.forfeited ? ", forfeited" : "") +
+          "</div>";
+      }).join("") + "</div>";
+    }
+    return html;
+  }
+
+  function mount(root, data, options) {
+    options = options || {};
+    var renderer = renderers[data.family] || fallback;
+    var plies = data.plies, last = plies.length;
+    var pos = 0, speed = 3, timer = null;
+    root.classList.add("az");
+    root.innerHTML = header(data) +
+      "<div class=\"bar\"><button data-act=\"home\" title=\"start (Home)\">|\u25c0</button>" +
+      "<button data-act=\"prev\" title=\"previous move (Left)\">\u25c0</button>" +
+      "<button data-act=\"play\" class=\"play\" title=\"play / pause (Space)\">play</button>" +
+      "<button data-act=\"next\" title=\"next move (Right)\">\u25b6</button>" +
+      "<button data-act=\"end\" title=\"end (End)\">\u25b6|</button>" +
+      "<input type=\"range\" class=\"slider\" min=\"0\" max=\"" + last + "\" value=\"0\" " +
+      "aria-label=\"move\"><span class=\"pos\"></span>" +
+      "<button data-act=\"slower\" title=\"slower (-)\">\u2212</button>" +
+      "<span class=\"speed\"></span><button data-act=\"faster\" title=\"faster (+)\">+</button>" +
+      "<div class=\"keys\">keys: \u2190 \u2192 step, space play/pause, Home/End, + \u2212 " +
+      "speed</div></div><div class=\"info\"></div><div class=\"layout\"><div>" +
+      "<div class=\"drawing\"></div><div class=\"panel\" style=\"margin-top:10px\"><h2>" +
+      "Final table</h2>" + finalTable(data) + "</div></div><div><div class=\"panel chart\">" +
+      "<h2>Score</h2><div class=\"chartbox\"></div></div><div class=\"panel\" " +
+      "style=\"margin-top:10px\"><h2>Moves</h2><ol class=\"moves\"></ol></div></div></div>";
+    var q = function (sel) { return root.querySelector(sel); };
+    var slider = q(".slider"), info = q(".info"), drawing = q(".drawing"), list = q(".moves");
+    var playBtn = q(".play"), posLabel = q(".pos"), speedLabel = q(".speed");
+    var setMarker = chart(q(".chartbox"), data);
+
+    var items = "", lastRound = 0;
+    plies.forEach(function (p, i) {
+      var cls = (p.round !== lastRound && i > 0 ? "rnd" : "") + (p.sub ? " sub" : "");
+      lastRound = p.round;
+      items += "<li data-pos=\"" + (i + 1) + "\" class=\"" + cls + "\" title=\"" + esc(p.words) +
+        "\"><span class=\"n\">" + (i + 1) + "</span><span class=\"dot\" style=\"background:" +
+        SEAT_COLOURS[p.seat] + "\"></span>" + esc(p.move) + " " + esc(p.words) + "</li>";
+    });
+    list.innerHTML = items;
+    var rows = list.children, current = null;
+
+    function describe(n) {
+      if (n === 0) {
+        return "<span class=\"who\">Start of the game</span>: " + esc(data.names[data.frames[0].turn]) +
+          " moves first.";
+      }
+      var p = plies[n - 1];
+      var html = "<span class=\"who\">" + esc(data.names[p.seat]) + "</span> " +
+        "<span class=\"note move-notation\">" + esc(p.move) + "</span> <span class=\"words\">" +
+        esc(p.words) + "</span>";
+      if (p.us !== null && p.us !== undefined) html += "<span class=\"badge time\">" + fmtTime(p.us) + "</span>";
+      if (p.sub) html += "<span class=\"badge sub\">substituted: the referee played it</span>";
+      p.faults.forEach(function (f) {
+        html += "<span class=\"badge fault\">" + esc(data.names[f.seat] || "") + " " +
+          esc(f.fault) + (f.detail ? ": " + esc(f.detail) : "") +
+          (f.forfeited ? " (forfeited)" : "") + "</span>";
+      });
+      return html;
+    }
+
+    function show(n, fromHash) {
+      n = Math.max(0, Math.min(last, n | 0));
+      pos = n;
+      var frame = data.frames[n];
+      renderer.draw(drawing, frame, data, n > 0 ? plies[n - 1] : null);
+      info.innerHTML = describe(n);
+      slider.value = String(n);
+      posLabel.textContent = "move " + n + " / " + last + " \u00b7 " + renderer.phase(frame);
+      setMarker(n);
+      if (current) current.classList.remove("cur");
+      current = n > 0 ? rows[n - 1] : null;
+      if (current) {
+        current.classList.add("cur");
+        var top = current.offsetTop - list.offsetTop;
+        if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - 20) {
+          list.scrollTop = top - list.clientHeight / 2;
+        }
+      }
+      if (!fromHash && options.setHash) options.setHash(n);
+      if (n >= last) stop();
+    }
+    function stop() {
+      if (timer !== null) { clearTimeout(timer); timer = null; }
+      playBtn.textContent = "play";
+    }
+    function tick() {
+      timer = null;
+      if (pos >= last) { stop(); return; }
+      show(pos + 1);
+      if (pos < last) timer = setTimeout(tick, 1000 / SPEEDS[speed]);
+    }
+    function play() {
+      if (timer !== null) { stop(); return; }
+      if (pos >= last) show(0);
+      playBtn.textContent = "pause";
+      timer = setTimeout(tick, 1000 / SPEEDS[speed]);
+    }
+    function setSpeed(k) {
+      speed = Math.max(0, Math.min(SPEEDS.length - 1, k));
+      speedLabel.textContent = SPEEDS[speed] + " moves/s";
+    }
+    var actions = {
+      home: function () { show(0); }, end: function () { show(last); },
+      prev: function () { stop(); show(pos - 1); }, next: function () { stop(); show(pos + 1); },
+      play: play, faster: function () { setSpeed(speed + 1); },
+      slower: function () { setSpeed(speed - 1); }
+    };
+    root.querySelector(".bar").addEventListener("click", function (e) {
+      var b = e.target.closest("button");
+      if (b && actions[b.dataset.act]) { actions[b.dataset.act](); b.blur(); }
+    });
+    slider.addEventListener("input", function () { stop(); show(parseInt(slider.value, 10)); });
+    list.addEventListener("click", function (e) {
+      var li = e.target.closest("li");
+      if (li) { stop(); show(parseInt(li.dataset.pos, 10)); }
+    });
+    function onKey(e) {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      var t = e.target, tag = t && t.tagName;
+      if (tag === "TEXTAREA" || (tag === "INPUT" && t !== slider) || tag === "SELECT") return;
+      var onSlider = t === slider, act = null;
+      switch (e.key) {
+        case "ArrowLeft": act = onSlider ? null : "prev"; break;
+        case "ArrowRight": act = onSlider ? null : "next"; break;
+        case "Home": act = onSlider ? null : "home"; break;
+        case "End": act = onSlider ? null : "end"; break;
+        case " ": act = "play"; break;
+        case "+": case "=": case "]": act = "faster"; break;
+        case "-": case "_": case "[": act = "slower"; break;
+      }
+      if (act) { e.preventDefault(); actions[act](); }
+    }
+    document.addEventListener("keydown", onKey);
+    setSpeed(speed);
+    show(options.start === undefined ? 0 : options.start, true);
+    return {
+      show: function (n) { show(n, true); },
+      position: function () { return pos; },
+      destroy: function () { stop(); document.removeEventListener("keydown", onKey); }
+    };
+  }
+
+  function hashMove() {
+    var m = /(?:^#|&)move=(\d+)/.exec(location.hash);
+    return m ? parseInt(m[1], 10) : null;
+  }
+
+  /* The standalone page: the position lives in the address (#move=N). */
+  function mountPage(root, data) {
+    var viewer = mount(root, data, {
+      start: hashMove() || 0,
+      setHash: function (n) {
+        try { history.replaceState(null, "", "#move=" + n); } catch (err) { /* not allowed */ }
+      }
+    });
+    window.addEventListener("hashchange", function () {
+      var n = hashMove();
+      if (n !== null && n !== viewer.position()) viewer.show(n);
+    });
+    return viewer;
+  }
+
+  return {mount: mount, mountPage: mountPage, renderers: renderers, esc: esc,
+          fmtTime: fmtTime};
+})();
