@@ -9,6 +9,7 @@ from tournaments.commands import (  # noqa: F401
     demo,
     play,
     replay,
+    report_page,
     tournament,
     view,
 )

@@ -85,10 +85,11 @@ class Ratings:
         return float(r.mu - 3 * r.sigma)
 
 
-def compute(names: Iterable[str], games: Iterable[tuple[str, Sequence[str], Sequence[int]]]
-            ) -> Ratings:
-    """Ratings from `(game_id, seats, ranks)` results, folded in the order given."""
-    ratings = Ratings(list(names))
+def compute(names: Iterable[str], games: Iterable[tuple[str, Sequence[str], Sequence[int]]],
+            ratings: Ratings | None = None) -> Ratings:
+    """Ratings from `(game_id, seats, ranks)` results, folded in the order given (into
+    `ratings` when given: its owner may watch them change)."""
+    ratings = ratings if ratings is not None else Ratings(list(names))
     for game_id, seats, ranks in games:
         ratings.update(game_id, seats, ranks)
     return ratings

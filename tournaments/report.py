@@ -11,7 +11,7 @@ import csv
 import io
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -180,10 +180,21 @@ def crosstable(names: Sequence[str], done: Iterable[StoredGame]) -> dict[tuple[s
                        key=lambda kv: (order.get(kv[0][0], 1 << 30), order.get(kv[0][1], 1 << 30))))
 
 
-def rate_games(names: Sequence[str], done: Sequence[StoredGame]) -> Ratings:
-    """Ratings recomputed from stored games, in schedule order (deterministic)."""
-    return compute(names, ((g.game.game_id, [s.entry for s in g.seats], [s.rank for s in g.seats])
-                           for g in sorted(done, key=lambda g: g.game.index)))
+def rate_games(names: Sequence[str], done: Sequence[StoredGame],
+               after: Callable[[StoredGame, Ratings], None] | None = None) -> Ratings:
+    """Ratings recomputed from stored games, in schedule order (deterministic); `after(game,
+    ratings)` sees the ratings after each game (the report's rating history)."""
+    ordered = sorted(done, key=lambda g: g.game.index)
+
+    def results() -> Iterator[tuple[str, list[str], list[int]]]:
+        for g in ordered:
+            yield g.game.game_id, [s.entry for s in g.seats], [s.rank for s in g.seats]
+            # Resumed only once `compute` has rated the game just yielded.
+            if after is not None:
+                after(g, ratings)
+
+    ratings = Ratings(list(names))
+    return compute(names, results(), ratings)
 
 
 def build_report(store: Store) -> Report:

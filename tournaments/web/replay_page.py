@@ -65,7 +65,7 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
     return {
         "format": VIEWER_FORMAT, "family": view.family, "ruleset": record["ruleset"],
         "players": n, "names": names, "seed": seed,
-        "match_id": ref.get("match_id") or record.get("game_id") or "",
+        "match_id": record.get("game_id") or ref.get("match_id") or "",
         "config": {k: config[k] for k in ("time_per_move", "time_bank", "fault_policy",
                                           "max_strikes") if k in config},
         "duration": ref.get("duration"), "complete": game.is_over(),
