@@ -70,6 +70,8 @@ class MatchConfig:
     grace: float = 0.05
     fault_policy: str = "random"  # "random": a random legal move and a strike; "forfeit"
     max_strikes: int = 3
+    # A seat's own move time where it differs from time_per_move (a person's seat); None keeps it.
+    seat_time_per_move: tuple[float | None, ...] = ()
 
     def __post_init__(self) -> None:
         """Refuse settings no match can run with, saying which one and why."""
@@ -82,6 +84,8 @@ class MatchConfig:
             raise ValueError(f"fault policy {self.fault_policy!r} is not random or forfeit")
         if self.max_strikes < 1:
             raise ValueError("max strikes must be at least 1")
+        if any(t is not None and not t > 0 for t in self.seat_time_per_move):
+            raise ValueError("a seat's time per move must be positive")
 
 
 @dataclass
@@ -460,7 +464,8 @@ class Arena:
         workers = _workers or list(await asyncio.gather(*(self._acquire(s) for s in seats)))
         match_seats = []
         for i, (name, worker) in enumerate(zip(seats, workers, strict=True)):
-            clock = SeatClock(config.time_per_move, config.time_bank,
+            own = config.seat_time_per_move[i] if i < len(config.seat_time_per_move) else None
+            clock = SeatClock(config.time_per_move if own is None else own, config.time_bank,
                               config.first_move_allowance, config.grace)
             seat = Seat(i, name, worker.session if isinstance(worker, _Worker) else None, clock)
             if isinstance(worker, _Failed):

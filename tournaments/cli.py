@@ -7,6 +7,7 @@ from tournaments.commands import (  # noqa: F401
     bench_engine,
     bots,
     demo,
+    human,
     play,
     replay,
     report_page,

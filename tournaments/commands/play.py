@@ -33,9 +33,12 @@ def match(
                                                               "azul-arena-replays/<id>.json)"),
     log_dir: Path | None = typer.Option(None, "--log-dir", help="bot logs directory"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+    board: bool = typer.Option(False, "--board", help="each move in words and the table after "
+                                                      "it, as the game goes"),
 ) -> None:
-    """Play one game between real bot processes through the referee: the moves as they happen,
-    the final table, each seat's result, and a replay file.
+    """Play one game between real bot processes through the referee: the moves as they happen
+    (with --board, in words and on the table), the final table, each seat's result, and a
+    replay file.
 
     Example: azul-arena match greedy ./mybot/bot.py --ruleset azul-gray --seed 7 -t 0.5
     """
@@ -59,8 +62,21 @@ def match(
                          time_bank=time_bank, first_move_allowance=first_move_allowance,
                          grace=grace, fault_policy=policy, max_strikes=max_strikes)
 
+    watcher = None
+    if board and not as_json:
+        import secrets
+
+        from tournaments.human import TableWatcher
+
+        # The watcher deals the same tiles as the referee from the same seed.
+        config.seed = seed if seed is not None else secrets.randbelow(2**31)
+        watcher = TableWatcher(console, ruleset, list(entries), config.seed, board=True)
+
     def show(event: MatchEvent) -> None:
         if as_json:
+            return
+        if watcher is not None and isinstance(event, MovePlayed | SeatFaulted):
+            watcher(event)
             return
         if isinstance(event, MovePlayed):
             note = " [dim](substituted)[/]" if event.substituted else ""

@@ -1,0 +1,111 @@
+"""`azul-arena play BOT`: a person against a bot in the terminal, through the real referee."""
+# ruff: noqa: B008  (typer declares options as argument defaults)
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import threading
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from referee.loop import run as run_loop
+from tournaments.commands.common import Exit, console, fail
+from tournaments.commands.groups import app
+
+# "No time limit" for a person: a week per move (the wire carries milliseconds in 32 bits).
+NO_LIMIT = 7 * 24 * 3600.0
+HELLO_TIMEOUT = 30.0
+
+
+@app.command("play")
+def play(
+    bot: str = typer.Argument(..., help="The opponent: built-in name, path/bot.py[:Class] or a "
+                                        "quoted command line"),
+    ruleset: str = typer.Option("azul", "--ruleset", "-r", help="ruleset name"),
+    seat: int = typer.Option(0, "--seat", min=0, max=1, help="your seat: 0 moves first, 1 second"),
+    time_limit: float | None = typer.Option(None, "--time", min=1.0,
+                                            help="your seconds per move (default: no limit)"),
+    bot_time: float = typer.Option(1.0, "--bot-time", min=0.01,
+                                   help="the bot's seconds per move"),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="seed of the deals"),
+    name: str = typer.Option("you", "--name", help="your name in the record"),
+    replay: Path | None = typer.Option(None, "--replay", help="record file (default: "
+                                                              "azul-arena-replays/<id>.json)"),
+) -> None:
+    """Play a game against a bot in this terminal: the board, your legal moves numbered and in
+    words; answer with a number or a move in notation. You are a seat of the real referee, like
+    any bot; the game is saved as a record that `replay view` opens.
+
+    Example: azul-arena play greedy --seat 1
+    """
+    from referee import Arena, MatchConfig
+    from referee.engine import EngineError, get_ruleset
+    from referee.launcher import check_entry
+    from referee.replay import write_replay
+    from sdk.client import play as play_seat
+    from tournaments.human import HumanSeat, TableWatcher
+
+    try:
+        get_ruleset(ruleset).check_players(2)
+        check_entry(bot)
+    except (EngineError, ValueError) as exc:
+        fail(str(exc))
+    opponent = "bot" if bot == name else bot.split()[0].rsplit("/", 1)[-1][:40] or "bot"
+    if opponent == name:
+        opponent += "-bot"
+    names = [opponent, opponent]
+    names[seat] = name
+    seed = seed if seed is not None else secrets.randbelow(2**31)
+    limits: list[float | None] = [None, None]
+    limits[seat] = time_limit or NO_LIMIT
+    try:
+        config = MatchConfig(ruleset=ruleset, seed=seed, time_per_move=bot_time,
+                             seat_time_per_move=tuple(limits), fault_policy="random",
+                             max_strikes=3)
+    except ValueError as exc:
+        fail(str(exc))
+    watcher = TableWatcher(console, ruleset, names, seed)
+
+    async def go() -> Any:
+        async with Arena({opponent: bot}) as arena:
+            token = f"{secrets.token_hex(6)}.{secrets.token_hex(12)}"
+            human = asyncio.ensure_future(arena.connect_remote(token, HELLO_TIMEOUT))
+            await asyncio.sleep(0)  # the Arena now waits for this token's Hello
+            thread = threading.Thread(target=play_seat, daemon=True, name="human-seat",
+                                      args=(HumanSeat(console), arena.address, token))
+            thread.start()
+            workers: list[Any] = [None, None]
+            workers[seat] = await human
+            workers[1 - seat] = await arena._acquire(opponent)
+            result = await arena.play(names, config, on_event=watcher, _workers=workers)
+            # The seat's stream closes with the Arena: expected now, not worth a warning.
+            logging.getLogger("sdk").setLevel(logging.ERROR)
+            return result
+
+    try:
+        result = run_loop(go())
+    except KeyboardInterrupt:
+        console.print("\ngame abandoned")
+        raise typer.Exit(130) from None
+    path = replay or Path("azul-arena-replays") / f"{result.match_id}.json"
+    write_replay(path, result.record)
+    from rich.table import Table
+
+    table = Table(title=f"{ruleset}, seed {seed}")
+    for col in ("seat", "player", "score", "rank", "termination"):
+        table.add_column(col)
+    for i, s in enumerate(result.seats):
+        table.add_row(str(i), names[i], str(s.score), str(s.rank), s.termination)
+    console.print(table)
+    mine = result.seats[seat]
+    verdict = "You win!" if mine.rank == 1 and result.ranks.count(1) == 1 else (
+        "A shared first place." if mine.rank == 1 else f"{opponent} wins.")
+    console.print(f"[bold]{verdict}[/] The game is saved: {path}\n"
+                  f"watch it again: azul-arena replay view {path} --open", highlight=False,
+                  soft_wrap=True)
+    if mine.termination != "ok":
+        raise typer.Exit(int(Exit.FAILED))

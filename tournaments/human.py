@@ -1,0 +1,141 @@
+"""A person at the table: a seat that asks the terminal for its moves, and a live table view.
+
+`HumanSeat` is an SDK bot like any other (the referee asks it through the same protocol, under
+its clock); its `choose_move` shows the board and the legal moves, numbered and in words, and
+reads a number or a move in notation, asking again until the answer is a legal move.
+`TableWatcher` follows a match's events on a copy of the game, to say each move in words and
+draw the board as it goes (`match --board`, `play`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from referee.engine import EngineError, new_game
+from referee.events import MatchEvent, MovePlayed, SeatFaulted
+from sdk import Bot
+from sdk.bot import GameInfo
+from tournaments.families import view_for
+
+# Beyond this a time limit is no limit worth showing (a human seat's default is a week).
+SHOWN_LIMIT = 24 * 3600.0
+
+
+def moves_table(state: dict[str, Any], legal: list[str],
+                describe: Callable[[dict[str, Any], str], str], width: int = 80) -> Table:
+    """The legal moves numbered from 1, with their notation and in words, in as many columns
+    as `width` holds."""
+    cells = []
+    for i, m in enumerate(legal):
+        words = describe(state, m).removeprefix("takes ")
+        cells.append(f"[bold]{i + 1:>3}[/] {m:<4} {escape(words)}")
+    longest = max((len(c) for c in cells), default=10) - len("[bold][/]")
+    columns = max(1, min(4, width // (longest + 3)))
+    table = Table.grid(padding=(0, 3))
+    for _ in range(columns):
+        table.add_column(no_wrap=True)
+    per = -(-len(legal) // columns)
+    for r in range(per):
+        table.add_row(*(cells[c * per + r] if c * per + r < len(cells) else ""
+                        for c in range(columns)))
+    return table
+
+
+class HumanSeat(Bot):
+    """A seat played by a person at this terminal."""
+
+    name = "human"
+    version = "1"
+
+    def __init__(self, console: Console | None = None,
+                 read: Callable[[str], str] | None = None) -> None:
+        super().__init__()
+        self.console = console or Console()
+        self.read = read or (lambda prompt: self.console.input(Text(prompt, style="bold")))
+        self.names: list[str] = []
+        self.ruleset = "azul"
+
+    def on_game_start(self, info: GameInfo) -> None:
+        self.names = list(info.names)
+        self.ruleset = info.ruleset
+        self.console.print(f"[bold]You are seat {info.seat}[/] ({escape(' vs '.join(self.names))},"
+                           f" {info.ruleset}).", highlight=False)
+
+    def choose_move(self, state: Any) -> Any:
+        game = getattr(state, "game", state)
+        view = view_for(self.ruleset)
+        public = game.to_state()
+        legal = list(game.legal_moves())
+        notations = [str(m) for m in legal]
+        self.console.print()
+        self.console.print(view.board(public, self.names or None))
+        self.console.print(moves_table(public, notations, view.describe, self.console.width))
+        limit = self.clock.move_time
+        hint = f" ({limit:.0f} s)" if limit < SHOWN_LIMIT else ""
+        prompt = f"your move [1-{len(legal)}] or notation{hint}: "
+        while True:
+            try:
+                text = self.read(prompt).strip()
+            except EOFError:
+                self.console.print(f"no more input: playing {notations[0]}", highlight=False)
+                return legal[0]
+            if not text:
+                continue
+            if text.isdigit():
+                k = int(text)
+                if 1 <= k <= len(legal):
+                    return legal[k - 1]
+                self.console.print(f"[red]{k} is not a move number[/]: type 1 to {len(legal)}",
+                                   highlight=False)
+                continue
+            try:
+                move = game.parse_move(text)
+            except EngineError:
+                self.console.print(f"[red]{escape(text)!r} is not a move[/]: type a number "
+                                   f"from 1 to {len(legal)} or a move such as {notations[0]}",
+                                   highlight=False)
+                continue
+            if move in legal:
+                return move
+            probe = game.copy()
+            try:
+                probe.push(move)
+                why = "it is not legal here"
+            except EngineError as exc:
+                why = str(exc)
+            self.console.print(f"[red]{escape(text)} is not legal here[/]: {escape(why)}",
+                               highlight=False)
+
+
+class TableWatcher:
+    """Follows a match's events on its own copy of the game (same ruleset, seats and seed as
+    the referee's), printing each move in words and, with `board`, the table after it."""
+
+    def __init__(self, console: Console, ruleset: str, names: list[str], seed: int,
+                 board: bool = False, first_player: int = 0) -> None:
+        self.console = console
+        self.names = names
+        self.board = board
+        self.view = view_for(ruleset)
+        self.game = new_game(ruleset, len(names), seed=seed, first_player=first_player)
+
+    def __call__(self, event: MatchEvent) -> None:
+        if isinstance(event, MovePlayed):
+            before = self.game.to_state()
+            words = self.view.describe(before, event.move)
+            self.game.push(self.game.parse_move(event.move))
+            note = " [yellow](substituted by the referee)[/]" if event.substituted else ""
+            self.console.print(f"{event.ply:4d}  [bold]{escape(self.names[event.seat])}[/] "
+                               f"{event.move}: {escape(words)}{note}", highlight=False)
+            if self.board:
+                self.console.print(self.view.board(self.game.to_state(), self.names))
+        elif isinstance(event, SeatFaulted):
+            end = ", forfeited" if event.forfeited else ""
+            self.console.print(f"      [yellow]{escape(self.names[event.seat])}: {event.fault}[/]"
+                               f" (strike {event.strikes}{end}) {escape(event.detail)}")
