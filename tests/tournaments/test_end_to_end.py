@@ -175,3 +175,5 @@ def test_demo_runs_a_real_round_robin(tmp_path: Path) -> None:
     out = cli("demo", "--games-per-pairing", "2", "--db", str(tmp_path / "demo.db"),
               cwd=tmp_path).stdout
     assert "Final leaderboard" in out
+    report = tmp_path / "demo-report.html"
+    assert f"The report: {report}" in out.replace("\n", "") and report.exists()

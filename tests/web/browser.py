@@ -16,38 +16,16 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
-DRIVER = ("/usr/bin/chromedriver",)
-# Without the networking flags chromium waits for the network that a closed machine lacks.
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--window-size=1300,1000")
-
-
-def _first(paths: tuple[str, ...], name: str) -> str | None:
-    found = next((p for p in paths if Path(p).exists()), None)
-    return found or shutil.which(name)
-
 
 def chromium_browser() -> Iterator[Any]:
     """A selenium driver on the system chromium (a generator for a module-scoped fixture)."""
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        pytest.skip("selenium is not installed: pip install -e '.[dev]'")
-    binary = _first(CHROMIUM, "chromium")
-    driver_path = _first(DRIVER, "chromedriver")
-    if binary is None or driver_path is None:
-        pytest.skip("chromium not installed: apt-get install chromium chromium-driver")
+    from tournaments.web import browser
+
+    why = browser.missing()
+    if why is not None:
+        pytest.skip(why)
     profile = tempfile.mkdtemp(prefix="azul-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    for flag in (*FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_page_load_timeout(60)
+    driver = browser.start(Path(profile))
     try:
         yield driver
     finally:

@@ -45,13 +45,8 @@ def fault_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def big_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 4-player game that lasts the 50 rounds of the cap: everyone floors every tile."""
-    from referee.engine import FLOOR, new_game
+    from tournaments.web.bench import capped_game
 
-    game = new_game("azul", 4, seed=5)
-    while not game.is_over():
-        moves = game.legal_moves()
-        floor = [m for m in moves if not m.is_wall and m.line == FLOOR]
-        game.push(floor[0] if floor else moves[0])
     path = tmp_path_factory.mktemp("big") / "big.json"
-    path.write_text(json.dumps(game.record(["ann", "bob", "cyd", "dee"])))
+    path.write_text(json.dumps(capped_game(4)))
     return path

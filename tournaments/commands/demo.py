@@ -69,7 +69,14 @@ def demo(
         if summary.interrupted:
             _interrupted(summary.interrupted, db)
         print_report(store, json_out=False, title="Final leaderboard")
+    from tournaments.commands.report_page import default_report, write_report
+
+    report = default_report(db)
+    write_report(db, report, games=300)
     console.print(f"[dim]again: azul-arena tournament show --db {db}[/]")
+    console.print(f"[bold]The report: {report.resolve()}[/]\nOpen it in a browser: the game to "
+                  "watch is at the top, and every game opens in the replay viewer.",
+                  highlight=False, soft_wrap=True)
     if summary.failed:
         err_console.print(f"[red]{summary.failed} game(s) failed[/]")
         for game_id, error in summary.errors[:5]:

@@ -38,10 +38,29 @@ var AzulViewer = (function () {
   }
 
   /* ---------------------------------------------------------------- classic family */
+  /* Set a part's HTML only when it changed: a move changes the table and one board, so most
+   * of the page is left alone from one position to the next (smooth on a 4-player table). */
+  function put(node, html) {
+    if (node._html !== html) { node.innerHTML = html; node._html = html; }
+  }
+  function parts(box, players) {
+    if (box._parts && box._parts.boards.length === players) return box._parts;
+    box.innerHTML = "<div class=\"table-top\"></div><div class=\"boards\"></div>";
+    var boards = [], holder = box.lastChild;
+    for (var s = 0; s < players; s++) {
+      var b = el("div", "board");
+      b.setAttribute("data-seat", s);
+      holder.appendChild(b);
+      boards.push(b);
+    }
+    box._parts = {top: box.firstChild, boards: boards};
+    return box._parts;
+  }
+
   var classic = {
     draw: function (box, frame, data, ply) {
-      var layout = data.layout, names = data.names;
-      var html = "<div class=\"table-top\">";
+      var layout = data.layout, names = data.names, p = parts(box, frame.boards.length);
+      var html = "";
       frame.factories.forEach(function (f, i) {
         html += "<div class=\"factory" + (f ? "" : " empty") + "\" data-factory=\"" + (i + 1) +
           "\"><span class=\"lbl\">" + (i + 1) + "</span>" + tiles(f) + "</div>";
@@ -49,15 +68,15 @@ var AzulViewer = (function () {
       html += "<div class=\"centre\" data-centre><span class=\"lbl\">centre</span>" +
         (frame.marker_in_centre ? "<span class=\"t tM\" title=\"start marker\">1</span>" : "") +
         tiles(frame.centre) + "</div>";
-      html += "<div class=\"bag\">bag " + frame.bag + "<br>lid " + frame.lid + "</div></div>";
-      html += "<div class=\"boards\">";
+      put(p.top, html + "<div class=\"bag\">bag " + frame.bag + "<br>lid " + frame.lid + "</div>");
       var hitLine = -1;
       if (ply && /^[1-9C][BYRKW][1-5]$/i.test(ply.move)) hitLine = parseInt(ply.move[2], 10) - 1;
       frame.boards.forEach(function (b, s) {
         var turn = frame.phase !== "over" && frame.turn === s;
         var moved = ply && ply.seat === s;
-        html += "<div class=\"board" + (turn ? " turn" : "") + (moved ? " moved" : "") +
-          "\" data-seat=\"" + s + "\"><div class=\"head\"><span><span class=\"dot\" " +
+        var cls = "board" + (turn ? " turn" : "") + (moved ? " moved" : "");
+        if (p.boards[s].className !== cls) p.boards[s].className = cls;
+        html = "<div class=\"head\"><span><span class=\"dot\" " +
           "style=\"background:" + SEAT_COLOURS[s] + "\"></span><b>" + esc(names[s]) + "</b>" +
           (turn ? " <small>to move</small>" : "") + "</span><span class=\"score seat-score\" " +
           "data-seat=\"" + s + "\">" + b.score + "</span></div><div class=\"rows\">";
@@ -87,9 +106,8 @@ var AzulViewer = (function () {
         if (floor.length > layout.floor_slots) {
           html += "<span class=\"cell\">+" + (floor.length - layout.floor_slots) + "</span>";
         }
-        html += "</div></div>";
+        put(p.boards[s], html + "</div>");
       });
-      box.innerHTML = html + "</div>";
     },
     phase: function (frame) {
       if (frame.phase === "over") return "game over";
@@ -104,6 +122,7 @@ var AzulViewer = (function () {
       var scores = frame.boards.map(function (b, s) {
         return "<span class=\"seat-score\" data-seat=\"" + s + "\">" + b.score + "</span>";
       }).join(" ");
+      box._parts = null;
       box.innerHTML = "<p>scores " + scores + "</p><pre class=\"raw\">" +
         esc(JSON.stringify(frame, null, 1)) + "</pre>";
     },
