@@ -2,8 +2,8 @@
 
 Layout: the family-neutral API is `game` (the `Game` interface and the family registry),
 `rulesets`, `record` (records of every family), `errors`, `rng` and `compiled`; each family is a
-package of its own (`classic/`), which registers its engine when imported. A new family is a new
-package beside them, named in `rulesets.RULESETS` and imported below.
+package of its own (`classic/`, `pavilion/`), which registers its engine when imported. A new
+family is a new package beside them, named in `rulesets.RULESETS` and imported below.
 """
 
 from __future__ import annotations
@@ -25,15 +25,22 @@ from referee.engine.classic import (
 )
 from referee.engine.errors import EngineError, IllegalMoveError, NotationError, RecordError
 from referee.engine.game import OVER, TAKE, WALL, Game
+from referee.engine.pavilion import BONUS, PLAY, PavilionGame, PavilionMove
 from referee.engine.record import RECORD_FORMAT, load_record, replay, verify
 from referee.engine.rulesets import RULESETS, Ruleset, get_ruleset
 
 
 def new_game(ruleset: str = "azul", players: int = 2, seed: int | None = None,
-             first_player: int = 0) -> Game:
-    """A fresh game of `ruleset` for `players` seats; `seed` makes its deals reproducible."""
+             first_player: int = 0, *, wild_order: str | None = None) -> Game:
+    """A fresh game of `ruleset` for `players` seats; `seed` makes its chance reproducible.
+    `wild_order` (Summer Pavilion only): the wild colour of rounds 1-6, e.g. "PGOYBR"."""
     engine: Any = Game.family_of(ruleset)
-    return engine(ruleset, players, seed=seed, first_player=first_player)  # type: ignore[no-any-return]
+    if wild_order is None:
+        return engine(ruleset, players, seed=seed, first_player=first_player)  # type: ignore[no-any-return]
+    if engine.family != "pavilion":
+        raise EngineError(f"{ruleset} has no option wild_order (Summer Pavilion rulesets do)")
+    return engine(ruleset, players, seed=seed, first_player=first_player,  # type: ignore[no-any-return]
+                  wild_order=wild_order)
 
 
 def game_from_state(state: dict[str, Any], seed: int | None = None) -> Game:
@@ -43,6 +50,7 @@ def game_from_state(state: dict[str, Any], seed: int | None = None) -> Game:
 
 __all__ = [
     "COMPILED",
+    "BONUS", "PLAY", "PavilionGame", "PavilionMove",
     "CENTRE", "COLOUR_LETTERS", "COLOUR_NAMES", "FLOOR", "OVER", "RECORD_FORMAT", "RULESETS",
     "TAKE", "WALL", "ClassicGame", "EngineError", "Game", "IllegalMoveError", "Move",
     "NotationError", "RecordError", "Ruleset", "game_from_state", "get_ruleset", "load_record",

@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 # The modules mypyc compiles: the hot core, and everything its classes derive from.
 # Dotted names below referee.engine (a family's modules are in its package).
 MODULES = ("game", "errors", "rng", "rulesets", "classic.game", "classic.moves", "classic.tables",
-           "classic.state")
+           "classic.state", "pavilion.game", "pavilion.moves", "pavilion.tables", "pavilion.state")
 STAMP = HERE / "compiled.sha256"
 
 

@@ -10,6 +10,14 @@ from referee.engine.errors import EngineError
 # Factories by number of players, in every ruleset (4 tiles each).
 FACTORIES_FOR_PLAYERS: Final = {2: 5, 3: 7, 4: 9}
 
+# Summer Pavilion: the number printed on each space (= the tiles it costs), per star (index 0 the
+# centre star, 1-6 the stars around it) and space (1-6). On the coloured side space k is numbered
+# k on every star.
+COLOURED_SPACE_NUMBERS: Final = ((1, 2, 3, 4, 5, 6),) * 7
+# The monochrome side's numbers are printed only on the board, which the rulebook text does not
+# show: until they are known, the coloured side's numbers. Correct them here, in this one table.
+MONOCHROME_SPACE_NUMBERS: Final = COLOURED_SPACE_NUMBERS
+
 
 @dataclass(frozen=True)
 class Ruleset:
@@ -27,6 +35,9 @@ class Ruleset:
     # Classic family switches.
     gray_wall: bool = False  # the player chooses the wall column (variant play)
     unique_line_colours: bool = False  # Green Box: a colour may not be in two pattern lines
+    # Summer Pavilion family switches.
+    space_numbers: tuple[tuple[int, ...], ...] = COLOURED_SPACE_NUMBERS  # cost of each space
+    monochrome_stars: bool = False  # Variant #1: the player chooses each star's colour(s)
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
@@ -48,6 +59,12 @@ RULESETS: dict[str, Ruleset] = {
         Ruleset("azul-greenbox", "classic", "Azul (Green Box)",
                 "Classic Azul, and a colour may not be in two pattern lines at the same time.",
                 unique_line_colours=True),
+        Ruleset("pavilion", "pavilion", "Azul: Summer Pavilion",
+                "Summer Pavilion (Mini) with the coloured stars, 2-4 players, 6 rounds.",
+                max_rounds=6),
+        Ruleset("pavilion-mono", "pavilion", "Azul: Summer Pavilion (monochrome stars)",
+                "Variant play #1: each star single-coloured or multicoloured, the player's choice.",
+                max_rounds=6, space_numbers=MONOCHROME_SPACE_NUMBERS, monochrome_stars=True),
     )
 }
 

@@ -97,7 +97,8 @@ def verify_cmd(
                                           help="One JSON object per line per file.")] = False,
 ) -> None:
     """Replay each record: report the first illegal move (file, round, move, why) and the scores
-    after each round's wall-tiling and at the end. Exit 0 if every file verifies, 1 otherwise.
+    after each round (classic: its wall-tiling; pavilion: its play phase) and at the end. Exit 0
+    if every file verifies, 1 otherwise.
 
     Example: azul-arena replay verify azul-arena-replays/*.json --json
     """
