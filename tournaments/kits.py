@@ -37,6 +37,9 @@ KITS = {
                 "greedy-js",
                 ("bot.js", "bot.toml", "package.json", "package-lock.json", "README.md"),
                 "npm install --no-audit --no-fund", "npm", "bot.js"),
+    "cpp": Kit("cpp", ("azul_arena.hpp", "azul_arena.cpp", "bot.cpp", "CMakeLists.txt",
+                       "bot.toml", "README.md", ".gitignore"),
+               "greedy-cpp", ("bot.cpp", "bot.toml", "README.md"), "", "cmake", "bot.cpp"),
 }
 
 

@@ -30,7 +30,7 @@ def play(seats: list[str], log_dir: Path) -> MatchResult:
     return asyncio.run(go())
 
 
-@pytest.mark.parametrize("lang", ["node"])
+@pytest.mark.parametrize("lang", ["node", "cpp"])
 def test_slow_choose_move_is_a_timeout_not_a_disconnect(lang: str, request: pytest.FixtureRequest,
                                                         tmp_path: Path) -> None:
     result = play([faulty_entry(lang, request, "slow"), "random"], tmp_path)
@@ -44,7 +44,7 @@ def test_slow_choose_move_is_a_timeout_not_a_disconnect(lang: str, request: pyte
     assert "after the deadline" in Path(bot.log_path).read_text()  # the kit says so too
 
 
-@pytest.mark.parametrize("lang", ["node"])
+@pytest.mark.parametrize("lang", ["node", "cpp"])
 def test_exception_in_choose_move_is_a_strike_with_its_message_in_the_log(
         lang: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
     result = play([faulty_entry(lang, request, "throw"), "random"], tmp_path)
@@ -54,4 +54,4 @@ def test_exception_in_choose_move_is_a_strike_with_its_message_in_the_log(
     assert bot.moves > 10
     log = Path(bot.log_path).read_text()
     assert "deliberate failure in chooseMove" in log
-    assert "chooseMove threw" in log
+    assert "threw (the referee counts a fault)" in log

@@ -62,13 +62,13 @@ def bot_new(
     name: str = typer.Argument(..., help="the bot's name; also its folder"),
     directory: Path = typer.Option(Path("."), "--dir", "-d", help="where to create the folder"),
     lang: str = typer.Option("python", "--lang", "-l",
-                             help="python or node (Node.js)"),
+                             help="python, node (Node.js) or cpp (C++17)"),
     install: bool = typer.Option(True, "--install/--no-install",
-                                 help="node: run npm install (else say how)"),
+                                 help="node: run npm install; cpp: build it (else say how)"),
 ) -> None:
     """Scaffold a bot project that plays as it is. python: bot.py, test_bot.py and a README on the
-    API. node: a bot folder from the starter kit (its library, a greedy sample bot, bot.toml,
-    the .proto files, a README); its dependencies are installed.
+    API. node, cpp: a bot folder from the starter kit (its library, a greedy sample bot, bot.toml,
+    the .proto files, a README); its dependencies are installed (node) or it is built (cpp).
 
     Example: [bold]azul-arena bot new mybot --lang node[/] then [bold]azul-arena bot check
     ./mybot[/]

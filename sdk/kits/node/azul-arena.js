@@ -17,7 +17,8 @@ const protoLoader = require('@grpc/proto-loader');
 
 const PROTOCOL_VERSION = 1;
 const CLASSIC_RULESETS = ['azul', 'azul-mini', 'azul-gray', 'azul-greenbox'];
-const PHASES = { PHASE_TAKE: 'take', PHASE_WALL: 'wall', PHASE_OVER: 'over' };
+const PHASES = { PHASE_TAKE: 'take', PHASE_WALL: 'wall', PHASE_OVER: 'over', PHASE_PLAY: 'play',
+  PHASE_BONUS: 'bonus' };
 const TERMINATIONS = ['unspecified', 'ok', 'timeout', 'illegal', 'malformed', 'crash',
   'disconnect', 'no_hello', 'version_mismatch', 'bad_token'];
 
