@@ -401,6 +401,7 @@ class Arena:
         worker = await self._acquire(name)
         if isinstance(worker, _Failed):
             return None
+        worker.last_used = next(self._released)
         self._idle.setdefault(worker.entry, []).append(worker)
         return worker.session.rulesets
 
