@@ -9,6 +9,8 @@ under `process_cap`; past it the least recently used idle bot is ended first.
 from __future__ import annotations
 
 import contextlib
+import os
+import socket
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +19,7 @@ from typing import Any
 from tournaments.entries import Entry
 from tournaments.runner import PlayFn
 from tournaments.schedule import ScheduledGame
-from tournaments.store import GameOutcome, SeatOutcome
+from tournaments.store import GameOutcome, Machine, SeatOutcome
 
 # Idle processes kept beyond the seats in play, and the field size up to which every entry
 # may keep its own process (a 300-entry class must not hold 300 processes, some 45 MiB each).
@@ -38,6 +40,18 @@ class GameSettings:
     ruleset: str = "azul"
     time_per_move: float = 1.0
     fault_policy: str = "random"
+
+
+def isolation_level() -> str:
+    """The bots' isolation on this machine: `process` (own PID namespace, limits) or `none`."""
+    from referee.launcher import isolation
+
+    return "process" if isolation() else "none"
+
+
+def this_machine() -> Machine:
+    """This host as stored with each game it plays."""
+    return Machine(socket.gethostname(), isolation_level(), os.cpu_count() or 1)
 
 
 def outcome_from_match(game: ScheduledGame, result: Any) -> GameOutcome:
@@ -65,6 +79,24 @@ def outcome_from_match(game: ScheduledGame, result: Any) -> GameOutcome:
                        duration=float(getattr(result, "duration", 0.0) or 0.0))
 
 
+async def play_game(arena: Any, game: ScheduledGame, settings: GameSettings,
+                    machine: Machine) -> GameOutcome:
+    """Play one scheduled game on a started referee `Arena` whose entries include its seats."""
+    from referee import MatchConfig
+
+    config = MatchConfig(
+        ruleset=settings.ruleset,
+        seed=game.seed,
+        first_player=0,  # seat rotation, not the first player, spreads the head start
+        time_per_move=settings.time_per_move,
+        fault_policy=settings.fault_policy,
+    )
+    result = await arena.play(list(game.seats), config)
+    outcome = outcome_from_match(game, result)
+    outcome.machine = machine
+    return outcome
+
+
 @contextlib.asynccontextmanager
 async def arena_player(
     entries: Sequence[Entry], settings: GameSettings, log_dir: Path | None = None,
@@ -72,20 +104,13 @@ async def arena_player(
 ) -> AsyncIterator[PlayFn]:
     """An async context giving a `play(game)` coroutine backed by one referee `Arena` that
     keeps at most `max_processes` bot processes (None: no cap)."""
-    from referee import Arena, MatchConfig  # the referee is needed only to actually play
+    from referee import Arena  # the referee is needed only to actually play
 
     arena = Arena({e.name: e.spec for e in entries}, log_dir=log_dir,
                   max_processes=max_processes)
+    machine = this_machine()
     async with arena:
         async def play(game: ScheduledGame) -> GameOutcome:
-            config = MatchConfig(
-                ruleset=settings.ruleset,
-                seed=game.seed,
-                first_player=0,  # seat rotation, not the first player, spreads the head start
-                time_per_move=settings.time_per_move,
-                fault_policy=settings.fault_policy,
-            )
-            result = await arena.play(list(game.seats), config)
-            return outcome_from_match(game, result)
+            return await play_game(arena, game, settings, machine)
 
         yield play

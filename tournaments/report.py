@@ -216,7 +216,8 @@ def build_report(store: Store) -> Report:
 # -- exports --------------------------------------------------------------------------------
 
 CSV_COLUMNS = ["game_id", "index", "status", "seed", "seat", "entry", "score", "rank",
-               "termination", "strikes", "faults", "moves", "move_time", "duration"]
+               "termination", "strikes", "faults", "moves", "move_time", "duration",
+               "host", "isolation", "cpus"]
 
 
 def export_csv(store: Store) -> str:
@@ -227,14 +228,16 @@ def export_csv(store: Store) -> str:
     for g in store.games():
         if g.status != "done":
             for seat, name in enumerate(g.game.seats):
-                writer.writerow([g.game.game_id, g.game.index, g.status, g.game.seed, seat, name,
-                                 "", "", "", "", "", "", "", ""])
+                writer.writerow([g.game.game_id, g.game.index, g.status, g.game.seed, seat, name]
+                                + [""] * (len(CSV_COLUMNS) - 6))
             continue
         for seat, s in enumerate(g.seats):
             writer.writerow([
                 g.game.game_id, g.game.index, g.status, g.game.seed, seat, s.entry, s.score,
                 s.rank, s.termination, s.strikes, json.dumps(s.faults, sort_keys=True), s.moves,
                 f"{s.move_time:.6f}", f"{g.duration:.6f}" if g.duration is not None else "",
+                *((g.machine.host, g.machine.isolation, g.machine.cpus) if g.machine
+                  else ("", "", "")),
             ])
     return buf.getvalue()
 
@@ -246,6 +249,7 @@ def export_json(store: Store, replays: bool = True) -> dict[str, Any]:
         item: dict[str, Any] = {
             "game_id": g.game.game_id, "index": g.game.index, "status": g.status,
             "seats": list(g.game.seats), "seed": g.game.seed, "duration": g.duration,
+            "machine": asdict(g.machine) if g.machine else None,
         }
         if g.status == "done":
             item["results"] = [asdict(s) for s in g.seats]

@@ -50,7 +50,10 @@ CREATE TABLE IF NOT EXISTS games (
     attempts    INTEGER NOT NULL DEFAULT 0,
     last_error  TEXT,
     duration    REAL,
-    finished_at REAL
+    finished_at REAL,
+    host        TEXT,                    -- where it was played (see `Machine`)
+    isolation   TEXT,
+    cpus        INTEGER
 );
 CREATE INDEX IF NOT EXISTS games_status ON games (status, idx);
 CREATE TABLE IF NOT EXISTS results (
@@ -91,6 +94,15 @@ class SeatOutcome:
     moves: int = 0
 
 
+@dataclass(frozen=True)
+class Machine:
+    """Where a game was played: the host, the bots' isolation level and the host's CPU count."""
+
+    host: str
+    isolation: str
+    cpus: int
+
+
 @dataclass
 class GameOutcome:
     """A finished game as the store keeps it."""
@@ -98,6 +110,7 @@ class GameOutcome:
     seats: list[SeatOutcome]
     record: dict[str, Any]
     duration: float = 0.0
+    machine: Machine | None = None
 
 
 @dataclass
@@ -111,6 +124,13 @@ class StoredGame:
     finished_at: float | None
     attempts: int
     last_error: str | None
+    machine: Machine | None = None
+
+
+def _machine(row: sqlite3.Row) -> Machine | None:
+    if "host" not in row.keys() or row["host"] is None:
+        return None
+    return Machine(row["host"], row["isolation"] or "", row["cpus"] or 0)
 
 
 def _prepare_path(path: Path) -> None:
@@ -223,6 +243,7 @@ class Store:
                 )
             if version == SCHEMA_VERSION:
                 self._pragmas()
+                self._add_columns()
                 return
         elif tables:
             raise StoreError(f"{self.path} is not an azul-arena database (it holds other "
@@ -238,6 +259,19 @@ class Store:
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
                 (str(SCHEMA_VERSION),),
             )
+
+    # Columns added since schema version 1, which older azul-arena versions read past.
+    _ADDED_COLUMNS = (("games", "host", "TEXT"), ("games", "isolation", "TEXT"),
+                      ("games", "cpus", "INTEGER"))
+
+    def _add_columns(self) -> None:
+        for table, column, kind in self._ADDED_COLUMNS:
+            have = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                try:
+                    self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+                except sqlite3.OperationalError:
+                    pass  # a read-only file: it is read without them (games() copes)
 
     def close(self) -> None:
         self.conn.close()
@@ -340,12 +374,14 @@ class Store:
 
         Raises `StoreError` if the game is already done, so no game is ever counted twice.
         """
+        machine = outcome.machine
         with self.transaction() as c:
             updated = c.execute(
                 "UPDATE games SET status = 'done', duration = ?, finished_at = ?, "
-                "attempts = attempts + 1, last_error = NULL "
+                "attempts = attempts + 1, last_error = NULL, host = ?, isolation = ?, cpus = ? "
                 "WHERE idx = ? AND status = 'pending'",
-                (outcome.duration, time.time(), game.index),
+                (outcome.duration, time.time(), machine and machine.host,
+                 machine and machine.isolation, machine and machine.cpus, game.index),
             ).rowcount
             if updated != 1:
                 raise StoreError(f"game {game.game_id} is already recorded (or not scheduled)")
@@ -392,6 +428,7 @@ class Store:
                     finished_at=row["finished_at"],
                     attempts=row["attempts"],
                     last_error=row["last_error"],
+                    machine=_machine(row),
                 )
             if row["seat"] is not None:
                 current.seats.append(

@@ -13,7 +13,7 @@ import secrets
 import signal
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
@@ -24,6 +24,9 @@ from tournaments.live import LiveView
 from tournaments.runner import PlayFn, RunSummary, run_games
 from tournaments.schedule import ScheduledGame, build_schedule
 from tournaments.store import Store
+
+if TYPE_CHECKING:
+    from tournaments.cluster import ClusterOptions
 
 CONFIG_FORMAT = "azul-arena/tournament/1"
 FAULT_POLICIES = ("random", "forfeit")
@@ -103,24 +106,34 @@ def play(
     log_dir: Path | None = None,
     live: bool = True,
     player: PlayFn | None = None,
+    cluster: ClusterOptions | None = None,
 ) -> RunSummary:
-    """Play `games` through the referee with a live view; every result is committed at once."""
+    """Play `games` through the referee (on this machine, or on the Dask cluster `cluster`
+    says) with a live view; every result is committed at once."""
     names = [e.name for e in config.entries]
     done_games, total = store.counts()
     finished = list(store.games(done_only=True)) if done_games else []
 
     async def run() -> RunSummary:
-        view = LiveView(console, names, total, finished, plain=None if live else True)
-        with view:
+        async with contextlib.AsyncExitStack() as stack:
             cap = process_cap(len(config.entries), config.players, concurrency)
-            if player is not None:
-                return await run_games(store, games, player, concurrency, view.update,
-                                       max_processes=cap - 1)
-            async with arena_player(config.entries, config.settings(), log_dir,
-                                    cap) as play_fn:
-                # One of the Arena's processes is the warm standby, not a bot the games use.
-                return await run_games(store, games, play_fn, concurrency, view.update,
-                                       max_processes=cap - 1)
+            # One of the Arena's processes is the warm standby, not a bot the games use.
+            play_fn, games_at_once, max_processes = player, concurrency, cap - 1
+            if play_fn is None and cluster is not None:
+                from tournaments.cluster import cluster_player
+
+                remote = await stack.enter_async_context(
+                    cluster_player(config.entries, config.settings(), cluster, config.players))
+                console.print(f"cluster: {remote.describe()}", markup=False, highlight=False)
+                # Each worker caps its own Arena; no one model of processes holds here.
+                play_fn, games_at_once, max_processes = remote.play, remote.concurrency, None
+            elif play_fn is None:
+                play_fn = await stack.enter_async_context(
+                    arena_player(config.entries, config.settings(), log_dir, cap))
+            view = LiveView(console, names, total, finished, plain=None if live else True)
+            with view:
+                return await run_games(store, games, play_fn, games_at_once, view.update,
+                                       max_processes=max_processes)
 
     async def main() -> RunSummary:
         # SIGINT/SIGTERM cancel the run, so the games in flight are abandoned (they stay

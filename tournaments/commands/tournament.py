@@ -126,7 +126,15 @@ def run(
         help="On a timeout or illegal move: 'random' (random legal move + a strike) or "
              "'forfeit'.")] = "random",
     concurrency: Annotated[int, typer.Option(
-        min=1, help="Games at once (default: the number of cores).")] = os.cpu_count() or 1,
+        min=1, help="Games at once (default: the number of cores; with --workers N, shared "
+                    "among them; with --cluster the workers' threads decide).")
+    ] = os.cpu_count() or 1,
+    cluster: Annotated[str | None, typer.Option(
+        "--cluster", metavar="tcp://HOST:8786",
+        help="Play the games on this Dask scheduler's workers (docs/cluster.md).")] = None,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", min=1, metavar="N",
+        help="Play the games on a Dask LocalCluster of N worker processes.")] = None,
     db: Annotated[Path, typer.Option(
         help="Tournament database (SQLite); rerun the same command with it to resume.")
     ] = DEFAULT_DB,
@@ -140,6 +148,9 @@ def run(
     """Run a tournament (round-robin or gauntlet), resumably, and print the leaderboard.
 
     Example: [bold]azul-arena tournament run random greedy mybot=./mybot.py --seed 1[/]
+
+    On a Dask cluster: [bold]azul-arena tournament run --entries class.toml --cluster
+    tcp://head:8786[/] (or [bold]--workers 4[/] for worker processes on this machine).
 
     Running the same command again resumes: finished games are never played twice.
     Exit codes: 0 all games played, 1 some games failed (rerun to retry), 2 bad arguments.
@@ -159,6 +170,8 @@ def run(
 
     if fault_policy not in FAULT_POLICIES:
         fail(f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}")
+    if cluster is not None and workers is not None:
+        fail("give --cluster (a running Dask scheduler) or --workers (a local cluster), not both")
     _check_ruleset(ruleset, players)
     chosen: list[Entry] = []
     try:
@@ -183,6 +196,7 @@ def run(
         time_per_move=time_per_move, fault_policy=fault_policy,
     )
     out = err_console if json_out else console
+    remote = _cluster_options(cluster, workers, concurrency)
     summary = None
     with contextlib.ExitStack() as stack:
         try:
@@ -201,8 +215,9 @@ def run(
                           f"seed {config.seed}"
                           + (f"; resuming, {done} already played" if done else ""))
                 if pending:
-                    summary = play(store, config, pending, concurrency, out,
-                                   log_dir=log_dir or db.parent / "logs", live=not plain)
+                    summary = _play(play, store, config, pending, concurrency, out,
+                                    log_dir=log_dir or db.parent / "logs", live=not plain,
+                                    cluster=remote)
                 if summary is not None and summary.interrupted:
                     _interrupted(summary.interrupted, db)
                 print_report(store, json_out)
@@ -215,6 +230,29 @@ def run(
             err_console.print(f"  {game_id}: {error}", markup=False)
         err_console.print("rerun the same command to retry them")
         raise typer.Exit(int(Exit.FAILED))
+
+
+def _cluster_options(address: str | None, workers: int | None, concurrency: int):  # type: ignore[no-untyped-def]
+    """The `ClusterOptions` for --cluster / --workers, or None for the embedded runner."""
+    if address is None and workers is None:
+        return None
+    from tournaments.cluster import ClusterOptions
+
+    if address is not None and "://" not in address:
+        address = f"tcp://{address}"
+    threads = max(1, concurrency // workers) if workers else 1
+    return ClusterOptions(address=address, workers=workers, threads=threads)
+
+
+def _play(play, *args, **kwargs):  # type: ignore[no-untyped-def]
+    """`tournament.play`, with a cluster or an entry that cannot be used as a clear error."""
+    from tournaments.cluster import ClusterError
+    from tournaments.entries import EntryError
+
+    try:
+        return play(*args, **kwargs)
+    except (ClusterError, EntryError) as exc:
+        fail(str(exc))
 
 
 @tournament_app.command("show")
