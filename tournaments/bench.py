@@ -46,9 +46,40 @@ def _engine_us_per_move(records: list[dict[str, Any]], ruleset: str) -> float:
     return 1e6 * elapsed / moves if moves else float("nan")
 
 
+ENTRIES = [Entry("random-a", "random"), Entry("random-b", "random")]
+
+
+def run_cluster_bench(games: int, concurrency: int, workers: int,
+                      ruleset: str = "azul") -> dict[str, Any]:
+    """`games` random-vs-random games on a LocalCluster of `workers` processes, `concurrency`
+    games at once in all (at least one per worker); games/s after a warm-up, as `run_bench`."""
+    from tournaments.cluster import ClusterOptions, cluster_player
+
+    threads = max(1, concurrency // workers)
+    options = ClusterOptions(workers=workers, threads=threads)
+    with tempfile.TemporaryDirectory(prefix="azul-bench-") as tmp:
+        store = Store.open(Path(tmp) / "bench.db")
+        warmup = 2 * threads * workers
+        schedule = build_schedule([e.name for e in ENTRIES], 2, games + warmup, seed=1)
+        store.write_schedule({"bench": True}, ENTRIES, schedule)
+        settings = GameSettings(ruleset=ruleset, time_per_move=1.0)
+
+        async def main() -> Any:
+            async with cluster_player(ENTRIES, settings, options) as remote:
+                await run_games(store, schedule[:warmup], remote.play, remote.concurrency)
+                return await run_games(store, schedule[warmup:], remote.play,
+                                       remote.concurrency)
+
+        summary = run_loop(main())
+        store.close()
+    return {"workers": workers, "threads_per_worker": threads, "games": summary.played,
+            "failed": summary.failed, "elapsed_s": summary.elapsed,
+            "games_per_s": summary.played / summary.elapsed if summary.elapsed else 0.0}
+
+
 def run_bench(games: int, concurrency: int, ruleset: str = "azul") -> dict[str, Any]:
     """Play `games` random-vs-random games; return throughput and the per-move breakdown."""
-    entries = [Entry("random-a", "random"), Entry("random-b", "random")]
+    entries = ENTRIES
     warmup = 2 * concurrency
     with tempfile.TemporaryDirectory(prefix="azul-bench-") as tmp:
         store = Store.open(Path(tmp) / "bench.db")

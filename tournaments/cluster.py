@@ -33,6 +33,7 @@ from tournaments.schedule import ScheduledGame
 from tournaments.store import GameOutcome
 
 CONNECT_TIMEOUT = 30.0  # seconds to reach the scheduler, and to see a first worker
+CLOSE_TIMEOUT = 10.0  # seconds the workers get to end a run's bots
 
 
 class ClusterError(RuntimeError):
@@ -160,7 +161,13 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
     _require_dask()
     from distributed.client import FutureCancelledError
 
-    from tournaments.cluster_worker import ArenaPlugin, GameTask, MachineError, play_on_worker
+    from tournaments.cluster_worker import (
+        ArenaPlugin,
+        GameTask,
+        MachineError,
+        close_run,
+        play_on_worker,
+    )
 
     portable, data = await asyncio.to_thread(portable_entries, entries)
     by_name = {e.name: e for e in portable}
@@ -208,8 +215,14 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
                                    + "; ".join(dict.fromkeys(errors)))
 
         threads = sum(w["threads"] for w in workers.values())
-        # One game queued per worker beside those playing, so a worker never waits for us.
-        yield ClusterPlayer(play, threads + len(workers), workers)
+        try:
+            # One game queued per worker beside those playing, so a worker never waits for us.
+            yield ClusterPlayer(play, threads + len(workers), workers)
+        finally:
+            # This run's bots end now on every worker (not when a worker happens to close).
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(client.run(close_run, key, on_error="ignore"),
+                                       CLOSE_TIMEOUT)
 
 
 class ClusterGameError(RuntimeError):

@@ -107,6 +107,11 @@ class _ArenaHost:
         arena = await self.arena(task, specs)
         return await play_game(arena, task.game, task.settings, self.machine)
 
+    async def close_run(self, run_key: str) -> None:
+        arena = self.arenas.pop(run_key, None)
+        if arena is not None:
+            await arena.close()
+
     async def _close(self) -> None:
         arenas, self.arenas = list(self.arenas.values()), OrderedDict()
         await asyncio.gather(*(a.close() for a in arenas), return_exceptions=True)
@@ -138,6 +143,14 @@ def close_arenas() -> None:
         host, _host = _host, None
     if host is not None:
         host.close()
+
+
+def close_run(run_key: str) -> None:
+    """End the bots of one tournament run on this worker (the run is over)."""
+    with _host_lock:
+        host = _host
+    if host is not None:
+        host.run(host.close_run(run_key))
 
 
 def _worker_name() -> str:

@@ -312,14 +312,32 @@ def bench_tournament(
     json_out: Annotated[bool, typer.Option(
         "--json", help="JSON: games_per_s, per_move_us, breakdown_us, ...")] = False,
     ruleset: Annotated[str, typer.Option(help="Ruleset.")] = "azul",
+    workers: Annotated[int | None, typer.Option(
+        "--workers", min=1, max=16, metavar="N",
+        help="Also play the games on Dask LocalClusters of 1..N worker processes (the same "
+             "games at once in all) and compare with the embedded runner.")] = None,
 ) -> None:
     """Random bots, 2 players, through the real path (bot processes, referee, SQLite store).
 
     Example: [bold]azul-arena bench tournament --games 400 --json[/]
+
+    With [bold]--workers 4[/]: the same on a Dask LocalCluster of 1, 2, 3 and 4 worker
+    processes, in the same run (`cluster` in the JSON: games_per_s and ratio to the embedded
+    runner for each).
     """
-    from tournaments.bench import run_bench
+    from tournaments.bench import run_bench, run_cluster_bench
+    from tournaments.cluster import ClusterError
 
     result = run_bench(games, concurrency, ruleset)
+    if workers:
+        try:
+            result["cluster"] = [run_cluster_bench(games, concurrency, n, ruleset)
+                                 for n in range(1, workers + 1)]
+        except ClusterError as exc:
+            fail(str(exc))
+        for row in result["cluster"]:
+            row["ratio_to_embedded"] = (row["games_per_s"] / result["games_per_s"]
+                                        if result["games_per_s"] else 0.0)
     if json_out:
         print_json(result)
         return
@@ -329,3 +347,14 @@ def bench_tournament(
     console.print("where a move's time goes (us per move):")
     for key, value in result["breakdown_us"].items():
         console.print(f"  {key:<28} {value:8.1f}")
+    if workers:
+        from rich.table import Table
+
+        table = Table(title=f"Dask LocalCluster, {result['concurrency']} games at once in all")
+        for column in ("runner", "games/s", "vs embedded"):
+            table.add_column(column, justify="right")
+        table.add_row("embedded", f"{result['games_per_s']:.1f}", "1.00")
+        for row in result["cluster"]:
+            table.add_row(f"{row['workers']} worker(s) x {row['threads_per_worker']}",
+                          f"{row['games_per_s']:.1f}", f"{row['ratio_to_embedded']:.2f}")
+        console.print(table)
