@@ -32,7 +32,7 @@ from tournaments.runner import PlayFn
 from tournaments.schedule import ScheduledGame
 from tournaments.store import GameOutcome
 
-CONNECT_TIMEOUT = 30.0  # seconds to reach the scheduler, and to see a first worker
+CONNECT_TIMEOUT = 15.0  # seconds to reach the scheduler, and to see a first worker
 CLOSE_TIMEOUT = 10.0  # seconds the workers get to end a run's bots
 
 

@@ -9,11 +9,13 @@ the embedded runner's game for game.
 from __future__ import annotations
 
 import asyncio
+import csv
 import io
 import json
 import os
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -25,8 +27,10 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from tournaments.arena import isolation_level
 from tournaments.cluster import ClusterOptions, cluster_player
 from tournaments.entries import Entry
+from tournaments.report import export_csv
 from tournaments.runner import run_games
 from tournaments.store import GameOutcome, Store
 from tournaments.tournament import TournamentConfig, play, prepare
@@ -116,6 +120,11 @@ def test_local_cluster_plays_the_embedded_runners_tournament(tmp_path: Path) -> 
             (other["seats"], other["seed"], other["results"], other["moves"]), game_id
         assert other["machine"] is not None and other["machine"].cpus >= 1
     assert_exactly_once(tmp_path / "cluster.db", 6)
+    with Store.open(tmp_path / "cluster.db", create=False) as store:
+        rows = list(csv.DictReader(io.StringIO(export_csv(store))))
+    assert len(rows) == 12
+    assert {(r["host"], r["isolation"], r["cpus"]) for r in rows} == {
+        (socket.gethostname(), isolation_level(), str(os.cpu_count()))}
 
 
 def worker_pids(parent: int) -> list[int]:
@@ -301,3 +310,16 @@ def test_a_worker_that_cannot_start_an_entry_reports_it_and_the_game_stays_pendi
         games = list(store.games())
     assert all(g.status == "pending" and g.attempts == 1 for g in games)
     assert all("failed 3 times" in (g.last_error or "") for g in games)
+
+
+def test_bench_tournament_compares_local_clusters_with_the_embedded_runner(
+        tmp_path: Path) -> None:
+    proc = cli("bench", "tournament", "--games", "4", "--concurrency", "2", "--workers", "2",
+               "--json", cwd=tmp_path)
+    out = proc.communicate(timeout=120)[0]
+    assert proc.returncode == 0, out
+    data = json.loads(out.strip().splitlines()[-1])
+    assert data["games"] == 4 and data["games_per_s"] > 0
+    assert [(r["workers"], r["threads_per_worker"], r["games"], r["failed"])
+            for r in data["cluster"]] == [(1, 2, 4, 0), (2, 1, 4, 0)]
+    assert all(r["ratio_to_embedded"] > 0 for r in data["cluster"])
