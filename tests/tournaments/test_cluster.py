@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from tests.tournaments.test_interrupt import done_games
 from tournaments.arena import isolation_level
 from tournaments.cluster import ClusterOptions, cluster_player
 from tournaments.entries import Entry
@@ -184,15 +185,6 @@ def cli(*args: str, cwd: Path, **kwargs: Any) -> subprocess.Popen[str]:
     return subprocess.Popen([str(VENV_BIN / "azul-arena"), *args], cwd=cwd, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True, **kwargs)
-
-
-def done_games(db: Path) -> int:
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-            return int(conn.execute(
-                "SELECT COUNT(*) FROM games WHERE status='done'").fetchone()[0])
-    except sqlite3.Error:
-        return 0
 
 
 def test_the_client_killed_mid_run_and_rerun_records_every_game_once(tmp_path: Path) -> None:
