@@ -2,13 +2,13 @@
 
 Workers share no file system with the organiser. A built-in entry needs nothing (every worker has
 azul-arena installed); a bot file travels with its whole folder (the SDK lets a bot import its
-sibling modules); a command line takes along each file or folder it names outside the system's
-folders (a file with its folder, so `node bob/bot.js` ships `bob/` and its `node_modules`). Each
-folder becomes one deterministic tar.gz named by its SHA-256: a folder holding many entries is
-packed and sent once, and a worker unpacks each digest once into its own cache
-(`$AZUL_ARENA_CACHE`, default `~/.cache/azul-arena`), shared by the worker processes of a host.
-The entry's spec travels with `{bundle:DIGEST}` in place of the folder; the worker puts its own
-path there.
+sibling modules), and so does a bot folder (bot.toml); a command line takes along each file or
+folder it names outside the system's folders (a file with its folder, so `node bob/bot.js`
+ships `bob/` and its `node_modules`). Each folder becomes one deterministic tar.gz named by its
+SHA-256: a folder holding many entries is packed and sent once, and a worker unpacks each digest
+once into its own cache (`$AZUL_ARENA_CACHE`, default `~/.cache/azul-arena`), shared by the
+worker processes of a host. The entry's spec travels with `{bundle:DIGEST}` in place of the
+folder; the worker puts its own path there.
 """
 
 from __future__ import annotations
@@ -114,6 +114,7 @@ class Packer:
 
     def portable(self, entry: Entry) -> PortableEntry:
         from bots.registry import BUILTIN_BOTS
+        from referee.folders import is_folder_entry
         from referee.launcher import python_target
 
         used: list[str] = []
@@ -123,6 +124,8 @@ class Packer:
             raise EntryError(f"entry {entry.name!r}: {exc}") from None
         if entry.spec in BUILTIN_BOTS:
             spec = entry.spec
+        elif is_folder_entry(entry.spec):  # a bot folder (bot.toml): the folder, whole
+            spec = self._ship(entry.spec.strip(), used)
         elif target is None:  # a command line: ship what it names
             program, *args = shlex.split(entry.spec)
             # A bare program name (`node`) is the worker's own; a path to one is shipped.

@@ -118,7 +118,8 @@ def play(
         async with contextlib.AsyncExitStack() as stack:
             cap = process_cap(len(config.entries), config.players, concurrency)
             # One of the Arena's processes is the warm standby, not a bot the games use.
-            play_fn, games_at_once, max_processes = player, concurrency, cap - 1
+            play_fn, games_at_once = player, concurrency
+            max_processes: int | None = cap - 1
             if play_fn is None and cluster is not None:
                 from tournaments.cluster import cluster_player
 

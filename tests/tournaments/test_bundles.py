@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.folders import read_folder
 from tests.tournaments.helpers import fake_outcome
 from tournaments.bundles import (
     digest_of,
@@ -52,7 +53,8 @@ def test_entries_become_portable_specs_and_one_bundle_per_folder(tmp_path: Path)
     folder = bot_dir(tmp_path)
     entries = [Entry("a", str(folder / "bot.py")), Entry("b", f"{folder / 'bot.py'}:Other"),
                Entry("c", f"sh {folder / 'run.sh'} --level 3"), Entry("d", "random"),
-               Entry("e", "/bin/sh -c true")]
+               Entry("e", "/bin/sh -c true"), Entry("f", str(folder))]
+    (folder / "bot.toml").write_text('run = "sh run.sh"\n')
     portable, bundles = portable_entries(entries)
     assert len(bundles) == 1  # one folder, packed once
     (digest,) = bundles
@@ -63,8 +65,10 @@ def test_entries_become_portable_specs_and_one_bundle_per_folder(tmp_path: Path)
     assert by_name["c"].bundles == (digest,) and "--level 3" in by_name["c"].spec
     assert by_name["d"].spec == "random" and not by_name["d"].bundles
     assert by_name["e"].spec == "/bin/sh -c true"  # the machine's own program: not shipped
+    assert by_name["f"].spec == f"{{bundle:{digest}}}"
     there = unpack(digest, bundles[digest], tmp_path / "cache")
     assert resolve_spec(by_name["a"].spec, {digest: there}) == f"{there}/bot.py"
+    assert read_folder(resolve_spec(by_name["f"].spec, {digest: there})).path == there
     assert (there / "helper.py").read_text() == "X = 1\n"
     assert os.access(there / "run.sh", os.X_OK)
 
