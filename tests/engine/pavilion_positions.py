@@ -52,26 +52,34 @@ def state(ruleset: str = "pavilion", players: int = 2,
           centre: str = "", marker_in_centre: bool = True, turn: int = 0, round: int = 1,
           round_starter: int | None = None, wild_order: str = "PGOYBR",
           supply: str = "PGOYBRPGOY", depot: str = "", bag: str | None = None,
-          phase: str = "take", bonus_owed: int = 0) -> dict[str, Any]:
-    """A state dict; boards beyond those given are fresh, the bag holds the rest of the tiles."""
+          phase: str = "take", bonus_owed: int = 0, rest: str = "bag") -> dict[str, Any]:
+    """A state dict; boards beyond those given are fresh; the tiles not placed elsewhere go to
+    `rest`: "bag" (unless `bag` is given), "depot", or "seat N" (that seat's tiles)."""
     boards = [dict(b) for b in (boards or [])]
     boards += [board() for _ in range(players - len(boards))]
     facs = [_sorted(f) for f in (factories or [])]
     facs += [""] * (FACTORIES[players] - len(facs))
-    out = {
+    out: dict[str, Any] = {
         "ruleset": ruleset, "players": players, "round": round, "turn": turn, "phase": phase,
         "round_starter": turn if round_starter is None else round_starter,
         "wild_order": wild_order, "wild": wild_order[round - 1], "factories": facs,
         "centre": _sorted(centre), "marker_in_centre": marker_in_centre, "supply": supply,
         "bag": "", "depot": _sorted(depot), "bonus_owed": bonus_owed, "boards": boards,
     }
-    if bag is None:
+    out["bag"] = bag or ""
+    if bag is None or rest != "bag":
         used = tile_count(out)
         missing = {c: 22 - used[c] for c in COLOURS}
         if any(n < 0 for n in missing.values()):
             raise ValueError(f"more than 22 tiles of a colour: {dict(used)}")
-        bag = "".join(c * missing[c] for c in COLOURS)
-    out["bag"] = bag
+        extra = "".join(c * missing[c] for c in COLOURS)
+        if rest == "bag":
+            out["bag"] = extra
+        elif rest == "depot":
+            out["depot"] = _sorted(out["depot"] + extra)
+        else:
+            seat = boards[int(rest.split()[1])]
+            seat["tiles"] = _sorted(seat["tiles"] + extra)
     return out
 
 

@@ -28,7 +28,7 @@ def json_lines(output: str) -> list[dict]:  # type: ignore[type-arg]
 
 
 def test_cli_verify_good_records_exit_0_with_ok_and_score_table() -> None:
-    assert len(GOOD) == 4  # one per classic ruleset
+    assert len(GOOD) == 6  # one per classic ruleset, pavilion and pavilion-mono
     result = run(*map(str, GOOD))
     assert result.exit_code == 0, result.output
     for path in GOOD:
@@ -142,6 +142,6 @@ def test_cli_verify_subprocess_exit_codes_and_no_traceback() -> None:
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1
     assert "Traceback" not in bad.stdout + bad.stderr
-    assert len(bad.stdout.splitlines()) == 4
+    assert len(bad.stdout.splitlines()) == len(sorted(RECORDS.glob("bad-*.json"))) == 6
     usage = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert usage.returncode == 2

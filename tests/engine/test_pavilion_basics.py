@@ -25,10 +25,10 @@ from tests.engine.pavilion_positions import tile_count
 
 
 def random_game(ruleset: str = "pavilion", players: int = 2, seed: int = 0,
-                **options: str) -> PavilionGame:
+                wild_order: str | None = None) -> PavilionGame:
     """A finished game of random moves that prefers placing (so boards fill up)."""
     chooser = random.Random(seed)
-    game = new_game(ruleset, players, seed=seed, **options)
+    game = new_game(ruleset, players, seed=seed, wild_order=wild_order)
     assert isinstance(game, PavilionGame)
     while not game.is_over():
         legal = game.legal_moves()

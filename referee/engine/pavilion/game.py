@@ -593,6 +593,8 @@ class PavilionGame(Game):
         """Fill the factories: from the recorded deal when replaying, else from the bag."""
         n_factories = len(self._factories)
         chance = self._chance
+        if chance is not None:
+            self._check_refills_used()
         if chance is not None and self.round <= len(chance[1]):
             codes = chance[1][self.round - 1]
             if len(codes) != n_factories:
@@ -625,6 +627,18 @@ class PavilionGame(Game):
         self._refill_next = 0
         if self._history is not None:
             self._history.append((codes[:], [], []))
+
+    def _check_refills_used(self) -> None:
+        """A replay at the start of a round (or its end): the previous round used every refill
+        its record lists."""
+        chance = self._chance
+        k = self.round - 1  # the round that just ended
+        if chance is None or not 1 <= k <= len(chance[2]):
+            return
+        listed = len(chance[2][k - 1])
+        if self._refill_next < listed:
+            raise RecordError(f"{listed} supply refills recorded but only {self._refill_next} "
+                              "were needed", round=k)
 
     def _refill_supply(self) -> None:
         """Fill the supply's empty spaces from the bag, left to right (after a bonus turn)."""
@@ -805,10 +819,11 @@ class PavilionGame(Game):
         except RecordError as exc:
             raise RecordError(exc.reason, round=exc.round or 1) from None
         play_rounds(game, header.moves)
-        refills = header.refills
-        if game.round <= len(refills) and game._refill_next < len(refills[game.round - 1]):
-            raise RecordError(f"{len(refills[game.round - 1])} supply refills recorded but only "
-                              f"{game._refill_next} were needed", round=game.round)
+        game.round += 1  # check the last round played as if the next one started
+        try:
+            game._check_refills_used()
+        finally:
+            game.round -= 1
         return game
 
     def to_state(self) -> dict[str, Any]:
