@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -100,10 +100,11 @@ async def play_game(arena: Any, game: ScheduledGame, settings: GameSettings,
 @contextlib.asynccontextmanager
 async def arena_player(
     entries: Sequence[Entry], settings: GameSettings, log_dir: Path | None = None,
-    max_processes: int | None = None,
+    max_processes: int | None = None, spec_of: Callable[[str], str | None] | None = None,
 ) -> AsyncIterator[PlayFn]:
     """An async context giving a `play(game)` coroutine backed by one referee `Arena` that
-    keeps at most `max_processes` bot processes (None: no cap)."""
+    keeps at most `max_processes` bot processes (None: no cap). A seat whose entry joined
+    after the start is looked up with `spec_of`."""
     from referee import Arena  # the referee is needed only to actually play
 
     arena = Arena({e.name: e.spec for e in entries}, log_dir=log_dir,
@@ -111,6 +112,12 @@ async def arena_player(
     machine = this_machine()
     async with arena:
         async def play(game: ScheduledGame) -> GameOutcome:
+            for name in game.seats:
+                if name not in arena.entries and spec_of is not None:
+                    spec = spec_of(name)
+                    if spec is None:
+                        raise ValueError(f"entry {name!r} is not in the tournament")
+                    arena.entries[name] = spec
             return await play_game(arena, game, settings, machine)
 
         yield play

@@ -5,8 +5,10 @@ from __future__ import annotations
 from tournaments.commands import (  # noqa: F401
     bench_codec,
     bench_engine,
+    bench_schedule,
     bots,
     demo,
+    field,
     human,
     play,
     replay,

@@ -110,6 +110,12 @@ class LiveView:
             self._last_table = now
             self._live.update(self._renderable())
 
+    def set_total(self, total: int) -> None:
+        """The tournament grew (the next round of an adaptive or Swiss one)."""
+        self.total = total
+        if self._progress is not None and self._task is not None:
+            self._progress.update(self._task, total=total)
+
     def rows(self) -> list[Row]:
         return leaderboard(self.names, self.games, self.ratings)
 

@@ -42,6 +42,15 @@ class RunSummary:
     store_time: float = 0.0  # seconds spent committing results (for the benchmark's breakdown)
     interrupted: int | None = None  # the signal (SIGINT/SIGTERM) that cancelled the run, if any
 
+    def add(self, other: RunSummary) -> None:
+        """Account for a further run (the next round) in this summary."""
+        self.played += other.played
+        self.failed += other.failed
+        self.errors += other.errors[:max(0, 20 - len(self.errors))]
+        self.aborted = self.aborted or other.aborted
+        self.elapsed += other.elapsed
+        self.store_time += other.store_time
+
 
 class Dispatch:
     """The pending games, handed out so that bot processes are reused rather than started.

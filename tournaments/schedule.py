@@ -130,3 +130,24 @@ def _games(
                 rotation=rotation,
             )
             index += 1
+
+
+def round_games(groups: Sequence[tuple[str, ...]], round_no: int, first_index: int,
+                first_group: int, seed: int) -> list[ScheduledGame]:
+    """One round of an adaptive or Swiss tournament: each group plays a full seat rotation,
+    and every group of the round plays the round's deal (deal number = round number).
+
+    Game ids are `r<round>-p<group in round>-g<rotation>`; indexes and group numbers go on
+    from `first_index` and `first_group`, so the schedule grows in one order.
+    """
+    dseed = deal_seed(seed, round_no)
+    games = []
+    index = first_index
+    for k, group in enumerate(groups):
+        for rotation in range(len(group)):
+            games.append(ScheduledGame(
+                index=index, game_id=f"r{round_no}-p{k}-g{rotation}",
+                seats=group[rotation:] + group[:rotation], seed=dseed,
+                group=first_group + k, deal=round_no, rotation=rotation))
+            index += 1
+    return games

@@ -339,6 +339,69 @@ class Store:
                 ],
             )
 
+    def add_games(self, games: Sequence[ScheduledGame]) -> None:
+        """Append games to the schedule in one transaction (the next round of a tournament
+        whose pairings follow its results)."""
+        with self.transaction() as c:
+            c.executemany(
+                "INSERT INTO games (idx, game_id, seats, seed, grp, deal, rotation) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (g.index, g.game_id, json.dumps(list(g.seats)), g.seed, g.group, g.deal,
+                     g.rotation)
+                    for g in games
+                ],
+            )
+
+    def schedule_end(self) -> tuple[int, int, int]:
+        """(next game index, next group number, next deal number) after the stored schedule."""
+        row = self.conn.execute(
+            "SELECT COALESCE(MAX(idx), -1), COALESCE(MAX(grp), -1), COALESCE(MAX(deal), -1) "
+            "FROM games").fetchone()
+        return int(row[0]) + 1, int(row[1]) + 1, int(row[2]) + 1
+
+    # -- entries that join late or retire (adaptive and Swiss) -----------------------------
+
+    def entry_changes(self) -> list[dict[str, Any]]:
+        """Entries added or removed after the start, oldest first: {action, entry, spec,
+        at (unix time), games_done (when it happened)}."""
+        raw = self.get_meta("entry_changes")
+        return [] if raw is None else list(json.loads(raw))
+
+    def removed_entries(self) -> set[str]:
+        """Entries retired with `remove_entry` (their games stay; they are paired no more)."""
+        return {c["entry"] for c in self.entry_changes() if c["action"] == "remove"}
+
+    def _note_change(self, c: sqlite3.Connection, change: dict[str, Any]) -> None:
+        row = c.execute("SELECT value FROM meta WHERE key = 'entry_changes'").fetchone()
+        changes = [] if row is None else list(json.loads(row[0]))
+        done = c.execute("SELECT COUNT(*) FROM games WHERE status = 'done'").fetchone()[0]
+        changes.append(dict(change, at=time.time(), games_done=int(done)))
+        c.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('entry_changes', ?)",
+                  (json.dumps(changes),))
+
+    def add_entry(self, entry: Entry) -> None:
+        """Add a late entry (one transaction; a running tournament pairs it from its next
+        round). Raises `StoreError` if the name is taken."""
+        with self.transaction() as c:
+            if c.execute("SELECT 1 FROM entries WHERE name = ?", (entry.name,)).fetchone():
+                raise StoreError(f"there is already an entry named {entry.name!r} in {self.path}")
+            position = c.execute("SELECT COALESCE(MAX(position), -1) + 1 FROM entries"
+                                 ).fetchone()[0]
+            c.execute("INSERT INTO entries (position, name, spec) VALUES (?, ?, ?)",
+                      (position, entry.name, entry.spec))
+            self._note_change(c, {"action": "add", "entry": entry.name, "spec": entry.spec})
+
+    def remove_entry(self, name: str) -> None:
+        """Retire an entry: its games stay, it is paired no more. Raises `StoreError` for an
+        unknown or already removed entry."""
+        with self.transaction() as c:
+            if not c.execute("SELECT 1 FROM entries WHERE name = ?", (name,)).fetchone():
+                raise StoreError(f"there is no entry named {name!r} in {self.path}")
+            if name in self.removed_entries():
+                raise StoreError(f"entry {name!r} is already removed")
+            self._note_change(c, {"action": "remove", "entry": name})
+
     def entries(self) -> list[Entry]:
         rows = self.conn.execute("SELECT name, spec FROM entries ORDER BY position")
         return [Entry(r["name"], r["spec"]) for r in rows]
@@ -407,13 +470,14 @@ class Store:
                 (error[:2000], game.index),
             )
 
-    def games(self, done_only: bool = False) -> Iterator[StoredGame]:
-        """Every game in schedule order, with its per-seat results when done."""
-        where = "WHERE g.status = 'done'" if done_only else ""
+    def games(self, done_only: bool = False, since: int = 0) -> Iterator[StoredGame]:
+        """Every game (from index `since` on) in schedule order, with its per-seat results
+        when done."""
+        where = "WHERE g.idx >= ?" + (" AND g.status = 'done'" if done_only else "")
         rows = self.conn.execute(
             f"SELECT g.*, r.seat, r.entry, r.score, r.rank, r.termination, r.strikes, r.faults, "
             f"r.move_time, r.moves FROM games g LEFT JOIN results r ON r.game_idx = g.idx "
-            f"{where} ORDER BY g.idx, r.seat"
+            f"{where} ORDER BY g.idx, r.seat", (since,)
         )
         current: StoredGame | None = None
         for row in rows:

@@ -3,6 +3,9 @@
 `prepare` makes the store hold this tournament's schedule (writing it, or checking that the
 stored one is the same tournament) and returns the games still to play; `play` runs them with a
 live view. Both the `tournament run` command and `demo` go through here.
+
+A round-robin or gauntlet stores its whole schedule at once; an adaptive or Swiss one stores a
+round at a time, each built from the results before it (`tournaments.rounds`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from referee.loop import run as run_loop
 from tournaments.arena import GameSettings, arena_player, process_cap
 from tournaments.entries import Entry
 from tournaments.live import LiveView
+from tournaments.rounds import RoundPlan, Rounds
 from tournaments.runner import PlayFn, RunSummary, run_games
 from tournaments.schedule import ScheduledGame, build_schedule
 from tournaments.store import Store
@@ -48,12 +52,28 @@ class TournamentConfig:
     gauntlet: str | None = None
     time_per_move: float = 1.0
     fault_policy: str = "random"
+    schedule: str = "round-robin"  # or "adaptive", "swiss" (tournaments.rounds)
+    games: int | None = None  # adaptive: games in all
+    rounds: int | None = None  # swiss: rounds
+    min_games: int | None = None  # adaptive: games each entry plays at least
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["entries"] = [[e.name, e.spec] for e in self.entries]
         data["format"] = CONFIG_FORMAT
+        if self.schedule == "round-robin":
+            # Stored as before these options existed, so older databases resume unchanged.
+            for key in ("schedule", "games", "rounds", "min_games"):
+                del data[key]
         return data
+
+    def round_plan(self) -> RoundPlan | None:
+        """How an adaptive or Swiss tournament goes on; None for a fixed schedule."""
+        if self.schedule == "round-robin":
+            return None
+        assert self.seed is not None
+        return RoundPlan(self.schedule, self.players, self.seed, self.games, self.rounds,
+                         self.min_games or 0)
 
     def settings(self) -> GameSettings:
         return GameSettings(self.ruleset, self.time_per_move, self.fault_policy)
@@ -88,9 +108,17 @@ def prepare(store: Store, config: TournamentConfig) -> tuple[TournamentConfig, l
                 "command to resume it, or give another --db for a new tournament."
             )
         config.seed = int(stored["seed"])
+        plan = config.round_plan()
+        if plan is not None:
+            return config, Rounds(store, plan).next_games()
         return config, store.pending_games()
     if config.seed is None:
         config.seed = secrets.randbelow(2**31)
+    plan = config.round_plan()
+    if plan is not None:
+        plan.check(len(config.entries))
+        store.write_schedule(config.to_json(), config.entries, [])
+        return config, Rounds(store, plan).next_games()
     games = build_schedule([e.name for e in config.entries], config.players,
                            config.games_per_pairing, config.seed, config.gauntlet)
     store.write_schedule(config.to_json(), config.entries, games)
@@ -109,32 +137,56 @@ def play(
     cluster: ClusterOptions | None = None,
 ) -> RunSummary:
     """Play `games` through the referee (on this machine, or on the Dask cluster `cluster`
-    says) with a live view; every result is committed at once."""
-    names = [e.name for e in config.entries]
+    says) with a live view; every result is committed at once.
+
+    An adaptive or Swiss tournament goes on round after round until it is over, or until a
+    round has a game that failed (the next round depends on it: rerun to retry).
+    """
+    names = [e.name for e in store.entries()]
+    plan = config.round_plan()
+    rounds = Rounds(store, plan) if plan is not None else None
     done_games, total = store.counts()
+    if rounds is not None:
+        total = rounds.total_games()
     finished = list(store.games(done_only=True)) if done_games else []
+    cap = process_cap(len(names), config.players, concurrency)
+
+    async def run_all(view: LiveView, play_fn: PlayFn, games_at_once: int,
+                      max_processes: int | None) -> RunSummary:
+        summary, batch = RunSummary(), games
+        while batch:
+            part = await run_games(store, batch, play_fn, games_at_once, view.update,
+                                   max_processes=max_processes)
+            summary.add(part)
+            if part.failed or part.aborted or rounds is None:
+                break
+            batch = rounds.next_games()
+            view.set_total(rounds.total_games())
+        return summary
+
+    def spec_of(name: str) -> str | None:  # an entry added while the tournament runs
+        return {e.name: e.spec for e in store.entries()}.get(name)
 
     async def run() -> RunSummary:
         async with contextlib.AsyncExitStack() as stack:
-            cap = process_cap(len(config.entries), config.players, concurrency)
             # One of the Arena's processes is the warm standby, not a bot the games use.
             play_fn, games_at_once = player, concurrency
             max_processes: int | None = cap - 1
             if play_fn is None and cluster is not None:
                 from tournaments.cluster import cluster_player
 
+                # Entries added late are known to the workers from the next run on.
                 remote = await stack.enter_async_context(
-                    cluster_player(config.entries, config.settings(), cluster, config.players))
+                    cluster_player(store.entries(), config.settings(), cluster, config.players))
                 console.print(f"cluster: {remote.describe()}", markup=False, highlight=False)
                 # Each worker caps its own Arena; no one model of processes holds here.
                 play_fn, games_at_once, max_processes = remote.play, remote.concurrency, None
             elif play_fn is None:
                 play_fn = await stack.enter_async_context(
-                    arena_player(config.entries, config.settings(), log_dir, cap))
+                    arena_player(store.entries(), config.settings(), log_dir, cap, spec_of))
             view = LiveView(console, names, total, finished, plain=None if live else True)
             with view:
-                return await run_games(store, games, play_fn, games_at_once, view.update,
-                                       max_processes=max_processes)
+                return await run_all(view, play_fn, games_at_once, max_processes)
 
     async def main() -> RunSummary:
         # SIGINT/SIGTERM cancel the run, so the games in flight are abandoned (they stay

@@ -83,10 +83,14 @@ def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ign
     from tournaments.report import build_report
 
     report = build_report(db_store)
+    changes = db_store.entry_changes()
     # Off a terminal rich assumes 80 columns; a log file is better served by unwrapped rows.
     out = console if console.is_terminal else Console(width=160)
     if json_out:
-        print_json(report.to_json())
+        data = report.to_json()
+        if changes:
+            data["entry_changes"] = changes
+        print_json(data)
         return
     out.print(leaderboard_table(
         report.leaderboard,
@@ -94,11 +98,41 @@ def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ign
     if report.skipped:
         console.print(f"[yellow]{len(report.skipped)} game(s) could not be rated "
                       f"(numerical trouble): {', '.join(report.skipped[:10])}[/]")
+    for change in changes:
+        verb = "joined" if change["action"] == "add" else "removed (its games stay)"
+        out.print(f"{change['entry']} {verb} after {change['games_done']} games", markup=False,
+                  highlight=False)
     if crosstable and 1 < len(report.entries) <= CROSSTABLE_MAX:
         out.print(crosstable_table(report.entries, report.crosstable))
     elif crosstable and len(report.entries) > CROSSTABLE_MAX:
         console.print(f"[dim]crosstable not shown for {len(report.entries)} entries; "
                       "see `tournament show --json` or `tournament export`[/]")
+
+
+def _check_schedule(schedule: str, games: int | None, rounds: int | None,
+                    min_games: int | None, gauntlet: str | None,
+                    games_per_pairing: int | None) -> None:
+    """Refuse options that do not go with the chosen --schedule."""
+    from tournaments.rounds import SCHEDULES
+
+    if schedule not in SCHEDULES:
+        fail(f"--schedule {schedule!r} is not one of: {', '.join(SCHEDULES)}")
+    if schedule == "adaptive" and games is None:
+        fail("--schedule adaptive needs --games N (the games to play in all)")
+    if schedule == "swiss" and rounds is None:
+        fail("--schedule swiss needs --rounds R")
+    if games is not None and schedule != "adaptive":
+        fail("--games goes with --schedule adaptive (a round-robin's size follows from its "
+             "entries and --games-per-pairing)")
+    if rounds is not None and schedule != "swiss":
+        fail("--rounds goes with --schedule swiss")
+    if min_games is not None and schedule != "adaptive":
+        fail("--min-games goes with --schedule adaptive")
+    if schedule != "round-robin" and gauntlet is not None:
+        fail(f"--gauntlet is a schedule of its own; it does not go with --schedule {schedule}")
+    if schedule != "round-robin" and games_per_pairing is not None:
+        fail(f"--games-per-pairing does not go with --schedule {schedule}: each group plays "
+             "one seat rotation, and the schedule decides who meets again")
 
 
 @tournament_app.command("run")
@@ -121,6 +155,17 @@ def run(
     gauntlet: Annotated[str | None, typer.Option(
         "--gauntlet", metavar="ENTRY",
         help="Play ENTRY against the field instead of a round-robin.")] = None,
+    schedule: Annotated[str, typer.Option(
+        help="round-robin (every pairing), adaptive (--games N, pairings chosen from the "
+             "ratings so far) or swiss (--rounds R).")] = "round-robin",
+    games: Annotated[int | None, typer.Option(
+        "--games", min=1, help="Adaptive: games in all (a multiple of --players).")] = None,
+    rounds: Annotated[int | None, typer.Option(
+        "--rounds", min=1, help="Swiss: rounds (every entry plays one seat rotation a "
+                                "round).")] = None,
+    min_games: Annotated[int | None, typer.Option(
+        "--min-games", min=0, help="Adaptive: games every entry plays at least (default: "
+                                   "--players, one seat rotation).")] = None,
     time_per_move: Annotated[float, typer.Option(min=0.001, help="Seconds per move.")] = 1.0,
     fault_policy: Annotated[str, typer.Option(
         help="On a timeout or illegal move: 'random' (random legal move + a strike) or "
@@ -145,12 +190,16 @@ def run(
     plain: Annotated[bool, typer.Option(
         help="Plain progress lines even on a terminal.")] = False,
 ) -> None:
-    """Run a tournament (round-robin or gauntlet), resumably, and print the leaderboard.
+    """Run a tournament (round-robin, gauntlet, adaptive or Swiss), resumably, and print the
+    leaderboard.
 
     Example: [bold]azul-arena tournament run random greedy mybot=./mybot.py --seed 1[/]
 
     On a Dask cluster: [bold]azul-arena tournament run --entries class.toml --cluster
     tcp://head:8786[/] (or [bold]--workers 4[/] for worker processes on this machine).
+
+    A class of 300: [bold]azul-arena tournament run --entries class.toml --schedule adaptive
+    --games 6000 --concurrency 2[/]
 
     Running the same command again resumes: finished games are never played twice.
     Exit codes: 0 all games played, 1 some games failed (rerun to retry), 2 bad arguments.
@@ -187,13 +236,17 @@ def run(
         fail(str(exc))
     if len(chosen) < 2:
         fail("give at least two entries (arguments or --entries FILE.toml)")
+    _check_schedule(schedule, games, rounds, min_games, gauntlet, games_per_pairing)
     if gauntlet is not None and gauntlet not in {e.name for e in chosen}:
         fail(f"--gauntlet {gauntlet!r} is not one of the entries: "
              + ", ".join(e.name for e in chosen))
     config = TournamentConfig(
         entries=chosen, ruleset=ruleset, players=players,
         games_per_pairing=games_per_pairing or players, seed=seed, gauntlet=gauntlet,
-        time_per_move=time_per_move, fault_policy=fault_policy,
+        time_per_move=time_per_move, fault_policy=fault_policy, schedule=schedule,
+        games=games, rounds=rounds,
+        min_games=(players if min_games is None else min_games) if schedule == "adaptive"
+        else None,
     )
     out = err_console if json_out else console
     remote = _cluster_options(cluster, workers, concurrency)
@@ -211,7 +264,10 @@ def run(
                 except (ConfigMismatch, ScheduleError) as exc:
                     fail(str(exc))
                 done, total = store.counts()
-                out.print(f"tournament in [bold]{db}[/]: {len(chosen)} entries, {total} games, "
+                size = {"adaptive": f"{config.games} games, adaptive pairing",
+                        "swiss": f"{config.rounds} Swiss rounds ({total} games so far)"
+                        }.get(config.schedule, f"{total} games")
+                out.print(f"tournament in [bold]{db}[/]: {len(store.entries())} entries, {size}, "
                           f"seed {config.seed}"
                           + (f"; resuming, {done} already played" if done else ""))
                 if pending:

@@ -1,0 +1,79 @@
+"""`azul-arena tournament add-entry|remove-entry`: a class that grows (adaptive and Swiss)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tournaments.commands.common import console, fail
+from tournaments.commands.groups import tournament_app
+from tournaments.commands.tournament import DEFAULT_DB, _open_existing, _reading
+
+_GROWING = ("adaptive", "swiss")
+
+
+def _check_growing(store) -> None:  # type: ignore[no-untyped-def]
+    """Refuse a tournament whose schedule is fixed from the start."""
+    config = store.config() or {}
+    schedule = str(config.get("schedule", "round-robin"))
+    if schedule not in _GROWING:
+        kind = "gauntlet" if config.get("gauntlet") else schedule
+        fail(f"{store.path} holds a {kind} tournament, whose schedule is fixed from the start; "
+             "entries join or leave only adaptive and Swiss tournaments (tournament run "
+             "--schedule adaptive or swiss)")
+
+
+@tournament_app.command("add-entry")
+def add_entry(
+    entry: Annotated[str, typer.Argument(
+        metavar="NAME=SPEC", help="The new entry: a built-in, path/bot.py[:Class], a bot folder "
+                                  "or a command line, as for tournament run.")],
+    db: Annotated[Path, typer.Option(help="Tournament database (adaptive or Swiss).")
+    ] = DEFAULT_DB,
+) -> None:
+    """Add a late entry to an adaptive or Swiss tournament, even while it runs: it is paired
+    from the next round on (first, until it has its minimum games); nothing is replayed.
+
+    Example: [bold]azul-arena tournament add-entry late=./students/late/bot.py --db class.db[/]
+    """
+    from tournaments.entries import EntryError, check_entries, parse_entry
+    from tournaments.store import StoreError
+
+    try:
+        new = parse_entry(entry)
+        check_entries([new])
+    except EntryError as exc:
+        fail(str(exc))
+    with _open_existing(db) as store, _reading(db):
+        _check_growing(store)
+        try:
+            store.add_entry(new)
+        except StoreError as exc:
+            fail(str(exc))
+        count = len(store.entries()) - len(store.removed_entries())
+    console.print(f"added [bold]{new.name}[/] ({new.spec}) to {db}: {count} entries are paired "
+                  "from the next round on")
+
+
+@tournament_app.command("remove-entry")
+def remove_entry(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The entry to retire.")],
+    db: Annotated[Path, typer.Option(help="Tournament database (adaptive or Swiss).")
+    ] = DEFAULT_DB,
+) -> None:
+    """Retire an entry of an adaptive or Swiss tournament, even while it runs: its games stay
+    (and count in the ratings), it is paired no more from the next round on.
+
+    Example: [bold]azul-arena tournament remove-entry bob --db class.db[/]
+    """
+    from tournaments.store import StoreError
+
+    with _open_existing(db) as store, _reading(db):
+        _check_growing(store)
+        try:
+            store.remove_entry(name)
+        except StoreError as exc:
+            fail(str(exc))
+    console.print(f"removed [bold]{name}[/] from {db}: its games stay; it is paired no more")
