@@ -149,6 +149,15 @@ def _prepare_path(path: Path) -> None:
                          f"{exc.strerror or exc}") from None
 
 
+def _insert_games(c: sqlite3.Connection, games: Sequence[ScheduledGame]) -> None:
+    c.executemany(
+        "INSERT INTO games (idx, game_id, seats, seed, grp, deal, rotation) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(g.index, g.game_id, json.dumps(list(g.seats)), g.seed, g.group, g.deal, g.rotation)
+         for g in games],
+    )
+
+
 class RunLock:
     """An exclusive, non-blocking lock on `<db>.lock` held while a run writes to the db.
 
@@ -329,29 +338,13 @@ class Store:
                 "INSERT INTO entries (position, name, spec) VALUES (?, ?, ?)",
                 [(i, e.name, e.spec) for i, e in enumerate(entries)],
             )
-            c.executemany(
-                "INSERT INTO games (idx, game_id, seats, seed, grp, deal, rotation) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (g.index, g.game_id, json.dumps(list(g.seats)), g.seed, g.group, g.deal,
-                     g.rotation)
-                    for g in games
-                ],
-            )
+            _insert_games(c, games)
 
     def add_games(self, games: Sequence[ScheduledGame]) -> None:
         """Append games to the schedule in one transaction (the next round of a tournament
         whose pairings follow its results)."""
         with self.transaction() as c:
-            c.executemany(
-                "INSERT INTO games (idx, game_id, seats, seed, grp, deal, rotation) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (g.index, g.game_id, json.dumps(list(g.seats)), g.seed, g.group, g.deal,
-                     g.rotation)
-                    for g in games
-                ],
-            )
+            _insert_games(c, games)
 
     def schedule_end(self) -> tuple[int, int, int]:
         """(next game index, next group number, next deal number) after the stored schedule."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -25,6 +26,19 @@ def _check_growing(store) -> None:  # type: ignore[no-untyped-def]
              "--schedule adaptive or swiss)")
 
 
+def _change(db: Path, apply: Callable[[Any], None]) -> int:
+    """Apply one entry change to the tournament in `db`; return the entries paired from now."""
+    from tournaments.store import StoreError
+
+    with _open_existing(db) as store, _reading(db):
+        _check_growing(store)
+        try:
+            apply(store)
+        except StoreError as exc:
+            fail(str(exc))
+        return len(store.entries()) - len(store.removed_entries())
+
+
 @tournament_app.command("add-entry")
 def add_entry(
     entry: Annotated[str, typer.Argument(
@@ -39,20 +53,13 @@ def add_entry(
     Example: [bold]azul-arena tournament add-entry late=./students/late/bot.py --db class.db[/]
     """
     from tournaments.entries import EntryError, check_entries, parse_entry
-    from tournaments.store import StoreError
 
     try:
         new = parse_entry(entry)
         check_entries([new])
     except EntryError as exc:
         fail(str(exc))
-    with _open_existing(db) as store, _reading(db):
-        _check_growing(store)
-        try:
-            store.add_entry(new)
-        except StoreError as exc:
-            fail(str(exc))
-        count = len(store.entries()) - len(store.removed_entries())
+    count = _change(db, lambda store: store.add_entry(new))
     console.print(f"added [bold]{new.name}[/] ({new.spec}) to {db}: {count} entries are paired "
                   "from the next round on")
 
@@ -68,12 +75,5 @@ def remove_entry(
 
     Example: [bold]azul-arena tournament remove-entry bob --db class.db[/]
     """
-    from tournaments.store import StoreError
-
-    with _open_existing(db) as store, _reading(db):
-        _check_growing(store)
-        try:
-            store.remove_entry(name)
-        except StoreError as exc:
-            fail(str(exc))
+    _change(db, lambda store: store.remove_entry(name))
     console.print(f"removed [bold]{name}[/] from {db}: its games stay; it is paired no more")
