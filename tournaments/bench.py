@@ -13,6 +13,9 @@ plus the store commit, which happens between games and is reported per move for 
 
 from __future__ import annotations
 
+import asyncio
+import math
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -77,25 +80,74 @@ def run_cluster_bench(games: int, concurrency: int, workers: int,
             "games_per_s": summary.played / summary.elapsed if summary.elapsed else 0.0}
 
 
-def run_bench(games: int, concurrency: int, ruleset: str = "azul") -> dict[str, Any]:
-    """Play `games` random-vs-random games; return throughput and the per-move breakdown."""
-    entries = ENTRIES
+# Processes the isolation wraps a bot in (unshare --fork waits for it): not bots themselves.
+WRAPPERS = frozenset({"unshare", "bwrap", "setpriv", "prlimit"})
+
+
+def live_bot_processes(root: int) -> list[int]:
+    """The live processes under `root` that run bot code, read from /proc (zombies and the
+    isolation's wrappers left out; [] where there is no /proc)."""
+    children: dict[int, list[tuple[int, str, str]]] = {}
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return []
+    for text in pids:
+        try:
+            stat = Path(f"/proc/{text}/stat").read_text()
+        except OSError:
+            continue  # it ended meanwhile
+        comm = stat[stat.index("(") + 1:stat.rindex(")")]
+        state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
+        children.setdefault(int(ppid), []).append((int(text), comm, state))
+    found, todo = [], [root]
+    while todo:
+        for pid, comm, state in children.get(todo.pop(), []):
+            todo.append(pid)
+            if state != "Z" and comm not in WRAPPERS:
+                found.append(pid)
+    return found
+
+
+def bench_entries(count: int) -> list[Entry]:
+    """The benchmark's field: `count` random bots (the two classic ones for 2)."""
+    return ENTRIES if count == 2 else [Entry(f"random-{i + 1}", "random") for i in range(count)]
+
+
+def run_bench(games: int, concurrency: int, ruleset: str = "azul",
+              entries_count: int = 2) -> dict[str, Any]:
+    """Play `games` games of a round-robin among `entries_count` random bots; return
+    throughput, the per-move breakdown and the peak of live bot processes (from /proc)."""
+    entries = bench_entries(entries_count)
     warmup = 2 * concurrency
+    per_group = -(-(games + warmup) // math.comb(len(entries), 2))
     with tempfile.TemporaryDirectory(prefix="azul-bench-") as tmp:
         store = Store.open(Path(tmp) / "bench.db")
-        schedule = build_schedule([e.name for e in entries], 2, games + warmup, seed=1)
+        schedule = build_schedule([e.name for e in entries], 2, per_group, seed=1
+                                  )[:games + warmup]
         store.write_schedule({"bench": True}, entries, schedule)
         settings = GameSettings(ruleset=ruleset, time_per_move=1.0)
+        peak = 0
+
+        async def count_processes() -> None:
+            nonlocal peak
+            while True:
+                peak = max(peak, len(live_bot_processes(os.getpid())))
+                await asyncio.sleep(0.05)
 
         async def main() -> tuple[float, Any, float]:
             t0 = time.perf_counter()
             cap = process_cap(len(entries), 2, concurrency)
-            async with arena_player(entries, settings, Path(tmp) / "logs", cap) as play:
-                await run_games(store, schedule[:warmup], play, concurrency,
-                                max_processes=cap - 1)
-                startup = time.perf_counter() - t0
-                summary = await run_games(store, schedule[warmup:], play, concurrency,
-                                          max_processes=cap - 1)
+            counter = asyncio.ensure_future(count_processes())
+            try:
+                async with arena_player(entries, settings, Path(tmp) / "logs", cap) as play:
+                    await run_games(store, schedule[:warmup], play, concurrency,
+                                    max_processes=cap - 1)
+                    startup = time.perf_counter() - t0
+                    summary = await run_games(store, schedule[warmup:], play, concurrency,
+                                              max_processes=cap - 1)
+            finally:
+                counter.cancel()
             return startup, summary, summary.elapsed
 
         startup, summary, elapsed = run_loop(main())
@@ -118,6 +170,8 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul") -> dict[str, 
         "games": summary.played,
         "failed": summary.failed,
         "concurrency": concurrency,
+        "entries": len(entries),
+        "bot_processes_peak": peak,
         "event_loop": loop_name(),
         "elapsed_s": elapsed,
         "startup_s": startup,

@@ -3,41 +3,17 @@ counted from /proc while the real `tournament run` runs; the dispatch's choices 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
+from tournaments.bench import live_bot_processes
 from tournaments.runner import Dispatch
 from tournaments.schedule import ScheduledGame, build_schedule
 
 ROOT = Path(__file__).resolve().parents[2]
-# Wrappers the isolation prefix leaves around a bot (unshare --fork waits for it): not bots.
-WRAPPERS = {"unshare", "bwrap", "setpriv", "prlimit"}
-
-
-def bot_processes(root: int) -> list[int]:
-    """The live processes under `root` that run bot code (zombies and wrappers left out)."""
-    children: dict[int, list[tuple[int, str, str]]] = {}
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:
-            continue
-        comm = stat[stat.index("(") + 1:stat.rindex(")")]
-        state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
-        children.setdefault(int(ppid), []).append((int(pid), comm, state))
-    found, todo = [], [root]
-    while todo:
-        for pid, comm, state in children.get(todo.pop(), []):
-            todo.append(pid)
-            if state != "Z" and comm not in WRAPPERS:
-                found.append(pid)
-    return found
 
 
 def test_sixteen_entries_at_concurrency_8_stay_under_24_bot_processes(tmp_path: Path) -> None:
@@ -47,7 +23,7 @@ def test_sixteen_entries_at_concurrency_8_stay_under_24_bot_processes(tmp_path: 
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     peak, samples = 0, 0
     while proc.poll() is None:
-        peak = max(peak, len(bot_processes(proc.pid)))
+        peak = max(peak, len(live_bot_processes(proc.pid)))
         samples += 1
         time.sleep(0.005)
     out = proc.stdout.read().decode() if proc.stdout else ""

@@ -375,10 +375,15 @@ def bench_tournament(
     repeat: Annotated[int, typer.Option(
         min=1, help="With --workers: run the embedded and each cluster figure this many times, "
                     "alternating, and keep each one's best (a busy machine's noise).")] = 1,
+    entries: Annotated[int, typer.Option(
+        "--entries", min=2, help="Random bots in the round-robin (bot_processes_peak in the "
+                                 "JSON shows how many processes they needed).")] = 2,
 ) -> None:
     """Random bots, 2 players, through the real path (bot processes, referee, SQLite store).
 
     Example: [bold]azul-arena bench tournament --games 400 --json[/]
+
+    A larger field: [bold]azul-arena bench tournament --entries 16 --concurrency 8[/].
 
     With [bold]--workers 4[/]: the same on a Dask LocalCluster of 1, 2, 3 and 4 worker
     processes, in the same run (`cluster` in the JSON: games_per_s and ratio to the embedded
@@ -387,13 +392,13 @@ def bench_tournament(
     from tournaments.bench import run_bench, run_cluster_bench
     from tournaments.cluster import ClusterError
 
-    result = run_bench(games, concurrency, ruleset)
+    result = run_bench(games, concurrency, ruleset, entries)
     if workers:
         best: dict[int, dict[str, Any]] = {}
         try:
             for turn in range(repeat):
                 if turn:
-                    again = run_bench(games, concurrency, ruleset)
+                    again = run_bench(games, concurrency, ruleset, entries)
                     if again["games_per_s"] > result["games_per_s"]:
                         result = again
                 for n in range(1, workers + 1):
@@ -413,6 +418,8 @@ def bench_tournament(
     console.print(f"{result['games']} games in {result['elapsed_s']:.2f} s at concurrency "
                   f"{result['concurrency']}: [bold]{result['games_per_s']:.1f} games/s[/], "
                   f"{result['per_move_us']:.0f} us per move ({result['moves']} moves)")
+    console.print(f"{result['entries']} entries; at most {result['bot_processes_peak']} live bot "
+                  "processes (counted from /proc)")
     console.print("where a move's time goes (us per move):")
     for key, value in result["breakdown_us"].items():
         console.print(f"  {key:<28} {value:8.1f}")
