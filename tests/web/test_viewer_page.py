@@ -76,6 +76,7 @@ def test_stepping_shows_each_move_and_the_records_scores(browser: Any, fault_pag
         assert shown["move"] == moves[n - 1]
         assert shown["scores"] == [b["score"] for b in states[n]["boards"]]
         assert shown["hash"] == f"#move={n}"
+        assert ("End of round 1" in shown["info"]) == (n == len(record["rounds"][0]["moves"]))
     assert any(s != 0 for s in _shown(browser)["scores"]), "round 1 scored nothing?"
     _key(browser, Keys.ARROW_LEFT)
     assert _shown(browser)["pos"].startswith(f"move {steps - 1} /")

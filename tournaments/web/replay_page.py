@@ -43,11 +43,17 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
                                             ("seat", "fault", "detail", "forfeited")})
     plies = []
     for i, move in enumerate(moves):
-        before = states[i]
-        plies.append({"seat": before["turn"], "round": before["round"], "move": move,
-                      "words": view.describe(before, move),
-                      "us": times[i] if i < len(times) and i not in substituted else None,
-                      "sub": i in substituted, "faults": faults.get(i, [])})
+        before, after = states[i], states[i + 1]
+        ply = {"seat": before["turn"], "round": before["round"], "move": move,
+               "words": view.describe(before, move),
+               "us": times[i] if i < len(times) and i not in substituted else None,
+               "sub": i in substituted, "faults": faults.get(i, [])}
+        ended = after["phase"] == "over" and before["phase"] != "over"
+        if ended or after["round"] != before["round"]:
+            # The move ended a round: what its scoring gave each seat (the board jumps there).
+            ply["round_end"] = [a["score"] - b["score"] for a, b in
+                                zip(after["boards"], before["boards"], strict=True)]
+        plies.append(ply)
     bots = ref.get("bots") or [{} for _ in range(n)]
     entries = ref.get("entries") or [""] * n
     terminations = [str(b.get("termination", "ok") or "ok") for b in bots]

@@ -138,15 +138,13 @@ var AzulViewer = (function () {
     frames.forEach(function (f) {
       f.boards.forEach(function (b) { if (b.score > max) max = b.score; });
     });
-    var W = 600, H = 180, L = 30, B = 16, T = 6;
+    var W = 600, H = 180, L = 4, B = 6, T = 6;
     var x = function (i) { return L + (W - L - 6) * (n > 1 ? i / (n - 1) : 0); };
     var y = function (v) { return T + (H - T - B) * (1 - Math.max(0, v) / max); };
     var svg = "<svg viewBox=\"0 0 " + W + " " + H + "\" preserveAspectRatio=\"none\" " +
       "role=\"img\" aria-label=\"score over the game\">";
     svg += "<line x1=\"" + L + "\" y1=\"" + y(0) + "\" x2=\"" + W + "\" y2=\"" + y(0) +
       "\" stroke=\"#bbb\"/>";
-    svg += "<text x=\"2\" y=\"" + (T + 8) + "\" font-size=\"10\" fill=\"#888\">" + max +
-      "</text><text x=\"2\" y=\"" + y(0) + "\" font-size=\"10\" fill=\"#888\">0</text>";
     for (var s = 0; s < seats; s++) {
       var pts = [];
       for (var i = 0; i < n; i++) pts.push(x(i).toFixed(1) + "," + y(frames[i].boards[s].score).toFixed(1));
@@ -159,7 +157,9 @@ var AzulViewer = (function () {
       return "<span><span class=\"dot\" style=\"background:" + SEAT_HEX[s] + "\"></span>" +
         esc(name) + "</span>";
     }).join(" &nbsp; ");
-    box.innerHTML = svg + "<div class=\"legend\">" + legend + "</div>";
+    // Labels in HTML beside the stretched drawing, so that they keep their shape.
+    box.innerHTML = "<div class=\"plot\"><div class=\"ylab\"><span>" + max + "</span><span>0" +
+      "</span></div>" + svg + "</div><div class=\"legend\">" + legend + "</div>";
     var marker = box.querySelector(".marker");
     return function (pos) {
       marker.setAttribute("x1", x(pos));
@@ -267,6 +267,12 @@ var AzulViewer = (function () {
           esc(f.fault) + (f.detail ? ": " + esc(f.detail) : "") +
           (f.forfeited ? " (forfeited)" : "") + "</span>";
       });
+      if (p.round_end) {
+        html += "<div class=\"round-end\">End of round " + p.round + " (scoring): " +
+          p.round_end.map(function (d, s) {
+            return esc(data.names[s]) + " " + (d >= 0 ? "+" : "") + d;
+          }).join(", ") + "</div>";
+      }
       return html;
     }
 
