@@ -50,3 +50,22 @@ def big_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("big") / "big.json"
     path.write_text(json.dumps(capped_game(4)))
     return path
+
+
+@pytest.fixture(scope="session")
+def pavilion_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 3-player Summer Pavilion game whose seats place a tile whenever they can (random among
+    the placements, else random): stars that fill up, passes, bonus tiles."""
+    import random
+
+    from referee.engine import new_game
+
+    game = new_game("pavilion", 3, seed=4)
+    rng = random.Random(4)
+    while not game.is_over():
+        moves = game.legal_moves()
+        places = [m for m in moves if "-" in str(m)]
+        game.push(rng.choice(places or moves))
+    path = tmp_path_factory.mktemp("pavilion") / "pavilion.json"
+    path.write_text(json.dumps(game.record(["ann", "bob", "cyd"])))
+    return path

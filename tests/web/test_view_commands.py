@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from tests.web.conftest import run_cli
@@ -49,3 +50,31 @@ def test_view_and_show_a_game_of_a_tournament_database(fault_record: Path,
     assert "takes" in done.stdout and "score" in done.stdout
     done = run_cli("replay", "show", str(fault_record), "--move", str(len(moves) + 1))
     assert done.returncode == 2 and f"moves 0 to {len(moves)}" in done.stderr
+
+
+def test_summer_pavilion_moves_in_words_and_in_the_terminal(pavilion_record: Path) -> None:
+    from tournaments.families import view_for
+
+    view = view_for("pavilion")
+    record = json.loads(pavilion_record.read_text())
+    states, moves = view.replay_states(record)
+    words = {m: view.describe(states[i], m) for i, m in enumerate(moves)}
+    takes = [w for m, w in words.items() if len(m) == 2]
+    assert takes and all(w.startswith("takes ") for w in takes)
+    places = [w for m, w in words.items() if "-" in m]
+    assert places and all(re.match(r"places \w+ on space [1-6] of (the \w+ star|star \d)"
+                                   r" \(pays ", w) for w in places)
+    assert any(w.startswith("passes") for w in words.values())
+    state = {"ruleset": "pavilion", "wild": "P", "centre": "PGGO", "factories": ["GGPB"],
+             "marker_in_centre": True}
+    assert view.describe(state, "1G") == "takes 2 green and 1 wild purple from factory 1"
+    assert view.describe(state, "CO") == ("takes 1 orange and 1 wild purple from the centre "
+                                          "with the start token")
+    assert view.describe(state, "4-6B+5") == ("places blue on space 6 of the blue star (pays 1 "
+                                              "blue and 5 wild purple)")
+    assert view.describe(state, "pass:GGO") == "passes, keeping 2 green and 1 orange"
+    assert view.describe(state, "bonus:R") == "takes a red bonus tile from the supply"
+    done = run_cli("replay", "show", str(pavilion_record), "--move", "30")
+    assert done.returncode == 0, done.stderr
+    assert f"move 30 of {len(moves)}" in done.stdout and "supply" in done.stdout
+    assert "centre star" in done.stdout

@@ -188,3 +188,32 @@ def test_a_four_player_fifty_round_game(browser: Any, big_record: Path, tmp_path
     assert shown["scores"] == record["final_scores"]
     assert len(browser.execute_script("return document.querySelectorAll('.board')")) == 4
     assert console_errors(browser) == []
+
+
+def test_a_summer_pavilion_game(browser: Any, pavilion_record: Path, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    record = json.loads(pavilion_record.read_text())
+    states, moves = view_for("pavilion").replay_states(record)
+    _open(browser, _page(pavilion_record, tmp_path / "pavilion.html"))
+    for n in range(1, 41):
+        _key(browser, Keys.ARROW_RIGHT)
+        shown = _shown(browser)
+        assert shown["move"] == moves[n - 1]
+        assert shown["scores"] == [b["score"] for b in states[n]["boards"]]
+    # The drawing: 7 stars of 6 spaces per seat, the 10 supply spaces, the wild colour.
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".drawing .star")) == 7 * 3
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".drawing .star .sp")) == 42 * 3
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".drawing .supply .t")) == 10
+    wild = browser.find_element(By.CSS_SELECTOR, ".drawing .wild").text
+    assert states[40]["wild"] in "PGOYBR" and "wild" in wild
+    placed = sum(ch != "." for b in states[40]["boards"] for star in b["stars"] for ch in star)
+    drawn = browser.execute_script(
+        "return document.querySelectorAll('.drawing .star .sp > .t:not(.free)').length")
+    assert drawn == placed
+    _key(browser, Keys.END)
+    assert _shown(browser)["scores"] == record["final_scores"]
+    png = browser.find_element(By.CSS_SELECTOR, ".drawing").screenshot_as_png
+    assert drawn_fraction(png)[0] > 0.15
+    assert console_errors(browser) == []

@@ -35,4 +35,8 @@ def view_for(ruleset: str) -> FamilyView:
         from tournaments.families import classic
 
         return classic.VIEW
+    if family == "pavilion":
+        from tournaments.families import pavilion
+
+        return pavilion.VIEW
     raise NotImplementedError(f"no view for the {family} family yet")

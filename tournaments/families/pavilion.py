@@ -1,0 +1,189 @@
+"""Summer Pavilion (pavilion, pavilion-mono) for people: moves in words, the board in colour."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from referee.engine import get_ruleset, replay
+from referee.engine.pavilion.game import PavilionGame
+from referee.engine.pavilion.moves import COLOUR_LETTERS, COLOUR_NAMES
+from referee.engine.pavilion.record import read_pavilion_header
+from referee.engine.pavilion.tables import STAR_COLOURS
+from tournaments.families import FamilyView
+
+TILE_STYLE = {"P": "bold white on purple", "G": "bold white on green4",
+              "O": "bold black on dark_orange", "Y": "bold black on yellow",
+              "B": "bold white on blue", "R": "bold white on red"}
+
+
+def colour_name(letter: str) -> str:
+    return COLOUR_NAMES[COLOUR_LETTERS.index(letter.upper())]
+
+
+def star_name(ruleset: str, star: int) -> str:
+    """"the centre star", "the blue star" (or "star 4" where the stars have no colour)."""
+    if star == 0:
+        return "the centre star"
+    if get_ruleset(ruleset).monochrome_stars:
+        return f"star {star}"
+    return f"the {COLOUR_NAMES[STAR_COLOURS[star]]} star"
+
+
+def _count(n: int, letter: str) -> str:
+    return f"{n} {colour_name(letter)}"
+
+
+def describe(state: dict[str, Any], move: str) -> str:
+    """`move` in words from `state` (the state before it); unreadable notation comes back as
+    it is."""
+    text = move.strip().upper()
+    wild = state.get("wild", "")
+    if text.startswith("PASS"):
+        kept = text.partition(":")[2]
+        if not kept:
+            return "passes, keeping no tile"
+        counts = [_count(kept.count(c), c) for c in COLOUR_LETTERS if c in kept]
+        return "passes, keeping " + " and ".join(counts)
+    if text.startswith("BONUS:") and len(text) == 7:
+        return f"takes a {colour_name(text[6])} bonus tile from the supply"
+    if "-" in text:  # <star>-<space><colour>[+<wilds>]
+        try:
+            star_text, _, rest = text.partition("-")
+            star, space, letter = int(star_text), int(rest[0]), rest[1]
+            wilds = int(rest.partition("+")[2] or 0)
+            cost = get_ruleset(state["ruleset"]).space_numbers[star][space - 1]
+        except (ValueError, IndexError):
+            return move
+        paid = _count(cost - wilds, letter)
+        if wilds:
+            paid += f" and {wilds} wild {colour_name(wild)}"
+        where = star_name(state["ruleset"], star)
+        return f"places {colour_name(letter)} on space {space} of {where} (pays {paid})"
+    if len(text) == 2 and text[1] in COLOUR_LETTERS:
+        source, letter = text[0], text[1]
+        if source == "C":
+            tiles, where = state["centre"], "the centre"
+        elif source.isdigit() and 1 <= int(source) <= len(state["factories"]):
+            tiles, where = state["factories"][int(source) - 1], f"factory {source}"
+        else:
+            return move
+        if letter == wild:
+            words = f"takes 1 wild {colour_name(wild)}"
+        else:
+            words = f"takes {_count(tiles.count(letter), letter)}"
+            if wild and wild in tiles:
+                words += f" and 1 wild {colour_name(wild)}"
+        words += f" from {where}"
+        if source == "C" and state.get("marker_in_centre"):
+            words += " with the start token"
+        return words
+    return move
+
+
+def replay_states(record: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Every state of a pavilion record's game (before the first move ... after the last) and
+    its moves; the engine checks the record first (RecordError says where it goes wrong)."""
+    replay(record)
+    header = read_pavilion_header(record)
+    game = PavilionGame(header.ruleset, header.players, seed=0, first_player=header.first_player,
+                        wild_order=header.wild_order,
+                        chance=(header.supply, header.deals, header.refills))
+    states, moves = [game.to_state()], []
+    for round_moves in header.moves:
+        for text in round_moves:
+            game.push(game.parse_move(text))
+            states.append(game.to_state())
+            moves.append(text)
+    return states, moves
+
+
+def layout(ruleset: str) -> dict[str, Any]:
+    """What the page needs to draw the stars: their names and colours, each space's cost."""
+    rules = get_ruleset(ruleset)
+    stars = []
+    for star in range(7):
+        colour = None if star == 0 or rules.monochrome_stars else COLOUR_LETTERS[STAR_COLOURS[star]]
+        stars.append({"name": star_name(ruleset, star).removeprefix("the "), "colour": colour,
+                      "costs": list(rules.space_numbers[star])})
+    return {"stars": stars, "colours": dict(zip(COLOUR_LETTERS, COLOUR_NAMES, strict=True))}
+
+
+def _tiles(letters: str) -> Text:
+    out = Text()
+    for ch in letters:
+        out.append(f" {ch} ", style=TILE_STYLE.get(ch, "bold"))
+    return out
+
+
+def _seat(state: dict[str, Any], seat: int, name: str) -> Table:
+    b = state["boards"][seat]
+    costs = get_ruleset(state["ruleset"]).space_numbers
+    to_move = state["phase"] != "over" and state["turn"] == seat
+    title = Text(f"{'▶ ' if to_move else ''}seat {seat} {name}", style="bold" if to_move else "")
+    title.append(f"   score {b['score']}", style="bold cyan")
+    if b["has_marker"]:
+        title.append("  start token", style="dim")
+    if b["passed"]:
+        title.append("  passed", style="yellow")
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column()
+    grid.add_column()
+    for star, cells in enumerate(b["stars"]):
+        row = Text()
+        for k, ch in enumerate(cells):
+            if ch == ".":
+                row.append(f" {costs[star][k]} ", style="dim")
+            else:
+                row.append_text(_tiles(ch))
+        grid.add_row(Text(star_name(state["ruleset"], star).removeprefix("the "), style="dim"),
+                     row)
+    hand = Text("tiles ")
+    hand.append_text(_tiles(b["tiles"]) if b["tiles"] else Text("-", style="dim"))
+    hand.append("   kept ")
+    hand.append_text(_tiles(b["kept"]) if b["kept"] else Text("-", style="dim"))
+    table = Table.grid()
+    table.add_row(title)
+    table.add_row(grid)
+    table.add_row(hand)
+    return table
+
+
+def board(state: dict[str, Any], names: list[str] | None = None) -> RenderableType:
+    """The table as a person sees it: wild colour, factories, centre, supply, every seat."""
+    names = names or [f"seat {i}" for i in range(state["players"])]
+    head = Text(f"{state['ruleset']}  round {state['round']}/6  wild ", style="bold")
+    head.append_text(_tiles(state["wild"]))
+    phase = {"take": "takes tiles", "play": "places a tile or passes",
+             "bonus": f"takes {state.get('bonus_owed', 0)} bonus tile(s)"}
+    head.append("  " + ("game over" if state["phase"] == "over"
+                        else f"{names[state['turn']]} {phase.get(state['phase'], '')}"))
+    factories = Text()
+    for i, f in enumerate(state["factories"]):
+        factories.append(f"{i + 1}:", style="bold")
+        factories.append_text(_tiles(f) if f else Text(" - ", style="dim"))
+        factories.append("  ")
+    centre = Text("centre: ", style="bold")
+    if state["marker_in_centre"]:
+        centre.append(" 1 ", style="bold black on white")
+    centre.append_text(_tiles(state["centre"]) if state["centre"] else Text("-", style="dim"))
+    supply = Text("supply: ", style="bold")
+    for ch in state["supply"]:
+        supply.append_text(_tiles(ch) if ch != "." else Text(" · ", style="dim"))
+    bag = state["bag"] if isinstance(state["bag"], int) else len(state["bag"])
+    depot = state["depot"] if isinstance(state["depot"], int) else len(state["depot"])
+    supply.append(f"    bag {bag}, depot {depot}", style="dim")
+    seats = Table.grid(padding=(0, 4))
+    row = [_seat(state, s, names[s]) for s in range(state["players"])]
+    for _ in row[:2]:
+        seats.add_column()
+    seats.add_row(*row[:2])
+    if len(row) > 2:
+        seats.add_row(*row[2:])
+    return Group(head, factories, centre, supply, Text(""), seats)
+
+
+VIEW = FamilyView("pavilion", describe, board, replay_states, layout)
