@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -26,6 +27,7 @@ def test_a_whole_game_typed_at_the_terminal(tmp_path: Path) -> None:
     try:
         child.expect(r"You are seat 1")
         child.expect(PROMPT)
+        listed = re.sub(r"\x1b\[[0-9;]*m", "", child.before)  # the board and the move list
         # A bad answer is explained and asked again; a number past the list too.
         child.sendline("hello")
         child.expect(r"is not a move")
@@ -36,7 +38,13 @@ def test_a_whole_game_typed_at_the_terminal(tmp_path: Path) -> None:
         child.sendline("1B9")  # notation that is no move at all
         child.expect(r"is not a move")
         child.expect(PROMPT)
-        typed = 0
+        # A move in notation (lower case is fine): the first of the numbered list.
+        first = re.search(r"^\s*1 (\S{2,4})\s", listed, re.M)
+        assert first, listed[-2000:]
+        child.sendline(first.group(1).lower())
+        child.expect(rf" {re.escape(first.group(1))}: takes ")
+        child.expect(PROMPT)
+        typed = 1
         while True:
             # The last legal move each time, by number (a different one from the first).
             child.sendline(child.match.group(1))
