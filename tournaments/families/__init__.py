@@ -40,3 +40,15 @@ def view_for(ruleset: str) -> FamilyView:
 
         return pavilion.VIEW
     raise NotImplementedError(f"no view for the {family} family yet")
+
+
+def play_states(game: Any, rounds: list[list[str]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Push a record's moves (already checked by the engine) into `game`, a fresh game with the
+    record's chance outcomes: every state from the first to the last, and the moves."""
+    states, moves = [game.to_state()], []
+    for round_moves in rounds:
+        for text in round_moves:
+            game.push(game.parse_move(text))
+            states.append(game.to_state())
+            moves.append(text)
+    return states, moves

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from referee.engine import COLOUR_LETTERS, COLOUR_NAMES, ClassicGame, read_header, replay
 from referee.engine.classic.tables import FLOOR_LOSS, FLOOR_SLOTS, wall_column
-from tournaments.families import FamilyView
+from tournaments.families import FamilyView, play_states, terminal
 
 # Terminal styles of the tiles: black tiles get a light edge so they show on a dark terminal.
 TILE_STYLE = {"B": "bold white on blue", "Y": "bold black on yellow", "R": "bold white on red",
@@ -66,13 +66,7 @@ def replay_states(record: dict[str, Any]) -> tuple[list[dict[str, Any]], list[st
     header = read_header(record)
     game = ClassicGame(header.ruleset, header.players, seed=0, first_player=header.first_player,
                        deals=[codes for codes, _ in header.rounds])
-    states, moves = [game.to_state()], []
-    for _, round_moves in header.rounds:
-        for text in round_moves:
-            game.push(game.parse_move(text))
-            states.append(game.to_state())
-            moves.append(text)
-    return states, moves
+    return play_states(game, [moves for _, moves in header.rounds])
 
 
 def layout(ruleset: str) -> dict[str, Any]:
@@ -86,14 +80,11 @@ def layout(ruleset: str) -> dict[str, Any]:
 
 
 def _tile(letter: str) -> Text:
-    return Text(f" {letter} ", style=TILE_STYLE.get(letter, "bold"))
+    return terminal.tiles(letter, TILE_STYLE)
 
 
 def _tiles(letters: str) -> Text:
-    out = Text()
-    for ch in letters:
-        out.append_text(_tile(ch))
-    return out
+    return terminal.tiles(letters, TILE_STYLE)
 
 
 def _seat_board(state: dict[str, Any], seat: int, name: str, wall_pattern: list[str] | None
@@ -120,17 +111,10 @@ def _seat_board(state: dict[str, Any], seat: int, name: str, wall_pattern: list[
     n_floor = min(FLOOR_SLOTS, len(b["floor"]) + b["has_marker"])
     floor = Text("floor ")
     if b["has_marker"]:
-        floor.append(" 1 ", style="bold black on white")
+        floor.append(" 1 ", style=terminal.MARKER_STYLE)
     floor.append_text(_tiles(b["floor"]))
     floor.append(f"  ({-FLOOR_LOSS[n_floor]})", style="dim")
-    to_move = state["phase"] != "over" and state["turn"] == seat
-    title = Text(f"{'▶ ' if to_move else ''}seat {seat} {name}", style="bold" if to_move else "")
-    title.append(f"   score {b['score']}", style="bold cyan")
-    table = Table.grid()
-    table.add_row(title)
-    table.add_row(grid)
-    table.add_row(floor)
-    return table
+    return terminal.stacked(terminal.seat_title(state, seat, name), grid, floor)
 
 
 def board(state: dict[str, Any], names: list[str] | None = None) -> RenderableType:
@@ -143,26 +127,12 @@ def board(state: dict[str, Any], names: list[str] | None = None) -> RenderableTy
         head += (f"{names[state['turn']]} places pattern line {state['wall_line']} on the wall")
     else:
         head += f"{names[state['turn']]} to move"
-    factories = Text()
-    for i, f in enumerate(state["factories"]):
-        factories.append(f"{i + 1}:", style="bold")
-        factories.append_text(_tiles(f) if f else Text(" - ", style="dim"))
-        factories.append("  ")
-    centre = Text("centre: ", style="bold")
-    if state["marker_in_centre"]:
-        centre.append(" 1 ", style="bold black on white")
-    centre.append_text(_tiles(state["centre"]) if state["centre"] else Text("-", style="dim"))
-    bag = len(state["bag"]) if isinstance(state["bag"], str) else state["bag"]
-    lid = len(state["lid"]) if isinstance(state["lid"], str) else state["lid"]
-    centre.append(f"    bag {bag}, lid {lid}", style="dim")
+    factories, centre = terminal.sources(state, TILE_STYLE)
+    centre.append(f"    bag {terminal.count(state['bag'])}, lid {terminal.count(state['lid'])}",
+                  style="dim")
     pattern = layout(state["ruleset"])["wall"]
-    boards = Table.grid(padding=(0, 4))
-    row = [_seat_board(state, s, names[s], pattern) for s in range(state["players"])]
-    for _ in row[:2]:
-        boards.add_column()
-    boards.add_row(*row[:2])
-    if len(row) > 2:
-        boards.add_row(*row[2:])
+    boards = terminal.seats_grid([_seat_board(state, s, names[s], pattern)
+                                  for s in range(state["players"])])
     return Group(Text(head, style="bold"), factories, centre, Text(""), boards)
 
 

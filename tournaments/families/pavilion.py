@@ -13,7 +13,7 @@ from referee.engine.pavilion.game import PavilionGame
 from referee.engine.pavilion.moves import COLOUR_LETTERS, COLOUR_NAMES
 from referee.engine.pavilion.record import read_pavilion_header
 from referee.engine.pavilion.tables import STAR_COLOURS
-from tournaments.families import FamilyView
+from tournaments.families import FamilyView, play_states, terminal
 
 TILE_STYLE = {"P": "bold white on purple", "G": "bold white on green4",
               "O": "bold black on dark_orange", "Y": "bold black on yellow",
@@ -92,13 +92,7 @@ def replay_states(record: dict[str, Any]) -> tuple[list[dict[str, Any]], list[st
     game = PavilionGame(header.ruleset, header.players, seed=0, first_player=header.first_player,
                         wild_order=header.wild_order,
                         chance=(header.supply, header.deals, header.refills))
-    states, moves = [game.to_state()], []
-    for round_moves in header.moves:
-        for text in round_moves:
-            game.push(game.parse_move(text))
-            states.append(game.to_state())
-            moves.append(text)
-    return states, moves
+    return play_states(game, header.moves)
 
 
 def layout(ruleset: str) -> dict[str, Any]:
@@ -113,18 +107,13 @@ def layout(ruleset: str) -> dict[str, Any]:
 
 
 def _tiles(letters: str) -> Text:
-    out = Text()
-    for ch in letters:
-        out.append(f" {ch} ", style=TILE_STYLE.get(ch, "bold"))
-    return out
+    return terminal.tiles(letters, TILE_STYLE)
 
 
 def _seat(state: dict[str, Any], seat: int, name: str) -> Table:
     b = state["boards"][seat]
     costs = get_ruleset(state["ruleset"]).space_numbers
-    to_move = state["phase"] != "over" and state["turn"] == seat
-    title = Text(f"{'▶ ' if to_move else ''}seat {seat} {name}", style="bold" if to_move else "")
-    title.append(f"   score {b['score']}", style="bold cyan")
+    title = terminal.seat_title(state, seat, name)
     if b["has_marker"]:
         title.append("  start token", style="dim")
     if b["passed"]:
@@ -145,11 +134,7 @@ def _seat(state: dict[str, Any], seat: int, name: str) -> Table:
     hand.append_text(_tiles(b["tiles"]) if b["tiles"] else Text("-", style="dim"))
     hand.append("   kept ")
     hand.append_text(_tiles(b["kept"]) if b["kept"] else Text("-", style="dim"))
-    table = Table.grid()
-    table.add_row(title)
-    table.add_row(grid)
-    table.add_row(hand)
-    return table
+    return terminal.stacked(title, grid, hand)
 
 
 def board(state: dict[str, Any], names: list[str] | None = None) -> RenderableType:
@@ -161,28 +146,13 @@ def board(state: dict[str, Any], names: list[str] | None = None) -> RenderableTy
              "bonus": f"takes {state.get('bonus_owed', 0)} bonus tile(s)"}
     head.append("  " + ("game over" if state["phase"] == "over"
                         else f"{names[state['turn']]} {phase.get(state['phase'], '')}"))
-    factories = Text()
-    for i, f in enumerate(state["factories"]):
-        factories.append(f"{i + 1}:", style="bold")
-        factories.append_text(_tiles(f) if f else Text(" - ", style="dim"))
-        factories.append("  ")
-    centre = Text("centre: ", style="bold")
-    if state["marker_in_centre"]:
-        centre.append(" 1 ", style="bold black on white")
-    centre.append_text(_tiles(state["centre"]) if state["centre"] else Text("-", style="dim"))
+    factories, centre = terminal.sources(state, TILE_STYLE)
     supply = Text("supply: ", style="bold")
     for ch in state["supply"]:
         supply.append_text(_tiles(ch) if ch != "." else Text(" · ", style="dim"))
-    bag = state["bag"] if isinstance(state["bag"], int) else len(state["bag"])
-    depot = state["depot"] if isinstance(state["depot"], int) else len(state["depot"])
-    supply.append(f"    bag {bag}, depot {depot}", style="dim")
-    seats = Table.grid(padding=(0, 4))
-    row = [_seat(state, s, names[s]) for s in range(state["players"])]
-    for _ in row[:2]:
-        seats.add_column()
-    seats.add_row(*row[:2])
-    if len(row) > 2:
-        seats.add_row(*row[2:])
+    supply.append(f"    bag {terminal.count(state['bag'])}, depot {terminal.count(state['depot'])}",
+                  style="dim")
+    seats = terminal.seats_grid([_seat(state, s, names[s]) for s in range(state["players"])])
     return Group(head, factories, centre, supply, Text(""), seats)
 
 

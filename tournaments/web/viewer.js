@@ -38,6 +38,18 @@ var AzulViewer = (function () {
   }
 
   /* ---------------------------------------------------------------- classic family */
+  /* The factories and the centre (with the start marker), as every family has them. */
+  function sources(frame) {
+    var html = "";
+    frame.factories.forEach(function (f, i) {
+      html += "<div class=\"factory" + (f ? "" : " empty") + "\" data-factory=\"" + (i + 1) +
+        "\"><span class=\"lbl\">" + (i + 1) + "</span>" + tiles(f) + "</div>";
+    });
+    return html + "<div class=\"centre\" data-centre><span class=\"lbl\">centre</span>" +
+      (frame.marker_in_centre ? "<span class=\"t tM\" title=\"start marker\">1</span>" : "") +
+      tiles(frame.centre) + "</div>";
+  }
+
   /* Set a part's HTML only when it changed: a move changes the table and one board, so most
    * of the page is left alone from one position to the next (smooth on a 4-player table). */
   function put(node, html) {
@@ -60,14 +72,7 @@ var AzulViewer = (function () {
   var classic = {
     draw: function (box, frame, data, ply) {
       var layout = data.layout, names = data.names, p = parts(box, frame.boards.length);
-      var html = "";
-      frame.factories.forEach(function (f, i) {
-        html += "<div class=\"factory" + (f ? "" : " empty") + "\" data-factory=\"" + (i + 1) +
-          "\"><span class=\"lbl\">" + (i + 1) + "</span>" + tiles(f) + "</div>";
-      });
-      html += "<div class=\"centre\" data-centre><span class=\"lbl\">centre</span>" +
-        (frame.marker_in_centre ? "<span class=\"t tM\" title=\"start marker\">1</span>" : "") +
-        tiles(frame.centre) + "</div>";
+      var html = sources(frame);
       put(p.top, html + "<div class=\"bag\">bag " + frame.bag + "<br>lid " + frame.lid + "</div>");
       var hitLine = -1;
       if (ply && /^[1-9C][BYRKW][1-5]$/i.test(ply.move)) hitLine = parseInt(ply.move[2], 10) - 1;
@@ -125,13 +130,7 @@ var AzulViewer = (function () {
       var html = "<div class=\"wild\">wild " + tile(frame.wild) + " <b>" +
         esc(layout.colours[frame.wild]) + "</b><br><small>round " + frame.round +
         " of 6</small></div>";
-      frame.factories.forEach(function (f, i) {
-        html += "<div class=\"factory" + (f ? "" : " empty") + "\" data-factory=\"" + (i + 1) +
-          "\"><span class=\"lbl\">" + (i + 1) + "</span>" + tiles(f) + "</div>";
-      });
-      html += "<div class=\"centre\" data-centre><span class=\"lbl\">centre</span>" +
-        (frame.marker_in_centre ? "<span class=\"t tM\" title=\"start token\">1</span>" : "") +
-        tiles(frame.centre) + "</div><div class=\"supply\"><span class=\"lbl\">supply</span>";
+      html += sources(frame) + "<div class=\"supply\"><span class=\"lbl\">supply</span>";
       for (var i = 0; i < frame.supply.length; i++) {
         var ch = frame.supply[i];
         html += ch === "." ? "<span class=\"t slot\"></span>" : tile(ch);
