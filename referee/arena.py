@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 import logging
 import os
@@ -31,6 +32,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from referee import sandbox
 from referee.clocks import SeatClock
 from referee.events import MatchEvent
 from referee.folders import BuildError, build, is_folder_entry, read_folder
@@ -39,7 +41,10 @@ from referee.launcher import (
     CPU_SECONDS_LIMIT,
     FILE_SIZE_LIMIT,
     BotProcess,
+    Isolation,
     assign,
+    build_wrapper,
+    last_words,
     launch,
     launch_standby,
     python_target,
@@ -47,6 +52,7 @@ from referee.launcher import (
 )
 from referee.match import MatchRunner, Seat
 from referee.replay import build_replay
+from referee.sandbox import Limits
 from referee.server import RefereeServer
 from referee.sessions import BotFault, BotSession
 
@@ -54,7 +60,8 @@ OFF = ("0", "false", "no", "off")
 log = logging.getLogger("referee.arena")
 
 TERMINATIONS = ("ok", "timeout", "illegal", "malformed", "crash", "disconnect", "no_hello",
-                "version_mismatch", "bad_token")
+                "version_mismatch", "bad_token", "memory")
+SOCKET_NAME = "referee.sock"
 
 
 @dataclass
@@ -102,6 +109,7 @@ class SeatResult:
     moves: int
     bot_name: str = ""
     log_path: str = ""
+    cpu_time: float | None = None  # seconds of CPU its processes used during the game
 
 
 @dataclass
@@ -129,6 +137,11 @@ class _Worker:
     last_used: int = 0  # the Arena's release counter when it last went idle (LRU order)
 
 
+def _cpu(worker: _Worker | _Failed) -> float | None:
+    process = worker.process if isinstance(worker, _Worker) else None
+    return process.cpu_seconds() if process is not None else None
+
+
 def _is_python(entry: str) -> bool:
     try:
         return python_target(entry) is not None
@@ -151,15 +164,31 @@ class Arena:
                  listen: str | None = None, reuse: bool = True, ping_interval: float = 10.0,
                  ping_timeout: float = 5.0, address_space: int = ADDRESS_SPACE_LIMIT,
                  cpu_seconds: int = CPU_SECONDS_LIMIT, file_size: int = FILE_SIZE_LIMIT,
-                 warm_start: bool | None = None, max_processes: int | None = None) -> None:
+                 warm_start: bool | None = None, isolation: str | None = None,
+                 bot_env: dict[str, str] | None = None,
+                 entry_limits: dict[str, Limits] | None = None,
+                 entry_env: dict[str, dict[str, str]] | None = None,
+                 hidden: list[Path] | None = None, ponder: bool = False,
+                 max_processes: int | None = None) -> None:
+        """`isolation`: none, process or sandbox (None: the strongest this machine offers;
+        IsolationError, naming what is missing, for one it cannot provide). `bot_env`: variables
+        every bot gets; `entry_limits` and `entry_env`: per entry name. `hidden`: paths no bot
+        may see even in its own folder (the sandbox hides them). `ponder`: bots keep their CPU
+        between their moves (by default they are frozen)."""
+        self.isolation = sandbox.require(isolation)
+        self.bot_env = dict(bot_env or {})
+        self.entry_limits = dict(entry_limits or {})
+        self.entry_env = dict(entry_env or {})
+        self.hidden = [Path(h) for h in hidden or []]
+        self.ponder = ponder
         entries = entries or {}
         self.entries = dict(entries) if isinstance(entries, dict) else {e: e for e in entries}
         self.log_dir = Path(log_dir) if log_dir else None
         self.startup_timeout = startup_timeout
         self.reuse = reuse
         self.ping_interval, self.ping_timeout = ping_interval, ping_timeout
-        self.address_space, self.cpu_seconds = address_space, cpu_seconds
-        self.file_size = file_size
+        self.limits = Limits(memory=address_space, cpu_seconds=cpu_seconds,
+                             file_size=file_size)
         self._listen = listen
         self._tmp: Path | None = None
         self._idle: dict[str, list[_Worker]] = {}
@@ -177,6 +206,7 @@ class Arena:
         self._builds: dict[Path, asyncio.Task[float]] = {}  # bot folders' build steps, once each
         self._closing = False
         self.server: RefereeServer | None = None
+        self._launching: Isolation | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -189,13 +219,25 @@ class Arena:
 
     async def start(self) -> None:
         self._tmp = Path(tempfile.mkdtemp(prefix="azul-arena-"))
+        os.chmod(self._tmp, 0o711)
         if self.log_dir is None:
             self.log_dir = Path(tempfile.gettempdir()) / "azul-arena-logs" / self._tmp.name
-        listen = self._listen or f"unix:{self._tmp / 'referee.sock'}"
+        # The socket alone in its folder: the sandbox shows bots that folder, nothing else.
+        socket_dir = self._tmp / "socket"
+        socket_dir.mkdir()
+        local = f"unix:{socket_dir / SOCKET_NAME}"
+        listen = self._listen or local
         from referee.service import run_match_request
 
-        self.server = RefereeServer(listen, run_match=lambda req: run_match_request(self, req))
+        # Frozen bots answer no HTTP/2 keepalive: the server pings only where bots may think.
+        self.server = RefereeServer(listen, run_match=lambda req: run_match_request(self, req),
+                                    also=[local] if listen != local else [],
+                                    keepalive=self.ponder or self._listen is not None)
         await self.server.start()
+        self._launching = Isolation(self.isolation, self._tmp, socket_dir,
+                                    tuple([*self.hidden, self.log_dir]), self.bot_env)
+        self._bot_address = (f"unix:{sandbox.SOCKET_DIR}/{SOCKET_NAME}"
+                             if self.isolation == "sandbox" else local)
         if self.warm_start and any(_is_python(e) for e in self.entries.values()):
             self._start_standby()  # warming up while the first bots start
 
@@ -274,8 +316,11 @@ class Arena:
             return
         assert self.log_dir is not None
         log_path = self.log_dir / f"standby-{next(self._launched)}.log"
-        self._standby = asyncio.ensure_future(launch_standby(
-            log_path, self.address_space, self.cpu_seconds, self.file_size))
+        assert self._launching is not None
+        # As much memory as the largest entry may have: an entry's own limit is set on assign.
+        memory = max([self.limits.memory, *(lim.memory for lim in self.entry_limits.values())])
+        limits = dataclasses.replace(self.limits, memory=memory)
+        self._standby = asyncio.ensure_future(launch_standby(log_path, self._launching, limits))
 
     def _cold_from_now_on(self, why: str) -> None:
         if self.warm_start:
@@ -312,20 +357,22 @@ class Arena:
     async def _launch(self, name: str, token: str, log_path: Path) -> BotProcess:
         """A process for entry `name`: the warm standby when `name` is a Python bot, else a new
         one."""
-        assert self.server is not None
+        assert self.server is not None and self._launching is not None
         entry = self.entry_of(name)
         target = python_target(entry)  # ValueError for no entry at all: _spawn reports it
+        limits = self.entry_limits.get(name, self.limits)
+        env = self.entry_env.get(name, {})
         if self.warm_start and target is not None:
             process = await self._take_standby()
             if process is not None:
                 try:
-                    assign(process, target, entry, self.server.address, token, log_path)
+                    assign(process, entry, self._bot_address, token, log_path, limits, env)
                     return process
-                except OSError:  # it stopped listening: start this one fresh
+                except OSError:  # it stopped listening, or its files cannot be shown: cold
                     await process.kill()
         await self._built(entry)
-        return await launch(entry, self.server.address, token, log_path,
-                            self.address_space, self.cpu_seconds, self.file_size)
+        return await launch(entry, self._bot_address, token, log_path, self._launching, limits,
+                            env)
 
     async def _built(self, entry: str) -> None:
         """Run a bot folder's build step once per Arena, before its first launch (every launch
@@ -340,7 +387,10 @@ class Arena:
             assert self.log_dir is not None
             log_path = self.log_dir / f"{slug(entry)}-build.log"
             log.info("building %s: %s (log %s)", folder.path, folder.build, log_path)
-            task = self._builds[folder.path] = asyncio.ensure_future(build(folder, log_path))
+            assert self._launching is not None
+            wrap = build_wrapper(folder, self._launching)  # the bots' own isolation
+            task = self._builds[folder.path] = asyncio.ensure_future(
+                build(folder, log_path, wrap))
         await asyncio.shield(task)
 
     async def _spawn(self, name: str, retried: bool = False) -> _Worker | _Failed:
@@ -368,8 +418,9 @@ class Arena:
             kind = error.kind if isinstance(error, BotFault) else "malformed"
             failure = _Failed(kind, str(error), str(log_path))
         elif process.exited():
-            failure = _Failed("crash", f"exited with {process.process.returncode} before Hello",
-                              str(log_path))
+            kind, why = self._death(process)
+            failure = _Failed(kind, f"exited with {process.process.returncode} before Hello"
+                              + (f": {why}" if why else ""), str(log_path))
         else:
             failure = _Failed("no_hello", f"no Hello within {self.startup_timeout}s",
                               str(log_path))
@@ -389,6 +440,9 @@ class Arena:
             return failure
         worker = _Worker(name, session, process,
                          spawn_to_hello=time.perf_counter() - process.started)
+        if not self.ponder:  # no CPU until its first move request (the session thaws it)
+            session.freezer = process
+            process.freeze()
         if self.ping_interval > 0:
             worker.keepalive = asyncio.ensure_future(
                 session.keepalive(self.ping_interval, self.ping_timeout))
@@ -434,14 +488,27 @@ class Arena:
         else:
             await self._retire(worker)
 
+    @staticmethod
+    def _death(process: BotProcess) -> tuple[str, str]:
+        """Why a bot's process died: `memory` (over its memory limit) or `crash`, and the last
+        line of its log (a Python bot's traceback ends with the exception)."""
+        words = last_words(process.log_path)
+        if process.oom_killed() or words.startswith("MemoryError"):
+            return "memory", words or "killed over its memory limit"
+        return "crash", words
+
     async def _classify(self, workers: list[_Worker | _Failed], seat: Seat,
-                        fault: BotFault) -> str:
-        """A closed stream is a crash when the bot's process died, else a disconnect."""
+                        fault: BotFault) -> BotFault:
+        """A closed stream is a crash (or `memory`) when the bot's process died, else a
+        disconnect."""
         worker = workers[seat.index]
         if isinstance(worker, _Worker) and worker.process is not None:
-            if await worker.process.wait_exit(1.0) is not None:
-                return "crash"
-        return "disconnect"
+            worker.process.thaw()  # its stream is gone: whatever is left must be free to end
+            code = await worker.process.wait_exit(1.0)
+            if code is not None:
+                kind, why = self._death(worker.process)
+                return BotFault(kind, f"exited with {code}" + (f": {why}" if why else ""))
+        return fault
 
     # -- matches -------------------------------------------------------------------------------
 
@@ -481,8 +548,11 @@ class Arena:
             if isinstance(worker, _Failed):
                 runner.faults.append({"ply": 0, "seat": seat.index, "fault": worker.termination,
                                       "detail": worker.detail, "forfeited": True})
+        cpu_before = [_cpu(w) for w in workers]
         try:
             outcome = await runner.run()
+            cpu_used = [None if b is None or (a := _cpu(w)) is None else round(a - b, 4)
+                        for w, b in zip(workers, cpu_before, strict=True)]
         finally:
             await asyncio.gather(*(self._release(w, s) for w, s in zip(workers, match_seats,
                                                                         strict=True)
@@ -497,10 +567,12 @@ class Arena:
                 entry=seat.name, score=score, rank=rank, termination=seat.termination,
                 strikes=seat.strikes, faults=dict(seat.faults),
                 move_time_total=round(seat.move_time_total, 6), moves=seat.moves,
-                bot_name=seat.session.name if seat.session else "", log_path=log_path))
+                bot_name=seat.session.name if seat.session else "", log_path=log_path,
+                cpu_time=cpu_used[seat.index]))
         bots = [{"name": r.bot_name, "version": s.session.version if s.session else "",
                  "termination": r.termination, "strikes": r.strikes, "faults": r.faults,
-                 "moves": r.moves, "move_time_total": r.move_time_total}
+                 "moves": r.moves, "move_time_total": r.move_time_total,
+                 "cpu_time": r.cpu_time}
                 for r, s in zip(results, outcome.seats, strict=True)]
         record = build_replay(game.record(), match_id=match_id, names=list(seats),
                               entries=[self.entry_of(s) for s in seats], bots=bots,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import os
 import re
@@ -19,16 +18,22 @@ import resource
 import shlex
 import shutil
 import signal
-import subprocess
 import sys
+import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.folders import is_folder_entry, read_folder
+from referee import sandbox
+from referee.cgroups import BotCgroup, joined
+from referee.folders import BotFolder, is_folder_entry, read_folder
+from referee.sandbox import Limits, Place
 
-ADDRESS_SPACE_LIMIT = 2 << 30  # bytes; a runaway bot fails its own allocations, not the machine
-CPU_SECONDS_LIMIT = 3600  # generous: pooled bots play many games; this only stops a spinning bot
-FILE_SIZE_LIMIT = 64 << 20  # bytes per file written, its log included: no filling the disk
+ADDRESS_SPACE_LIMIT = Limits.memory  # bytes; a runaway bot fails its own allocations
+CPU_SECONDS_LIMIT = Limits.cpu_seconds
+FILE_SIZE_LIMIT = Limits.file_size  # bytes per file written, its log included: no filling the disk
+DEFAULT_LIMITS = Limits()
 TITLE_ROOM = 1024  # characters a standby keeps for the command line it will show (launch_standby)
 
 
@@ -51,20 +56,6 @@ def python_target(entry: str) -> str | None:
                      "command line")
 
 
-def entry_argv(entry: str) -> list[str]:
-    """The command line that runs `entry` (raises ValueError for an entry that is none of them;
-    FolderError, a ValueError, for a folder whose bot.toml is missing or wrong)."""
-    target = python_target(entry)
-    if target is not None:
-        return [sys.executable, "-m", "sdk.run", target]
-    return read_folder(entry).argv() if is_folder_entry(entry) else shlex.split(entry)
-
-
-def entry_cwd(entry: str) -> Path | None:
-    """The directory `entry` runs in: its own for a bot folder, else None (the caller's)."""
-    return read_folder(entry).path if is_folder_entry(entry) else None
-
-
 def check_entry(entry: str) -> None:
     """Raise ValueError, saying what is wrong, unless `entry` can be launched: a built-in, an
     existing .py file, a bot folder with a valid bot.toml, or a command line whose program is on
@@ -84,15 +75,122 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", first.name or first.resolve().name or "bot")[:40]
 
 
+def _limit(pid: int, which: int, value: int) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        resource.prlimit(pid, which, (value, value))
+
+
+def bot_environment(**extra: str) -> dict[str, str]:
+    """The environment of a process the referee starts that is not a bot's (a benchmark's echo
+    client): the one a bot at level `process` gets, with `extra`."""
+    return sandbox.environment("process", Path(tempfile.gettempdir()), extra)
+
+
+def _tree_cpu(pid: int) -> float | None:
+    """CPU seconds of `pid` and its descendants (waited-for children included), from /proc."""
+    total, ticks, stack = 0, os.sysconf("SC_CLK_TCK"), [pid]
+    seen = False
+    while stack:
+        current = stack.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+            seen = True
+            stack += [int(c) for c in
+                      Path(f"/proc/{current}/task/{current}/children").read_text().split()]
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / ticks if seen else None
+
+
+@dataclass(frozen=True)
+class Program:
+    """How an entry runs: its command line and the folder of its own files (None for a
+    built-in). In the sandbox the folder is shown at /bot and the command line names it so."""
+
+    argv: list[str]
+    bot_dir: Path | None
+    own_dir: bool = False  # started in its folder (a Python file; else in the referee's)
+
+
+def entry_program(entry: str, level: str = "process") -> Program:
+    """The command line that runs `entry` at `level` and its files' folder (raises ValueError
+    for an entry that is none of a built-in, a .py file or a command line)."""
+    target = python_target(entry)
+    inside = level == "sandbox"
+    if target is not None:
+        if not target.startswith("/"):  # a built-in: the project's own module
+            return Program([sys.executable, "-m", "sdk.run", target], None)
+        file, colon, cls = target.partition(":") if ".py:" in target else (target, "", "")
+        if inside:
+            target = f"{sandbox.BOT_DIR}/{Path(file).name}{colon}{cls}"
+        return Program([sys.executable, "-m", "sdk.run", target], Path(file).parent,
+                       own_dir=True)
+    if is_folder_entry(entry):  # a bot folder runs in its folder (shown at /bot)
+        found = read_folder(entry)
+        argv = found.argv()
+        if inside:
+            argv = [_inside(a, found.path) for a in argv]
+        return Program(argv, found.path, own_dir=True)
+    argv = shlex.split(entry)
+    # A command line's own files: the folder of its first argument that names a file (its
+    # program too, unless that is an interpreter the system or the referee's Python provides).
+    shown = ("/usr/", "/bin/", "/sbin/", "/lib", "/opt/", sys.prefix + "/", sys.base_prefix + "/")
+    files = [Path(a).resolve() for i, a in enumerate(argv) if Path(a).is_file()
+             and not (i == 0 and (os.path.abspath(a) + "/").startswith(shown))]
+    folder = files[0].parent if files else None
+    if inside and folder is not None:
+        argv = [_inside(a, folder) for a in argv]
+    return Program(argv, folder)
+
+
+def _inside(arg: str, bot_dir: Path) -> str:
+    """`arg` as the sandbox sees it: a path inside the bot's folder moves to /bot."""
+    path = Path(arg)
+    if not path.exists():
+        return arg
+    try:
+        return f"{sandbox.BOT_DIR}/{path.resolve().relative_to(bot_dir)}"
+    except ValueError:
+        return arg
+
+
+def entry_argv(entry: str) -> list[str]:
+    """The command line that runs `entry` outside the sandbox (ValueError for no entry)."""
+    return entry_program(entry).argv
+
+
+@dataclass
+class Isolation:
+    """How an Arena starts its bots: the level (sandbox.LEVELS), the folder where it makes their
+    private folders, the folder holding only the referee's socket (shown in the sandbox), the
+    paths no bot may see even in its own folder (the database, the logs, other entries), and the
+    variables the organiser passes to every bot (--bot-env)."""
+
+    level: str
+    workdir: Path
+    socket_dir: Path | None = None
+    hidden: tuple[Path, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+
+    def place(self, bot_dir: Path | None) -> Place:
+        home = Path(tempfile.mkdtemp(prefix="bot-", dir=self.workdir))
+        return Place(home, bot_dir, self.socket_dir, self.hidden)
+
+
 @dataclass
 class BotProcess:
-    """A launched bot: its process, its log file, and how to end it."""
+    """A launched bot: its process, its log file, its cgroup, and how to freeze and end it."""
 
     entry: str
     process: asyncio.subprocess.Process
     log_path: Path
     started: float
+    place: Place | None = None
+    group: BotCgroup | None = None
+    level: str = "process"
     warm: bool = False  # a standby process that became this bot (assign)
+    frozen: bool = False
     _killed: bool = field(default=False, repr=False)
 
     @property
@@ -109,8 +207,39 @@ class BotProcess:
         except TimeoutError:
             return None
 
+    def _signal(self, signum: int) -> None:
+        """Send `signum` to every process of the bot: each one in its cgroup (even one that left
+        its process group), else its process group."""
+        pids = self.group.pids() if self.group is not None else []
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signum)
+        if not pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signum)
+
+    def freeze(self) -> None:
+        """Stop all its processes (SIGSTOP): no CPU until `thaw`."""
+        if not self.frozen and not self._killed and self.process.returncode is None:
+            self._signal(signal.SIGSTOP)
+            self.frozen = True
+
+    def thaw(self) -> None:
+        if self.frozen:
+            self.frozen = False
+            self._signal(signal.SIGCONT)
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time its processes used so far (cgroup, else /proc)."""
+        found = self.group.cpu_seconds() if self.group is not None else None
+        return found if found is not None else _tree_cpu(self.pid)
+
+    def oom_killed(self) -> bool:
+        return self.group is not None and self.group.oom_killed()
+
     async def kill(self, grace: float = 0.3) -> None:
-        """End the whole process group: SIGTERM, then SIGKILL after `grace` seconds.
+        """End all its processes: SIGTERM, then SIGKILL after `grace` seconds; then every
+        process left in its cgroup. Its private folders go too.
 
         The group is signalled even when the leader already exited, so that children a bot
         started (and would leave behind as orphans) die with it.
@@ -118,124 +247,125 @@ class BotProcess:
         if self._killed:
             return
         self._killed = True
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGTERM)
-        if await self.wait_exit(grace) is None:
-            pass
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)
+        self._signal(signal.SIGTERM)
+        self.frozen = True
+        self.thaw()  # a stopped process acts on its SIGTERM only once continued
+        await self.wait_exit(grace)
+        self._signal(signal.SIGKILL)
         await self.wait_exit(2.0)
+        if self.group is not None:
+            for _ in range(50):  # escaped processes: until none is left (they cannot hide)
+                pids = self.group.pids()
+                if not pids:
+                    break
+                self._signal(signal.SIGKILL)
+                await asyncio.sleep(0.02)
+            self.group.remove()
+        if self.place is not None:
+            shutil.rmtree(self.place.home, ignore_errors=True)
 
 
-@functools.cache
-def isolation() -> tuple[str, ...]:
-    """The command prefix that starts a bot as the first process of its own PID namespace, or ()
-    where this machine does not allow it (then bots run as plain child processes).
-
-    In its namespace a bot sees no other process, so it cannot signal the referee or another bot
-    or read their environment (tokens); everything it starts dies with it, even after setsid();
-    it dies if the referee dies (pdeathsig); it holds no capabilities (it cannot remount /proc to
-    look outside). It still sees the file system: run untrusted code as a user that owns
-    nothing else of value. AZUL_ARENA_ISOLATION=0 turns it off.
-    """
-    unshare, setpriv, prlimit = (shutil.which(n) for n in ("unshare", "setpriv", "prlimit"))
-    if os.environ.get("AZUL_ARENA_ISOLATION") == "0" or not (unshare and setpriv and prlimit):
-        return ()
-    namespace = [unshare, "--pid", "--fork", "--kill-child", "--mount-proc"]
-    if os.geteuid() != 0:
-        namespace[1:1] = ["--user", "--map-root-user"]  # unprivileged: a user namespace too
-    prefix = (setpriv, "--pdeathsig", "KILL", "--", *namespace, "--")
-    drop = (setpriv, "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--")
-    try:
-        probe = subprocess.run([*prefix, *drop, "true"], capture_output=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return ()
-    return (*prefix, "@limits", *drop) if probe.returncode == 0 else ()
-
-
-def limited_argv(argv: list[str], address_space: int, cpu_seconds: int,
-                 file_size: int) -> list[str] | None:
-    """`argv` inside the isolation prefix, with its limits applied before it runs; None when
-    isolation is not available."""
-    prefix = isolation()
-    if not prefix:
-        return None
-    limits = [shutil.which("prlimit") or "prlimit", f"--as={address_space}",
-              f"--cpu={cpu_seconds}", f"--fsize={file_size}", "--"]
-    at = prefix.index("@limits")
-    return [*prefix[:at], *limits, *prefix[at + 1:], *argv]
-
-
-def _limit(pid: int, which: int, value: int) -> None:
-    with contextlib.suppress(OSError, ValueError):
-        resource.prlimit(pid, which, (value, value))
-
-
-def bot_environment(**extra: str) -> dict[str, str]:
-    """The environment a bot process starts with: this one, plus `extra`."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1", **extra)
-    # Run from the project root so that `python -m sdk.run` and built-ins import even when the
-    # project is not installed (the venv's editable install also covers it).
-    root = Path(__file__).resolve().parents[1]
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
-    return env
-
-
-async def _start(argv: list[str], env: dict[str, str], log_path: Path, address_space: int,
-                 cpu_seconds: int, file_size: int, entry: str,
-                 stdin: int = asyncio.subprocess.DEVNULL, cwd: Path | None = None) -> BotProcess:
-    """Start `argv` isolated and limited, its output going to `log_path`."""
-    import time
-
+async def _start(argv: list[str], extra_env: dict[str, str], log_path: Path, level: str,
+                 limits: Limits, place: Place, entry: str, cwd: Path | None = None,
+                 stdin: int = asyncio.subprocess.DEVNULL) -> BotProcess:
+    """Start `argv` at `level`, limited, its output going to `log_path`."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    isolated = limited_argv(argv, address_space, cpu_seconds, file_size)
-    with open(log_path, "ab") as log:
-        started = time.perf_counter()
-        process = await asyncio.create_subprocess_exec(
-            *(isolated or argv), stdin=stdin, stdout=log, stderr=asyncio.subprocess.STDOUT,
-            env=env, cwd=cwd, start_new_session=True)  # its own session: its own process group
-    if isolated is None:
+    env = sandbox.environment(level, place.home, extra_env)
+    group = BotCgroup.create(limits.processes, limits.memory)
+    full = joined(group, sandbox.command(argv, level, limits, place, env))
+    try:
+        with open(log_path, "ab") as log:
+            started = time.perf_counter()
+            process = await asyncio.create_subprocess_exec(
+                *full, stdin=stdin, stdout=log, stderr=asyncio.subprocess.STDOUT, env=env,
+                cwd=None if cwd is None or level == "sandbox" else cwd,
+                start_new_session=True)  # its own session => its own process group
+    except BaseException:
+        if group is not None:
+            group.remove()
+        raise
+    if level == "none":
         # Limits set from here with prlimit rather than a preexec_fn, which is unsafe in a
         # threaded parent (grpc runs threads); the window before they apply is microseconds.
-        _limit(process.pid, resource.RLIMIT_AS, address_space)
-        _limit(process.pid, resource.RLIMIT_CPU, cpu_seconds)
-        _limit(process.pid, resource.RLIMIT_FSIZE, file_size)  # past it: SIGXFSZ, a crash
-    return BotProcess(entry, process, log_path, started)
+        _limit(process.pid, resource.RLIMIT_AS, limits.memory)
+        _limit(process.pid, resource.RLIMIT_CPU, limits.cpu_seconds)
+        _limit(process.pid, resource.RLIMIT_FSIZE, limits.file_size)  # past it: SIGXFSZ
+    return BotProcess(entry, process, log_path, started, place, group, level)
 
 
-async def launch(entry: str, address: str, token: str, log_path: Path,
-                 address_space: int = ADDRESS_SPACE_LIMIT,
-                 cpu_seconds: int = CPU_SECONDS_LIMIT,
-                 file_size: int = FILE_SIZE_LIMIT) -> BotProcess:
-    """Start `entry` as a bot process that will dial `address` and say Hello with `token`."""
-    env = bot_environment(AZUL_ARENA_REFEREE=address, AZUL_ARENA_TOKEN=token)
-    return await _start(entry_argv(entry), env, log_path, address_space, cpu_seconds, file_size,
-                        entry, cwd=entry_cwd(entry))
+async def launch(entry: str, address: str, token: str, log_path: Path, isolation: Isolation,
+                 limits: Limits = DEFAULT_LIMITS, env: dict[str, str] | None = None) -> BotProcess:
+    """Start `entry` as a bot process that will dial `address` (as the bot sees it) and say
+    Hello with `token`; `env`: the variables the organiser passes to this entry."""
+    program = entry_program(entry, isolation.level)
+    extra = {**isolation.env, **(env or {}), "AZUL_ARENA_REFEREE": address,
+             "AZUL_ARENA_TOKEN": token}
+    return await _start(program.argv, extra, log_path, isolation.level, limits,
+                        isolation.place(program.bot_dir), entry,
+                        program.bot_dir if program.own_dir else None)
 
 
-async def launch_standby(log_path: Path, address_space: int = ADDRESS_SPACE_LIMIT,
-                         cpu_seconds: int = CPU_SECONDS_LIMIT,
-                         file_size: int = FILE_SIZE_LIMIT) -> BotProcess:
+async def launch_standby(log_path: Path, isolation: Isolation,
+                         limits: Limits = DEFAULT_LIMITS) -> BotProcess:
     """Start a warm Python bot process (sdk.standby) that waits to be told which bot to be:
-    isolated and limited like any bot; `assign` makes it one."""
+    isolated and limited like any bot (`limits.memory`: the largest an entry may get); `assign`
+    makes it one. In the sandbox it sees an empty /bot, filled when it is assigned."""
     # The padding argument reserves room in the process's argv memory for the command line it
     # will show once it is a bot (sdk.standby.show_as), so that setproctitle can leave the
     # environment's memory alone (SPT_NOENV): /proc/PID/environ still lists what it started with.
     argv = [sys.executable, "-m", "sdk.standby", "-" * TITLE_ROOM]
-    return await _start(argv, bot_environment(SPT_NOENV="1"), log_path, address_space,
-                        cpu_seconds, file_size, "", stdin=asyncio.subprocess.PIPE)
+    place = isolation.place(None)
+    if isolation.level == "sandbox":
+        place.bot_dir = place.home / "bot"
+        place.bot_dir.mkdir()
+    return await _start(argv, {**isolation.env, "SPT_NOENV": "1"}, log_path, isolation.level,
+                        limits, place, "", stdin=asyncio.subprocess.PIPE)
 
 
-def assign(standby: BotProcess, target: str, entry: str, address: str, token: str,
-           log_path: Path) -> None:
-    """Make a standby process (launch_standby) the bot `entry`, whose `python_target` is
-    `target`, dialling `address` with `token`; its log file is renamed to `log_path`."""
-    import time
+MAX_COPIED_FILES = 2000  # a warm sandboxed bot's folder is copied in; past this, it starts cold
 
+
+def _show_files(source: Path, target: Path, hidden: tuple[Path, ...]) -> None:
+    """Make `source`'s files appear in `target` (hard links, else copies), but none of
+    `hidden`; raises OSError past MAX_COPIED_FILES files."""
+    hide = {h.resolve() for h in hidden}
+    count = 0
+    for root, dirs, files in os.walk(source):
+        here = Path(root)
+        dirs[:] = [d for d in dirs if (here / d).resolve() not in hide]
+        out = target / here.relative_to(source)
+        out.mkdir(exist_ok=True)
+        for name in files:
+            path = here / name
+            if path.resolve() in hide or path.is_symlink():
+                continue
+            count += 1
+            if count > MAX_COPIED_FILES:
+                raise OSError(f"more than {MAX_COPIED_FILES} files in {source}")
+            try:
+                os.link(path, out / name)
+            except OSError:
+                shutil.copy2(path, out / name)
+
+
+def assign(standby: BotProcess, entry: str, address: str, token: str, log_path: Path,
+           limits: Limits, env: dict[str, str] | None = None) -> None:
+    """Make a standby process (launch_standby) the Python bot `entry`, dialling `address` with
+    `token`, under `limits` (its memory: no more than the standby's); its log file is renamed to
+    `log_path`. Raises OSError if it cannot (the caller starts the bot cold)."""
     stdin = standby.process.stdin
     if stdin is None or stdin.is_closing():
         raise OSError("the standby process is no longer listening")
-    order = {"target": target, "referee": address, "token": token}
+    program = entry_program(entry, standby.level)
+    place = standby.place
+    if program.bot_dir is not None and standby.level == "sandbox":
+        assert place is not None and place.bot_dir is not None
+        _show_files(program.bot_dir, place.bot_dir, place.hidden)
+    if standby.group is not None:
+        standby.group.set_memory(limits.memory)
+    order = {"target": program.argv[-1], "referee": address, "token": token,
+             "memory": limits.memory, "env": env or {},
+             "cwd": str(program.bot_dir or "") if standby.level != "sandbox" else ""}
     stdin.write((json.dumps(order) + "\n").encode())
     stdin.close()
     with contextlib.suppress(OSError):
@@ -243,3 +373,36 @@ def assign(standby: BotProcess, target: str, entry: str, address: str, token: st
         standby.log_path = log_path
     standby.entry, standby.warm = entry, True
     standby.started = time.perf_counter()  # spawn-to-Hello counts from here
+
+
+BUILD_LIMITS = Limits(memory=8 << 30, cpu_seconds=3600, file_size=1 << 30, processes=256,
+                      tmp_size=1 << 30)  # a compiler needs more than a bot
+
+
+def build_wrapper(folder: BotFolder, isolation: Isolation,
+                  limits: Limits = BUILD_LIMITS) -> Callable[[list[str]], list[str]]:
+    """What puts a bot folder's build command (referee.folders.build) at the Arena's isolation
+    level: the same sandbox as its bot, but its folder writable (the build writes its output
+    there), bigger limits, and the same clean environment; its time limit is the folder's."""
+    place = isolation.place(folder.path)
+    place.writable = True
+    env = sandbox.environment(isolation.level, place.home, dict(isolation.env))
+
+    def wrap(argv: list[str]) -> list[str]:
+        if isolation.level != "sandbox":  # bwrap clears it; here `env -i` does
+            argv = ["/usr/bin/env", "-i", *(f"{k}={v}" for k, v in env.items()), *argv]
+        return sandbox.command(argv, isolation.level, limits, place, env)
+
+    return wrap
+
+
+def last_words(log_path: Path, keep: int = 200) -> str:
+    """The last line of a bot's log (for a Python bot that died: its exception), clipped."""
+    try:
+        with open(log_path, "rb") as log:
+            log.seek(max(0, log.seek(0, os.SEEK_END) - 8192))
+            lines = log.read().decode(errors="replace").splitlines()
+    except OSError:
+        return ""
+    line = next((x.strip() for x in reversed(lines) if x.strip()), "")
+    return line if len(line) <= keep else line[:keep] + "..."

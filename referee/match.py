@@ -22,7 +22,8 @@ from referee.protocol.codec import TERMINATIONS, encode_state
 from referee.sessions import BotFault, BotSession
 
 # Faults after which the seat cannot go on, whatever the policy.
-FATAL = frozenset({"crash", "disconnect", "no_hello", "version_mismatch", "bad_token"})
+FATAL = frozenset({"crash", "memory", "disconnect", "no_hello", "version_mismatch",
+                   "bad_token"})
 
 
 @dataclass
@@ -53,7 +54,7 @@ class Outcome:
     faults: list[dict[str, Any]]
 
 
-Classify = Callable[[Seat, BotFault], Awaitable[str]]
+Classify = Callable[[Seat, BotFault], Awaitable[BotFault]]
 Emit = Callable[[MatchEvent], None]
 
 
@@ -94,9 +95,9 @@ class MatchRunner:
         self.faults: list[dict[str, Any]] = []
 
     async def _fault(self, seat: Seat, fault: BotFault) -> None:
+        if fault.kind == "disconnect" and self.classify is not None:
+            fault = await self.classify(seat, fault)
         kind = fault.kind
-        if kind == "disconnect" and self.classify is not None:
-            kind = await self.classify(seat, fault)
         seat.faults[kind] += 1
         seat.strikes += 1
         if kind in FATAL or self.fault_policy == "forfeit" or seat.strikes >= self.max_strikes:

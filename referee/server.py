@@ -182,8 +182,14 @@ class MatchBoard:
 class RefereeServer:
     """A running grpc.aio referee: bot stream + referee API + health + reflection."""
 
-    def __init__(self, listen: str, run_match: RunMatch | None = None) -> None:
+    def __init__(self, listen: str, run_match: RunMatch | None = None, *,
+                 also: list[str] | None = None, keepalive: bool = True) -> None:
+        """`also`: more addresses to listen on (the Arena's own socket, for the bots it starts,
+        beside a TCP port); `keepalive`: HTTP/2 pings to idle peers (off where bots are frozen
+        between moves: they could not answer)."""
         self.listen = listen
+        self.also = list(also or [])
+        self.keepalive = keepalive
         self.hub = SessionHub()
         self.board = MatchBoard()
         self._run_match = run_match
@@ -200,7 +206,10 @@ class RefereeServer:
         return f"{host}:{self.port}"
 
     async def start(self) -> None:
-        server = grpc.aio.server(options=SERVER_OPTIONS)
+        options = SERVER_OPTIONS if self.keepalive else [
+            *(o for o in SERVER_OPTIONS if not o[0].startswith("grpc.keepalive")),
+            ("grpc.keepalive_time_ms", 2**31 - 1), ("grpc.keepalive_permit_without_calls", 1)]
+        server = grpc.aio.server(options=options)
         bot_pb2_grpc.add_BotServiceServicer_to_server(BotServicer(self.hub), server)
         referee_pb2_grpc.add_RefereeServiceServicer_to_server(
             RefereeServicer(self._run_match, self.board), server)
@@ -213,6 +222,8 @@ class RefereeServer:
         self.port = server.add_insecure_port(self.listen)
         if not self.listen.startswith("unix:") and self.port == 0:
             raise OSError(f"cannot listen on {self.listen}")
+        for address in self.also:
+            server.add_insecure_port(address)
         await server.start()
         for name in names[:2] + [""]:
             await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)

@@ -12,11 +12,21 @@ import asyncio
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from referee.protocol import bot_pb2
 
 _perf = time.perf_counter
+
+
+class Freezer(Protocol):
+    """What stops a bot's processes between its moves (referee.launcher.BotProcess)."""
+
+    frozen: bool
+
+    def freeze(self) -> None: ...
+
+    def thaw(self) -> None: ...
 
 
 class BotFault(Exception):
@@ -64,6 +74,9 @@ class BotSession:
         self._pings: dict[int, asyncio.Future[float]] = {}
         self.pongs = 0
         self.busy = False  # leased to a game
+        # Set when the bot gets CPU only while it owes a move: thawed just before each request
+        # is sent (its clock starts after), frozen as its reply (or its deadline) arrives.
+        self.freezer: Freezer | None = None
 
     @property
     def alive(self) -> bool:
@@ -109,6 +122,9 @@ class BotSession:
             elif not fut.done():
                 fut.set_exception(BotFault("timeout"))
 
+        freezer = self.freezer
+        if freezer is not None:
+            freezer.thaw()
         sent = _perf()
         timer = loop.call_at(loop.time() + timeout, expire)
         overdue = False
@@ -138,6 +154,8 @@ class BotSession:
             raise
         finally:
             timer.cancel()
+            if freezer is not None and self.alive:  # its turn is over, answered or not
+                freezer.freeze()
             self._pending = None
             if not overdue:  # answered, or the stream is gone; an overdue bot still thinks
                 self._owe(0)
@@ -168,6 +186,8 @@ class BotSession:
                 # already, and the bot may still answer the current request in time.
                 pass
             elif fut is not None and not fut.done():
+                if self.freezer is not None:  # at once: not a moment of CPU past its answer
+                    self.freezer.freeze()
                 fut.set_result(Reply(reply, received))
             elif reply.request_id == self._owed:  # the late answer to the last request
                 self._owe(0)
@@ -224,6 +244,8 @@ class BotSession:
             await asyncio.sleep(interval)
             while not owed.is_set():  # woken when the move is answered; it may be owed again
                 await owed.wait()
+            if self.freezer is not None and self.freezer.frozen:
+                continue  # a frozen bot cannot answer; its process's exit is watched instead
             try:
                 await self.ping(timeout)
             except BotFault:

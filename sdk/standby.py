@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse  # noqa: F401  (sdk.run's, loaded ahead)
 import json
 import os
+import resource
 import runpy
 import shlex
 import sys
@@ -61,6 +62,14 @@ def main() -> None:
     os.close(devnull)
     os.environ["AZUL_ARENA_REFEREE"] = order["referee"]
     os.environ["AZUL_ARENA_TOKEN"] = order["token"]
+    os.environ.update(order.get("env", {}))  # what the organiser passes to this entry
+    if order.get("cwd"):
+        os.chdir(order["cwd"])  # where a cold bot of this entry starts
+    memory = order.get("memory")
+    if memory:  # this entry's own limit, at most the one the standby started with
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard == resource.RLIM_INFINITY or memory < hard:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     show_as([sys.executable, "-m", "sdk.run", order["target"]])
     sys.argv = ["-m", order["target"]]  # runpy puts sdk/run.py's path first, as `python -m` does
     runpy.run_module("sdk.run", run_name="__main__", alter_sys=True)

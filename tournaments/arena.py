@@ -40,18 +40,23 @@ class GameSettings:
     ruleset: str = "azul"
     time_per_move: float = 1.0
     fault_policy: str = "random"
+    isolation: str | None = None  # none | process | sandbox (None: the strongest available)
+    ponder: bool = False  # bots keep their CPU between their moves
+    bot_env: tuple[str, ...] = ()  # NAME or NAME=VALUE for every bot
 
 
 def isolation_level() -> str:
-    """The bots' isolation on this machine: `process` (own PID namespace, limits) or `none`."""
-    from referee.launcher import isolation
+    """The strongest isolation this machine offers its bots: sandbox, process or none
+    (referee.sandbox)."""
+    from referee.sandbox import strongest
 
-    return "process" if isolation() else "none"
+    return strongest()
 
 
-def this_machine() -> Machine:
-    """This host as stored with each game it plays."""
-    return Machine(socket.gethostname(), isolation_level(), os.cpu_count() or 1)
+def this_machine(isolation: str | None = None) -> Machine:
+    """This host as stored with each game it plays (`isolation`: its bots' level, if not the
+    strongest it offers)."""
+    return Machine(socket.gethostname(), isolation or isolation_level(), os.cpu_count() or 1)
 
 
 def outcome_from_match(game: ScheduledGame, result: Any) -> GameOutcome:
@@ -67,6 +72,7 @@ def outcome_from_match(game: ScheduledGame, result: Any) -> GameOutcome:
             faults={str(k): int(v) for k, v in (getattr(seat, "faults", None) or {}).items()},
             move_time=float(getattr(seat, "move_time_total", 0.0) or 0.0),
             moves=int(getattr(seat, "moves", 0) or 0),
+            cpu_time=getattr(seat, "cpu_time", None),
         ))
     # The referee knows seats by entry name; the schedule is the authority on who sat where.
     if [s.entry for s in seats] != list(game.seats):
@@ -97,10 +103,37 @@ async def play_game(arena: Any, game: ScheduledGame, settings: GameSettings,
     return outcome
 
 
+def arena_options(entries: Sequence[Entry], settings: GameSettings,
+                  hidden: Sequence[Path] = ()) -> dict[str, Any]:
+    """The `Arena` keyword arguments for these entries and settings: isolation, variables,
+    per-entry limits, and the paths no bot may see (`hidden`, plus every entry's own files)."""
+    from referee.launcher import entry_program
+    from referee.sandbox import Limits
+    from tournaments.entries import resolve_env
+
+    own = []
+    for entry in entries:
+        try:
+            folder = entry_program(entry.spec).bot_dir
+        except ValueError:
+            continue
+        if folder is not None:
+            own.append(folder)
+    return {
+        "isolation": settings.isolation, "ponder": settings.ponder,
+        "bot_env": resolve_env(settings.bot_env),
+        "entry_limits": {e.name: Limits(memory=e.memory) for e in entries if e.memory},
+        "entry_env": {e.name: resolve_env(e.env, f"entry {e.name!r}") for e in entries
+                      if e.env},
+        "hidden": [*hidden, *own],
+    }
+
+
 @contextlib.asynccontextmanager
 async def arena_player(
     entries: Sequence[Entry], settings: GameSettings, log_dir: Path | None = None,
     max_processes: int | None = None, spec_of: Callable[[str], str | None] | None = None,
+    hidden: Sequence[Path] = (),
 ) -> AsyncIterator[PlayFn]:
     """An async context giving a `play(game)` coroutine backed by one referee `Arena` that
     keeps at most `max_processes` bot processes (None: no cap). A seat whose entry joined
@@ -108,8 +141,9 @@ async def arena_player(
     from referee import Arena  # the referee is needed only to actually play
 
     arena = Arena({e.name: e.spec for e in entries}, log_dir=log_dir,
-                  max_processes=max_processes)
-    machine = this_machine()
+                  max_processes=max_processes,
+                  **arena_options(entries, settings, hidden))
+    machine = this_machine(arena.isolation)
     async with arena:
         async def play(game: ScheduledGame) -> GameOutcome:
             for name in game.seats:

@@ -171,7 +171,8 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
 
     portable, data = await asyncio.to_thread(portable_entries, entries)
     by_name = {e.name: e for e in portable}
-    isolation = isolation_level()  # workers isolate bots at least as well as this machine
+    # Workers isolate bots as asked, else at least as well as this machine.
+    isolation = settings.isolation or isolation_level()
     key = run_key(portable, settings, isolation)
     async with _connect(options) as client:
         try:

@@ -24,7 +24,6 @@ from typing import Any, TypeVar
 
 from tournaments.arena import (
     GameSettings,
-    isolation_level,
     play_game,
     process_cap,
     this_machine,
@@ -62,7 +61,7 @@ class GameTask:
     game: ScheduledGame
     seats: tuple[PortableEntry, ...]  # the seats' entries (several seats may share one)
     settings: GameSettings
-    isolation: str  # the level the client asked for: `process` or `none`
+    isolation: str  # the level the client asked for: sandbox, process or none
     field: int = 2  # entries in the tournament, and players per game: for the process cap
     players: int = 2
 
@@ -93,7 +92,8 @@ class _ArenaHost:
             log_dir = cache_dir() / "logs" / run_key[:16]
             # Bot processes capped as locally, for the games this worker plays at once.
             cap = process_cap(task.field, task.players, _threads())
-            arena = Arena(dict(specs), log_dir=log_dir, max_processes=cap)
+            arena = Arena(dict(specs), log_dir=log_dir, max_processes=cap,
+                          isolation=task.isolation, ponder=task.settings.ponder)
             self.arenas[run_key] = arena
             await arena.start()
             while len(self.arenas) > KEEP_ARENAS:
@@ -203,10 +203,12 @@ def _specs_here(task: GameTask, bundles: dict[str, bytes], worker: str) -> dict[
 def play_on_worker(task: GameTask, bundles: dict[str, bytes]) -> GameOutcome:
     """The Dask task: play `task.game` on this worker's Arena and return its outcome."""
     worker = _worker_name()
-    if task.isolation == "process" and isolation_level() != "process":
-        raise MachineError(worker, "cannot isolate bots as asked (process level: needs unshare, "
-                                   "setpriv and prlimit and user namespaces); see "
-                                   "docs/cluster.md")
+    from referee.sandbox import probe
+
+    missing = probe(task.isolation)
+    if missing is not None:
+        raise MachineError(worker, f"cannot isolate bots as asked ({task.isolation}: "
+                                   f"{missing}); see docs/cluster.md and docs/security.md")
     specs = _specs_here(task, bundles, worker)
     return _arena_host().run(_arena_host().play(task, specs))
 

@@ -8,15 +8,20 @@ An entry is a unique name plus a *spec* the referee's launcher understands:
 - a command line (anything containing a space), e.g. `java -jar bot.jar`.
 
 On the command line an entry is `SPEC` or `NAME=SPEC`; in a TOML file (for a class of 300
-students) it is a table with `name` and one of `builtin`, `file`, `folder` or `command`.
+students) it is a table with `name` and one of `builtin`, `file`, `folder` or `command`, and
+optionally `memory` (its limit: bytes, or "512M", "2G") and `env` (variables it gets: NAME or
+NAME=VALUE).
+The file may also say how every bot runs: `isolation`, `bot_env`, `ponder` (see `RunOptions`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 # Names appear in tables, CSV files and the database: keep them printable and short.
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.@+\-]{1,64}$")
@@ -32,6 +37,56 @@ class Entry:
 
     name: str
     spec: str
+    memory: int | None = None  # its memory limit in bytes (None: the run's)
+    env: tuple[str, ...] = ()  # variables it gets: NAME (the referee's value) or NAME=VALUE
+
+    def options(self) -> dict[str, Any]:
+        """What is set beyond name and spec (for the stored config)."""
+        return {k: v for k, v in (("memory", self.memory), ("env", list(self.env))) if v}
+
+
+@dataclass
+class RunOptions:
+    """How every bot of a run is started, from the entries file (the command line overrides)."""
+
+    isolation: str | None = None
+    bot_env: list[str] = field(default_factory=list)
+    ponder: bool | None = None
+
+
+_SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
+
+
+def parse_size(value: str | int, what: str = "memory") -> int:
+    """Bytes from 536870912, "512M", "512MiB" or "2G"; EntryError for anything else."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    else:
+        found = _SIZE_RE.match(str(value))
+        if not found:
+            raise EntryError(f"{what} {value!r} is not a size: give bytes or a number with K, M "
+                             "or G (512M, 2G)")
+        scale = 1024 ** "_kmgt".index((found[2] or "_").lower())
+        number = int(float(found[1]) * scale)
+    if number < 64 << 20:
+        raise EntryError(f"{what} {value!r} is too small: a bot needs at least 64M")
+    return number
+
+
+def resolve_env(names: list[str] | tuple[str, ...], where: str = "--bot-env") -> dict[str, str]:
+    """NAME (its value here) or NAME=VALUE items as a dict; EntryError for a NAME not set."""
+    env: dict[str, str] = {}
+    for item in names:
+        name, sep, value = item.partition("=")
+        if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", name):
+            raise EntryError(f"{where}: {item!r} is not NAME or NAME=VALUE")
+        if not sep:
+            if name not in os.environ:
+                raise EntryError(f"{where}: {name} is not set in this environment (set it, or "
+                                 f"give {name}=VALUE)")
+            value = os.environ[name]
+        env[name] = value
+    return env
 
 
 def _check_name(name: str, where: str) -> str:
@@ -199,5 +254,32 @@ def load_entries_toml(path: Path) -> list[Entry]:
         name = item.get("name") or default_name(value)
         if not isinstance(name, str):
             raise EntryError(f"{where}: name must be a string")
-        entries.append(Entry(_check_name(name, where), value.strip()))
+        memory = parse_size(item["memory"], f"{where}: memory") if "memory" in item else None
+        env = item.get("env", [])
+        if not isinstance(env, list) or not all(isinstance(e, str) for e in env):
+            raise EntryError(f"{where}: env must be a list of NAME or NAME=VALUE strings")
+        resolve_env(env, f"{where}: env")
+        entries.append(Entry(_check_name(name, where), value.strip(), memory, tuple(env)))
     return check_unique(entries)
+
+
+def load_run_options(path: Path) -> RunOptions:
+    """The run-wide keys of an entries file: `isolation = "sandbox"`, `bot_env = ["NAME"]`,
+    `ponder = true` (EntryError for a wrong type; the file was read by load_entries_toml)."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    options = RunOptions()
+    if "isolation" in data:
+        if not isinstance(data["isolation"], str):
+            raise EntryError(f"{path}: isolation must be none, process or sandbox")
+        options.isolation = data["isolation"]
+    if "bot_env" in data:
+        env = data["bot_env"]
+        if not isinstance(env, list) or not all(isinstance(e, str) for e in env):
+            raise EntryError(f"{path}: bot_env must be a list of NAME or NAME=VALUE strings")
+        resolve_env(env, f"{path}: bot_env")
+        options.bot_env = env
+    if "ponder" in data:
+        if not isinstance(data["ponder"], bool):
+            raise EntryError(f"{path}: ponder must be true or false")
+        options.ponder = data["ponder"]
+    return options

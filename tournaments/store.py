@@ -67,6 +67,7 @@ CREATE TABLE IF NOT EXISTS results (
     faults      TEXT NOT NULL DEFAULT '{}',   -- JSON {kind: count}
     move_time   REAL NOT NULL DEFAULT 0,
     moves       INTEGER NOT NULL DEFAULT 0,
+    cpu_time    REAL,                    -- seconds of CPU the seat's processes used
     PRIMARY KEY (game_idx, seat)
 );
 CREATE TABLE IF NOT EXISTS replays (
@@ -92,6 +93,7 @@ class SeatOutcome:
     faults: dict[str, int] = field(default_factory=dict)
     move_time: float = 0.0
     moves: int = 0
+    cpu_time: float | None = None  # None: not measured (a remote bot, an older store)
 
 
 @dataclass(frozen=True)
@@ -271,7 +273,7 @@ class Store:
 
     # Columns added since schema version 1, which older azul-arena versions read past.
     _ADDED_COLUMNS = (("games", "host", "TEXT"), ("games", "isolation", "TEXT"),
-                      ("games", "cpus", "INTEGER"))
+                      ("games", "cpus", "INTEGER"), ("results", "cpu_time", "REAL"))
 
     def _add_columns(self) -> None:
         for table, column, kind in self._ADDED_COLUMNS:
@@ -443,10 +445,10 @@ class Store:
                 raise StoreError(f"game {game.game_id} is already recorded (or not scheduled)")
             c.executemany(
                 "INSERT INTO results (game_idx, seat, entry, score, rank, termination, strikes, "
-                "faults, move_time, moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "faults, move_time, moves, cpu_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (game.index, seat, s.entry, s.score, s.rank, s.termination, s.strikes,
-                     json.dumps(s.faults, sort_keys=True), s.move_time, s.moves)
+                     json.dumps(s.faults, sort_keys=True), s.move_time, s.moves, s.cpu_time)
                     for seat, s in enumerate(outcome.seats)
                 ],
             )
@@ -468,8 +470,8 @@ class Store:
         when done."""
         where = "WHERE g.idx >= ?" + (" AND g.status = 'done'" if done_only else "")
         rows = self.conn.execute(
-            f"SELECT g.*, r.seat, r.entry, r.score, r.rank, r.termination, r.strikes, r.faults, "
-            f"r.move_time, r.moves FROM games g LEFT JOIN results r ON r.game_idx = g.idx "
+            # r.*: an older read-only file may lack the columns added since (cpu_time)
+            f"SELECT g.*, r.* FROM games g LEFT JOIN results r ON r.game_idx = g.idx "
             f"{where} ORDER BY g.idx, r.seat", (since,)
         )
         current: StoredGame | None = None
@@ -494,6 +496,7 @@ class Store:
                         termination=row["termination"], strikes=row["strikes"],
                         faults=json.loads(row["faults"]), move_time=row["move_time"],
                         moves=row["moves"],
+                        cpu_time=row["cpu_time"] if "cpu_time" in row.keys() else None,
                     )
                 )
         if current is not None:

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import secrets
 import signal
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from tournaments.cluster import ClusterOptions
 
 CONFIG_FORMAT = "azul-arena/tournament/1"
+RUN_KEYS = ("isolation", "ponder", "bot_env")
 FAULT_POLICIES = ("random", "forfeit")
 
 
@@ -56,15 +57,22 @@ class TournamentConfig:
     games: int | None = None  # adaptive: games in all
     rounds: int | None = None  # swiss: rounds
     min_games: int | None = None  # adaptive: games each entry plays at least
+    # How bots run (stored with the tournament): None until resolved, to the stored level on a
+    # resume, else to the strongest this machine offers.
+    isolation: str | None = None
+    ponder: bool = False
+    bot_env: list[str] = field(default_factory=list)  # NAME or NAME=VALUE, as given
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        data["entries"] = [[e.name, e.spec] for e in self.entries]
+        data["entries"] = [[e.name, e.spec, *([e.options()] if e.options() else [])]
+                           for e in self.entries]
         data["format"] = CONFIG_FORMAT
         if self.schedule == "round-robin":
             # Stored as before these options existed, so older databases resume unchanged.
             for key in ("schedule", "games", "rounds", "min_games"):
                 del data[key]
+        data["bot_env"] = [item.partition("=")[0] for item in self.bot_env]  # no values stored
         return data
 
     def round_plan(self) -> RoundPlan | None:
@@ -76,14 +84,18 @@ class TournamentConfig:
                          self.min_games or 0)
 
     def settings(self) -> GameSettings:
-        return GameSettings(self.ruleset, self.time_per_move, self.fault_policy)
+        return GameSettings(self.ruleset, self.time_per_move, self.fault_policy,
+                            isolation=self.isolation, ponder=self.ponder,
+                            bot_env=tuple(self.bot_env))
 
 
 def _differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
     diffs = []
     for key in sorted(set(stored) | set(wanted)):
-        if key == "seed" and wanted.get(key) is None:
-            continue  # no --seed on resume: keep the stored one
+        if key in ("seed", "isolation") and wanted.get(key) is None:
+            continue  # not given on resume: keep the stored one
+        if key in RUN_KEYS and key not in stored:
+            continue  # a tournament stored before these were
         if stored.get(key) != wanted.get(key):
             if key == "entries":
                 diffs.append("the entries")
@@ -108,10 +120,16 @@ def prepare(store: Store, config: TournamentConfig) -> tuple[TournamentConfig, l
                 "command to resume it, or give another --db for a new tournament."
             )
         config.seed = int(stored["seed"])
+        if config.isolation is None:
+            config.isolation = stored.get("isolation")
         plan = config.round_plan()
         if plan is not None:
             return config, Rounds(store, plan).next_games()
         return config, store.pending_games()
+    if config.isolation is None:
+        from referee.sandbox import strongest
+
+        config.isolation = strongest()
     if config.seed is None:
         config.seed = secrets.randbelow(2**31)
     plan = config.round_plan()
@@ -123,6 +141,17 @@ def prepare(store: Store, config: TournamentConfig) -> tuple[TournamentConfig, l
                            config.games_per_pairing, config.seed, config.gauntlet)
     store.write_schedule(config.to_json(), config.entries, games)
     return config, games
+
+
+def _with_options(stored: list[Entry], given: list[Entry]) -> list[Entry]:
+    """The stored entries, with the options (memory, env) this run gives them."""
+    by_name = {e.name: e for e in given}
+    return [by_name.get(e.name, e) for e in stored]
+
+
+def _private_paths(db: Path) -> list[Path]:
+    """The database and its companion files: no bot sees them, even in its own folder."""
+    return [db, *(db.with_name(db.name + suffix) for suffix in ("-wal", "-shm", "-journal"))]
 
 
 def play(
@@ -183,7 +212,9 @@ def play(
                 play_fn, games_at_once, max_processes = remote.play, remote.concurrency, None
             elif play_fn is None:
                 play_fn = await stack.enter_async_context(
-                    arena_player(store.entries(), config.settings(), log_dir, cap, spec_of))
+                    arena_player(_with_options(store.entries(), config.entries),
+                                 config.settings(), log_dir, cap, spec_of,
+                                 hidden=_private_paths(store.path)))
             view = LiveView(console, names, total, finished, plain=None if live else True)
             with view:
                 return await run_all(view, play_fn, games_at_once, max_processes)

@@ -27,6 +27,7 @@ TERMINATIONS = {
     "no_hello": game_pb2.TERMINATION_NO_HELLO,
     "version_mismatch": game_pb2.TERMINATION_VERSION_MISMATCH,
     "bad_token": game_pb2.TERMINATION_BAD_TOKEN,
+    "memory": game_pb2.TERMINATION_MEMORY,
 }
 TERMINATION_NAMES = {v: k for k, v in TERMINATIONS.items()}
 

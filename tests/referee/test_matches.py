@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import os
 import sys
@@ -12,10 +11,22 @@ from pathlib import Path
 
 import pytest
 
-from referee import Arena, MatchConfig, MatchResult
+import referee
+from referee import MatchConfig, MatchResult
 
 BOTS = Path(__file__).parent / "bots"
 RAW = f"{sys.executable} {BOTS / 'rawbot.py'}"
+
+
+def bot_test_env() -> dict[str, str]:
+    """The AZUL_TEST_* variables the test set: bots get them through --bot-env, as nothing else
+    of the referee's environment reaches a bot."""
+    return {k: v for k, v in os.environ.items() if k.startswith("AZUL_TEST_")}
+
+
+def Arena(*args: object, **kw: object) -> referee.Arena:  # noqa: N802  (stands for the class)
+    """An Arena whose bots get the test's AZUL_TEST_* variables."""
+    return referee.Arena(*args, bot_env=bot_test_env(), **kw)  # type: ignore[arg-type]
 
 
 def play(seats: list[str], config: MatchConfig, **arena_kw: object) -> MatchResult:
@@ -207,7 +218,7 @@ def test_a_bot_that_owes_a_move_is_not_pinged_so_a_single_threaded_bot_may_think
     entry = f"{RAW} single_threaded"
 
     async def go() -> MatchResult:
-        async with Arena(ping_interval=0.05, ping_timeout=0.2) as arena:
+        async with Arena(ping_interval=0.05, ping_timeout=0.2, ponder=True) as arena:
             config = MatchConfig(seed=1, time_per_move=2.0, max_strikes=1)
             task = asyncio.ensure_future(arena.play([entry, "random"], config))
             return await _still_connected_then_killed(arena, entry, task, after=3.0, pongs=1)
@@ -223,7 +234,7 @@ def test_a_bot_thinking_past_its_deadline_is_not_pinged_until_it_answers(
     monkeypatch.setenv("AZUL_TEST_SLEEP", "1.2")
 
     async def go() -> MatchResult:
-        async with Arena(ping_interval=0.1, ping_timeout=0.5) as arena:
+        async with Arena(ping_interval=0.1, ping_timeout=0.5, ponder=True) as arena:
             entry = str(BOTS / "thinker.py")
             config = MatchConfig(seed=1, time_per_move=0.3, max_strikes=50)
             task = asyncio.ensure_future(arena.play([entry, "random"], config))
@@ -239,7 +250,7 @@ def test_a_bot_in_a_slow_hook_keeps_answering_pings(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("AZUL_TEST_HOOK_SLEEP", "1.5")
 
     async def go() -> tuple[MatchResult, int, int, bool]:
-        async with Arena(ping_interval=0.1, ping_timeout=0.5) as arena:
+        async with Arena(ping_interval=0.1, ping_timeout=0.5, ponder=True) as arena:
             entry = str(BOTS / "thinker.py")
             result = await arena.play([entry, "random"], MatchConfig(seed=2))
             worker = next(w for w in arena._workers if w.entry == entry)
@@ -278,20 +289,19 @@ def _pids_with_env(marker: str) -> dict[int, str]:
     return {pid: cmd.decode(errors="replace") for pid, cmd in found.items()}
 
 
-@pytest.mark.parametrize("isolation", ["1", "0"], ids=["isolated", "plain"])
+@pytest.mark.parametrize("isolation", ["process", "none"])
 def test_killed_bot_leaves_no_orphan(isolation: str, tmp_path: Path,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee import launcher
+    from referee.sandbox import probe
 
+    if probe(isolation):
+        pytest.skip(f"isolation {isolation} is not available here: {probe(isolation)}")
     pidfile = tmp_path / "pids"
     marker = f"AZUL_TEST_PIDFILE={pidfile}"
     monkeypatch.setenv("AZUL_TEST_PIDFILE", str(pidfile))
-    monkeypatch.setenv("AZUL_ARENA_ISOLATION", isolation)
-    launcher.isolation.cache_clear()
-    monkeypatch.setattr(launcher, "isolation", functools.cache(launcher.isolation.__wrapped__))
 
     async def go() -> tuple[MatchResult, dict[int, str]]:
-        async with Arena() as arena:
+        async with Arena(isolation=isolation) as arena:
             task = asyncio.ensure_future(arena.play(["random", str(BOTS / "forker.py")],
                                                     MatchConfig(seed=2, time_per_move=1.0)))
             for _ in range(100):
@@ -320,13 +330,14 @@ def test_killed_bot_leaves_no_orphan(isolation: str, tmp_path: Path,
 
 def test_an_isolated_bot_cannot_see_or_kill_the_referee_or_other_bots(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.launcher import isolation
+    from referee.sandbox import probe
 
-    if not isolation():
-        pytest.skip("no PID namespaces here (unshare/setpriv missing or not permitted)")
+    if probe("process"):
+        pytest.skip(f"no PID namespaces here: {probe('process')}")
     report = tmp_path / "report"
     monkeypatch.setenv("AZUL_TEST_REPORT", str(report))
-    result = play(["random", str(BOTS / "hostile.py")], MatchConfig(seed=5, time_per_move=1.0))
+    result = play(["random", str(BOTS / "hostile.py")], MatchConfig(seed=5, time_per_move=1.0),
+                  isolation="process")  # it writes its report in the test's folder
     visible, parent = map(int, report.read_text().split())
     assert visible == 0 and parent == 0  # alone in its namespace: nothing else to name
     assert result.seats[0].termination == "ok"  # the other bot played on

@@ -15,7 +15,15 @@ from typing import Any
 import typer
 
 from referee.loop import run as run_loop
-from tournaments.commands.common import Exit, console, err_console, fail, print_json
+from tournaments.commands.common import (
+    ISOLATION_HELP,
+    Exit,
+    check_isolation,
+    console,
+    err_console,
+    fail,
+    print_json,
+)
 from tournaments.commands.groups import bench_app, bot_app
 from tournaments.report import wilson
 
@@ -170,7 +178,8 @@ def declared(rulesets: tuple[str, ...]) -> tuple[list[str], list[str]]:
 
 
 async def _check_games(entry: str, rulesets: list[str] | None, games: int, time_per_move: float,
-                       grace: float) -> tuple[list[str], list[str], list[tuple[str, int, Any]]]:
+                       grace: float, isolation: str | None = None
+                       ) -> tuple[list[str], list[str], list[tuple[str, int, Any]]]:
     """Play the bot (seat rotating) against random bots: every ruleset x 2, 3, 4 players. With
     no `rulesets`, those the bot declares in its Hello. Returns the rulesets, the unknown names
     the bot declared, and each game's (ruleset, players, the bot's SeatResult)."""
@@ -178,7 +187,7 @@ async def _check_games(entry: str, rulesets: list[str] | None, games: int, time_
 
     out = []
     unknown: list[str] = []
-    async with Arena([entry, "random"]) as arena:
+    async with Arena([entry, "random"], isolation=isolation) as arena:
         if rulesets is None:
             said = await arena.declared_rulesets(entry)
             # A bot that does not start fails the handshake check on its first game.
@@ -201,7 +210,7 @@ async def _check_games(entry: str, rulesets: list[str] | None, games: int, time_
 
 
 def run_check(entry: str, games: int = 1, time_per_move: float = 0.5, grace: float = 0.05,
-              rulesets: list[str] | None = None) -> CheckReport:
+              rulesets: list[str] | None = None, isolation: str | None = None) -> CheckReport:
     """Check `entry` through the real referee path; see `bot check`."""
     from referee.launcher import check_entry
 
@@ -213,7 +222,7 @@ def run_check(entry: str, games: int = 1, time_per_move: float = 0.5, grace: flo
         return report
     began = time.monotonic()
     report.rulesets, unknown, seats = run_loop(
-        _check_games(entry, rulesets, games, time_per_move, grace))
+        _check_games(entry, rulesets, games, time_per_move, grace, isolation))
     first = seats[0][2]
     handshake = first.termination not in ("no_hello", "version_mismatch", "bad_token") and not (
         first.termination in ("crash", "malformed") and first.moves == 0)
@@ -269,6 +278,7 @@ def bot_check(
     ruleset: list[str] = typer.Option([], "--ruleset", "-r",
                                       help="check these rulesets (default: all it claims)"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
 ) -> None:
     """Compliance run through the real referee: handshake, answers within the limit, only legal
     moves, 2-4 players and every ruleset the bot claims. Exit 0 when every check passes, else 1.
@@ -279,9 +289,10 @@ def bot_check(
     unknown = [r for r in ruleset if r not in CLASSIC_RULESETS]
     if unknown:
         fail(f"unknown ruleset(s) {', '.join(unknown)}; classic: {', '.join(CLASSIC_RULESETS)}")
+    level = check_isolation(isolation)
     if not as_json:
-        console.print(f"checking {entry} ...")
-    report = run_check(entry, games, time_per_move, grace, list(ruleset) or None)
+        console.print(f"checking {entry} ... (isolation: {level})", highlight=False)
+    report = run_check(entry, games, time_per_move, grace, list(ruleset) or None, level)
     if as_json:
         print_json(report.as_dict())
     else:

@@ -33,3 +33,19 @@ def fail(message: str, code: Exit = Exit.USAGE) -> None:
     # The message is plain text: "[[entry]]" or a path with brackets must print as written.
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     raise typer.Exit(int(code))
+
+
+ISOLATION_HELP = ("How bots run: none | process | sandbox (default: the strongest this machine "
+                  "offers; docs/security.md).")
+
+
+def check_isolation(level: str | None) -> str:
+    """`level` (None: the strongest available) if this machine can run bots so; else exit 2
+    saying what is missing."""
+    from referee.sandbox import IsolationError, require
+
+    try:
+        return require(level)
+    except IsolationError as exc:
+        fail(str(exc))
+        raise

@@ -8,7 +8,14 @@ from pathlib import Path
 import typer
 
 from referee.loop import run as run_loop
-from tournaments.commands.common import Exit, console, fail, print_json
+from tournaments.commands.common import (
+    ISOLATION_HELP,
+    Exit,
+    check_isolation,
+    console,
+    fail,
+    print_json,
+)
 from tournaments.commands.groups import app, bench_app, referee_app
 
 
@@ -35,6 +42,12 @@ def match(
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
     board: bool = typer.Option(False, "--board", help="each move in words and the table after "
                                                       "it, as the game goes"),
+    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+    bot_env: list[str] = typer.Option([], "--bot-env", metavar="NAME[=VALUE]",
+                                      help="a variable every bot gets (repeat it)"),
+    memory: str | None = typer.Option(None, "--memory", help="memory limit per bot (512M, 2G)"),
+    ponder: bool = typer.Option(False, "--ponder",
+                                help="bots think on the others' time (default: frozen)"),
 ) -> None:
     """Play one game between real bot processes through the referee: the moves as they happen
     (with --board, in words and on the table), the final table, each seat's result, and a
@@ -58,6 +71,19 @@ def match(
             check_entry(entry)
     except (EngineError, ValueError) as exc:
         fail(str(exc))
+    from tournaments.arena import GameSettings, arena_options
+    from tournaments.entries import Entry, EntryError, parse_size
+
+    level = check_isolation(isolation)
+    try:
+        limit = parse_size(memory, "--memory") if memory else None
+        arena_kwargs = arena_options([Entry(e, e, limit) for e in dict.fromkeys(entries)],
+                                     GameSettings(isolation=level, ponder=ponder,
+                                                  bot_env=tuple(bot_env)))
+    except EntryError as exc:
+        fail(str(exc))
+    if not as_json:
+        console.print(f"isolation: {level}", highlight=False)
     config = MatchConfig(ruleset=ruleset, seed=seed, time_per_move=time_per_move,
                          time_bank=time_bank, first_move_allowance=first_move_allowance,
                          grace=grace, fault_policy=policy, max_strikes=max_strikes)
@@ -90,7 +116,8 @@ def match(
             console.print(f"game over: {event.reason}")
 
     async def go():  # type: ignore[no-untyped-def]
-        async with Arena(list(dict.fromkeys(entries)), log_dir=log_dir) as arena:
+        async with Arena(list(dict.fromkeys(entries)), log_dir=log_dir,
+                         **arena_kwargs) as arena:
             return await arena.play(list(entries), config, on_event=show)
 
     try:
@@ -101,12 +128,14 @@ def match(
     path = replay or Path("azul-arena-replays") / f"{result.match_id}.json"
     write_replay(path, result.record)
     if as_json:
-        print_json({"match_id": result.match_id, "scores": result.scores, "ranks": result.ranks,
+        print_json({"match_id": result.match_id, "isolation": level,
+                    "scores": result.scores, "ranks": result.ranks,
                     "reason": result.reason, "replay": str(path),
                     "seats": [{"entry": s.entry, "bot": s.bot_name, "score": s.score,
                                "rank": s.rank, "termination": s.termination,
                                "strikes": s.strikes, "faults": s.faults, "moves": s.moves,
-                               "move_time_total": s.move_time_total, "log": s.log_path}
+                               "move_time_total": s.move_time_total,
+                               "cpu_time": s.cpu_time, "log": s.log_path}
                               for s in result.seats]})
         return
     from rich.markup import escape

@@ -15,7 +15,15 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from tournaments.commands.common import Exit, console, err_console, fail, print_json
+from tournaments.commands.common import (
+    ISOLATION_HELP,
+    Exit,
+    check_isolation,
+    console,
+    err_console,
+    fail,
+    print_json,
+)
 from tournaments.commands.groups import bench_app, tournament_app
 
 DEFAULT_DB = Path("arena-data") / "tournament.db"
@@ -189,6 +197,15 @@ def run(
         "--json", help="Print the final report as JSON.")] = False,
     plain: Annotated[bool, typer.Option(
         help="Plain progress lines even on a terminal.")] = False,
+    isolation: Annotated[str | None, typer.Option(help=ISOLATION_HELP)] = None,
+    bot_env: Annotated[list[str] | None, typer.Option(
+        "--bot-env", metavar="NAME[=VALUE]",
+        help="A variable every bot gets (repeat it); bots get no other of yours.")] = None,
+    memory: Annotated[str | None, typer.Option(
+        help="Memory limit per bot unless its entry says (e.g. 512M, 2G; default 2G).")] = None,
+    ponder: Annotated[bool, typer.Option(
+        "--ponder", help="Let bots think on the others' time (default: a bot is frozen "
+                         "between its moves).")] = False,
 ) -> None:
     """Run a tournament (round-robin, gauntlet, adaptive or Swiss), resumably, and print the
     leaderboard.
@@ -207,10 +224,14 @@ def run(
     from tournaments.entries import (
         Entry,
         EntryError,
+        RunOptions,
         check_entries,
         check_unique,
         load_entries_toml,
+        load_run_options,
         parse_entries,
+        parse_size,
+        resolve_env,
     )
     from tournaments.schedule import ScheduleError
     from tournaments.store import RunLock, Store, StoreError
@@ -223,17 +244,27 @@ def run(
         fail("give --cluster (a running Dask scheduler) or --workers (a local cluster), not both")
     _check_ruleset(ruleset, players)
     chosen: list[Entry] = []
+    options = RunOptions()
     try:
         if entries_file is not None:
             chosen += load_entries_toml(entries_file)
+            options = load_run_options(entries_file)
         if entries:
             chosen += parse_entries(entries)
         check_unique(chosen)
         # Every entry must be launchable before anything is written: a typo would otherwise
         # crash every game and stay stored with the schedule.
         check_entries(chosen)
+        all_env = [*options.bot_env, *(bot_env or [])]
+        resolve_env(all_env)
+        if memory is not None:
+            default_memory = parse_size(memory, "--memory")
+            chosen = [e if e.memory else Entry(e.name, e.spec, default_memory, e.env)
+                      for e in chosen]
     except EntryError as exc:
         fail(str(exc))
+    isolation = isolation or options.isolation
+    check_isolation(isolation)
     if len(chosen) < 2:
         fail("give at least two entries (arguments or --entries FILE.toml)")
     _check_schedule(schedule, games, rounds, min_games, gauntlet, games_per_pairing)
@@ -247,6 +278,8 @@ def run(
         games=games, rounds=rounds,
         min_games=(players if min_games is None else min_games) if schedule == "adaptive"
         else None,
+        isolation=isolation,
+        ponder=ponder or bool(options.ponder), bot_env=all_env,
     )
     out = err_console if json_out else console
     remote = _cluster_options(cluster, workers, concurrency)
@@ -270,6 +303,10 @@ def run(
                 out.print(f"tournament in [bold]{db}[/]: {len(store.entries())} entries, {size}, "
                           f"seed {config.seed}"
                           + (f"; resuming, {done} already played" if done else ""))
+                out.print(f"isolation: {config.isolation}"
+                          + ("; bots may think on others' time (--ponder)" if config.ponder
+                             else ""), highlight=False)
+                check_isolation(config.isolation)  # the stored level, on a resume
                 if pending:
                     summary = _play(play, store, config, pending, concurrency, out,
                                     log_dir=log_dir or db.parent / "logs", live=not plain,

@@ -1,0 +1,166 @@
+"""One control group per bot process, where the machine lets the referee make them: it caps the
+bot's processes (pids), holds its memory limit, counts its CPU time and lists every process it
+has, even one that left its process group (so freezing and killing miss none).
+
+Both cgroup layouts are handled: v1 (one hierarchy per controller: pids, memory, cpuacct) and v2
+(one unified hierarchy, where the referee's own cgroup must delegate the controllers). Where
+neither can be written (no root, no delegation) `BotCgroup.create` returns None and the launcher
+falls back to rlimits and /proc.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import itertools
+import os
+from pathlib import Path
+
+ROOT = Path("/sys/fs/cgroup")
+V1 = ("pids", "memory", "cpuacct")
+_serial = itertools.count(1)
+
+
+def _own_paths() -> dict[str, str]:
+    """This process's cgroup per v1 controller name ("" for the v2 hierarchy)."""
+    paths: dict[str, str] = {}
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            for name in controllers.split(",") if controllers else [""]:
+                paths[name] = path
+    return paths
+
+
+@functools.cache
+def layout() -> dict[str, Path] | None:
+    """The parent folder, per controller, where this referee makes its bots' cgroups; None when
+    it cannot (tried once: a folder is made and removed)."""
+    own = _own_paths()
+    tag = f"azul-arena-{os.getpid()}"
+    if all(name in own and (ROOT / name).is_dir() for name in V1):
+        parents = {name: ROOT / name / own[name].lstrip("/") / tag for name in V1}
+    elif (ROOT / "cgroup.controllers").exists() and "" in own:
+        base = ROOT / own[""].lstrip("/")
+        wanted = {"pids", "memory", "cpu"}
+        try:
+            if not wanted <= set((base / "cgroup.subtree_control").read_text().split()):
+                return None
+        except OSError:
+            return None
+        parents = {"": base / tag}
+    else:
+        return None
+    try:
+        for parent in parents.values():
+            parent.mkdir(exist_ok=True)
+            probe = parent / "probe"
+            probe.mkdir()
+            probe.rmdir()
+    except OSError:
+        return None
+    return parents
+
+
+class BotCgroup:
+    """The cgroups of one bot process (one folder per v1 controller, or one v2 folder)."""
+
+    def __init__(self, dirs: dict[str, Path]) -> None:
+        self.dirs = dirs
+        self.v2 = "" in dirs
+
+    @classmethod
+    def create(cls, processes: int, memory: int) -> BotCgroup | None:
+        """A new cgroup capping processes and memory, or None where cgroups are not available."""
+        parents = layout()
+        if parents is None:
+            return None
+        name = f"bot-{next(_serial)}"
+        dirs = {controller: parent / name for controller, parent in parents.items()}
+        try:
+            for path in dirs.values():
+                path.mkdir()
+            group = cls(dirs)
+            group._write("pids", "pids.max", str(processes))
+            group.set_memory(memory)
+        except OSError:
+            for path in dirs.values():
+                with contextlib.suppress(OSError):
+                    path.rmdir()
+            return None
+        return group
+
+    def _dir(self, controller: str) -> Path:
+        return self.dirs[""] if self.v2 else self.dirs[controller]
+
+    def _write(self, controller: str, name: str, value: str) -> None:
+        (self._dir(controller) / name).write_text(value)
+
+    def set_memory(self, memory: int) -> None:
+        if self.v2:
+            self._write("memory", "memory.max", str(memory))
+            with contextlib.suppress(OSError):
+                self._write("memory", "memory.swap.max", "0")
+        else:
+            self._write("memory", "memory.limit_in_bytes", str(memory))
+            with contextlib.suppress(OSError):  # present only with swap accounting
+                self._write("memory", "memory.memsw.limit_in_bytes", str(memory))
+
+    def join_files(self) -> list[str]:
+        """The files a new process writes its pid to, to be in this cgroup from its start."""
+        return [str(path / "cgroup.procs") for path in self.dirs.values()]
+
+    def pids(self) -> list[int]:
+        """Every process in the cgroup (host pids)."""
+        try:
+            text = (self._dir("pids") / "cgroup.procs").read_text()
+        except OSError:
+            return []
+        return [int(p) for p in text.split()]
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time (user + system) its processes used, dead ones included."""
+        try:
+            if self.v2:
+                stat = (self.dirs[""] / "cpu.stat").read_text().split()
+                return int(stat[stat.index("usage_usec") + 1]) / 1e6
+            return int((self.dirs["cpuacct"] / "cpuacct.usage").read_text()) / 1e9
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def oom_killed(self) -> bool:
+        """Whether the kernel killed one of its processes for going over the memory limit."""
+        name = "memory.events" if self.v2 else "memory.oom_control"
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            words = (self._dir("memory") / name).read_text().split()
+            return int(words[words.index("oom_kill") + 1]) > 0
+        return False
+
+    def remove(self) -> None:
+        """Remove the folders (once its processes are gone; a leftover is tried again later)."""
+        for path in self.dirs.values():
+            with contextlib.suppress(OSError):
+                path.rmdir()
+
+
+def remove_parents() -> None:
+    """Remove this referee's parent folders, once every bot's is gone (at exit)."""
+    parents = layout() if layout.cache_info().currsize else None
+    for parent in (parents or {}).values():
+        for child in parent.glob("bot-*"):
+            with contextlib.suppress(OSError):
+                child.rmdir()
+        with contextlib.suppress(OSError):
+            parent.rmdir()
+
+
+# The step in front of a bot's command line that puts it in its cgroups before anything runs:
+# `sh -c JOIN sh FILE... -- ARGV...` writes its pid to each FILE, then becomes ARGV.
+JOIN = ('for f do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift; '
+        'exec "$@"')
+
+
+def joined(group: BotCgroup | None, argv: list[str]) -> list[str]:
+    if group is None:
+        return argv
+    return ["/bin/sh", "-c", JOIN, "sh", *group.join_files(), "--", *argv]

@@ -1,0 +1,237 @@
+"""Isolation levels for bot processes, and the command line and environment a bot starts with.
+
+- `none`: a plain child process in its own process group, with the limits and the clean
+  environment below (for bots you wrote yourself).
+- `process`: as `none`, plus its own PID namespace (util-linux `unshare` and `setpriv`): it sees
+  no other process, holds no capabilities, dies with the referee, and everything it starts dies
+  with it; the number of its processes is capped (a pids cgroup, else RLIMIT_NPROC).
+- `sandbox`: as `process`, through bubblewrap (`bwrap`), plus its own mount and network
+  namespaces: the system read-only, its own files read-only at /bot, a private /tmp of bounded
+  size, no network; it reaches the referee only through the Unix socket shown at /run/azul-arena.
+
+Every bot starts with an environment built from nothing (`environment`). See docs/security.md
+for what each level promises and what a bot can still do.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LEVELS = ("none", "process", "sandbox")
+BOT_DIR = "/bot"  # where a sandboxed bot sees its own files
+SOCKET_DIR = "/run/azul-arena"  # where a sandboxed bot sees the referee's socket
+PATH = "/usr/local/bin:/usr/bin:/bin"
+# Directories a sandboxed program may need from the system, shown read-only when they exist.
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt",
+               "/etc/alternatives", "/etc/ssl/certs")
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/passwd",
+                "/etc/group", "/etc/nsswitch.conf", "/etc/hosts")
+
+
+class IsolationError(RuntimeError):
+    """An isolation level this machine cannot provide: the message names what is missing."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one bot process may use. `memory` is its address space (and its memory cgroup's
+    limit where the machine has one); `file_size` bounds every file it writes, its log included;
+    `processes` caps its processes and threads; `tmp_size` bounds its private /tmp (sandbox)."""
+
+    memory: int = 2 << 30
+    cpu_seconds: int = 3600  # generous: pooled bots play many games; it only stops a spinner
+    file_size: int = 64 << 20
+    processes: int = 64
+    tmp_size: int = 64 << 20
+
+
+@dataclass
+class Place:
+    """Where a bot lives on the host: `home` is its private writable folder (HOME and TMPDIR at
+    levels none and process); `bot_dir` its own files (shown read-only at /bot in the sandbox);
+    `socket_dir` the folder holding only the referee's socket; `hidden` paths inside `bot_dir`
+    that it must not see (the tournament's database, other entries)."""
+
+    home: Path
+    bot_dir: Path | None = None
+    socket_dir: Path | None = None
+    hidden: tuple[Path, ...] = field(default_factory=tuple)
+    writable: bool = False  # the bot's folder writable (a build writes its output there)
+
+
+def project_root() -> Path:
+    return Path(__file__).resolve().parents[1]
+
+
+def _pid_namespace_prefix() -> tuple[tuple[str, ...], tuple[str, ...]] | str:
+    """(prefix, drop) for level `process`, or the reason it cannot work here."""
+    tools = {n: shutil.which(n) for n in ("unshare", "setpriv", "prlimit")}
+    missing = [n for n, p in tools.items() if p is None]
+    if missing:
+        return f"{', '.join(missing)} not found (util-linux)"
+    unshare, setpriv = tools["unshare"] or "", tools["setpriv"] or ""
+    namespace = [unshare, "--pid", "--fork", "--kill-child", "--mount-proc"]
+    if os.geteuid() != 0:
+        namespace[1:1] = ["--user", "--map-root-user"]  # unprivileged: a user namespace too
+    prefix = (setpriv, "--pdeathsig", "KILL", "--", *namespace, "--")
+    drop = (setpriv, "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--")
+    return prefix, drop
+
+
+def _system_binds() -> list[str]:
+    """bwrap arguments showing the system read-only: directories, symlinks as symlinks."""
+    args: list[str] = []
+    for path in SYSTEM_DIRS + SYSTEM_FILES:
+        if path in SYSTEM_DIRS and os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.exists(path):
+            args += ["--ro-bind", path, path]
+    # The Python running the referee (bots run it too), wherever it is installed.
+    shown = {"/usr", "/bin", "/lib", "/lib64", "/opt"}
+    for prefix in dict.fromkeys([sys.base_prefix, sys.prefix]):
+        if not any(prefix == s or prefix.startswith(s + "/") for s in shown):
+            args += ["--ro-bind", prefix, prefix]
+    # The project's own packages (the SDK, the engine, the built-in bots), not the rest of its
+    # folder (a tournament's database often lives there).
+    root = project_root()
+    for package in ("sdk", "referee", "bots"):
+        args += ["--ro-bind", str(root / package), str(root / package)]
+    for shared in sorted(root.glob("*__mypyc*")):  # the compiled engine's runtime library
+        args += ["--ro-bind", str(shared), str(shared)]
+    return args
+
+
+def _bwrap_prefix(bwrap: str) -> list[str]:
+    return [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+            "--clearenv", *_system_binds(), "--proc", "/proc", "--dev", "/dev",
+            "--hostname", "bot"]
+
+
+@functools.cache
+def probe(level: str) -> str | None:
+    """None when `level` works on this machine, else what is missing (tried once, cached)."""
+    if level == "none":
+        return None
+    if level not in LEVELS:
+        return f"unknown isolation level {level!r} (choose {', '.join(LEVELS)})"
+    if level == "process":
+        found = _pid_namespace_prefix()
+        if isinstance(found, str):
+            return found
+        argv = [*found[0], *found[1], "true"]
+    else:
+        bwrap = shutil.which("bwrap")
+        if bwrap is None:
+            return ("bubblewrap (bwrap) is not installed: apt-get install bubblewrap "
+                    "(see README, Installing bubblewrap)")
+        argv = [*_bwrap_prefix(bwrap), "--tmpfs", "/tmp", "--", sys.executable, "-c", "pass"]
+    try:
+        run = subprocess.run(argv, capture_output=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"{argv[0]} cannot run: {exc}"
+    if run.returncode != 0:
+        why = run.stderr.decode(errors="replace").strip().splitlines()
+        tool = "bubblewrap" if level == "sandbox" else "unshare/setpriv"
+        return (f"{tool} cannot create the namespaces it needs here ({why[-1] if why else ''}); "
+                "unprivileged user namespaces may be disabled (sysctl "
+                "kernel.unprivileged_userns_clone=1, or AppArmor's "
+                "kernel.apparmor_restrict_unprivileged_userns=0)")
+    return None
+
+
+def strongest() -> str:
+    """The strongest level this machine offers."""
+    return next(level for level in reversed(LEVELS) if probe(level) is None)
+
+
+def require(level: str | None) -> str:
+    """`level` (None: the strongest available) if it works here; else IsolationError saying
+    what is missing. Never a silent fallback to a weaker level."""
+    if level is None:
+        return strongest()
+    if level not in LEVELS:
+        raise IsolationError(f"unknown isolation level {level!r}: choose "
+                             f"{', '.join(LEVELS)}")
+    why = probe(level)
+    if why is not None:
+        raise IsolationError(f"isolation {level!r} cannot work on this machine: {why}; "
+                             f"choose a weaker level explicitly (--isolation "
+                             f"{LEVELS[LEVELS.index(level) - 1]}) if you trust the bots")
+    return level
+
+
+def locale() -> dict[str, str]:
+    """The referee's locale variables (C.UTF-8 when it sets none)."""
+    found = {k: v for k, v in os.environ.items() if k == "LANG" or k.startswith("LC_")}
+    return found or {"LANG": "C.UTF-8"}
+
+
+def environment(level: str, home: Path, extra: dict[str, str]) -> dict[str, str]:
+    """A bot's environment, built from nothing: a fixed PATH, a private HOME and TMPDIR, the
+    locale, what Python bots need to import the SDK, then `extra` (the AZUL_ARENA_* variables and
+    what the organiser passes with --bot-env). Nothing else of the referee's environment."""
+    inside = level == "sandbox"
+    home_dir = "/tmp" if inside else str(home)
+    venv_bin = str(Path(sys.executable).parent)
+    env = {"PATH": f"{venv_bin}:{PATH}", "HOME": home_dir, "TMPDIR": home_dir,
+           **locale(), "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(project_root())}
+    # Python writes no bytecode caches next to a bot's read-only files (nor beside the project's).
+    if inside:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env.update(extra)
+    return env
+
+
+def _bind_hidden(place: Place) -> list[str]:
+    """Cover what the bot must not see inside its own folder."""
+    args: list[str] = []
+    if place.bot_dir is None:
+        return args
+    for path in place.hidden:
+        try:
+            inner = path.resolve().relative_to(place.bot_dir.resolve())
+        except ValueError:
+            continue
+        if not path.exists() or str(inner) == ".":
+            continue
+        target = f"{BOT_DIR}/{inner}"
+        args += (["--tmpfs", target] if path.is_dir() else ["--ro-bind", "/dev/null", target])
+    return args
+
+
+def command(argv: list[str], level: str, limits: Limits, place: Place,
+            env: dict[str, str]) -> list[str]:
+    """The full command line that runs `argv` at `level`, limits applied before it runs (the
+    caller adds the cgroup step, if any, in front). At `none`, `argv` itself: the launcher applies
+    the limits with prlimit() once the process exists."""
+    if level == "none":
+        return argv
+    prlimit = shutil.which("prlimit") or "prlimit"
+    rlimits = [prlimit, f"--as={limits.memory}", f"--cpu={limits.cpu_seconds}",
+               f"--fsize={limits.file_size}"]
+    if os.geteuid() != 0:  # per user; root ignores it (a pids cgroup caps root's bots)
+        rlimits.append(f"--nproc={limits.processes}")
+    rlimits.append("--")
+    if level == "process":
+        found = _pid_namespace_prefix()
+        assert not isinstance(found, str), found
+        return [*found[0], *rlimits, *found[1], *argv]
+    bwrap = shutil.which("bwrap") or "bwrap"
+    args = [*rlimits, *_bwrap_prefix(bwrap)]
+    for name, value in env.items():
+        args += ["--setenv", name, value]
+    args += ["--size", str(limits.tmp_size), "--tmpfs", "/tmp"]
+    if place.bot_dir is not None:
+        bind = "--bind" if place.writable else "--ro-bind"
+        args += [bind, str(place.bot_dir), BOT_DIR, *_bind_hidden(place)]
+    else:
+        args += ["--dir", BOT_DIR]
+    if place.socket_dir is not None:
+        args += ["--ro-bind", str(place.socket_dir), SOCKET_DIR]
+    return [*args, "--chdir", BOT_DIR, "--", *argv]
