@@ -110,6 +110,7 @@ class SeatResult:
     bot_name: str = ""
     log_path: str = ""
     cpu_time: float | None = None  # seconds of CPU its processes used during the game
+    detail: str = ""  # what its last fault said (a crash: the last line of its traceback)
 
 
 @dataclass
@@ -568,7 +569,9 @@ class Arena:
                 strikes=seat.strikes, faults=dict(seat.faults),
                 move_time_total=round(seat.move_time_total, 6), moves=seat.moves,
                 bot_name=seat.session.name if seat.session else "", log_path=log_path,
-                cpu_time=cpu_used[seat.index]))
+                cpu_time=cpu_used[seat.index],
+                detail=next((f["detail"] for f in reversed(outcome.faults)
+                             if f["seat"] == seat.index), "")))
         bots = [{"name": r.bot_name, "version": s.session.version if s.session else "",
                  "termination": r.termination, "strikes": r.strikes, "faults": r.faults,
                  "moves": r.moves, "move_time_total": r.move_time_total,

@@ -58,6 +58,9 @@ Classify = Callable[[Seat, BotFault], Awaitable[BotFault]]
 Emit = Callable[[MatchEvent], None]
 
 
+BOT_ERROR = "error: "  # sdk.client.ERROR_PREFIX
+
+
 def _clip(text: str, keep: int = 40) -> str:
     """A bot's text as it goes into faults, replays and the store: never more than `keep`."""
     return repr(text) if len(text) <= keep else f"{text[:keep]!r}... ({len(text)} characters)"
@@ -100,7 +103,8 @@ class MatchRunner:
         kind = fault.kind
         seat.faults[kind] += 1
         seat.strikes += 1
-        if kind in FATAL or self.fault_policy == "forfeit" or seat.strikes >= self.max_strikes:
+        fatal = kind in FATAL if fault.fatal is None else fault.fatal
+        if fatal or self.fault_policy == "forfeit" or seat.strikes >= self.max_strikes:
             seat.forfeited = True
             seat.termination = kind
         self.faults.append({"ply": len(self.plies), "seat": seat.index, "fault": kind,
@@ -142,6 +146,12 @@ class MatchRunner:
                 return legal[msg.move_index]
             await self._fault(seat, BotFault("illegal", f"index {msg.move_index} of "
                                                         f"{len(legal)} legal moves"))
+            return None
+        if choice == "move" and msg.move.startswith(BOT_ERROR):
+            # The SDK's word that choose_move raised: a crash of the bot's code, with the last
+            # line of its traceback; its process lives on, so the policy decides (a strike).
+            await self._fault(seat, BotFault("crash", msg.move[len(BOT_ERROR):][:200],
+                                             fatal=False))
             return None
         if choice == "move":
             try:

@@ -32,10 +32,11 @@ class Freezer(Protocol):
 class BotFault(Exception):
     """A seat-level fault: `kind` is a termination name (timeout, malformed, disconnect...)."""
 
-    def __init__(self, kind: str, detail: str = "") -> None:
+    def __init__(self, kind: str, detail: str = "", fatal: bool | None = None) -> None:
         super().__init__(f"{kind}: {detail}" if detail else kind)
         self.kind = kind
         self.detail = detail
+        self.fatal = fatal  # None: as the kind says (referee.match.FATAL)
 
 
 @dataclass

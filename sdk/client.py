@@ -23,6 +23,17 @@ log = logging.getLogger("sdk")
 
 
 
+ERROR_PREFIX = "error: "  # a reply saying choose_move raised (referee.match reads it)
+
+
+def last_line(exc: BaseException, keep: int = 200) -> str:
+    """The last line of `exc`'s traceback (`KeyError: 'x'`), clipped to `keep` characters."""
+    import traceback
+
+    line = traceback.format_exception_only(type(exc), exc)[-1].strip()
+    return line if len(line) <= keep else line[:keep] + "..."
+
+
 class Rejected(Exception):
     """The referee refused the Hello."""
 
@@ -33,10 +44,11 @@ def answer(bot: Bot, state: Any, legal: Sequence[str], reply: Any) -> None:
     process) and is explained in the bot's own log."""
     try:
         move = bot.choose_move(state)
-    except Exception:
+    except Exception as exc:
         log.exception("choose_move raised in this position (the referee counts a fault):\n%s",
                       state)
-        reply.move = "error"  # not notation: a malformed answer, one strike
+        # The referee names it a crash and shows this line, even when the log cannot (full).
+        reply.move = ERROR_PREFIX + last_line(exc)
         return
     if isinstance(move, int) and not isinstance(move, bool):
         if not 0 <= move < len(legal):

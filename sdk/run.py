@@ -8,6 +8,7 @@ remote referee with `python path/bot.py --referee host:50051 --token T`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
 import inspect
@@ -62,6 +63,24 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def last_words(exc: BaseException) -> None:
+    """Print the traceback of the exception that ends the bot; when its log is full (the
+    referee bounds it), make room at its end for the traceback's last line, which the referee
+    reports as the reason of the crash."""
+    import traceback
+
+    from sdk.client import last_line
+
+    try:
+        traceback.print_exception(exc)
+        sys.stderr.flush()
+    except OSError:
+        with contextlib.suppress(OSError):
+            size = os.fstat(2).st_size
+            os.ftruncate(2, max(0, size - 4096))
+            os.write(2, f"\n[log cut at its size limit]\n{last_line(exc)}\n".encode())
+
+
 def run(bot: type[Bot] | Bot, argv: list[str] | None = None) -> int:
     """Play with `bot` (a Bot subclass or instance) until the referee ends the stream.
 
@@ -73,8 +92,8 @@ def run(bot: type[Bot] | Bot, argv: list[str] | None = None) -> int:
 
     args = _arguments(sys.argv[1:] if argv is None else argv)
     configure_logging(logging.WARNING if args.quiet else logging.INFO)
-    instance = bot() if isinstance(bot, type) else bot
     try:
+        instance = bot() if isinstance(bot, type) else bot
         return play(instance, args.referee, args.token)
     except Rejected as exc:
         print(f"the referee refused this bot: {exc}", file=sys.stderr)
@@ -82,6 +101,9 @@ def run(bot: type[Bot] | Bot, argv: list[str] | None = None) -> int:
     except Unreachable as exc:
         print(exc, file=sys.stderr)
         raise SystemExit(4) from None
+    except Exception as exc:  # the bot's own code: its last words reach its log
+        last_words(exc)
+        raise SystemExit(1) from None
 
 
 def main(argv: list[str] | None = None) -> None:

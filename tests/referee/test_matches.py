@@ -139,7 +139,7 @@ def test_a_late_reply_is_one_timeout_not_a_malformed_message(
 
 MISTAKES = [
     # AZUL_TEST_MISTAKE, the fault counted, what the bot's own log explains
-    ("raise", "malformed", "choose_move raised"),
+    ("raise", "crash", "choose_move raised"),
     ("none", "malformed", "returned None"),
     ("index", "illegal", "returned index -1"),
 ]
@@ -154,8 +154,10 @@ def test_a_buggy_choose_move_costs_strikes_not_the_process(
     config = MatchConfig(seed=6, time_per_move=0.5, fault_policy="random", max_strikes=3)
     result = play(["random", str(BOTS / "mistaken.py")], config, log_dir=tmp_path)
     bad = result.seats[1]
-    assert bad.faults == {fault: 3} and bad.termination == fault  # not "crash"
+    assert bad.faults == {fault: 3} and bad.termination == fault
     assert explained in Path(bad.log_path).read_text()
+    if mistake == "raise":  # named for what happened, with its traceback's last line
+        assert bad.detail == "KeyError: 'a bug in the bot'"
     assert_finished(result, 2)
 
 
@@ -166,9 +168,11 @@ def test_a_bot_that_floods_its_output_is_stopped_at_the_file_size_limit(
     result = play(["random", str(BOTS / "mistaken.py")], config, log_dir=tmp_path,
                   file_size=3 << 20)
     bad = result.seats[1]
-    # Past the limit a write fails: Python raises OSError in choose_move (malformed strikes),
-    # other programs die of SIGXFSZ (crash). Either way the log stays bounded and the seat is out.
-    assert bad.termination in {"malformed", "crash"}
+    # Past the limit a write fails: Python raises OSError in choose_move, a crash of the bot's
+    # code whose last line the result shows though the log is full (other programs die of
+    # SIGXFSZ: a crash too). Either way the log stays bounded and the seat is out.
+    assert bad.termination == "crash"
+    assert bad.detail.startswith("OSError: [Errno 27] File too large"), bad.detail
     assert Path(bad.log_path).stat().st_size <= 3 << 20
     assert_finished(result, 2)
 

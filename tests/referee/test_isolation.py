@@ -1,0 +1,66 @@
+"""Isolation levels: chosen explicitly or the strongest available, never a silent fallback; the
+environment a bot starts with is built from nothing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee import sandbox
+from referee.sandbox import IsolationError
+
+
+def cli(*args: str, env: dict[str, str] | None = None,
+        cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tournaments.cli", *args], capture_output=True,
+                          text=True, timeout=120, env=env, cwd=cwd)
+
+
+def test_sandbox_without_bubblewrap_is_a_clear_error(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap (nor anything else) on it
+    sandbox.probe.cache_clear()
+    try:
+        with pytest.raises(IsolationError, match="apt-get install bubblewrap"):
+            sandbox.require("sandbox")
+        assert sandbox.strongest() == "none"  # the default says what it is, as printed
+    finally:
+        monkeypatch.undo()
+        sandbox.probe.cache_clear()
+    out = cli("tournament", "run", "random", "greedy", "--isolation", "sandbox",
+              "--db", str(tmp_path / "t.db"), env={**os.environ, "PATH": str(tmp_path)})
+    assert out.returncode == 2
+    assert "isolation 'sandbox' cannot work" in out.stderr and "bubblewrap" in out.stderr
+    assert not (tmp_path / "t.db").exists(), "nothing ran at a weaker level"
+
+
+def test_an_unknown_level_or_a_missing_variable_is_refused(tmp_path: Path) -> None:
+    out = cli("match", "random", "random", "--isolation", "chroot")
+    assert out.returncode == 2 and "choose none, process, sandbox" in out.stderr
+    env = {k: v for k, v in os.environ.items() if k != "AZUL_NOT_SET"}
+    out = cli("tournament", "run", "random", "greedy", "--bot-env", "AZUL_NOT_SET",
+              "--db", str(tmp_path / "t.db"), env=env)
+    assert out.returncode == 2 and "AZUL_NOT_SET is not set" in out.stderr
+
+
+def test_the_default_is_the_strongest_level_and_is_printed(tmp_path: Path) -> None:
+    out = cli("tournament", "run", "random", "greedy", "--games-per-pairing", "1",
+              "--db", str(tmp_path / "t.db"), "--plain", "--time-per-move", "0.5")
+    assert out.returncode == 0, out.stderr
+    assert f"isolation: {sandbox.strongest()}" in out.stdout
+
+
+def test_a_bot_environment_is_built_from_nothing(tmp_path: Path) -> None:
+    env = sandbox.environment("process", tmp_path, {"AZUL_ARENA_TOKEN": "t", "MINE": "1"})
+    assert env["HOME"] == env["TMPDIR"] == str(tmp_path)
+    assert env["PATH"].endswith(sandbox.PATH) and env["MINE"] == "1"
+    leaked = set(env) - {"PATH", "HOME", "TMPDIR", "PYTHONUNBUFFERED", "PYTHONPATH",
+                         "AZUL_ARENA_TOKEN", "MINE", "LANG"} - {k for k in env
+                                                               if k.startswith("LC_")}
+    assert not leaked
+    inside = sandbox.environment("sandbox", tmp_path, {})
+    assert inside["HOME"] == "/tmp"
