@@ -192,10 +192,12 @@ def test_a_bot_burning_cpu_gets_none_while_not_on_move(level: str) -> None:
     need(level)
     gaps = _burner_cpu_between_moves(level, ponder=False)
     assert len(gaps) == 4
-    # Two threads left running would take 0.3 s of CPU in each 0.15 s turn of the other.
+    # Frozen, it gets nothing: its CPU time, read from /proc, does not move while the other
+    # thinks (left running, its threads would take up to a core: 0.15 s a turn).
     assert max(gaps) <= 0.02, f"CPU seconds it used during the other's turns: {gaps}"
 
 
 def test_with_ponder_the_same_bot_burns_on_the_others_time() -> None:
     gaps = _burner_cpu_between_moves("none", ponder=True)
-    assert sum(gaps) >= 0.2, gaps  # the measure above would see it
+    # Its threads share one GIL (and 2 busy cores): far from 0.3 s a turn, far above 0.02.
+    assert sum(gaps) >= 0.08, gaps  # the measure above would see it
