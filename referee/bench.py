@@ -112,14 +112,16 @@ def grpc_import_ms(runs: int = 5) -> float:
     return statistics.median(times) * 1e3
 
 
-async def spawn_to_hello(spawns: int, warm_start: bool = True) -> list[float]:
+async def spawn_to_hello(spawns: int, warm_start: bool = True,
+                         isolation: str | None = None) -> list[float]:
     """Seconds from asking the Arena for a new `random` bot to its accepted Hello. With
     `warm_start` the Arena hands out its warm standby process (sdk.standby), given half a second
     to warm up first, as between the bot starts of a tournament; without, a fresh process."""
     from referee.arena import Arena
 
     times = []
-    async with Arena(["random"], reuse=False, warm_start=warm_start) as arena:
+    async with Arena(["random"], reuse=False, warm_start=warm_start,
+                     isolation=isolation) as arena:
         for _ in range(spawns):
             await asyncio.sleep(0.5)
             worker = await arena._spawn("random")
@@ -132,9 +134,25 @@ async def spawn_to_hello(spawns: int, warm_start: bool = True) -> list[float]:
 INSTANT_BOT = str(Path(__file__).resolve().parents[1] / "bots" / "first_bot.py")
 
 
-async def latency(games: int = 20, spawns: int = 5) -> dict[str, Any]:
-    """Run the benchmark; every figure is a median, times in microseconds / milliseconds."""
+async def latency(games: int = 20, spawns: int = 5,
+                  isolation: str | None = None) -> dict[str, Any]:
+    """Run the benchmark with bots at `isolation` (None: the strongest available); every figure
+    is a median, times in microseconds / milliseconds. A level other than `process` is measured
+    beside `process` in the same run, game for game (`per_move_us_process`,
+    `ratio_to_process`)."""
     from referee.arena import Arena, MatchConfig
+    from referee.sandbox import require
+
+    level = require(isolation)
+    paired: list[int] = []  # moves at `level`, game for game beside the baseline's
+    baseline: list[int] = []
+    if level != "process":
+        async with Arena({"first": INSTANT_BOT}, isolation=level) as arena, \
+                Arena({"first": INSTANT_BOT}, isolation="process") as base:
+            for seed in range(games):
+                for which, into in ((arena, paired), (base, baseline)):
+                    result = await which.play(["first", "first"], MatchConfig(seed=seed))
+                    into += result.record["referee"]["move_times_us"]
 
     # The machine's speed drifts: the two are measured in alternating chunks, so both medians
     # come from the same stretches of time.
@@ -143,18 +161,26 @@ async def latency(games: int = 20, spawns: int = 5) -> dict[str, Any]:
     bare: list[float] = []
     bare_aio: list[float] = []
     chunks = games  # a bare chunk after every game: the two share the machine's phases
-    async with Arena({"first": INSTANT_BOT}) as arena:
+    async with Arena({"first": INSTANT_BOT}, isolation=level) as arena:
         for seed in range(games):
             result = await arena.play(["first", "first"], MatchConfig(seed=seed))
             per_move += result.record["referee"]["move_times_us"]
             if (seed + 1) * chunks // games != seed * chunks // games:  # `chunks` times in all
                 bare += await bare_pingpong(payload, 2000 // chunks)
                 bare_aio += await bare_pingpong(payload, 2000 // chunks, _ECHO_CLIENT_AIO)
-    cold, warm = await spawn_to_hello(spawns, warm_start=False), await spawn_to_hello(spawns)
+    cold = await spawn_to_hello(spawns, warm_start=False, isolation=level)
+    warm = await spawn_to_hello(spawns, isolation=level)
     bare_us = statistics.median(bare) * 1e6
     bare_aio_us = statistics.median(bare_aio) * 1e6
     move_us = statistics.median(per_move)
-    return {"per_move_us": round(move_us, 1), "bare_pingpong_us": round(bare_us, 1),
+    compared = {}
+    if baseline:
+        base_us, paired_us = statistics.median(baseline), statistics.median(paired)
+        compared = {"per_move_us_paired": round(paired_us, 1),
+                    "per_move_us_process": round(base_us, 1),
+                    "ratio_to_process": round(paired_us / base_us, 3)}
+    return {"isolation": level, "per_move_us": round(move_us, 1), **compared,
+            "bare_pingpong_us": round(bare_us, 1),
             "ratio": round(move_us / bare_us, 3),
             "bare_pingpong_aio_us": round(bare_aio_us, 1),
             "ratio_to_aio": round(move_us / bare_aio_us, 3), "moves": len(per_move),

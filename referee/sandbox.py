@@ -47,7 +47,7 @@ class Limits:
     memory: int = 2 << 30
     cpu_seconds: int = 3600  # generous: pooled bots play many games; it only stops a spinner
     file_size: int = 64 << 20
-    processes: int = 64
+    processes: int = 128
     tmp_size: int = 64 << 20
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from referee.loop import loop_name
 from referee.loop import run as run_loop
+from referee.sandbox import strongest
 from tournaments.arena import GameSettings, arena_player, process_cap
 from tournaments.entries import Entry
 from tournaments.runner import run_games
@@ -115,9 +116,10 @@ def bench_entries(count: int) -> list[Entry]:
 
 
 def run_bench(games: int, concurrency: int, ruleset: str = "azul",
-              entries_count: int = 2) -> dict[str, Any]:
-    """Play `games` games of a round-robin among `entries_count` random bots; return
-    throughput, the per-move breakdown and the peak of live bot processes (from /proc)."""
+              entries_count: int = 2, isolation: str | None = None) -> dict[str, Any]:
+    """Play `games` games of a round-robin among `entries_count` random bots at `isolation`
+    (None: the strongest available); return throughput, the per-move breakdown and the peak
+    of live bot processes (from /proc)."""
     entries = bench_entries(entries_count)
     warmup = 2 * concurrency
     per_group = -(-(games + warmup) // math.comb(len(entries), 2))
@@ -126,7 +128,7 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
         schedule = build_schedule([e.name for e in entries], 2, per_group, seed=1
                                   )[:games + warmup]
         store.write_schedule({"bench": True}, entries, schedule)
-        settings = GameSettings(ruleset=ruleset, time_per_move=1.0)
+        settings = GameSettings(ruleset=ruleset, time_per_move=1.0, isolation=isolation)
         peak = 0
 
         async def count_processes() -> None:
@@ -167,6 +169,7 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
     per_move_us = 1e6 * duration / moves if moves else float("nan")
     bot_us = 1e6 * bot_time / moves if moves else float("nan")
     return {
+        "isolation": isolation or strongest(),
         "games": summary.played,
         "failed": summary.failed,
         "concurrency": concurrency,
@@ -186,3 +189,30 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
             "store commit (between games)": 1e6 * summary.store_time / moves if moves else 0.0,
         },
     }
+
+
+def compare_isolation(games: int, concurrency: int, isolation: str, ruleset: str = "azul",
+                      rounds: int = 2) -> dict[str, Any]:
+    """`run_bench` at `isolation` and at `process`, in alternating rounds of the same run (the
+    machine's speed drifts): the figures of `isolation`, the baseline's, and their ratio."""
+    runs: dict[str, list[dict[str, Any]]] = {isolation: [], "process": []}
+    for _ in range(rounds):
+        for level in runs:
+            runs[level].append(run_bench(max(1, games // rounds), concurrency, ruleset,
+                                         isolation=level))
+
+    def pooled(results: list[dict[str, Any]]) -> tuple[float, float]:
+        moves = sum(r["moves"] for r in results)
+        busy = sum(r["per_move_us"] * r["moves"] for r in results)
+        played = sum(r["games"] for r in results)
+        return busy / moves, played / sum(r["elapsed_s"] for r in results)
+
+    figures = dict(runs[isolation][-1])
+    per_move, per_s = pooled(runs[isolation])
+    base_move, base_s = pooled(runs["process"])
+    figures.update(games=sum(r["games"] for r in runs[isolation]), per_move_us=per_move,
+                   games_per_s=per_s, process_per_move_us=base_move, process_games_per_s=base_s,
+                   ratio_to_process=per_move / base_move,
+                   per_move_us_rounds=[r["per_move_us"] for r in runs[isolation]],
+                   process_per_move_us_rounds=[r["per_move_us"] for r in runs["process"]])
+    return figures

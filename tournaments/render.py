@@ -23,7 +23,7 @@ def _interval(low: float, high: float, fmt: str) -> str:
 def leaderboard_table(rows: Sequence[Row], title: str = "Leaderboard",
                       limit: int | None = None) -> Table:
     """The leaderboard: rank, entry, mu - 3 sigma, mu, sigma, games, wins, win rate and mean
-    score with their 95% intervals, and faults by kind."""
+    score with their 95% intervals, CPU seconds per game, and faults by kind."""
     # Simple borders and one column for mu ± sigma: the table fits an 80-column terminal.
     table = Table(title=title, title_justify="left", header_style="bold", box=box.SIMPLE_HEAD,
                   padding=(0, 1, 0, 0), pad_edge=False)
@@ -35,6 +35,7 @@ def leaderboard_table(rows: Sequence[Row], title: str = "Leaderboard",
     table.add_column("wins", justify="right")
     table.add_column("win rate (95%)", justify="right")
     table.add_column("mean score (95%)", justify="right")
+    table.add_column("cpu/game", justify="right")
     table.add_column("faults")
     shown = rows if limit is None else rows[:limit]
     for r in shown:
@@ -48,6 +49,7 @@ def leaderboard_table(rows: Sequence[Row], title: str = "Leaderboard",
             f"{100 * r.win_rate:.0f}%" + _interval(100 * r.win_rate_low, 100 * r.win_rate_high,
                                                     "{:.0f}"),
             mean + _interval(r.mean_score_low, r.mean_score_high, "{:.1f}"),
+            "" if math.isnan(r.cpu_per_game) else f"{r.cpu_per_game:.2f}s",
             faults,
         )
     if limit is not None and len(rows) > limit:

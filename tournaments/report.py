@@ -80,6 +80,7 @@ class Row:
     mean_score_high: float
     faults: int
     fault_kinds: dict[str, int] = field(default_factory=dict)
+    cpu_per_game: float = math.nan  # mean CPU seconds its processes used per game (measured)
 
 
 @dataclass
@@ -130,6 +131,7 @@ def leaderboard(names: Sequence[str], done: Sequence[StoredGame], ratings: Ratin
     wins = dict.fromkeys(names, 0)
     ties = dict.fromkeys(names, 0)
     faults: dict[str, dict[str, int]] = {n: {} for n in names}
+    cpu: dict[str, list[float]] = {n: [] for n in names}
     for g in done:
         firsts = sum(1 for s in g.seats if s.rank == 1)
         for s in g.seats:
@@ -137,6 +139,8 @@ def leaderboard(names: Sequence[str], done: Sequence[StoredGame], ratings: Ratin
             if s.rank == 1:
                 target = wins if firsts == 1 else ties
                 target[s.entry] = target.get(s.entry, 0) + 1
+            if s.cpu_time is not None:
+                cpu.setdefault(s.entry, []).append(s.cpu_time)
             bucket = faults.setdefault(s.entry, {})
             for kind, count in seat_faults(s.termination, s.faults).items():
                 bucket[kind] = bucket.get(kind, 0) + count
@@ -153,6 +157,7 @@ def leaderboard(names: Sequence[str], done: Sequence[StoredGame], ratings: Ratin
             win_rate=(w / n if n else 0.0), win_rate_low=lo, win_rate_high=hi,
             mean_score=mean, mean_score_low=mlo, mean_score_high=mhi,
             faults=sum(faults[name].values()), fault_kinds=dict(sorted(faults[name].items())),
+            cpu_per_game=(sum(cpu[name]) / len(cpu[name]) if cpu.get(name) else math.nan),
         ))
     rows.sort(key=lambda r: (-r.conservative, -r.mu, r.entry))
     for i, row in enumerate(rows, 1):
@@ -216,7 +221,7 @@ def build_report(store: Store) -> Report:
 # -- exports --------------------------------------------------------------------------------
 
 CSV_COLUMNS = ["game_id", "index", "status", "seed", "seat", "entry", "score", "rank",
-               "termination", "strikes", "faults", "moves", "move_time", "duration",
+               "termination", "strikes", "faults", "moves", "move_time", "duration", "cpu_time",
                "host", "isolation", "cpus"]
 
 
@@ -236,6 +241,7 @@ def export_csv(store: Store) -> str:
                 g.game.game_id, g.game.index, g.status, g.game.seed, seat, s.entry, s.score,
                 s.rank, s.termination, s.strikes, json.dumps(s.faults, sort_keys=True), s.moves,
                 f"{s.move_time:.6f}", f"{g.duration:.6f}" if g.duration is not None else "",
+                f"{s.cpu_time:.4f}" if s.cpu_time is not None else "",
                 *((g.machine.host, g.machine.isolation, g.machine.cpus) if g.machine
                   else ("", "", "")),
             ])

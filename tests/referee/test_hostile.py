@@ -6,6 +6,8 @@ Each attempt must fail under `sandbox`; under `process` and `none`, those the le
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import os
 import socket
 import subprocess
@@ -115,12 +117,19 @@ def test_a_hostile_bot_at_each_level(level: str, tmp_path: Path,
         home_file.unlink()
     assert run.returncode == 0, run.stdout + run.stderr
     assert f"isolation: {level}" in run.stdout
+    from tournaments.report import build_report, export_csv
     from tournaments.store import Store
 
     with Store.open(db, create=False) as store:
         done, total = store.counts()
         assert done == total == 2, "every game is stored"
         assert store.config()["isolation"] == level  # type: ignore[index]
+        # Each seat's CPU time per game, stored beside its wall time, shown and exported.
+        seats = [s for g in store.games() for s in g.seats]
+        assert all(s.cpu_time is not None and s.cpu_time >= 0 for s in seats), seats
+        assert all(row.cpu_per_game >= 0 for row in build_report(store).leaderboard)
+        header, first = list(csv.reader(io.StringIO(export_csv(store))))[:2]
+        assert first[header.index("cpu_time")], "the export has each seat's CPU time"
     assert not survivors, f"processes of the bots outlived the run: {survivors}"
 
     logs = sorted((tmp_path / "logs").glob("attacker-*.log"))

@@ -180,7 +180,10 @@ def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--lis
 
 @bench_app.command("latency")
 def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option(5, "--spawns"),
-            as_json: bool = typer.Option(False, "--json")) -> None:
+            as_json: bool = typer.Option(False, "--json"),
+            isolation: str | None = typer.Option(
+                None, "--isolation", help="bots at this level (default: the strongest); "
+                "another than process is measured beside process, game for game")) -> None:
     """Per-move round trip through the referee vs a bare gRPC stream ping-pong of the same
     payload in the same run (grpc's textbook sync client; an asyncio client beside it), and bot
     spawn-to-Hello (medians).
@@ -189,7 +192,8 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
     """
     from referee.bench import latency as run_bench
 
-    figures = run_loop(run_bench(games=games, spawns=spawns))
+    level = check_isolation(isolation)
+    figures = run_loop(run_bench(games=games, spawns=spawns, isolation=level))
     if as_json:
         print_json(figures)
         return
@@ -198,7 +202,13 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
     table = Table(title=f"latency over {figures['moves']} moves (medians)")
     for column in ("measure", "value", "target"):
         table.add_column(column, justify="right" if column != "measure" else "left")
+    table.add_row("isolation", figures["isolation"], "")
     table.add_row("move round trip via the referee", f"{figures['per_move_us']:.0f} us", "")
+    if "ratio_to_process" in figures:
+        table.add_row(f"  {figures['isolation']} vs process, game for game",
+                      f"{figures['per_move_us_paired']:.0f} / "
+                      f"{figures['per_move_us_process']:.0f} us", "")
+        table.add_row("  ratio to process", f"{figures['ratio_to_process']:.3f}", "<= 1.10")
     table.add_row("bare gRPC ping-pong, same payload (sync client)",
                   f"{figures['bare_pingpong_us']:.0f} us", "")
     table.add_row("ratio", f"{figures['ratio']:.2f}", "<= 1.3")

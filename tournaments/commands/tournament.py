@@ -415,10 +415,13 @@ def bench_tournament(
     entries: Annotated[int, typer.Option(
         "--entries", min=2, help="Random bots in the round-robin (bot_processes_peak in the "
                                  "JSON shows how many processes they needed).")] = 2,
+    isolation: Annotated[str | None, typer.Option(
+        help="Bots at this level (default: the strongest available); a level other than "
+             "process is measured beside process in the same run (ratio_to_process).")] = None,
 ) -> None:
     """Random bots, 2 players, through the real path (bot processes, referee, SQLite store).
 
-    Example: [bold]azul-arena bench tournament --games 400 --json[/]
+    Example: [bold]azul-arena bench tournament --games 400 --isolation sandbox --json[/]
 
     A larger field: [bold]azul-arena bench tournament --entries 16 --concurrency 8[/].
 
@@ -426,16 +429,20 @@ def bench_tournament(
     processes, in the same run (`cluster` in the JSON: games_per_s and ratio to the embedded
     runner for each).
     """
-    from tournaments.bench import run_bench, run_cluster_bench
+    from tournaments.bench import compare_isolation, run_bench, run_cluster_bench
     from tournaments.cluster import ClusterError
 
-    result = run_bench(games, concurrency, ruleset, entries)
+    level = check_isolation(isolation)
+    if isolation is not None and level != "process":
+        result = compare_isolation(games, concurrency, level, ruleset)
+    else:
+        result = run_bench(games, concurrency, ruleset, entries, level)
     if workers:
         best: dict[int, dict[str, Any]] = {}
         try:
             for turn in range(repeat):
                 if turn:
-                    again = run_bench(games, concurrency, ruleset, entries)
+                    again = run_bench(games, concurrency, ruleset, entries, level)
                     if again["games_per_s"] > result["games_per_s"]:
                         result = again
                 for n in range(1, workers + 1):
@@ -457,6 +464,11 @@ def bench_tournament(
                   f"{result['per_move_us']:.0f} us per move ({result['moves']} moves)")
     console.print(f"{result['entries']} entries; at most {result['bot_processes_peak']} live bot "
                   "processes (counted from /proc)")
+    console.print(f"isolation: {result['isolation']}", highlight=False)
+    if "ratio_to_process" in result:
+        console.print(f"process, same run: {result['process_games_per_s']:.1f} games/s, "
+                      f"{result['process_per_move_us']:.0f} us per move; per-move ratio "
+                      f"[bold]{result['ratio_to_process']:.3f}[/] (target <= 1.10)")
     console.print("where a move's time goes (us per move):")
     for key, value in result["breakdown_us"].items():
         console.print(f"  {key:<28} {value:8.1f}")
