@@ -55,6 +55,7 @@ from referee.replay import build_replay
 from referee.sandbox import Limits
 from referee.server import RefereeServer
 from referee.sessions import BotFault, BotSession
+from referee.tokens import TokenFile
 
 OFF = ("0", "false", "no", "off")
 log = logging.getLogger("referee.arena")
@@ -170,12 +171,15 @@ class Arena:
                  entry_limits: dict[str, Limits] | None = None,
                  entry_env: dict[str, dict[str, str]] | None = None,
                  hidden: list[Path] | None = None, ponder: bool = False,
-                 max_processes: int | None = None) -> None:
+                 max_processes: int | None = None, tls: tuple[bytes, bytes] | None = None,
+                 tokens: TokenFile | None = None) -> None:
         """`isolation`: none, process or sandbox (None: the strongest this machine offers;
         IsolationError, naming what is missing, for one it cannot provide). `bot_env`: variables
         every bot gets; `entry_limits` and `entry_env`: per entry name. `hidden`: paths no bot
         may see even in its own folder (the sandbox hides them). `ponder`: bots keep their CPU
-        between their moves (by default they are frozen)."""
+        between their moves (by default they are frozen). `tls` (certificate chain, key) and
+        `tokens` (issued to remote entries): for `listen` (referee serve)."""
+        self._tls, self._tokens = tls, tokens
         self.isolation = sandbox.require(isolation)
         self.bot_env = dict(bot_env or {})
         self.entry_limits = dict(entry_limits or {})
@@ -230,10 +234,11 @@ class Arena:
         listen = self._listen or local
         from referee.service import run_match_request
 
-        # Frozen bots answer no HTTP/2 keepalive: the server pings only where bots may think.
+        # Frozen bots answer no HTTP/2 keepalive: only remote peers (on `listen`) get it.
         self.server = RefereeServer(listen, run_match=lambda req: run_match_request(self, req),
                                     also=[local] if listen != local else [],
-                                    keepalive=self.ponder or self._listen is not None)
+                                    keepalive=self._listen is not None,
+                                    tls=self._tls, tokens=self._tokens)
         await self.server.start()
         self._launching = Isolation(self.isolation, self._tmp, socket_dir,
                                     tuple([*self.hidden, self.log_dir]), self.bot_env)

@@ -20,6 +20,7 @@ from grpc_reflection.v1alpha import reflection
 
 from referee.protocol import PROTOCOL_VERSION, bot_pb2, bot_pb2_grpc, referee_pb2, referee_pb2_grpc
 from referee.sessions import BotSession, SessionHub
+from referee.tokens import TokenFile
 
 log = logging.getLogger("referee.server")
 
@@ -58,6 +59,15 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             return
         hello = first.hello
         waiter, fault = self.hub.claim(hello.token)
+        try:
+            await self._serve(context, first, waiter, fault)
+        finally:
+            if not fault:
+                self.hub.release(hello.token)
+
+    async def _serve(self, context: grpc.aio.ServicerContext, first: Any,
+                     waiter: asyncio.Future[BotSession] | None, fault: str) -> None:
+        hello = first.hello
         if not fault and hello.protocol_version != PROTOCOL_VERSION:
             fault = "version_mismatch"
         if fault:
@@ -69,6 +79,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                       else bot_pb2.REJECTION_REASON_BAD_TOKEN)
             text = (f"this referee speaks protocol {PROTOCOL_VERSION}, not "
                     f"{hello.protocol_version}" if fault == "version_mismatch"
+                    else "this token is in use by another connection" if fault == "in_use"
                     else "unknown or wrong token")
             await self._reject(context, reason, text)
             return
@@ -179,21 +190,31 @@ class MatchBoard:
                 await self._changed.wait()
 
 
+SERVICE_NAMES = [bot_pb2.DESCRIPTOR.services_by_name["BotService"].full_name,
+                 referee_pb2.DESCRIPTOR.services_by_name["RefereeService"].full_name,
+                 health.SERVICE_NAME, reflection.SERVICE_NAME]
+
+
 class RefereeServer:
     """A running grpc.aio referee: bot stream + referee API + health + reflection."""
 
     def __init__(self, listen: str, run_match: RunMatch | None = None, *,
-                 also: list[str] | None = None, keepalive: bool = True) -> None:
+                 also: list[str] | None = None, keepalive: bool = True,
+                 tls: tuple[bytes, bytes] | None = None, tokens: TokenFile | None = None
+                 ) -> None:
         """`also`: more addresses to listen on (the Arena's own socket, for the bots it starts,
         beside a TCP port); `keepalive`: HTTP/2 pings to idle peers (off where bots are frozen
-        between moves: they could not answer)."""
+        between moves: they could not answer); `tls`: (certificate chain, private key) in PEM
+        for `listen`; `tokens`: the issued tokens remote entries say Hello with."""
         self.listen = listen
+        self.tls = tls
         self.also = list(also or [])
         self.keepalive = keepalive
-        self.hub = SessionHub()
+        self.hub = SessionHub(tokens)
         self.board = MatchBoard()
         self._run_match = run_match
         self._server: grpc.aio.Server | None = None
+        self._servers: list[grpc.aio.Server] = []
         self.port = 0
 
     @property
@@ -205,8 +226,9 @@ class RefereeServer:
         host = "127.0.0.1" if host in ("", "0.0.0.0", "[::]") else host
         return f"{host}:{self.port}"
 
-    async def start(self) -> None:
-        options = SERVER_OPTIONS if self.keepalive else [
+    def _grpc_server(self, keepalive: bool) -> tuple[grpc.aio.Server, Any]:
+        """A grpc server with every service on this referee's state, and its health servicer."""
+        options = SERVER_OPTIONS if keepalive else [
             *(o for o in SERVER_OPTIONS if not o[0].startswith("grpc.keepalive")),
             ("grpc.keepalive_time_ms", 2**31 - 1), ("grpc.keepalive_permit_without_calls", 1)]
         server = grpc.aio.server(options=options)
@@ -215,24 +237,36 @@ class RefereeServer:
             RefereeServicer(self._run_match, self.board), server)
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-        names = [bot_pb2.DESCRIPTOR.services_by_name["BotService"].full_name,
-                 referee_pb2.DESCRIPTOR.services_by_name["RefereeService"].full_name,
-                 health.SERVICE_NAME, reflection.SERVICE_NAME]
-        reflection.enable_server_reflection(names, server)
-        self.port = server.add_insecure_port(self.listen)
+        reflection.enable_server_reflection(SERVICE_NAMES, server)
+        return server, health_servicer
+
+    async def start(self) -> None:
+        server, health_servicer = self._grpc_server(self.keepalive)
+        if self.tls is not None:
+            credentials = grpc.ssl_server_credentials([(self.tls[1], self.tls[0])])
+            self.port = server.add_secure_port(self.listen, credentials)
+        else:
+            self.port = server.add_insecure_port(self.listen)
         if not self.listen.startswith("unix:") and self.port == 0:
             raise OSError(f"cannot listen on {self.listen}")
-        for address in self.also:
-            server.add_insecure_port(address)
-        await server.start()
-        for name in names[:2] + [""]:
-            await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+        servers = [(server, health_servicer)]
+        if self.also:  # the Arena's own bots: no HTTP/2 keepalive (they may be frozen)
+            local, local_health = self._grpc_server(False)
+            for address in self.also:
+                local.add_insecure_port(address)
+            servers.append((local, local_health))
+        for each, each_health in servers:
+            await each.start()
+            for name in SERVICE_NAMES[:2] + [""]:
+                await each_health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        self._servers = [each for each, _ in servers]
         self._server = server
 
     async def stop(self, grace: float = 0.5) -> None:
-        if self._server is not None:
-            await self._server.stop(grace)
-            self._server = None
+        for server in self._servers:
+            await server.stop(grace)
+        self._servers = []
+        self._server = None
 
     async def wait(self) -> None:
         if self._server is not None:

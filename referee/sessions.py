@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from referee.protocol import bot_pb2
+from referee.tokens import TokenFile
 
 _perf = time.perf_counter
 
@@ -262,8 +263,13 @@ class SessionHub:
     is rejected. Remote bots may also be expected under an exact token chosen by the caller.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, tokens: TokenFile | None = None) -> None:
         self._waiting: dict[str, tuple[str, asyncio.Future[BotSession]]] = {}
+        # Issued tokens (referee.tokens): a bot with one is that entry, one connection at a time;
+        # one that arrives before its match waits, parked, until a seat asks for its name.
+        self.tokens = tokens
+        self._in_use: set[str] = set()
+        self._parked: dict[str, asyncio.Future[BotSession]] = {}
 
     def issue(self) -> tuple[str, asyncio.Future[BotSession]]:
         """A fresh token and the future its session will resolve."""
@@ -271,7 +277,12 @@ class SessionHub:
         return f"{slot}.{secret}", self.expect(f"{slot}.{secret}")
 
     def expect(self, token: str) -> asyncio.Future[BotSession]:
-        """A future resolved with the session that says Hello with `token`."""
+        """A future resolved with the session that says Hello with `token` (with issued
+        tokens: the entry's name, resolved at once if its bot is connected and waiting)."""
+        parked = self._parked.pop(token, None)
+        if parked is not None and parked.done() and not parked.cancelled() \
+                and parked.exception() is None and parked.result().alive:
+            return parked
         slot, _, secret = token.partition(".")
         fut: asyncio.Future[BotSession] = asyncio.get_running_loop().create_future()
         self._waiting[slot] = (secret, fut)
@@ -282,8 +293,11 @@ class SessionHub:
         self._waiting.pop(token.partition(".")[0], None)
 
     def claim(self, token: str) -> tuple[asyncio.Future[BotSession] | None, str]:
-        """Look a Hello's token up: (the waiting future, "") or (future or None, fault name)."""
+        """Look a Hello's token up: (the waiting future, "") or (future or None, fault name:
+        bad_token, or in_use for an issued token already connected)."""
         slot, _, secret = token.partition(".")
+        if self.tokens is not None and slot in self.tokens.digests:
+            return self._claim_issued(token, slot)
         entry = self._waiting.get(slot)
         if entry is None or entry[1].done():
             return None, "bad_token"
@@ -291,3 +305,29 @@ class SessionHub:
             return entry[1], "bad_token"
         del self._waiting[slot]
         return entry[1], ""
+
+    def _claim_issued(self, token: str, name: str) -> tuple[asyncio.Future[BotSession] | None,
+                                                             str]:
+        assert self.tokens is not None
+        if self.tokens.check(token) != name:
+            return None, "bad_token"
+        if name in self._in_use:
+            return None, "in_use"
+        self._in_use.add(name)
+        waiting = self._waiting.pop(name, None)
+        if waiting is not None and not waiting[1].done():
+            return waiting[1], ""
+        parked: asyncio.Future[BotSession] = asyncio.get_running_loop().create_future()
+        self._parked[name] = parked
+        return parked, ""
+
+    def release(self, token: str) -> None:
+        """The stream of `token` ended: an issued token may connect again."""
+        name = token.partition(".")[0]
+        if self.tokens is not None and name in self._in_use:
+            self._in_use.discard(name)
+            parked = self._parked.get(name)
+            if parked is not None and (not parked.done() or parked.cancelled()
+                                       or parked.exception() is not None
+                                       or not parked.result().alive):
+                del self._parked[name]

@@ -56,6 +56,9 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
                         help="referee address: unix:/path or host:port (env AZUL_ARENA_REFEREE)")
     parser.add_argument("--token", default=os.environ.get("AZUL_ARENA_TOKEN", ""),
                         help="the token the referee gave this bot (env AZUL_ARENA_TOKEN)")
+    parser.add_argument("--tls-ca", default=os.environ.get("AZUL_ARENA_TLS_CA", ""),
+                        help="the referee serves TLS: its certificate (or CA) file, or `system` "
+                             "(env AZUL_ARENA_TLS_CA)")
     parser.add_argument("--quiet", action="store_true", help="log warnings only")
     args, _ = parser.parse_known_args(argv)
     if not args.referee:
@@ -91,6 +94,8 @@ def run(bot: type[Bot] | Bot, argv: list[str] | None = None) -> int:
     from sdk.client import Rejected, Unreachable, configure_logging, play
 
     args = _arguments(sys.argv[1:] if argv is None else argv)
+    if args.tls_ca:
+        os.environ["AZUL_ARENA_TLS_CA"] = args.tls_ca  # read where the channel opens
     configure_logging(logging.WARNING if args.quiet else logging.INFO)
     try:
         instance = bot() if isinstance(bot, type) else bot

@@ -22,6 +22,7 @@ looks at the two message queues, deques that are safe to read from any thread).
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections import deque
@@ -51,6 +52,20 @@ def _wake(waiter: asyncio.Future[None] | None) -> None:
     """Resolve `waiter` if someone still waits on it."""
     if waiter is not None and not waiter.done():
         waiter.set_result(None)
+
+
+def open_channel(grpc: Any, address: str) -> Any:
+    """A channel to the referee: TLS when AZUL_ARENA_TLS_CA names the certificate (or its CA)
+    that the referee serves with (`referee serve --tls-cert`), or is `system` (the system's
+    roots); else plain."""
+    ca = os.environ.get("AZUL_ARENA_TLS_CA", "")
+    if not ca:
+        return grpc.aio.insecure_channel(address)
+    try:
+        roots = None if ca == "system" else open(ca, "rb").read()
+    except OSError as exc:
+        raise Unreachable(f"cannot read the referee's certificate {ca}: {exc.strerror}") from None
+    return grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(roots))
 
 
 class BotStream:
@@ -101,7 +116,7 @@ class BotStream:
     async def _connect(self, address: str, hello: Any, timeout: float,
                        bot_pb2: Any) -> tuple[Any, Any]:
         grpc = self._grpc
-        channel = grpc.aio.insecure_channel(address)
+        channel = open_channel(grpc, address)
         try:
             await asyncio.wait_for(channel.channel_ready(), timeout)
         except TimeoutError:

@@ -1,0 +1,104 @@
+"""Remote bots: the referee over TCP with TLS, tokens issued per entry, one use at a time."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee import Arena, MatchConfig
+from referee.tokens import TokenFile
+from tests.referee.test_matches import assert_finished
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl not installed: apt-get install openssl")
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-keyout", str(key), "-out", str(cert), "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost"],
+                   check=True, capture_output=True, timeout=60)
+    return cert, key
+
+
+def issue(tokens: Path, name: str) -> str:
+    out = subprocess.run([sys.executable, "-m", "tournaments.cli", "referee", "token", "new",
+                          name, "--tokens", str(tokens), "--json"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return str(json.loads(out.stdout)["token"])
+
+
+async def remote_bot(port: int, token: str, ca: Path | None) -> asyncio.subprocess.Process:
+    argv = [sys.executable, "-m", "sdk.run", "bots.random_bot:RandomBot",
+            "--referee", f"localhost:{port}", "--token", token]
+    if ca is not None:
+        argv += ["--tls-ca", str(ca)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return await asyncio.create_subprocess_exec(*argv, env=env, stdout=asyncio.subprocess.PIPE,
+                                                stderr=asyncio.subprocess.STDOUT)
+
+
+def test_a_remote_entry_with_its_token_over_tls(tmp_path: Path,
+                                                 certificate: tuple[Path, Path]) -> None:
+    cert, key = certificate
+    tokens = tmp_path / "tokens.json"
+    token = issue(tokens, "alice")
+    assert token.startswith("alice.") and token.split(".", 1)[1] not in tokens.read_text()
+    assert stat.S_IMODE(tokens.stat().st_mode) == 0o600, "the tokens file is its owner's"
+
+    async def go() -> tuple[object, bytes, bytes, bytes, int | None]:
+        async with Arena(["random"], listen="127.0.0.1:0", tls=(cert.read_bytes(),
+                                                                key.read_bytes()),
+                         tokens=TokenFile.load(tokens)) as arena:
+            assert arena.server is not None
+            port = arena.server.port
+            alice = await remote_bot(port, token, cert)  # connects before its match: it waits
+            worker = await arena.connect_remote("alice", timeout=30)
+            twin = await remote_bot(port, token, cert)  # the same token, while in use
+            wrong = await remote_bot(port, "alice.not-the-secret", cert)
+            plain = await remote_bot(port, token, None)  # no TLS: no connection at all
+            outs = [(await asyncio.wait_for(p.communicate(), 60))[0] for p in (twin, wrong)]
+            result = await arena.play(["alice", "random"], MatchConfig(seed=4),
+                                      _workers=[worker, await arena._acquire("random")])
+            plain.kill()
+            plain_out = (await plain.communicate())[0]
+            alice.terminate()
+            await alice.wait()
+            return result, outs[0], outs[1], plain_out, twin.returncode
+
+    result, twin_out, wrong_out, plain_out, twin_code = asyncio.run(go())
+    assert_finished(result, 2)  # type: ignore[arg-type]
+    assert [s.termination for s in result.seats] == ["ok", "ok"]  # type: ignore[attr-defined]
+    assert twin_code == 3 and b"in use by another connection" in twin_out
+    assert b"unknown or wrong token" in wrong_out
+    assert b"connected" not in plain_out
+
+
+def test_serve_refuses_half_a_tls_pair_and_a_missing_tokens_file(tmp_path: Path,
+                                                                  certificate: tuple[Path, Path]
+                                                                  ) -> None:
+    cli = [sys.executable, "-m", "tournaments.cli", "referee", "serve", "--listen",
+           "127.0.0.1:0"]
+    out = subprocess.run([*cli, "--tls-cert", str(certificate[0])], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 2 and "--tls-key" in out.stderr
+    out = subprocess.run([*cli, "--tokens", str(tmp_path / "none.json")], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 2 and "referee token new" in out.stderr
+    out = subprocess.run([sys.executable, "-m", "tournaments.cli", "referee", "token", "new",
+                          "a.b", "--tokens", str(tmp_path / "t.json")], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 2 and "no dot" in out.stderr
