@@ -10,6 +10,7 @@ falls back to rlimits and /proc.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import itertools
@@ -53,13 +54,33 @@ def layout() -> dict[str, Path] | None:
         return None
     try:
         for parent in parents.values():
+            _sweep(parent.parent)
             parent.mkdir(exist_ok=True)
             probe = parent / "probe"
             probe.mkdir()
             probe.rmdir()
     except OSError:
         return None
+    atexit.register(_remove, list(parents.values()))
     return parents
+
+
+def _remove(parents: list[Path]) -> None:
+    """Remove these folders and their bots' (empty once their processes are gone)."""
+    for parent in parents:
+        for child in parent.glob("bot-*"):
+            with contextlib.suppress(OSError):
+                child.rmdir()
+        with contextlib.suppress(OSError):
+            parent.rmdir()
+
+
+def _sweep(where: Path) -> None:
+    """Remove what referees that died without cleaning up left here (empty folders only)."""
+    for stale in where.glob("azul-arena-*"):
+        pid = stale.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            _remove([stale])
 
 
 class BotCgroup:
@@ -141,17 +162,6 @@ class BotCgroup:
         for path in self.dirs.values():
             with contextlib.suppress(OSError):
                 path.rmdir()
-
-
-def remove_parents() -> None:
-    """Remove this referee's parent folders, once every bot's is gone (at exit)."""
-    parents = layout() if layout.cache_info().currsize else None
-    for parent in (parents or {}).values():
-        for child in parent.glob("bot-*"):
-            with contextlib.suppress(OSError):
-                child.rmdir()
-        with contextlib.suppress(OSError):
-            parent.rmdir()
 
 
 # The step in front of a bot's command line that puts it in its cgroups before anything runs:

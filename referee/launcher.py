@@ -385,7 +385,7 @@ def build_wrapper(folder: BotFolder, isolation: Isolation,
     level: the same sandbox as its bot, but its folder writable (the build writes its output
     there), bigger limits, and the same clean environment; its time limit is the folder's."""
     place = isolation.place(folder.path)
-    place.writable = True
+    place.writable, place.mount_at = True, str(folder.path)
     env = sandbox.environment(isolation.level, place.home, dict(isolation.env))
 
     def wrap(argv: list[str]) -> list[str]:

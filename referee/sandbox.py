@@ -63,6 +63,9 @@ class Place:
     socket_dir: Path | None = None
     hidden: tuple[Path, ...] = field(default_factory=tuple)
     writable: bool = False  # the bot's folder writable (a build writes its output there)
+    # Where the sandbox shows the folder: /bot for a bot; a build sees it at its own path, so
+    # that what it writes (a CMake cache, say) names the paths the host has.
+    mount_at: str = BOT_DIR
 
 
 def project_root() -> Path:
@@ -200,7 +203,7 @@ def _bind_hidden(place: Place) -> list[str]:
             continue
         if not path.exists() or str(inner) == ".":
             continue
-        target = f"{BOT_DIR}/{inner}"
+        target = f"{place.mount_at}/{inner}"
         args += (["--tmpfs", target] if path.is_dir() else ["--ro-bind", "/dev/null", target])
     return args
 
@@ -229,9 +232,9 @@ def command(argv: list[str], level: str, limits: Limits, place: Place,
     args += ["--size", str(limits.tmp_size), "--tmpfs", "/tmp"]
     if place.bot_dir is not None:
         bind = "--bind" if place.writable else "--ro-bind"
-        args += [bind, str(place.bot_dir), BOT_DIR, *_bind_hidden(place)]
+        args += [bind, str(place.bot_dir), place.mount_at, *_bind_hidden(place)]
     else:
-        args += ["--dir", BOT_DIR]
+        args += ["--dir", place.mount_at]
     if place.socket_dir is not None:
         args += ["--ro-bind", str(place.socket_dir), SOCKET_DIR]
-    return [*args, "--chdir", BOT_DIR, "--", *argv]
+    return [*args, "--chdir", place.mount_at, "--", *argv]
