@@ -161,3 +161,22 @@ def test_bench_schedule_on_a_300_entry_field() -> None:
         assert 0.3 < figures["final_tau"] <= 1.0, (kind, figures["final_tau"])
     assert schedules["adaptive"]["scheduler_us_per_game"] > 0
     assert schedules["round-robin"]["pairing_us_per_game"] >= 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--schedule", "adaptive"], "needs --games"),
+    (["--schedule", "swiss"], "needs --rounds"),
+    (["--games", "10"], "goes with --schedule adaptive"),
+    (["--schedule", "swiss", "--rounds", "3", "--gauntlet", "a"], "does not go with"),
+    (["--schedule", "adaptive", "--games", "9"], "not a multiple of --players"),
+    (["--schedule", "adaptive", "--games", "4", "--min-games", "6"], "too few"),
+    (["--schedule", "knockout"], "is not one of"),
+])
+def test_run_refuses_schedule_options_that_do_not_fit(tmp_path: Path, args: list[str],
+                                                      message: str) -> None:
+    db = tmp_path / "t.db"
+    result = CliRunner().invoke(app, ["tournament", "run", "a=random", "b=random", "c=random",
+                                      "--db", str(db), *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert not db.exists()  # refused before the database was touched

@@ -268,6 +268,14 @@ def run(
     if len(chosen) < 2:
         fail("give at least two entries (arguments or --entries FILE.toml)")
     _check_schedule(schedule, games, rounds, min_games, gauntlet, games_per_pairing)
+    if schedule != "round-robin":
+        from tournaments.rounds import RoundPlan
+
+        try:  # before the database is touched, like every other check
+            RoundPlan(schedule, players, 0, games, rounds,
+                      players if min_games is None else min_games).check(len(chosen))
+        except ScheduleError as exc:
+            fail(str(exc))
     if gauntlet is not None and gauntlet not in {e.name for e in chosen}:
         fail(f"--gauntlet {gauntlet!r} is not one of the entries: "
              + ", ".join(e.name for e in chosen))
