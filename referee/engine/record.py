@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from referee.engine.errors import EngineError, IllegalMoveError, NotationError, RecordError
 from referee.engine.game import Game
-from referee.engine.rulesets import Ruleset, get_ruleset
+from referee.engine.rulesets import FACTORIES_FOR_PLAYERS, Ruleset, get_ruleset
 
 RECORD_FORMAT: Final = "azul-arena/record/1"
 
@@ -95,6 +95,18 @@ def read_common(record: dict[str, Any], family: str) -> CommonHeader:
             raise RecordError("'moves' must be a list of moves in notation, e.g. \"4K2\"",
                               round=k)
     return CommonHeader(rules, names, first, rounds)
+
+
+def read_factories(rnd: dict[str, Any], round_no: int, players: int) -> list[Any]:
+    """A recorded round's factories: a list with one entry per factory of the game (each
+    family checks the entries themselves)."""
+    factories = rnd.get("factories")
+    if not isinstance(factories, list):
+        raise RecordError("'factories' must be a list of strings", round=round_no)
+    if len(factories) != FACTORIES_FOR_PLAYERS[players]:
+        raise RecordError(f"{len(factories)} factories; {players} players use "
+                          f"{FACTORIES_FOR_PLAYERS[players]}", round=round_no)
+    return factories
 
 
 def play_rounds(game: Game, rounds: list[list[str]]) -> None:

@@ -203,7 +203,7 @@ def test_wild_tiles_may_pay_even_with_enough_coloured_tiles() -> None:
     assert {"4-3B", "4-3B+1", "4-3B+2"} <= legal
 
 
-def test_wild_payment_goes_to_the_depot() -> None:
+def test_rulebook_example_c_wild_payment_goes_to_the_depot() -> None:
     game = placing([(4, 4), (4, 5)], "BBBPPP")  # the rulebook's example C
     play(game, "4-6B+3")
     s = game.to_state()
@@ -560,23 +560,10 @@ def test_a_deal_refills_the_bag_from_the_depot() -> None:
     assert s["depot"] == "" and len(s["bag"]) == 3 + depot - 20
 
 
-def test_a_deal_with_bag_and_depot_empty_fills_what_it_can() -> None:
-    game = position(phase="play", boards=[board(passed=True), board()], turn=1, bag="BBBBBB",
-                    rest="seat 1")
-    play(game, "pass:BBBB")
-    s = game.to_state()
-    assert [len(f) for f in s["factories"]] == [4, 4, 4, 4, 4]  # the discards refilled the bag
-    game = position(phase="play", boards=[board(passed=True), board()], turn=1, bag="BBBBBB",
-                    rest="seat 0")
-    play(game, "pass")
-    s = game.to_state()
-    assert [len(f) for f in s["factories"]] == [4, 2, 0, 0, 0] and s["phase"] == "take"
-
-
-def test_no_tile_to_deal_skips_to_the_play_phase() -> None:
-    # 4 players whose boards hold every tile not in the supply; bag and depot are empty.
-    supply = "PGOYBRPGOY"
-    left = {c: 22 - supply.count(c) for c in "PGOYBR"}
+def _full_boards(bag: str, supply: str = "PGOYBRPGOY") -> PavilionGame:
+    """4 players whose boards hold every tile not in the supply or the `bag`; the depot is
+    empty, seats 0-2 have passed and seat 3 is to play with no tiles."""
+    left = {c: 22 - supply.count(c) - bag.count(c) for c in "PGOYBR"}
     boards = []
     for seat in range(4):
         rows = {}
@@ -585,7 +572,20 @@ def test_no_tile_to_deal_skips_to_the_play_phase() -> None:
             left[c] -= k
             rows[n] = c * k + "." * (6 - k)
         boards.append(board(stars=rows, passed=seat < 3))
-    game = position(players=4, phase="play", turn=3, supply=supply, bag="", boards=boards)
+    assert not any(left.values())
+    return position(players=4, phase="play", turn=3, supply=supply, bag=bag, boards=boards)
+
+
+def test_a_deal_with_bag_and_depot_empty_fills_what_it_can() -> None:
+    game = _full_boards(bag="BBBBBB")
+    play(game, "pass")
+    s = game.to_state()
+    assert [len(f) for f in s["factories"]] == [4, 2, 0, 0, 0, 0, 0, 0, 0]
+    assert s["phase"] == "take" and s["bag"] == "" and s["round"] == 2
+
+
+def test_no_tile_to_deal_skips_to_the_play_phase() -> None:
+    game = _full_boards(bag="")
     play(game, "pass")
     s = game.to_state()
     assert s["round"] == 2 and s["phase"] == "play" and s["factories"] == [""] * 9

@@ -7,8 +7,7 @@ from typing import Any
 
 from referee.engine.classic.moves import COLOUR_LETTERS
 from referee.engine.errors import RecordError
-from referee.engine.record import read_common
-from referee.engine.rulesets import FACTORIES_FOR_PLAYERS
+from referee.engine.record import read_common, read_factories
 
 
 @dataclass
@@ -45,12 +44,7 @@ def read_header(record: dict[str, Any]) -> RecordHeader:
     n = common.players
     header = RecordHeader(common.rules.name, n, common.names, common.first_player)
     for k, rnd in enumerate(common.rounds, 1):
-        factories = rnd.get("factories")
-        if not isinstance(factories, list):
-            raise RecordError("'factories' must be a list of strings", round=k)
-        if len(factories) != FACTORIES_FOR_PLAYERS[n]:
-            raise RecordError(f"{len(factories)} factories; {n} players use "
-                              f"{FACTORIES_FOR_PLAYERS[n]}", round=k)
+        factories = read_factories(rnd, k, n)
         codes = [_factory_code(f, k, i + 1) for i, f in enumerate(factories)]
         header.rounds.append((codes, list(rnd.get("moves", []))))
     return header

@@ -9,8 +9,7 @@ from typing import Any
 from referee.engine.errors import EngineError, RecordError
 from referee.engine.pavilion.moves import COLOUR_LETTERS
 from referee.engine.pavilion.tables import STANDARD_WILD_ORDER, SUPPLY_SPACES, check_wild_order
-from referee.engine.record import read_common
-from referee.engine.rulesets import FACTORIES_FOR_PLAYERS
+from referee.engine.record import read_common, read_factories
 
 
 @dataclass
@@ -64,12 +63,7 @@ def read_pavilion_header(record: dict[str, Any]) -> PavilionHeader:
     header = PavilionHeader(common.rules.name, n, common.names, common.first_player, wild_order,
                             supply)
     for k, rnd in enumerate(common.rounds, 1):
-        factories = rnd.get("factories")
-        if not isinstance(factories, list):
-            raise RecordError("'factories' must be a list of strings", round=k)
-        if len(factories) != FACTORIES_FOR_PLAYERS[n]:
-            raise RecordError(f"{len(factories)} factories; {n} players use "
-                              f"{FACTORIES_FOR_PLAYERS[n]}", round=k)
+        factories = read_factories(rnd, k, n)
         header.deals.append([_factory_code(_tiles(f, f"factory {i + 1}", k, 4))
                              for i, f in enumerate(factories)])
         refills = rnd.get("refills", [])
