@@ -73,6 +73,7 @@ def test_summer_pavilion_moves_in_words_and_in_the_terminal(pavilion_record: Pat
     assert view.describe(state, "4-6B+5") == ("places blue on space 6 of the blue star (pays 1 "
                                               "blue and 5 wild purple)")
     assert view.describe(state, "pass:GGO") == "passes, keeping 2 green and 1 orange"
+    assert view.describe(state, "pass:OYBB") == "passes, keeping 1 orange, 1 yellow and 2 blue"
     assert view.describe(state, "bonus:R") == "takes a red bonus tile from the supply"
     done = run_cli("replay", "show", str(pavilion_record), "--move", "30")
     assert done.returncode == 0, done.stderr

@@ -47,7 +47,8 @@ def describe(state: dict[str, Any], move: str) -> str:
         if not kept:
             return "passes, keeping no tile"
         counts = [_count(kept.count(c), c) for c in COLOUR_LETTERS if c in kept]
-        return "passes, keeping " + " and ".join(counts)
+        listed = ", ".join(counts[:-1]) + " and " + counts[-1] if len(counts) > 1 else counts[0]
+        return "passes, keeping " + listed
     if text.startswith("BONUS:") and len(text) == 7:
         return f"takes a {colour_name(text[6])} bonus tile from the supply"
     if "-" in text:  # <star>-<space><colour>[+<wilds>]
