@@ -158,6 +158,7 @@ var AzulReport = (function () {
 
   function faults(data) {
     var by = data.faults.by_entry, entries = Object.keys(by);
+    if (!data.games_done) return "<p class=\"faults-none\">No game played yet.</p>";
     if (!entries.length) return "<p class=\"faults-none\">No faults: every bot answered every " +
       "move legally and in time.</p>";
     var kinds = {};
