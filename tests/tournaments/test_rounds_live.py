@@ -1,5 +1,6 @@
-"""Adaptive tournaments through the real command, bots and store: a run killed (SIGKILL) in the
-middle and rerun ends as an uninterrupted run does; entries join and leave a running one."""
+"""Adaptive and Swiss tournaments through the real command, bots and store: a run killed
+(SIGKILL) in the middle and rerun ends as an uninterrupted run does; entries join and leave a
+running one."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from tests.tournaments.test_interrupt import done_games
@@ -46,11 +48,15 @@ def _tournament(db: Path) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]
     return games, results
 
 
-def test_killed_adaptive_run_resumes_as_if_never_stopped(tmp_path: Path) -> None:
+@pytest.mark.parametrize("schedule, games", [
+    (["--schedule", "adaptive", "--games", "24"], 24),
+    (["--schedule", "swiss", "--rounds", "5"], 20),
+], ids=["adaptive", "swiss"])
+def test_killed_run_resumes_as_if_never_stopped(tmp_path: Path, schedule: list[str],
+                                                games: int) -> None:
     steady, weak = BOTS / "steady.py", BOTS / "weak.py"
-    run = ["run", f"st1={steady}", f"st2={steady}", f"w1={weak}", f"w2={weak}",
-           "--schedule", "adaptive", "--games", "24", "--seed", "5", "--concurrency", "2",
-           "--time-per-move", "20", "--plain"]
+    run = ["run", f"st1={steady}", f"st2={steady}", f"w1={weak}", f"w2={weak}", *schedule,
+           "--seed", "5", "--concurrency", "2", "--time-per-move", "20", "--plain"]
     whole, killed = tmp_path / "whole.db", tmp_path / "killed.db"
     uninterrupted = subprocess.Popen(_command(whole, *run), cwd=ROOT, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
@@ -59,14 +65,14 @@ def test_killed_adaptive_run_resumes_as_if_never_stopped(tmp_path: Path) -> None
     _wait_for(killed, 7, victim)  # inside the second round (four games a round)
     victim.send_signal(signal.SIGKILL)
     victim.wait(30)
-    assert 7 <= done_games(killed) < 24
+    assert 7 <= done_games(killed) < games
     rerun = subprocess.run(_command(killed, *run), cwd=ROOT, capture_output=True, text=True,
                            timeout=300)
     assert rerun.returncode == 0, rerun.stdout + rerun.stderr
     assert "resuming" in rerun.stdout
     assert uninterrupted.wait(300) == 0
     first, second = _tournament(whole), _tournament(killed)
-    assert len(first[0]) == 24 and len(first[1]) == 48
+    assert len(first[0]) == games and len(first[1]) == 2 * games
     assert first == second
 
 
