@@ -148,10 +148,12 @@ class MatchRunner:
                                                         f"{len(legal)} legal moves"))
             return None
         if choice == "move" and msg.move.startswith(BOT_ERROR):
-            # The SDK's word that choose_move raised: a crash of the bot's code, with the last
-            # line of its traceback; its process lives on, so the policy decides (a strike).
-            await self._fault(seat, BotFault("crash", msg.move[len(BOT_ERROR):][:200],
-                                             fatal=False))
+            # The SDK's word that choose_move raised: a crash of the bot's code (`memory` for a
+            # failed allocation), with the last line of its traceback; its process lives on, so
+            # the policy decides (a strike).
+            said = msg.move[len(BOT_ERROR):][:200]
+            kind = "memory" if said.startswith("MemoryError") else "crash"  # over its limit
+            await self._fault(seat, BotFault(kind, said, fatal=False))
             return None
         if choice == "move":
             try:

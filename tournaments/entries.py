@@ -227,6 +227,10 @@ def load_entries_toml(path: Path) -> list[Entry]:
         where = f"{path}: entry {i}"
         if not isinstance(item, dict):
             raise EntryError(f"{where}: expected a table")
+        misplaced = sorted({"isolation", "bot_env", "ponder"} & set(item))
+        if misplaced:
+            raise EntryError(f"{where}: {', '.join(misplaced)} applies to every bot: put it at "
+                             "the top of the file, before the first [[entry]]")
         kinds = [k for k in ("builtin", "file", "folder", "command") if k in item]
         if len(kinds) != 1:
             raise EntryError(f"{where}: give exactly one of builtin, file, folder or command")

@@ -64,3 +64,24 @@ def test_a_bot_environment_is_built_from_nothing(tmp_path: Path) -> None:
     assert not leaked
     inside = sandbox.environment("sandbox", tmp_path, {})
     assert inside["HOME"] == "/tmp"
+
+
+def test_the_entries_file_says_how_bots_run(tmp_path: Path) -> None:
+    from tournaments.entries import EntryError, load_entries_toml, load_run_options
+
+    good = tmp_path / "good.toml"
+    good.write_text('isolation = "process"\nbot_env = ["A=1"]\nponder = true\n'
+                    '[[entry]]\nname = "a"\nbuiltin = "random"\nmemory = "512M"\n'
+                    'env = ["B=2"]\n[[entry]]\nname = "b"\nbuiltin = "greedy"\n')
+    entries = load_entries_toml(good)
+    assert entries[0].memory == 512 << 20 and entries[0].env == ("B=2",)
+    options = load_run_options(good)
+    assert (options.isolation, options.bot_env, options.ponder) == ("process", ["A=1"], True)
+    misplaced = tmp_path / "bad.toml"
+    misplaced.write_text('[[entry]]\nname = "a"\nbuiltin = "random"\nisolation = "none"\n')
+    with pytest.raises(EntryError, match="before the first"):
+        load_entries_toml(misplaced)
+    tiny = tmp_path / "tiny.toml"
+    tiny.write_text('[[entry]]\nname = "a"\nbuiltin = "random"\nmemory = "1M"\n')
+    with pytest.raises(EntryError, match="too small"):
+        load_entries_toml(tiny)

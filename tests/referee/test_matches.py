@@ -142,6 +142,7 @@ MISTAKES = [
     ("raise", "crash", "choose_move raised"),
     ("none", "malformed", "returned None"),
     ("index", "illegal", "returned index -1"),
+    ("greedy", "memory", "MemoryError"),  # its allocation fails: named for it
 ]
 
 
