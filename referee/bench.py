@@ -150,7 +150,8 @@ async def latency(games: int = 20, spawns: int = 5,
         async with Arena({"first": INSTANT_BOT}, isolation=level) as arena, \
                 Arena({"first": INSTANT_BOT}, isolation="process") as base:
             for seed in range(games):
-                for which, into in ((arena, paired), (base, baseline)):
+                pair = ((arena, paired), (base, baseline))
+                for which, into in pair if seed % 2 else pair[::-1]:  # neither always first
                     result = await which.play(["first", "first"], MatchConfig(seed=seed))
                     into += result.record["referee"]["move_times_us"]
 

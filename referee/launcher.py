@@ -191,6 +191,7 @@ class BotProcess:
     level: str = "process"
     warm: bool = False  # a standby process that became this bot (assign)
     frozen: bool = False
+    _stopped: list[int] = field(default_factory=list, repr=False)  # what `freeze` stopped
     _killed: bool = field(default=False, repr=False)
 
     @property
@@ -207,9 +208,9 @@ class BotProcess:
         except TimeoutError:
             return None
 
-    def _signal(self, signum: int) -> None:
+    def _signal(self, signum: int) -> list[int]:
         """Send `signum` to every process of the bot: each one in its cgroup (even one that left
-        its process group), else its process group."""
+        its process group; the pids are returned), else its process group."""
         pids = self.group.pids() if self.group is not None else []
         for pid in pids:
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -217,17 +218,25 @@ class BotProcess:
         if not pids:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signum)
+        return pids
 
     def freeze(self) -> None:
         """Stop all its processes (SIGSTOP): no CPU until `thaw`."""
         if not self.frozen and not self._killed and self.process.returncode is None:
-            self._signal(signal.SIGSTOP)
+            self._stopped = self._signal(signal.SIGSTOP)
             self.frozen = True
 
     def thaw(self) -> None:
+        """Continue what `freeze` stopped (none of them can have started another meanwhile):
+        no cgroup to read on the way to a move request, the bot's own process first."""
         if self.frozen:
             self.frozen = False
-            self._signal(signal.SIGCONT)
+            if not self._stopped:
+                self._signal(signal.SIGCONT)
+                return
+            for pid in reversed(self._stopped):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGCONT)
 
     def cpu_seconds(self) -> float | None:
         """CPU time its processes used so far (cgroup, else /proc)."""
