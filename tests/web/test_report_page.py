@@ -66,6 +66,7 @@ def test_every_game_opens_in_the_viewer_inside_the_report(browser: Any,
                                                           report_page: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
 
     browser.get(report_page.as_uri())
     buttons = browser.find_elements(By.CSS_SELECTOR, "table.games button.watch")
@@ -78,7 +79,8 @@ def test_every_game_opens_in_the_viewer_inside_the_report(browser: Any,
     assert pos().startswith("move 0 /")
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
     assert pos().startswith("move 1 /")
-    assert browser.execute_script("return location.hash") == "#game=1&move=1"
+    WebDriverWait(browser, 5).until(
+        lambda b: b.execute_script("return location.hash") == "#game=1&move=1")
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
     assert not modal.is_displayed()
     # A link to a moment of a game opens it there.

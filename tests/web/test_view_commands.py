@@ -79,3 +79,12 @@ def test_summer_pavilion_moves_in_words_and_in_the_terminal(pavilion_record: Pat
     assert done.returncode == 0, done.stderr
     assert f"move 30 of {len(moves)}" in done.stdout and "supply" in done.stdout
     assert "centre star" in done.stdout
+
+
+def test_bench_viewer_prints_its_figures() -> None:
+    done = run_cli("bench", "viewer", "--no-browser", "--json", "--players", "2")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["rounds"] == 50 and figures["moves"] > 300
+    assert figures["page_bytes"] > 100_000 and figures["build_s"] > 0
+    assert figures["step_ms_mean"] is None and figures["browser"].startswith("not measured")

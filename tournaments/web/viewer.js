@@ -352,8 +352,18 @@ var AzulViewer = (function () {
           list.scrollTop = top - list.clientHeight / 2;
         }
       }
-      if (!fromHash && options.setHash) options.setHash(n);
+      if (!fromHash) syncHash();
       if (n >= last) stop();
+    }
+    // The address follows the position at most ten times a second: a slider dragged across a
+    // long game would otherwise make chromium throttle (and drop) the history updates.
+    var hashTimer = null, hashLast = 0;
+    function syncHash() {
+      if (!options.setHash || hashTimer !== null) return;  // a pending update will take pos
+      var wait = 100 - (Date.now() - hashLast);
+      var update = function () { hashTimer = null; hashLast = Date.now(); options.setHash(pos); };
+      if (wait <= 0) update();
+      else hashTimer = setTimeout(update, wait);
     }
     function stop() {
       if (timer !== null) { clearTimeout(timer); timer = null; }
@@ -412,7 +422,11 @@ var AzulViewer = (function () {
     return {
       show: function (n) { show(n, true); },
       position: function () { return pos; },
-      destroy: function () { stop(); document.removeEventListener("keydown", onKey); }
+      destroy: function () {
+        stop();
+        if (hashTimer !== null) clearTimeout(hashTimer);
+        document.removeEventListener("keydown", onKey);
+      }
     };
   }
 
