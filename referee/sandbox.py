@@ -27,6 +27,7 @@ LEVELS = ("none", "process", "sandbox")
 BOT_DIR = "/bot"  # where a sandboxed bot sees its own files
 SOCKET_DIR = "/run/azul-arena"  # where a sandboxed bot sees the referee's socket
 PATH = "/usr/local/bin:/usr/bin:/bin"
+SHM_SIZE = 16 << 20  # bytes of /dev/shm in the sandbox (Python's multiprocessing uses it)
 # Directories a sandboxed program may need from the system, shown read-only when they exist.
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt",
                "/etc/alternatives", "/etc/ssl/certs")
@@ -237,4 +238,8 @@ def command(argv: list[str], level: str, limits: Limits, place: Place,
         args += ["--dir", place.mount_at]
     if place.socket_dir is not None:
         args += ["--ro-bind", str(place.socket_dir), SOCKET_DIR]
+    # The sandbox's own root and /dev are memory (tmpfs): read-only once set up, so that /tmp
+    # (and a small /dev/shm) are the only places it writes, each of bounded size.
+    args += ["--size", str(SHM_SIZE), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+             "--remount-ro", "/"]
     return [*args, "--chdir", place.mount_at, "--", *argv]

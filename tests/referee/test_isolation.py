@@ -85,3 +85,17 @@ def test_the_entries_file_says_how_bots_run(tmp_path: Path) -> None:
     tiny.write_text('[[entry]]\nname = "a"\nbuiltin = "random"\nmemory = "1M"\n')
     with pytest.raises(EntryError, match="too small"):
         load_entries_toml(tiny)
+
+
+def test_in_the_sandbox_only_its_bounded_tmp_is_writable(tmp_path: Path) -> None:
+    if sandbox.probe("sandbox"):
+        pytest.skip(f"isolation sandbox is not available here: {sandbox.probe('sandbox')}")
+    place = sandbox.Place(tmp_path, tmp_path)
+    script = ("for f in /x /dev/x /bot/x /usr/x; do touch $f 2>/dev/null && echo wrote $f; done; "
+              "head -c 3000000 /dev/zero > /tmp/big 2>/dev/null || echo tmp full")
+    limits = sandbox.Limits(tmp_size=1 << 20)
+    argv = sandbox.command(["/bin/sh", "-c", script], "sandbox", limits, place,
+                           sandbox.environment("sandbox", tmp_path, {}))
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert out.stdout.split("\n")[:-1] == ["tmp full"], out.stdout + out.stderr
+    assert not list(tmp_path.iterdir()), "its own folder is read-only"
