@@ -170,6 +170,18 @@ def require(level: str | None) -> str:
     return level
 
 
+def caveats(level: str) -> str:
+    """What `level` cannot promise on this machine ("" when nothing), to print beside it."""
+    from referee.cgroups import layout
+
+    notes = []
+    if level != "none" and layout() is None:
+        notes.append("no cgroups here: processes capped by RLIMIT_NPROC"
+                     + (", which root ignores" if os.geteuid() == 0 else "")
+                     + "; no memory cgroup; a bot that leaves its process group is not frozen")
+    return "; ".join(notes)
+
+
 def locale() -> dict[str, str]:
     """The referee's locale variables (C.UTF-8 when it sets none)."""
     found = {k: v for k, v in os.environ.items() if k == "LANG" or k.startswith("LC_")}

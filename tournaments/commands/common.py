@@ -39,6 +39,14 @@ ISOLATION_HELP = ("How bots run: none | process | sandbox (default: the stronges
                   "offers; docs/security.md).")
 
 
+def isolation_line(level: str) -> str:
+    """`isolation: LEVEL`, with what it cannot promise on this machine, as every run prints."""
+    from referee.sandbox import caveats
+
+    note = caveats(level)
+    return f"isolation: {level}" + (f" ({note})" if note else "")
+
+
 def check_isolation(level: str | None) -> str:
     """`level` (None: the strongest available) if this machine can run bots so; else exit 2
     saying what is missing."""

@@ -15,6 +15,7 @@ from tournaments.commands.common import (
     console,
     err_console,
     fail,
+    isolation_line,
     print_json,
 )
 from tournaments.commands.groups import app, bench_app, referee_app, token_app
@@ -84,7 +85,7 @@ def match(
     except EntryError as exc:
         fail(str(exc))
     if not as_json:
-        console.print(f"isolation: {level}", highlight=False)
+        console.print(isolation_line(level), highlight=False)
     config = MatchConfig(ruleset=ruleset, seed=seed, time_per_move=time_per_move,
                          time_bank=time_bank, first_move_allowance=first_move_allowance,
                          grace=grace, fault_policy=policy, max_strikes=max_strikes)

@@ -22,6 +22,7 @@ from tournaments.commands.common import (
     console,
     err_console,
     fail,
+    isolation_line,
     print_json,
 )
 from tournaments.commands.groups import bench_app, tournament_app
@@ -311,7 +312,7 @@ def run(
                 out.print(f"tournament in [bold]{db}[/]: {len(store.entries())} entries, {size}, "
                           f"seed {config.seed}"
                           + (f"; resuming, {done} already played" if done else ""))
-                out.print(f"isolation: {config.isolation}"
+                out.print(isolation_line(str(config.isolation))
                           + ("; bots may think on others' time (--ponder)" if config.ponder
                              else ""), highlight=False)
                 check_isolation(config.isolation)  # the stored level, on a resume
