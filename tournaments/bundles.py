@@ -32,9 +32,10 @@ from tournaments.entries import Entry, EntryError
 # A folder past these is not a bot's folder but somebody's home or project: refuse it clearly.
 MAX_BUNDLE_BYTES = 256 << 20
 MAX_BUNDLE_FILES = 20_000
-# Never shipped: version control, caches, virtual environments (bound to the organiser's machine).
+# Never shipped: version control, caches, virtual environments, and CMake's cache, which names
+# the organiser's absolute paths (a bot folder's build then configures afresh on the worker).
 SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", ".mypy_cache",
-                     ".pytest_cache", ".ruff_cache"})
+                     ".pytest_cache", ".ruff_cache", "CMakeFiles", "CMakeCache.txt"})
 # Files under these belong to the machine (interpreters, tools): every worker has its own.
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
            "/proc", "/sys", "/dev", "/snap", "/nix")
@@ -64,7 +65,7 @@ def pack_folder(folder: Path) -> bytes:
             tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
         for root, dirs, names in os.walk(folder):
             dirs[:] = sorted(d for d in dirs if d not in SKIPPED)
-            for name in sorted(names):
+            for name in sorted(n for n in names if n not in SKIPPED):
                 path = Path(root) / name
                 if not path.is_file():
                     continue  # sockets, dangling links

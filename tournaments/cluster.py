@@ -21,12 +21,12 @@ import contextlib
 import hashlib
 import json
 import secrets
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tournaments.arena import GameSettings, isolation_level
-from tournaments.bundles import PortableEntry, portable_entries
+from tournaments.bundles import Packer, PortableEntry
 from tournaments.entries import Entry
 from tournaments.runner import PlayFn
 from tournaments.schedule import ScheduledGame
@@ -151,9 +151,11 @@ def _failure(exc: BaseException) -> str:
 
 @contextlib.asynccontextmanager
 async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
-                         options: ClusterOptions, players: int = 2
+                         options: ClusterOptions, players: int = 2,
+                         spec_of: Callable[[str], str | None] | None = None,
                          ) -> AsyncIterator[ClusterPlayer]:
     """An async context giving a `play(game)` coroutine that plays each game on a Dask worker.
+    A seat whose entry joined after the start is looked up with `spec_of` and packed then.
 
     Raises `ClusterError` when the cluster cannot be used at all (before any game), and
     `EntryError` for an entry whose files cannot be packed.
@@ -169,8 +171,10 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
         play_on_worker,
     )
 
-    portable, data = await asyncio.to_thread(portable_entries, entries)
+    packer = Packer()
+    portable = await asyncio.to_thread(lambda: [packer.portable(e) for e in entries])
     by_name = {e.name: e for e in portable}
+    data = packer.bundles  # grows with late entries
     # Workers isolate bots as asked, else at least as well as this machine.
     isolation = settings.isolation or isolation_level()
     key = run_key(portable, settings, isolation)
@@ -185,9 +189,17 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
         workers = await _describe_workers(client)
         bundles = _Bundles(client, data)
 
+        async def entry(name: str) -> PortableEntry:
+            if name not in by_name:
+                spec = spec_of(name) if spec_of is not None else None
+                if spec is None:
+                    raise ValueError(f"entry {name!r} is not in the tournament")
+                by_name[name] = await asyncio.to_thread(packer.portable, Entry(name, spec))
+            return by_name[name]
+
         async def play(game: ScheduledGame) -> GameOutcome:
-            seats = tuple(dict.fromkeys(by_name[name] for name in game.seats))
-            task = GameTask(key, game, seats, settings, isolation, len(entries), players)
+            seats = tuple(dict.fromkeys([await entry(name) for name in game.seats]))
+            task = GameTask(key, game, seats, settings, isolation, len(by_name), players)
             digests = list(dict.fromkeys(d for e in seats for d in e.bundles))
             failed_on: set[str] = set()
             errors: list[str] = []

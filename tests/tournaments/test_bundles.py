@@ -29,6 +29,8 @@ def bot_dir(base: Path) -> Path:
     folder = base / "alice"
     (folder / "__pycache__").mkdir(parents=True)
     (folder / "__pycache__" / "x.pyc").write_bytes(b"compiled")
+    (folder / "build" / "CMakeFiles").mkdir(parents=True)
+    (folder / "build" / "CMakeCache.txt").write_text("CMAKE_HOME_DIRECTORY=/organiser/alice\n")
     (folder / "bot.py").write_text("import helper\n")
     (folder / "helper.py").write_text("X = 1\n")
     (folder / "run.sh").write_text("#!/bin/sh\n")
@@ -43,7 +45,7 @@ def test_a_folder_packs_to_the_same_bytes_whatever_its_times(tmp_path: Path) -> 
     assert pack_folder(folder) == first
     with tarfile.open(fileobj=io.BytesIO(first), mode="r:gz") as tar:
         members = {m.name: m for m in tar.getmembers()}
-    assert sorted(members) == ["bot.py", "helper.py", "run.sh"]  # no __pycache__
+    assert sorted(members) == ["bot.py", "helper.py", "run.sh"]  # no caches
     assert members["run.sh"].mode == 0o755 and members["bot.py"].mode == 0o644
     (folder / "helper.py").write_text("X = 2\n")
     assert pack_folder(folder) != first
