@@ -416,8 +416,9 @@ def bench_tournament(
     ruleset: Annotated[str, typer.Option(help="Ruleset.")] = "azul",
     workers: Annotated[int | None, typer.Option(
         "--workers", min=1, max=16, metavar="N",
-        help="Also play the games on Dask LocalClusters of 1..N worker processes (the same "
-             "games at once in all) and compare with the embedded runner.")] = None,
+        help="Also play the games on Dask LocalClusters of 1..N worker processes (--concurrency "
+             "games at once shared among them, at least one each) and compare with the "
+             "embedded runner.")] = None,
     repeat: Annotated[int, typer.Option(
         min=1, help="With --workers: run the embedded and each cluster figure this many times, "
                     "alternating, and keep each one's best (a busy machine's noise).")] = 1,
@@ -484,12 +485,14 @@ def bench_tournament(
     if workers:
         from rich.table import Table
 
-        table = Table(title=f"Dask LocalCluster, {result['concurrency']} games at once in all"
+        table = Table(title="Embedded runner and Dask LocalClusters"
                             + (f", best of {repeat}" if repeat > 1 else ""))
-        for column in ("runner", "games/s", "vs embedded"):
+        for column in ("runner", "games at once", "games/s", "vs embedded"):
             table.add_column(column, justify="right")
-        table.add_row("embedded", f"{result['games_per_s']:.1f}", "1.00")
+        table.add_row("embedded", str(result["concurrency"]), f"{result['games_per_s']:.1f}",
+                      "1.00")
         for row in result["cluster"]:
-            table.add_row(f"{row['workers']} worker(s) x {row['threads_per_worker']}",
+            table.add_row(f"{row['workers']} worker(s)",
+                          str(row["workers"] * row["threads_per_worker"]),
                           f"{row['games_per_s']:.1f}", f"{row['ratio_to_embedded']:.2f}")
         console.print(table)
