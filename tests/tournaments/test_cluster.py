@@ -201,7 +201,7 @@ def test_the_client_killed_mid_run_and_rerun_records_every_game_once(tmp_path: P
             time.sleep(0.05)
         assert first.poll() is None, first.communicate()[0]
         os.kill(first.pid, signal.SIGKILL)  # no goodbye: games in flight are simply lost
-        first.wait(10)
+        first.communicate(timeout=10)
     finally:
         try:
             os.killpg(first.pid, signal.SIGKILL)  # its LocalCluster's worker processes
@@ -306,12 +306,12 @@ def test_a_worker_that_cannot_start_an_entry_reports_it_and_the_game_stays_pendi
 
 def test_bench_tournament_compares_local_clusters_with_the_embedded_runner(
         tmp_path: Path) -> None:
-    proc = cli("bench", "tournament", "--games", "4", "--concurrency", "2", "--workers", "2",
+    proc = cli("bench", "tournament", "--games", "4", "--concurrency", "2", "--workers", "1",
                "--json", cwd=tmp_path)
     out = proc.communicate(timeout=120)[0]
     assert proc.returncode == 0, out
     data = json.loads(out.strip().splitlines()[-1])
     assert data["games"] == 4 and data["games_per_s"] > 0
     assert [(r["workers"], r["threads_per_worker"], r["games"], r["failed"])
-            for r in data["cluster"]] == [(1, 2, 4, 0), (2, 1, 4, 0)]
+            for r in data["cluster"]] == [(1, 2, 4, 0)]
     assert all(r["ratio_to_embedded"] > 0 for r in data["cluster"])
