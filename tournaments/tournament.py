@@ -204,9 +204,9 @@ def play(
             if play_fn is None and cluster is not None:
                 from tournaments.cluster import cluster_player
 
-                # Entries added late are known to the workers from the next run on.
                 remote = await stack.enter_async_context(
-                    cluster_player(store.entries(), config.settings(), cluster, config.players))
+                    cluster_player(store.entries(), config.settings(), cluster, config.players,
+                                   spec_of))
                 console.print(f"cluster: {remote.describe()}", markup=False, highlight=False)
                 # Each worker caps its own Arena; no one model of processes holds here.
                 play_fn, games_at_once, max_processes = remote.play, remote.concurrency, None
