@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tournaments.entries import Entry, EntryError
+from tournaments.entries import Entry, EntryError, resolve_env
 
 # A folder past these is not a bot's folder but somebody's home or project: refuse it clearly.
 MAX_BUNDLE_BYTES = 256 << 20
@@ -49,6 +49,8 @@ class PortableEntry:
     name: str
     spec: str
     bundles: tuple[str, ...] = ()
+    memory: int | None = None  # the entry's own memory limit, as locally
+    env: tuple[tuple[str, str], ...] = ()  # its variables, resolved on the client
 
 
 def _system_path(path: Path) -> bool:
@@ -136,7 +138,9 @@ class Packer:
             path = (entry.spec.rsplit(":", 1)[0] if re.search(r"\.py:\w+$", entry.spec)
                     else entry.spec)
             spec = self._ship(path, used) + entry.spec[len(path):]
-        return PortableEntry(entry.name, spec, tuple(dict.fromkeys(used)))
+        env = resolve_env(entry.env, f"entry {entry.name!r}")
+        return PortableEntry(entry.name, spec, tuple(dict.fromkeys(used)), entry.memory,
+                             tuple(sorted(env.items())))
 
 
 def portable_entries(entries: Sequence[Entry]) -> tuple[list[PortableEntry], dict[str, bytes]]:

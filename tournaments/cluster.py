@@ -27,7 +27,7 @@ from typing import Any
 
 from tournaments.arena import GameSettings, isolation_level
 from tournaments.bundles import Packer, PortableEntry
-from tournaments.entries import Entry
+from tournaments.entries import Entry, resolve_env
 from tournaments.runner import PlayFn
 from tournaments.schedule import ScheduledGame
 from tournaments.store import GameOutcome
@@ -178,6 +178,7 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
     # Workers isolate bots as asked, else at least as well as this machine.
     isolation = settings.isolation or isolation_level()
     key = run_key(portable, settings, isolation)
+    bot_env = tuple(sorted(resolve_env(settings.bot_env).items()))  # this machine's values
     async with _connect(options) as client:
         try:
             await client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
@@ -199,7 +200,8 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
 
         async def play(game: ScheduledGame) -> GameOutcome:
             seats = tuple(dict.fromkeys([await entry(name) for name in game.seats]))
-            task = GameTask(key, game, seats, settings, isolation, len(by_name), players)
+            task = GameTask(key, game, seats, settings, isolation, len(by_name), players,
+                            bot_env)
             digests = list(dict.fromkeys(d for e in seats for d in e.bundles))
             failed_on: set[str] = set()
             errors: list[str] = []

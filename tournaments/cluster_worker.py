@@ -64,6 +64,7 @@ class GameTask:
     isolation: str  # the level the client asked for: sandbox, process or none
     field: int = 2  # entries in the tournament, and players per game: for the process cap
     players: int = 2
+    bot_env: tuple[tuple[str, str], ...] = ()  # every bot's variables, resolved on the client
 
 
 class _ArenaHost:
@@ -77,7 +78,6 @@ class _ArenaHost:
                                        daemon=True)
         self.thread.start()
         self.arenas: OrderedDict[str, Any] = OrderedDict()
-        self.machine = this_machine()
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
@@ -85,6 +85,7 @@ class _ArenaHost:
     async def arena(self, task: GameTask, specs: dict[str, str]) -> Any:
         """This run's started Arena, knowing `specs` (name -> spec on this worker)."""
         from referee import Arena
+        from referee.sandbox import Limits
 
         run_key = task.run_key
         arena = self.arenas.get(run_key)
@@ -93,7 +94,8 @@ class _ArenaHost:
             # Bot processes capped as locally, for the games this worker plays at once.
             cap = process_cap(task.field, task.players, _threads())
             arena = Arena(dict(specs), log_dir=log_dir, max_processes=cap,
-                          isolation=task.isolation, ponder=task.settings.ponder)
+                          isolation=task.isolation, ponder=task.settings.ponder,
+                          bot_env=dict(task.bot_env))
             self.arenas[run_key] = arena
             await arena.start()
             while len(self.arenas) > KEEP_ARENAS:
@@ -101,11 +103,16 @@ class _ArenaHost:
                 await old.close()
         self.arenas.move_to_end(run_key)
         arena.entries.update(specs)
+        for entry in task.seats:  # per-entry limits and variables, as locally
+            if entry.memory:
+                arena.entry_limits[entry.name] = Limits(memory=entry.memory)
+            if entry.env:
+                arena.entry_env[entry.name] = dict(entry.env)
         return arena
 
     async def play(self, task: GameTask, specs: dict[str, str]) -> GameOutcome:
         arena = await self.arena(task, specs)
-        return await play_game(arena, task.game, task.settings, self.machine)
+        return await play_game(arena, task.game, task.settings, this_machine(arena.isolation))
 
     async def close_run(self, run_key: str) -> None:
         arena = self.arenas.pop(run_key, None)
