@@ -134,12 +134,39 @@ async def spawn_to_hello(spawns: int, warm_start: bool = True,
 INSTANT_BOT = str(Path(__file__).resolve().parents[1] / "bots" / "first_bot.py")
 
 
-async def latency(games: int = 20, spawns: int = 5,
-                  isolation: str | None = None) -> dict[str, Any]:
+async def _mixed_game(arena: Any, entry: str, seed: int,
+                      times: dict[str, list[float]]) -> None:
+    """One game of `entry` against the SDK's instant bot, seats alternating with `seed`: each
+    seat's answered moves' round trips (seconds) go to `times[entry]` and `times["first"]`."""
+    from referee.arena import MatchConfig
+    from referee.events import MatchEvent, MovePlayed
+
+    seats = [entry, "first"] if seed % 2 == 0 else ["first", entry]
+
+    def note(event: MatchEvent) -> None:
+        if isinstance(event, MovePlayed) and not event.substituted:
+            times[seats[event.seat]].append(event.elapsed)
+
+    # A fresh process's first answer includes its warm-up (JIT, lazy loading).
+    played = await arena.play(seats, MatchConfig(seed=seed, first_move_allowance=1.0),
+                              on_event=note)
+    faulty = [s for s in played.seats if s.termination != "ok" or s.strikes]
+    if faulty:
+        raise ValueError(f"{faulty[0].entry} did not play cleanly ({faulty[0].termination}, "
+                         f"{faulty[0].strikes} strikes); see {faulty[0].log_path}")
+
+
+async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None,
+                  entries: tuple[str, ...] = ()) -> dict[str, Any]:
     """Run the benchmark with bots at `isolation` (None: the strongest available); every figure
     is a median, times in microseconds / milliseconds. A level other than `process` is measured
     beside `process` in the same run, game for game (`per_move_us_process`,
-    `ratio_to_process`)."""
+    `ratio_to_process`).
+
+    Each of `entries` (any entry: a kit's bot folder, a command line) also plays `games` games
+    against the SDK's instant bot, interleaved with the rest: its per-move round trip is set
+    beside that opponent's in the same games (`entries` in the result), so that both answer
+    under the same conditions (the same gaps between moves, the same phases of the machine)."""
     from referee.arena import Arena, MatchConfig
     from referee.sandbox import require
 
@@ -159,13 +186,17 @@ async def latency(games: int = 20, spawns: int = 5,
     # come from the same stretches of time.
     payload = await sample_payload()
     per_move: list[int] = []
+    mixed: dict[str, dict[str, list[float]]] = {e: {e: [], "first": []} for e in entries}
     bare: list[float] = []
     bare_aio: list[float] = []
     chunks = games  # a bare chunk after every game: the two share the machine's phases
-    async with Arena({"first": INSTANT_BOT}, isolation=level) as arena:
+    async with Arena({"first": INSTANT_BOT, **{e: e for e in entries}},
+                     isolation=level) as arena:
         for seed in range(games):
             result = await arena.play(["first", "first"], MatchConfig(seed=seed))
             per_move += result.record["referee"]["move_times_us"]
+            for entry in entries:
+                await _mixed_game(arena, entry, seed, mixed[entry])
             if (seed + 1) * chunks // games != seed * chunks // games:  # `chunks` times in all
                 bare += await bare_pingpong(payload, 2000 // chunks)
                 bare_aio += await bare_pingpong(payload, 2000 // chunks, _ECHO_CLIENT_AIO)
@@ -180,6 +211,12 @@ async def latency(games: int = 20, spawns: int = 5,
         compared = {"per_move_us_paired": round(paired_us, 1),
                     "per_move_us_process": round(base_us, 1),
                     "ratio_to_process": round(paired_us / base_us, 3)}
+    kits = []
+    for entry, times in mixed.items():
+        mine, sdk = statistics.median(times[entry]) * 1e6, statistics.median(times["first"]) * 1e6
+        kits.append({"entry": entry, "per_move_us": round(mine, 1),
+                     "sdk_per_move_us": round(sdk, 1), "ratio_to_sdk": round(mine / sdk, 3),
+                     "moves": len(times[entry])})
     return {"isolation": level, "per_move_us": round(move_us, 1), **compared,
             "bare_pingpong_us": round(bare_us, 1),
             "ratio": round(move_us / bare_us, 3),
@@ -190,4 +227,5 @@ async def latency(games: int = 20, spawns: int = 5,
             "spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in warm],
             "cold_spawn_to_hello_ms": round(statistics.median(cold) * 1e3, 1),
             "cold_spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in cold],
-            "python_import_grpc_ms": round(grpc_import_ms(), 1), "event_loop": loop_name()}
+            "python_import_grpc_ms": round(grpc_import_ms(), 1), "event_loop": loop_name(),
+            "entries": kits}

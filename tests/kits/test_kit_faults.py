@@ -55,3 +55,24 @@ def test_exception_in_choose_move_is_a_strike_with_its_message_in_the_log(
     log = Path(bot.log_path).read_text()
     assert "deliberate failure in chooseMove" in log
     assert "threw (the referee counts a fault)" in log
+
+
+@pytest.mark.parametrize("lang", ["node", "cpp"])
+def test_an_idle_kit_bot_answers_pings(lang: str, request: pytest.FixtureRequest,
+                                       tmp_path: Path) -> None:
+    """Between games the referee pings every 0.1 s here; a bot that did not answer within the
+    timeout would be disconnected, and its next game would start from a new process."""
+    entry = faulty_entry(lang, request, "none")  # plays the first legal move, no fault
+
+    async def go() -> tuple[MatchResult, MatchResult, list[int]]:
+        async with Arena([entry, "random"], log_dir=tmp_path, ping_interval=0.1,
+                         ping_timeout=0.5) as arena:
+            first = await arena.play([entry, "random"], CONFIG)
+            await asyncio.sleep(1.0)  # idle: about ten pings
+            pongs = [w.session.pongs for w in arena._idle[entry]]
+            second = await arena.play([entry, "random"], CONFIG)
+            return first, second, pongs
+    first, second, pongs = asyncio.run(go())
+    assert pongs and pongs[0] >= 5, pongs
+    assert first.seats[0].termination == second.seats[0].termination == "ok"
+    assert first.seats[0].log_path == second.seats[0].log_path  # the same process played on

@@ -246,20 +246,37 @@ def token_new(name: str = typer.Argument(..., help="the entry's name"),
 
 @bench_app.command("latency")
 def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option(5, "--spawns"),
+            entry: list[str] = typer.Option([], "--entry", "-e",
+                                            help="also measure this bot (a kit's folder, a "
+                                                 "command line), against the SDK's bot"),
             as_json: bool = typer.Option(False, "--json"),
             isolation: str | None = typer.Option(
                 None, "--isolation", help="bots at this level (default: the strongest); "
                 "another than process is measured beside process, game for game")) -> None:
     """Per-move round trip through the referee vs a bare gRPC stream ping-pong of the same
     payload in the same run (grpc's textbook sync client; an asyncio client beside it), and bot
-    spawn-to-Hello (medians).
+    spawn-to-Hello (medians). With --entry, that bot plays as many games against the Python SDK's
+    instant bot (bots/first_bot.py), seats alternating: its per-move round trip is printed beside
+    its opponent's in the same games, and their ratio.
 
-    Example: azul-arena bench latency --games 20 --json
+    Example: azul-arena bench latency --games 20 --json;
+    azul-arena bench latency --entry sdk/kits/node --entry sdk/kits/cpp
     """
     from referee.bench import latency as run_bench
+    from referee.launcher import check_entry
 
     level = check_isolation(isolation)
-    figures = run_loop(run_bench(games=games, spawns=spawns, isolation=level))
+    try:
+        for bot in entry:
+            check_entry(bot)
+    except ValueError as exc:
+        fail(str(exc))
+    try:
+        figures = run_loop(run_bench(games=games, spawns=spawns, isolation=level,
+                                     entries=tuple(entry)))
+    except ValueError as exc:
+        fail(str(exc), Exit.FAILED)
+        return
     if as_json:
         print_json(figures)
         return
@@ -269,12 +286,17 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
     for column in ("measure", "value", "target"):
         table.add_column(column, justify="right" if column != "measure" else "left")
     table.add_row("isolation", figures["isolation"], "")
-    table.add_row("move round trip via the referee", f"{figures['per_move_us']:.0f} us", "")
+    table.add_row("move round trip via the referee (Python SDK)",
+                  f"{figures['per_move_us']:.0f} us", "")
     if "ratio_to_process" in figures:
         table.add_row(f"  {figures['isolation']} vs process, game for game",
                       f"{figures['per_move_us_paired']:.0f} / "
                       f"{figures['per_move_us_process']:.0f} us", "")
         table.add_row("  ratio to process", f"{figures['ratio_to_process']:.3f}", "<= 1.10")
+    for kit in figures["entries"]:
+        table.add_row(f"{kit['entry']}, against the SDK bot", f"{kit['per_move_us']:.0f} us", "")
+        table.add_row("  the SDK bot, in the same games", f"{kit['sdk_per_move_us']:.0f} us", "")
+        table.add_row("  ratio", f"{kit['ratio_to_sdk']:.2f}", "<= 1.5")
     table.add_row("bare gRPC ping-pong, same payload (sync client)",
                   f"{figures['bare_pingpong_us']:.0f} us", "")
     table.add_row("ratio", f"{figures['ratio']:.2f}", "<= 1.3")

@@ -4,7 +4,9 @@
 //   const { runBot } = require('./azul-arena');
 //   runBot({ name: 'my-bot', chooseMove: (state, legalMoves, clock) => 0 });
 //
-// The protocol is proto/azul_arena/v1/bot.proto (loaded at start-up, never compiled). The
+// The protocol is proto/azul_arena/v1/bot.proto, loaded at start-up by protobufjs (the library
+// under @grpc/proto-loader), which also decodes each message: proto-loader's extra pass that
+// turns every message into a plain object cost about a fifth of a move's round trip. The
 // referee's address and this bot's token come from --referee/--token or, as the referee's
 // launcher sets them, AZUL_ARENA_REFEREE and AZUL_ARENA_TOKEN.
 'use strict';
@@ -13,12 +15,10 @@ const fs = require('fs');
 const path = require('path');
 const { performance } = require('perf_hooks');
 const grpc = require('@grpc/grpc-js');
-const protoLoader = require('@grpc/proto-loader');
+const protobuf = require('protobufjs');
 
 const PROTOCOL_VERSION = 1;
 const CLASSIC_RULESETS = ['azul', 'azul-mini', 'azul-gray', 'azul-greenbox'];
-const PHASES = { PHASE_TAKE: 'take', PHASE_WALL: 'wall', PHASE_OVER: 'over', PHASE_PLAY: 'play',
-  PHASE_BONUS: 'bonus' };
 const TERMINATIONS = ['unspecified', 'ok', 'timeout', 'illegal', 'malformed', 'crash',
   'disconnect', 'no_hello', 'version_mismatch', 'bad_token'];
 
@@ -31,16 +31,20 @@ function protoDir() {
     'folder of Azul Arena next to azul-arena.js');
 }
 
+// The protocol's messages, decoded by protobufjs itself: a decoded message reads like a plain
+// object (unset fields read as their defaults), so no conversion pass runs per message.
 function loadProtocol() {
-  const definition = protoLoader.loadSync('azul_arena/v1/bot.proto', {
-    includeDirs: [protoDir()],
-    keepCase: true, // field names as in the .proto and docs: round_starter, marker_in_centre
-    longs: String, // uint64 ids travel back unchanged
-    enums: String,
-    defaults: true,
-    oneofs: true,
-  });
-  return grpc.loadPackageDefinition(definition).azul_arena.v1;
+  const root = new protobuf.Root();
+  const dir = protoDir();
+  root.resolvePath = (origin, target) => path.join(dir, target);
+  root.loadSync('azul_arena/v1/bot.proto', { keepCase: true });
+  return {
+    Request: root.lookupType('azul_arena.v1.ConnectRequest'),
+    Response: root.lookupType('azul_arena.v1.ConnectResponse'),
+    Phase: root.lookupEnum('azul_arena.v1.Phase'),
+    Termination: root.lookupEnum('azul_arena.v1.Termination'),
+    GameEndReason: root.lookupEnum('azul_arena.v1.GameEndReason'),
+  };
 }
 
 // The time for one decision, as the referee granted it. Times in milliseconds.
@@ -67,13 +71,28 @@ class Clock {
   }
 }
 
-// The public state as docs/engine.md describes it: plain fields, phase as "take"/"wall"/"over",
+// An enum value's name without its prefix, lower case: PHASE_TAKE -> "take".
+function enumName(type, value, prefix) {
+  const name = type.valuesById[value];
+  return name === undefined ? String(value) : name.slice(prefix.length).toLowerCase();
+}
+
+// The public state as docs/engine.md describes it, a plain object: phase as "take"/"wall"/...,
 // keys the message does not model (extra_json) merged in.
-function readState(message) {
-  const state = Object.assign({}, message);
-  state.phase = PHASES[message.phase] || String(message.phase).toLowerCase();
-  delete state.extra_json;
-  if (message.extra_json) Object.assign(state, JSON.parse(message.extra_json));
+function readState(s, protocol) {
+  const state = {
+    ruleset: s.ruleset, players: s.players, round: s.round, turn: s.turn,
+    phase: enumName(protocol.Phase, s.phase, 'PHASE_'), round_starter: s.round_starter,
+    factories: s.factories, centre: s.centre, marker_in_centre: s.marker_in_centre, bag: s.bag,
+    lid: s.lid, wall_line: s.wall_line,
+    boards: s.boards.map((b) => ({ score: b.score, lines: b.lines, wall: b.wall, floor: b.floor,
+      has_marker: b.has_marker })),
+  };
+  if (s.pavilion) {
+    state.pavilion = protocol.Response.lookupType('azul_arena.v1.PavilionState').toObject(
+      s.pavilion, { defaults: true });
+  }
+  if (s.extra_json) Object.assign(state, JSON.parse(s.extra_json));
   return state;
 }
 
@@ -130,7 +149,9 @@ function runBot(bot, argv = process.argv.slice(2)) {
   }
   const name = bot.name || 'node-bot';
   const protocol = loadProtocol();
-  const client = new protocol.BotService(args.referee, grpc.credentials.createInsecure());
+  // One long stream, never retried; no channelz bookkeeping on every message.
+  const client = new grpc.Client(args.referee, grpc.credentials.createInsecure(),
+    { 'grpc.enable_retries': 0, 'grpc.enable_channelz': 0 });
   let seat = null;
   let ended = false;
 
@@ -144,7 +165,9 @@ function runBot(bot, argv = process.argv.slice(2)) {
 
   client.waitForReady(Date.now() + 30000, (error) => {
     if (error) return finish(4, `no referee answers at ${args.referee}: ${error.message}`);
-    const call = client.Connect();
+    const call = client.makeBidiStreamRequest('/azul_arena.v1.BotService/Connect',
+      (request) => protocol.Request.encode(request).finish(),
+      (bytes) => protocol.Response.decode(bytes));
     call.write({ hello: { protocol_version: PROTOCOL_VERSION, bot_name: name,
       bot_version: String(bot.version || '0.1'), rulesets: bot.rulesets || [], token: args.token } });
 
@@ -154,7 +177,7 @@ function runBot(bot, argv = process.argv.slice(2)) {
         case 'move_request': {
           const req = msg.move_request;
           const clock = new Clock(req.clock.move_time_ms, req.clock.bank_ms, received);
-          const reply = answer(bot, readState(req.state), req.legal_moves, clock);
+          const reply = answer(bot, readState(req.state, protocol), req.legal_moves, clock);
           reply.request_id = req.request_id;
           call.write({ move_reply: reply });
           const late = performance.now() - clock.deadline;
@@ -176,13 +199,13 @@ function runBot(bot, argv = process.argv.slice(2)) {
         }
         case 'game_over': {
           const go = msg.game_over;
-          const mine = seat !== null && go.terminations.length > seat ? go.terminations[seat] : '';
-          const termination = String(mine).replace('TERMINATION_', '').toLowerCase();
+          const termination = seat !== null && go.terminations.length > seat
+            ? enumName(protocol.Termination, go.terminations[seat], 'TERMINATION_') : '';
           if (termination && termination !== 'ok') {
             log(`WARNING game ${go.game_id}: the referee ended this bot's game: ${termination}`);
           }
           if (bot.onGameOver) bot.onGameOver({ gameId: go.game_id, scores: go.scores, ranks: go.ranks,
-            reason: String(go.reason).replace('GAME_END_REASON_', '').toLowerCase() });
+            reason: enumName(protocol.GameEndReason, go.reason, 'GAME_END_REASON_') });
           break;
         }
         case 'welcome':
