@@ -98,3 +98,20 @@ def test_a_toml_entries_file_names_folders_relative_to_itself(tmp_path: Path) ->
     entries.write_text('[[entry]]\nfolder = "students/bob"\n')
     with pytest.raises(EntryError, match="no such bot folder"):
         load_entries_toml(entries)
+
+
+def test_a_release_ships_every_kit_file_and_the_protos() -> None:
+    """pyproject's package data for `sdk` covers each file `bot new --lang` copies."""
+    import fnmatch
+    import tomllib
+
+    from tournaments.kits import KITS, PROTO_FILES
+
+    root = Path(__file__).resolve().parents[2]
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"]["sdk"]
+    shipped = [f"kits/{lang}/{name}" for lang, kit in KITS.items() for name in kit.files]
+    shipped += [f"kits/proto/azul_arena/v1/{name}" for name in PROTO_FILES]
+    for path in shipped:
+        assert (root / "sdk" / path).is_file(), path
+        assert any(fnmatch.fnmatch(path, p) for p in patterns), f"{path} is not package data"
