@@ -61,12 +61,13 @@ def test_exception_in_choose_move_is_a_strike_with_its_message_in_the_log(
 def test_an_idle_kit_bot_answers_pings(lang: str, request: pytest.FixtureRequest,
                                        tmp_path: Path) -> None:
     """Between games the referee pings every 0.1 s here; a bot that did not answer within the
-    timeout would be disconnected, and its next game would start from a new process."""
+    timeout would be disconnected, and its next game would start from a new process. (With
+    `ponder`: a bot frozen between its moves, the default, is never pinged.)"""
     entry = faulty_entry(lang, request, "none")  # plays the first legal move, no fault
 
     async def go() -> tuple[MatchResult, MatchResult, list[int]]:
         async with Arena([entry, "random"], log_dir=tmp_path, ping_interval=0.1,
-                         ping_timeout=0.5) as arena:
+                         ping_timeout=0.5, ponder=True) as arena:
             first = await arena.play([entry, "random"], CONFIG)
             await asyncio.sleep(1.0)  # idle: about ten pings
             pongs = [w.session.pongs for w in arena._idle[entry]]
