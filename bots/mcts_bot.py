@@ -60,6 +60,7 @@ class MctsBot(sdk.Bot):
 
     name = "mcts"
     version = "2.0"
+    rulesets = ("azul", "azul-mini", "azul-gray", "azul-greenbox", "pavilion", "pavilion-mono")
     exploration = 0.35
     root_width = 16
     width = 8

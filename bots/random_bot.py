@@ -13,6 +13,7 @@ class RandomBot(sdk.Bot):
 
     name = "random"
     version = "1.0"
+    rulesets = ("azul", "azul-mini", "azul-gray", "azul-greenbox", "pavilion", "pavilion-mono")
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()

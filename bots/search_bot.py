@@ -31,6 +31,9 @@ class SearchBot(sdk.Bot):
 
     name = "search"
     version = "1.0"
+    # Its leaf values and move ordering read the classic board; Summer Pavilion is not
+    # searched.
+    rulesets = ("azul", "azul-mini", "azul-gray", "azul-greenbox")
     root_width = 16
     width = 6
     max_depth = 12

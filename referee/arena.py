@@ -28,7 +28,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +72,8 @@ class MatchConfig:
     ruleset: str = "azul"
     seed: int | None = None
     first_player: int = 0
+    # The ruleset's options, as new_game's keyword arguments (Summer Pavilion: wild_order).
+    options: dict[str, str] = field(default_factory=dict)
     time_per_move: float = 1.0
     time_bank: float = 0.0
     first_move_allowance: float = 0.0
@@ -532,7 +534,7 @@ class Arena:
             raise ValueError(f"unknown fault policy {config.fault_policy!r}")
         seed = config.seed if config.seed is not None else secrets.randbits(63)
         game = new_game(config.ruleset, players=len(seats), seed=seed,
-                        first_player=config.first_player)
+                        first_player=config.first_player, **config.options)
         match_id = match_id or secrets.token_hex(6)
         began = time.perf_counter()
         workers = _workers or list(await asyncio.gather(*(self._acquire(s) for s in seats)))

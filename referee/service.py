@@ -24,7 +24,9 @@ def config_from_settings(s: referee_pb2.MatchSettings) -> MatchConfig:
 
     return MatchConfig(
         ruleset=s.ruleset or "azul", seed=s.seed if s.HasField("seed") else None,
-        first_player=s.first_player, time_per_move=(s.move_time_ms or 1000) / 1000,
+        first_player=s.first_player,
+        options={"wild_order": s.wild_order} if s.wild_order else {},
+        time_per_move=(s.move_time_ms or 1000) / 1000,
         time_bank=s.time_bank_ms / 1000, first_move_allowance=s.first_move_allowance_ms / 1000,
         grace=(s.grace_ms / 1000) if s.grace_ms else 0.05,
         fault_policy="forfeit" if s.fault_policy == referee_pb2.FAULT_POLICY_FORFEIT else "random",

@@ -23,6 +23,7 @@ from typing import Any
 from referee.engine.classic.moves import COLOUR_LETTERS
 from referee.engine.classic.tables import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS, wall_points
 from referee.engine.classic.tables import FLOOR_LOSS as FLOOR_PENALTY  # loss, 0..7 spaces taken
+from sdk import pavilion
 
 _FULL_ROW = 0b11111
 # Wall masks: the cells of row i, of column i, and (coloured wall) of colour i.
@@ -201,12 +202,17 @@ def evaluate_board(board: Board, gray: bool = False, game_over: bool = False) ->
 
 
 def evaluate(state: Any, seat: int) -> float:
-    """`evaluate_board` for one seat of `state`."""
+    """`evaluate_board` for one seat of `state` (a Summer Pavilion game: sdk.pavilion's)."""
+    if state.family == "pavilion":
+        return pavilion.evaluate(state, seat)
     return evaluate_board(boards(state)[seat], is_gray(state), state.is_over())
 
 
 def evaluate_all(state: Any) -> list[float]:
-    """`evaluate_board` for every seat (one board read for all of them)."""
+    """`evaluate_board` for every seat (one board read for all of them; a Summer Pavilion game:
+    sdk.pavilion's)."""
+    if state.family == "pavilion":
+        return pavilion.evaluate_all(state)
     gray, over = is_gray(state), state.is_over()
     return [evaluate_board(b, gray, over) for b in boards(state)]
 

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from functools import partial
 
-from referee.engine import Move, new_game
+from referee.engine import new_game
 from sdk.bot import Bot, Clock, GameInfo, GameResult
 from sdk.state import LazyGame
 
@@ -55,10 +55,12 @@ class LocalResult:
 
 def play_local(bots: list[Bot], ruleset: str = "azul", seed: int | None = None,
                time_per_move: float = 0.1, grace: float = 0.05, first_player: int = 0,
-               game_id: str = "local") -> LocalResult:
-    """Play one game between `bots` (2-4, in seat order) and return its LocalResult."""
+               game_id: str = "local", options: dict[str, str] | None = None) -> LocalResult:
+    """Play one game between `bots` (2-4, in seat order) and return its LocalResult.
+    `options` are the ruleset's options (Summer Pavilion: {"wild_order": "GOPYBR"})."""
     players = len(bots)
-    game = new_game(ruleset, players=players, seed=seed, first_player=first_player)
+    game = new_game(ruleset, players=players, seed=seed, first_player=first_player,
+                    **(options or {}))
     names = tuple(b.display_name for b in bots)
     fallback = random.Random(seed)
     for seat, bot in enumerate(bots):
@@ -87,7 +89,9 @@ def play_local(bots: list[Bot], ruleset: str = "azul", seed: int | None = None,
         slowest = max(slowest, spent)
         if spent > time_per_move + grace:
             timeouts[seat] += 1
-        if move is not None and not (isinstance(move, Move) and move in legal):
+        # The family's own move class only: a string or another object that compares equal
+        # is not a move (under the referee it would not be either).
+        if move is not None and not (type(move) is type(legal[0]) and move in legal):
             illegal[seat] += 1
             move = None
         if move is None:

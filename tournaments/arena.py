@@ -12,7 +12,7 @@ import contextlib
 import os
 import socket
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,7 @@ class GameSettings:
     isolation: str | None = None  # none | process | sandbox (None: the strongest available)
     ponder: bool = False  # bots keep their CPU between their moves
     bot_env: tuple[str, ...] = ()  # NAME or NAME=VALUE for every bot
+    options: dict[str, str] = field(default_factory=dict)  # the ruleset's (wild_order)
 
 
 def isolation_level() -> str:
@@ -92,6 +93,7 @@ async def play_game(arena: Any, game: ScheduledGame, settings: GameSettings,
 
     config = MatchConfig(
         ruleset=settings.ruleset,
+        options=dict(settings.options),
         seed=game.seed,
         first_player=0,  # seat rotation, not the first player, spreads the head start
         time_per_move=settings.time_per_move,

@@ -114,16 +114,34 @@ class HumanSeat(Bot):
 
 
 class TableWatcher:
-    """Follows a match's events on its own copy of the game (same ruleset, seats and seed as
-    the referee's), printing each move in words and, with `board`, the table after it."""
+    """Follows a match's events on its own copy of the game (same ruleset, options, seats and
+    seed as the referee's), printing each move in words and, with `board`, the table after it;
+    with `rounds`, the table whenever a round or a phase begins."""
 
     def __init__(self, console: Console, ruleset: str, names: list[str], seed: int,
-                 board: bool = False, first_player: int = 0) -> None:
+                 board: bool = False, first_player: int = 0,
+                 options: dict[str, str] | None = None, rounds: bool = False) -> None:
         self.console = console
         self.names = names
         self.board = board
+        self.rounds = rounds
         self.view = view_for(ruleset)
-        self.game = new_game(ruleset, len(names), seed=seed, first_player=first_player)
+        self.game = new_game(ruleset, len(names), seed=seed, first_player=first_player,
+                             **(options or {}))
+        self._drawn: tuple[int, str] | None = None
+
+    def start(self) -> None:
+        """Before the first move: the table as dealt (with `board` or `rounds`)."""
+        if self.board or self.rounds:
+            self._table(heading=True)
+
+    def _table(self, heading: bool = False) -> None:
+        game = self.game
+        self._drawn = (game.round, game.phase)
+        if heading:
+            self.console.print(f"[bold]round {game.round}, phase {game.phase}[/]",
+                               highlight=False)
+        self.console.print(self.view.board(game.to_state(), self.names))
 
     def __call__(self, event: MatchEvent) -> None:
         if isinstance(event, MovePlayed):
@@ -134,7 +152,10 @@ class TableWatcher:
             self.console.print(f"{event.ply:4d}  [bold]{escape(self.names[event.seat])}[/] "
                                f"{event.move}: {escape(words)}{note}", highlight=False)
             if self.board:
-                self.console.print(self.view.board(self.game.to_state(), self.names))
+                self._table()
+            elif (self.rounds and not self.game.is_over()
+                  and (self.game.round, self.game.phase) != self._drawn):
+                self._table(heading=True)
         elif isinstance(event, SeatFaulted):
             end = ", forfeited" if event.forfeited else ""
             self.console.print(f"      [yellow]{escape(self.names[event.seat])}: {event.fault}[/]"

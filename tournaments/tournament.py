@@ -62,6 +62,8 @@ class TournamentConfig:
     isolation: str | None = None
     ponder: bool = False
     bot_env: list[str] = field(default_factory=list)  # NAME or NAME=VALUE, as given
+    # The ruleset's options (Summer Pavilion: wild_order), stored with the schedule.
+    options: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -73,6 +75,8 @@ class TournamentConfig:
             for key in ("schedule", "games", "rounds", "min_games"):
                 del data[key]
         data["bot_env"] = [item.partition("=")[0] for item in self.bot_env]  # no values stored
+        if not self.options:
+            del data["options"]  # likewise: a ruleset with no options stores none
         return data
 
     def round_plan(self) -> RoundPlan | None:
@@ -86,7 +90,7 @@ class TournamentConfig:
     def settings(self) -> GameSettings:
         return GameSettings(self.ruleset, self.time_per_move, self.fault_policy,
                             isolation=self.isolation, ponder=self.ponder,
-                            bot_env=tuple(self.bot_env))
+                            bot_env=tuple(self.bot_env), options=self.options)
 
 
 def _differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:

@@ -17,8 +17,13 @@ import typer
 from referee.loop import run as run_loop
 from tournaments.commands.common import (
     ISOLATION_HELP,
+    WILD_ORDER_HELP,
     Exit,
+    builtin_rulesets,
     check_isolation,
+    check_plays,
+    check_ruleset,
+    classic_rulesets,
     console,
     err_console,
     fail,
@@ -27,7 +32,6 @@ from tournaments.commands.common import (
 from tournaments.commands.groups import bench_app, bot_app
 from tournaments.report import wilson
 
-CLASSIC_RULESETS = ("azul", "azul-mini", "azul-gray", "azul-greenbox")
 REFERENCE_BOTS = ("random", "greedy", "search", "mcts")
 # A freshly launched bot's first answer includes its warm-up (lazy imports): without an
 # allowance one slow first move can cascade into strikes (a late reply then counts as malformed).
@@ -174,7 +178,7 @@ def declared(rulesets: tuple[str, ...]) -> tuple[list[str], list[str]]:
     from referee.engine import RULESETS
 
     known = [r for r in rulesets if r in RULESETS]
-    return (known or list(CLASSIC_RULESETS)), [r for r in rulesets if r not in RULESETS]
+    return (known or classic_rulesets()), [r for r in rulesets if r not in RULESETS]
 
 
 async def _check_games(entry: str, rulesets: list[str] | None, games: int, time_per_move: float,
@@ -276,7 +280,8 @@ def bot_check(
                                         help="seconds per move"),
     grace: float = typer.Option(0.05, "--grace", min=0.0, help="grace margin, seconds"),
     ruleset: list[str] = typer.Option([], "--ruleset", "-r",
-                                      help="check these rulesets (default: all it claims)"),
+                                      help="check these rulesets (default: all it claims; "
+                                           "a command line: the classic ones)"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
     isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
 ) -> None:
@@ -286,9 +291,11 @@ def bot_check(
     Example: [bold]azul-arena bot check ./mybot/bot.py[/], [bold]azul-arena bot check ./mybot[/]
     (a bot folder in any language; its build step, if any, runs first)
     """
-    unknown = [r for r in ruleset if r not in CLASSIC_RULESETS]
+    from referee.engine import RULESETS
+
+    unknown = [r for r in ruleset if r not in RULESETS]
     if unknown:
-        fail(f"unknown ruleset(s) {', '.join(unknown)}; classic: {', '.join(CLASSIC_RULESETS)}")
+        fail(f"unknown ruleset(s) {', '.join(unknown)}; known: {', '.join(RULESETS)}")
     level = check_isolation(isolation)
     if not as_json:
         console.print(f"checking {entry} ... (isolation: {level})", highlight=False)
@@ -351,7 +358,8 @@ def _tally(pair: PairResult, a_seat: int, scores: list[int], ranks: list[int],
 
 
 def strength_referee(bots: list[str], games: int, time_per_move: float, ruleset: str,
-                     seed: int, progress: Any = None) -> list[PairResult]:
+                     seed: int, progress: Any = None,
+                     options: dict[str, str] | None = None) -> list[PairResult]:
     """Round-robin through the real referee (bot processes, gRPC), one game at a time."""
     from referee import Arena, MatchConfig
 
@@ -365,6 +373,7 @@ def strength_referee(bots: list[str], games: int, time_per_move: float, ruleset:
                         a_seat = g % 2  # seat rotation over the same deals
                         seats = [a, b] if a_seat == 0 else [b, a]
                         config = MatchConfig(ruleset=ruleset, seed=seed + g // 2,
+                                             options=dict(options or {}),
                                              time_per_move=time_per_move,
                                              first_move_allowance=FIRST_MOVE_ALLOWANCE)
                         r = await arena.play(seats, config)
@@ -379,7 +388,8 @@ def strength_referee(bots: list[str], games: int, time_per_move: float, ruleset:
 
 
 def strength_local(bots: list[str], games: int, time_per_move: float, ruleset: str,
-                   seed: int, progress: Any = None) -> list[PairResult]:
+                   seed: int, progress: Any = None,
+                   options: dict[str, str] | None = None) -> list[PairResult]:
     """Round-robin in this process with sdk.local (no referee, no processes)."""
     from bots.registry import BUILTIN_BOTS
     from sdk.local import play_local
@@ -394,7 +404,7 @@ def strength_local(bots: list[str], games: int, time_per_move: float, ruleset: s
                 names = [a, b] if a_seat == 0 else [b, a]
                 players = [load_bot_class(BUILTIN_BOTS.get(n, n))() for n in names]
                 r = play_local(players, ruleset=ruleset, seed=seed + g // 2,
-                               time_per_move=time_per_move)
+                               time_per_move=time_per_move, options=options)
                 _tally(pair, a_seat, r.scores, r.ranks, r.faults)
                 if progress:
                     progress(pair)
@@ -411,6 +421,7 @@ def bench_strength(
     bots: list[str] = typer.Option(list(REFERENCE_BOTS), "--bot", "-b",
                                    help="bots to compare (default: the reference bots)"),
     ruleset: str = typer.Option("azul", "--ruleset", "-r"),
+    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
     seed: int = typer.Option(1, "--seed", help="seed of the first deal"),
     local: bool = typer.Option(False, "--local", help="play in-process with sdk.local instead "
                                                       "of through the referee"),
@@ -421,8 +432,22 @@ def bench_strength(
     Runs through the real referee (bot processes, gRPC, the referee's clocks), one game at a
     time so that the bots do not compete for the CPU; --local plays in this process instead.
     Game g of a pair uses the deals of seed + g // 2, with the seats swapped on odd games.
-    A benchmark, not a test. Example: [bold]azul-arena bench strength -t 0.1 -n 40[/]
+    Bots that do not play the ruleset are left out (the search bot plays the classic family
+    only). A benchmark, not a test. Example: [bold]azul-arena bench strength -t 0.1 -n 40[/]
+    or [bold]azul-arena bench strength --ruleset pavilion -t 0.1 -n 20[/]
     """
+    options = check_ruleset(ruleset, 2, wild_order)
+    # The default ladder leaves out the reference bots that do not play the ruleset; a bot
+    # named with --bot must play it.
+    skipped = [b for b in bots if ruleset not in (builtin_rulesets(b) or [ruleset])
+               ] if list(bots) == list(REFERENCE_BOTS) else []
+    bots = [b for b in bots if b not in skipped]
+    try:
+        check_plays(bots, ruleset)
+    except ValueError as exc:
+        fail(str(exc))
+    if skipped and not as_json:
+        err_console.print(f"left out (they do not play {ruleset}): {', '.join(skipped)}")
     if len(bots) < 2:
         fail("name at least two bots")
     began = time.monotonic()
@@ -434,7 +459,7 @@ def bench_strength(
 
     runner = strength_local if local else strength_referee
     try:
-        pairs = runner(list(bots), games, time_per_move, ruleset, seed, progress)
+        pairs = runner(list(bots), games, time_per_move, ruleset, seed, progress, options)
     except ValueError as exc:
         fail(str(exc))
         return
@@ -442,7 +467,8 @@ def bench_strength(
     path = "local" if local else "referee"
     if as_json:
         print_json({"pairs": [p.as_dict() for p in pairs], "time_per_move": time_per_move,
-                    "games_per_pair": games, "ruleset": ruleset, "players": 2, "path": path,
+                    "games_per_pair": games, "ruleset": ruleset, "options": options,
+                    "left_out": skipped, "players": 2, "path": path,
                     "seed": seed, "seconds": round(elapsed, 1)})
         return
     from rich.table import Table

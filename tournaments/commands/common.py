@@ -57,3 +57,65 @@ def check_isolation(level: str | None) -> str:
     except IsolationError as exc:
         fail(str(exc))
         raise
+
+
+def check_ruleset(ruleset: str, players: int | None = None,
+                  wild_order: str | None = None) -> dict[str, str]:
+    """Check --ruleset (with --players and --wild-order) before anything runs, failing with a
+    clear message; return the ruleset's options as new_game's keyword arguments."""
+    from referee.engine import RULESETS, EngineError, new_game
+
+    if ruleset not in RULESETS:
+        fail(f"--ruleset {ruleset!r} is not a ruleset; the rulesets are: {', '.join(RULESETS)}")
+    rules = RULESETS[ruleset]
+    if players is not None:
+        try:
+            rules.check_players(players)
+        except EngineError as exc:
+            fail(f"--players {players}: {exc}")
+    if wild_order is None:
+        return {}
+    if rules.family != PAVILION_FAMILY:
+        fail(f"--wild-order is a Summer Pavilion option (rulesets pavilion, pavilion-mono); "
+             f"{ruleset} has no wild colours")
+    options = {"wild_order": wild_order.upper()}
+    try:  # the engine is the judge of what an order may be
+        new_game(ruleset, players or rules.min_players, seed=0, first_player=0, **options)
+    except EngineError as exc:
+        fail(f"--wild-order {wild_order}: {exc}")
+    return options
+
+
+PAVILION_FAMILY = "pavilion"
+WILD_ORDER_HELP = ("Summer Pavilion: the wild colour of rounds 1-6 as six letters, an order of "
+                   "PGOYBR (purple green orange yellow blue red), e.g. GOPYBR; default PGOYBR.")
+
+
+def classic_rulesets() -> list[str]:
+    """The classic family's rulesets: what a bot plays when it names none (Hello.rulesets)."""
+    from referee.engine import RULESETS
+
+    return [name for name, rules in RULESETS.items() if rules.family == "classic"]
+
+
+def builtin_rulesets(name: str) -> list[str] | None:
+    """The rulesets built-in bot `name` plays (its class's `rulesets`; the classic family when it
+    names none), or None when `name` is not a built-in. Bot files and command lines say it in
+    their Hello (Arena.declared_rulesets): their code runs only in their own sandboxed process."""
+    from bots.registry import BUILTIN_BOTS
+
+    if name not in BUILTIN_BOTS:
+        return None
+    from sdk.run import load_bot_class
+
+    claimed = tuple(load_bot_class(BUILTIN_BOTS[name]).rulesets)
+    return list(claimed) if claimed else classic_rulesets()
+
+
+def check_plays(specs: list[str], ruleset: str) -> None:
+    """Raise ValueError for a built-in bot that does not play `ruleset`."""
+    for spec in dict.fromkeys(specs):
+        plays = builtin_rulesets(spec)
+        if plays is not None and ruleset not in plays:
+            raise ValueError(f"the built-in bot {spec} does not play {ruleset}; it plays "
+                             f"{', '.join(plays)}")

@@ -10,19 +10,29 @@ from typing import Annotated
 
 import typer
 
-from tournaments.commands.common import Exit, console, err_console, fail
+from tournaments.commands.common import (
+    WILD_ORDER_HELP,
+    Exit,
+    builtin_rulesets,
+    check_ruleset,
+    console,
+    err_console,
+    fail,
+)
 from tournaments.commands.groups import app
 
 # Per-move limits that keep the thinking bots quick enough for a one-minute demo.
 DEMO_TIME_PER_MOVE = 0.25
 
 
-def _reference_bots() -> list[str]:
+def _reference_bots(ruleset: str) -> list[str]:
+    """The built-in bots that play `ruleset`, the reference ones first."""
     from bots.registry import BUILTIN_BOTS
 
     order = ["random", "greedy", "search", "mcts"]
     present = [b for b in order if b in BUILTIN_BOTS]
-    return present + sorted(b for b in BUILTIN_BOTS if b not in order)
+    bots = present + sorted(b for b in BUILTIN_BOTS if b not in order)
+    return [b for b in bots if ruleset in (builtin_rulesets(b) or [ruleset])]
 
 
 @app.command("demo")
@@ -32,17 +42,22 @@ def demo(
     db: Annotated[Path | None, typer.Option(
         help="Database (default: a new one under ./arena-data).")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Games at once.")] = os.cpu_count() or 1,
+    ruleset: Annotated[str, typer.Option(help="Ruleset every game uses.")] = "azul",
+    wild_order: Annotated[str | None, typer.Option(help=WILD_ORDER_HELP)] = None,
 ) -> None:
-    """Run a small real round-robin among the reference bots and show the leaderboard.
+    """Run a small real round-robin among the reference bots (those that play the ruleset)
+    and show the leaderboard.
 
-    Example: [bold]azul-arena demo[/]  (what `make demo` runs)
+    Example: [bold]azul-arena demo[/]  (what `make demo` runs), or
+    [bold]azul-arena demo --ruleset pavilion[/]
     """
     from tournaments.commands.tournament import _interrupted, print_report
     from tournaments.entries import Entry
     from tournaments.store import RunLock, Store, StoreError
     from tournaments.tournament import TournamentConfig, play, prepare
 
-    bots = _reference_bots()
+    options = check_ruleset(ruleset, 2, wild_order)
+    bots = _reference_bots(ruleset)
     if len(bots) == 1:
         # Only the random bot exists so far: two copies still make a real tournament.
         entries = [Entry("random-1", bots[0]), Entry("random-2", bots[0])]
@@ -54,8 +69,9 @@ def demo(
         games_per_pairing = 40 if thinkers == 0 else 4
     if db is None:
         db = Path("arena-data") / f"demo-{secrets.token_hex(3)}.db"
-    config = TournamentConfig(entries=entries, players=2, games_per_pairing=games_per_pairing,
-                              seed=None, time_per_move=DEMO_TIME_PER_MOVE)
+    config = TournamentConfig(entries=entries, ruleset=ruleset, options=options, players=2,
+                              games_per_pairing=games_per_pairing, seed=None,
+                              time_per_move=DEMO_TIME_PER_MOVE)
     with contextlib.ExitStack() as stack:
         try:
             stack.enter_context(RunLock(db))
@@ -63,8 +79,9 @@ def demo(
         except StoreError as exc:
             fail(str(exc))
         config, pending = prepare(store, config)
-        console.print(f"[bold]demo[/]: round-robin of {', '.join(e.name for e in entries)}, "
-                      f"{len(pending)} games, seed {config.seed}, db {db}")
+        console.print(f"[bold]demo[/]: {ruleset} round-robin of "
+                      f"{', '.join(e.name for e in entries)}, {len(pending)} games, "
+                      f"seed {config.seed}, db {db}")
         summary = play(store, config, pending, concurrency, console, log_dir=db.parent / "logs")
         if summary.interrupted:
             _interrupted(summary.interrupted, db)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 
 import typer
@@ -10,8 +11,11 @@ import typer
 from referee.loop import run as run_loop
 from tournaments.commands.common import (
     ISOLATION_HELP,
+    WILD_ORDER_HELP,
     Exit,
     check_isolation,
+    check_plays,
+    check_ruleset,
     console,
     err_console,
     fail,
@@ -26,6 +30,7 @@ def match(
     entries: list[str] = typer.Argument(..., help="2-4 bots: built-in name, path/bot.py[:Class], "
                                                   "a bot folder or a quoted command line"),
     ruleset: str = typer.Option("azul", "--ruleset", "-r", help="ruleset name"),
+    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
     seed: int | None = typer.Option(None, "--seed", "-s", help="seed of the deals"),
     time_per_move: float = typer.Option(1.0, "--time-per-move", "-t", min=0.001,
                                         help="seconds per move"),
@@ -42,8 +47,8 @@ def match(
                                                               "azul-arena-replays/<id>.json)"),
     log_dir: Path | None = typer.Option(None, "--log-dir", help="bot logs directory"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
-    board: bool = typer.Option(False, "--board", help="each move in words and the table after "
-                                                      "it, as the game goes"),
+    board: bool = typer.Option(False, "--board", help="the table after every move (without: "
+                                                      "at each new round and phase)"),
     isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
     bot_env: list[str] = typer.Option([], "--bot-env", metavar="NAME[=VALUE]",
                                       help="a variable every bot gets (repeat it)"),
@@ -51,14 +56,13 @@ def match(
     ponder: bool = typer.Option(False, "--ponder",
                                 help="bots think on the others' time (default: frozen)"),
 ) -> None:
-    """Play one game between real bot processes through the referee: the moves as they happen
-    (with --board, in words and on the table), the final table, each seat's result, and a
-    replay file.
+    """Play one game between real bot processes through the referee: each move in words as it
+    happens, the table at each new round and phase (with --board, after every move), the final
+    table, each seat's result, and a replay file.
 
-    Example: azul-arena match greedy ./mybot/bot.py --ruleset azul-gray --seed 7 -t 0.5
+    Example: azul-arena match greedy mcts --ruleset pavilion --seed 7 -t 0.5
     """
     from referee import Arena, MatchConfig
-    from referee.engine import EngineError, get_ruleset
     from referee.events import MatchEnded, MatchEvent, MovePlayed, SeatFaulted
     from referee.launcher import check_entry
     from referee.replay import write_replay
@@ -67,11 +71,12 @@ def match(
         fail("a match has 2 to 4 entries")
     if policy not in ("random", "forfeit"):
         fail("--fault-policy is random or forfeit")
+    options = check_ruleset(ruleset, len(entries), wild_order)
     try:
-        get_ruleset(ruleset).check_players(len(entries))
         for entry in entries:
             check_entry(entry)
-    except (EngineError, ValueError) as exc:
+        check_plays(list(entries), ruleset)
+    except ValueError as exc:
         fail(str(exc))
     from tournaments.arena import GameSettings, arena_options
     from tournaments.entries import Entry, EntryError, parse_size
@@ -86,19 +91,20 @@ def match(
         fail(str(exc))
     if not as_json:
         console.print(isolation_line(level), highlight=False)
-    config = MatchConfig(ruleset=ruleset, seed=seed, time_per_move=time_per_move,
-                         time_bank=time_bank, first_move_allowance=first_move_allowance,
-                         grace=grace, fault_policy=policy, max_strikes=max_strikes)
+    # Chosen here, so that the watcher deals the same tiles as the referee from the same seed.
+    seed = seed if seed is not None else secrets.randbelow(2**31)
+    config = MatchConfig(ruleset=ruleset, seed=seed, options=options,
+                         time_per_move=time_per_move, time_bank=time_bank,
+                         first_move_allowance=first_move_allowance, grace=grace,
+                         fault_policy=policy, max_strikes=max_strikes)
 
     watcher = None
-    if board and not as_json:
-        import secrets
-
+    if not as_json:
         from tournaments.human import TableWatcher
 
-        # The watcher deals the same tiles as the referee from the same seed.
-        config.seed = seed if seed is not None else secrets.randbelow(2**31)
-        watcher = TableWatcher(console, ruleset, list(entries), config.seed, board=True)
+        watcher = TableWatcher(console, ruleset, list(entries), seed, board=board,
+                               options=options, rounds=not board)
+        watcher.start()
 
     def show(event: MatchEvent) -> None:
         if as_json:
@@ -147,7 +153,9 @@ def match(
 
     # The final position, as the engine draws it (rebuilt from the record the referee wrote).
     console.print(escape(str(replay_record(result.record))))
-    table = Table(title=f"match {result.match_id} ({ruleset}, {result.duration:.2f} s)")
+    rules = ", ".join([ruleset, *(f"{k.replace('_', ' ')} {v}" for k, v in options.items())])
+    table = Table(title=f"match {result.match_id} ({rules}, seed {seed}, "
+                        f"{result.duration:.2f} s)")
     for col in ("seat", "entry", "score", "rank", "termination", "strikes", "moves", "log"):
         table.add_column(col)
     for i, s in enumerate(result.seats):

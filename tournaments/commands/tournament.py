@@ -17,8 +17,10 @@ from rich.console import Console
 
 from tournaments.commands.common import (
     ISOLATION_HELP,
+    WILD_ORDER_HELP,
     Exit,
     check_isolation,
+    check_ruleset,
     console,
     err_console,
     fail,
@@ -56,19 +58,6 @@ def _reading(db: Path, data_errors: bool = True) -> Iterator[None]:
              "damaged?")
 
 
-def _check_ruleset(ruleset: str, players: int) -> None:
-    from referee.engine.errors import EngineError
-    from referee.engine.rulesets import RULESETS, get_ruleset
-
-    if ruleset not in RULESETS:
-        fail(f"--ruleset {ruleset!r} is not a ruleset; the rulesets are: "
-             + ", ".join(RULESETS))
-    try:
-        get_ruleset(ruleset).check_players(players)
-    except EngineError as exc:
-        fail(f"--players {players}: {exc}")
-
-
 def _interrupted(signum: int, db: Path) -> None:
     """Report an interrupted run (counts read back from the db) and leave with 128+signal."""
     from tournaments.store import Store, StoreError
@@ -83,6 +72,16 @@ def _interrupted(signum: int, db: Path) -> None:
     err_console.print(f"interrupted: {counts}run the same command again to resume",
                       markup=False, highlight=False)
     raise typer.Exit(128 + signum)
+
+
+def describe_rules(config: dict[str, Any]) -> str:
+    """A stored tournament's rules in words: "pavilion, wild order GOPYBR, 2 players"."""
+    words = [str(config.get("ruleset", "azul"))]
+    words += [f"{key.replace('_', ' ')} {value}"
+              for key, value in sorted((config.get("options") or {}).items())]
+    if config.get("players"):
+        words.append(f"{config['players']} players")
+    return ", ".join(words)
 
 
 def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ignore[no-untyped-def]
@@ -103,7 +102,8 @@ def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ign
         return
     out.print(leaderboard_table(
         report.leaderboard,
-        title=f"{title} ({report.games_done}/{report.games_total} games)"))
+        title=f"{title} ({describe_rules(db_store.config() or {})}; "
+              f"{report.games_done}/{report.games_total} games)"))
     if report.skipped:
         console.print(f"[yellow]{len(report.skipped)} game(s) could not be rated "
                       f"(numerical trouble): {', '.join(report.skipped[:10])}[/]")
@@ -154,6 +154,7 @@ def run(
         "--entries", help=r"TOML file listing the entries (\[\[entry]] name + "
                           "builtin|file|folder|command).")] = None,
     ruleset: Annotated[str, typer.Option(help="Ruleset every game uses.")] = "azul",
+    wild_order: Annotated[str | None, typer.Option(help=WILD_ORDER_HELP)] = None,
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game: 2, 3 or 4.")] = 2,
     games_per_pairing: Annotated[int | None, typer.Option(
         min=1, help="Games per pair/group (default: the number of players, one full seat "
@@ -243,7 +244,7 @@ def run(
         fail(f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}")
     if cluster is not None and workers is not None:
         fail("give --cluster (a running Dask scheduler) or --workers (a local cluster), not both")
-    _check_ruleset(ruleset, players)
+    ruleset_options = check_ruleset(ruleset, players, wild_order)
     chosen: list[Entry] = []
     options = RunOptions()
     try:
@@ -283,7 +284,8 @@ def run(
     config = TournamentConfig(
         entries=chosen, ruleset=ruleset, players=players,
         games_per_pairing=games_per_pairing or players, seed=seed, gauntlet=gauntlet,
-        time_per_move=time_per_move, fault_policy=fault_policy, schedule=schedule,
+        time_per_move=time_per_move, fault_policy=fault_policy, options=ruleset_options,
+        schedule=schedule,
         games=games, rounds=rounds,
         min_games=(players if min_games is None else min_games) if schedule == "adaptive"
         else None,

@@ -1,0 +1,115 @@
+"""Evaluation helpers for Summer Pavilion (rulesets `pavilion` and `pavilion-mono`).
+
+    from sdk.pavilion import evaluate, evaluate_all
+
+    evaluate(state, me)      # a heuristic value of the position for seat `me`
+    evaluate_all(state)      # the same for every seat
+
+They read the public state (`state.to_state()`, the dict of docs/protocol.md), so they work on
+any game of the family. The value is the score, plus what the game will still pay for what is
+on the board and in hand:
+
+- the end bonuses in progress: a star's full-star bonus (purple 20 ... centre 12) and the
+  bonuses for covering every space numbered 1-4 (4, 8, 12, 16), credited by the square of how
+  far along they are (the last spaces of a star are worth far more than the first);
+- the tiles in hand: each can pay for a placement later in the round, this round's wild colour
+  more than the others (it pays for any colour); kept tiles carry over to the next round (and
+  cost -1 each after the last one);
+- windows, statues and pillars one space from done: their bonus tiles are close.
+
+`sdk.helpers.evaluate` and `evaluate_all` call these for a pavilion game, so a bot written on
+them plays both families.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LETTERS = "PGOYBR"  # colour order: purple, green, orange, yellow, blue, red
+# Stars by index: 0 the centre, then 1 purple, 2 orange, 3 red, 4 blue, 5 yellow, 6 green.
+STAR_COLOURS = ("", "P", "O", "R", "B", "Y", "G")
+# Full-star bonus by star index (centre 12, red 14, blue 15, yellow 16, orange 17, green 18,
+# purple 20); on the monochrome board a star scores by the colour it was filled with.
+STAR_BONUS = (12, 20, 17, 14, 15, 16, 18)
+COLOUR_BONUS = {"P": 20, "G": 18, "O": 17, "Y": 16, "B": 15, "R": 14}
+NUMBER_BONUS = (4, 8, 12, 16)  # covering space 1 / 2 / 3 / 4 of all seven stars
+ROUNDS = 6
+
+
+def _structures() -> tuple[tuple[tuple[tuple[int, int], ...], int], ...]:
+    """Every window, statue and pillar: (the (star, space) pairs around it, bonus tiles).
+    Spaces are 0-based here (space k+1 of the rules is k)."""
+    out: list[tuple[tuple[tuple[int, int], ...], int]] = []
+    for n in range(1, 7):
+        nxt = n % 6 + 1
+        out.append((((n, 4), (n, 5)), 3))  # window: spaces 5 and 6
+        out.append((((n, 0), (n, 1), (nxt, 2), (nxt, 3)), 2))  # statue
+        out.append((((n, 1), (n, 2), (0, (n + 3) % 6), (0, (n + 4) % 6)), 1))  # pillar
+    return tuple(out)
+
+
+STRUCTURES = _structures()
+
+# Weights of the heuristic, in points.
+PROGRESS = 0.6  # share of a bonus in progress credited (times its squared completion)
+TILE = 0.45  # a tile in hand during the round
+WILD_TILE = 0.75  # a tile of this round's wild colour
+KEPT = 0.6  # a kept tile that will be used next round
+NEAR_STRUCTURE = 0.35  # per bonus tile of a structure one space from done
+
+
+def _star_bonus(state: dict[str, Any], index: int, star: str) -> float:
+    """The full-star bonus this star would pay."""
+    if state.get("ruleset") != "pavilion-mono" or index == 0:
+        return STAR_BONUS[index]
+    tiles = {c for c in star if c != "."}
+    if len(tiles) == 1:
+        return COLOUR_BONUS[next(iter(tiles))]
+    if len(tiles) > 1:
+        return STAR_BONUS[0] if len(tiles) == sum(c != "." for c in star) else 0.0
+    return 15.0  # colour not settled yet: about the mean
+
+
+def evaluate_board(state: dict[str, Any], seat: int) -> float:
+    """The value of seat `seat` in a pavilion state dict (see the module docstring)."""
+    board = state["boards"][seat]
+    score = float(board["score"])
+    if state.get("phase") == "over":
+        return score
+    stars = board["stars"]
+    value = score
+    # Bonuses in progress.
+    progress = 0.0
+    for index, star in enumerate(stars):
+        filled = 6 - star.count(".")
+        if filled:
+            progress += _star_bonus(state, index, star) * (filled / 6) ** 2
+    for number, bonus in enumerate(NUMBER_BONUS):
+        covered = sum(1 for star in stars if star[number] != ".")
+        progress += bonus * (covered / 7) ** 2
+    # Later rounds leave less time to finish them, but what is there is nearer to done.
+    value += PROGRESS * progress
+    # Structures one space from done.
+    for spaces, tiles in STRUCTURES:
+        missing = sum(1 for star, space in spaces if stars[star][space] == ".")
+        if missing == 1:
+            value += NEAR_STRUCTURE * tiles
+    # Tiles in hand and kept.
+    wild = state.get("wild", "")
+    hand = board["tiles"]
+    wilds = hand.count(wild) if wild else 0
+    value += TILE * (len(hand) - wilds) + WILD_TILE * wilds
+    last_round = state.get("round", 1) >= ROUNDS
+    value += (-1.0 if last_round else KEPT) * len(board["kept"])
+    return value
+
+
+def evaluate(game: Any, seat: int) -> float:
+    """`evaluate_board` of seat `seat` for a pavilion Game."""
+    return evaluate_board(game.to_state(), seat)
+
+
+def evaluate_all(game: Any) -> list[float]:
+    """`evaluate_board` of every seat (one state read for all of them)."""
+    state = game.to_state()
+    return [evaluate_board(state, seat) for seat in range(len(state["boards"]))]

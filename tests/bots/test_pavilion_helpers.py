@@ -1,0 +1,99 @@
+"""sdk.pavilion's evaluation on hand-written Summer Pavilion states (docs/protocol.md format):
+it knows the stars and their bonuses, windows/statues/pillars, the wild colour and kept tiles."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from sdk.pavilion import STRUCTURES, evaluate_board
+
+EMPTY = "......"
+
+
+def state(**board: Any) -> dict[str, Any]:
+    me = {"score": 10, "stars": [EMPTY] * 7, "tiles": "", "kept": "", "passed": False,
+          "has_marker": False}
+    me.update(board)
+    other = {"score": 10, "stars": [EMPTY] * 7, "tiles": "", "kept": "", "passed": False,
+             "has_marker": False}
+    return {"ruleset": "pavilion", "players": 2, "round": 2, "turn": 0, "phase": "play",
+            "round_starter": 0, "wild_order": "PGOYBR", "wild": "G", "factories": [""] * 5,
+            "centre": "", "marker_in_centre": False, "supply": "PGOYBRPGOY", "bag": "",
+            "depot": "", "bonus_owed": 0, "boards": [me, other]}
+
+
+def value(**board: Any) -> float:
+    return evaluate_board(state(**board), 0)
+
+
+def test_the_score_counts_point_for_point() -> None:
+    assert value(score=15) - value(score=10) == 5
+
+
+def test_a_fuller_star_is_worth_more_and_the_last_tiles_most() -> None:
+    stars = [EMPTY] * 7
+    values = []
+    for filled in range(7):
+        stars[1] = "P" * filled + "." * (6 - filled)
+        values.append(value(stars=list(stars)))
+    gains = [b - a for a, b in zip(values, values[1:], strict=False)]
+    assert all(g > 0 for g in gains)
+    assert gains[-1] > 3 * gains[0]  # the tile that completes the star earns its bonus
+
+
+def test_purple_s_star_is_worth_more_than_red_s() -> None:
+    # Full-star bonuses: purple 20, red 14 (stars 1 and 3).
+    purple = [EMPTY] * 7
+    purple[1] = "PPPPP."
+    red = [EMPTY] * 7
+    red[3] = "RRRRR."
+    assert value(stars=purple) > value(stars=red)
+
+
+def test_covering_a_number_on_every_star_is_credited() -> None:
+    # Space 4 covered on six of the seven stars: most of the way to the 16-point bonus.
+    across = [("..." + c + "..") for c in "PPORBYG"]
+    across[0] = EMPTY
+    assert value(stars=across) > value()
+
+
+def test_a_wild_tile_in_hand_is_worth_more_than_another() -> None:
+    assert value(tiles="G") > value(tiles="P") > value(tiles="")
+
+
+def test_kept_tiles_help_before_the_last_round_and_cost_in_it() -> None:
+    assert value(kept="PP") > value()
+    last = state(kept="PP")
+    last["round"] = 6
+    plain = state()
+    plain["round"] = 6
+    assert evaluate_board(last, 0) < evaluate_board(plain, 0)
+
+
+def test_a_structure_one_space_from_done_is_credited() -> None:
+    window = [EMPTY] * 7
+    window[2] = "....O."  # star 2 (orange), space 5 of the window 5-6
+    assert value(stars=window) > value(stars=[EMPTY] * 7) + 0.5
+
+
+def test_structures_cover_every_window_statue_and_pillar() -> None:
+    kinds = [tiles for _, tiles in STRUCTURES]
+    assert kinds.count(3) == kinds.count(2) == kinds.count(1) == 6
+    # Star 6's statue goes on to star 1 (spaces 3 and 4), as RULES.md says.
+    assert ((6, 0), (6, 1), (1, 2), (1, 3)) in [spaces for spaces, _ in STRUCTURES]
+    # Purple's pillar uses centre spaces 5 and 6.
+    assert ((1, 1), (1, 2), (0, 4), (0, 5)) in [spaces for spaces, _ in STRUCTURES]
+
+
+def test_at_the_end_the_value_is_the_score() -> None:
+    over = state(score=33, tiles="GGG", kept="PP", stars=["PPPPP."] * 7)
+    over["phase"] = "over"
+    assert evaluate_board(over, 0) == 33
+
+
+def test_the_state_is_not_changed() -> None:
+    s = state(tiles="GPO", stars=["P....."] * 7)
+    before = copy.deepcopy(s)
+    evaluate_board(s, 0)
+    assert s == before
