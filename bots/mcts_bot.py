@@ -32,6 +32,7 @@ import time
 from typing import Any
 
 import sdk
+from sdk import pavilion
 from sdk.helpers import evaluate_all, move_gain, relative_values
 
 
@@ -106,7 +107,9 @@ class MctsBot(sdk.Bot):
     # -- the tree ------------------------------------------------------------------------------
     def _ranked(self, state: Any, width: int) -> list[Any]:
         """The `width` most promising moves by `move_gain`, the best last (popped first)."""
-        gains = [(move_gain(state, m), self.rng.random(), m) for m in state.legal_moves()]
+        moves = state.legal_moves()
+        gains = [(g, self.rng.random(), m) for g, m in zip(_gains(state, moves), moves,
+                                                            strict=True)]
         gains.sort()
         return [m for _, _, m in gains[-width:]]
 
@@ -136,21 +139,35 @@ class MctsBot(sdk.Bot):
 
     def _simulate(self, root: _Node, sim: Any, round_no: int) -> None:
         node, path = root, [root]
+        # Summer Pavilion refills its supply from the bag within a round, and this copy's bag
+        # may draw other tiles than the copies that grew the tree: a tree move (a bonus tile)
+        # can be illegal here. The simulation then goes on from the node before it.
+        tree_holds = True
         while True:  # 1. selection
             if node.untried is None:  # ranked on its second visit: most leaves never get one
                 in_round = sim.round == round_no and not sim.is_over()
                 node.untried = self._ranked(sim, self.width) if in_round else []
             if node.untried or not node.children:
                 break
-            node = node.best_child(self.exploration)
-            sim.push(node.move)
+            child = node.best_child(self.exploration)
+            try:
+                sim.push(child.move)
+            except ValueError:  # IllegalMoveError: see above
+                tree_holds = False
+                break
+            node = child
             path.append(node)
-        if node.untried:  # 2. expansion
+        if node.untried and tree_holds:  # 2. expansion
             move = node.untried.pop()
-            child = _Node(move, sim.turn)
-            sim.push(move)
-            node.children.append(child)
-            path.append(child)
+            mover = sim.turn
+            try:
+                sim.push(move)
+            except ValueError:  # ranked in another copy's chance, as above
+                tree_holds = False
+            if tree_holds:
+                child = _Node(move, mover)
+                node.children.append(child)
+                path.append(child)
         self._playout(sim, round_no)  # 3. playout
         rewards = [1.0 / (1.0 + math.exp(-v / self.scale))
                    for v in relative_values(evaluate_all(sim))]
@@ -164,10 +181,14 @@ class MctsBot(sdk.Bot):
         choice = self.rng.choice
         while sim.round == round_no and not sim.is_over():
             moves = sim.legal_moves()
-            best, best_gain = None, -1e9
-            for _ in range(self.sample):
-                move = choice(moves)
-                gain = move_gain(sim, move)
-                if gain > best_gain:
-                    best, best_gain = move, gain
-            sim.push(best)
+            sampled = [choice(moves) for _ in range(self.sample)]
+            gains = _gains(sim, sampled)
+            sim.push(sampled[gains.index(max(gains))])
+
+
+def _gains(state: Any, moves: Any) -> list[float]:
+    """`move_gain` of each of `moves`: a Summer Pavilion game reads its public state once for
+    all of them (sdk.pavilion.move_gains)."""
+    if state.family == "pavilion":
+        return pavilion.move_gains(state.to_state(), moves)
+    return [move_gain(state, m) for m in moves]

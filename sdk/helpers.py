@@ -229,7 +229,10 @@ def move_gain(state: Any, move: Any) -> float:
     """A quick guess (no copy, a few microseconds) of what `move` brings the seat making it right
     away: the wall points of a pattern line it completes, or a little credit per tile for a line
     it only fills in part, minus the floor penalty it causes (overflow, the start marker).
-    Reads the engine's fields directly: it is meant for the inner loops of a search."""
+    Reads the engine's fields directly: it is meant for the inner loops of a search. (A Summer
+    Pavilion game: sdk.pavilion.move_gain.)"""
+    if state.family == "pavilion":
+        return pavilion.move_gain(state, move)
     p = state.turn
     if move.is_wall:  # gray wall: the tile of a full line goes to this column
         return float(placement_points(state._wall[p], move.line, move.column))

@@ -113,3 +113,76 @@ def evaluate_all(game: Any) -> list[float]:
     """`evaluate_board` of every seat (one state read for all of them)."""
     state = game.to_state()
     return [evaluate_board(state, seat) for seat in range(len(state["boards"]))]
+
+
+def _run(star: str, space: int) -> int:
+    """Tiles in the runs a tile placed at `space` joins on its ring of six (neighbours both
+    ways, space 6 next to space 1), the new tile not counted."""
+    run = 0
+    for step in (1, -1):
+        k = (space + step) % 6
+        while star[k] != "." and k != space and run < 5:
+            run += 1
+            k = (k + step) % 6
+    return run
+
+
+def move_gains(state: dict[str, Any], moves: Any) -> list[float]:
+    """A quick guess, for each of `moves` (legal in `state`, a to_state() dict), of what it
+    brings the seat to move right away: points, tiles won or spent (valued as in
+    `evaluate_board`), progress towards bonuses. No copy of the game: for the inner loops of a
+    search (the mcts bot ranks and plays out with it)."""
+    seat = state["turn"]
+    board = state["boards"][seat]
+    wild = state["wild"]
+    last_round = state["round"] >= ROUNDS
+    hand = board["tiles"]
+    stars = board["stars"]
+    score = board["score"]
+    numbers = _space_numbers(state["ruleset"])
+    gains = []
+    for move in moves:
+        if move.is_take:
+            letter = LETTERS[move.colour]
+            tiles = state["centre"] if move.source == 9 else state["factories"][move.source]
+            if letter == wild:
+                n, wilds = 0, 1
+            else:
+                n, wilds = tiles.count(letter), int(wild in tiles)
+            gain = TILE * n + WILD_TILE * wilds
+            if move.source == 9 and state["marker_in_centre"]:
+                gain -= min(score, n + wilds) - 0.5  # the start token's loss, and its use
+            gains.append(gain)
+        elif move.is_place:
+            star = stars[move.star]
+            cost = numbers[move.star][move.space]
+            gain = 1.0 + _run(star, move.space) - TILE * (cost - move.wilds) \
+                - WILD_TILE * move.wilds
+            filled = 6 - star.count(".")
+            bonus = STAR_BONUS[move.star]
+            gain += PROGRESS * bonus * ((filled + 1) ** 2 - filled ** 2) / 36
+            if move.space < 4:
+                covered = sum(1 for s in stars if s[move.space] != ".")
+                gain += PROGRESS * NUMBER_BONUS[move.space] * ((covered + 1) ** 2
+                                                              - covered ** 2) / 49
+            gains.append(gain)
+        elif move.is_pass:
+            kept = move.n_keep
+            dropped = len(hand) - kept
+            gains.append(-min(score, dropped) - TILE * len(hand)
+                         + (-1.0 if last_round else KEPT) * kept)
+        else:  # a bonus tile
+            gains.append(WILD_TILE if LETTERS[move.colour] == wild else TILE)
+    return gains
+
+
+def move_gain(game: Any, move: Any) -> float:
+    """`move_gains` for one move of `game`."""
+    return move_gains(game.to_state(), (move,))[0]
+
+
+def _space_numbers(ruleset: str) -> tuple[tuple[int, ...], ...]:
+    from referee.engine import get_ruleset  # loaded by then: the state came from the engine
+
+    numbers: tuple[tuple[int, ...], ...] = get_ruleset(ruleset).space_numbers
+    return numbers

@@ -149,8 +149,10 @@ class TableWatcher:
             words = self.view.describe(before, event.move)
             self.game.push(self.game.parse_move(event.move))
             note = " [yellow](substituted by the referee)[/]" if event.substituted else ""
+            # No emoji: "pass:B: ..." would print a symbol for ":B:".
             self.console.print(f"{event.ply:4d}  [bold]{escape(self.names[event.seat])}[/] "
-                               f"{event.move}: {escape(words)}{note}", highlight=False)
+                               f"{escape(event.move)}: {escape(words)}{note}", highlight=False,
+                               emoji=False)
             if self.board:
                 self._table()
             elif (self.rounds and not self.game.is_over()

@@ -31,10 +31,11 @@ def test_scaffolded_bot_passes_bot_check_and_its_own_tests(tmp_path: Path) -> No
     assert checked.exit_code == 0, checked.output
     report = json.loads(checked.output.strip().splitlines()[-1])
     assert report["passed"] is True
-    assert report["rulesets"] == ["azul", "azul-mini", "azul-gray", "azul-greenbox"]
+    assert report["rulesets"] == ["azul", "azul-mini", "azul-gray", "azul-greenbox",
+                                  "pavilion", "pavilion-mono"]
     names = {c["name"] for c in report["checks"]}
     assert {"launch and handshake", "only legal moves", "survives 4-player games",
-            "plays azul-gray"} <= names
+            "plays azul-gray", "plays pavilion", "plays pavilion-mono"} <= names
     assert all(c["passed"] for c in report["checks"])
 
     tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",

@@ -1,0 +1,109 @@
+"""The reference bots play Summer Pavilion (in process, sdk.local): whole games of both rulesets
+with 2-4 players and no fault, greedy beats random in at least 95% of 2-player games, and the
+quick move guesses the mcts bot searches with agree with the engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bots.greedy_bot import GreedyBot
+from bots.mcts_bot import MctsBot
+from bots.random_bot import RandomBot
+from bots.search_bot import SearchBot
+from referee.engine import new_game
+from sdk.local import play_local
+from sdk.pavilion import _run, move_gains
+
+TIME = 0.02  # seconds per move, as in test_reference_bots
+GRACE = 0.3  # a loaded 2-core machine can deschedule a process for 100+ ms
+PAVILION = ("pavilion", "pavilion-mono")
+
+
+@pytest.mark.parametrize("ruleset", PAVILION)
+@pytest.mark.parametrize("bot", [RandomBot, GreedyBot, MctsBot])
+def test_bot_plays_pavilion_with_2_3_4_players(bot: type, ruleset: str) -> None:
+    assert ruleset in bot.rulesets
+    for players in (2, 3, 4):
+        seat = players - 2
+        seats = [RandomBot(seed=s) for s in range(players)]
+        seats[seat] = bot()
+        result = play_local(seats, ruleset=ruleset, seed=200 + players, time_per_move=TIME,
+                            grace=GRACE)
+        where = f"{bot.__name__} {ruleset} {players}p"
+        assert result.illegal[seat] == 0, where
+        assert result.errors[seat] == 0, where
+        assert result.timeouts[seat] == 0, f"{where}: slowest {result.max_move_time:.3f} s"
+        assert result.decisions[seat] >= 6 * 2, where  # six rounds, two phases each
+        assert len(result.scores) == players
+
+
+def test_greedy_beats_random_in_at_least_95_percent_of_2_player_games() -> None:
+    # 40 games over 20 deals, seats swapped; the bots are seeded, so the count is reproducible.
+    games, wins = 40, 0
+    for g in range(games):
+        seat = g % 2
+        bots = [GreedyBot(seed=g), RandomBot(seed=g)]
+        if seat:
+            bots.reverse()
+        result = play_local(bots, ruleset="pavilion", seed=500 + g // 2, time_per_move=5.0)
+        assert result.faults == 0
+        wins += result.ranks[seat] == 1 and result.ranks[1 - seat] == 2
+    assert wins >= 0.95 * games, f"greedy won {wins} of {games}"
+
+
+def test_greedy_uses_the_wild_order_it_is_given() -> None:
+    result = play_local([GreedyBot(seed=1), RandomBot(seed=1)], ruleset="pavilion", seed=3,
+                        options={"wild_order": "RBYOGP"})
+    assert result.record["options"] == {"wild_order": "RBYOGP"}
+    assert result.ranks == [1, 2]
+
+
+def test_search_declares_the_classic_rulesets_only() -> None:
+    assert not set(PAVILION) & set(SearchBot.rulesets)
+    assert "azul" in SearchBot.rulesets
+
+
+def test_placement_gains_score_what_the_engine_scores() -> None:
+    # A placement scores 1 + the tiles of the ring runs it joins: the guess mcts ranks with
+    # must agree with the engine on every placement of a few hundred positions.
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(4):
+        game = new_game("pavilion", players=2, seed=seed)
+        while not game.is_over():
+            moves = game.legal_moves()
+            state = game.to_state()
+            me = game.turn
+            for move in moves:
+                if move.is_place:
+                    after = game.copy()
+                    after.push(move)
+                    star = state["boards"][me]["stars"][move.star]
+                    assert after.scores[me] - game.scores[me] == 1 + _run(star, move.space)
+                    checked += 1
+            assert len(move_gains(state, moves)) == len(moves)
+            places = [m for m in moves if m.is_place]
+            game.push(rng.choice(places if places and rng.random() < 0.9 else moves))
+    assert checked > 300
+
+
+def test_mcts_keeps_its_tree_across_states_rebuilt_as_under_the_referee() -> None:
+    # Under the referee each decision's game is rebuilt from the public state with a fresh bag
+    # order, so the supply refills the kept tree saw may not come: its moves must not crash it.
+    from referee.engine import Game
+    from sdk import Clock
+
+    for seed in (4, 5):  # both crashed the bot before it checked (bonus:R with no red left)
+        rng = random.Random(seed)
+        bot = MctsBot(seed=seed)
+        game = new_game("pavilion", players=2, seed=seed)
+        while not game.is_over():
+            if game.turn == 0:
+                bot.clock = Clock(move_time=0.05)
+                move = bot.choose_move(Game.from_state(game.to_state()))
+                assert move in game.legal_moves()
+                game.push(game.parse_move(str(move)))
+            else:
+                game.push(rng.choice(game.legal_moves()))
