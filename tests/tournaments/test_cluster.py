@@ -28,11 +28,12 @@ import pytest
 from rich.console import Console
 
 from tests.tournaments.test_interrupt import done_games
-from tournaments.arena import isolation_level
+from tournaments.arena import GameSettings, isolation_level
 from tournaments.cluster import ClusterOptions, cluster_player
 from tournaments.entries import Entry
 from tournaments.report import export_csv
 from tournaments.runner import run_games
+from tournaments.schedule import ScheduledGame
 from tournaments.store import GameOutcome, Store
 from tournaments.tournament import TournamentConfig, play, prepare
 
@@ -335,3 +336,23 @@ def test_bench_tournament_compares_local_clusters_with_the_embedded_runner(
     assert [(r["workers"], r["threads_per_worker"], r["games"], r["failed"])
             for r in data["cluster"]] == [(1, 2, 4, 0)]
     assert all(r["ratio_to_embedded"] > 0 for r in data["cluster"])
+
+
+def test_an_entry_that_joins_during_the_run_is_shipped_when_its_first_game_comes(
+        tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path)
+    late = tmp_path / "late"  # a folder of its own: its own bundle, packed only when needed
+    shutil.copytree(folder, late)
+    known = entries(folder, "strong", "steady")
+    specs = {"weak": str(late / "weak.py")}
+    game = ScheduledGame(0, "late-g0", ("weak", "strong"), seed=7, group=0, deal=0, rotation=0)
+
+    async def main() -> GameOutcome:
+        async with cluster_player(known, GameSettings(time_per_move=2.0),
+                                  ClusterOptions(workers=1), spec_of=specs.get) as remote:
+            return await remote.play(game)
+
+    outcome = asyncio.run(main())
+    assert [s.entry for s in outcome.seats] == ["weak", "strong"]
+    assert all(s.termination == "ok" for s in outcome.seats)
+    assert str(late) not in " ".join(outcome.record["referee"]["entries"])  # its worker's copy
