@@ -79,6 +79,9 @@ from referee.engine.rulesets import FACTORIES_FOR_PLAYERS, Ruleset, get_ruleset
 # Move groups, per table of space numbers (one per side of the board), built as they are met.
 _PLACE_TABLES: dict[tuple[tuple[int, ...], ...], list[tuple[PavilionMove, ...] | None]] = {}
 _PASS_GROUPS: Final[list[tuple[PavilionMove, ...] | None]] = [None] * PASS_KEYS
+# Per side of the board and per wild order, computed once (a bot rebuilds a game at every move).
+_NUMBER_MASKS: dict[tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]] = {}
+_WILDS: dict[str, tuple[int, ...]] = {}
 
 
 def _place_table(numbers: tuple[tuple[int, ...], ...]) -> list[tuple[PavilionMove, ...] | None]:
@@ -202,10 +205,18 @@ class PavilionGame(Game):
     def _set_rules(self, rules: Ruleset, wild_order: str) -> None:
         self._mono = rules.monochrome_stars
         self._numbers = rules.space_numbers
-        self._number_masks = number_masks(rules.space_numbers)
+        masks = _NUMBER_MASKS.get(rules.space_numbers)
+        if masks is None:
+            masks = number_masks(rules.space_numbers)
+            _NUMBER_MASKS[rules.space_numbers] = masks
+        self._number_masks = masks
         self._place_groups = _place_table(rules.space_numbers)
         self.wild_order = wild_order
-        self._wilds = tuple(COLOUR_LETTERS.index(ch) for ch in wild_order)
+        wilds = _WILDS.get(wild_order)
+        if wilds is None:
+            wilds = tuple(COLOUR_LETTERS.index(ch) for ch in wild_order)
+            _WILDS[wild_order] = wilds
+        self._wilds = wilds
 
     # ------------------------------------------------------------------ public surface
     @property

@@ -40,9 +40,19 @@ def _packed(text: str, where: str) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=4096)
-def _star(text: str, star: int, mono: bool, where: str) -> tuple[int, int, int]:
-    """A star's 6 characters as (covered bits, 3-bit cells, colour mask), checked against the
-    colour rules of its side of the board."""
+def _factory(text: str, where: str) -> tuple[int, int, int]:
+    """A factory's letters as (factory code, number of tiles, colour mask)."""
+    packed, n = _packed(text, where)
+    if n > 4:
+        raise EngineError(f"state: {where} holds {n} tiles; at most 4")
+    code = sum(((packed >> (8 * c)) & 255) * ONE3[c] for c in range(N_COLOURS))
+    return code, n, colours_of_factory(code)
+
+
+@lru_cache(maxsize=4096)
+def _star(text: str, star: int, mono: bool, where: str) -> tuple[int, int, int, int]:
+    """A star's 6 characters as (covered bits, 3-bit cells, colour mask, number of tiles),
+    checked against the colour rules of its side of the board."""
     if not isinstance(text, str) or len(text) != 6:
         raise EngineError(f"state: {where}: 6 characters, a tile letter or '.' per space")
     bits = cells = colours = 0
@@ -65,7 +75,7 @@ def _star(text: str, star: int, mono: bool, where: str) -> tuple[int, int, int]:
         raise EngineError(f"state: {where}: the centre star holds six different colours")
     elif mono and not different and len(set(tiles)) > 1:
         raise EngineError(f"state: {where}: a star is single-coloured or multicoloured")
-    return bits, cells, colours
+    return bits, cells, colours, len(tiles)
 
 
 def pavilion_from_state(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
@@ -115,16 +125,16 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
         raise EngineError(f"state: {len(factories)} factories; {players} players use "
                           f"{FACTORIES_FOR_PLAYERS[players]}")
     g._factories = []
+    src = [0] * (CENTRE + 1)
     for f, text in enumerate(factories):
-        packed, n = _packed(text, f"factory {f + 1}")
-        if n > 4:
-            raise EngineError(f"state: factory {f + 1} holds {n} tiles; at most 4")
-        g._factories.append(sum(((packed >> (8 * c)) & 255) * ONE3[c] for c in range(N_COLOURS)))
+        code, n, colours = _factory(text, f"factory {f + 1}")
+        g._factories.append(code)
+        src[f] = colours
         total += n
     g._centre, n = _packed(state["centre"], "centre")
     total += n
-    g._src_colours = ([colours_of_factory(code) for code in g._factories]
-                      + [0] * (CENTRE - len(g._factories)) + [colours_of_packed(g._centre)])
+    src[CENTRE] = colours_of_packed(g._centre)
+    g._src_colours = src
     g._marker_in_centre = bool(state["marker_in_centre"])
     supply = state["supply"]
     if not isinstance(supply, str) or len(supply) != SUPPLY_SPACES:
@@ -165,11 +175,12 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
                               f"{len(stars)}")
         filled = 0
         for s, text in enumerate(stars):
-            bits, cells, colours = _star(text, s, rules.monochrome_stars, f"seat {p} star {s}")
+            bits, cells, colours, n = _star(text, s, rules.monochrome_stars,
+                                            f"seat {p} star {s}")
             filled |= bits << (6 * s)
             g._star_cells.append(cells)
             g._star_colours.append(colours)
-            total += bin(bits).count("1")
+            total += n
         g._filled.append(filled)
     if total != TILES_PER_COLOUR * N_COLOURS:
         raise EngineError(f"state: {total} tiles in all; the game has "
