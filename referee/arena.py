@@ -96,6 +96,15 @@ class MatchConfig:
             raise ValueError("max strikes must be at least 1")
         if any(t is not None and not t > 0 for t in self.seat_time_per_move):
             raise ValueError("a seat's time per move must be positive")
+        from referee.engine import EngineError, get_ruleset, new_game
+
+        try:  # the engine judges the ruleset and its options (a wild order for classic Azul)
+            rules = get_ruleset(self.ruleset)
+            if self.options:
+                new_game(self.ruleset, rules.min_players, seed=0, first_player=0,
+                         **self.options)
+        except (EngineError, TypeError) as exc:
+            raise ValueError(str(exc)) from None
 
 
 @dataclass
