@@ -50,3 +50,20 @@ def test_a_tournament_of_kit_folders_named_in_a_toml_entries_file(
     assert set(board) == {"js", "cpp", "py", "rnd"}
     assert all(row["faults"] == 0 and row["games"] == 6 for row in board.values())
     assert data["leaderboard"][-1]["entry"] == "rnd"  # every greedy bot beats random
+
+
+def test_bench_latency_sets_a_kit_bot_beside_the_sdk_bot(cpp_bot: Path) -> None:
+    """The figures' shape only (the bench prints times; tests never judge them)."""
+    run = runner.invoke(app, ["bench", "latency", "--entry", str(cpp_bot), "--games", "1",
+                              "--spawns", "1", "--json"])
+    assert run.exit_code == 0, run.output
+    figures = json.loads(run.output.strip().splitlines()[-1])
+    [kit] = figures["entries"]
+    assert kit["entry"] == str(cpp_bot) and kit["moves"] >= 10
+    assert kit["per_move_us"] > 0 and kit["sdk_per_move_us"] > 0
+    assert abs(kit["ratio_to_sdk"] - kit["per_move_us"] / kit["sdk_per_move_us"]) < 0.01
+
+
+def test_bench_latency_refuses_an_entry_that_cannot_start(tmp_path: Path) -> None:
+    run = runner.invoke(app, ["bench", "latency", "--entry", str(tmp_path), "--json"])
+    assert run.exit_code == 2 and "bot.toml" in run.output
