@@ -65,10 +65,21 @@ class BotFolder:
         return [program, *args]
 
 
+def python_bot(entry: str) -> Path | None:
+    """The bot.py of a folder `bot new --lang python` made (a bot.py and no bot.toml): such a
+    folder is the entry `folder/bot.py`. None for anything else."""
+    folder = Path(entry.strip())
+    if entry.strip() and folder.is_dir() and not (folder / BOT_TOML).exists() \
+            and (folder / "bot.py").is_file():
+        return folder / "bot.py"
+    return None
+
+
 def is_folder_entry(entry: str) -> bool:
-    """Whether `entry` names a directory (a bot folder, or a mistake `read_folder` explains)."""
+    """Whether `entry` names a directory run by its bot.toml (a bot folder, or a mistake
+    `read_folder` explains); a Python bot's folder (`python_bot`) is not one."""
     entry = entry.strip()
-    return bool(entry) and Path(entry).is_dir()
+    return bool(entry) and Path(entry).is_dir() and python_bot(entry) is None
 
 
 def read_folder(path: str | Path) -> BotFolder:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from referee import sandbox
 from referee.cgroups import BotCgroup, joined
-from referee.folders import BotFolder, is_folder_entry, read_folder
+from referee.folders import BotFolder, is_folder_entry, python_bot, read_folder
 from referee.sandbox import Limits, Place
 
 ADDRESS_SPACE_LIMIT = Limits.memory  # bytes; a runaway bot fails its own allocations
@@ -44,6 +44,9 @@ def python_target(entry: str) -> str | None:
 
     if entry in BUILTIN_BOTS:
         return BUILTIN_BOTS[entry]
+    in_folder = python_bot(entry)
+    if in_folder is not None:
+        return str(in_folder.resolve())
     if " " in entry.strip() or is_folder_entry(entry):
         return None
     path = entry.rsplit(":", 1)[0] if re.search(r"\.py:\w+$", entry) else entry

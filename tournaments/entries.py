@@ -99,9 +99,11 @@ def _check_name(name: str, where: str) -> str:
 
 def default_name(spec: str) -> str:
     """The name an entry gets when none is given: the bot name, file stem or program name."""
-    from referee.folders import FolderError, is_folder_entry, read_folder
+    from referee.folders import FolderError, is_folder_entry, python_bot, read_folder
 
     spec = spec.strip()
+    if python_bot(spec) is not None:  # a Python bot's folder: the folder's name
+        return Path(spec).resolve().name
     if is_folder_entry(spec):  # bot.toml's name, else the folder's
         try:
             named = read_folder(spec).name

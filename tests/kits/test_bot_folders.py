@@ -115,3 +115,19 @@ def test_a_release_ships_every_kit_file_and_the_protos() -> None:
     for path in shipped:
         assert (root / "sdk" / path).is_file(), path
         assert any(fnmatch.fnmatch(path, p) for p in patterns), f"{path} is not package data"
+
+
+def test_the_folder_of_a_python_bot_is_its_bot_py(tmp_path: Path) -> None:
+    """`bot new NAME` (Python) makes no bot.toml: its folder is the entry folder/bot.py."""
+    from typer.testing import CliRunner
+
+    from referee.launcher import python_target
+    from tournaments.cli import app
+
+    runner = CliRunner()
+    assert runner.invoke(app, ["bot", "new", "my-py", "--dir", str(tmp_path)]).exit_code == 0
+    folder = tmp_path / "my-py"
+    assert python_target(str(folder)) == str((folder / "bot.py").resolve())
+    assert parse_entry(str(folder)).name == "my-py"
+    checked = runner.invoke(app, ["bot", "check", str(folder), "-r", "azul", "-t", "0.3"])
+    assert checked.exit_code == 0, checked.output
