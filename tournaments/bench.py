@@ -116,10 +116,11 @@ def bench_entries(count: int) -> list[Entry]:
 
 
 def run_bench(games: int, concurrency: int, ruleset: str = "azul",
-              entries_count: int = 2, isolation: str | None = None) -> dict[str, Any]:
+              entries_count: int = 2, isolation: str | None = None,
+              ponder: bool = False) -> dict[str, Any]:
     """Play `games` games of a round-robin among `entries_count` random bots at `isolation`
-    (None: the strongest available); return throughput, the per-move breakdown and the peak
-    of live bot processes (from /proc)."""
+    (None: the strongest available), frozen between their moves unless `ponder`; return
+    throughput, the per-move breakdown and the peak of live bot processes (from /proc)."""
     entries = bench_entries(entries_count)
     warmup = 2 * concurrency
     per_group = -(-(games + warmup) // math.comb(len(entries), 2))
@@ -128,7 +129,8 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
         schedule = build_schedule([e.name for e in entries], 2, per_group, seed=1
                                   )[:games + warmup]
         store.write_schedule({"bench": True}, entries, schedule)
-        settings = GameSettings(ruleset=ruleset, time_per_move=1.0, isolation=isolation)
+        settings = GameSettings(ruleset=ruleset, time_per_move=1.0, isolation=isolation,
+                                ponder=ponder)
         peak = 0
 
         async def count_processes() -> None:
@@ -170,6 +172,7 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
     bot_us = 1e6 * bot_time / moves if moves else float("nan")
     return {
         "isolation": isolation or strongest(),
+        "ponder": ponder,
         "games": summary.played,
         "failed": summary.failed,
         "concurrency": concurrency,
@@ -192,14 +195,14 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
 
 
 def compare_isolation(games: int, concurrency: int, isolation: str, ruleset: str = "azul",
-                      rounds: int = 2) -> dict[str, Any]:
+                      rounds: int = 2, ponder: bool = False) -> dict[str, Any]:
     """`run_bench` at `isolation` and at `process`, in alternating rounds of the same run (the
     machine's speed drifts): the figures of `isolation`, the baseline's, and their ratio."""
     runs: dict[str, list[dict[str, Any]]] = {isolation: [], "process": []}
     for _ in range(rounds):
         for level in runs:
             runs[level].append(run_bench(max(1, games // rounds), concurrency, ruleset,
-                                         isolation=level))
+                                         isolation=level, ponder=ponder))
 
     def pooled(results: list[dict[str, Any]]) -> tuple[float, float]:
         moves = sum(r["moves"] for r in results)

@@ -430,6 +430,9 @@ def bench_tournament(
     isolation: Annotated[str | None, typer.Option(
         help="Bots at this level (default: the strongest available); a level other than "
              "process is measured beside process in the same run (ratio_to_process).")] = None,
+    ponder: Annotated[bool, typer.Option(
+        "--ponder", help="Bots keep their CPU between their moves (no freeze and thaw per "
+                         "move), as `tournament run --ponder`.")] = False,
 ) -> None:
     """Random bots, 2 players, through the real path (bot processes, referee, SQLite store).
 
@@ -446,15 +449,15 @@ def bench_tournament(
 
     level = check_isolation(isolation)
     if isolation is not None and level != "process":
-        result = compare_isolation(games, concurrency, level, ruleset)
+        result = compare_isolation(games, concurrency, level, ruleset, ponder=ponder)
     else:
-        result = run_bench(games, concurrency, ruleset, entries, level)
+        result = run_bench(games, concurrency, ruleset, entries, level, ponder)
     if workers:
         best: dict[int, dict[str, Any]] = {}
         try:
             for turn in range(repeat):
                 if turn:
-                    again = run_bench(games, concurrency, ruleset, entries, level)
+                    again = run_bench(games, concurrency, ruleset, entries, level, ponder)
                     if again["games_per_s"] > result["games_per_s"]:
                         result = again
                 for n in range(1, workers + 1):
@@ -476,7 +479,9 @@ def bench_tournament(
                   f"{result['per_move_us']:.0f} us per move ({result['moves']} moves)")
     console.print(f"{result['entries']} entries; at most {result['bot_processes_peak']} live bot "
                   "processes (counted from /proc)")
-    console.print(f"isolation: {result['isolation']}", highlight=False)
+    console.print(f"isolation: {result['isolation']}"
+                  + (", bots ponder (not frozen between moves)" if ponder else ""),
+                  highlight=False)
     if "ratio_to_process" in result:
         console.print(f"process, same run: {result['process_games_per_s']:.1f} games/s, "
                       f"{result['process_per_move_us']:.0f} us per move; per-move ratio "
