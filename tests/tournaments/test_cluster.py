@@ -222,12 +222,15 @@ def test_the_client_killed_mid_run_and_rerun_records_every_game_once(tmp_path: P
             time.sleep(0.05)
         assert first.poll() is None, first.communicate()[0]
         os.kill(first.pid, signal.SIGKILL)  # no goodbye: games in flight are simply lost
-        first.communicate(timeout=10)
+        # wait(), not communicate(): the LocalCluster's orphaned workers still hold the output
+        # pipe open until they are ended below.
+        first.wait(timeout=10)
     finally:
         try:
             os.killpg(first.pid, signal.SIGKILL)  # its LocalCluster's worker processes
         except ProcessLookupError:
             pass
+        first.communicate(timeout=30)
     assert done_games(db) < 6
     second = cli(*args, cwd=tmp_path)
     out = second.communicate(timeout=120)[0]
