@@ -157,8 +157,9 @@ async def _mixed_game(arena: Any, entry: str, seed: int,
 
 
 async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None,
-                  entries: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Run the benchmark with bots at `isolation` (None: the strongest available); every figure
+                  entries: tuple[str, ...] = (), ponder: bool = False) -> dict[str, Any]:
+    """Run the benchmark with bots at `isolation` (None: the strongest available), frozen between
+    their moves unless `ponder` (as in a tournament); every figure
     is a median, times in microseconds / milliseconds. A level other than `process` is measured
     beside `process` in the same run, game for game (`per_move_us_process`,
     `ratio_to_process`).
@@ -174,8 +175,8 @@ async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None
     paired: list[int] = []  # moves at `level`, game for game beside the baseline's
     baseline: list[int] = []
     if level != "process":
-        async with Arena({"first": INSTANT_BOT}, isolation=level) as arena, \
-                Arena({"first": INSTANT_BOT}, isolation="process") as base:
+        async with Arena({"first": INSTANT_BOT}, isolation=level, ponder=ponder) as arena, \
+                Arena({"first": INSTANT_BOT}, isolation="process", ponder=ponder) as base:
             for seed in range(games):
                 pair = ((arena, paired), (base, baseline))
                 for which, into in pair if seed % 2 else pair[::-1]:  # neither always first
@@ -191,7 +192,7 @@ async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None
     bare_aio: list[float] = []
     chunks = games  # a bare chunk after every game: the two share the machine's phases
     async with Arena({"first": INSTANT_BOT, **{e: e for e in entries}},
-                     isolation=level) as arena:
+                     isolation=level, ponder=ponder) as arena:
         for seed in range(games):
             result = await arena.play(["first", "first"], MatchConfig(seed=seed))
             per_move += result.record["referee"]["move_times_us"]
@@ -217,7 +218,7 @@ async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None
         kits.append({"entry": entry, "per_move_us": round(mine, 1),
                      "sdk_per_move_us": round(sdk, 1), "ratio_to_sdk": round(mine / sdk, 3),
                      "moves": len(times[entry])})
-    return {"isolation": level, "per_move_us": round(move_us, 1), **compared,
+    return {"isolation": level, "ponder": ponder, "per_move_us": round(move_us, 1), **compared,
             "bare_pingpong_us": round(bare_us, 1),
             "ratio": round(move_us / bare_us, 3),
             "bare_pingpong_aio_us": round(bare_aio_us, 1),

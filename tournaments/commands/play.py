@@ -260,7 +260,10 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
             as_json: bool = typer.Option(False, "--json"),
             isolation: str | None = typer.Option(
                 None, "--isolation", help="bots at this level (default: the strongest); "
-                "another than process is measured beside process, game for game")) -> None:
+                "another than process is measured beside process, game for game"),
+            ponder: bool = typer.Option(
+                False, "--ponder", help="bots are not frozen between their moves (as "
+                "`tournament run --ponder`): shows what the freeze and thaw cost")) -> None:
     """Per-move round trip through the referee vs a bare gRPC stream ping-pong of the same
     payload in the same run (grpc's textbook sync client; an asyncio client beside it), and bot
     spawn-to-Hello (medians). With --entry, that bot plays as many games against the Python SDK's
@@ -281,7 +284,7 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
         fail(str(exc))
     try:
         figures = run_loop(run_bench(games=games, spawns=spawns, isolation=level,
-                                     entries=tuple(entry)))
+                                     entries=tuple(entry), ponder=ponder))
     except ValueError as exc:
         fail(str(exc), Exit.FAILED)
         return
