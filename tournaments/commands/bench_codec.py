@@ -7,11 +7,11 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from referee.engine import RULESETS, Game
+from referee.engine import Game
 from referee.protocol import bot_pb2
 from referee.protocol.codec import decode_state, encode_state
 from tournaments.commands.bench_engine import per_call_us, sample_positions
-from tournaments.commands.common import Exit, console, fail, print_json
+from tournaments.commands.common import Exit, check_ruleset, console, fail, print_json
 from tournaments.commands.groups import bench_app
 
 
@@ -65,10 +65,7 @@ def bench_codec(
 
     Example: azul-arena bench codec --ruleset pavilion --json
     """
-    if ruleset not in RULESETS:
-        fail(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
-    if not 2 <= players <= 4:
-        fail("--players must be 2, 3 or 4")
+    check_ruleset(ruleset, players)
     if positions < 1:
         fail("--positions must be at least 1")
     result = run_codec_bench(ruleset, players, positions, seed)

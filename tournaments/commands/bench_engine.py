@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 
 from referee.engine import COMPILED, RULESETS, Game, new_game
-from tournaments.commands.common import Exit, console, fail, print_json
+from tournaments.commands.common import Exit, check_ruleset, console, fail, print_json
 from tournaments.commands.groups import bench_app
 
 # The 2-player random-games/s each family's engine must reach (compiled, one core).
@@ -96,10 +96,7 @@ def bench_engine(
 
     Example: azul-arena bench engine --ruleset pavilion --players 2 --games 3000 --json
     """
-    if ruleset not in RULESETS:
-        fail(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
-    if not 2 <= players <= 4:
-        fail("--players must be 2, 3 or 4")
+    check_ruleset(ruleset, players)
     if games < 1:
         fail("--games must be at least 1")
     result = run_engine_bench(ruleset, players, games, seed)
