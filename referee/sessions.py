@@ -19,6 +19,13 @@ from referee.tokens import TokenFile
 
 _perf = time.perf_counter
 
+# Stopping and continuing a bot wakes every thread it has (a Python or Node gRPC bot has about 8):
+# some 50 us in the referee's kill() calls and 80 us of the bot's CPU per move, which is more than
+# a whole move of two fast bots. So a bot whose last wait between its moves was shorter than this
+# is frozen only if its next request has not come this long after its answer: it may use at most
+# FREEZE_GRACE of CPU after an answer, and where the others think longer it is frozen at once.
+FREEZE_GRACE = 0.002
+
 
 class Freezer(Protocol):
     """What stops a bot's processes between its moves (referee.launcher.BotProcess)."""
@@ -77,8 +84,12 @@ class BotSession:
         self.pongs = 0
         self.busy = False  # leased to a game
         # Set when the bot gets CPU only while it owes a move: thawed just before each request
-        # is sent (its clock starts after), frozen as its reply (or its deadline) arrives.
+        # is sent (its clock starts after), frozen as its reply (or its deadline) arrives, or
+        # FREEZE_GRACE later while its waits between moves are that short (`_rest`).
         self.freezer: Freezer | None = None
+        self._answered = 0.0  # when its last turn ended (perf_counter seconds; 0: never)
+        self._last_wait = float("inf")  # from that to its next request: unknown, so frozen at once
+        self._freeze_later: asyncio.TimerHandle | None = None
 
     @property
     def alive(self) -> bool:
@@ -126,7 +137,7 @@ class BotSession:
 
         freezer = self.freezer
         if freezer is not None:
-            freezer.thaw()
+            self._wake(freezer)
         sent = _perf()
         timer = loop.call_at(loop.time() + timeout, expire)
         overdue = False
@@ -157,12 +168,40 @@ class BotSession:
         finally:
             timer.cancel()
             if freezer is not None and self.alive:  # its turn is over, answered or not
-                freezer.freeze()
+                self._rest(freezer, at_once=overdue)
             self._pending = None
             if not overdue:  # answered, or the stream is gone; an overdue bot still thinks
                 self._owe(0)
             _consume(fut)
         return reply, reply.received - sent
+
+    def _wake(self, freezer: Freezer) -> None:
+        """Its turn begins: a freeze put off is cancelled, a frozen bot thawed."""
+        later = self._freeze_later
+        if later is not None:
+            later.cancel()
+            self._freeze_later = None
+        if self._answered:
+            self._last_wait = _perf() - self._answered
+        freezer.thaw()
+
+    def _rest(self, freezer: Freezer, at_once: bool = False) -> None:
+        """Its turn is over: freeze it now, or FREEZE_GRACE from now when its last wait between
+        moves was shorter than that (then its next request usually comes first, and the freeze
+        and thaw are saved). An overdue bot, still thinking, is frozen at once."""
+        if freezer.frozen or self._freeze_later is not None:
+            return
+        self._answered = _perf()
+        if at_once or self._last_wait >= FREEZE_GRACE:
+            freezer.freeze()
+        else:
+            self._freeze_later = asyncio.get_running_loop().call_later(
+                FREEZE_GRACE, self._freeze_now, freezer)
+
+    def _freeze_now(self, freezer: Freezer) -> None:
+        self._freeze_later = None
+        if self.alive:
+            freezer.freeze()
 
     def _owe(self, request_id: int) -> None:
         """Note which move request the bot owes (0: none), for the keepalive."""
@@ -188,8 +227,8 @@ class BotSession:
                 # already, and the bot may still answer the current request in time.
                 pass
             elif fut is not None and not fut.done():
-                if self.freezer is not None:  # at once: not a moment of CPU past its answer
-                    self.freezer.freeze()
+                if self.freezer is not None:  # as its answer arrives, not when the game reads it
+                    self._rest(self.freezer)
                 fut.set_result(Reply(reply, received))
             elif reply.request_id == self._owed:  # the late answer to the last request
                 self._owe(0)
@@ -207,6 +246,9 @@ class BotSession:
             fut.set_exception(BotFault(kind, detail))
 
     def _close(self, reason: str, detail: str = "the stream closed") -> None:
+        if self._freeze_later is not None:  # a closed stream's process must stay free to end
+            self._freeze_later.cancel()
+            self._freeze_later = None
         if not self.closed.done():
             self.closed.set_result(reason)
         self._owe(0)  # nothing is owed on a closed stream: the keepalive ends

@@ -1,0 +1,107 @@
+"""When a bot is frozen between its moves: at once where the others think for a while, and only
+FREEZE_GRACE after its answer while its waits between moves are shorter than that (a stop and a
+continue of every thread of the bot would cost more than those waits)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from referee import Arena, MatchConfig, sessions
+from referee.protocol import bot_pb2
+from referee.sessions import FREEZE_GRACE, BotSession
+from tests.referee.test_standby import python_pid
+
+
+class Recorder:
+    """A freezer that notes what the session asks of it (the real one is BotProcess)."""
+
+    def __init__(self) -> None:
+        self.frozen = False
+        self.calls: list[str] = []
+
+    def freeze(self) -> None:
+        if not self.frozen:
+            self.frozen = True
+            self.calls.append("freeze")
+
+    def thaw(self) -> None:
+        if self.frozen:
+            self.frozen = False
+            self.calls.append("thaw")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_freeze_waits_for_the_grace_only_while_the_waits_are_short(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock()
+    monkeypatch.setattr(sessions, "_perf", clock)
+
+    async def go() -> None:
+        hello = bot_pb2.ConnectRequest(hello=bot_pb2.Hello(bot_name="b"))
+        session = BotSession(None, hello, "t")
+        freezer = Recorder()
+        freezer.frozen = True
+
+        session._wake(freezer)  # its first request: nothing known of its waits
+        session._rest(freezer)
+        assert freezer.calls == ["thaw", "freeze"], "frozen at once after its first answer"
+
+        clock.now += FREEZE_GRACE / 4  # the others answered fast
+        session._wake(freezer)
+        session._rest(freezer)
+        assert freezer.calls[2:] == ["thaw"], "a short wait: the freeze is put off"
+        clock.now += FREEZE_GRACE / 4
+        session._wake(freezer)  # asked again before the grace ran out: nothing to undo
+        session._rest(freezer)
+        assert freezer.calls[2:] == ["thaw"] and not freezer.frozen
+
+        await asyncio.sleep(FREEZE_GRACE * 5)  # nobody asks: frozen once the grace is over
+        assert freezer.calls[2:] == ["thaw", "freeze"]
+
+        clock.now += 1.0  # a long wait (the other thought): frozen at once from now on
+        session._wake(freezer)
+        session._rest(freezer)
+        assert freezer.calls[4:] == ["thaw", "freeze"]
+
+        clock.now += FREEZE_GRACE / 4
+        session._wake(freezer)
+        session._rest(freezer, at_once=True)  # overdue: still thinking, frozen at once
+        assert freezer.calls[6:] == ["thaw", "freeze"]
+
+        clock.now += FREEZE_GRACE / 4
+        session._wake(freezer)
+        session._rest(freezer)
+        session.stream_ended()  # a closed stream cancels the freeze put off
+        await asyncio.sleep(FREEZE_GRACE * 5)
+        assert freezer.calls[8:] == ["thaw"] and not freezer.frozen
+
+    asyncio.run(go())
+
+
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def test_after_a_game_between_fast_bots_both_are_frozen() -> None:
+    """The grace is a delay, never a pass: once no request comes, the real processes stop."""
+
+    async def go() -> list[str]:
+        async with Arena(["random", "greedy"]) as arena:
+            result = await arena.play(["random", "greedy"], MatchConfig(seed=5))
+            assert [s.termination for s in result.seats] == ["ok", "ok"]
+            await asyncio.sleep(FREEZE_GRACE * 10)
+            return [_state(python_pid(w.process.pid)) for w in arena._workers
+                    if w.process is not None]
+
+    states = asyncio.run(go())
+    assert states and all(s == "T" for s in states), f"process states after the game: {states}"
