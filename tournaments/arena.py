@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tournaments.entries import Entry
-from tournaments.runner import PlayFn
+from tournaments.runner import PlayFn, Pool, parallel_games
 from tournaments.schedule import ScheduledGame
 from tournaments.store import GameOutcome, Machine, SeatOutcome
 
@@ -31,6 +31,12 @@ def process_cap(entries: int, players: int, concurrency: int) -> int:
     """The most bot processes (busy, idle and the warm standby) a run keeps alive: the seats of
     the games in flight plus a few spare, or one per entry (and the standby) in a small field."""
     return max(players * concurrency + SPARE_PROCESSES, min(entries, ONE_PER_ENTRY_UP_TO) + 1)
+
+
+def local_pool(cap: int) -> Pool:
+    """The runner's model of an Arena on this machine capped at `cap` processes (one of them
+    the warm standby, not a bot the games use)."""
+    return Pool(max_processes=cap - 1, parallel=parallel_games())
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from typing import Any
 from referee.loop import loop_name
 from referee.loop import run as run_loop
 from referee.sandbox import strongest
-from tournaments.arena import GameSettings, arena_player, process_cap
+from tournaments.arena import GameSettings, arena_player, local_pool, process_cap
 from tournaments.entries import Entry
 from tournaments.runner import run_games
 from tournaments.schedule import build_schedule
@@ -145,11 +145,11 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
             counter = asyncio.ensure_future(count_processes())
             try:
                 async with arena_player(entries, settings, Path(tmp) / "logs", cap) as play:
-                    await run_games(store, schedule[:warmup], play, concurrency,
-                                    max_processes=cap - 1)
+                    pool = local_pool(cap)  # one model across warm-up and run: one Arena
+                    await run_games(store, schedule[:warmup], play, concurrency, pool=pool)
                     startup = time.perf_counter() - t0
                     summary = await run_games(store, schedule[warmup:], play, concurrency,
-                                              max_processes=cap - 1)
+                                              pool=pool)
             finally:
                 counter.cancel()
             return startup, summary, summary.elapsed

@@ -7,14 +7,16 @@ loses only the games in flight; they are still `pending` in the store and a resu
 on the same deal seed.
 
 Which pending game starts next is the `Dispatch`'s choice: the earliest one whose entries are
-all free, else the earliest with the fewest seats already playing. An entry in one game at a
-time needs one bot process, so a field larger than the games in flight runs on about one
-process per seat instead of one per entry per concurrent game.
+all free, else the one needing the fewest further processes; a game that needs a second process
+for an entry already playing starts only while the machine has cores to spare for it. An entry
+in one game at a time needs one bot process, so a field larger than the games in flight runs on
+about one process per seat instead of one per entry per concurrent game.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import time
 import traceback
@@ -52,26 +54,28 @@ class RunSummary:
         self.store_time += other.store_time
 
 
-class Dispatch:
-    """The pending games, handed out so that bot processes are reused rather than started.
+# Games in flight per CPU past which another process for a busy entry buys no speed: a game is
+# one chain of referee and bot work (at most one core), and about two per core hide its waits.
+GAMES_PER_CPU = 2
 
-    It keeps a model of the Arena's processes: how many each entry holds, how many of those are
-    playing, and (past `max_processes`) which idle one the Arena would end first (the least
-    recently used). A game whose seats all have an idle process, or that needs an entry's first
-    process, may start at once; one that needs a *second* process for an entry already playing
-    starts only while there is room under the cap or nothing else is running. Otherwise the
-    worker waits for a game to finish, which frees entries: a slot idling for a moment costs
-    far less than starting a process and ending another one for it.
 
-    Only the first `window` pending games are looked at, so a pick costs O(window) however
-    long the schedule; the schedule's own order decides among equals.
+def parallel_games(cpus: int | None = None) -> int:
+    """How many games this machine (`cpus` CPUs, default all of them) plays usefully at once."""
+    return GAMES_PER_CPU * max(1, cpus or os.cpu_count() or 1)
+
+
+class Pool:
+    """The runner's model of the Arena's bot processes, kept across the runs (the rounds) that
+    share one Arena: how many each entry holds, how many of those are playing, and which idle
+    one the Arena would end first past `max_processes` (the least recently used).
+
+    `parallel` is how many games the machine plays usefully at once (`parallel_games()`);
+    None, like `max_processes` None, sets no limit (a cluster: each worker has its own Arena).
     """
 
-    def __init__(self, games: Iterable[ScheduledGame], max_processes: int | None = None,
-                 window: int = 256) -> None:
-        self._pending: deque[ScheduledGame] = deque(games)
-        self.window = window
+    def __init__(self, max_processes: int | None = None, parallel: int | None = None) -> None:
         self.max_processes = max_processes
+        self.parallel = parallel
         self.busy: Counter[str] = Counter()  # entry -> games it is playing now
         self.held: Counter[str] = Counter()  # entry -> processes the Arena is believed to hold
         self._last_used: dict[str, int] = {}
@@ -79,45 +83,29 @@ class Dispatch:
         self.in_flight = 0
         self.started = 0  # processes started, by the model's reckoning
 
-    def __len__(self) -> int:
-        return len(self._pending)
-
-    def _needs(self, game: ScheduledGame) -> tuple[int, int]:
-        """(first processes, extra processes) `game` would have to start."""
+    def needs(self, game: ScheduledGame) -> tuple[int, int]:
+        """(extra, first): the processes `game` would start for entries whose every process is
+        playing, and for entries that hold none."""
         first = extra = 0
         for name, seats in Counter(game.seats).items():
             missing = seats - (self.held[name] - self.busy[name])
             if missing > 0:
-                first += 1 if self.held[name] == 0 else 0
-                extra += missing - (1 if self.held[name] == 0 else 0)
-        return first, extra
+                new = 1 if self.held[name] == 0 else 0
+                first += new
+                extra += missing - new
+        return extra, first
 
-    def take(self) -> ScheduledGame | None:
-        """The next game to start (its entries count as busy until `release`), or None when
-        nothing should start before a game in flight finishes (or nothing is left)."""
-        best, best_cost = -1, (0, 0)
-        for i, game in enumerate(self._pending):
-            if i >= self.window:
-                break
-            first, extra = self._needs(game)
-            if extra == 0 and first == 0:
-                best, best_cost = i, (0, 0)
-                break
-            if best < 0 or (extra, first) < best_cost:
-                best, best_cost = i, (extra, first)
-        if best < 0:
-            return None
-        extra, first = best_cost
-        total = sum(self.held.values())
-        if (extra and self.in_flight and self.max_processes is not None
-                and total + first + extra > self.max_processes):
-            return None  # wait: a game finishing soon frees an entry's process
-        game = self._pending[best]
-        del self._pending[best]
-        self._start(game)
-        return game
+    def may_start(self, extra: int, first: int) -> bool:
+        """Whether a game needing these processes should start now rather than wait for a game
+        in flight to free an entry (see `Dispatch`)."""
+        if not extra or not self.in_flight:
+            return True
+        if self.parallel is not None and self.in_flight >= self.parallel:
+            return False
+        return (self.max_processes is None
+                or sum(self.held.values()) + first + extra <= self.max_processes)
 
-    def _start(self, game: ScheduledGame) -> None:
+    def start(self, game: ScheduledGame) -> None:
         for name, seats in Counter(game.seats).items():
             missing = seats - (self.held[name] - self.busy[name])
             if missing > 0:
@@ -147,6 +135,74 @@ class Dispatch:
         self.in_flight -= 1
 
 
+class Dispatch:
+    """The pending games, handed out so that bot processes are reused rather than started.
+
+    The policy, in order:
+    - the earliest game whose seats all have an idle process; else the one starting the fewest
+      processes, *extra* ones (another for an entry that is playing already) counting before
+      *first* ones (for an entry holding none: needed sooner or later anyway);
+    - a game needing no extra process starts at once; one that needs an extra process starts
+      only if it buys parallelism: nothing else is running, or fewer games are in flight than
+      the machine plays usefully at once (`Pool.parallel`, two per CPU) and the processes fit
+      under the Arena's cap;
+    - else the worker waits for a game to finish, which frees entries.
+
+    So `--concurrency` is the most games at once, reached with extra processes only where they
+    pay: 16 entries at `--concurrency 16` on 2 cores play 8 games at once on one process each
+    (more would spend the cores starting processes), on 64 cores 16 games with two processes
+    each; 2 entries at `--concurrency 4` on 2 cores play 4 games at once.
+
+    Only the first `window` pending games are looked at, so a pick costs O(window) however
+    long the schedule; the schedule's own order decides among equals. A game that is no longer
+    pending in the store (`still_pending` says; its entry was removed) is dropped unplayed.
+    """
+
+    def __init__(self, games: Iterable[ScheduledGame], pool: Pool | None = None,
+                 window: int = 256,
+                 still_pending: Callable[[ScheduledGame], bool] | None = None) -> None:
+        self._pending: deque[ScheduledGame] = deque(games)
+        self.pool = pool if pool is not None else Pool()
+        self.window = window
+        self.still_pending = still_pending
+        self.dropped = 0  # games withdrawn from the store before they started
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+    @property
+    def in_flight(self) -> int:
+        return self.pool.in_flight
+
+    def take(self) -> ScheduledGame | None:
+        """The next game to start (its entries count as busy until `release`), or None when
+        nothing should start before a game in flight finishes (or nothing is left)."""
+        while self._pending:
+            best, best_cost = -1, (0, 0)
+            for i, game in enumerate(self._pending):
+                if i >= self.window:
+                    break
+                cost = self.pool.needs(game)
+                if best < 0 or cost < best_cost:
+                    best, best_cost = i, cost
+                    if cost == (0, 0):
+                        break
+            if not self.pool.may_start(*best_cost):
+                return None  # wait: a game finishing soon frees an entry's process
+            game = self._pending[best]
+            del self._pending[best]
+            if self.still_pending is not None and not self.still_pending(game):
+                self.dropped += 1
+                continue
+            self.pool.start(game)
+            return game
+        return None
+
+    def release(self, game: ScheduledGame) -> None:
+        """`game` has finished (or failed): its entries are free again."""
+        self.pool.release(game)
+
+
 async def run_games(
     store: Store,
     games: Sequence[ScheduledGame],
@@ -154,18 +210,19 @@ async def run_games(
     concurrency: int,
     on_done: DoneFn | None = None,
     max_consecutive_errors: int | None = None,
-    max_processes: int | None = None,
+    pool: Pool | None = None,
 ) -> RunSummary:
     """Play `games` with at most `concurrency` at a time; commit each result as it finishes.
 
     A game whose `play` raises is noted in the store (it stays pending, so a later run retries
     it) and the others go on. If every one of the first `max_consecutive_errors` games fails (a
     wrong entry spec, a broken referee), the run stops instead of failing thousands of games.
-    `max_processes` is the Arena's process cap, for the `Dispatch` to plan reuse by.
+    `pool` models the Arena's bot processes for the `Dispatch` to plan reuse by (None: no
+    cap and no limit on extra processes).
     """
     summary = RunSummary()
     limit = max_consecutive_errors or max(8, 2 * concurrency)
-    dispatch = Dispatch(games, max_processes)
+    dispatch = Dispatch(games, pool)
     freed = asyncio.Condition()  # notified when a game ends: a waiting worker may start one
     consecutive_errors = 0
     stop = asyncio.Event()

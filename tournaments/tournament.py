@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from referee.loop import run as run_loop
-from tournaments.arena import GameSettings, arena_player, process_cap
+from tournaments.arena import GameSettings, arena_player, local_pool, process_cap
 from tournaments.entries import Entry
 from tournaments.live import LiveView
 from tournaments.rounds import RoundPlan, Rounds
-from tournaments.runner import PlayFn, RunSummary, run_games
+from tournaments.runner import PlayFn, Pool, RunSummary, run_games
 from tournaments.schedule import ScheduledGame, build_schedule
 from tournaments.store import Store
 
@@ -185,11 +185,11 @@ def play(
     cap = process_cap(len(names), config.players, concurrency)
 
     async def run_all(view: LiveView, play_fn: PlayFn, games_at_once: int,
-                      max_processes: int | None) -> RunSummary:
+                      pool: Pool) -> RunSummary:
         summary, batch = RunSummary(), games
         while batch:
             part = await run_games(store, batch, play_fn, games_at_once, view.update,
-                                   max_processes=max_processes)
+                                   pool=pool)
             summary.add(part)
             if part.failed or part.aborted or rounds is None:
                 break
@@ -202,9 +202,8 @@ def play(
 
     async def run() -> RunSummary:
         async with contextlib.AsyncExitStack() as stack:
-            # One of the Arena's processes is the warm standby, not a bot the games use.
-            play_fn, games_at_once = player, concurrency
-            max_processes: int | None = cap - 1
+            # One model of the processes for all the rounds: the Arena outlives each round.
+            play_fn, games_at_once, pool = player, concurrency, local_pool(cap)
             if play_fn is None and cluster is not None:
                 from tournaments.cluster import cluster_player
 
@@ -213,7 +212,7 @@ def play(
                                    spec_of))
                 console.print(f"cluster: {remote.describe()}", markup=False, highlight=False)
                 # Each worker caps its own Arena; no one model of processes holds here.
-                play_fn, games_at_once, max_processes = remote.play, remote.concurrency, None
+                play_fn, games_at_once, pool = remote.play, remote.concurrency, Pool()
             elif play_fn is None:
                 play_fn = await stack.enter_async_context(
                     arena_player(_with_options(store.entries(), config.entries),
@@ -221,7 +220,7 @@ def play(
                                  hidden=_private_paths(store.path)))
             view = LiveView(console, names, total, finished, plain=None if live else True)
             with view:
-                return await run_all(view, play_fn, games_at_once, max_processes)
+                return await run_all(view, play_fn, games_at_once, pool)
 
     async def main() -> RunSummary:
         # SIGINT/SIGTERM cancel the run, so the games in flight are abandoned (they stay
