@@ -219,3 +219,31 @@ def compare_isolation(games: int, concurrency: int, isolation: str, ruleset: str
                    per_move_us_rounds=[r["per_move_us"] for r in runs[isolation]],
                    process_per_move_us_rounds=[r["per_move_us"] for r in runs["process"]])
     return figures
+
+
+def compare_concurrency(games: int, levels: list[int], rounds: int = 2, ruleset: str = "azul",
+                        entries_count: int = 2, isolation: str | None = None,
+                        ponder: bool = False) -> dict[str, Any]:
+    """`run_bench` at each concurrency of `levels`, in `rounds` alternating rounds of the same
+    run (the machine's speed drifts): each level's pooled games/s, its figure per round, the
+    peak of live bot processes, and games/s as a ratio to the first level's."""
+    runs: dict[int, list[dict[str, Any]]] = {level: [] for level in levels}
+    for _ in range(rounds):
+        for level in levels:
+            runs[level].append(run_bench(games, level, ruleset, entries_count, isolation,
+                                         ponder))
+    rows = []
+    for level, results in runs.items():
+        elapsed = sum(r["elapsed_s"] for r in results)
+        played = sum(r["games"] for r in results)
+        rows.append({"concurrency": level, "games": played,
+                     "games_per_s": played / elapsed if elapsed else 0.0,
+                     "games_per_s_rounds": [r["games_per_s"] for r in results],
+                     "bot_processes_peak": max(r["bot_processes_peak"] for r in results),
+                     "failed": sum(r["failed"] for r in results)})
+    base = rows[0]["games_per_s"]
+    for row in rows:
+        row["ratio_to_first"] = row["games_per_s"] / base if base else 0.0
+    return {"entries": runs[levels[0]][0]["entries"],
+            "isolation": runs[levels[0]][0]["isolation"], "ponder": ponder, "rounds": rounds,
+            "games_per_round": games, "concurrency": levels, "levels": rows}

@@ -96,7 +96,8 @@ class Rounds:
             return pending
         self._fold()
         index, group, round_no = self.store.schedule_end()
-        groups = self.groups(round_no, index)
+        # The games in the schedule, not the next index: withdrawn games left gaps.
+        groups = self.groups(round_no, self.store.counts()[1])
         if not groups:
             return []
         games = round_games(groups, round_no, index, group, self.plan.seed)

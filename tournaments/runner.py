@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from tournaments.schedule import ScheduledGame
-from tournaments.store import GameOutcome, Store, StoreError
+from tournaments.store import GameOutcome, GameWithdrawn, Store, StoreError
 
 PlayFn = Callable[[ScheduledGame], Awaitable[GameOutcome]]
 # Called after each game: (game, outcome or None, error text or None).
@@ -43,11 +43,13 @@ class RunSummary:
     elapsed: float = 0.0
     store_time: float = 0.0  # seconds spent committing results (for the benchmark's breakdown)
     interrupted: int | None = None  # the signal (SIGINT/SIGTERM) that cancelled the run, if any
+    withdrawn: int = 0  # games whose entry was removed meanwhile: not played, or not recorded
 
     def add(self, other: RunSummary) -> None:
         """Account for a further run (the next round) in this summary."""
         self.played += other.played
         self.failed += other.failed
+        self.withdrawn += other.withdrawn
         self.errors += other.errors[:max(0, 20 - len(self.errors))]
         self.aborted = self.aborted or other.aborted
         self.elapsed += other.elapsed
@@ -154,17 +156,17 @@ class Dispatch:
     each; 2 entries at `--concurrency 4` on 2 cores play 4 games at once.
 
     Only the first `window` pending games are looked at, so a pick costs O(window) however
-    long the schedule; the schedule's own order decides among equals. A game that is no longer
-    pending in the store (`still_pending` says; its entry was removed) is dropped unplayed.
+    long the schedule; the schedule's own order decides among equals. A game that has left the
+    schedule (`in_schedule` says no: its entry was removed) is dropped unplayed.
     """
 
     def __init__(self, games: Iterable[ScheduledGame], pool: Pool | None = None,
                  window: int = 256,
-                 still_pending: Callable[[ScheduledGame], bool] | None = None) -> None:
+                 in_schedule: Callable[[ScheduledGame], bool] | None = None) -> None:
         self._pending: deque[ScheduledGame] = deque(games)
         self.pool = pool if pool is not None else Pool()
         self.window = window
-        self.still_pending = still_pending
+        self.in_schedule = in_schedule
         self.dropped = 0  # games withdrawn from the store before they started
 
     def __len__(self) -> int:
@@ -191,7 +193,7 @@ class Dispatch:
                 return None  # wait: a game finishing soon frees an entry's process
             game = self._pending[best]
             del self._pending[best]
-            if self.still_pending is not None and not self.still_pending(game):
+            if self.in_schedule is not None and not self.in_schedule(game):
                 self.dropped += 1
                 continue
             self.pool.start(game)
@@ -218,11 +220,12 @@ async def run_games(
     it) and the others go on. If every one of the first `max_consecutive_errors` games fails (a
     wrong entry spec, a broken referee), the run stops instead of failing thousands of games.
     `pool` models the Arena's bot processes for the `Dispatch` to plan reuse by (None: no
-    cap and no limit on extra processes).
+    cap and no limit on extra processes). A game withdrawn from the schedule (its entry was
+    removed) is not started, and not recorded if it was playing; it counts as `withdrawn`.
     """
     summary = RunSummary()
     limit = max_consecutive_errors or max(8, 2 * concurrency)
-    dispatch = Dispatch(games, pool)
+    dispatch = Dispatch(games, pool, in_schedule=store.scheduled)
     freed = asyncio.Condition()  # notified when a game ends: a waiting worker may start one
     consecutive_errors = 0
     stop = asyncio.Event()
@@ -269,6 +272,9 @@ async def run_games(
             t0 = time.perf_counter()
             try:
                 store.record(game, outcome)  # committed before anyone hears of the result
+            except GameWithdrawn:
+                summary.withdrawn += 1
+                continue
             except (StoreError, sqlite3.Error) as exc:
                 # Not recorded: count it as failed (it stays pending unless it was already
                 # done) and go on with the others rather than crash the whole run.
@@ -294,4 +300,5 @@ async def run_games(
         # Let the cancelled workers unwind (their games' cleanup) before the caller closes up.
         await asyncio.gather(*workers, return_exceptions=True)
         summary.elapsed = time.perf_counter() - start
+        summary.withdrawn += dispatch.dropped
     return summary

@@ -81,6 +81,10 @@ class StoreError(RuntimeError):
     """The database cannot be used as asked (another tournament, newer schema, not a store)."""
 
 
+class GameWithdrawn(StoreError):
+    """The game left the schedule before its result came: one of its entries was removed."""
+
+
 @dataclass
 class SeatOutcome:
     """How one seat did in one game."""
@@ -387,15 +391,22 @@ class Store:
                       (position, entry.name, entry.spec))
             self._note_change(c, {"action": "add", "entry": entry.name, "spec": entry.spec})
 
-    def remove_entry(self, name: str) -> None:
-        """Retire an entry: its games stay, it is paired no more. Raises `StoreError` for an
-        unknown or already removed entry."""
+    def remove_entry(self, name: str) -> int:
+        """Retire an entry: its games played stay, its games not played yet (of the current
+        round, in flight included) are withdrawn from the schedule, and it is paired no more.
+        Returns how many games were withdrawn. Raises `StoreError` for an unknown or already
+        removed entry."""
         with self.transaction() as c:
             if not c.execute("SELECT 1 FROM entries WHERE name = ?", (name,)).fetchone():
                 raise StoreError(f"there is no entry named {name!r} in {self.path}")
             if name in self.removed_entries():
                 raise StoreError(f"entry {name!r} is already removed")
-            self._note_change(c, {"action": "remove", "entry": name})
+            rows = c.execute("SELECT idx, seats FROM games WHERE status = 'pending'").fetchall()
+            withdrawn = [(r["idx"],) for r in rows if name in json.loads(r["seats"])]
+            c.executemany("DELETE FROM games WHERE idx = ?", withdrawn)
+            self._note_change(c, {"action": "remove", "entry": name,
+                                  "withdrawn": len(withdrawn)})
+        return len(withdrawn)
 
     def entries(self) -> list[Entry]:
         rows = self.conn.execute("SELECT name, spec FROM entries ORDER BY position")
@@ -417,6 +428,11 @@ class Store:
         """The games not finished yet, in schedule order: what a (resumed) run has to play."""
         rows = self.conn.execute("SELECT * FROM games WHERE status = 'pending' ORDER BY idx")
         return [self._scheduled(r) for r in rows]
+
+    def scheduled(self, game: ScheduledGame) -> bool:
+        """Whether `game` is in the schedule (not withdrawn by `remove_entry`)."""
+        return self.conn.execute("SELECT 1 FROM games WHERE idx = ? AND game_id = ?",
+                                 (game.index, game.game_id)).fetchone() is not None
 
     def counts(self) -> tuple[int, int]:
         """(games done, games in the schedule)."""
@@ -442,7 +458,10 @@ class Store:
                  machine and machine.isolation, machine and machine.cpus, game.index),
             ).rowcount
             if updated != 1:
-                raise StoreError(f"game {game.game_id} is already recorded (or not scheduled)")
+                if not c.execute("SELECT 1 FROM games WHERE idx = ?", (game.index,)).fetchone():
+                    raise GameWithdrawn(f"game {game.game_id} is not in the schedule (withdrawn "
+                                        "when one of its entries was removed)")
+                raise StoreError(f"game {game.game_id} is already recorded")
             c.executemany(
                 "INSERT INTO results (game_idx, seat, entry, score, rank, termination, strikes, "
                 "faults, move_time, moves, cpu_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

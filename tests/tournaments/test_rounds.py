@@ -17,7 +17,7 @@ from tournaments.cli import app
 from tournaments.entries import Entry
 from tournaments.rounds import RoundPlan, Rounds
 from tournaments.schedule import ScheduledGame, ScheduleError
-from tournaments.store import Store
+from tournaments.store import GameWithdrawn, Store
 
 
 def _open(path: Path, names: list[str], plan: RoundPlan) -> Store:
@@ -133,6 +133,35 @@ def test_late_and_removed_entries(tmp_path: Path) -> None:
         store.add_entry(Entry("late", "random"))
     with pytest.raises(Exception, match="already removed"):
         store.remove_entry("b")
+
+
+def test_a_removed_entry_plays_no_more_games_of_its_round(tmp_path: Path) -> None:
+    names = ["a", "b", "c", "d", "e", "f"]
+    plan = RoundPlan("adaptive", 2, seed=1, games=60, min_games=4)
+    store = _open(tmp_path / "a.db", names, plan)
+    _play_rounds(store, plan, rounds=1)
+    current = Rounds(store, plan).next_games()  # the second round, stored, not played yet
+    store.record(current[0], fake_outcome(current[0]))
+    victim = next(n for n in current[0].seats)
+    mine = [g for g in current[1:] if victim in g.seats]
+    assert mine and store.remove_entry(victim) == len(mine)
+    assert store.entry_changes()[-1]["withdrawn"] == len(mine)
+    # Its games not played yet left the schedule: a run skips them, and a result that comes
+    # anyway (a game in flight at the removal) is not recorded.
+    assert all(not store.scheduled(g) for g in mine)
+    assert all(store.scheduled(g) for g in current if g not in mine)
+    with pytest.raises(GameWithdrawn):
+        store.record(mine[0], fake_outcome(mine[0]))
+    for game in Rounds(store, plan).next_games():  # the rest of the round, without it
+        assert victim not in game.seats
+        store.record(game, fake_outcome(game))
+    _play_rounds(store, plan)
+    games = _games(store)
+    # Withdrawn games do not count against --games (a group whose seat rotation was cut
+    # short leaves the total one game under it: groups play full rotations).
+    assert 60 - plan.players < len(games) <= 60
+    assert [g.game_id for g in games if victim in g.seats and g.deal >= current[0].deal
+            ] == [current[0].game_id]
 
 
 def test_impossible_plans_are_refused() -> None:

@@ -82,3 +82,24 @@ def test_all_failing_run_stops_early(tmp_path: Path) -> None:
     summary = asyncio.run(run_games(store, games, play, concurrency=1, max_consecutive_errors=4))
     assert summary.aborted and "no such bot" in summary.aborted
     assert calls == 4 and store.counts() == (0, 12)
+
+
+def test_games_withdrawn_meanwhile_are_neither_played_nor_recorded(tmp_path: Path) -> None:
+    # remove_entry (another process, in real use) withdraws d's games while the run goes on:
+    # the one in flight is not recorded, the others are not started; no game counts as failed.
+    store, games = _setup(tmp_path)
+    started: list[ScheduledGame] = []
+
+    async def play(game: ScheduledGame) -> GameOutcome:
+        started.append(game)
+        if "d" in game.seats and not store.removed_entries():
+            with Store.open(tmp_path / "run.db", create=False) as other:
+                other.remove_entry("d")
+        await asyncio.sleep(0)
+        return fake_outcome(game)
+
+    summary = asyncio.run(run_games(store, games, play, concurrency=1))
+    with_d = [g for g in games if "d" in g.seats]
+    assert [g for g in started if "d" in g.seats] == with_d[:1]
+    assert summary.failed == 0 and summary.withdrawn == len(with_d)
+    assert summary.played == len(games) - len(with_d) and store.counts() == (6, 6)

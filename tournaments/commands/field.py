@@ -26,7 +26,7 @@ def _check_growing(store) -> None:  # type: ignore[no-untyped-def]
              "--schedule adaptive or swiss)")
 
 
-def _change(db: Path, apply: Callable[[Any], None]) -> int:
+def _change(db: Path, apply: Callable[[Any], object]) -> int:
     """Apply one entry change to the tournament in `db`; return the entries paired from now."""
     from tournaments.store import StoreError
 
@@ -70,10 +70,13 @@ def remove_entry(
     db: Annotated[Path, typer.Option(help="Tournament database (adaptive or Swiss).")
     ] = DEFAULT_DB,
 ) -> None:
-    """Retire an entry of an adaptive or Swiss tournament, even while it runs: its games stay
-    (and count in the ratings), it is paired no more from the next round on.
+    """Retire an entry of an adaptive or Swiss tournament, even while it runs: its games played
+    stay (and count in the ratings), its games not played yet are withdrawn (a game it is
+    playing right now is not recorded), and it is paired no more.
 
     Example: [bold]azul-arena tournament remove-entry bob --db class.db[/]
     """
-    _change(db, lambda store: store.remove_entry(name))
-    console.print(f"removed [bold]{name}[/] from {db}: its games stay; it is paired no more")
+    withdrawn: list[int] = []
+    _change(db, lambda store: withdrawn.append(store.remove_entry(name)))
+    console.print(f"removed [bold]{name}[/] from {db}: its games played stay, "
+                  f"{withdrawn[0]} not played yet withdrawn; it is paired no more")

@@ -109,8 +109,10 @@ def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ign
                       f"(numerical trouble): {', '.join(report.skipped[:10])}[/]")
     for change in changes:
         verb = "joined" if change["action"] == "add" else "removed (its games stay)"
-        out.print(f"{change['entry']} {verb} after {change['games_done']} games", markup=False,
-                  highlight=False)
+        line = f"{change['entry']} {verb} after {change['games_done']} games"
+        if change.get("withdrawn"):
+            line += f"; {change['withdrawn']} of its games not played yet were withdrawn"
+        out.print(line, markup=False, highlight=False)
     if crosstable and 1 < len(report.entries) <= CROSSTABLE_MAX:
         out.print(crosstable_table(report.entries, report.crosstable))
     elif crosstable and len(report.entries) > CROSSTABLE_MAX:
@@ -412,7 +414,10 @@ def export(
 @bench_app.command("tournament")
 def bench_tournament(
     games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 400,
-    concurrency: Annotated[int, typer.Option(min=1, help="Games at once.")] = os.cpu_count() or 1,
+    concurrency: Annotated[str, typer.Option(
+        metavar="C[,C...]",
+        help="Games at once; several (2,8,16): each in turn, --repeat rounds alternating, "
+             "games/s side by side.")] = str(os.cpu_count() or 1),
     json_out: Annotated[bool, typer.Option(
         "--json", help="JSON: games_per_s, per_move_us, breakdown_us, ...")] = False,
     ruleset: Annotated[str, typer.Option(help="Ruleset.")] = "azul",
@@ -421,9 +426,10 @@ def bench_tournament(
         help="Also play the games on Dask LocalClusters of 1..N worker processes (--concurrency "
              "games at once shared among them, at least one each) and compare with the "
              "embedded runner.")] = None,
-    repeat: Annotated[int, typer.Option(
+    repeat: Annotated[int | None, typer.Option(
         min=1, help="With --workers: run the embedded and each cluster figure this many times, "
-                    "alternating, and keep each one's best (a busy machine's noise).")] = 1,
+                    "alternating, and keep each one's best (a busy machine's noise). With "
+                    "several --concurrency: rounds of them all, pooled (default 2).")] = None,
     entries: Annotated[int, typer.Option(
         "--entries", min=2, help="Random bots in the round-robin (bot_processes_peak in the "
                                  "JSON shows how many processes they needed).")] = 2,
@@ -440,28 +446,47 @@ def bench_tournament(
 
     A larger field: [bold]azul-arena bench tournament --entries 16 --concurrency 8[/].
 
+    Concurrency compared in one run: [bold]azul-arena bench tournament --entries 16
+    --games 240 --concurrency 2,8,16 --repeat 2[/] (`levels` in the JSON: games_per_s,
+    games_per_s_rounds and bot_processes_peak of each, ratio_to_first).
+
     With [bold]--workers 4[/]: the same on a Dask LocalCluster of 1, 2, 3 and 4 worker
     processes, in the same run (`cluster` in the JSON: games_per_s and ratio to the embedded
     runner for each).
     """
-    from tournaments.bench import compare_isolation, run_bench, run_cluster_bench
+    from tournaments.bench import (
+        compare_concurrency,
+        compare_isolation,
+        run_bench,
+        run_cluster_bench,
+    )
     from tournaments.cluster import ClusterError
 
+    levels = _concurrency_levels(concurrency)
     level = check_isolation(isolation)
+    if len(levels) > 1:
+        if workers or (isolation is not None and level != "process"):
+            fail("several --concurrency values compare the embedded runner at one isolation "
+                 "level: leave out --workers, and --isolation other than process")
+        compared = compare_concurrency(games, levels, repeat or 2, ruleset, entries, level,
+                                       ponder)
+        _show_concurrency(compared, json_out)
+        return
+    concurrency_one, repeat = levels[0], repeat or 1
     if isolation is not None and level != "process":
-        result = compare_isolation(games, concurrency, level, ruleset, ponder=ponder)
+        result = compare_isolation(games, concurrency_one, level, ruleset, ponder=ponder)
     else:
-        result = run_bench(games, concurrency, ruleset, entries, level, ponder)
+        result = run_bench(games, concurrency_one, ruleset, entries, level, ponder)
     if workers:
         best: dict[int, dict[str, Any]] = {}
         try:
             for turn in range(repeat):
                 if turn:
-                    again = run_bench(games, concurrency, ruleset, entries, level, ponder)
+                    again = run_bench(games, concurrency_one, ruleset, entries, level, ponder)
                     if again["games_per_s"] > result["games_per_s"]:
                         result = again
                 for n in range(1, workers + 1):
-                    row = run_cluster_bench(games, concurrency, n, ruleset)
+                    row = run_cluster_bench(games, concurrency_one, n, ruleset)
                     if n not in best or row["games_per_s"] > best[n]["games_per_s"]:
                         best[n] = row
         except ClusterError as exc:
@@ -503,3 +528,34 @@ def bench_tournament(
                           str(row["workers"] * row["threads_per_worker"]),
                           f"{row['games_per_s']:.1f}", f"{row['ratio_to_embedded']:.2f}")
         console.print(table)
+
+
+def _concurrency_levels(text: str) -> list[int]:
+    """`--concurrency 8` or `2,8,16`: the games-at-once values, each at least 1 (else exit 2)."""
+    try:
+        levels = [int(part) for part in text.split(",")]
+    except ValueError:
+        levels = []
+    if not levels or min(levels) < 1:
+        fail(f"--concurrency {text!r} is not a number of games at once (1 or more) or a list "
+             "of them such as 2,8,16")
+    return levels
+
+
+def _show_concurrency(result: dict[str, Any], json_out: bool) -> None:
+    if json_out:
+        print_json(result)
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{result['entries']} entries, {result['games_per_round']} games per "
+                        f"run, rounds: {result['rounds']} (alternating), isolation "
+                        f"{result['isolation']}")
+    for column in ("games at once", "games/s (pooled)", "each round", "bot processes (peak)",
+                   "vs first"):
+        table.add_column(column, justify="right")
+    for row in result["levels"]:
+        table.add_row(str(row["concurrency"]), f"{row['games_per_s']:.1f}",
+                      " ".join(f"{v:.1f}" for v in row["games_per_s_rounds"]),
+                      str(row["bot_processes_peak"]), f"{row['ratio_to_first']:.2f}")
+    console.print(table)
