@@ -170,6 +170,22 @@ def test_bench_tournament_reports_its_figures(tmp_path: Path) -> None:
     assert data["breakdown_us"]["bot round trip"] > 0
 
 
+def test_bench_tournament_compares_concurrencies_in_one_run(tmp_path: Path) -> None:
+    out = cli("bench", "tournament", "--games", "6", "--entries", "4", "--concurrency", "1,4",
+              "--repeat", "1", "--json", cwd=tmp_path).stdout
+    data = json.loads(out.strip().splitlines()[-1])
+    assert data["concurrency"] == [1, 4] and data["rounds"] == 1
+    one, four = data["levels"]
+    assert one["concurrency"] == 1 and four["concurrency"] == 4
+    assert one["games"] == four["games"] == 6 and one["failed"] == four["failed"] == 0
+    assert one["ratio_to_first"] == 1.0 and four["games_per_s"] > 0
+    # One game at a time: one process per entry at most, and the warm standby.
+    assert 2 <= one["bot_processes_peak"] <= 4 + 1
+    assert four["bot_processes_peak"] >= 4  # two games at once at least
+    bad = cli("bench", "tournament", "--concurrency", "2,0", cwd=tmp_path, check=False)
+    assert bad.returncode == 2 and "--concurrency '2,0'" in bad.stderr
+
+
 @pytest.mark.slow
 def test_demo_runs_a_real_round_robin(tmp_path: Path) -> None:
     out = cli("demo", "--games-per-pairing", "2", "--db", str(tmp_path / "demo.db"),
