@@ -48,9 +48,13 @@ class SearchBot(sdk.Bot):
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        self.deadline = time.monotonic() + self.clock.budget(0.7)
+        deadline = time.monotonic() + self.clock.budget(0.7)
         self.me, self.round = state.turn, state.round
+        # The root's moves are ordered whatever the clock says (a descheduled process can be
+        # past its deadline already): that ordering is the answer when nothing deeper fits.
+        self.deadline = float("inf")
         children = self._ordered(state, self.root_width)
+        self.deadline = deadline
         best = children[0][0]
         for depth in range(1, self.max_depth + 1):
             try:
