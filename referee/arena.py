@@ -61,7 +61,7 @@ OFF = ("0", "false", "no", "off")
 log = logging.getLogger("referee.arena")
 
 TERMINATIONS = ("ok", "timeout", "illegal", "malformed", "crash", "disconnect", "no_hello",
-                "version_mismatch", "bad_token", "memory")
+                "version_mismatch", "bad_token", "memory", "unsupported_ruleset")
 SOCKET_NAME = "referee.sock"
 
 
@@ -167,6 +167,18 @@ class _Failed:
     termination: str
     detail: str = ""
     log_path: str = ""
+
+
+def _unsupported(declared: tuple[str, ...], ruleset: str) -> _Failed | None:
+    """The forfeit of a bot whose Hello does not list `ruleset` (a Hello that lists none means
+    the classic family), or None when it plays it."""
+    from referee.engine import RULESETS
+
+    plays = declared or tuple(n for n, r in RULESETS.items() if r.family == "classic")
+    if ruleset in plays:
+        return None
+    return _Failed("unsupported_ruleset", f"this game is {ruleset}; its Hello says it plays "
+                                          f"{', '.join(plays)}")
 
 
 class Arena:
@@ -497,7 +509,7 @@ class Arena:
         return worker
 
     async def _release(self, worker: _Worker, seat: Seat) -> None:
-        healthy = (seat.termination == "ok" and worker.session.alive
+        healthy = (seat.termination in ("ok", "unsupported_ruleset") and worker.session.alive
                    and (worker.process is None or not worker.process.exited()))
         if healthy and self.reuse:
             worker.last_used = next(self._released)
@@ -547,24 +559,28 @@ class Arena:
         match_id = match_id or secrets.token_hex(6)
         began = time.perf_counter()
         workers = _workers or list(await asyncio.gather(*(self._acquire(s) for s in seats)))
+        # A seat that cannot play: its bot did not start, or its Hello excludes this ruleset.
+        failed = [w if isinstance(w, _Failed) else _unsupported(w.session.rulesets,
+                                                                config.ruleset)
+                  for w in workers]
         match_seats = []
         for i, (name, worker) in enumerate(zip(seats, workers, strict=True)):
             own = config.seat_time_per_move[i] if i < len(config.seat_time_per_move) else None
             clock = SeatClock(config.time_per_move if own is None else own, config.time_bank,
                               config.first_move_allowance, config.grace)
             seat = Seat(i, name, worker.session if isinstance(worker, _Worker) else None, clock)
-            if isinstance(worker, _Failed):
-                seat.forfeited, seat.termination = True, worker.termination
-                seat.strikes, seat.faults[worker.termination] = 1, 1
+            if (failure := failed[i]) is not None:
+                seat.forfeited, seat.termination = True, failure.termination
+                seat.strikes, seat.faults[failure.termination] = 1, 1
             match_seats.append(seat)
         runner = MatchRunner(match_id, game, match_seats, fault_policy=config.fault_policy,
                              max_strikes=config.max_strikes, rng=random.Random(seed ^ 0x5EED),
                              emit=on_event,
                              classify=lambda seat, fault: self._classify(workers, seat, fault))
-        for seat, worker in zip(match_seats, workers, strict=True):
-            if isinstance(worker, _Failed):
-                runner.faults.append({"ply": 0, "seat": seat.index, "fault": worker.termination,
-                                      "detail": worker.detail, "forfeited": True})
+        for seat, failure in zip(match_seats, failed, strict=True):
+            if failure is not None:
+                runner.faults.append({"ply": 0, "seat": seat.index, "fault": failure.termination,
+                                      "detail": failure.detail, "forfeited": True})
         cpu_before = [_cpu(w) for w in workers]
         try:
             outcome = await runner.run()

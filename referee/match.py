@@ -23,7 +23,7 @@ from referee.sessions import BotFault, BotSession
 
 # Faults after which the seat cannot go on, whatever the policy.
 FATAL = frozenset({"crash", "memory", "disconnect", "no_hello", "version_mismatch",
-                   "bad_token"})
+                   "bad_token", "unsupported_ruleset"})
 
 
 @dataclass
@@ -176,13 +176,16 @@ class MatchRunner:
         start = bot_pb2.ConnectResponse(game_start=bot_pb2.GameStart(
             game_id=self.match_id, ruleset=ruleset, players=len(seats),
             names=[s.name for s in seats]))
-        for seat in seats:
-            if seat.session is not None and not seat.forfeited:
-                start.game_start.seat = seat.index
-                try:
-                    await seat.session.send(start)
-                except BotFault as fault:
-                    await self._fault(seat, fault)
+        # Seats forfeited already (no bot, or one that does not play this ruleset) are not told
+        # of the game at all.
+        started = [s for s in seats if s.session is not None and not s.forfeited]
+        for seat in started:
+            assert seat.session is not None
+            start.game_start.seat = seat.index
+            try:
+                await seat.session.send(start)
+            except BotFault as fault:
+                await self._fault(seat, fault)
         while not game.is_over():
             seat = seats[game.turn]
             legal = game.legal_moves()
@@ -211,7 +214,7 @@ class MatchRunner:
             reason=(game_pb2.GAME_END_REASON_FORFEIT if any(forfeited)
                     else game_pb2.GAME_END_REASON_COMPLETED),
             terminations=[TERMINATIONS[t] for t in terminations]))
-        for seat in seats:
+        for seat in started:
             if seat.session is not None and seat.session.alive:
                 try:
                     await seat.session.send(over, timeout=1.0)

@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from referee.engine import EngineError, new_game
+from referee.engine import RULESETS, EngineError, new_game
 from referee.events import MatchEvent, MovePlayed, SeatFaulted
 from sdk import Bot
 from sdk.bot import GameInfo
@@ -52,6 +52,7 @@ class HumanSeat(Bot):
 
     name = "human"
     version = "1"
+    rulesets = tuple(RULESETS)  # a person plays whatever the table shows
 
     def __init__(self, console: Console | None = None,
                  read: Callable[[str], str] | None = None) -> None:

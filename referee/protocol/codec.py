@@ -28,6 +28,7 @@ TERMINATIONS = {
     "version_mismatch": game_pb2.TERMINATION_VERSION_MISMATCH,
     "bad_token": game_pb2.TERMINATION_BAD_TOKEN,
     "memory": game_pb2.TERMINATION_MEMORY,
+    "unsupported_ruleset": game_pb2.TERMINATION_UNSUPPORTED_RULESET,
 }
 TERMINATION_NAMES = {v: k for k, v in TERMINATIONS.items()}
 

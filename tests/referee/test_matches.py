@@ -377,3 +377,30 @@ def test_replay_is_json_and_has_bot_names_times_and_faults() -> None:
     assert ref["bots"][0]["name"] == "random" and ref["bots"][1]["name"] == "illegal_index"
     assert len(ref["move_times_us"]) == sum(len(r["moves"]) for r in back["rounds"])
     assert [f["fault"] for f in ref["faults"]] == ["illegal", "illegal"]
+
+
+def test_a_bot_that_does_not_play_the_ruleset_forfeits_before_the_first_move() -> None:
+    """Its Hello lists no rulesets (the classic family): seated in a Summer Pavilion game it
+    forfeits at once, and its process, not at fault, plays its next classic game."""
+    first = str(Path(__file__).parents[2] / "bots" / "first_bot.py")
+
+    async def go() -> tuple[MatchResult, MatchResult, int, int]:
+        async with Arena([first, "random"]) as arena:
+            pavilion = await arena.play([first, "random"], MatchConfig(seed=4,
+                                                                        ruleset="pavilion"))
+            pid = next(w.process.pid for w in arena._workers if w.entry == first
+                       and w.process is not None)
+            classic = await arena.play([first, "random"], MatchConfig(seed=4))
+            again = next(w.process.pid for w in arena._workers if w.entry == first
+                         and w.process is not None)
+            return pavilion, classic, pid, again
+
+    pavilion, classic, pid, again = asyncio.run(go())
+    assert_finished(pavilion, 2)
+    assert [s.termination for s in pavilion.seats] == ["unsupported_ruleset", "ok"]
+    # Every one of its moves was the referee's (random) choice, none the bot's.
+    assert len(pavilion.record["referee"]["substituted"]) == pavilion.seats[0].moves > 0
+    assert "pavilion" in pavilion.seats[0].detail and "azul" in pavilion.seats[0].detail
+    assert pavilion.ranks == [2, 1] and pavilion.reason == "forfeit"
+    assert [s.termination for s in classic.seats] == ["ok", "ok"]
+    assert again == pid, "the same process played on"

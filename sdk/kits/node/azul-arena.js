@@ -20,7 +20,7 @@ const protobuf = require('protobufjs');
 const PROTOCOL_VERSION = 1;
 const CLASSIC_RULESETS = ['azul', 'azul-mini', 'azul-gray', 'azul-greenbox'];
 const TERMINATIONS = ['unspecified', 'ok', 'timeout', 'illegal', 'malformed', 'crash',
-  'disconnect', 'no_hello', 'version_mismatch', 'bad_token'];
+  'disconnect', 'no_hello', 'version_mismatch', 'bad_token', 'memory', 'unsupported_ruleset'];
 
 // The .proto files: a bot folder's own proto/ (bot new copies them there), else the kit's.
 function protoDir() {

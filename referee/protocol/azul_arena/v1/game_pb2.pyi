@@ -29,6 +29,7 @@ class Termination(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TERMINATION_VERSION_MISMATCH: _ClassVar[Termination]
     TERMINATION_BAD_TOKEN: _ClassVar[Termination]
     TERMINATION_MEMORY: _ClassVar[Termination]
+    TERMINATION_UNSUPPORTED_RULESET: _ClassVar[Termination]
 
 class GameEndReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -53,6 +54,7 @@ TERMINATION_NO_HELLO: Termination
 TERMINATION_VERSION_MISMATCH: Termination
 TERMINATION_BAD_TOKEN: Termination
 TERMINATION_MEMORY: Termination
+TERMINATION_UNSUPPORTED_RULESET: Termination
 GAME_END_REASON_UNSPECIFIED: GameEndReason
 GAME_END_REASON_COMPLETED: GameEndReason
 GAME_END_REASON_FORFEIT: GameEndReason
