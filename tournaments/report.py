@@ -222,7 +222,7 @@ def build_report(store: Store) -> Report:
 
 CSV_COLUMNS = ["game_id", "index", "status", "seed", "seat", "entry", "score", "rank",
                "termination", "strikes", "faults", "moves", "move_time", "duration", "cpu_time",
-               "host", "isolation", "cpus"]
+               "host", "isolation", "cpus", "ruleset"]
 
 
 def export_csv(store: Store) -> str:
@@ -230,11 +230,12 @@ def export_csv(store: Store) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for g in store.games():
+    ruleset = (store.config() or {}).get("ruleset", "")  # one per tournament, on every row so
+    for g in store.games():                                # that files can be concatenated
         if g.status != "done":
             for seat, name in enumerate(g.game.seats):
                 writer.writerow([g.game.game_id, g.game.index, g.status, g.game.seed, seat, name]
-                                + [""] * (len(CSV_COLUMNS) - 6))
+                                + [""] * (len(CSV_COLUMNS) - 7) + [ruleset])
             continue
         for seat, s in enumerate(g.seats):
             writer.writerow([
@@ -244,6 +245,7 @@ def export_csv(store: Store) -> str:
                 f"{s.cpu_time:.4f}" if s.cpu_time is not None else "",
                 *((g.machine.host, g.machine.isolation, g.machine.cpus) if g.machine
                   else ("", "", "")),
+                ruleset,
             ])
     return buf.getvalue()
 

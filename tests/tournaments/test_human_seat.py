@@ -86,3 +86,26 @@ def test_match_draws_the_board_after_every_move(tmp_path: Path) -> None:
     assert out.count(" takes ") == len(moves)
     assert out.count("floor ") >= 2 * len(moves)  # both boards, after every move
     assert f"{len(moves):4d}  greedy {moves[-1]}:" in out or f"random {moves[-1]}:" in out
+
+
+def test_a_summer_pavilion_game_with_a_wild_order_typed_at_the_terminal(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect", reason="pexpect is not installed: pip install -e "
+                                                    "'.[dev]'")
+    record = tmp_path / "game.json"
+    env = dict(os.environ, COLUMNS="120", LINES="50", TERM="xterm-256color")
+    child = pexpect.spawn(sys.executable, ["-m", "tournaments.cli", "play", "random", "--seed",
+                                           "5", "--ruleset", "pavilion", "--wild-order", "gopybr",
+                                           "--replay", str(record)],
+                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=60)
+    try:
+        child.expect(r"You are seat 0")
+        while child.expect([PROMPT, r"The game is saved"]) == 0:
+            child.sendline(child.match.group(1))  # the last legal move, by number
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0, child.before
+    saved = json.loads(record.read_text())
+    assert saved["ruleset"] == "pavilion" and saved["options"]["wild_order"] == "GOPYBR"
+    assert verify(saved).ok and verify(saved).complete
+    assert saved["referee"]["bots"][0]["termination"] == "ok" and not saved["referee"]["faults"]

@@ -31,6 +31,10 @@ def test_a_pavilion_tournament_with_a_wild_order(tmp_path: Path) -> None:
         path = tmp_path / f"game{i}.json"
         path.write_text(json.dumps(record))
         records.append(str(path))
+    rows = cli("tournament", "export", "--db", str(db), "--csv", cwd=tmp_path).stdout.splitlines()
+    header = rows[0].split(",")
+    assert header[-1] == "ruleset" and len(rows) == 5  # 2 games of 2 seats
+    assert {row.split(",")[-1] for row in rows[1:]} == {"pavilion"}
     verified = cli("replay", "verify", *records, "--json", cwd=tmp_path)
     assert verified.returncode == 0
     shown = cli("tournament", "show", "--db", str(db), cwd=tmp_path).stdout

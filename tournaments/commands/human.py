@@ -13,7 +13,7 @@ from typing import Any
 import typer
 
 from referee.loop import run as run_loop
-from tournaments.commands.common import Exit, console, fail
+from tournaments.commands.common import WILD_ORDER_HELP, Exit, check_ruleset, console, fail
 from tournaments.commands.groups import app
 
 # "No time limit" for a person: a week per move (the wire carries milliseconds in 32 bits).
@@ -35,6 +35,7 @@ def play(
     name: str = typer.Option("you", "--name", help="your name in the record"),
     replay: Path | None = typer.Option(None, "--replay", help="record file (default: "
                                                               "azul-arena-replays/<id>.json)"),
+    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
 ) -> None:
     """Play a game against a bot in this terminal: the board, your legal moves numbered and in
     words; answer with a number or a move in notation. You are a seat of the real referee, like
@@ -43,16 +44,15 @@ def play(
     Example: azul-arena play greedy --seat 1
     """
     from referee import Arena, MatchConfig
-    from referee.engine import EngineError, get_ruleset
     from referee.launcher import check_entry
     from referee.replay import write_replay
     from sdk.client import play as play_seat
     from tournaments.human import HumanSeat, TableWatcher
 
+    options = check_ruleset(ruleset, 2, wild_order)
     try:
-        get_ruleset(ruleset).check_players(2)
         check_entry(bot)
-    except (EngineError, ValueError) as exc:
+    except ValueError as exc:
         fail(str(exc))
     opponent = "bot" if bot == name else bot.split()[0].rsplit("/", 1)[-1][:40] or "bot"
     if opponent == name:
@@ -65,10 +65,10 @@ def play(
     try:
         config = MatchConfig(ruleset=ruleset, seed=seed, time_per_move=bot_time,
                              seat_time_per_move=tuple(limits), fault_policy="random",
-                             max_strikes=3)
+                             max_strikes=3, options=options)
     except ValueError as exc:
         fail(str(exc))
-    watcher = TableWatcher(console, ruleset, names, seed)
+    watcher = TableWatcher(console, ruleset, names, seed, options=options)
 
     async def go() -> Any:
         async with Arena({opponent: bot}) as arena:
