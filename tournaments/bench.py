@@ -53,10 +53,11 @@ def _engine_us_per_move(records: list[dict[str, Any]], ruleset: str) -> float:
 ENTRIES = [Entry("random-a", "random"), Entry("random-b", "random")]
 
 
-def run_cluster_bench(games: int, concurrency: int, workers: int,
-                      ruleset: str = "azul") -> dict[str, Any]:
+def run_cluster_bench(games: int, concurrency: int, workers: int, ruleset: str = "azul",
+                      isolation: str | None = None, ponder: bool = False) -> dict[str, Any]:
     """`games` random-vs-random games on a LocalCluster of `workers` processes, `concurrency`
-    games at once in all (at least one per worker); games/s after a warm-up, as `run_bench`."""
+    games at once in all (at least one per worker), with `run_bench`'s isolation and ponder;
+    games/s after a warm-up, as `run_bench`."""
     from tournaments.cluster import ClusterOptions, cluster_player
 
     threads = max(1, concurrency // workers)
@@ -66,7 +67,8 @@ def run_cluster_bench(games: int, concurrency: int, workers: int,
         warmup = 2 * threads * workers
         schedule = build_schedule([e.name for e in ENTRIES], 2, games + warmup, seed=1)
         store.write_schedule({"bench": True}, ENTRIES, schedule)
-        settings = GameSettings(ruleset=ruleset, time_per_move=1.0)
+        settings = GameSettings(ruleset=ruleset, time_per_move=1.0, isolation=isolation,
+                                ponder=ponder)
 
         async def main() -> Any:
             async with cluster_player(ENTRIES, settings, options) as remote:

@@ -2,16 +2,19 @@
 
 `cluster_player` is the embedded `arena_player`'s twin: it gives the runner a `play(game)`
 coroutine, so the runner's dispatch, the store (written by this client alone, each result as it
-arrives), resume and every report work unchanged. Each game is one Dask task that a worker
-plays whole on its own referee Arena (tournaments/cluster_worker.py); the entries' files travel as
-content-addressed Dask data (tournaments/bundles.py), fetched by the workers that need them.
+arrives), resume and every report work unchanged. Each worker holds one Dask actor
+(tournaments/cluster_worker.py) that plays whole games on its own referee Arena; a game is one
+call to it and its reply, straight between client and worker, so the scheduler does no work per
+game (a Dask task per game cost 5-8 ms of CPU, a sixth of a short game). The entries' files
+travel as content-addressed bundles (tournaments/bundles.py), sent once to each worker that
+needs them, and again to a worker that replaces a lost one.
 
-Failures of the machine, not of a bot, are retried: a worker that dies mid-game has its game
-played again on another worker by Dask (from the same stored seed); a task that fails (a worker
-that cannot start an entry or isolate its bots, a game Dask gave up on after killing workers
-repeatedly) is submitted again preferring other workers, `max_attempts` times in all, and then
-raised to the runner, which notes the error and leaves the game pending. Bot faults come back as
-results, as locally.
+Failures of the machine, not of a bot, are retried: a game whose worker dies, is cut off or
+cannot play it (cannot start an entry or isolate its bots) is sent again, preferring other
+workers, `max_attempts` times in all, and then raised to the runner, which notes the error and
+leaves the game pending. Only the games in flight on a lost worker are played again, from their
+stored seeds. A lost scheduler, or no worker left, stops the run (`StopRun`): what was finished
+is stored, and rerunning resumes. Bot faults come back as results, as locally.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import Any
 from tournaments.arena import GameSettings, isolation_level
 from tournaments.bundles import Packer, PortableEntry
 from tournaments.entries import Entry, resolve_env
-from tournaments.runner import PlayFn
+from tournaments.runner import PlayFn, StopRun
 from tournaments.schedule import ScheduledGame
 from tournaments.store import GameOutcome
 
@@ -81,25 +84,166 @@ def run_key(entries: Sequence[PortableEntry], settings: GameSettings, isolation:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-class _Bundles:
-    """The entries' bundles as Dask data, scattered again if the cluster loses them."""
+class _Remote:
+    """One worker as the client sees it: its actor, the bundles sent to it, its free slots."""
 
-    def __init__(self, client: Any, data: dict[str, bytes]) -> None:
-        self.client, self.data = client, data
-        self.futures: dict[str, Any] = {}
-        self._lock = asyncio.Lock()
+    def __init__(self, address: str, actor_key: str, future: Any, slots: int) -> None:
+        self.address, self.actor_key, self.future = address, actor_key, future
+        self.free = slots  # games it may still be sent (its threads, plus one that waits there)
+        self.sent: set[str] = set()  # bundle digests it has
+        self.sending = asyncio.Lock()  # one bundle upload at a time
+        self.lost = asyncio.Event()  # set when the scheduler no longer lists it
 
-    async def futures_for(self, digests: Sequence[str]) -> dict[str, Any]:
-        async with self._lock:
-            missing = {d: self.data[d] for d in digests
-                       if d not in self.futures or self.futures[d].status != "finished"}
-            if missing:
-                # Content-addressed keys: the same files are one piece of data on the cluster.
-                scattered = await self.client.scatter(
-                    {f"azul-bundle-{d}": data for d, data in missing.items()}, hash=False)
-                for d in missing:
-                    self.futures[d] = scattered[f"azul-bundle-{d}"]
-            return {d: self.futures[d] for d in digests}
+
+class WorkerLost(OSError):
+    """The worker playing a game went away (killed, crashed, cut off)."""
+
+
+class _Pool:
+    """The workers' actors: one per worker, made as workers appear, dropped as they go.
+
+    A monitor asks the scheduler for its workers every `POLL` seconds: a new worker gets an actor
+    (and the bundles it needs with its first game), a worker the scheduler dropped has its games
+    in flight failed over to the others, and a lost scheduler stops the run."""
+
+    POLL = 1.0
+
+    def __init__(self, client: Any, bundles: dict[str, bytes], where: str) -> None:
+        self.client, self.bundles, self.where = client, bundles, where
+        self.remotes: dict[str, _Remote] = {}
+        self.changed = asyncio.Condition()  # a slot freed, a worker came or went
+        self.broken: str | None = None  # why no game can be sent any more
+        self._monitor: asyncio.Task[None] | None = None
+        self._starting: set[str] = set()
+
+    async def start(self, workers: dict[str, dict[str, Any]]) -> None:
+        await asyncio.gather(*(self._add(address, info["threads"])
+                               for address, info in workers.items()))
+        self._monitor = asyncio.ensure_future(self._watch())
+
+    async def close(self) -> None:
+        if self._monitor is not None:
+            self._monitor.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._monitor
+        for remote in self.remotes.values():
+            remote.future.release()
+
+    async def _add(self, address: str, threads: int) -> None:
+        from tournaments.cluster_worker import ArenaActor
+
+        self._starting.add(address)
+        try:
+            future = self.client.submit(
+                ArenaActor, threads, actor=True, workers=[address], allow_other_workers=False,
+                key=f"azul-arena-{secrets.token_hex(8)}")
+            await asyncio.wait_for(future, CONNECT_TIMEOUT)
+        except Exception:  # noqa: BLE001 - it went as it came: the next look tries again
+            return
+        finally:
+            self._starting.discard(address)
+        async with self.changed:
+            self.remotes[address] = _Remote(address, future.key, future, threads + 1)
+            self.changed.notify_all()
+
+    async def _drop(self, remote: _Remote) -> None:
+        remote.lost.set()
+        async with self.changed:
+            if self.remotes.get(remote.address) is remote:
+                del self.remotes[remote.address]
+                remote.future.release()
+            self.changed.notify_all()
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.POLL)
+            try:
+                if self.client.status != "running":
+                    raise OSError(f"client {self.client.status}")
+                info = await self.client.scheduler.identity(n_workers=-1)
+            except (OSError, TimeoutError) as exc:
+                async with self.changed:
+                    self.broken = (f"lost the Dask scheduler at {self.where} ({exc}); the games "
+                                   "finished are stored: rerun the same command to resume")
+                    self.changed.notify_all()
+                return
+            listed = {a: w for a, w in info.get("workers", {}).items()
+                      if w.get("status", "running") == "running"}
+            for remote in [r for a, r in self.remotes.items() if a not in listed]:
+                await self._drop(remote)
+            for address, worker in listed.items():
+                if address not in self.remotes and address not in self._starting:
+                    asyncio.ensure_future(self._add(address, int(worker.get("nthreads", 1))))
+
+    async def acquire(self, avoid: set[str]) -> _Remote:
+        """A worker with a free slot, preferring those not in `avoid`; waits for one."""
+        deadline: float | None = None
+        async with self.changed:
+            while True:
+                if self.broken:
+                    raise StopRun(self.broken)
+                free = [r for r in self.remotes.values() if r.free > 0]
+                if free:
+                    remote = max(free, key=lambda r: (r.address not in avoid, r.free))
+                    remote.free -= 1
+                    return remote
+                loop = asyncio.get_running_loop()
+                if self.remotes:
+                    deadline = None
+                elif deadline is None:
+                    deadline = loop.time() + CONNECT_TIMEOUT
+                elif loop.time() > deadline:
+                    raise StopRun(f"no Dask worker left at {self.where} for "
+                                  f"{CONNECT_TIMEOUT:.0f} s; the games finished are stored: "
+                                  "start workers and rerun the same command to resume")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), self.POLL)
+
+    async def release(self, remote: _Remote) -> None:
+        async with self.changed:
+            remote.free += 1
+            self.changed.notify_all()
+
+    async def call(self, remote: _Remote, method: str, *args: Any) -> Any:
+        """`method(*args)` on `remote`'s actor; `WorkerLost` if the worker goes meanwhile.
+
+        This is the call Dask's `Actor` proxy makes, without its wait for the actor to be made
+        again elsewhere after a loss (ours is tied to its worker: it would wait for ever)."""
+        from distributed.actor import ProxyRPC
+        from distributed.protocol import to_serialize
+
+        rpc = (self.client.rpc(remote.address) if self.client.direct_to_workers
+               else ProxyRPC(self.client.scheduler, remote.address))
+        request = asyncio.ensure_future(rpc.actor_execute(
+            actor=remote.actor_key, function=method, args=[to_serialize(a) for a in args],
+            kwargs={}))
+        lost = asyncio.ensure_future(remote.lost.wait())
+        try:
+            await asyncio.wait([request, lost], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            lost.cancel()
+        if not request.done():
+            request.cancel()
+            raise WorkerLost(f"worker {remote.address} left the cluster mid-game")
+        try:
+            reply = request.result()
+        except OSError as exc:  # its connection broke: killed, or cut off
+            await self._drop(remote)
+            raise WorkerLost(f"worker {remote.address} lost mid-game "
+                             f"({type(exc).__name__}: {exc})") from None
+        if reply.get("status") != "OK":
+            raise reply["exception"]
+        return reply["result"]
+
+    async def ensure_bundles(self, remote: _Remote, digests: Sequence[str]) -> None:
+        """Send `remote` the bundles it lacks (once each; a new worker gets them afresh)."""
+        if all(d in remote.sent for d in digests):
+            return
+        async with remote.sending:
+            for digest in digests:
+                if digest not in remote.sent:
+                    await self.call(remote, "receive", digest, self.bundles[digest])
+                    remote.sent.add(digest)
 
 
 async def _describe_workers(client: Any) -> dict[str, dict[str, Any]]:
@@ -124,24 +268,28 @@ async def _connect(options: ClusterOptions) -> AsyncIterator[Any]:
     import dask
     from distributed import Client, LocalCluster
 
-    # The cluster's own retries of a game whose worker died; the game is then ours to retry.
-    with dask.config.set({"distributed.scheduler.allowed-failures": 2}):
-        if options.address is not None:
-            try:
-                client = await Client(options.address, asynchronous=True,
-                                      timeout=CONNECT_TIMEOUT)
-            except (OSError, TimeoutError) as exc:
-                raise ClusterError(f"cannot reach the Dask scheduler at {options.address}: "
-                                   f"{exc} (start one with `dask scheduler`; "
-                                   "docs/cluster.md)") from None
-            async with client:
-                yield client
-            return
+    from referee.loop import loop_name
+
+    if options.address is not None:
+        try:
+            client = await Client(options.address, asynchronous=True, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(f"cannot reach the Dask scheduler at {options.address}: "
+                               f"{exc} (start one with `dask scheduler`; "
+                               "docs/cluster.md)") from None
+        async with client:
+            yield client
+        return
+    # Local workers run the referee on the loop the embedded runner uses (uvloop if installed),
+    # and the client calls them directly (they are on this machine).
+    config = {"distributed.admin.event-loop": "uvloop"} if loop_name() == "uvloop" else {}
+    with dask.config.set(config):
         cluster = await LocalCluster(
             n_workers=options.workers, threads_per_worker=options.threads, processes=True,
             asynchronous=True, dashboard_address=None, worker_dashboard_address=None)
-        async with cluster, Client(cluster, asynchronous=True) as client:
-            yield client
+    async with cluster, Client(cluster, asynchronous=True, direct_to_workers=True,
+                               timeout=CONNECT_TIMEOUT) as client:
+        yield client
 
 
 def _failure(exc: BaseException) -> str:
@@ -158,18 +306,11 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
     A seat whose entry joined after the start is looked up with `spec_of` and packed then.
 
     Raises `ClusterError` when the cluster cannot be used at all (before any game), and
-    `EntryError` for an entry whose files cannot be packed.
+    `EntryError` for an entry whose files cannot be packed; `play` raises `StopRun` once the
+    cluster is gone (scheduler lost, no worker left), which stops the run.
     """
     _require_dask()
-    from distributed.client import FutureCancelledError
-
-    from tournaments.cluster_worker import (
-        ArenaPlugin,
-        GameTask,
-        MachineError,
-        close_run,
-        play_on_worker,
-    )
+    from tournaments.cluster_worker import ArenaPlugin, GameTask, MachineError, close_run
 
     packer = Packer()
     portable = await asyncio.to_thread(lambda: [packer.portable(e) for e in entries])
@@ -179,6 +320,7 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
     isolation = settings.isolation or isolation_level()
     key = run_key(portable, settings, isolation)
     bot_env = tuple(sorted(resolve_env(settings.bot_env).items()))  # this machine's values
+    where = options.address or f"a LocalCluster of {options.workers} worker(s)"
     async with _connect(options) as client:
         try:
             await client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
@@ -188,7 +330,8 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
                                f"{options.address}`") from None
         await client.register_plugin(ArenaPlugin(), name="azul-arena")
         workers = await _describe_workers(client)
-        bundles = _Bundles(client, data)
+        pool = _Pool(client, data, where)
+        await pool.start(workers)
 
         async def entry(name: str) -> PortableEntry:
             if name not in by_name:
@@ -206,26 +349,21 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
             failed_on: set[str] = set()
             errors: list[str] = []
             for _ in range(max(1, options.max_attempts)):
-                needed = await bundles.futures_for(digests)
                 # After a worker could not play it, the game prefers the others (if any).
-                others = [w for w in _cluster_workers(client) if w not in failed_on]
-                where = {"workers": others, "allow_other_workers": True} \
-                    if failed_on and others else {}
-                future = client.submit(
-                    play_on_worker, task, needed, pure=False,
-                    key=f"azul-game-{game.game_id}-{secrets.token_hex(4)}", **where)
+                remote = await pool.acquire(failed_on)
                 try:
-                    return await future  # type: ignore[no-any-return]
-                except FutureCancelledError as exc:  # its data lost with a worker: again
-                    errors.append(_failure(exc))
-                except asyncio.CancelledError:
-                    future.release()  # abandoned: the scheduler may drop it unless it is running
-                    raise
+                    await pool.ensure_bundles(remote, digests)
+                    return await pool.call(remote, "play", task)  # type: ignore[no-any-return]
                 except MachineError as exc:
                     errors.append(_failure(exc))
                     failed_on.add(exc.worker)
-                except Exception as exc:  # noqa: BLE001 - KilledWorker, a referee error...
+                except WorkerLost as exc:  # only its games in flight: played again elsewhere
                     errors.append(_failure(exc))
+                    failed_on.add(remote.address)
+                except Exception as exc:  # noqa: BLE001 - a referee error...
+                    errors.append(_failure(exc))
+                finally:
+                    await pool.release(remote)
             raise ClusterGameError(f"failed {len(errors)} times on the cluster: "
                                    + "; ".join(dict.fromkeys(errors)))
 
@@ -234,6 +372,7 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
             # One game queued per worker beside those playing, so a worker never waits for us.
             yield ClusterPlayer(play, threads + len(workers), workers)
         finally:
+            await pool.close()
             # This run's bots end now on every worker (not when a worker happens to close).
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(client.run(close_run, key, on_error="ignore"),
@@ -242,7 +381,3 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
 
 class ClusterGameError(RuntimeError):
     """A game that failed for reasons of the machine on every attempt; it stays pending."""
-
-
-def _cluster_workers(client: Any) -> list[str]:
-    return list(client.scheduler_info().get("workers", {}))

@@ -1,12 +1,14 @@
 """The worker's side of a cluster tournament: one referee Arena per Dask worker process.
 
-A Dask worker runs tasks in threads; the referee is asyncio. So each worker process keeps one
-event loop in a thread of its own, and on it one `Arena` per tournament (bot processes pooled
-across games exactly as locally); a task (`play_on_worker`) unpacks the entries it needs, hands
-the game to that loop and blocks until the game is over. The worker never writes results: it
-returns the game's outcome to the client, which alone records it.
+The client creates one `ArenaActor` (a Dask actor) on each worker and calls it once per game. Its
+methods are coroutines, so Dask runs them on the worker's own event loop, and the referee runs
+there too: one `Arena` per tournament (bot processes pooled across games exactly as locally). A
+game costs one call and its reply, straight between client and worker; the scheduler is not
+involved per game (a Dask task per game cost some 5-8 ms of CPU for a game of some 50 ms, on the
+client, the scheduler and the worker, against about 1 ms for a call: docs/cluster.md).
 
-What the worker cannot do (unpack an entry, start an entry whose program it lacks, isolate bots
+The worker never writes results: it returns the game's outcome to the client, which alone records
+it. What the worker cannot do (unpack an entry, start an entry whose program it lacks, isolate bots
 as asked) is a `MachineError`: the client plays the game elsewhere, a bounded number of times.
 What a bot does wrong is a result, as locally.
 """
@@ -15,24 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import threading
 from collections import OrderedDict
-from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from tournaments.arena import (
-    GameSettings,
-    play_game,
-    process_cap,
-    this_machine,
-)
+from tournaments.arena import GameSettings, play_game, process_cap, this_machine
 from tournaments.bundles import PortableEntry, cache_dir, resolve_spec, unpack
 from tournaments.schedule import ScheduledGame
 from tournaments.store import GameOutcome
 
-T = TypeVar("T")
 KEEP_ARENAS = 2  # tournaments whose bots a worker keeps running (older ones are closed)
 
 
@@ -55,7 +49,7 @@ def _machine_error(worker: str, text: str) -> MachineError:
 
 @dataclass(frozen=True)
 class GameTask:
-    """What a worker needs to play one game; bundles travel beside it as Dask data."""
+    """What a worker needs to play one game (its entries' bundles are sent to it beforehand)."""
 
     run_key: str  # one tournament run: its entries and settings
     game: ScheduledGame
@@ -68,96 +62,81 @@ class GameTask:
 
 
 class _ArenaHost:
-    """The event loop thread and the Arenas of this worker process."""
+    """The Arenas of this worker process, on the worker's event loop, one per tournament run."""
 
     def __init__(self) -> None:
-        from referee.loop import new_loop
-
-        self.loop = new_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="azul-arena-referee",
-                                       daemon=True)
-        self.thread.start()
         self.arenas: OrderedDict[str, Any] = OrderedDict()
+        self._starting: dict[str, asyncio.Lock] = {}
 
-    def run(self, coro: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
-
-    async def arena(self, task: GameTask, specs: dict[str, str]) -> Any:
+    async def arena(self, task: GameTask, specs: dict[str, str], games_at_once: int) -> Any:
         """This run's started Arena, knowing `specs` (name -> spec on this worker)."""
-        from referee import Arena
-        from referee.sandbox import Limits
-
         run_key = task.run_key
         arena = self.arenas.get(run_key)
         if arena is None:
-            log_dir = cache_dir() / "logs" / run_key[:16]
-            # Bot processes capped as locally, for the games this worker plays at once.
-            cap = process_cap(task.field, task.players, _threads())
-            arena = Arena(dict(specs), log_dir=log_dir, max_processes=cap,
-                          isolation=task.isolation, ponder=task.settings.ponder,
-                          bot_env=dict(task.bot_env))
-            self.arenas[run_key] = arena
-            await arena.start()
-            while len(self.arenas) > KEEP_ARENAS:
-                _, old = self.arenas.popitem(last=False)
-                await old.close()
+            # The first games of a run arrive together: one of them starts the Arena.
+            async with self._starting.setdefault(run_key, asyncio.Lock()):
+                arena = self.arenas.get(run_key) or await self._start(task, specs, games_at_once)
         self.arenas.move_to_end(run_key)
         arena.entries.update(specs)
-        for entry in task.seats:  # per-entry limits and variables, as locally
-            if entry.memory:
-                arena.entry_limits[entry.name] = Limits(memory=entry.memory)
-            if entry.env:
-                arena.entry_env[entry.name] = dict(entry.env)
+        if any(entry.memory or entry.env for entry in task.seats):
+            from referee.sandbox import Limits
+
+            for entry in task.seats:  # per-entry limits and variables, as locally
+                if entry.memory:
+                    arena.entry_limits[entry.name] = Limits(memory=entry.memory)
+                if entry.env:
+                    arena.entry_env[entry.name] = dict(entry.env)
         return arena
 
-    async def play(self, task: GameTask, specs: dict[str, str]) -> GameOutcome:
-        arena = await self.arena(task, specs)
-        return await play_game(arena, task.game, task.settings, this_machine(arena.isolation))
+    async def _start(self, task: GameTask, specs: dict[str, str], games_at_once: int) -> Any:
+        from referee import Arena
+
+        # Bot processes capped as locally, for the games this worker plays at once.
+        arena = Arena(dict(specs), log_dir=cache_dir() / "logs" / task.run_key[:16],
+                      max_processes=process_cap(task.field, task.players, games_at_once),
+                      isolation=task.isolation, ponder=task.settings.ponder,
+                      bot_env=dict(task.bot_env))
+        await arena.start()
+        self.arenas[task.run_key] = arena
+        while len(self.arenas) > KEEP_ARENAS:
+            _, old = self.arenas.popitem(last=False)
+            await old.close()
+        return arena
 
     async def close_run(self, run_key: str) -> None:
+        self._starting.pop(run_key, None)
         arena = self.arenas.pop(run_key, None)
         if arena is not None:
             await arena.close()
 
-    async def _close(self) -> None:
+    async def close(self) -> None:
         arenas, self.arenas = list(self.arenas.values()), OrderedDict()
         await asyncio.gather(*(a.close() for a in arenas), return_exceptions=True)
 
-    def close(self) -> None:
-        try:
-            self.run(self._close())
-        finally:
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self.thread.join(5)
-
 
 _host: _ArenaHost | None = None
-_host_lock = threading.Lock()
 
 
 def _arena_host() -> _ArenaHost:
     global _host
-    with _host_lock:
-        if _host is None:
-            _host = _ArenaHost()
-        return _host
+    if _host is None:
+        _host = _ArenaHost()
+    return _host
 
 
-def close_arenas() -> None:
+async def close_arenas() -> None:
     """End this worker's bots and referee (the worker is closing)."""
     global _host
-    with _host_lock:
-        host, _host = _host, None
+    host, _host = _host, None
     if host is not None:
-        host.close()
+        await host.close()
 
 
-def close_run(run_key: str) -> None:
-    """End the bots of one tournament run on this worker (the run is over)."""
-    with _host_lock:
-        host = _host
-    if host is not None:
-        host.run(host.close_run(run_key))
+async def close_run(run_key: str) -> None:
+    """End the bots of one tournament run on this worker (the run is over); run by the client
+    on every worker (`Client.run` runs a coroutine function on the worker's event loop)."""
+    if _host is not None:
+        await _host.close_run(run_key)
 
 
 def _worker_name() -> str:
@@ -169,55 +148,80 @@ def _worker_name() -> str:
         return socket.gethostname()
 
 
-def _threads() -> int:
-    """Games this worker plays at once (its Dask threads)."""
-    try:
-        from distributed import get_worker
-
-        return int(get_worker().state.nthreads)
-    except (ImportError, ValueError, AttributeError):
-        return 1
-
-
 def describe_worker() -> dict[str, Any]:
     """What the client shows of a worker before the run: host, CPUs, isolation."""
     machine = this_machine()
     return {"host": machine.host, "cpus": machine.cpus, "isolation": machine.isolation}
 
 
-def _specs_here(task: GameTask, bundles: dict[str, bytes], worker: str) -> dict[str, str]:
-    """The seats' entries as specs on this worker: bundles unpacked, programs checked."""
-    from referee.launcher import check_entry
+_probed: dict[str, str | None] = {}
 
-    cache = cache_dir()
-    folders: dict[str, Path] = {}
-    for digest, data in bundles.items():
+
+async def _cannot_isolate(level: str) -> str | None:
+    """What this machine lacks to isolate bots at `level` (None: nothing), tried once."""
+    if level not in _probed:
+        from referee.sandbox import probe
+
+        _probed[level] = await asyncio.to_thread(probe, level)  # starts a process: off the loop
+    return _probed[level]
+
+
+class ArenaActor:
+    """A Dask actor, one per worker and run: receives the entries' bundles, plays games.
+
+    At most `games_at_once` games play at once (the worker's threads, as `dask worker
+    --nthreads` says); the client may send one more, which waits here so the worker never idles
+    while the client commits a result."""
+
+    def __init__(self, games_at_once: int) -> None:
+        self.games_at_once = max(1, games_at_once)
+        self.folders: dict[str, Path] = {}  # bundle digest -> its unpacked folder
+        self.checked: set[str] = set()  # specs known to start on this worker
+        self._playing: asyncio.Semaphore | None = None
+
+    async def receive(self, digest: str, data: bytes) -> None:
+        """Unpack bundle `digest` (once per host: its cache is shared by the worker processes)."""
         try:
-            folders[digest] = unpack(digest, data, cache)
+            self.folders[digest] = await asyncio.to_thread(unpack, digest, data, cache_dir())
         except (OSError, ValueError, EOFError) as exc:
-            raise MachineError(worker, f"cannot unpack entry files into {cache}: {exc}") from None
-    specs = {}
-    for entry in task.seats:
-        spec = resolve_spec(entry.spec, folders)
-        try:
-            check_entry(spec)
-        except ValueError as exc:
-            raise MachineError(worker, f"cannot start entry {entry.name!r}: {exc}") from None
-        specs[entry.name] = spec
-    return specs
+            raise MachineError(_worker_name(), f"cannot unpack entry files into {cache_dir()}: "
+                                               f"{exc}") from None
 
+    def _specs(self, task: GameTask, worker: str) -> dict[str, str]:
+        """The seats' entries as specs on this worker, each checked once."""
+        from referee.launcher import check_entry
 
-def play_on_worker(task: GameTask, bundles: dict[str, bytes]) -> GameOutcome:
-    """The Dask task: play `task.game` on this worker's Arena and return its outcome."""
-    worker = _worker_name()
-    from referee.sandbox import probe
+        specs = {}
+        for entry in task.seats:
+            missing = [d for d in entry.bundles if d not in self.folders]
+            if missing:  # the client sends them first: a worker replaced meanwhile, say
+                raise MachineError(worker, f"entry {entry.name!r}: files {missing[0][:12]} "
+                                           "never arrived")
+            spec = resolve_spec(entry.spec, self.folders)
+            if spec not in self.checked:
+                try:
+                    check_entry(spec)
+                except ValueError as exc:
+                    raise MachineError(worker, f"cannot start entry {entry.name!r}: {exc}"
+                                       ) from None
+                self.checked.add(spec)
+            specs[entry.name] = spec
+        return specs
 
-    missing = probe(task.isolation)
-    if missing is not None:
-        raise MachineError(worker, f"cannot isolate bots as asked ({task.isolation}: "
-                                   f"{missing}); see docs/cluster.md and docs/security.md")
-    specs = _specs_here(task, bundles, worker)
-    return _arena_host().run(_arena_host().play(task, specs))
+    async def play(self, task: GameTask) -> GameOutcome:
+        """Play `task.game` on this worker's Arena and return its outcome."""
+        worker = _worker_name()
+        missing = await _cannot_isolate(task.isolation)
+        if missing is not None:
+            raise MachineError(worker, f"cannot isolate bots as asked ({task.isolation}: "
+                                       f"{missing}); see docs/cluster.md and docs/security.md")
+        specs = self._specs(task, worker)
+        if self._playing is None:
+            self._playing = asyncio.Semaphore(self.games_at_once)
+        async with self._playing:
+            host = _arena_host()
+            arena = await host.arena(task, specs, self.games_at_once)
+            return await play_game(arena, task.game, task.settings, this_machine(arena.isolation))
 
 
 try:
@@ -229,5 +233,5 @@ except ImportError:  # without Dask nothing here runs as a worker
 class ArenaPlugin(WorkerPlugin):  # type: ignore[misc,valid-type]
     """Registered by the client: a closing worker ends its bots and referee."""
 
-    def teardown(self, worker: Any) -> None:
-        close_arenas()
+    async def teardown(self, worker: Any) -> None:
+        await close_arenas()

@@ -32,6 +32,12 @@ PlayFn = Callable[[ScheduledGame], Awaitable[GameOutcome]]
 DoneFn = Callable[[ScheduledGame, GameOutcome | None, str | None], None]
 
 
+class StopRun(RuntimeError):
+    """Raised by a `play` that can play no more games (its cluster is gone): the run stops, the
+    games in flight are still recorded as they finish, and the game it was given stays pending
+    without an error of its own (nothing is wrong with it)."""
+
+
 @dataclass
 class RunSummary:
     """What one run did."""
@@ -250,6 +256,11 @@ async def run_games(
                 outcome = await play(game)
             except asyncio.CancelledError:
                 raise
+            except StopRun as exc:
+                await _release(game)
+                summary.aborted = summary.aborted or str(exc)
+                stop.set()
+                continue
             except Exception as exc:  # noqa: BLE001 - one broken game must not stop the others
                 await _release(game)
                 error = f"{type(exc).__name__}: {exc}"

@@ -486,7 +486,7 @@ def bench_tournament(
                     if again["games_per_s"] > result["games_per_s"]:
                         result = again
                 for n in range(1, workers + 1):
-                    row = run_cluster_bench(games, concurrency_one, n, ruleset)
+                    row = run_cluster_bench(games, concurrency_one, n, ruleset, level, ponder)
                     if n not in best or row["games_per_s"] > best[n]["games_per_s"]:
                         best[n] = row
         except ClusterError as exc:
