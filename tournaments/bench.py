@@ -70,27 +70,31 @@ def run_cluster_bench(games: int, concurrency: int, workers: int, ruleset: str =
         settings = GameSettings(ruleset=ruleset, time_per_move=1.0, isolation=isolation,
                                 ponder=ponder)
 
-        async def main() -> Any:
+        async def main() -> tuple[Any, float]:
             async with cluster_player(ENTRIES, settings, options) as remote:
                 await run_games(store, schedule[:warmup], remote.play, remote.concurrency)
-                return await run_games(store, schedule[warmup:], remote.play,
-                                       remote.concurrency)
+                cpu0 = tree_cpu_s(os.getpid())
+                summary = await run_games(store, schedule[warmup:], remote.play,
+                                          remote.concurrency)
+                return summary, tree_cpu_s(os.getpid()) - cpu0
 
-        summary = run_loop(main())
+        summary, cpu = run_loop(main())
         store.close()
     return {"workers": workers, "threads_per_worker": threads, "games": summary.played,
             "failed": summary.failed, "elapsed_s": summary.elapsed,
-            "games_per_s": summary.played / summary.elapsed if summary.elapsed else 0.0}
+            "games_per_s": summary.played / summary.elapsed if summary.elapsed else 0.0,
+            "cpu_ms_per_game": 1e3 * cpu / summary.played if summary.played else 0.0}
 
 
 # Processes the isolation wraps a bot in (unshare --fork waits for it): not bots themselves.
 WRAPPERS = frozenset({"unshare", "bwrap", "setpriv", "prlimit"})
 
 
-def live_bot_processes(root: int) -> list[int]:
-    """The live processes under `root` that run bot code, read from /proc (zombies and the
-    isolation's wrappers left out; [] where there is no /proc)."""
-    children: dict[int, list[tuple[int, str, str]]] = {}
+def _tree(root: int) -> list[tuple[int, str, str, float]]:
+    """`root` and its live descendants, read from /proc: (pid, command, state, CPU seconds its
+    own and its reaped children's); [] where there is no /proc."""
+    children: dict[int, list[tuple[int, str, str, float]]] = {}
+    found = []
     try:
         pids = [p for p in os.listdir("/proc") if p.isdigit()]
     except OSError:
@@ -101,15 +105,34 @@ def live_bot_processes(root: int) -> list[int]:
         except OSError:
             continue  # it ended meanwhile
         comm = stat[stat.index("(") + 1:stat.rindex(")")]
-        state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
-        children.setdefault(int(ppid), []).append((int(text), comm, state))
-    found, todo = [], [root]
+        fields = stat[stat.rindex(")") + 2:].split()
+        cpu = sum(int(f) for f in fields[11:15]) / _TICKS  # utime stime cutime cstime
+        process = (int(text), comm, fields[0], cpu)
+        children.setdefault(int(fields[1]), []).append(process)
+        if int(text) == root:
+            found.append(process)
+    todo = [root]
     while todo:
-        for pid, comm, state in children.get(todo.pop(), []):
-            todo.append(pid)
-            if state != "Z" and comm not in WRAPPERS:
-                found.append(pid)
+        for process in children.get(todo.pop(), []):
+            todo.append(process[0])
+            found.append(process)
     return found
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def live_bot_processes(root: int) -> list[int]:
+    """The live processes under `root` that run bot code, read from /proc (zombies and the
+    isolation's wrappers left out; [] where there is no /proc)."""
+    return [pid for pid, comm, state, _ in _tree(root)
+            if pid != root and state != "Z" and comm not in WRAPPERS]
+
+
+def tree_cpu_s(root: int) -> float:
+    """CPU seconds used so far by `root` and everything under it (bots, referee, Dask workers):
+    the cost of a run on a machine shared with others, whose games/s say little."""
+    return sum(cpu for *_, cpu in _tree(root))
 
 
 def bench_entries(count: int) -> list[Entry]:
@@ -134,6 +157,7 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
         settings = GameSettings(ruleset=ruleset, time_per_move=1.0, isolation=isolation,
                                 ponder=ponder)
         peak = 0
+        cpu = [0.0]
 
         async def count_processes() -> None:
             nonlocal peak
@@ -150,8 +174,10 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
                     pool = local_pool(cap)  # one model across warm-up and run: one Arena
                     await run_games(store, schedule[:warmup], play, concurrency, pool=pool)
                     startup = time.perf_counter() - t0
+                    cpu0 = tree_cpu_s(os.getpid())
                     summary = await run_games(store, schedule[warmup:], play, concurrency,
                                               pool=pool)
+                    cpu[0] = tree_cpu_s(os.getpid()) - cpu0
             finally:
                 counter.cancel()
             return startup, summary, summary.elapsed
@@ -184,6 +210,7 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
         "elapsed_s": elapsed,
         "startup_s": startup,
         "games_per_s": summary.played / elapsed if elapsed else 0.0,
+        "cpu_ms_per_game": 1e3 * cpu[0] / summary.played if summary.played else 0.0,
         "moves": moves,
         "per_move_us": per_move_us,
         "wall_us_per_move": 1e6 * elapsed / moves if moves else float("nan"),

@@ -359,3 +359,94 @@ def test_an_entry_that_joins_during_the_run_is_shipped_when_its_first_game_comes
     assert [s.entry for s in outcome.seats] == ["weak", "strong"]
     assert all(s.termination == "ok" for s in outcome.seats)
     assert str(late) not in " ".join(outcome.record["referee"]["entries"])  # its worker's copy
+
+
+def test_a_worker_that_replaces_a_lost_one_gets_the_entries_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"  # the LocalCluster's workers inherit it
+    monkeypatch.setenv("AZUL_ARENA_CACHE", str(cache))
+    chosen = entries(bot_folder(tmp_path / "client"), "strong", "steady")
+    first = ScheduledGame(0, "p0-g0", ("strong", "steady"), seed=7, group=0, deal=0, rotation=0)
+    second = ScheduledGame(1, "p0-g1", ("steady", "strong"), seed=8, group=0, deal=0,
+                           rotation=1)
+    parent = os.getpid()
+
+    async def main() -> tuple[GameOutcome, GameOutcome]:
+        async with cluster_player(chosen, GameSettings(time_per_move=2.0),
+                                  ClusterOptions(workers=1)) as remote:
+            before = await remote.play(first)
+            (pid,) = worker_pids(parent)
+            os.kill(pid, signal.SIGKILL)  # its nanny starts another worker process
+            shutil.rmtree(cache / "entries")  # so the new one can only play what it is sent
+            after = await remote.play(second)
+            assert worker_pids(parent) not in ([], [pid])
+            return before, after
+
+    before, after = asyncio.run(main())
+    for outcome in (before, after):
+        assert all(s.termination == "ok" for s in outcome.seats)
+        assert all(spec.startswith(str(cache / "entries"))
+                   for spec in outcome.record["referee"]["entries"])
+    assert len(list((cache / "entries").iterdir())) == 1  # unpacked again, from what was sent
+
+
+def dask_cluster(base: Path) -> tuple[str, list[subprocess.Popen[bytes]]]:
+    """A `dask scheduler` and one `dask worker` (one game at once) started in `base`."""
+    scheduler_file = base / f"scheduler-{time.monotonic_ns()}.json"
+    processes = [subprocess.Popen(
+        [str(VENV_BIN / "dask"), "scheduler", "--scheduler-file", str(scheduler_file),
+         "--port", "0", "--no-dashboard"], cwd=base, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, start_new_session=True)]
+    deadline = time.monotonic() + 60
+    while not scheduler_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    address = json.loads(scheduler_file.read_text())["address"]
+    processes.append(subprocess.Popen(
+        [str(VENV_BIN / "dask"), "worker", address, "--nthreads", "1", "--no-dashboard"],
+        cwd=base, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True))
+    return address, processes
+
+
+def end(processes: list[subprocess.Popen[bytes]]) -> None:
+    for process in reversed(processes):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait(10)
+
+
+def test_a_lost_scheduler_stops_the_run_clearly_and_a_rerun_resumes(tmp_path: Path) -> None:
+    folder = bot_folder(tmp_path)
+    db = tmp_path / "t.db"
+    args = ["tournament", "run", f"slow={folder / 'slow.py'}", f"steady={folder / 'steady.py'}",
+            f"weak={folder / 'weak.py'}", "--seed", "4", "--games-per-pairing", "2",
+            "--time-per-move", "2", "--db", str(db), "--plain"]
+    address, processes = dask_cluster(tmp_path)
+    try:
+        first = cli(*args, "--cluster", address, cwd=tmp_path)
+        deadline = time.monotonic() + 60
+        while done_games(db) < 1 and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert first.poll() is None, first.communicate()[0]
+        os.killpg(processes[0].pid, signal.SIGKILL)  # the scheduler, with no goodbye
+        out = first.communicate(timeout=90)[0]
+    finally:
+        end(processes)
+    assert first.returncode == 1, out
+    assert "lost the Dask scheduler" in out and "rerun" in out, out
+    assert 1 <= done_games(db) < 6
+    with Store.open(db, create=False) as store:
+        pending = [g for g in store.games() if g.status == "pending"]
+    assert pending and all(g.last_error is None for g in pending)  # nothing wrong with them
+
+    address, processes = dask_cluster(tmp_path)
+    try:
+        second = cli(*args, "--cluster", address, cwd=tmp_path)
+        out = second.communicate(timeout=120)[0]
+    finally:
+        end(processes)
+    assert second.returncode == 0, out
+    assert "resuming" in out
+    assert_exactly_once(db, 6)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.tournaments.helpers import fake_outcome
 from tournaments.entries import Entry
-from tournaments.runner import run_games
+from tournaments.runner import StopRun, run_games
 from tournaments.schedule import ScheduledGame, build_schedule
 from tournaments.store import GameOutcome, Store
 
@@ -103,3 +103,27 @@ def test_games_withdrawn_meanwhile_are_neither_played_nor_recorded(tmp_path: Pat
     assert [g for g in started if "d" in g.seats] == with_d[:1]
     assert summary.failed == 0 and summary.withdrawn == len(with_d)
     assert summary.played == len(games) - len(with_d) and store.counts() == (6, 6)
+
+
+def test_a_play_that_stops_the_run_keeps_the_games_in_flight_and_notes_no_error(
+        tmp_path: Path) -> None:
+    store, games = _setup(tmp_path)
+    gone = asyncio.Event()  # the cluster went away
+    calls = 0
+
+    async def play(game: ScheduledGame) -> GameOutcome:
+        nonlocal calls
+        calls += 1
+        if gone.is_set():
+            raise StopRun("lost the Dask scheduler")
+        if game.index == 3:
+            gone.set()
+            await asyncio.sleep(0.05)  # in flight when the others hear of it: still recorded
+        return fake_outcome(game)
+
+    summary = asyncio.run(run_games(store, games, play, concurrency=2))
+    assert summary.aborted == "lost the Dask scheduler" and summary.failed == 0
+    done = {g.game.index for g in store.games(done_only=True)}
+    assert 3 in done and summary.played == len(done) < 12 and calls < 12
+    assert all(g.attempts == 0 and g.last_error is None
+               for g in store.games() if g.status == "pending")

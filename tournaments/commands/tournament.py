@@ -330,8 +330,9 @@ def run(
         except KeyboardInterrupt:
             _interrupted(int(signal.SIGINT), db)
     if summary is not None and (summary.failed or summary.aborted):
-        err_console.print(f"[red]{summary.failed} game(s) failed[/]"
-                          + (f"; stopped: {summary.aborted}" if summary.aborted else ""))
+        what = [f"{summary.failed} game(s) failed"] if summary.failed else []
+        what += [f"stopped: {summary.aborted}"] if summary.aborted else []
+        err_console.print(f"[red]{'; '.join(what)}[/]")
         for game_id, error in summary.errors[:5]:
             err_console.print(f"  {game_id}: {error}", markup=False)
         err_console.print("rerun the same command to retry them")
@@ -496,6 +497,9 @@ def bench_tournament(
         for row in result["cluster"]:
             row["ratio_to_embedded"] = (row["games_per_s"] / result["games_per_s"]
                                         if result["games_per_s"] else 0.0)
+            # CPU per game, all processes counted: the overhead, whatever else runs meanwhile.
+            row["cpu_ratio_to_embedded"] = (row["cpu_ms_per_game"] / result["cpu_ms_per_game"]
+                                            if result["cpu_ms_per_game"] else 0.0)
     if json_out:
         print_json(result)
         return
@@ -519,14 +523,16 @@ def bench_tournament(
 
         table = Table(title="Embedded runner and Dask LocalClusters"
                             + (f", best of {repeat}" if repeat > 1 else ""))
-        for column in ("runner", "games at once", "games/s", "vs embedded"):
+        for column in ("runner", "games at once", "games/s", "vs embedded", "CPU ms/game",
+                       "vs embedded"):
             table.add_column(column, justify="right")
         table.add_row("embedded", str(result["concurrency"]), f"{result['games_per_s']:.1f}",
-                      "1.00")
+                      "1.00", f"{result['cpu_ms_per_game']:.1f}", "1.00")
         for row in result["cluster"]:
             table.add_row(f"{row['workers']} worker(s)",
                           str(row["workers"] * row["threads_per_worker"]),
-                          f"{row['games_per_s']:.1f}", f"{row['ratio_to_embedded']:.2f}")
+                          f"{row['games_per_s']:.1f}", f"{row['ratio_to_embedded']:.2f}",
+                          f"{row['cpu_ms_per_game']:.1f}", f"{row['cpu_ratio_to_embedded']:.2f}")
         console.print(table)
 
 
