@@ -115,6 +115,8 @@ class _Pool:
         self.broken: str | None = None  # why no game can be sent any more
         self._monitor: asyncio.Task[None] | None = None
         self._starting: set[str] = set()
+        self._refused: set[str] = set()  # workers that could not make an actor: not asked again
+        self._adding: set[asyncio.Task[None]] = set()
 
     async def start(self, workers: dict[str, dict[str, Any]]) -> None:
         await asyncio.gather(*(self._add(address, info["threads"])
@@ -122,14 +124,18 @@ class _Pool:
         self._monitor = asyncio.ensure_future(self._watch())
 
     async def close(self) -> None:
-        if self._monitor is not None:
-            self._monitor.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._monitor
+        for task in [self._monitor, *self._adding]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         for remote in self.remotes.values():
             remote.future.release()
 
     async def _add(self, address: str, threads: int) -> None:
+        from distributed import KilledWorker
+        from distributed.client import FutureCancelledError
+
         from tournaments.cluster_worker import ArenaActor
 
         self._starting.add(address)
@@ -138,7 +144,11 @@ class _Pool:
                 ArenaActor, threads, actor=True, workers=[address], allow_other_workers=False,
                 key=f"azul-arena-{secrets.token_hex(8)}")
             await asyncio.wait_for(future, CONNECT_TIMEOUT)
-        except Exception:  # noqa: BLE001 - it went as it came: the next look tries again
+        except (OSError, TimeoutError, FutureCancelledError, KilledWorker):
+            # It went as it came: the next look tries again if it is still there.
+            return
+        except Exception:  # noqa: BLE001 - it cannot run azul-arena (the start said so)
+            self._refused.add(address)
             return
         finally:
             self._starting.discard(address)
@@ -172,8 +182,12 @@ class _Pool:
             for remote in [r for a, r in self.remotes.items() if a not in listed]:
                 await self._drop(remote)
             for address, worker in listed.items():
-                if address not in self.remotes and address not in self._starting:
-                    asyncio.ensure_future(self._add(address, int(worker.get("nthreads", 1))))
+                if address not in self.remotes and address not in self._starting | self._refused:
+                    self._starting.add(address)
+                    task = asyncio.ensure_future(self._add(address,
+                                                           int(worker.get("nthreads", 1))))
+                    self._adding.add(task)
+                    task.add_done_callback(self._adding.discard)
 
     async def acquire(self, avoid: set[str]) -> _Remote:
         """A worker with a free slot, preferring those not in `avoid`; waits for one."""
@@ -220,10 +234,11 @@ class _Pool:
         lost = asyncio.ensure_future(remote.lost.wait())
         try:
             await asyncio.wait([request, lost], return_when=asyncio.FIRST_COMPLETED)
-        finally:
+        finally:  # the worker gone, or the run cancelled: the call is abandoned
             lost.cancel()
-        if not request.done():
-            request.cancel()
+            if not request.done():
+                request.cancel()
+        if request.cancelled():
             raise WorkerLost(f"worker {remote.address} left the cluster mid-game")
         try:
             reply = request.result()
@@ -281,8 +296,11 @@ async def _connect(options: ClusterOptions) -> AsyncIterator[Any]:
             yield client
         return
     # Local workers run the referee on the loop the embedded runner uses (uvloop if installed),
-    # and the client calls them directly (they are on this machine).
-    config = {"distributed.admin.event-loop": "uvloop"} if loop_name() == "uvloop" else {}
+    # without Dask's sampling of their threads every 10 ms (no dashboard shows it), and the
+    # client calls them directly (they are on this machine).
+    config: dict[str, Any] = {"distributed.worker.profile.enabled": False}
+    if loop_name() == "uvloop":
+        config["distributed.admin.event-loop"] = "uvloop"
     with dask.config.set(config):
         cluster = await LocalCluster(
             n_workers=options.workers, threads_per_worker=options.threads, processes=True,
