@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import subprocess
 from pathlib import Path
 
 from typer.testing import CliRunner
 
+from referee import Arena
+from referee.tokens import TokenFile
 from tests.kits.conftest import ROOT
 from tournaments.cli import app
 
@@ -24,7 +28,7 @@ def test_bot_new_node_makes_a_self_contained_folder(tmp_path: Path) -> None:
     for proto in (ROOT / "proto" / "azul_arena" / "v1").glob("*.proto"):
         assert (folder / "proto" / "azul_arena" / "v1" / proto.name).read_text() == \
             proto.read_text()
-    assert 'run = "node bot.js"' in (folder / "bot.toml").read_text()
+    assert 'run = "node --v8-pool-size=1 bot.js"' in (folder / "bot.toml").read_text()
     assert "name: 'my-js'" in (folder / "bot.js").read_text()
     assert json.loads((folder / "package.json").read_text())["name"] == "my-js"
     assert "npm install" in made.output  # --no-install: it says the one command instead
@@ -47,3 +51,29 @@ def test_node_sample_passes_bot_check_on_every_ruleset_it_declares(node_bot: Pat
     checks = {c["name"]: c for c in report["checks"]}
     assert checks["launch and handshake"]["detail"] == "said Hello as 'greedy-js'"
     assert {"survives 2-player games", "survives 4-player games", "plays azul-gray"} <= set(checks)
+
+
+def run_node(bot: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["node", str(bot / "bot.js"), *args], capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+
+
+def test_the_node_kit_says_why_it_cannot_play(node_bot: Path, tmp_path: Path) -> None:
+    """The kit's own gRPC stream (Node's http2) reports the two ways a bot is turned away: no
+    referee at the address (exit 4) and a referee that refuses its token (exit 3)."""
+    nobody = run_node(node_bot, "--referee", f"unix:{tmp_path}/nobody.sock")
+    assert nobody.returncode == 4, nobody.stderr
+    assert f"no referee answers at unix:{tmp_path}/nobody.sock" in nobody.stderr
+
+    tokens = TokenFile.load(tmp_path / "tokens.json", create=True)
+    tokens.issue("alice")
+
+    async def go() -> subprocess.CompletedProcess[str]:
+        async with Arena(["random"], listen="127.0.0.1:0", tokens=tokens) as arena:
+            assert arena.server is not None
+            return await asyncio.to_thread(run_node, node_bot, "--referee",
+                                           f"127.0.0.1:{arena.server.port}",
+                                           "--token", "alice.not-the-secret")
+    refused = asyncio.run(go())
+    assert refused.returncode == 3, refused.stderr
+    assert "the referee refused this bot" in refused.stderr
