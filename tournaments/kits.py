@@ -29,6 +29,7 @@ class Kit:
     install: str  # what fetches the folder's dependencies ("": none); its build is in bot.toml
     tool: str  # the program that prepares a folder (installs or builds)
     bot_file: str  # the file the author edits
+    needs: str  # how to install what the kit needs (Debian and Ubuntu)
 
 
 KITS = {
@@ -36,10 +37,13 @@ KITS = {
                          "package-lock.json", "README.md", ".gitignore"),
                 "greedy-js",
                 ("bot.js", "bot.toml", "package.json", "package-lock.json", "README.md"),
-                "npm install --no-audit --no-fund", "npm", "bot.js"),
+                "npm install --no-audit --no-fund", "npm", "bot.js",
+                "Node.js 18 or newer with npm: apt-get install nodejs npm"),
     "cpp": Kit("cpp", ("azul_arena.hpp", "azul_arena.cpp", "bot.cpp", "CMakeLists.txt",
                        "bot.toml", "README.md", ".gitignore"),
-               "greedy-cpp", ("bot.cpp", "bot.toml", "README.md"), "", "cmake", "bot.cpp"),
+               "greedy-cpp", ("bot.cpp", "bot.toml", "README.md"), "", "cmake", "bot.cpp",
+               "apt-get install g++ cmake pkg-config libgrpc++-dev libprotobuf-dev "
+               "protobuf-compiler protobuf-compiler-grpc"),
 }
 
 
@@ -84,10 +88,11 @@ def prepare_command(lang: str, folder: Path) -> str:
 
 def prepare(lang: str, folder: Path, timeout: float = 900.0) -> subprocess.CompletedProcess[str]:
     """Run `prepare_command` in `folder`; raises FileNotFoundError when the kit's tool is not
-    installed, subprocess.TimeoutExpired after `timeout` seconds."""
+    installed (its message says what to install), subprocess.TimeoutExpired after `timeout`
+    seconds."""
     kit = KITS[lang]
     if shutil.which(kit.tool) is None:
-        raise FileNotFoundError(f"{kit.tool} is not installed")
+        raise FileNotFoundError(f"{kit.tool} is not installed ({kit.needs})")
     return subprocess.run(["/bin/sh", "-c", prepare_command(lang, folder)], cwd=folder,
                           capture_output=True, text=True, timeout=timeout,
                           stdin=subprocess.DEVNULL)

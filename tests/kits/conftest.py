@@ -29,14 +29,12 @@ def missing_tools(lang: str) -> str:
     """What is missing to build and run `lang` kit bots here ("" when nothing)."""
     if lang == "node":
         lacking = [t for t in ("node", "npm") if shutil.which(t) is None]
-        return f"{', '.join(lacking)} not installed: apt-get install nodejs npm" if lacking else ""
+        return f"{', '.join(lacking)} not installed: {KITS['node'].needs}" if lacking else ""
     lacking = [t for t in ("g++", "cmake", "pkg-config", "protoc", "grpc_cpp_plugin")
                if shutil.which(t) is None]
     if not lacking and subprocess.run(["pkg-config", "--exists", "grpc++", "protobuf"]).returncode:
         lacking = ["grpc++ and protobuf development files"]
-    return (f"{', '.join(lacking)} not installed: apt-get install g++ cmake pkg-config "
-            "libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc"
-            if lacking else "")
+    return f"{', '.join(lacking)} not installed: {KITS['cpp'].needs}" if lacking else ""
 
 
 def _fingerprint(lang: str, extra: Path) -> str:

@@ -7,11 +7,12 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from referee import Arena
 from referee.tokens import TokenFile
-from tests.kits.conftest import ROOT
+from tests.kits.conftest import ROOT, missing_tools
 from tournaments.cli import app
 
 runner = CliRunner()
@@ -77,3 +78,18 @@ def test_the_node_kit_says_why_it_cannot_play(node_bot: Path, tmp_path: Path) ->
     refused = asyncio.run(go())
     assert refused.returncode == 3, refused.stderr
     assert "the referee refused this bot" in refused.stderr
+
+
+def test_a_match_shows_why_a_kit_bot_crashed(tmp_path: Path) -> None:
+    """A newcomer who skipped `npm install` sees the kit's one-line answer under the match table,
+    not only a crash in it."""
+    reason = missing_tools("node")
+    if reason:
+        pytest.skip(reason)
+    made = runner.invoke(app, ["bot", "new", "early", "--lang", "node", "--no-install",
+                               "--dir", str(tmp_path)])
+    assert made.exit_code == 0, made.output
+    played = runner.invoke(app, ["match", str(tmp_path / "early"), "random", "--seed", "3",
+                                 "--replay", str(tmp_path / "game.json")])
+    assert "crash" in played.output
+    assert 'protobufjs is not installed: run "npm install"' in played.output

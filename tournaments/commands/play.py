@@ -162,7 +162,25 @@ def match(
         table.add_row(str(i), s.entry, str(s.score), str(s.rank), s.termination, str(s.strikes),
                       str(s.moves), s.log_path)
     console.print(table)
+    for i, s in enumerate(result.seats):
+        if s.termination != "ok" or s.strikes:
+            _explain_faults(i, s.entry, s.termination, s.faults, s.log_path)
     console.print(f"replay: {path}")
+
+
+def _explain_faults(seat: int, entry: str, termination: str, faults: dict[str, int],
+                    log_path: str) -> None:
+    """Why a seat faulted, where a newcomer looks first: the end of its bot's log (a missing
+    dependency, a stack trace, the kit's warning)."""
+    counted = ", ".join(f"{kind} x{n}" for kind, n in faults.items())
+    console.print(f"\n[yellow]seat {seat} ({entry}): {termination}[/] ({counted or 'no strikes'});"
+                  f" the end of its log, {log_path}:")
+    try:
+        lines = Path(log_path).read_text(errors="replace").strip().splitlines()[-8:]
+    except OSError as exc:
+        lines = [f"(unreadable: {exc})"]
+    for line in lines:
+        console.print(f"  {line}", markup=False, highlight=False)
 
 
 DEFAULT_TOKENS = Path("azul-arena-tokens.json")

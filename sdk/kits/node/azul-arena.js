@@ -17,7 +17,18 @@ const http2 = require('http2');
 const net = require('net');
 const path = require('path');
 const { performance } = require('perf_hooks');
-const protobuf = require('protobufjs');
+const protobuf = requireInstalled('protobufjs');
+
+// A package from package.json, or a message that says the one command that installs it.
+function requireInstalled(name) {
+  try {
+    return require(name);
+  } catch (err) {
+    if (err.code !== 'MODULE_NOT_FOUND') throw err;
+    console.error(`${name} is not installed: run "npm install" in the bot's folder (beside package.json)`);
+    return process.exit(2);
+  }
+}
 
 const PROTOCOL_VERSION = 1;
 const CLASSIC_RULESETS = ['azul', 'azul-mini', 'azul-gray', 'azul-greenbox'];
