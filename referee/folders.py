@@ -151,15 +151,25 @@ async def build(folder: BotFolder, log_path: Path,
         raise BuildError(f"the build of {folder.path} ({folder.build}) took more than "
                          f"{folder.build_timeout:g} s; see {log_path}", log_path) from None
     if code != 0:
-        raise BuildError(f"the build of {folder.path} ({folder.build}) failed with exit code "
-                         f"{code}: {_last_line(log_path)}; see {log_path}", log_path)
+        # The error line first: a fault's detail is cut short in records (the command is the
+        # log's first line).
+        raise BuildError(f"the build of {folder.path} failed with exit code {code}: "
+                         f"{_telling_line(log_path)}; see {log_path}", log_path)
     return time.monotonic() - began
 
 
-def _last_line(log_path: Path) -> str:
+def _telling_line(log_path: Path) -> str:
+    """The line of a failed build's log that says what went wrong: the first compiler or CMake
+    error (`make` ends with "Error 2", which says nothing), else the last line."""
     with contextlib.suppress(OSError):
-        lines = [line for line in log_path.read_text(errors="replace").splitlines()
-                 if line.strip()]
+        lines = [line.strip() for line in log_path.read_text(errors="replace").splitlines()
+                 if line.strip() and not line.startswith("$ ")]  # not the command itself
+        errors = [i for i, line in enumerate(lines)
+                  if "error:" in line.lower() or "CMake Error" in line]
+        if errors:  # CMake says "CMake Error at CMakeLists.txt:21 (message):", then the message
+            first = errors[0]
+            told = lines[first:first + 3] if lines[first].endswith(":") else lines[first:first + 1]
+            return " ".join(told)[:300]
         if lines:
-            return lines[-1].strip()[:200]
+            return lines[-1][:200]
     return "no output"

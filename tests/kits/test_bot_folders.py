@@ -4,15 +4,18 @@ starts; a match, `bot check`, an entry and a TOML entries file take the folder i
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from referee import Arena, MatchConfig, MatchResult
 from referee.folders import BuildError, FolderError, build, read_folder
 from referee.launcher import check_entry, entry_argv
+from tournaments.cli import app
 from tournaments.entries import EntryError, load_entries_toml, parse_entry
 
 FIRST_BOT = Path(__file__).resolve().parents[2] / "bots" / "first_bot.py"
@@ -49,13 +52,21 @@ def test_a_folder_is_built_once_then_plays_from_its_own_directory(tmp_path: Path
 
 
 def test_a_failed_build_ends_the_seat_with_the_build_error(tmp_path: Path) -> None:
-    folder = python_folder(tmp_path / "broken", "echo bot.cpp:3: error: oops >&2; exit 3")
+    # make's last line ("Error 2") says nothing: the compiler's error line is the one shown.
+    folder = python_folder(tmp_path / "broken", "echo bot.cpp:3: error: oops >&2; "
+                           "echo make: Error 2; exit 3")
     result = play([str(folder), "random"], tmp_path / "logs")
     assert result.seats[0].termination == "crash"
     assert result.seats[1].termination == "ok"
     detail = result.record["referee"]["faults"][0]["detail"]
     assert "failed with exit code 3: bot.cpp:3: error: oops" in detail
     assert result.seats[0].log_path.endswith("-build.log")
+
+    checked = CliRunner().invoke(app, ["bot", "check", str(folder), "--json"])
+    assert checked.exit_code == 1
+    launch = json.loads(checked.output.strip().splitlines()[-1])["checks"][0]
+    assert launch["name"] == "launch and handshake" and not launch["passed"]
+    assert "bot.cpp:3: error: oops" in launch["detail"]  # not "said Hello as ''"
 
 
 def test_a_build_over_its_time_limit_is_stopped(tmp_path: Path) -> None:

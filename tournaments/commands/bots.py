@@ -228,12 +228,14 @@ def run_check(entry: str, games: int = 1, time_per_move: float = 0.5, grace: flo
     report.rulesets, unknown, seats = run_loop(
         _check_games(entry, rulesets, games, time_per_move, grace, isolation))
     first = seats[0][2]
+    # No name: the bot never said Hello (the referee played its seat without it).
     handshake = first.termination not in ("no_hello", "version_mismatch", "bad_token") and not (
-        first.termination in ("crash", "malformed") and first.moves == 0)
+        first.termination in ("crash", "malformed") and (first.moves == 0 or not first.bot_name))
     report.checks.append(Check(
         "launch and handshake", handshake,
         f"said Hello as {first.bot_name!r}" if handshake else
-        f"{first.termination}; see the log {first.log_path}"))
+        f"{first.termination}: {first.detail or 'no detail'}" +
+        ("" if first.log_path in first.detail else f"; see the log {first.log_path}")))
     if not handshake:
         return report
     if unknown:
@@ -306,8 +308,9 @@ def bot_check(
         from rich.table import Table
 
         table = Table(title=f"bot check: {entry} ({', '.join(report.rulesets)})")
-        for col in ("check", "result", "detail"):
+        for col in ("check", "result"):
             table.add_column(col)
+        table.add_column("detail", overflow="fold")  # paths to logs in full
         for c in report.checks:
             table.add_row(c.name, "[green]pass[/]" if c.passed else "[bold red]FAIL[/]",
                           c.detail)
