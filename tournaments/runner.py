@@ -90,15 +90,22 @@ class Pool:
         self._tick = 0
         self.in_flight = 0
         self.started = 0  # processes started, by the model's reckoning
+        self.changes = 0  # games started and ended so far: a pick only changes with them
 
     def needs(self, game: ScheduledGame) -> tuple[int, int]:
         """(extra, first): the processes `game` would start for entries whose every process is
         playing, and for entries that hold none."""
+        # Called for up to `Dispatch.window` games per pick, several picks per game: plain
+        # tuple and dict operations, no Counter per call.
         first = extra = 0
-        for name, seats in Counter(game.seats).items():
-            missing = seats - (self.held[name] - self.busy[name])
+        seats = game.seats
+        for i, name in enumerate(seats):
+            if i and name in seats[:i]:
+                continue  # the same entry twice: counted at its first seat
+            held = self.held.get(name, 0)
+            missing = seats.count(name) - (held - self.busy.get(name, 0))
             if missing > 0:
-                new = 1 if self.held[name] == 0 else 0
+                new = 1 if held == 0 else 0
                 first += new
                 extra += missing - new
         return extra, first
@@ -121,6 +128,7 @@ class Pool:
                 self.started += missing
             self.busy[name] += seats
         self.in_flight += 1
+        self.changes += 1
         if self.max_processes is not None:
             self._evict(sum(self.held.values()) - self.max_processes)
 
@@ -141,6 +149,7 @@ class Pool:
             self.busy[name] -= 1
             self._last_used[name] = self._tick
         self.in_flight -= 1
+        self.changes += 1
 
 
 class Dispatch:
@@ -174,6 +183,7 @@ class Dispatch:
         self.window = window
         self.in_schedule = in_schedule
         self.dropped = 0  # games withdrawn from the store before they started
+        self._waiting_since: int | None = None  # `pool.changes` when a pick last found none
 
     def __len__(self) -> int:
         return len(self._pending)
@@ -185,6 +195,8 @@ class Dispatch:
     def take(self) -> ScheduledGame | None:
         """The next game to start (its entries count as busy until `release`), or None when
         nothing should start before a game in flight finishes (or nothing is left)."""
+        if self._waiting_since == self.pool.changes:
+            return None  # nothing started or ended since the last look: the same answer
         while self._pending:
             best, best_cost = -1, (0, 0)
             for i, game in enumerate(self._pending):
@@ -196,6 +208,7 @@ class Dispatch:
                     if cost == (0, 0):
                         break
             if not self.pool.may_start(*best_cost):
+                self._waiting_since = self.pool.changes
                 return None  # wait: a game finishing soon frees an entry's process
             game = self._pending[best]
             del self._pending[best]
@@ -237,70 +250,86 @@ async def run_games(
     stop = asyncio.Event()
     start = time.perf_counter()
 
+    async def wake(everyone: bool = False) -> None:
+        # One waiting worker per game that ends (it wakes the next if it could start a game):
+        # a pick looks at up to 256 games, and 15 idle workers picking at every game's end
+        # cost the referee's event loop more than the games at --concurrency 16.
+        async with freed:
+            if everyone:
+                freed.notify_all()
+            else:
+                freed.notify(1)
+
     async def _release(game: ScheduledGame) -> None:
         dispatch.release(game)
-        async with freed:
-            freed.notify_all()
+        await wake()
 
     async def worker() -> None:
+        try:
+            while not stop.is_set():
+                game = dispatch.take()
+                if game is None:
+                    if not dispatch or not dispatch.in_flight:
+                        return
+                    async with freed:
+                        await freed.wait()
+                    continue
+                await wake(everyone=not dispatch)  # the next may start one too, or leave
+                await play_one(game)
+        finally:
+            await wake(everyone=True)  # stopped or out of games: the others leave too
+
+    async def play_one(game: ScheduledGame) -> None:
         nonlocal consecutive_errors
-        while not stop.is_set():
-            game = dispatch.take()
-            if game is None:
-                if not dispatch or not dispatch.in_flight:
-                    return
-                async with freed:
-                    await freed.wait()
-                continue
-            try:
-                outcome = await play(game)
-            except asyncio.CancelledError:
-                raise
-            except StopRun as exc:
-                await _release(game)
-                summary.aborted = summary.aborted or str(exc)
-                stop.set()
-                continue
-            except Exception as exc:  # noqa: BLE001 - one broken game must not stop the others
-                await _release(game)
-                error = f"{type(exc).__name__}: {exc}"
-                try:
-                    store.record_error(game, traceback.format_exc())
-                except (StoreError, sqlite3.Error) as store_exc:
-                    error += f" (and noting it in the db failed: {store_exc})"
-                summary.failed += 1
-                if len(summary.errors) < 20:
-                    summary.errors.append((game.game_id, error))
-                consecutive_errors += 1
-                if consecutive_errors >= limit and summary.played == 0:
-                    summary.aborted = (f"the first {consecutive_errors} games all failed; "
-                                       f"last error: {error}")
-                    stop.set()
-                if on_done:
-                    on_done(game, None, error)
-                continue
+        try:
+            outcome = await play(game)
+        except asyncio.CancelledError:
+            raise
+        except StopRun as exc:
             await _release(game)
-            t0 = time.perf_counter()
+            summary.aborted = summary.aborted or str(exc)
+            stop.set()
+            return
+        except Exception as exc:  # noqa: BLE001 - one broken game must not stop the others
+            await _release(game)
+            error = f"{type(exc).__name__}: {exc}"
             try:
-                store.record(game, outcome)  # committed before anyone hears of the result
-            except GameWithdrawn:
-                summary.withdrawn += 1
-                continue
-            except (StoreError, sqlite3.Error) as exc:
-                # Not recorded: count it as failed (it stays pending unless it was already
-                # done) and go on with the others rather than crash the whole run.
-                error = f"could not record the result in {store.path}: {exc}"
-                summary.failed += 1
-                if len(summary.errors) < 20:
-                    summary.errors.append((game.game_id, error))
-                if on_done:
-                    on_done(game, None, error)
-                continue
-            summary.store_time += time.perf_counter() - t0
-            summary.played += 1
-            consecutive_errors = 0
+                store.record_error(game, traceback.format_exc())
+            except (StoreError, sqlite3.Error) as store_exc:
+                error += f" (and noting it in the db failed: {store_exc})"
+            summary.failed += 1
+            if len(summary.errors) < 20:
+                summary.errors.append((game.game_id, error))
+            consecutive_errors += 1
+            if consecutive_errors >= limit and summary.played == 0:
+                summary.aborted = (f"the first {consecutive_errors} games all failed; "
+                                   f"last error: {error}")
+                stop.set()
             if on_done:
-                on_done(game, outcome, None)
+                on_done(game, None, error)
+            return
+        await _release(game)
+        t0 = time.perf_counter()
+        try:
+            store.record(game, outcome)  # committed before anyone hears of the result
+        except GameWithdrawn:
+            summary.withdrawn += 1
+            return
+        except (StoreError, sqlite3.Error) as exc:
+            # Not recorded: count it as failed (it stays pending unless it was already
+            # done) and go on with the others rather than crash the whole run.
+            error = f"could not record the result in {store.path}: {exc}"
+            summary.failed += 1
+            if len(summary.errors) < 20:
+                summary.errors.append((game.game_id, error))
+            if on_done:
+                on_done(game, None, error)
+            return
+        summary.store_time += time.perf_counter() - t0
+        summary.played += 1
+        consecutive_errors = 0
+        if on_done:
+            on_done(game, outcome, None)
 
     workers = [asyncio.create_task(worker()) for _ in range(max(1, concurrency))]
     try:
