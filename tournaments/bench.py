@@ -2,7 +2,8 @@
 
 The path measured is the production one: bot processes (reused across games), the in-process
 referee over a unix socket, the runner and the SQLite store. A short warm-up (process start-up,
-imports) is played first and not counted.
+imports) is played first and not counted: 2 x concurrency games and a game for every entry, so
+each entry has its process before the clock starts.
 
 Per move, the breakdown splits a game's duration into
 - the bot round trip as the referee measured it (send request, bot thinks, answer arrives),
@@ -27,7 +28,7 @@ from referee.sandbox import strongest
 from tournaments.arena import GameSettings, arena_player, local_pool, process_cap
 from tournaments.entries import Entry
 from tournaments.runner import run_games
-from tournaments.schedule import build_schedule
+from tournaments.schedule import ScheduledGame, build_schedule
 from tournaments.store import Store
 
 
@@ -140,6 +141,28 @@ def bench_entries(count: int) -> list[Entry]:
     return ENTRIES if count == 2 else [Entry(f"random-{i + 1}", "random") for i in range(count)]
 
 
+def warmup_games(schedule: list[ScheduledGame], count: int) -> list[ScheduledGame]:
+    """The warm-up: at least `count` games and every entry's first, taken from `schedule` in
+    rounds of games with no entry in common, so that it starts one process per entry (and a
+    second only where the runner would) rather than crowd a round-robin's first entries."""
+    names = {n for g in schedule for n in g.seats}
+    chosen: list[ScheduledGame] = []
+    seen: set[str] = set()
+    left = schedule
+    while left and (len(chosen) < count or seen != names):
+        used: set[str] = set()
+        rest = []
+        for game in left:
+            if (len(chosen) < count or seen != names) and used.isdisjoint(game.seats):
+                chosen.append(game)
+                used.update(game.seats)
+                seen.update(game.seats)
+            else:
+                rest.append(game)
+        left = rest
+    return chosen
+
+
 def run_bench(games: int, concurrency: int, ruleset: str = "azul",
               entries_count: int = 2, isolation: str | None = None,
               ponder: bool = False) -> dict[str, Any]:
@@ -147,12 +170,15 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
     (None: the strongest available), frozen between their moves unless `ponder`; return
     throughput, the per-move breakdown and the peak of live bot processes (from /proc)."""
     entries = bench_entries(entries_count)
-    warmup = 2 * concurrency
-    per_group = -(-(games + warmup) // math.comb(len(entries), 2))
+    names = [e.name for e in entries]
+    per_group = -(-(games + 2 * concurrency + len(names)) // math.comb(len(names), 2))
     with tempfile.TemporaryDirectory(prefix="azul-bench-") as tmp:
         store = Store.open(Path(tmp) / "bench.db")
-        schedule = build_schedule([e.name for e in entries], 2, per_group, seed=1
-                                  )[:games + warmup]
+        full = build_schedule(names, 2, per_group, seed=1)
+        warm = warmup_games(full, 2 * concurrency)
+        warm_ids = {g.index for g in warm}
+        measured = [g for g in full if g.index not in warm_ids][:games]
+        schedule = sorted([*warm, *measured], key=lambda g: g.index)
         store.write_schedule({"bench": True}, entries, schedule)
         settings = GameSettings(ruleset=ruleset, time_per_move=1.0, isolation=isolation,
                                 ponder=ponder)
@@ -172,18 +198,17 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
             try:
                 async with arena_player(entries, settings, Path(tmp) / "logs", cap) as play:
                     pool = local_pool(cap)  # one model across warm-up and run: one Arena
-                    await run_games(store, schedule[:warmup], play, concurrency, pool=pool)
+                    await run_games(store, warm, play, concurrency, pool=pool)
                     startup = time.perf_counter() - t0
                     cpu0 = tree_cpu_s(os.getpid())
-                    summary = await run_games(store, schedule[warmup:], play, concurrency,
-                                              pool=pool)
+                    summary = await run_games(store, measured, play, concurrency, pool=pool)
                     cpu[0] = tree_cpu_s(os.getpid()) - cpu0
             finally:
                 counter.cancel()
             return startup, summary, summary.elapsed
 
         startup, summary, elapsed = run_loop(main())
-        done = [g for g in store.games(done_only=True) if g.game.index >= warmup]
+        done = [g for g in store.games(done_only=True) if g.game.index not in warm_ids]
         moves = sum(s.moves for g in done for s in g.seats)
         duration = sum(g.duration or 0.0 for g in done)
         bot_time = sum(s.move_time for g in done for s in g.seats)

@@ -111,8 +111,8 @@ class Pool:
         return extra, first
 
     def may_start(self, extra: int, first: int) -> bool:
-        """Whether a game needing these processes should start now rather than wait for a game
-        in flight to free an entry (see `Dispatch`)."""
+        """Whether the machine and the cap have room for a game needing these processes, rather
+        than wait for a game in flight to free an entry (see `Dispatch`)."""
         if not extra or not self.in_flight:
             return True
         if self.parallel is not None and self.in_flight >= self.parallel:
@@ -160,15 +160,19 @@ class Dispatch:
       processes, *extra* ones (another for an entry that is playing already) counting before
       *first* ones (for an entry holding none: needed sooner or later anyway);
     - a game needing no extra process starts at once; one that needs an extra process starts
-      only if it buys parallelism: nothing else is running, or fewer games are in flight than
-      the machine plays usefully at once (`Pool.parallel`, two per CPU) and the processes fit
-      under the Arena's cap;
-    - else the worker waits for a game to finish, which frees entries.
+      only if it buys parallelism: nothing else is running, or the entries are too few to keep
+      the machine busy on one process each (the games in flight, and pending ones none of
+      whose entries are already counted, make fewer than `Pool.parallel`: two games per CPU),
+      fewer games than that are in flight, and the processes fit under the Arena's cap;
+    - else the worker waits for a game to finish, which frees entries (in a field of many
+      entries one ends every few tens of milliseconds; a process takes about 100 ms of CPU to
+      start).
 
     So `--concurrency` is the most games at once, reached with extra processes only where they
-    pay: 16 entries at `--concurrency 16` on 2 cores play 8 games at once on one process each
-    (more would spend the cores starting processes), on 64 cores 16 games with two processes
-    each; 2 entries at `--concurrency 4` on 2 cores play 4 games at once.
+    pay: 16 entries at `--concurrency 16` on 2 cores play up to 8 games at once on one process
+    each, on 64 cores 16 games with two processes each; 2 entries at `--concurrency 4` on 2
+    cores play 4 games at once. The tail of a schedule, where few entries are left to pair,
+    counts as a small field.
 
     Only the first `window` pending games are looked at, so a pick costs O(window) however
     long the schedule; the schedule's own order decides among equals. A game that has left the
@@ -207,7 +211,7 @@ class Dispatch:
                     best, best_cost = i, cost
                     if cost == (0, 0):
                         break
-            if not self.pool.may_start(*best_cost):
+            if not self._may_start(*best_cost):
                 self._waiting_since = self.pool.changes
                 return None  # wait: a game finishing soon frees an entry's process
             game = self._pending[best]
@@ -218,6 +222,28 @@ class Dispatch:
             self.pool.start(game)
             return game
         return None
+
+    def _may_start(self, extra: int, first: int) -> bool:
+        """Whether a game needing these processes should start now (see the class doc)."""
+        pool = self.pool
+        if not extra or not pool.in_flight:
+            return True
+        if pool.parallel is not None and self._fills(pool.parallel):
+            return False  # the field keeps the machine busy on one process per entry
+        return pool.may_start(extra, first)
+
+    def _fills(self, games: int) -> bool:
+        """Whether the entries can keep `games` games going on one process each: the games in
+        flight, then pending ones (in the window) none of whose entries is counted yet."""
+        count = self.pool.in_flight
+        counted = {name for name, n in self.pool.busy.items() if n > 0}
+        for i, game in enumerate(self._pending):
+            if count >= games or i >= self.window:
+                break
+            if counted.isdisjoint(game.seats):
+                counted.update(game.seats)
+                count += 1
+        return count >= games
 
     def release(self, game: ScheduledGame) -> None:
         """`game` has finished (or failed): its entries are free again."""
