@@ -182,7 +182,7 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
         store.write_schedule({"bench": True}, entries, schedule)
         settings = GameSettings(ruleset=ruleset, time_per_move=1.0, isolation=isolation,
                                 ponder=ponder)
-        peak = 0
+        peak, referee_cpu, started = 0, 0.0, 0
         cpu = [0.0]
 
         async def count_processes() -> None:
@@ -200,9 +200,11 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
                     pool = local_pool(cap)  # one model across warm-up and run: one Arena
                     await run_games(store, warm, play, concurrency, pool=pool)
                     startup = time.perf_counter() - t0
-                    cpu0 = tree_cpu_s(os.getpid())
+                    cpu0, referee0 = tree_cpu_s(os.getpid()), time.process_time()
                     summary = await run_games(store, measured, play, concurrency, pool=pool)
                     cpu[0] = tree_cpu_s(os.getpid()) - cpu0
+                    nonlocal referee_cpu, started
+                    referee_cpu, started = time.process_time() - referee0, pool.started
             finally:
                 counter.cancel()
             return startup, summary, summary.elapsed
@@ -234,6 +236,12 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
         "event_loop": loop_name(),
         "elapsed_s": elapsed,
         "startup_s": startup,
+        # Games in flight on average (their durations over the wall time), the runner's count
+        # of bot processes started (warm-up included), and the CPU of this process alone
+        # (referee, runner, store) per game: where a concurrency's games/s goes.
+        "games_in_flight_mean": duration / elapsed if elapsed else 0.0,
+        "bot_processes_started": started,
+        "referee_cpu_ms_per_game": 1e3 * referee_cpu / summary.played if summary.played else 0.0,
         "games_per_s": summary.played / elapsed if elapsed else 0.0,
         "cpu_ms_per_game": 1e3 * cpu[0] / summary.played if summary.played else 0.0,
         "moves": moves,
