@@ -3,7 +3,8 @@
 The path measured is the production one: bot processes (reused across games), the in-process
 referee over a unix socket, the runner and the SQLite store. A short warm-up (process start-up,
 imports) is played first and not counted: 2 x concurrency games and a game for every entry, so
-each entry has its process before the clock starts.
+each entry has its process before the clock starts. It is the head of the same run: the clock
+starts when that many games have finished, so the games measured see the run's steady state.
 
 Per move, the breakdown splits a game's duration into
 - the bot round trip as the referee measured it (send request, bot thinks, answer arrives),
@@ -182,8 +183,10 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
         store.write_schedule({"bench": True}, entries, schedule)
         settings = GameSettings(ruleset=ruleset, time_per_move=1.0, isolation=isolation,
                                 ponder=ponder)
-        peak, referee_cpu, started = 0, 0.0, 0
+        peak, referee_cpu, started, finished, after = 0, 0.0, 0, 0, 0
         cpu = [0.0]
+        # (wall, this process's CPU, the whole tree's CPU) when the warm-up's count ended
+        mark: tuple[float, float, float] | None = None
 
         async def count_processes() -> None:
             nonlocal peak
@@ -191,25 +194,37 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",
                 peak = max(peak, len(live_bot_processes(os.getpid())))
                 await asyncio.sleep(0.05)
 
+        def on_done(game: ScheduledGame, outcome: Any, error: str | None) -> None:
+            # One run, warm-up first: the clock starts when as many games as the warm-up has
+            # are done, so the games measured see the run's steady state (no warm-up tail).
+            nonlocal finished, after, mark
+            finished += 1
+            if mark is None and finished >= len(warm):
+                mark = (time.perf_counter(), time.process_time(), tree_cpu_s(os.getpid()))
+            elif mark is not None and outcome is not None:
+                after += 1
+
         async def main() -> tuple[float, Any, float]:
+            nonlocal referee_cpu, started
             t0 = time.perf_counter()
             cap = process_cap(len(entries), 2, concurrency)
             counter = asyncio.ensure_future(count_processes())
             try:
                 async with arena_player(entries, settings, Path(tmp) / "logs", cap) as play:
-                    pool = local_pool(cap)  # one model across warm-up and run: one Arena
-                    await run_games(store, warm, play, concurrency, pool=pool)
-                    startup = time.perf_counter() - t0
-                    cpu0, referee0 = tree_cpu_s(os.getpid()), time.process_time()
-                    summary = await run_games(store, measured, play, concurrency, pool=pool)
+                    pool = local_pool(cap)
+                    summary = await run_games(store, [*warm, *measured], play, concurrency,
+                                              on_done, pool=pool)
+                    wall, referee0, cpu0 = mark or (t0, 0.0, 0.0)
+                    referee_cpu = time.process_time() - referee0
                     cpu[0] = tree_cpu_s(os.getpid()) - cpu0
-                    nonlocal referee_cpu, started
-                    referee_cpu, started = time.process_time() - referee0, pool.started
+                    elapsed = time.perf_counter() - wall
+                    started = pool.started
             finally:
                 counter.cancel()
-            return startup, summary, summary.elapsed
+            return wall - t0, summary, elapsed
 
         startup, summary, elapsed = run_loop(main())
+        summary.played, summary.store_time = after, summary.store_time * after / max(1, finished)
         done = [g for g in store.games(done_only=True) if g.game.index not in warm_ids]
         moves = sum(s.moves for g in done for s in g.seats)
         duration = sum(g.duration or 0.0 for g in done)
@@ -286,12 +301,14 @@ def compare_isolation(games: int, concurrency: int, isolation: str, ruleset: str
 def compare_concurrency(games: int, levels: list[int], rounds: int = 2, ruleset: str = "azul",
                         entries_count: int = 2, isolation: str | None = None,
                         ponder: bool = False) -> dict[str, Any]:
-    """`run_bench` at each concurrency of `levels`, in `rounds` alternating rounds of the same
-    run (the machine's speed drifts): each level's pooled games/s, its figure per round, the
-    peak of live bot processes, and games/s as a ratio to the first level's."""
+    """`run_bench` at each concurrency of `levels`, in `rounds` rounds of the same run (the
+    machine's speed drifts), every other round in reverse order: each level's pooled games/s,
+    its figure per round, the peak of live bot processes, and games/s as a ratio to the first
+    level's."""
     runs: dict[int, list[dict[str, Any]]] = {level: [] for level in levels}
-    for _ in range(rounds):
-        for level in levels:
+    for turn in range(rounds):
+        # Forward, then backward: no level always runs right after the same other one.
+        for level in levels if turn % 2 == 0 else levels[::-1]:
             runs[level].append(run_bench(games, level, ruleset, entries_count, isolation,
                                          ponder))
     rows = []
@@ -302,6 +319,10 @@ def compare_concurrency(games: int, levels: list[int], rounds: int = 2, ruleset:
                      "games_per_s": played / elapsed if elapsed else 0.0,
                      "games_per_s_rounds": [r["games_per_s"] for r in results],
                      "bot_processes_peak": max(r["bot_processes_peak"] for r in results),
+                     "games_in_flight_mean": sum(r["games_in_flight_mean"] for r in results)
+                     / len(results),
+                     "referee_cpu_ms_per_game": sum(r["referee_cpu_ms_per_game"]
+                                                    for r in results) / len(results),
                      "failed": sum(r["failed"] for r in results)})
     base = rows[0]["games_per_s"]
     for row in rows:
