@@ -323,6 +323,8 @@ def compare_concurrency(games: int, levels: list[int], rounds: int = 2, ruleset:
                      / len(results),
                      "referee_cpu_ms_per_game": sum(r["referee_cpu_ms_per_game"]
                                                     for r in results) / len(results),
+                     "cpu_ms_per_game": sum(r["cpu_ms_per_game"] for r in results)
+                     / len(results),
                      "failed": sum(r["failed"] for r in results)})
     base = rows[0]["games_per_s"]
     for row in rows:
