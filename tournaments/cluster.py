@@ -4,10 +4,10 @@
 coroutine, so the runner's dispatch, the store (written by this client alone, each result as it
 arrives), resume and every report work unchanged. Each worker holds one Dask actor
 (tournaments/cluster_worker.py) that plays whole games on its own referee Arena; a game is one
-call to it and its reply, straight between client and worker, so the scheduler does no work per
-game (a Dask task per game cost 5-8 ms of CPU, a sixth of a short game). The entries' files
-travel as content-addressed bundles (tournaments/bundles.py), sent once to each worker that
-needs them, and again to a worker that replaces a lost one.
+call to it and its reply (straight to the worker, or relayed by the scheduler), so no task is
+scheduled per game (a Dask task per game cost 7-10 ms of CPU, a quarter of a short game). The
+entries' files travel as content-addressed bundles (tournaments/bundles.py), sent once to each
+worker that needs them, and again to a worker that replaces a lost one.
 
 Failures of the machine, not of a bot, are retried: a game whose worker dies, is cut off or
 cannot play it (cannot start an entry or isolate its bots) is sent again, preferring other

@@ -3,9 +3,10 @@
 The client creates one `ArenaActor` (a Dask actor) on each worker and calls it once per game. Its
 methods are coroutines, so Dask runs them on the worker's own event loop, and the referee runs
 there too: one `Arena` per tournament (bot processes pooled across games exactly as locally). A
-game costs one call and its reply, straight between client and worker; the scheduler is not
-involved per game (a Dask task per game cost some 5-8 ms of CPU for a game of some 50 ms, on the
-client, the scheduler and the worker, against about 1 ms for a call: docs/cluster.md).
+game costs one call and its reply, straight between client and worker (or relayed by the
+scheduler, which then only forwards them): no task to schedule per game (a Dask task per game
+cost 7-10 ms of CPU for a game of some 30 ms, on the client, the scheduler and the worker,
+against about 1 ms for a call: docs/cluster.md).
 
 The worker never writes results: it returns the game's outcome to the client, which alone records
 it. What the worker cannot do (unpack an entry, start an entry whose program it lacks, isolate bots
