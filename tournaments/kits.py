@@ -65,7 +65,9 @@ def scaffold_kit(lang: str, name: str, directory: Path) -> list[Path]:
     for file in kit.files:
         text = (source / file).read_text(encoding="utf-8")
         if file in kit.named:
-            text = re.sub(rf"\b{re.escape(kit.sample_name)}\b", name, text)
+            # The sample's name, and "mybot", the README's name for the reader's bot: the
+            # commands in the new folder's README are then the ones to type.
+            text = re.sub(rf"\b({re.escape(kit.sample_name)}|mybot)\b", name, text)
         path = target / file
         path.write_text(text, encoding="utf-8")
         written.append(path)

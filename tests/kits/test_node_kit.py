@@ -32,6 +32,8 @@ def test_bot_new_node_makes_a_self_contained_folder(tmp_path: Path) -> None:
     assert 'run = "node --v8-pool-size=1 bot.js"' in (folder / "bot.toml").read_text()
     assert "name: 'my-js'" in (folder / "bot.js").read_text()
     assert json.loads((folder / "package.json").read_text())["name"] == "my-js"
+    # Its README's commands are the ones to type for this bot.
+    assert "tournament run my-js=./my-js greedy random" in (folder / "README.md").read_text()
     assert "npm install" in made.output  # --no-install: it says the one command instead
     again = runner.invoke(app, ["bot", "new", "my-js", "--lang", "node", "--dir", str(tmp_path)])
     assert again.exit_code == 2  # never overwrites a bot
