@@ -21,10 +21,12 @@ _perf = time.perf_counter
 
 # Stopping and continuing a bot wakes every thread it has (a Python or Node gRPC bot has about 8):
 # some 50 us in the referee's kill() calls and 80 us of the bot's CPU per move, which is more than
-# a whole move of two fast bots. So a bot whose last wait between its moves was shorter than this
-# is frozen only if its next request has not come this long after its answer: it may use at most
-# FREEZE_GRACE of CPU after an answer, and where the others think longer it is frozen at once.
-FREEZE_GRACE = 0.002
+# a whole move of two fast bots. So a bot whose last wait between its moves was shorter than
+# FREEZE_GRACE is frozen only if its next request has not come twice that wait after its answer
+# (FREEZE_GRACE_MIN at least, FREEZE_GRACE at most); where the others think longer it is frozen
+# as its answer arrives. Off its turn it can thus use at most twice the game's recent pace of CPU.
+FREEZE_GRACE = 0.010
+FREEZE_GRACE_MIN = 0.002
 
 
 class Freezer(Protocol):
@@ -85,7 +87,7 @@ class BotSession:
         self.busy = False  # leased to a game
         # Set when the bot gets CPU only while it owes a move: thawed just before each request
         # is sent (its clock starts after), frozen as its reply (or its deadline) arrives, or
-        # FREEZE_GRACE later while its waits between moves are that short (`_rest`).
+        # a little later while its waits between moves are short (`_rest`).
         self.freezer: Freezer | None = None
         self._answered = 0.0  # when its last turn ended (perf_counter seconds; 0: never)
         self._last_wait = float("inf")  # from that to its next request: unknown, so frozen at once
@@ -186,8 +188,8 @@ class BotSession:
         freezer.thaw()
 
     def _rest(self, freezer: Freezer, at_once: bool = False) -> None:
-        """Its turn is over: freeze it now, or FREEZE_GRACE from now when its last wait between
-        moves was shorter than that (then its next request usually comes first, and the freeze
+        """Its turn is over: freeze it now, or a little later when its last wait between moves
+        was shorter than FREEZE_GRACE (then its next request usually comes first, and the freeze
         and thaw are saved). An overdue bot, still thinking, is frozen at once."""
         if freezer.frozen or self._freeze_later is not None:
             return
@@ -195,8 +197,9 @@ class BotSession:
         if at_once or self._last_wait >= FREEZE_GRACE:
             freezer.freeze()
         else:
+            delay = min(FREEZE_GRACE, max(FREEZE_GRACE_MIN, 2 * self._last_wait))
             self._freeze_later = asyncio.get_running_loop().call_later(
-                FREEZE_GRACE, self._freeze_now, freezer)
+                delay, self._freeze_now, freezer)
 
     def _freeze_now(self, freezer: Freezer) -> None:
         self._freeze_later = None

@@ -1,6 +1,7 @@
 """When a bot is frozen between its moves: at once where the others think for a while, and only
-FREEZE_GRACE after its answer while its waits between moves are shorter than that (a stop and a
-continue of every thread of the bot would cost more than those waits)."""
+twice its last wait after its answer (FREEZE_GRACE_MIN to FREEZE_GRACE) while its waits between
+moves are shorter than FREEZE_GRACE (a stop and a continue of every thread of the bot would cost
+more than those waits)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from referee import Arena, MatchConfig, sessions
 from referee.protocol import bot_pb2
-from referee.sessions import FREEZE_GRACE, BotSession
+from referee.sessions import FREEZE_GRACE, FREEZE_GRACE_MIN, BotSession
 from tests.referee.test_standby import python_pid
 
 
@@ -60,10 +61,16 @@ def test_the_freeze_waits_for_the_grace_only_while_the_waits_are_short(
         session._wake(freezer)
         session._rest(freezer)
         assert freezer.calls[2:] == ["thaw"], "a short wait: the freeze is put off"
-        clock.now += FREEZE_GRACE / 4
+        assert session._freeze_later is not None  # by twice that wait
+        delay = session._freeze_later.when() - asyncio.get_running_loop().time()
+        assert FREEZE_GRACE / 4 < delay <= FREEZE_GRACE / 2
+        clock.now += FREEZE_GRACE_MIN / 10  # a very short wait: put off by FREEZE_GRACE_MIN
         session._wake(freezer)  # asked again before the grace ran out: nothing to undo
         session._rest(freezer)
         assert freezer.calls[2:] == ["thaw"] and not freezer.frozen
+        assert session._freeze_later is not None
+        delay = session._freeze_later.when() - asyncio.get_running_loop().time()
+        assert FREEZE_GRACE_MIN / 2 < delay <= FREEZE_GRACE_MIN
 
         await asyncio.sleep(FREEZE_GRACE * 5)  # nobody asks: frozen once the grace is over
         assert freezer.calls[2:] == ["thaw", "freeze"]
