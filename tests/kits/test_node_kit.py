@@ -62,8 +62,8 @@ def run_node(bot: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_node_kit_says_why_it_cannot_play(node_bot: Path, tmp_path: Path) -> None:
-    """The kit's own gRPC stream (Node's http2) reports the two ways a bot is turned away: no
-    referee at the address (exit 4) and a referee that refuses its token (exit 3)."""
+    """The kit reports the two ways a bot is turned away: no referee at the address (exit 4)
+    and a referee that refuses its token (exit 3)."""
     nobody = run_node(node_bot, "--referee", f"unix:{tmp_path}/nobody.sock")
     assert nobody.returncode == 4, nobody.stderr
     assert f"no referee answers at unix:{tmp_path}/nobody.sock" in nobody.stderr
@@ -94,4 +94,4 @@ def test_a_match_shows_why_a_kit_bot_crashed(tmp_path: Path) -> None:
     played = runner.invoke(app, ["match", str(tmp_path / "early"), "random", "--seed", "3",
                                  "--replay", str(tmp_path / "game.json")])
     assert "crash" in played.output
-    assert 'protobufjs is not installed: run "npm install"' in played.output
+    assert '@grpc/grpc-js is not installed: run "npm install"' in played.output

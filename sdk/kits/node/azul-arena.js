@@ -7,16 +7,14 @@
 // The protocol is proto/azul_arena/v1/bot.proto, loaded at start-up by protobufjs (the library
 // under @grpc/proto-loader), which also decodes each message: proto-loader's extra pass that
 // turns every message into a plain object cost about a fifth of a move's round trip. The stream
-// is gRPC's wire format spoken on Node's own http2 module (see openStream). The referee's
-// address and this bot's token come from --referee/--token or, as the referee's launcher sets
-// them, AZUL_ARENA_REFEREE and AZUL_ARENA_TOKEN.
+// is @grpc/grpc-js's. The referee's address and this bot's token come from --referee/--token
+// or, as the referee's launcher sets them, AZUL_ARENA_REFEREE and AZUL_ARENA_TOKEN.
 'use strict';
 
 const fs = require('fs');
-const http2 = require('http2');
-const net = require('net');
 const path = require('path');
 const { performance } = require('perf_hooks');
+const grpc = requireInstalled('@grpc/grpc-js');
 const protobuf = requireInstalled('protobufjs');
 
 // A package from package.json, or a message that says the one command that installs it.
@@ -31,6 +29,7 @@ function requireInstalled(name) {
 }
 
 const PROTOCOL_VERSION = 1;
+const CONNECT_TIMEOUT_MS = 10000; // a launched bot's referee listens already; a remote one may not
 const CLASSIC_RULESETS = ['azul', 'azul-mini', 'azul-gray', 'azul-greenbox'];
 const TERMINATIONS = ['unspecified', 'ok', 'timeout', 'illegal', 'malformed', 'crash',
   'disconnect', 'no_hello', 'version_mismatch', 'bad_token', 'memory', 'unsupported_ruleset'];
@@ -151,80 +150,6 @@ function answer(bot, state, legalMoves, clock) {
   return { move: 'none' };
 }
 
-const CONNECT_PATH = '/azul_arena.v1.BotService/Connect';
-const GRPC_STATUS = ['OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED',
-  'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION',
-  'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS',
-  'UNAUTHENTICATED'];
-
-// The bot's one gRPC stream to the referee (BotService.Connect), in gRPC's wire format over
-// Node's own http2: each message is a 5-byte prefix (flag, big-endian length) and its bytes, on
-// one HTTP/2 stream whose trailers carry grpc-status. @grpc/grpc-js does the same through a
-// dozen layers (resolver, retries, load balancing, filters, a promise per message, two Node
-// streams), which made the kit's round trip 1.2-1.5x the Python SDK's; this one is about 1.0x
-// (docs/protocol.md). `address` is HOST:PORT or unix:PATH. Calls onMessage(bytes) for each
-// message and onEnd(code, why) once: code 0 when the referee closed the stream normally.
-function openStream(address, onMessage, onEnd) {
-  const unix = address.startsWith('unix:') ? address.slice('unix:'.length) : null;
-  const session = http2.connect(unix ? 'http://localhost' : `http://${address}`,
-    unix ? { createConnection: () => net.connect(unix) } : {});
-  let done = false;
-  const end = (code, why) => {
-    if (done) return;
-    done = true;
-    session.destroy();
-    onEnd(code, why);
-  };
-  session.on('error', () => {}); // the stream's 'close' reports it
-  const stream = session.request({ ':method': 'POST', ':path': CONNECT_PATH,
-    'content-type': 'application/grpc', te: 'trailers' });
-  let status = null; // grpc-status and grpc-message, from the trailers (or a headers-only answer)
-  const noteStatus = (headers) => {
-    if (headers['grpc-status'] !== undefined) {
-      status = { code: Number(headers['grpc-status']), message: headers['grpc-message'] || '' };
-    }
-  };
-  stream.on('response', noteStatus);
-  stream.on('trailers', noteStatus);
-  let pending = null; // the start of a message split across reads
-  stream.on('data', (chunk) => {
-    let bytes = pending === null ? chunk : Buffer.concat([pending, chunk]);
-    while (bytes.length >= 5) {
-      const length = bytes.readUInt32BE(1);
-      if (bytes.length < 5 + length) break;
-      if (bytes[0] !== 0) return end(1, 'the referee sent a compressed message, which this kit does not read');
-      onMessage(bytes.subarray(5, 5 + length));
-      if (done) return;
-      bytes = bytes.subarray(5 + length);
-    }
-    pending = bytes.length > 0 ? bytes : null;
-  });
-  let connected = false;
-  session.on('connect', () => { connected = true; });
-  let failure = null; // the stream's error, if any: its 'close' follows and says what happened
-  stream.on('error', (err) => { failure = err; });
-  stream.on('close', () => {
-    if (status !== null && status.code !== 0) {
-      const name = GRPC_STATUS[status.code] || status.code;
-      end(1, `the referee ended the stream: ${name} ${decodeURIComponent(status.message)}`);
-    } else if (status !== null || stream.rstCode === http2.constants.NGHTTP2_CANCEL) {
-      end(0);
-    } else if (!connected) {
-      end(4, `no referee answers at ${address}: ${failure ? failure.message : 'connection closed'}`);
-    } else {
-      end(1, 'the stream to the referee broke: ' +
-        (failure ? failure.message : `HTTP/2 code ${stream.rstCode}`));
-    }
-  });
-  return (bytes) => {
-    const frame = Buffer.allocUnsafe(5 + bytes.length);
-    frame[0] = 0;
-    frame.writeUInt32BE(bytes.length, 1);
-    frame.set(bytes, 5);
-    stream.write(frame);
-  };
-}
-
 // Play with `bot` until the referee ends the stream. `bot` has chooseMove(state, legalMoves,
 // clock) and may have name, version, rulesets, onGameStart(info) and onGameOver(result).
 function runBot(bot, argv = process.argv.slice(2)) {
@@ -238,10 +163,19 @@ function runBot(bot, argv = process.argv.slice(2)) {
   const protocol = loadProtocol();
   let seat = null;
 
+  // One long stream, never retried; no channelz bookkeeping on every message.
+  const client = new grpc.Client(args.referee, grpc.credentials.createInsecure(),
+    { 'grpc.enable_retries': 0, 'grpc.enable_channelz': 0 });
+  let ended = false;
   const finish = (code, why) => {
+    if (ended) return;
+    ended = true;
     if (why) log(why);
+    client.close();
     process.exit(code);
   };
+  let call = null;
+  const send = (message) => call.write(message);
 
   const onMessage = (bytes) => {
     const received = performance.now();
@@ -295,10 +229,17 @@ function runBot(bot, argv = process.argv.slice(2)) {
     }
   };
 
-  const write = openStream(args.referee, onMessage, finish);
-  const send = (message) => write(protocol.Request.encode(message).finish());
-  send({ hello: { protocol_version: PROTOCOL_VERSION, bot_name: name,
-    bot_version: String(bot.version || '0.1'), rulesets: bot.rulesets || [], token: args.token } });
+  client.waitForReady(Date.now() + CONNECT_TIMEOUT_MS, (error) => {
+    if (error) return finish(4, `no referee answers at ${args.referee}: ${error.message}`);
+    call = client.makeBidiStreamRequest('/azul_arena.v1.BotService/Connect',
+      (request) => protocol.Request.encode(request).finish(), (bytes) => bytes);
+    send({ hello: { protocol_version: PROTOCOL_VERSION, bot_name: name,
+      bot_version: String(bot.version || '0.1'), rulesets: bot.rulesets || [], token: args.token } });
+    call.on('data', onMessage);
+    call.on('end', () => finish(0));
+    call.on('error', (err) => finish(err.code === grpc.status.CANCELLED ? 0 : 1,
+      `the stream to the referee broke: ${err.message}`));
+  });
 }
 
 // -- helpers for reading moves and boards (classic family; docs/engine.md) ----------------------
@@ -341,5 +282,5 @@ function floorPenalty(count) {
   return total;
 }
 
-module.exports = { runBot, openStream, Clock, readState, answer, parseMove, wallColumn, placementPoints,
+module.exports = { runBot, Clock, readState, answer, parseMove, wallColumn, placementPoints,
   floorPenalty, COLOURS, CLASSIC_RULESETS, TERMINATIONS };
