@@ -7,6 +7,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,14 +17,20 @@ ROOT = Path(__file__).resolve().parents[2]
 PROMPT = r"your move \[1-(\d+)\] or notation(?: \(\d+ s\))?: "
 
 
-def test_a_whole_game_typed_at_the_terminal(tmp_path: Path) -> None:
+def spawn_play(tmp_path: Path, *args: str) -> Any:
+    """`azul-arena play random ARGS --replay tmp_path/game.json` in a pseudo-terminal."""
     pexpect = pytest.importorskip("pexpect", reason="pexpect is not installed: pip install -e "
                                                     "'.[dev]'")
-    record = tmp_path / "game.json"
     env = dict(os.environ, COLUMNS="120", LINES="50", TERM="xterm-256color")
-    child = pexpect.spawn(sys.executable, ["-m", "tournaments.cli", "play", "random", "--seed",
-                                           "3", "--seat", "1", "--replay", str(record)],
-                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=60)
+    return pexpect.spawn(sys.executable, ["-m", "tournaments.cli", "play", "random", *args,
+                                          "--replay", str(tmp_path / "game.json")],
+                         cwd=str(tmp_path), env=env, encoding="utf-8", timeout=60)
+
+
+def test_a_whole_game_typed_at_the_terminal(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    child = spawn_play(tmp_path, "--seed", "3", "--seat", "1")
+    import pexpect  # present: spawn_play skips the test otherwise
     try:
         child.expect(r"You are seat 1")
         child.expect(PROMPT)
@@ -89,14 +96,9 @@ def test_match_draws_the_board_after_every_move(tmp_path: Path) -> None:
 
 
 def test_a_summer_pavilion_game_with_a_wild_order_typed_at_the_terminal(tmp_path: Path) -> None:
-    pexpect = pytest.importorskip("pexpect", reason="pexpect is not installed: pip install -e "
-                                                    "'.[dev]'")
     record = tmp_path / "game.json"
-    env = dict(os.environ, COLUMNS="120", LINES="50", TERM="xterm-256color")
-    child = pexpect.spawn(sys.executable, ["-m", "tournaments.cli", "play", "random", "--seed",
-                                           "5", "--ruleset", "pavilion", "--wild-order", "gopybr",
-                                           "--replay", str(record)],
-                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=60)
+    child = spawn_play(tmp_path, "--seed", "5", "--ruleset", "pavilion", "--wild-order", "gopybr")
+    import pexpect  # present: spawn_play skips the test otherwise
     try:
         child.expect(r"You are seat 0")
         while child.expect([PROMPT, r"The game is saved"]) == 0:
