@@ -291,8 +291,8 @@ class BotSession:
             await asyncio.sleep(interval)
             while not owed.is_set():  # woken when the move is answered; it may be owed again
                 await owed.wait()
-            if self.freezer is not None and self.freezer.frozen:
-                continue  # a frozen bot cannot answer; its process's exit is watched instead
+            if self.freezer is not None and (self.freezer.frozen or self._freeze_later is not None):
+                continue  # a frozen bot cannot answer (nor one about to be); its exit is watched
             try:
                 await self.ping(timeout)
             except BotFault:

@@ -112,3 +112,28 @@ def test_after_a_game_between_fast_bots_both_are_frozen() -> None:
 
     states = asyncio.run(go())
     assert states and all(s == "T" for s in states), f"process states after the game: {states}"
+
+
+def test_no_ping_goes_to_a_bot_in_its_grace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nor to a frozen one: a ping it could not answer before its freeze would end it."""
+    clock = Clock()
+    monkeypatch.setattr(sessions, "_perf", clock)
+
+    async def go() -> BotSession:
+        hello = bot_pb2.ConnectRequest(hello=bot_pb2.Hello(bot_name="b"))
+        session = BotSession(None, hello, "t")  # no stream: a ping would close the session
+        freezer = Recorder()
+        session.freezer = freezer
+        session._wake(freezer)
+        session._rest(freezer)  # frozen at once
+        clock.now += FREEZE_GRACE / 2
+        session._wake(freezer)
+        session._rest(freezer)  # its freeze put off by FREEZE_GRACE
+        pinger = asyncio.ensure_future(session.keepalive(interval=0.0005, timeout=0.5))
+        await asyncio.sleep(FREEZE_GRACE * 3)  # the grace, then frozen
+        pinger.cancel()
+        assert freezer.calls == ["freeze", "thaw", "freeze"]
+        return session
+
+    session = asyncio.run(go())
+    assert session.alive and session.pongs == 0
