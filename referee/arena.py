@@ -170,11 +170,13 @@ class _Failed:
 
 
 def _unsupported(declared: tuple[str, ...], ruleset: str) -> _Failed | None:
-    """The forfeit of a bot whose Hello does not list `ruleset` (a Hello that lists none means
-    the classic family), or None when it plays it."""
+    """The forfeit of a bot whose Hello does not list `ruleset` (a Hello that lists no ruleset
+    this referee knows means the classic family, as `bot check` reads it), or None when it
+    plays it."""
     from referee.engine import RULESETS
 
-    plays = declared or tuple(n for n, r in RULESETS.items() if r.family == "classic")
+    plays = (tuple(r for r in declared if r in RULESETS)
+             or tuple(n for n, r in RULESETS.items() if r.family == "classic"))
     if ruleset in plays:
         return None
     return _Failed("unsupported_ruleset", f"this game is {ruleset}; its Hello says it plays "

@@ -404,3 +404,14 @@ def test_a_bot_that_does_not_play_the_ruleset_forfeits_before_the_first_move() -
     assert pavilion.ranks == [2, 1] and pavilion.reason == "forfeit"
     assert [s.termination for s in classic.seats] == ["ok", "ok"]
     assert again == pid, "the same process played on"
+
+
+def test_a_hello_naming_no_known_ruleset_plays_the_classic_family() -> None:
+    """As `bot check` reads it: only unknown names listed is as good as none."""
+    from referee.arena import _unsupported
+
+    assert _unsupported(("azul-future",), "azul") is None
+    refused = _unsupported(("azul-future",), "pavilion")
+    assert refused is not None and refused.termination == "unsupported_ruleset"
+    assert _unsupported(("pavilion",), "pavilion") is None
+    assert _unsupported(("pavilion",), "azul") is not None

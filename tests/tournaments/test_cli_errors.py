@@ -72,6 +72,16 @@ def test_bad_ruleset_and_player_count_are_refused_before_the_db(tmp_path: Path) 
     assert not db.exists()
 
 
+def test_a_built_in_bot_that_does_not_play_the_ruleset_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    code, err = invoke("tournament", "run", "search", "random", "--ruleset", "pavilion",
+                       "--db", str(db))
+    assert code == 2 and "the built-in bot search does not play pavilion" in err
+    assert not db.exists()
+    code, err = invoke("play", "search", "--ruleset", "pavilion")
+    assert code == 2 and "the built-in bot search does not play pavilion" in err
+
+
 def test_error_messages_keep_their_brackets(tmp_path: Path) -> None:
     toml = tmp_path / "e.toml"
     toml.write_text("x = 1\n")

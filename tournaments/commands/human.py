@@ -13,7 +13,14 @@ from typing import Any
 import typer
 
 from referee.loop import run as run_loop
-from tournaments.commands.common import WILD_ORDER_HELP, Exit, check_ruleset, console, fail
+from tournaments.commands.common import (
+    WILD_ORDER_HELP,
+    Exit,
+    check_plays,
+    check_ruleset,
+    console,
+    fail,
+)
 from tournaments.commands.groups import app
 
 # "No time limit" for a person: a week per move (the wire carries milliseconds in 32 bits).
@@ -52,6 +59,7 @@ def play(
     options = check_ruleset(ruleset, 2, wild_order)
     try:
         check_entry(bot)
+        check_plays([bot], ruleset)
     except ValueError as exc:
         fail(str(exc))
     opponent = "bot" if bot == name else bot.split()[0].rsplit("/", 1)[-1][:40] or "bot"

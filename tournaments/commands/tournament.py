@@ -20,6 +20,7 @@ from tournaments.commands.common import (
     WILD_ORDER_HELP,
     Exit,
     check_isolation,
+    check_plays,
     check_ruleset,
     console,
     err_console,
@@ -259,13 +260,14 @@ def run(
         # Every entry must be launchable before anything is written: a typo would otherwise
         # crash every game and stay stored with the schedule.
         check_entries(chosen)
+        check_plays([e.spec for e in chosen], ruleset)
         all_env = [*options.bot_env, *(bot_env or [])]
         resolve_env(all_env)
         if memory is not None:
             default_memory = parse_size(memory, "--memory")
             chosen = [e if e.memory else Entry(e.name, e.spec, default_memory, e.env)
                       for e in chosen]
-    except EntryError as exc:
+    except (EntryError, ValueError) as exc:
         fail(str(exc))
     isolation = isolation or options.isolation
     check_isolation(isolation)
