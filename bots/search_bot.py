@@ -50,8 +50,8 @@ class SearchBot(sdk.Bot):
             return moves[0]
         deadline = time.monotonic() + self.clock.budget(0.7)
         self.me, self.round = state.turn, state.round
-        # The root's moves are ordered whatever the clock says (a descheduled process can be
-        # past its deadline already): that ordering is the answer when nothing deeper fits.
+        # The root's moves are ordered whatever the clock says: a process descheduled past its
+        # deadline still owes a move (depth 1, which never looks at the clock, gives it).
         self.deadline = float("inf")
         children = self._ordered(state, self.root_width)
         self.deadline = deadline

@@ -20,7 +20,7 @@ from sdk.local import play_local
 from sdk.run import load_bot_class
 
 RULESETS = ("azul", "azul-mini", "azul-gray", "azul-greenbox")
-TIME = 0.02  # seconds per move: short, the bots must keep to it all the same
+TIME = 0.02  # seconds per move: short; the bots check their clock (GRACE absorbs the machine)
 GRACE = 1.0  # generous: a loaded 2-core machine can deschedule a process for 100s of ms
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot, "mcts": MctsBot}
 
