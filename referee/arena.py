@@ -197,14 +197,22 @@ class Arena:
                  entry_env: dict[str, dict[str, str]] | None = None,
                  hidden: list[Path] | None = None, ponder: bool = False,
                  max_processes: int | None = None, tls: tuple[bytes, bytes] | None = None,
-                 tokens: TokenFile | None = None) -> None:
+                 tokens: TokenFile | None = None, api: list[str] | None = None,
+                 client_ca: bytes | None = None, public_watch: bool = False) -> None:
         """`isolation`: none, process or sandbox (None: the strongest this machine offers;
         IsolationError, naming what is missing, for one it cannot provide). `bot_env`: variables
         every bot gets; `entry_limits` and `entry_env`: per entry name. `hidden`: paths no bot
         may see even in its own folder (the sandbox hides them). `ponder`: bots keep their CPU
         between their moves (by default they are frozen). `tls` (certificate chain, key) and
-        `tokens` (issued to remote entries): for `listen` (referee serve)."""
+        `tokens` (issued to remote entries and operators): for `listen` (referee serve).
+
+        The referee's own API (RunMatch, WatchMatch) is served on `listen` (on TCP to operators
+        only: `referee.access`) and on the `api` addresses, with `client_ca` and `public_watch`
+        as `RefereeServer` takes them; never on the socket the Arena's own bots are given.
+        RunMatch seats only built-in bots, remote bots by token and the `entries` given here
+        (`referee.service`)."""
         self._tls, self._tokens = tls, tokens
+        self._api, self._client_ca, self._public_watch = list(api or []), client_ca, public_watch
         self.isolation = sandbox.require(isolation)
         self.bot_env = dict(bot_env or {})
         self.entry_limits = dict(entry_limits or {})
@@ -259,11 +267,14 @@ class Arena:
         listen = self._listen or local
         from referee.service import run_match_request
 
-        # Frozen bots answer no HTTP/2 keepalive: only remote peers (on `listen`) get it.
+        # Frozen bots answer no HTTP/2 keepalive: only remote peers (on `listen`) get it. The
+        # Arena's own bots get a socket of their own that serves the bot stream alone.
         self.server = RefereeServer(listen, run_match=lambda req: run_match_request(self, req),
                                     also=[local] if listen != local else [],
                                     keepalive=self._listen is not None,
-                                    tls=self._tls, tokens=self._tokens)
+                                    tls=self._tls, tokens=self._tokens, api=self._api,
+                                    client_ca=self._client_ca, public_watch=self._public_watch,
+                                    listen_api=self._listen is not None)
         await self.server.start()
         self._launching = Isolation(self.isolation, self._tmp, socket_dir,
                                     tuple([*self.hidden, self.log_dir]), self.bot_env)
@@ -275,6 +286,17 @@ class Arena:
     @property
     def address(self) -> str:
         assert self.server is not None, "the Arena is not started"
+        return self.server.address
+
+    @property
+    def api_address(self) -> str:
+        """Where an operator calls RunMatch and WatchMatch: the first `api` address, else
+        `listen` (an Arena with neither serves no API)."""
+        assert self.server is not None, "the Arena is not started"
+        if self.server.api_addresses:
+            return self.server.api_addresses[0]
+        if self._listen is None:
+            raise ValueError("this Arena serves no referee API: give it `api` or `listen`")
         return self.server.address
 
     async def close(self) -> None:

@@ -37,6 +37,13 @@ DEFAULT_LIMITS = Limits()
 TITLE_ROOM = 1024  # characters a standby keeps for the command line it will show (launch_standby)
 
 
+def builtin_bots() -> frozenset[str]:
+    """The names of the built-in bots."""
+    from bots.registry import BUILTIN_BOTS
+
+    return frozenset(BUILTIN_BOTS)
+
+
 def python_target(entry: str) -> str | None:
     """What `python -m sdk.run` runs for `entry` (`module:Class` or `/abs/path/bot.py[:Class]`), or
     None for a command line; raises ValueError for an entry that is none of them."""

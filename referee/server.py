@@ -3,21 +3,24 @@
 One server holds many matches at once: every bot stream is a `BotSession`; matches (see
 `referee.match`) borrow sessions and never block each other, because every wait on a bot has a
 timer. The RunMatch/WatchMatch API is served by whatever runs matches (the `Arena`), handed in as
-`run_match`.
+`run_match`, and only where the operator alone may call it (`RefereeServer`, `referee.access`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from referee.access import OperatorGuard, SeatRefused
 from referee.protocol import PROTOCOL_VERSION, bot_pb2, bot_pb2_grpc, referee_pb2, referee_pb2_grpc
 from referee.sessions import BotSession, SessionHub
 from referee.tokens import TokenFile
@@ -143,6 +146,9 @@ class RefereeServicer(referee_pb2_grpc.RefereeServiceServicer):
         assert self._run_match is not None
         try:
             return await self._run_match(request)
+        except SeatRefused as exc:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, str(exc))
+            raise
         except ValueError as exc:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
             raise
@@ -190,77 +196,134 @@ class MatchBoard:
                 await self._changed.wait()
 
 
-SERVICE_NAMES = [bot_pb2.DESCRIPTOR.services_by_name["BotService"].full_name,
-                 referee_pb2.DESCRIPTOR.services_by_name["RefereeService"].full_name,
-                 health.SERVICE_NAME, reflection.SERVICE_NAME]
+BOT_SERVICE = bot_pb2.DESCRIPTOR.services_by_name["BotService"].full_name
+REFEREE_SERVICE = referee_pb2.DESCRIPTOR.services_by_name["RefereeService"].full_name
+SERVICE_NAMES = [BOT_SERVICE, REFEREE_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME]
+
+
+@contextlib.contextmanager
+def _owner_only() -> Iterator[None]:
+    """Files (a Unix socket) created meanwhile are their owner's alone: the umask is in force
+    when grpc binds the socket, so there is no moment when anyone else may connect."""
+    old = os.umask(0o177)
+    try:
+        yield
+    finally:
+        os.umask(old)
 
 
 class RefereeServer:
-    """A running grpc.aio referee: bot stream + referee API + health + reflection."""
+    """A running grpc.aio referee on one or more addresses, each serving what its callers may use:
+
+    - `listen`: the bot stream (`BotService`), health and reflection, and the referee's own API
+      (`RefereeService`) when there is a `run_match`; on TCP that API is the operator's alone
+      (`referee.access.OperatorGuard`), on a Unix socket the socket is its owner's alone;
+    - `also`: the bot stream and health only, for the bots the Arena launches itself (this is the
+      socket a sandbox binds in: no bot can reach the API that starts processes from it);
+    - `api`: the referee's own API and health only (a Unix socket: its owner's alone; TCP: an
+      operator token, or a client certificate signed by `client_ca` when that is given).
+    """
 
     def __init__(self, listen: str, run_match: RunMatch | None = None, *,
                  also: list[str] | None = None, keepalive: bool = True,
-                 tls: tuple[bytes, bytes] | None = None, tokens: TokenFile | None = None
-                 ) -> None:
-        """`also`: more addresses to listen on (the Arena's own socket, for the bots it starts,
-        beside a TCP port); `keepalive`: HTTP/2 pings to idle peers (off where bots are frozen
-        between moves: they could not answer); `tls`: (certificate chain, private key) in PEM
-        for `listen`; `tokens`: the issued tokens remote entries say Hello with."""
+                 tls: tuple[bytes, bytes] | None = None, tokens: TokenFile | None = None,
+                 api: list[str] | None = None, client_ca: bytes | None = None,
+                 public_watch: bool = False, listen_api: bool = True) -> None:
+        """`also`: more addresses for bots (the Arena's own socket, beside a TCP port);
+        `keepalive`: HTTP/2 pings to idle peers (off where bots are frozen between moves: they
+        could not answer); `tls`: (certificate chain, private key) in PEM for `listen` and TCP
+        `api` addresses; `tokens`: the issued tokens (remote entries say Hello with theirs,
+        operators call the API with theirs); `client_ca`: TCP `api` addresses require a client
+        certificate signed by it (mutual TLS); `public_watch`: WatchMatch needs no credential;
+        `listen_api`: False serves the bot stream alone on `listen` too."""
         self.listen = listen
         self.tls = tls
         self.also = list(also or [])
+        self.api = list(api or [])
+        self.client_ca = client_ca
         self.keepalive = keepalive
         self.hub = SessionHub(tokens)
         self.board = MatchBoard()
+        self.guard = OperatorGuard(tokens, public_watch)
         self._run_match = run_match
+        self._listen_api = listen_api and run_match is not None
         self._server: grpc.aio.Server | None = None
         self._servers: list[grpc.aio.Server] = []
         self.port = 0
+        self.api_ports: list[int] = []
 
     @property
     def address(self) -> str:
         """The address bots dial (`unix:/path` or `host:port`)."""
-        if self.listen.startswith("unix:"):
-            return self.listen
-        host = self.listen.rsplit(":", 1)[0]
-        host = "127.0.0.1" if host in ("", "0.0.0.0", "[::]") else host
-        return f"{host}:{self.port}"
+        return _dialable(self.listen, self.port)
 
-    def _grpc_server(self, keepalive: bool) -> tuple[grpc.aio.Server, Any]:
-        """A grpc server with every service on this referee's state, and its health servicer."""
+    @property
+    def api_addresses(self) -> list[str]:
+        """The addresses an operator dials for the referee's own API, besides `address`."""
+        return [_dialable(a, p) for a, p in zip(self.api, self.api_ports, strict=True)]
+
+    def _grpc_server(self, keepalive: bool, bots: bool, api: bool,
+                     guarded: bool) -> tuple[grpc.aio.Server, Any, list[str]]:
+        """A grpc server with the services asked for on this referee's state, its health
+        servicer and the names of what it serves."""
         options = SERVER_OPTIONS if keepalive else [
             *(o for o in SERVER_OPTIONS if not o[0].startswith("grpc.keepalive")),
             ("grpc.keepalive_time_ms", 2**31 - 1), ("grpc.keepalive_permit_without_calls", 1)]
-        server = grpc.aio.server(options=options)
-        bot_pb2_grpc.add_BotServiceServicer_to_server(BotServicer(self.hub), server)
-        referee_pb2_grpc.add_RefereeServiceServicer_to_server(
-            RefereeServicer(self._run_match, self.board), server)
+        server = grpc.aio.server(options=options, interceptors=[self.guard] if guarded else None)
+        names = []
+        if bots:
+            bot_pb2_grpc.add_BotServiceServicer_to_server(BotServicer(self.hub), server)
+            names.append(BOT_SERVICE)
+        if api:
+            referee_pb2_grpc.add_RefereeServiceServicer_to_server(
+                RefereeServicer(self._run_match, self.board), server)
+            names.append(REFEREE_SERVICE)
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-        reflection.enable_server_reflection(SERVICE_NAMES, server)
-        return server, health_servicer
+        reflection.enable_server_reflection([*names, health.SERVICE_NAME,
+                                             reflection.SERVICE_NAME], server)
+        return server, health_servicer, names
+
+    def _add_port(self, server: grpc.aio.Server, address: str, tls: bool,
+                  client_ca: bytes | None = None) -> int:
+        unix = address.startswith("unix:")
+        with _owner_only() if unix else contextlib.nullcontext():
+            if tls and self.tls is not None:
+                credentials = grpc.ssl_server_credentials(
+                    [(self.tls[1], self.tls[0])], root_certificates=client_ca,
+                    require_client_auth=client_ca is not None)
+                port = server.add_secure_port(address, credentials)
+            else:
+                port = server.add_insecure_port(address)
+        if port == 0 and not unix:
+            raise OSError(f"cannot listen on {address}")
+        return port
 
     async def start(self) -> None:
-        server, health_servicer = self._grpc_server(self.keepalive)
-        if self.tls is not None:
-            credentials = grpc.ssl_server_credentials([(self.tls[1], self.tls[0])])
-            self.port = server.add_secure_port(self.listen, credentials)
-        else:
-            self.port = server.add_insecure_port(self.listen)
-        if not self.listen.startswith("unix:") and self.port == 0:
-            raise OSError(f"cannot listen on {self.listen}")
-        servers = [(server, health_servicer)]
+        tcp = not self.listen.startswith("unix:")
+        main = self._grpc_server(self.keepalive, bots=True, api=self._listen_api,
+                                 guarded=self._listen_api and tcp)
+        self.port = self._add_port(main[0], self.listen, tls=True)
+        servers = [main]
         if self.also:  # the Arena's own bots: no HTTP/2 keepalive (they may be frozen)
-            local, local_health = self._grpc_server(False)
+            local = self._grpc_server(False, bots=True, api=False, guarded=False)
             for address in self.also:
-                local.add_insecure_port(address)
-            servers.append((local, local_health))
-        for each, each_health in servers:
+                self._add_port(local[0], address, tls=False)
+            servers.append(local)
+        self.api_ports = []
+        for address in self.api:
+            unix = address.startswith("unix:")
+            mutual = self.client_ca is not None and not unix and self.tls is not None
+            each = self._grpc_server(True, bots=False, api=True, guarded=not unix and not mutual)
+            self.api_ports.append(self._add_port(each[0], address, tls=True,
+                                                 client_ca=self.client_ca if mutual else None))
+            servers.append(each)
+        for each, each_health, names in servers:
             await each.start()
-            for name in SERVICE_NAMES[:2] + [""]:
+            for name in [*names, ""]:
                 await each_health.set(name, health_pb2.HealthCheckResponse.SERVING)
-        self._servers = [each for each, _ in servers]
-        self._server = server
+        self._servers = [each for each, _, _ in servers]
+        self._server = main[0]
 
     async def stop(self, grace: float = 0.5) -> None:
         for server in self._servers:
@@ -271,3 +334,11 @@ class RefereeServer:
     async def wait(self) -> None:
         if self._server is not None:
             await self._server.wait_for_termination()
+
+
+def _dialable(listen: str, port: int) -> str:
+    if listen.startswith("unix:"):
+        return listen
+    host = listen.rsplit(":", 1)[0]
+    host = "127.0.0.1" if host in ("", "0.0.0.0", "[::]") else host
+    return f"{host}:{port}"

@@ -8,6 +8,7 @@ import json
 import secrets
 from typing import TYPE_CHECKING
 
+from referee.access import SeatRefused
 from referee.events import MatchEnded, MatchEvent, MatchStarted, MovePlayed, SeatFaulted
 from referee.protocol import game_pb2, referee_pb2
 from referee.protocol.codec import TERMINATIONS
@@ -55,6 +56,25 @@ def event_message(event: MatchEvent) -> tuple[referee_pb2.WatchMatchResponse, bo
     return out, False
 
 
+def _seat_entry(arena: Arena, entry: str, name: str) -> str:
+    """The Arena's name for a RunMatch seat's `entry`: a built-in bot or an entry the operator
+    registered. Never a command line or a path: whoever calls the API chooses no program to
+    run on this machine (SeatRefused says so)."""
+    from referee.launcher import builtin_bots
+
+    if entry not in arena.entries and entry not in builtin_bots():
+        known = sorted({*builtin_bots(), *arena.entries})
+        raise SeatRefused(
+            f"seat entry {entry[:80]!r} is neither a built-in bot nor an entry registered on "
+            f"this referee (known: {', '.join(known)}): a RunMatch seat never names a command "
+            "line or a path; the operator registers entries with `referee serve --entries "
+            "FILE.toml`, and a remote bot takes its seat by token")
+    if name and name != entry and name not in arena.entries:
+        arena.entries[name] = arena.entry_of(entry)  # a display name for an allowed entry
+        return name
+    return entry
+
+
 async def run_match_request(arena: Arena, request: referee_pb2.RunMatchRequest
                             ) -> referee_pb2.RunMatchResponse:
     """Serve one RunMatch: launch or await the seats, play, publish events, answer the result."""
@@ -69,8 +89,7 @@ async def run_match_request(arena: Arena, request: referee_pb2.RunMatchRequest
     for spec in request.seats:
         which = spec.WhichOneof("player")
         if which == "entry":
-            names.append(spec.name or spec.entry)
-            arena.entries.setdefault(names[-1], spec.entry)
+            names.append(_seat_entry(arena, spec.entry, spec.name))
         elif which == "token":
             names.append(spec.name or "remote")
         else:

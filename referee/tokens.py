@@ -1,9 +1,12 @@
-"""Tokens the organiser issues to remote entries (`azul-arena referee token new NAME`).
+"""Tokens the organiser issues: to remote entries (`azul-arena referee token new NAME`) and to
+operators (`... token new NAME --operator`).
 
-A token is `NAME.SECRET`: the entry's name, then a random secret. The tokens file keeps, per
-name, only the SHA-256 of the secret (whoever reads the file cannot connect as anyone), and is
-readable by its owner only. A referee serving with `--tokens FILE` accepts a remote bot whose
-Hello carries a token of the file as that entry, and only one connection per token at a time.
+A token is `NAME.SECRET`: a name, then a random secret. The tokens file keeps, per name, only the
+SHA-256 of the secret (whoever reads the file cannot connect as anyone), and is readable by its
+owner only. A referee serving with `--tokens FILE` accepts a remote bot whose Hello carries a bot
+token of the file as that entry, one connection per token at a time; and a call to its own API
+(RunMatch, WatchMatch) over TCP only with an operator token in the call's metadata. The two kinds
+live apart in the file: a bot token is never an operator's, whatever its name.
 """
 
 from __future__ import annotations
@@ -30,9 +33,11 @@ def _digest(secret: str) -> str:
 class TokenFile:
     """The issued tokens: name -> SHA-256 of its secret, in a JSON file."""
 
-    def __init__(self, path: Path, digests: dict[str, str]) -> None:
+    def __init__(self, path: Path, digests: dict[str, str],
+                 operators: dict[str, str] | None = None) -> None:
         self.path = path
-        self.digests = digests
+        self.digests = digests  # remote entries' tokens
+        self.operators = dict(operators or {})  # tokens of whoever may call the referee's API
 
     @classmethod
     def load(cls, path: Path, create: bool = False) -> TokenFile:
@@ -44,26 +49,34 @@ class TokenFile:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             digests = {str(k): str(v["sha256"]) for k, v in data["tokens"].items()}
+            operators = {str(k): str(v["sha256"])
+                         for k, v in data.get("operators", {}).items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise TokenError(f"{path} is not an azul-arena tokens file ({exc})") from None
-        return cls(path, digests)
+        return cls(path, digests, operators)
 
-    def issue(self, name: str, replace: bool = False) -> str:
-        """A new token for `name`, saved (its digest only); TokenError for a bad or taken name."""
+    def issue(self, name: str, replace: bool = False, operator: bool = False) -> str:
+        """A new token for `name` (an entry's, or with `operator` an operator's), saved (its
+        digest only); TokenError for a bad or taken name."""
+        kind = "operator" if operator else "entry"
         if not NAME_RE.match(name):
-            raise TokenError(f"entry name {name!r}: 1-64 letters, digits and _ @ + - (no dot)")
-        if name in self.digests and not replace:
-            raise TokenError(f"{name} has a token already in {self.path}; --replace issues a new "
-                             "one (the old one stops working)")
+            raise TokenError(f"{kind} name {name!r}: 1-64 letters, digits and _ @ + - (no dot)")
+        table = self.operators if operator else self.digests
+        if name in table and not replace:
+            raise TokenError(f"{kind} {name} has a token already in {self.path}; --replace issues "
+                             "a new one (the old one stops working)")
         secret = secrets.token_urlsafe(24)
-        self.digests[name] = _digest(secret)
+        table[name] = _digest(secret)
         self.save()
         return f"{name}.{secret}"
 
     def save(self) -> None:
-        data = {"format": "azul-arena/tokens/1", "tokens": {
-            name: {"sha256": digest} for name, digest in sorted(self.digests.items())},
-            "saved_at": time.time()}
+        data: dict[str, object] = {"format": "azul-arena/tokens/1", "tokens": {
+            name: {"sha256": digest} for name, digest in sorted(self.digests.items())}}
+        if self.operators:
+            data["operators"] = {name: {"sha256": digest}
+                                 for name, digest in sorted(self.operators.items())}
+        data["saved_at"] = time.time()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -72,9 +85,17 @@ class TokenFile:
         os.replace(tmp, self.path)
 
     def check(self, token: str) -> str | None:
-        """The entry name `token` stands for, or None when it is not one of these."""
-        name, _, secret = token.partition(".")
-        digest = self.digests.get(name)
-        if digest is None or not secret:
-            return None
-        return name if secrets.compare_digest(digest, _digest(secret)) else None
+        """The entry name the bot token `token` stands for, or None when it is not one of these."""
+        return _match(self.digests, token)
+
+    def check_operator(self, token: str) -> str | None:
+        """The operator the token stands for, or None when it is not an operator token."""
+        return _match(self.operators, token)
+
+
+def _match(digests: dict[str, str], token: str) -> str | None:
+    name, _, secret = token.partition(".")
+    digest = digests.get(name)
+    if digest is None or not secret:
+        return None
+    return name if secrets.compare_digest(digest, _digest(secret)) else None

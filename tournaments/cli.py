@@ -11,6 +11,7 @@ from tournaments.commands import (  # noqa: F401
     field,
     human,
     play,
+    referee,
     replay,
     report_page,
     tournament,

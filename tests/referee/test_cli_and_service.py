@@ -33,12 +33,12 @@ def test_match_command_json_and_replay(tmp_path: Path) -> None:
     assert Path(data["seats"][0]["log"]).is_file()
 
 
-def test_run_match_over_grpc_with_health_and_reflection() -> None:
+def test_run_match_over_grpc_with_health_and_reflection(tmp_path: Path) -> None:
     async def go() -> tuple[referee_pb2.RunMatchResponse, int, int]:
-        async with Arena() as arena:
-            async with grpc.aio.insecure_channel(arena.address) as channel:
+        async with Arena(api=[f"unix:{tmp_path / 'api.sock'}"]) as arena:
+            async with grpc.aio.insecure_channel(arena.api_address) as channel:
                 health = await health_pb2_grpc.HealthStub(channel).Check(
-                    health_pb2.HealthCheckRequest(service="azul_arena.v1.BotService"))
+                    health_pb2.HealthCheckRequest(service="azul_arena.v1.RefereeService"))
                 stub = referee_pb2_grpc.RefereeServiceStub(channel)
                 request = referee_pb2.RunMatchRequest(
                     seats=[referee_pb2.SeatSpec(entry="random"),

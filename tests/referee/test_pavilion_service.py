@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import tempfile
 
 import grpc
 import pytest
@@ -14,8 +15,13 @@ from referee.protocol import referee_pb2, referee_pb2_grpc
 
 
 async def _run(settings: referee_pb2.MatchSettings) -> referee_pb2.RunMatchResponse:
-    async with Arena() as arena:
-        async with grpc.aio.insecure_channel(arena.address) as channel:
+    with tempfile.TemporaryDirectory() as folder:
+        return await _run_on(f"unix:{folder}/api.sock", settings)
+
+
+async def _run_on(api: str, settings: referee_pb2.MatchSettings) -> referee_pb2.RunMatchResponse:
+    async with Arena(api=[api]) as arena:
+        async with grpc.aio.insecure_channel(arena.api_address) as channel:
             stub = referee_pb2_grpc.RefereeServiceStub(channel)
             request = referee_pb2.RunMatchRequest(
                 seats=[referee_pb2.SeatSpec(entry="random"), referee_pb2.SeatSpec(entry="greedy")],

@@ -5,32 +5,16 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import stat
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 from referee import Arena, MatchConfig
 from referee.tokens import TokenFile
 from tests.referee.test_matches import assert_finished
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    if shutil.which("openssl") is None:
-        pytest.skip("openssl not installed: apt-get install openssl")
-    folder = tmp_path_factory.mktemp("tls")
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-keyout", str(key), "-out", str(cert), "-subj", "/CN=localhost",
-                    "-addext", "subjectAltName=DNS:localhost"],
-                   check=True, capture_output=True, timeout=60)
-    return cert, key
 
 
 def issue(tokens: Path, name: str) -> str:

@@ -1,4 +1,4 @@
-"""Referee commands: `match` (one game between bot processes), `referee serve`, `bench latency`."""
+"""`match` (one game between bot processes) and `bench latency`."""
 # ruff: noqa: B008  (typer declares options as argument defaults)
 
 from __future__ import annotations
@@ -17,12 +17,11 @@ from tournaments.commands.common import (
     check_plays,
     check_ruleset,
     console,
-    err_console,
     fail,
     isolation_line,
     print_json,
 )
-from tournaments.commands.groups import app, bench_app, referee_app, token_app
+from tournaments.commands.groups import app, bench_app
 
 
 @app.command("match")
@@ -181,93 +180,6 @@ def _explain_faults(seat: int, entry: str, termination: str, faults: dict[str, i
         lines = [f"(unreadable: {exc})"]
     for line in lines:
         console.print(f"  {line}", markup=False, highlight=False)
-
-
-DEFAULT_TOKENS = Path("azul-arena-tokens.json")
-
-
-@referee_app.command("serve")
-def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--listen",
-                                     help="unix:PATH or HOST:PORT"),
-          tls_cert: Path | None = typer.Option(None, "--tls-cert",
-                                               help="PEM certificate (chain): serve TLS"),
-          tls_key: Path | None = typer.Option(None, "--tls-key", help="its PEM private key"),
-          tokens: Path | None = typer.Option(
-              None, "--tokens", help="tokens file (referee token new): a remote bot with one "
-                                     "of its tokens is that entry, one connection at a time"),
-          isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
-          ) -> None:
-    """Run the referee standalone: remote bots connect, RunMatch/WatchMatch are served. With
-    --tokens, a RunMatch seat's token is the entry's name and its bot may connect first.
-
-    Example: azul-arena referee serve --listen 0.0.0.0:50051 --tls-cert cert.pem --tls-key
-    key.pem --tokens azul-arena-tokens.json
-    """
-    from referee import Arena
-    from referee.tokens import TokenError, TokenFile
-
-    if (tls_cert is None) != (tls_key is None):
-        fail("give both --tls-cert and --tls-key (or neither)")
-    tls = None
-    if tls_cert is not None and tls_key is not None:
-        try:
-            tls = (tls_cert.read_bytes(), tls_key.read_bytes())
-        except OSError as exc:
-            fail(f"cannot read {exc.filename}: {exc.strerror}")
-    issued = None
-    if tokens is not None:
-        try:
-            issued = TokenFile.load(tokens)
-        except TokenError as exc:
-            fail(str(exc))
-    level = check_isolation(isolation)
-    if tls is None and not listen.startswith("unix:"):
-        console.print("[yellow]warning:[/] no TLS: tokens and moves cross the network in clear "
-                      "(--tls-cert/--tls-key)")
-
-    async def go() -> None:
-        async with Arena(listen=listen, tls=tls, tokens=issued, isolation=level) as arena:
-            assert arena.server is not None
-            console.print(f"referee listening on {arena.address}"
-                          + (" with TLS" if tls else "")
-                          + (f", {len(issued.digests)} issued tokens" if issued else "")
-                          + f" (health and reflection on); isolation: {level}",
-                          highlight=False)
-            await arena.server.wait()
-
-    try:
-        run_loop(go())
-    except KeyboardInterrupt:
-        pass
-    except (OSError, RuntimeError) as exc:  # grpc says RuntimeError for an address it can't bind
-        fail(f"cannot listen on {listen}: {exc}", Exit.FAILED)
-
-
-@token_app.command("new")
-def token_new(name: str = typer.Argument(..., help="the entry's name"),
-              tokens: Path = typer.Option(DEFAULT_TOKENS, "--tokens", help="tokens file"),
-              replace: bool = typer.Option(False, "--replace",
-                                           help="issue a new token for a name that has one"),
-              as_json: bool = typer.Option(False, "--json")) -> None:
-    """Issue the token a remote bot says Hello with to be entry NAME (printed once: the file
-    keeps only its hash).
-
-    Example: azul-arena referee token new alice --tokens tokens.json
-    """
-    from referee.tokens import TokenError, TokenFile
-
-    try:
-        token = TokenFile.load(tokens, create=True).issue(name, replace)
-    except TokenError as exc:
-        fail(str(exc))
-        return
-    if as_json:
-        print_json({"name": name, "token": token, "tokens": str(tokens)})
-        return
-    print(token)
-    err_console.print(f"token for {name} saved (hashed) in {tokens}; give it to {name}: "
-                      f"python -m sdk.run bot.py --referee HOST:PORT --token TOKEN "
-                      "[--tls-ca cert.pem]", highlight=False)
 
 
 @bench_app.command("latency")

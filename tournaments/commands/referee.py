@@ -1,0 +1,210 @@
+"""`referee serve` (the referee on its own, for remote bots and its operator) and `referee token
+new` (the tokens remote bots and operators present)."""
+# ruff: noqa: B008  (typer declares options as argument defaults)
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import typer
+
+from referee.loop import run as run_loop
+from tournaments.commands.common import (
+    ISOLATION_HELP,
+    Exit,
+    check_isolation,
+    console,
+    err_console,
+    fail,
+    isolation_line,
+    print_json,
+)
+from tournaments.commands.groups import referee_app, token_app
+
+DEFAULT_TOKENS = Path("azul-arena-tokens.json")
+
+
+@dataclass
+class Exposure:
+    """What `referee serve` would expose, from its options, before anything listens."""
+
+    listen: str
+    api: list[str]
+    tls: bool
+    operators: int  # operator tokens in the tokens file
+    client_ca: bool
+
+    def problems(self) -> list[str]:
+        """Why serving so is unsafe: each line what is exposed and how to close it."""
+        from referee.access import is_loopback
+
+        out = []
+        exposed = [a for a in [self.listen, *self.api] if not is_loopback(a)]
+        if exposed and not self.tls:
+            out.append(f"{', '.join(exposed)} is reachable from the network, and without TLS "
+                       "the bots' and operators' tokens and every move cross it in clear: give "
+                       "--tls-cert and --tls-key")
+        mutual = self.client_ca and any(a in exposed for a in self.api)
+        if exposed and not self.operators and not mutual:
+            out.append("there is no operator credential: RunMatch would refuse every caller. "
+                       "Issue one (`azul-arena referee token new NAME --operator --tokens F`, "
+                       "then --tokens F), or use --api-listen with --tls-client-ca")
+        return out
+
+    def api_line(self, public_watch: bool) -> str:
+        """Who may call RunMatch and WatchMatch, as the server's start-up lines say it."""
+        where = []
+        for address in [self.listen, *self.api]:
+            if address.startswith("unix:"):
+                where.append(f"{address} (the socket file's owner only)")
+            elif address in self.api and self.client_ca and self.tls:
+                where.append(f"{address} (a client certificate of --tls-client-ca)")
+            else:
+                where.append(f"{address} (an operator token: {self.operators} issued)")
+        watch = "; WatchMatch open to anyone (--public-watch)" if public_watch else ""
+        return "referee API (RunMatch, WatchMatch): " + ", ".join(where) + watch
+
+
+def _read(path: Path | None) -> bytes | None:
+    if path is None:
+        return None
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror}")
+        raise
+
+
+@referee_app.command("serve")
+def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--listen",
+                                     help="unix:PATH or HOST:PORT: remote bots connect here"),
+          tls_cert: Path | None = typer.Option(None, "--tls-cert",
+                                               help="PEM certificate (chain): serve TLS"),
+          tls_key: Path | None = typer.Option(None, "--tls-key", help="its PEM private key"),
+          tokens: Path | None = typer.Option(
+              None, "--tokens", help="tokens file (referee token new): a remote bot with one "
+                                     "of its bot tokens is that entry, one connection at a "
+                                     "time; an operator token lets a caller use RunMatch"),
+          entries: Path | None = typer.Option(
+              None, "--entries", help="entries TOML: the only entries (besides the built-in "
+                                      "bots and remote bots by token) a RunMatch may seat"),
+          api_listen: list[str] = typer.Option(
+              [], "--api-listen", help="one more address that serves the referee API alone "
+                                       "(unix:PATH for the local operator, or HOST:PORT)"),
+          tls_client_ca: Path | None = typer.Option(
+              None, "--tls-client-ca", help="PEM CA: an --api-listen HOST:PORT then requires a "
+                                            "client certificate it signed (mutual TLS)"),
+          public_watch: bool = typer.Option(False, "--public-watch",
+                                            help="anyone may WatchMatch (never RunMatch)"),
+          insecure: bool = typer.Option(False, "--insecure",
+                                        help="serve on a network address without TLS or "
+                                             "without an operator credential anyway"),
+          isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+          ) -> None:
+    """Run the referee standalone: remote bots connect and play; its operator runs matches
+    (RunMatch) and watches them (WatchMatch). Over TCP every API call needs an operator token
+    (metadata `authorization: Bearer TOKEN`); a RunMatch seat is a built-in bot, an entry of
+    --entries or a remote bot's token, never a command line or a path. On a network address
+    the referee refuses to start without TLS and an operator credential (--insecure to
+    override).
+
+    Example: azul-arena referee serve --listen 0.0.0.0:50051 --tls-cert cert.pem --tls-key
+    key.pem --tokens azul-arena-tokens.json --entries class.toml
+    """
+    from referee import Arena
+    from referee.tokens import TokenError, TokenFile
+    from tournaments.arena import GameSettings, arena_options
+    from tournaments.entries import EntryError, load_entries_toml
+
+    if (tls_cert is None) != (tls_key is None):
+        fail("give both --tls-cert and --tls-key (or neither)")
+    if tls_client_ca is not None and (tls_cert is None or not any(
+            not a.startswith("unix:") for a in api_listen)):
+        fail("--tls-client-ca applies to an --api-listen HOST:PORT served with --tls-cert and "
+             "--tls-key (bots on --listen present tokens, not certificates)")
+    cert, key, client_ca = _read(tls_cert), _read(tls_key), _read(tls_client_ca)
+    tls = (cert, key) if cert is not None and key is not None else None
+    issued = None
+    if tokens is not None:
+        try:
+            issued = TokenFile.load(tokens)
+        except TokenError as exc:
+            fail(str(exc))
+    registered = []
+    if entries is not None:
+        try:
+            registered = load_entries_toml(entries)
+        except EntryError as exc:
+            fail(str(exc))
+    exposure = Exposure(listen, list(api_listen), tls is not None,
+                        len(issued.operators) if issued else 0, client_ca is not None)
+    problems = exposure.problems()
+    if problems and not insecure:
+        fail("refusing to serve: " + "; and ".join(problems)
+             + ". (--insecure serves anyway: for a network you trust entirely)")
+    for problem in problems:
+        console.print(f"[yellow]warning (--insecure):[/] {problem}", highlight=False,
+                      soft_wrap=True)
+    level = check_isolation(isolation)
+    options = arena_options(registered, GameSettings(isolation=level))
+
+    async def go() -> None:
+        async with Arena({e.name: e.spec for e in registered}, listen=listen, tls=tls,
+                         tokens=issued, api=list(api_listen), client_ca=client_ca,
+                         public_watch=public_watch, **options) as arena:
+            assert arena.server is not None
+            console.print(f"referee listening on {arena.address}"
+                          + (" with TLS" if tls else "")
+                          + (f", {len(issued.digests)} issued bot tokens" if issued else "")
+                          + f" (health and reflection on); {isolation_line(level)}",
+                          highlight=False, soft_wrap=True)
+            console.print(exposure.api_line(public_watch), highlight=False, soft_wrap=True)
+            console.print("RunMatch seats: the built-in bots"
+                          + (f", {len(registered)} registered entries" if registered else "")
+                          + ", remote bots by token", highlight=False, soft_wrap=True)
+            await arena.server.wait()
+
+    try:
+        run_loop(go())
+    except KeyboardInterrupt:
+        pass
+    except (OSError, RuntimeError) as exc:  # grpc says RuntimeError for an address it can't bind
+        fail(f"cannot listen on {listen}: {exc}", Exit.FAILED)
+
+
+@token_app.command("new")
+def token_new(name: str = typer.Argument(..., help="the entry's (or operator's) name"),
+              tokens: Path = typer.Option(DEFAULT_TOKENS, "--tokens", help="tokens file"),
+              operator: bool = typer.Option(False, "--operator",
+                                            help="a token for calling the referee's API "
+                                                 "(RunMatch, WatchMatch), not for a bot"),
+              replace: bool = typer.Option(False, "--replace",
+                                           help="issue a new token for a name that has one"),
+              as_json: bool = typer.Option(False, "--json")) -> None:
+    """Issue the token a remote bot says Hello with to be entry NAME, or with --operator the
+    token an operator calls RunMatch with (printed once: the file keeps only its hash).
+
+    Example: azul-arena referee token new alice --tokens tokens.json
+    """
+    from referee.tokens import TokenError, TokenFile
+
+    try:
+        token = TokenFile.load(tokens, create=True).issue(name, replace, operator=operator)
+    except TokenError as exc:
+        fail(str(exc))
+        return
+    if as_json:
+        print_json({"name": name, "token": token, "tokens": str(tokens),
+                    "kind": "operator" if operator else "bot"})
+        return
+    print(token)
+    if operator:
+        err_console.print(f"operator token {name} saved (hashed) in {tokens}; send it with each "
+                          "RunMatch/WatchMatch call as metadata `authorization: Bearer TOKEN` "
+                          "(keep it secret: it runs matches on the referee)", highlight=False,
+                          soft_wrap=True)
+        return
+    err_console.print(f"token for {name} saved (hashed) in {tokens}; give it to {name}: "
+                      f"python -m sdk.run bot.py --referee HOST:PORT --token TOKEN "
+                      "[--tls-ca cert.pem]", highlight=False, soft_wrap=True)
