@@ -217,7 +217,8 @@ class RefereeServer:
 
     - `listen`: the bot stream (`BotService`), health and reflection, and the referee's own API
       (`RefereeService`) when there is a `run_match`; on TCP that API is the operator's alone
-      (`referee.access.OperatorGuard`), on a Unix socket the socket is its owner's alone;
+      (`referee.access.OperatorGuard`), on a Unix socket the socket is its owner's alone (and
+      needs an operator token too once `tokens` has any);
     - `also`: the bot stream and health only, for the bots the Arena launches itself (this is the
       socket a sandbox binds in: no bot can reach the API that starts processes from it);
     - `api`: the referee's own API and health only (a Unix socket: its owner's alone; TCP: an
@@ -247,6 +248,9 @@ class RefereeServer:
         self.guard = OperatorGuard(tokens, public_watch)
         self._run_match = run_match
         self._listen_api = listen_api and run_match is not None
+        # Once operators have tokens, a Unix socket asks for one too: at the `process` and
+        # `none` levels bots run as this user, on this file system, and could dial it.
+        self._operators = bool(tokens is not None and tokens.operators)
         self._server: grpc.aio.Server | None = None
         self._servers: list[grpc.aio.Server] = []
         self.port = 0
@@ -302,7 +306,7 @@ class RefereeServer:
     async def start(self) -> None:
         tcp = not self.listen.startswith("unix:")
         main = self._grpc_server(self.keepalive, bots=True, api=self._listen_api,
-                                 guarded=self._listen_api and tcp)
+                                 guarded=self._listen_api and (tcp or self._operators))
         self.port = self._add_port(main[0], self.listen, tls=True)
         servers = [main]
         if self.also:  # the Arena's own bots: no HTTP/2 keepalive (they may be frozen)
@@ -314,7 +318,8 @@ class RefereeServer:
         for address in self.api:
             unix = address.startswith("unix:")
             mutual = self.client_ca is not None and not unix and self.tls is not None
-            each = self._grpc_server(True, bots=False, api=True, guarded=not unix and not mutual)
+            each = self._grpc_server(True, bots=False, api=True,
+                                     guarded=(not unix or self._operators) and not mutual)
             self.api_ports.append(self._add_port(each[0], address, tls=True,
                                                  client_ca=self.client_ca if mutual else None))
             servers.append(each)

@@ -211,21 +211,23 @@ def test_referee_serve_runs_matches_for_its_operator_alone(served: dict[str, obj
     assert "an operator token: 1 issued" in str(served["head"])
 
 
+async def watch(arena: Arena, token: str | None) -> grpc.StatusCode:
+    """WatchMatch of a match that never comes: DEADLINE_EXCEEDED when it was served."""
+    async with grpc.aio.insecure_channel(arena.api_address) as channel:
+        stub = referee_pb2_grpc.RefereeServiceStub(channel)
+        call = stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id="none"), timeout=1,
+                               metadata=operator_metadata(token) if token else None)
+        try:
+            async for _ in call:
+                pass
+        except grpc.aio.AioRpcError as exc:
+            return exc.code()
+        return grpc.StatusCode.OK
+
+
 def test_watch_match_needs_the_operator_unless_it_is_public(tmp_path: Path) -> None:
     tokens = TokenFile.load(tmp_path / "tokens.json", create=True)
     operator = tokens.issue("ops", operator=True)
-
-    async def watch(arena: Arena, token: str | None) -> grpc.StatusCode:
-        async with grpc.aio.insecure_channel(arena.address) as channel:
-            stub = referee_pb2_grpc.RefereeServiceStub(channel)
-            call = stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id="none"), timeout=1,
-                                   metadata=operator_metadata(token) if token else None)
-            try:
-                async for _ in call:
-                    pass
-            except grpc.aio.AioRpcError as exc:
-                return exc.code()  # DEADLINE_EXCEEDED: served, waiting for the match
-            return grpc.StatusCode.OK
 
     async def go(public: bool) -> list[grpc.StatusCode]:
         async with Arena(listen="127.0.0.1:0", tokens=tokens, public_watch=public) as arena:
@@ -234,6 +236,23 @@ def test_watch_match_needs_the_operator_unless_it_is_public(tmp_path: Path) -> N
     assert asyncio.run(go(False)) == [grpc.StatusCode.UNAUTHENTICATED,
                                       grpc.StatusCode.DEADLINE_EXCEEDED]
     assert asyncio.run(go(True)) == [grpc.StatusCode.DEADLINE_EXCEEDED] * 2
+
+
+def test_a_unix_socket_asks_for_an_operator_token_once_there_is_one(tmp_path: Path) -> None:
+    """Bots at `process` or `none` run as the operator's user: owner-only permissions do not
+    keep them off a Unix socket, an operator token does."""
+    tokens = TokenFile.load(tmp_path / "tokens.json", create=True)
+    tokens.issue("alice")
+
+    async def go() -> list[grpc.StatusCode]:
+        async with Arena(listen=f"unix:{tmp_path / 'ref.sock'}", tokens=tokens) as arena:
+            return [await watch(arena, None), await watch(arena, operator)]
+
+    operator = ""
+    assert asyncio.run(go())[0] == grpc.StatusCode.DEADLINE_EXCEEDED  # the owner's socket
+    operator = tokens.issue("ops", operator=True)
+    assert asyncio.run(go()) == [grpc.StatusCode.UNAUTHENTICATED,
+                                 grpc.StatusCode.DEADLINE_EXCEEDED]
 
 
 def test_an_api_port_with_mutual_tls_takes_a_client_certificate_of_its_ca(

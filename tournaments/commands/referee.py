@@ -57,7 +57,8 @@ class Exposure:
         where = []
         for address in [self.listen, *self.api]:
             if address.startswith("unix:"):
-                where.append(f"{address} (the socket file's owner only)")
+                where.append(f"{address} (the socket file's owner only"
+                             + (", with an operator token)" if self.operators else ")"))
             elif address in self.api and self.client_ca and self.tls:
                 where.append(f"{address} (a client certificate of --tls-client-ca)")
             else:
@@ -147,6 +148,12 @@ def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--lis
         console.print(f"[yellow]warning (--insecure):[/] {problem}", highlight=False,
                       soft_wrap=True)
     level = check_isolation(isolation)
+    local = [a for a in [listen, *api_listen] if a.startswith("unix:")]
+    if local and not exposure.operators and level != "sandbox":
+        console.print(f"[yellow]warning:[/] bots at isolation {level} run as your user on this "
+                      f"file system and can dial {', '.join(local)}: issue an operator token "
+                      "(referee token new NAME --operator) and the API asks for it there too",
+                      highlight=False, soft_wrap=True)
     options = arena_options(registered, GameSettings(isolation=level))
 
     async def go() -> None:
