@@ -26,6 +26,7 @@ import json
 import secrets
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tournaments.arena import GameSettings, isolation_level
@@ -47,10 +48,45 @@ class ClusterError(RuntimeError):
 class ClusterOptions:
     """Where games go: a running scheduler (`address`) or a LocalCluster of `workers`."""
 
-    address: str | None = None  # tcp://HOST:8786
+    address: str | None = None  # tcp://HOST:8786 or tls://HOST:8786
     workers: int | None = None  # worker processes of a LocalCluster on this machine
     threads: int = 1  # games at once on each local worker
     max_attempts: int = 3  # tries per game and run for failures of the machine
+    security: Path | None = None  # a folder of ca.pem, client.pem, client.key (mutual TLS)
+
+
+SECURITY_FILES = ("ca.pem", "client.pem", "client.key")
+
+
+def cluster_security(folder: Path) -> Any:
+    """Dask's `Security` for mutual TLS from `folder` (the CA that signed the scheduler's and
+    workers' certificates, and this client's certificate and key); ClusterError naming what
+    is missing."""
+    from distributed.security import Security
+
+    missing = [name for name in SECURITY_FILES if not (folder / name).is_file()]
+    if missing:
+        raise ClusterError(f"{folder} lacks {', '.join(missing)}: a cluster security folder "
+                           "holds ca.pem, client.pem and client.key (docs/cluster.md, TLS)")
+    ca, cert, key = (str(folder / name) for name in SECURITY_FILES)
+    return Security(tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key,
+                    require_encryption=True)
+
+
+def exposure_warning(address: str) -> str | None:
+    """What a plain `tcp://` scheduler on another machine exposes, or None where it is fine."""
+    from referee.access import is_loopback
+
+    if not address.startswith("tcp://"):
+        return None
+    host_port = address.removeprefix("tcp://")
+    if ":" not in host_port:
+        host_port += ":8786"
+    if is_loopback(host_port):
+        return None
+    return (f"{address} is plain TCP: anyone who reaches that scheduler can run any code on "
+            "every worker, and reads the games and the entries' files shipped to them. Use "
+            "tls:// with --cluster-security (docs/cluster.md, TLS)")
 
 
 @dataclass
@@ -286,12 +322,25 @@ async def _connect(options: ClusterOptions) -> AsyncIterator[Any]:
     from referee.loop import loop_name
 
     if options.address is not None:
+        # Without a folder of certificates, Dask's own configuration says (distributed.comm.tls)
+        security = None if options.security is None else cluster_security(options.security)
+        if security is None and options.address.startswith("tls://"):
+            from distributed.security import Security
+
+            if getattr(Security(), "tls_client_cert", None) is None:
+                raise ClusterError(
+                    f"{options.address} takes only clients with a certificate its CA signed: "
+                    "give --cluster-security DIR (ca.pem, client.pem, client.key), or set "
+                    "distributed.comm.tls in Dask's configuration (docs/cluster.md, TLS)")
         try:
-            client = await Client(options.address, asynchronous=True, timeout=CONNECT_TIMEOUT)
+            client = await Client(options.address, asynchronous=True, timeout=CONNECT_TIMEOUT,
+                                  security=security)
         except (OSError, TimeoutError) as exc:
+            hint = ("; a tls:// scheduler needs this client's certificate: --cluster-security"
+                    if options.address.startswith("tls://") else "")
             raise ClusterError(f"cannot reach the Dask scheduler at {options.address}: "
                                f"{exc} (start one with `dask scheduler`; "
-                               "docs/cluster.md)") from None
+                               f"docs/cluster.md){hint}") from None
         async with client:
             yield client
         return

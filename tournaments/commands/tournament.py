@@ -188,8 +188,12 @@ def run(
                     "among them; with --cluster the workers' threads decide).")
     ] = os.cpu_count() or 1,
     cluster: Annotated[str | None, typer.Option(
-        "--cluster", metavar="tcp://HOST:8786",
+        "--cluster", metavar="tls://HOST:8786",
         help="Play the games on this Dask scheduler's workers (docs/cluster.md).")] = None,
+    cluster_security: Annotated[Path | None, typer.Option(
+        "--cluster-security", metavar="DIR",
+        help="Mutual TLS with a tls:// scheduler: DIR holds ca.pem, client.pem and client.key "
+             "(default: Dask's configuration).")] = None,
     workers: Annotated[int | None, typer.Option(
         "--workers", min=1, metavar="N",
         help="Play the games on a Dask LocalCluster of N worker processes.")] = None,
@@ -297,7 +301,7 @@ def run(
         ponder=ponder or bool(options.ponder), bot_env=all_env,
     )
     out = err_console if json_out else console
-    remote = _cluster_options(cluster, workers, concurrency)
+    remote = _cluster_options(cluster, workers, concurrency, cluster_security)
     summary = None
     with contextlib.ExitStack() as stack:
         try:
@@ -341,16 +345,25 @@ def run(
         raise typer.Exit(int(Exit.FAILED))
 
 
-def _cluster_options(address: str | None, workers: int | None, concurrency: int):  # type: ignore[no-untyped-def]
-    """The `ClusterOptions` for --cluster / --workers, or None for the embedded runner."""
+def _cluster_options(address: str | None, workers: int | None, concurrency: int,  # type: ignore[no-untyped-def]
+                     security: Path | None = None):
+    """The `ClusterOptions` for --cluster / --workers, or None for the embedded runner; a
+    warning when the scheduler is plain TCP on another machine."""
     if address is None and workers is None:
+        if security is not None:
+            fail("--cluster-security goes with --cluster tls://HOST:PORT")
         return None
-    from tournaments.cluster import ClusterOptions
+    from tournaments.cluster import ClusterOptions, exposure_warning
 
     if address is not None and "://" not in address:
         address = f"tcp://{address}"
+    if security is not None and (address is None or not address.startswith("tls://")):
+        fail("--cluster-security goes with a tls:// scheduler address (--cluster tls://HOST:PORT)")
+    warning = exposure_warning(address) if address is not None else None
+    if warning is not None:
+        err_console.print(f"[yellow]warning:[/] {warning}", highlight=False, soft_wrap=True)
     threads = max(1, concurrency // workers) if workers else 1
-    return ClusterOptions(address=address, workers=workers, threads=threads)
+    return ClusterOptions(address=address, workers=workers, threads=threads, security=security)
 
 
 def _play(play, *args, **kwargs):  # type: ignore[no-untyped-def]
