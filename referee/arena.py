@@ -28,7 +28,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,7 @@ from referee.launcher import (
     Isolation,
     assign,
     build_wrapper,
+    builtin_bots,
     last_words,
     launch,
     launch_standby,
@@ -51,91 +52,18 @@ from referee.launcher import (
     slug,
 )
 from referee.match import MatchRunner, Seat
+from referee.match_types import MatchConfig, MatchResult, SeatResult
 from referee.replay import build_replay
 from referee.sandbox import Limits
-from referee.server import RefereeServer
+from referee.server import MatchBoard, RefereeServer
+from referee.service import run_match_request
 from referee.sessions import BotFault, BotSession
 from referee.tokens import TokenFile
 
 OFF = ("0", "false", "no", "off")
 log = logging.getLogger("referee.arena")
 
-TERMINATIONS = ("ok", "timeout", "illegal", "malformed", "crash", "disconnect", "no_hello",
-                "version_mismatch", "bad_token", "memory", "unsupported_ruleset")
 SOCKET_NAME = "referee.sock"
-
-
-@dataclass
-class MatchConfig:
-    """Rules, clocks and fault policy of one match (times in seconds)."""
-
-    ruleset: str = "azul"
-    seed: int | None = None
-    first_player: int = 0
-    # The ruleset's options, as new_game's keyword arguments (Summer Pavilion: wild_order).
-    options: dict[str, str] = field(default_factory=dict)
-    time_per_move: float = 1.0
-    time_bank: float = 0.0
-    first_move_allowance: float = 0.0
-    grace: float = 0.05
-    fault_policy: str = "random"  # "random": a random legal move and a strike; "forfeit"
-    max_strikes: int = 3
-    # A seat's own move time where it differs from time_per_move (a person's seat); None keeps it.
-    seat_time_per_move: tuple[float | None, ...] = ()
-
-    def __post_init__(self) -> None:
-        """Refuse settings no match can run with, saying which one and why."""
-        if not self.time_per_move > 0:
-            raise ValueError(f"time per move must be positive, not {self.time_per_move}")
-        for name in ("time_bank", "first_move_allowance", "grace"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name.replace('_', ' ')} cannot be negative")
-        if self.fault_policy not in ("random", "forfeit"):
-            raise ValueError(f"fault policy {self.fault_policy!r} is not random or forfeit")
-        if self.max_strikes < 1:
-            raise ValueError("max strikes must be at least 1")
-        if any(t is not None and not t > 0 for t in self.seat_time_per_move):
-            raise ValueError("a seat's time per move must be positive")
-        from referee.engine import EngineError, get_ruleset, new_game
-
-        try:  # the engine judges the ruleset and its options (a wild order for classic Azul)
-            rules = get_ruleset(self.ruleset)
-            if self.options:
-                new_game(self.ruleset, rules.min_players, seed=0, first_player=0,
-                         **self.options)
-        except (EngineError, TypeError) as exc:
-            raise ValueError(str(exc)) from None
-
-
-@dataclass
-class SeatResult:
-    """How one seat did."""
-
-    entry: str
-    score: int
-    rank: int
-    termination: str  # one of TERMINATIONS
-    strikes: int
-    faults: dict[str, int]
-    move_time_total: float
-    moves: int
-    bot_name: str = ""
-    log_path: str = ""
-    cpu_time: float | None = None  # seconds of CPU its processes used during the game
-    detail: str = ""  # what its last fault said (a crash: the last line of its traceback)
-
-
-@dataclass
-class MatchResult:
-    """The outcome of one match; `record` is the replay (engine record + referee facts)."""
-
-    seats: list[SeatResult]
-    scores: list[int]
-    ranks: list[int]
-    record: dict[str, Any]
-    duration: float
-    match_id: str = ""
-    reason: str = "completed"
 
 
 @dataclass(eq=False)
@@ -265,8 +193,6 @@ class Arena:
         socket_dir.mkdir()
         local = f"unix:{socket_dir / SOCKET_NAME}"
         listen = self._listen or local
-        from referee.service import run_match_request
-
         # Frozen bots answer no HTTP/2 keepalive: only remote peers (on `listen`) get it. The
         # Arena's own bots get a socket of their own that serves the bot stream alone.
         self.server = RefereeServer(listen, run_match=lambda req: run_match_request(self, req),
@@ -287,6 +213,17 @@ class Arena:
     def address(self) -> str:
         assert self.server is not None, "the Arena is not started"
         return self.server.address
+
+    @property
+    def board(self) -> MatchBoard:
+        """The events of the matches this Arena plays, for WatchMatch."""
+        assert self.server is not None, "the Arena is not started"
+        return self.server.board
+
+    @staticmethod
+    def builtin_bots() -> frozenset[str]:
+        """The names of the built-in bots any seat may name."""
+        return frozenset(builtin_bots())
 
     @property
     def api_address(self) -> str:
@@ -330,7 +267,7 @@ class Arena:
     def entry_of(self, name: str) -> str:
         return self.entries.get(name, name)
 
-    async def _acquire(self, name: str) -> _Worker | _Failed:
+    async def acquire(self, name: str) -> _Worker | _Failed:
         """An idle connected bot for `name`, or a freshly launched one."""
         idle = self._idle.get(name, [])
         while idle:
@@ -505,7 +442,7 @@ class Arena:
     async def declared_rulesets(self, name: str) -> tuple[str, ...] | None:
         """The rulesets entry `name`'s bot lists in its Hello (empty: every ruleset of the classic
         family), or None when it does not start; the bot stays connected for the next game."""
-        worker = await self._acquire(name)
+        worker = await self.acquire(name)
         if isinstance(worker, _Failed):
             return None
         worker.last_used = next(self._released)
@@ -575,14 +512,12 @@ class Arena:
         config = config or MatchConfig()
         if not 2 <= len(seats) <= 4:
             raise ValueError(f"a match has 2 to 4 seats, not {len(seats)}")
-        if config.fault_policy not in ("random", "forfeit"):
-            raise ValueError(f"unknown fault policy {config.fault_policy!r}")
         seed = config.seed if config.seed is not None else secrets.randbits(63)
         game = new_game(config.ruleset, players=len(seats), seed=seed,
                         first_player=config.first_player, **config.options)
         match_id = match_id or secrets.token_hex(6)
         began = time.perf_counter()
-        workers = _workers or list(await asyncio.gather(*(self._acquire(s) for s in seats)))
+        workers = _workers or list(await asyncio.gather(*(self.acquire(s) for s in seats)))
         # A seat that cannot play: its bot did not start, or its Hello excludes this ruleset.
         failed = [w if isinstance(w, _Failed) else _unsupported(w.session.rulesets,
                                                                 config.ruleset)

@@ -15,7 +15,7 @@ from typing import Any
 import grpc
 
 from referee.launcher import bot_environment
-from referee.loop import loop_name
+from referee.protocol.loop import loop_name
 from referee.protocol.transport import grpc_settings
 
 # The bare clients echo a MoveReply-sized answer at once, with a bot's gRPC settings. The
@@ -36,7 +36,7 @@ for msg in call:
 """
 _ECHO_CLIENT_AIO = r"""
 import sys, grpc
-from referee.loop import run
+from referee.protocol.loop import run_loop as run
 reply = b"\x12\x04\x08\x01\x10\x00"
 async def echo():
     call = grpc.aio.insecure_channel(sys.argv[1]).stream_stream("/bench.Echo/Pong")()

@@ -1,6 +1,6 @@
 """The bot launcher: every entry runs as its own process, in its own process group, with limits.
 
-An entry is a built-in bot name (see bots/registry.py), a Python file with a Bot subclass
+An entry is a built-in bot name (`builtin_bots`), a Python file with a Bot subclass
 (`path/bot.py` or `path/bot.py:ClassName`), a bot folder whose bot.toml says how it starts (see
 referee/folders.py; it runs in its folder), or any command line (it contains a space: `node
 bot.js`). The process learns the referee's address and its token from the environment
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import re
@@ -37,20 +38,24 @@ DEFAULT_LIMITS = Limits()
 TITLE_ROOM = 1024  # characters a standby keeps for the command line it will show (launch_standby)
 
 
-def builtin_bots() -> frozenset[str]:
-    """The names of the built-in bots."""
-    from bots.registry import BUILTIN_BOTS
+BOTS_GROUP = "azul_arena.bots"
 
-    return frozenset(BUILTIN_BOTS)
+
+@functools.cache
+def builtin_bots() -> dict[str, str]:
+    """The built-in bots, name -> `module:Class`: the `azul_arena.bots` entry points of every
+    installed package (this project's are in its pyproject.toml)."""
+    from importlib.metadata import entry_points
+
+    return {point.name: point.value for point in entry_points(group=BOTS_GROUP)}
 
 
 def python_target(entry: str) -> str | None:
     """What `python -m sdk.run` runs for `entry` (`module:Class` or `/abs/path/bot.py[:Class]`), or
     None for a command line; raises ValueError for an entry that is none of them."""
-    from bots.registry import BUILTIN_BOTS
-
-    if entry in BUILTIN_BOTS:
-        return BUILTIN_BOTS[entry]
+    table = builtin_bots()
+    if entry in table:
+        return table[entry]
     in_folder = python_bot(entry)
     if in_folder is not None:
         return str(in_folder.resolve())
@@ -62,7 +67,7 @@ def python_target(entry: str) -> str | None:
             raise ValueError(f"bot file not found: {path}")
         return str(Path(path).resolve()) + entry[len(path):]
     raise ValueError(f"unknown bot entry {entry!r}: not a built-in "
-                     f"({', '.join(sorted(BUILTIN_BOTS))}), a .py file, a bot folder or a "
+                     f"({', '.join(sorted(table))}), a .py file, a bot folder or a "
                      "command line")
 
 

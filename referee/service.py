@@ -1,28 +1,52 @@
 """RefereeService.RunMatch on top of an Arena: proto request -> match -> proto response, and the
-match's events published for WatchMatch."""
+match's events published for WatchMatch.
+
+It knows the Arena only through `MatchPlayer`, what RunMatch needs of whatever plays matches, so
+that the Arena (which serves this API) and this module do not import each other."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import secrets
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from referee.access import SeatRefused
 from referee.events import MatchEnded, MatchEvent, MatchStarted, MovePlayed, SeatFaulted
+from referee.match_types import FaultPolicy, MatchConfig, MatchResult
 from referee.protocol import game_pb2, referee_pb2
 from referee.protocol.codec import TERMINATIONS
+from referee.server import MatchBoard
 
-if TYPE_CHECKING:
-    from referee.arena import Arena, MatchConfig
+
+class MatchPlayer(Protocol):
+    """What RunMatch needs of the Arena: its entries, seats for them, and play."""
+
+    entries: dict[str, str]
+
+    @property
+    def board(self) -> MatchBoard: ...
+
+    def builtin_bots(self) -> frozenset[str]: ...
+
+    def entry_of(self, name: str) -> str: ...
+
+    async def acquire(self, name: str) -> Any: ...
+
+    async def connect_remote(self, token: str, timeout: float) -> Any: ...
+
+    async def play(self, seats: list[str], config: MatchConfig | None = None, *,
+                   on_event: Callable[[MatchEvent], None] | None = None,
+                   match_id: str | None = None, _workers: list[Any] | None = None
+                   ) -> MatchResult: ...
 
 _REASONS = {"completed": game_pb2.GAME_END_REASON_COMPLETED,
             "forfeit": game_pb2.GAME_END_REASON_FORFEIT}
 
 
 def config_from_settings(s: referee_pb2.MatchSettings) -> MatchConfig:
-    from referee.arena import MatchConfig
-
+    forfeit = s.fault_policy == referee_pb2.FAULT_POLICY_FORFEIT
     return MatchConfig(
         ruleset=s.ruleset or "azul", seed=s.seed if s.HasField("seed") else None,
         first_player=s.first_player,
@@ -30,7 +54,7 @@ def config_from_settings(s: referee_pb2.MatchSettings) -> MatchConfig:
         time_per_move=(s.move_time_ms or 1000) / 1000,
         time_bank=s.time_bank_ms / 1000, first_move_allowance=s.first_move_allowance_ms / 1000,
         grace=(s.grace_ms / 1000) if s.grace_ms else 0.05,
-        fault_policy="forfeit" if s.fault_policy == referee_pb2.FAULT_POLICY_FORFEIT else "random",
+        fault_policy=FaultPolicy.FORFEIT if forfeit else FaultPolicy.RANDOM,
         max_strikes=s.max_strikes or 3)
 
 
@@ -56,14 +80,13 @@ def event_message(event: MatchEvent) -> tuple[referee_pb2.WatchMatchResponse, bo
     return out, False
 
 
-def _seat_entry(arena: Arena, entry: str, name: str) -> str:
+def _seat_entry(arena: MatchPlayer, entry: str, name: str) -> str:
     """The Arena's name for a RunMatch seat's `entry`: a built-in bot or an entry the operator
     registered. Never a command line or a path: whoever calls the API chooses no program to
     run on this machine (SeatRefused says so)."""
-    from referee.launcher import builtin_bots
-
-    if entry not in arena.entries and entry not in builtin_bots():
-        known = sorted({*builtin_bots(), *arena.entries})
+    builtins = arena.builtin_bots()
+    if entry not in arena.entries and entry not in builtins:
+        known = sorted({*builtins, *arena.entries})
         raise SeatRefused(
             f"seat entry {entry[:80]!r} is neither a built-in bot nor an entry registered on "
             f"this referee (known: {', '.join(known)}): a RunMatch seat never names a command "
@@ -75,7 +98,7 @@ def _seat_entry(arena: Arena, entry: str, name: str) -> str:
     return entry
 
 
-async def run_match_request(arena: Arena, request: referee_pb2.RunMatchRequest
+async def run_match_request(arena: MatchPlayer, request: referee_pb2.RunMatchRequest
                             ) -> referee_pb2.RunMatchResponse:
     """Serve one RunMatch: launch or await the seats, play, publish events, answer the result."""
     if not 2 <= len(request.seats) <= 4:
@@ -83,8 +106,7 @@ async def run_match_request(arena: Arena, request: referee_pb2.RunMatchRequest
     config = config_from_settings(request.settings)
     hello_timeout = (request.settings.hello_timeout_ms or 10_000) / 1000
     match_id = request.match_id or secrets.token_hex(6)
-    assert arena.server is not None
-    board = arena.server.board
+    board = arena.board
     names, workers = [], []
     for spec in request.seats:
         which = spec.WhichOneof("player")
@@ -96,7 +118,7 @@ async def run_match_request(arena: Arena, request: referee_pb2.RunMatchRequest
             raise ValueError("every seat needs an entry or a token")
     acquired = await asyncio.gather(*(
         arena.connect_remote(spec.token, hello_timeout) if spec.WhichOneof("player") == "token"
-        else arena._acquire(name) for spec, name in zip(request.seats, names, strict=True)))
+        else arena.acquire(name) for spec, name in zip(request.seats, names, strict=True)))
     workers = list(acquired)
     loop = asyncio.get_running_loop()
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from referee.engine.classic import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS, wall_points
+from referee.engine.classic import FLOOR_LOSS as FLOOR_PENALTY  # loss, 0..7 spaces taken
 from referee.engine.classic.moves import COLOUR_LETTERS
-from referee.engine.classic.tables import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS, wall_points
-from referee.engine.classic.tables import FLOOR_LOSS as FLOOR_PENALTY  # loss, 0..7 spaces taken
 from sdk import pavilion
 
 _FULL_ROW = 0b11111
@@ -117,7 +117,7 @@ def boards_from_state(state: dict[str, Any]) -> list[Board]:
 def placement_points(wall: int, row: int, column: int) -> int:
     """Points for a tile placed at (row, column) on `wall` (which does not hold it yet): the
     horizontal run plus the vertical run through it, each counted when 2 or more; 1 if alone.
-    The engine's own rule (referee.engine.classic.tables.wall_points)."""
+    The engine's own rule (referee.engine.classic.wall_points)."""
     return wall_points(wall, row, column)
 
 

@@ -29,7 +29,7 @@ def warm_up() -> None:
 
     import referee.engine  # noqa: F401
     import sdk.client  # noqa: F401
-    from referee.loop import loop_name
+    from referee.protocol.loop import loop_name
 
     loop_name()  # loads uvloop, the loop the SDK's stream runs on
 

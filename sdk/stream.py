@@ -82,8 +82,8 @@ class BotStream:
         raises Unreachable when nothing answers within `connect_timeout` seconds."""
         import grpc
 
-        from referee.loop import new_loop
         from referee.protocol import bot_pb2
+        from referee.protocol.loop import new_loop
 
         self._grpc = grpc
         self._pong = lambda nonce: bot_pb2.ConnectRequest(pong=bot_pb2.Pong(nonce=nonce))

@@ -55,7 +55,7 @@ class GameSettings:
 def isolation_level() -> str:
     """The strongest isolation this machine offers its bots: sandbox, process or none
     (referee.sandbox)."""
-    from referee.sandbox import strongest
+    from referee import strongest
 
     return strongest()
 
@@ -115,8 +115,7 @@ def arena_options(entries: Sequence[Entry], settings: GameSettings,
                   hidden: Sequence[Path] = ()) -> dict[str, Any]:
     """The `Arena` keyword arguments for these entries and settings: isolation, variables,
     per-entry limits, and the paths no bot may see (`hidden`, plus every entry's own files)."""
-    from referee.launcher import entry_program
-    from referee.sandbox import Limits
+    from referee import Limits, entry_program
     from tournaments.entries import resolve_env
 
     own = []

@@ -23,9 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from referee.loop import loop_name
-from referee.loop import run as run_loop
-from referee.sandbox import strongest
+from referee import loop_name, run_loop, strongest
 from tournaments.arena import GameSettings, arena_player, local_pool, process_cap
 from tournaments.entries import Entry
 from tournaments.runner import run_games

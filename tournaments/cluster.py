@@ -75,7 +75,7 @@ def cluster_security(folder: Path) -> Any:
 
 def exposure_warning(address: str) -> str | None:
     """What a plain `tcp://` scheduler on another machine exposes, or None where it is fine."""
-    from referee.access import is_loopback
+    from referee import is_loopback
 
     if not address.startswith("tcp://"):
         return None
@@ -319,7 +319,7 @@ async def _connect(options: ClusterOptions) -> AsyncIterator[Any]:
     import dask
     from distributed import Client, LocalCluster
 
-    from referee.loop import loop_name
+    from referee import loop_name
 
     if options.address is not None:
         # Without a folder of certificates, Dask's own configuration says (distributed.comm.tls)

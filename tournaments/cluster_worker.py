@@ -80,7 +80,7 @@ class _ArenaHost:
         self.arenas.move_to_end(run_key)
         arena.entries.update(specs)
         if any(entry.memory or entry.env for entry in task.seats):
-            from referee.sandbox import Limits
+            from referee import Limits
 
             for entry in task.seats:  # per-entry limits and variables, as locally
                 if entry.memory:
@@ -161,7 +161,7 @@ _probed: dict[str, str | None] = {}
 async def _cannot_isolate(level: str) -> str | None:
     """What this machine lacks to isolate bots at `level` (None: nothing), tried once."""
     if level not in _probed:
-        from referee.sandbox import probe
+        from referee import probe
 
         _probed[level] = await asyncio.to_thread(probe, level)  # starts a process: off the loop
     return _probed[level]
@@ -190,7 +190,7 @@ class ArenaActor:
 
     def _specs(self, task: GameTask, worker: str) -> dict[str, str]:
         """The seats' entries as specs on this worker, each checked once."""
-        from referee.launcher import check_entry
+        from referee import check_entry
 
         specs = {}
         for entry in task.seats:

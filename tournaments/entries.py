@@ -99,7 +99,7 @@ def _check_name(name: str, where: str) -> str:
 
 def default_name(spec: str) -> str:
     """The name an entry gets when none is given: the bot name, file stem or program name."""
-    from referee.folders import FolderError, is_folder_entry, python_bot, read_folder
+    from referee import FolderError, is_folder_entry, python_bot, read_folder
 
     spec = spec.strip()
     if python_bot(spec) is not None:  # a Python bot's folder: the folder's name
@@ -153,15 +153,14 @@ def parse_entries(texts: list[str]) -> list[Entry]:
 def check_spec(spec: str) -> None:
     """Raise `EntryError` if `spec` cannot be launched (see `referee.launcher.check_entry`): an
     unknown built-in, a missing .py file, or a command line whose program cannot be found."""
-    from bots.registry import BUILTIN_BOTS
-    from referee.launcher import check_entry, entry_argv
+    from referee import builtin_bots, check_entry, entry_argv
 
     try:
         entry_argv(spec)
     except ValueError as exc:
         message = str(exc)
         if "built-in" not in message:
-            message += f" (the built-ins are {', '.join(sorted(BUILTIN_BOTS))})"
+            message += f" (the built-ins are {', '.join(sorted(builtin_bots()))})"
         raise EntryError(message + "; an entry is a built-in bot, path/bot.py[:Class], a bot "
                          "folder or a command line in quotes") from None
     try:
@@ -182,11 +181,11 @@ def check_entries(entries: list[Entry]) -> list[Entry]:
 
 def _check_toml_value(kind: str, value: str, where: str) -> None:
     if kind == "builtin":
-        from bots.registry import BUILTIN_BOTS
+        from referee import builtin_bots
 
-        if value not in BUILTIN_BOTS:
+        if value not in builtin_bots():
             raise EntryError(f"{where}: unknown built-in bot {value!r}; the built-ins are "
-                             + ", ".join(sorted(BUILTIN_BOTS)))
+                             + ", ".join(sorted(builtin_bots())))
         return
     try:
         check_spec(value)

@@ -17,8 +17,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from referee import MatchEvent, MovePlayed, SeatFaulted
 from referee.engine import RULESETS, EngineError, new_game
-from referee.events import MatchEvent, MovePlayed, SeatFaulted
 from sdk import Bot
 from sdk.bot import GameInfo
 from tournaments.families import view_for

@@ -83,7 +83,7 @@ def scaffold_kit(lang: str, name: str, directory: Path) -> list[Path]:
 def prepare_command(lang: str, folder: Path) -> str:
     """The one command that makes a new `lang` folder ready to run: the kit's install
     (npm install), else the folder's build step (bot.toml)."""
-    from referee.folders import read_folder
+    from referee import read_folder
 
     return KITS[lang].install or read_folder(folder).build
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from referee.loop import run as run_loop
+from referee import run_loop
 from tournaments.arena import GameSettings, arena_player, local_pool, process_cap
 from tournaments.entries import Entry
 from tournaments.live import LiveView
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 CONFIG_FORMAT = "azul-arena/tournament/1"
 RUN_KEYS = ("isolation", "ponder", "bot_env")
-FAULT_POLICIES = ("random", "forfeit")
 
 
 class ConfigMismatch(ValueError):
@@ -131,7 +130,7 @@ def prepare(store: Store, config: TournamentConfig) -> tuple[TournamentConfig, l
             return config, Rounds(store, plan).next_games()
         return config, store.pending_games()
     if config.isolation is None:
-        from referee.sandbox import strongest
+        from referee import strongest
 
         config.isolation = strongest()
     if config.seed is None:

@@ -17,19 +17,11 @@ PHASES = {"take": game_pb2.PHASE_TAKE, "wall": game_pb2.PHASE_WALL, "over": game
           "play": game_pb2.PHASE_PLAY, "bonus": game_pb2.PHASE_BONUS}
 PHASE_NAMES = {v: k for k, v in PHASES.items()}
 
-TERMINATIONS = {
-    "ok": game_pb2.TERMINATION_OK,
-    "timeout": game_pb2.TERMINATION_TIMEOUT,
-    "illegal": game_pb2.TERMINATION_ILLEGAL,
-    "malformed": game_pb2.TERMINATION_MALFORMED,
-    "crash": game_pb2.TERMINATION_CRASH,
-    "disconnect": game_pb2.TERMINATION_DISCONNECT,
-    "no_hello": game_pb2.TERMINATION_NO_HELLO,
-    "version_mismatch": game_pb2.TERMINATION_VERSION_MISMATCH,
-    "bad_token": game_pb2.TERMINATION_BAD_TOKEN,
-    "memory": game_pb2.TERMINATION_MEMORY,
-    "unsupported_ruleset": game_pb2.TERMINATION_UNSUPPORTED_RULESET,
-}
+# A termination's name (referee.match_types.Termination) -> the wire's enum value: the .proto's
+# own list, `TERMINATION_TIMEOUT` as "timeout".
+TERMINATIONS: dict[str, game_pb2.Termination] = {
+    name.removeprefix("TERMINATION_").lower(): getattr(game_pb2, name)
+    for name, number in game_pb2.Termination.items() if number}
 TERMINATION_NAMES = {v: k for k, v in TERMINATIONS.items()}
 
 # The keys each family's state dict has that the message models; any other key travels in

@@ -12,8 +12,8 @@ import pytest
 from bots.greedy_bot import GreedyBot
 from bots.mcts_bot import MctsBot
 from bots.random_bot import RandomBot
-from bots.registry import BUILTIN_BOTS
 from bots.search_bot import SearchBot
+from referee import builtin_bots
 from referee.engine import new_game
 from sdk.helpers import boards, boards_from_state, evaluate, placement_points, round_end_score
 from sdk.local import play_local
@@ -26,9 +26,9 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot, "mcts": M
 
 
 def test_registry_names_load_as_bot_classes() -> None:
-    assert set(BOTS) <= set(BUILTIN_BOTS)
+    assert set(BOTS) <= set(builtin_bots())
     for name, cls in BOTS.items():
-        assert load_bot_class(BUILTIN_BOTS[name]) is cls
+        assert load_bot_class(builtin_bots()[name]) is cls
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

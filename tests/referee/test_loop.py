@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from referee.loop import loop_name, run
+from referee.protocol.loop import loop_name, run_loop
 
 
 async def running_loop() -> str:
@@ -16,10 +16,10 @@ async def running_loop() -> str:
 
 def test_the_referee_runs_on_uvloop_here() -> None:
     assert loop_name() == "uvloop"
-    assert run(running_loop()).startswith("uvloop")
+    assert run_loop(running_loop()).startswith("uvloop")
 
 
 def test_without_uvloop_it_runs_on_asyncios_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "uvloop", None)  # import uvloop now raises ImportError
     assert loop_name() == "asyncio"
-    assert run(running_loop()).startswith("asyncio")
+    assert run_loop(running_loop()).startswith("asyncio")

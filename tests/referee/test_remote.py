@@ -56,7 +56,7 @@ def test_a_remote_entry_with_its_token_over_tls(tmp_path: Path,
             plain = await remote_bot(port, token, None)  # no TLS: no connection at all
             outs = [(await asyncio.wait_for(p.communicate(), 60))[0] for p in (twin, wrong)]
             result = await arena.play(["alice", "random"], MatchConfig(seed=4),
-                                      _workers=[worker, await arena._acquire("random")])
+                                      _workers=[worker, await arena.acquire("random")])
             plain.kill()
             plain_out = (await plain.communicate())[0]
             alice.terminate()

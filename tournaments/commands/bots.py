@@ -14,7 +14,7 @@ from typing import Any
 
 import typer
 
-from referee.loop import run as run_loop
+from referee import run_loop
 from tournaments.commands.common import (
     ISOLATION_HELP,
     WILD_ORDER_HELP,
@@ -216,7 +216,7 @@ async def _check_games(entry: str, rulesets: list[str] | None, games: int, time_
 def run_check(entry: str, games: int = 1, time_per_move: float = 0.5, grace: float = 0.05,
               rulesets: list[str] | None = None, isolation: str | None = None) -> CheckReport:
     """Check `entry` through the real referee path; see `bot check`."""
-    from referee.launcher import check_entry
+    from referee import check_entry
 
     report = CheckReport(entry, list(rulesets or []))
     try:
@@ -394,7 +394,7 @@ def strength_local(bots: list[str], games: int, time_per_move: float, ruleset: s
                    seed: int, progress: Any = None,
                    options: dict[str, str] | None = None) -> list[PairResult]:
     """Round-robin in this process with sdk.local (no referee, no processes)."""
-    from bots.registry import BUILTIN_BOTS
+    from referee import builtin_bots
     from sdk.local import play_local
     from sdk.run import load_bot_class
 
@@ -405,7 +405,7 @@ def strength_local(bots: list[str], games: int, time_per_move: float, ruleset: s
             for g in range(games):
                 a_seat = g % 2
                 names = [a, b] if a_seat == 0 else [b, a]
-                players = [load_bot_class(BUILTIN_BOTS.get(n, n))() for n in names]
+                players = [load_bot_class(builtin_bots().get(n, n))() for n in names]
                 r = play_local(players, ruleset=ruleset, seed=seed + g // 2,
                                time_per_move=time_per_move, options=options)
                 _tally(pair, a_seat, r.scores, r.ranks, r.faults)

@@ -41,7 +41,7 @@ ISOLATION_HELP = ("How bots run: none | process | sandbox (default: the stronges
 
 def isolation_line(level: str) -> str:
     """`isolation: LEVEL`, with what it cannot promise on this machine, as every run prints."""
-    from referee.sandbox import caveats
+    from referee import caveats
 
     note = caveats(level)
     return f"isolation: {level}" + (f" ({note})" if note else "")
@@ -50,13 +50,22 @@ def isolation_line(level: str) -> str:
 def check_isolation(level: str | None) -> str:
     """`level` (None: the strongest available) if this machine can run bots so; else exit 2
     saying what is missing."""
-    from referee.sandbox import IsolationError, require
+    from referee import IsolationError, require
 
     try:
         return require(level)
     except IsolationError as exc:
         fail(str(exc))
         raise
+
+
+def check_fault_policy(policy: str) -> str:
+    """`policy` if it is a fault policy (referee.FaultPolicy); else exit 2 naming them."""
+    from referee import FAULT_POLICIES
+
+    if policy not in FAULT_POLICIES:
+        fail(f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}, not {policy!r}")
+    return policy
 
 
 def check_ruleset(ruleset: str, players: int | None = None,
@@ -102,13 +111,13 @@ def builtin_rulesets(name: str) -> list[str] | None:
     """The rulesets built-in bot `name` plays (its class's `rulesets`; the classic family when it
     names none), or None when `name` is not a built-in. Bot files and command lines say it in
     their Hello (Arena.declared_rulesets): their code runs only in their own sandboxed process."""
-    from bots.registry import BUILTIN_BOTS
+    from referee import builtin_bots
 
-    if name not in BUILTIN_BOTS:
+    if name not in builtin_bots():
         return None
     from sdk.run import load_bot_class
 
-    claimed = tuple(load_bot_class(BUILTIN_BOTS[name]).rulesets)
+    claimed = tuple(load_bot_class(builtin_bots()[name]).rulesets)
     return list(claimed) if claimed else classic_rulesets()
 
 

@@ -27,11 +27,11 @@ DEMO_TIME_PER_MOVE = 0.25
 
 def _reference_bots(ruleset: str) -> list[str]:
     """The built-in bots that play `ruleset`, the reference ones first."""
-    from bots.registry import BUILTIN_BOTS
+    from referee import builtin_bots
 
     order = ["random", "greedy", "search", "mcts"]
-    present = [b for b in order if b in BUILTIN_BOTS]
-    bots = present + sorted(b for b in BUILTIN_BOTS if b not in order)
+    present = [b for b in order if b in builtin_bots()]
+    bots = present + sorted(b for b in builtin_bots() if b not in order)
     return [b for b in bots if ruleset in (builtin_rulesets(b) or [ruleset])]
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-from referee.loop import run as run_loop
+from referee import run_loop
 from tournaments.commands.common import (
     WILD_ORDER_HELP,
     Exit,
@@ -50,9 +50,7 @@ def play(
 
     Example: azul-arena play greedy --seat 1
     """
-    from referee import Arena, MatchConfig
-    from referee.launcher import check_entry
-    from referee.replay import write_replay
+    from referee import Arena, MatchConfig, check_entry, write_replay
     from sdk.client import play as play_seat
     from tournaments.human import HumanSeat, TableWatcher
 
@@ -88,7 +86,7 @@ def play(
             thread.start()
             workers: list[Any] = [None, None]
             workers[seat] = await human
-            workers[1 - seat] = await arena._acquire(opponent)
+            workers[1 - seat] = await arena.acquire(opponent)
             result = await arena.play(names, config, on_event=watcher, _workers=workers)
             # The seat's stream closes with the Arena: expected now, not worth a warning.
             logging.getLogger("sdk").setLevel(logging.ERROR)

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import typer
 
-from referee.loop import run as run_loop
+from referee import run_loop
 from tournaments.commands.common import (
     ISOLATION_HELP,
     WILD_ORDER_HELP,
     Exit,
+    check_fault_policy,
     check_isolation,
     check_plays,
     check_ruleset,
@@ -61,15 +62,20 @@ def match(
 
     Example: azul-arena match greedy mcts --ruleset pavilion --seed 7 -t 0.5
     """
-    from referee import Arena, MatchConfig
-    from referee.events import MatchEnded, MatchEvent, MovePlayed, SeatFaulted
-    from referee.launcher import check_entry
-    from referee.replay import write_replay
+    from referee import (
+        Arena,
+        MatchConfig,
+        MatchEnded,
+        MatchEvent,
+        MovePlayed,
+        SeatFaulted,
+        check_entry,
+        write_replay,
+    )
 
     if not 2 <= len(entries) <= 4:
         fail("a match has 2 to 4 entries")
-    if policy not in ("random", "forfeit"):
-        fail("--fault-policy is random or forfeit")
+    check_fault_policy(policy)
     options = check_ruleset(ruleset, len(entries), wild_order)
     try:
         for entry in entries:
@@ -203,8 +209,8 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
     Example: azul-arena bench latency --games 20 --json;
     azul-arena bench latency --entry sdk/kits/node --entry sdk/kits/cpp
     """
+    from referee import check_entry
     from referee.bench import latency as run_bench
-    from referee.launcher import check_entry
 
     level = check_isolation(isolation)
     try:

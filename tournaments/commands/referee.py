@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from referee.loop import run as run_loop
+from referee import run_loop
 from tournaments.commands.common import (
     ISOLATION_HELP,
     Exit,
@@ -37,7 +37,7 @@ class Exposure:
 
     def problems(self) -> list[str]:
         """Why serving so is unsafe: each line what is exposed and how to close it."""
-        from referee.access import is_loopback
+        from referee import is_loopback
 
         out = []
         exposed = [a for a in [self.listen, *self.api] if not is_loopback(a)]
@@ -113,8 +113,7 @@ def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--lis
     Example: azul-arena referee serve --listen 0.0.0.0:50051 --tls-cert cert.pem --tls-key
     key.pem --tokens azul-arena-tokens.json --entries class.toml
     """
-    from referee import Arena
-    from referee.tokens import TokenError, TokenFile
+    from referee import Arena, TokenError, TokenFile
     from tournaments.arena import GameSettings, arena_options
     from tournaments.entries import EntryError, load_entries_toml
 
@@ -194,7 +193,7 @@ def token_new(name: str = typer.Argument(..., help="the entry's (or operator's) 
 
     Example: azul-arena referee token new alice --tokens tokens.json
     """
-    from referee.tokens import TokenError, TokenFile
+    from referee import TokenError, TokenFile
 
     try:
         token = TokenFile.load(tokens, create=True).issue(name, replace, operator=operator)

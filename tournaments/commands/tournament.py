@@ -19,6 +19,7 @@ from tournaments.commands.common import (
     ISOLATION_HELP,
     WILD_ORDER_HELP,
     Exit,
+    check_fault_policy,
     check_isolation,
     check_plays,
     check_ruleset,
@@ -244,11 +245,10 @@ def run(
     )
     from tournaments.schedule import ScheduleError
     from tournaments.store import RunLock, Store, StoreError
-    from tournaments.tournament import FAULT_POLICIES, ConfigMismatch, TournamentConfig, play
+    from tournaments.tournament import ConfigMismatch, TournamentConfig, play
     from tournaments.tournament import prepare as prepare_tournament
 
-    if fault_policy not in FAULT_POLICIES:
-        fail(f"--fault-policy must be one of {', '.join(FAULT_POLICIES)}")
+    check_fault_policy(fault_policy)
     if cluster is not None and workers is not None:
         fail("give --cluster (a running Dask scheduler) or --workers (a local cluster), not both")
     ruleset_options = check_ruleset(ruleset, players, wild_order)

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.engine import COLOUR_LETTERS, COLOUR_NAMES, ClassicGame, read_header, replay
-from referee.engine.classic.tables import FLOOR_LOSS, FLOOR_SLOTS, wall_column
+from referee.engine.classic import FLOOR_LOSS, FLOOR_SLOTS, wall_column
 from tournaments.families import FamilyView, play_states, terminal
 
 # Terminal styles of the tiles: black tiles get a light edge so they show on a dark terminal.

@@ -9,10 +9,13 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.engine import get_ruleset, replay
-from referee.engine.pavilion.game import PavilionGame
-from referee.engine.pavilion.moves import COLOUR_LETTERS, COLOUR_NAMES
-from referee.engine.pavilion.record import read_pavilion_header
-from referee.engine.pavilion.tables import STAR_COLOURS
+from referee.engine.pavilion import (
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    STAR_COLOURS,
+    PavilionGame,
+    read_pavilion_header,
+)
 from tournaments.families import FamilyView, play_states, terminal
 
 TILE_STYLE = {"P": "bold white on purple", "G": "bold white on green4",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from referee import final_ranks
 from referee.engine import Game, RecordError
-from referee.match import final_ranks
 from tournaments.families import view_for
 from tournaments.web.pages import render
 

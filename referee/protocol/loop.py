@@ -1,4 +1,4 @@
-"""The event loop the referee runs on: uvloop where it is installed, else asyncio's own.
+"""The event loop the referee and the SDK run on: uvloop where it is installed, else asyncio's own.
 
 The referee's process does little per move besides gRPC's reads and writes and the event loop's
 own bookkeeping between them; uvloop (libuv) makes the latter cheaper: about 50 us less CPU per
@@ -25,18 +25,18 @@ def _uvloop() -> ModuleType | None:
     return uvloop
 
 
-def run(main: Coroutine[Any, Any, T]) -> T:
+def run_loop(main: Coroutine[Any, Any, T]) -> T:
     """`asyncio.run(main)` on the fastest loop available."""
     uvloop = _uvloop()
     return asyncio.run(main) if uvloop is None else uvloop.run(main)
 
 
 def new_loop() -> asyncio.AbstractEventLoop:
-    """A new event loop of the kind `run` uses (for code that drives a loop by hand)."""
+    """A new event loop of the kind `run_loop` uses (for code that drives a loop by hand)."""
     uvloop = _uvloop()
     return asyncio.new_event_loop() if uvloop is None else uvloop.new_event_loop()
 
 
 def loop_name() -> str:
-    """Which loop `run` uses, for benchmark reports."""
+    """Which loop `run_loop` uses, for benchmark reports."""
     return "asyncio" if _uvloop() is None else "uvloop"

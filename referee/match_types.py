@@ -1,0 +1,111 @@
+"""What a match is asked to be and what it gives: `MatchConfig`, `SeatResult`, `MatchResult`, and
+the two closed sets they name, `Termination` (how a seat's game ended) and `FaultPolicy` (what a
+fault costs). Plain data: the Arena plays with them, the service turns them into messages, and
+the layers above read them (`from referee import MatchConfig, Termination`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Termination(StrEnum):
+    """How a seat's game ended; the wire's `Termination` enum, by the same names."""
+
+    OK = "ok"
+    TIMEOUT = "timeout"
+    ILLEGAL = "illegal"
+    MALFORMED = "malformed"
+    CRASH = "crash"
+    DISCONNECT = "disconnect"
+    NO_HELLO = "no_hello"
+    VERSION_MISMATCH = "version_mismatch"
+    BAD_TOKEN = "bad_token"
+    MEMORY = "memory"
+    UNSUPPORTED_RULESET = "unsupported_ruleset"
+
+
+class FaultPolicy(StrEnum):
+    """What a timeout, an illegal or a malformed answer costs a seat."""
+
+    RANDOM = "random"  # a random legal move is played for it and it gets a strike
+    FORFEIT = "forfeit"  # it forfeits at once
+
+
+TERMINATIONS = tuple(Termination)
+FAULT_POLICIES = tuple(FaultPolicy)
+
+
+@dataclass
+class MatchConfig:
+    """Rules, clocks and fault policy of one match (times in seconds)."""
+
+    ruleset: str = "azul"
+    seed: int | None = None
+    first_player: int = 0
+    # The ruleset's options, as new_game's keyword arguments (Summer Pavilion: wild_order).
+    options: dict[str, str] = field(default_factory=dict)
+    time_per_move: float = 1.0
+    time_bank: float = 0.0
+    first_move_allowance: float = 0.0
+    grace: float = 0.05
+    fault_policy: str = FaultPolicy.RANDOM  # a FaultPolicy
+    max_strikes: int = 3
+    # A seat's own move time where it differs from time_per_move (a person's seat); None keeps it.
+    seat_time_per_move: tuple[float | None, ...] = ()
+
+    def __post_init__(self) -> None:
+        """Refuse settings no match can run with, saying which one and why."""
+        if not self.time_per_move > 0:
+            raise ValueError(f"time per move must be positive, not {self.time_per_move}")
+        for name in ("time_bank", "first_move_allowance", "grace"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name.replace('_', ' ')} cannot be negative")
+        if self.fault_policy not in FAULT_POLICIES:
+            raise ValueError(f"fault policy {self.fault_policy!r} is not "
+                             f"{' or '.join(FAULT_POLICIES)}")
+        if self.max_strikes < 1:
+            raise ValueError("max strikes must be at least 1")
+        if any(t is not None and not t > 0 for t in self.seat_time_per_move):
+            raise ValueError("a seat's time per move must be positive")
+        from referee.engine import EngineError, get_ruleset, new_game
+
+        try:  # the engine judges the ruleset and its options (a wild order for classic Azul)
+            rules = get_ruleset(self.ruleset)
+            if self.options:
+                new_game(self.ruleset, rules.min_players, seed=0, first_player=0,
+                         **self.options)
+        except (EngineError, TypeError) as exc:
+            raise ValueError(str(exc)) from None
+
+
+@dataclass
+class SeatResult:
+    """How one seat did."""
+
+    entry: str
+    score: int
+    rank: int
+    termination: str  # a Termination
+    strikes: int
+    faults: dict[str, int]
+    move_time_total: float
+    moves: int
+    bot_name: str = ""
+    log_path: str = ""
+    cpu_time: float | None = None  # seconds of CPU its processes used during the game
+    detail: str = ""  # what its last fault said (a crash: the last line of its traceback)
+
+
+@dataclass
+class MatchResult:
+    """The outcome of one match; `record` is the replay (engine record + referee facts)."""
+
+    seats: list[SeatResult]
+    scores: list[int]
+    ranks: list[int]
+    record: dict[str, Any]
+    duration: float
+    match_id: str = ""
+    reason: str = "completed"

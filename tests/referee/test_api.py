@@ -1,0 +1,20 @@
+"""The referee's API (`referee/__init__.py`): every name it lists loads, from the module it
+names, and the wire's terminations are the referee's."""
+
+from __future__ import annotations
+
+import importlib
+
+import referee
+from referee.protocol.codec import TERMINATIONS as WIRE_TERMINATIONS
+
+
+def test_every_name_of_the_api_loads_from_its_home() -> None:
+    assert sorted(referee.__all__) == sorted(referee._WHERE)
+    for name, module in referee._WHERE.items():
+        assert getattr(referee, name) is getattr(importlib.import_module(module), name), name
+
+
+def test_the_terminations_are_the_protos() -> None:
+    assert set(referee.TERMINATIONS) == set(WIRE_TERMINATIONS)
+    assert referee.Termination.TIMEOUT == "timeout"
