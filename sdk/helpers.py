@@ -20,9 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine.classic import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS, wall_points
+from referee.engine.classic import (
+    COLOUR_BONUS,
+    COLOUR_LETTERS,
+    COLUMN_BONUS,
+    ROW_BONUS,
+    wall_points,
+)
 from referee.engine.classic import FLOOR_LOSS as FLOOR_PENALTY  # loss, 0..7 spaces taken
-from referee.engine.classic.moves import COLOUR_LETTERS
 from sdk import pavilion
 
 _FULL_ROW = 0b11111

@@ -39,3 +39,11 @@ def test_mypy_clean() -> None:
     proc = _run("mypy", *MYPY_TARGETS)
     assert proc.returncode == 0, (
         f"mypy {' '.join(MYPY_TARGETS)} failed:\n{proc.stdout}{proc.stderr}")
+
+
+def test_import_contracts_kept() -> None:
+    """The layering in pyproject.toml's [tool.importlinter] (README, "A short tour")."""
+    _require("importlinter")
+    proc = subprocess.run([str(Path(sys.executable).parent / "lint-imports")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, f"lint-imports failed:\n{proc.stdout}{proc.stderr}"
