@@ -33,6 +33,7 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy referee sdk bots tournaments
+	$(BIN)/mypy --strict referee/engine sdk
 	$(BIN)/lint-imports
 
 bench: install

@@ -260,4 +260,4 @@ def move_gain(state: Any, move: Any) -> float:
         else:
             value = 0.5 * n / room  # on its way: worth something once the line is full
     floor = state._floor_count[p]
-    return value - (FLOOR_PENALTY[min(7, floor + to_floor)] - FLOOR_PENALTY[floor])
+    return value - float(FLOOR_PENALTY[min(7, floor + to_floor)] - FLOOR_PENALTY[floor])

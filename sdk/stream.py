@@ -86,7 +86,8 @@ class BotStream:
         from referee.protocol.loop import new_loop
 
         self._grpc = grpc
-        self._pong = lambda nonce: bot_pb2.ConnectRequest(pong=bot_pb2.Pong(nonce=nonce))
+        self._pong: Callable[[int], Any] = (
+            lambda nonce: bot_pb2.ConnectRequest(pong=bot_pb2.Pong(nonce=nonce)))
         self._on_move = on_move
         self.answer_moves = False  # call on_move from the loop (quiet while thinking)
         self._inbox: deque[Any] = deque()  # messages for the caller, in order

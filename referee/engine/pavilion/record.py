@@ -31,14 +31,14 @@ def _tiles(text: Any, what: str, round_no: int | None, most: int) -> str:
     if not isinstance(text, str):
         raise RecordError(f"{what} must be a string of tile letters such as 'PGOY'",
                           round=round_no)
-    text = text.upper()
-    bad = [ch for ch in text if ch not in COLOUR_LETTERS]
+    tiles = str(text).upper()
+    bad = [ch for ch in tiles if ch not in COLOUR_LETTERS]
     if bad:
         raise RecordError(f"{what}: {bad[0]!r} is not a tile colour (use P G O Y B R)",
                           round=round_no)
-    if len(text) > most:
-        raise RecordError(f"{what} holds {len(text)} tiles; at most {most}", round=round_no)
-    return text
+    if len(tiles) > most:
+        raise RecordError(f"{what} holds {len(tiles)} tiles; at most {most}", round=round_no)
+    return tiles
 
 
 def _factory_code(text: str) -> int:
