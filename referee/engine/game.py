@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Final, Self
 from referee.engine.errors import EngineError, RecordError
 from referee.engine.rulesets import Ruleset, get_ruleset
 
-# Phases a game can be in; families may add their own (Summer Pavilion will).
+# Phases a game can be in; a family may add its own (Summer Pavilion adds its place and bonus phases).
 TAKE = "take"  # players take tiles from the factories and the centre
 WALL = "wall"  # wall-tiling that needs a player's decision (gray wall)
 OVER = "over"  # the game has ended

@@ -3,7 +3,7 @@
  * AzulViewer.mount(root, data, options) draws one game (data: what tournaments/web/replay_page.py
  * computes from a record with the engine) and returns {show(n), destroy()}. Position n is the
  * number of moves played: 0 is the start, data.plies.length the end. Each family has a renderer
- * in AzulViewer.renderers (classic today; pavilion has its place there).
+ * in AzulViewer.renderers (classic and pavilion); a family without one gets a plain list of moves.
  */
 "use strict";
 var AzulViewer = (function () {
