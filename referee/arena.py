@@ -53,6 +53,7 @@ from referee.launcher import (
 from referee.match import MatchRunner, Seat
 from referee.replay import build_replay
 from referee.sandbox import Limits
+from referee.seeds import bot_seeds
 from referee.server import RefereeServer
 from referee.sessions import BotFault, BotSession
 from referee.tokens import TokenFile
@@ -82,6 +83,9 @@ class MatchConfig:
     max_strikes: int = 3
     # A seat's own move time where it differs from time_per_move (a person's seat); None keeps it.
     seat_time_per_move: tuple[float | None, ...] = ()
+    # Each seat's bot seed (GameStart.bot_seed), in seat order; empty: derived from `seed` and
+    # the match id (referee.seeds), so a match played again with the same seed replays.
+    bot_seeds: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         """Refuse settings no match can run with, saying which one and why."""
@@ -558,6 +562,9 @@ class Arena:
         seed = config.seed if config.seed is not None else secrets.randbits(63)
         game = new_game(config.ruleset, players=len(seats), seed=seed,
                         first_player=config.first_player, **config.options)
+        seeds = config.bot_seeds or bot_seeds(seed, match_id or "match", len(seats))
+        if len(seeds) != len(seats):
+            raise ValueError(f"{len(seeds)} bot seeds for {len(seats)} seats")
         match_id = match_id or secrets.token_hex(6)
         began = time.perf_counter()
         workers = _workers or list(await asyncio.gather(*(self._acquire(s) for s in seats)))
@@ -577,7 +584,7 @@ class Arena:
             match_seats.append(seat)
         runner = MatchRunner(match_id, game, match_seats, fault_policy=config.fault_policy,
                              max_strikes=config.max_strikes, rng=random.Random(seed ^ 0x5EED),
-                             emit=on_event,
+                             emit=on_event, bot_seeds=seeds,
                              classify=lambda seat, fault: self._classify(workers, seat, fault))
         for seat, failure in zip(match_seats, failed, strict=True):
             if failure is not None:
@@ -614,7 +621,8 @@ class Arena:
         record = build_replay(game.record(), match_id=match_id, names=list(seats),
                               entries=[self.entry_of(s) for s in seats], bots=bots,
                               plies=outcome.plies, faults=outcome.faults,
-                              config=dict(asdict(config), seed=seed), duration=duration)
+                              config=dict(asdict(config), seed=seed, bot_seeds=list(seeds)),
+                              duration=duration)
         return MatchResult(results, outcome.scores, outcome.ranks, record, duration, match_id,
                            outcome.reason)
 

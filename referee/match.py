@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,7 +84,7 @@ class MatchRunner:
 
     def __init__(self, match_id: str, game: Any, seats: list[Seat], *, fault_policy: str,
                  max_strikes: int, rng: random.Random, emit: Emit | None = None,
-                 classify: Classify | None = None) -> None:
+                 classify: Classify | None = None, bot_seeds: Sequence[int] = ()) -> None:
         self.match_id = match_id
         self.game = game
         self.seats = seats
@@ -94,6 +94,7 @@ class MatchRunner:
         self.emit = emit or (lambda event: None)
         self._watched = emit is not None  # a MovePlayed per move only when someone listens
         self.classify = classify
+        self.bot_seeds = bot_seeds  # GameStart.bot_seed per seat (none: 0, no seed)
         self.plies: list[dict[str, Any]] = []
         self.faults: list[dict[str, Any]] = []
 
@@ -182,6 +183,8 @@ class MatchRunner:
         for seat in started:
             assert seat.session is not None
             start.game_start.seat = seat.index
+            if seat.index < len(self.bot_seeds):
+                start.game_start.bot_seed = self.bot_seeds[seat.index]
             try:
                 await seat.session.send(start)
             except BotFault as fault:

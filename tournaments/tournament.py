@@ -90,7 +90,8 @@ class TournamentConfig:
     def settings(self) -> GameSettings:
         return GameSettings(self.ruleset, self.time_per_move, self.fault_policy,
                             isolation=self.isolation, ponder=self.ponder,
-                            bot_env=tuple(self.bot_env), options=self.options)
+                            bot_env=tuple(self.bot_env), options=self.options,
+                            seed=self.seed)
 
 
 def _differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
