@@ -40,10 +40,11 @@ TITLE_ROOM = 1024  # characters a standby keeps for the command line it will sho
 def python_target(entry: str) -> str | None:
     """What `python -m sdk.run` runs for `entry` (`module:Class` or `/abs/path/bot.py[:Class]`), or
     None for a command line; raises ValueError for an entry that is none of them."""
-    from bots.registry import BUILTIN_BOTS
+    from bots.registry import BUILTIN_BOTS, builtin_target
 
-    if entry in BUILTIN_BOTS:
-        return BUILTIN_BOTS[entry]
+    builtin = builtin_target(entry)  # with its parameters (mcts:iterations=400)
+    if builtin is not None:
+        return builtin
     in_folder = python_bot(entry)
     if in_folder is not None:
         return str(in_folder.resolve())

@@ -116,7 +116,7 @@ class Packer:
         return f"{{bundle:{digest}}}{inside}"
 
     def portable(self, entry: Entry) -> PortableEntry:
-        from bots.registry import BUILTIN_BOTS
+        from bots.registry import parse_builtin
         from referee.folders import is_folder_entry
         from referee.launcher import python_target
 
@@ -125,7 +125,7 @@ class Packer:
             target = python_target(entry.spec)
         except ValueError as exc:
             raise EntryError(f"entry {entry.name!r}: {exc}") from None
-        if entry.spec in BUILTIN_BOTS:
+        if parse_builtin(entry.spec) is not None:
             spec = entry.spec
         elif is_folder_entry(entry.spec):  # a bot folder (bot.toml): the folder, whole
             spec = self._ship(entry.spec.strip(), used)

@@ -102,13 +102,17 @@ def builtin_rulesets(name: str) -> list[str] | None:
     """The rulesets built-in bot `name` plays (its class's `rulesets`; the classic family when it
     names none), or None when `name` is not a built-in. Bot files and command lines say it in
     their Hello (Arena.declared_rulesets): their code runs only in their own sandboxed process."""
-    from bots.registry import BUILTIN_BOTS
+    from bots.registry import BUILTIN_BOTS, parse_builtin
 
-    if name not in BUILTIN_BOTS:
+    try:
+        found = parse_builtin(name)  # mcts:iterations=400 is mcts
+    except ValueError:
+        return None  # launching it says what is wrong
+    if found is None:
         return None
     from sdk.run import load_bot_class
 
-    claimed = tuple(load_bot_class(BUILTIN_BOTS[name]).rulesets)
+    claimed = tuple(load_bot_class(BUILTIN_BOTS[found[0]]).rulesets)
     return list(claimed) if claimed else classic_rulesets()
 
 
