@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import sandbox
-from referee.clocks import SeatClock
+from referee.clocks import CLOCKS, CPU_CEILING, SeatClock
 from referee.events import MatchEvent
 from referee.folders import BuildError, build, is_folder_entry, read_folder
 from referee.launcher import (
@@ -86,6 +86,10 @@ class MatchConfig:
     # Each seat's bot seed (GameStart.bot_seed), in seat order; empty: derived from `seed` and
     # the match id (referee.seeds), so a match played again with the same seed replays.
     bot_seeds: tuple[int, ...] = ()
+    # What a move's time is (referee.clocks): "wall", or "cpu" (the CPU its processes used,
+    # from their cgroup, under a wall-clock ceiling of `ceiling` times the limit).
+    clock: str = "wall"
+    ceiling: float = CPU_CEILING
 
     def __post_init__(self) -> None:
         """Refuse settings no match can run with, saying which one and why."""
@@ -94,6 +98,11 @@ class MatchConfig:
         for name in ("time_bank", "first_move_allowance", "grace"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name.replace('_', ' ')} cannot be negative")
+        if self.clock not in CLOCKS:
+            raise ValueError(f"clock {self.clock!r} is not {' or '.join(CLOCKS)}")
+        if not self.ceiling >= 1:
+            raise ValueError(f"the cpu clock's ceiling is a multiple of the limit, at least 1, "
+                             f"not {self.ceiling}")
         if self.fault_policy not in ("random", "forfeit"):
             raise ValueError(f"fault policy {self.fault_policy!r} is not random or forfeit")
         if self.max_strikes < 1:
@@ -109,6 +118,22 @@ class MatchConfig:
                          **self.options)
         except (EngineError, TypeError) as exc:
             raise ValueError(str(exc)) from None
+
+
+class ClockError(ValueError):
+    """The clock asked for cannot be kept on this machine."""
+
+
+def require_cpu_clock() -> None:
+    """Raise ClockError, saying why and what to do, where the cpu clock cannot count a bot's
+    CPU: it reads each bot's cgroup (referee.cgroups), which needs a writable cgroup tree."""
+    from referee.cgroups import layout
+
+    if layout() is None:
+        raise ClockError(
+            "--clock cpu counts each bot's CPU time in its own cgroup, and this referee cannot "
+            "make cgroups here (run it as root, or in a cgroup v2 tree that delegates the cpu, "
+            "memory and pids controllers to it); use --clock wall")
 
 
 @dataclass
@@ -475,6 +500,8 @@ class Arena:
             return failure
         worker = _Worker(name, session, process,
                          spawn_to_hello=time.perf_counter() - process.started)
+        if process.group is not None:  # the cpu clock reads it
+            session.cpu_counter = process.group.cpu_seconds
         if not self.ponder:  # no CPU until its first move request (the session thaws it)
             session.freezer = process
             process.freeze()
@@ -567,6 +594,8 @@ class Arena:
             raise ValueError(f"{len(seeds)} bot seeds for {len(seats)} seats")
         match_id = match_id or secrets.token_hex(6)
         began = time.perf_counter()
+        if config.clock == "cpu":
+            require_cpu_clock()
         workers = _workers or list(await asyncio.gather(*(self._acquire(s) for s in seats)))
         # A seat that cannot play: its bot did not start, or its Hello excludes this ruleset.
         failed = [w if isinstance(w, _Failed) else _unsupported(w.session.rulesets,
@@ -575,8 +604,11 @@ class Arena:
         match_seats = []
         for i, (name, worker) in enumerate(zip(seats, workers, strict=True)):
             own = config.seat_time_per_move[i] if i < len(config.seat_time_per_move) else None
+            # A bot with no CPU counter (a remote bot: no cgroup here) keeps the wall clock.
+            counted = isinstance(worker, _Worker) and worker.session.cpu_counter is not None
             clock = SeatClock(config.time_per_move if own is None else own, config.time_bank,
-                              config.first_move_allowance, config.grace)
+                              config.first_move_allowance, config.grace,
+                              kind=config.clock if counted else "wall", ceiling=config.ceiling)
             seat = Seat(i, name, worker.session if isinstance(worker, _Worker) else None, clock)
             if (failure := failed[i]) is not None:
                 seat.forfeited, seat.termination = True, failure.termination
@@ -616,7 +648,7 @@ class Arena:
         bots = [{"name": r.bot_name, "version": s.session.version if s.session else "",
                  "termination": r.termination, "strikes": r.strikes, "faults": r.faults,
                  "moves": r.moves, "move_time_total": r.move_time_total,
-                 "cpu_time": r.cpu_time}
+                 "cpu_time": r.cpu_time, "clock": s.clock.kind}
                 for r, s in zip(results, outcome.seats, strict=True)]
         record = build_replay(game.record(), match_id=match_id, names=list(seats),
                               entries=[self.entry_of(s) for s in seats], bots=bots,

@@ -1,13 +1,24 @@
 """Per-seat clocks: the move limit, the time bank, the first-move allowance and the grace margin.
 
-Everything is measured at the referee (send to receipt), so a bot cannot lie about its time.
-The grace margin absorbs transport jitter and is never shown to the bot: the bot is told its
-limit, and only answers later than limit + bank + grace are timeouts.
+Everything is measured at the referee, so a bot cannot lie about its time. The grace margin
+absorbs transport jitter and is never shown to the bot: the bot is told its limit, and only
+answers later than limit + bank + grace are timeouts.
+
+Two clocks measure a move (`CLOCKS`):
+- `wall` (the default): from sending the request to receiving the reply. On a loaded machine a
+  bot gets less thinking for the same limit.
+- `cpu`: the CPU time the bot's processes (every thread and child, in its cgroup) used from the
+  request to the reply, so load from others costs it nothing. A wall-clock ceiling,
+  CPU_CEILING times the limit (and bank) plus the grace, still ends a move in which the bot
+  sleeps, blocks or is starved.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+CLOCKS = ("wall", "cpu")
+CPU_CEILING = 4.0  # the cpu clock's wall-clock ceiling, in multiples of the move's limit + bank
 
 
 @dataclass
@@ -19,6 +30,15 @@ class SeatClock:
     first_move_allowance: float = 0.0
     grace: float = 0.05
     moves_asked: int = 0
+    kind: str = "wall"  # what a move's time is: "wall" or "cpu" (CLOCKS)
+    ceiling: float = CPU_CEILING  # cpu: the wall-clock ceiling, in multiples of limit + bank
+
+    def wall_deadline(self) -> float:
+        """Wall seconds after the request after which the move is a timeout: the deadline on
+        the wall clock; on the cpu clock its ceiling."""
+        if self.kind == "cpu":
+            return self.ceiling * (self.move_limit() + self.bank) + self.grace
+        return self.deadline()
 
     def move_limit(self) -> float:
         """This move's own limit (bank not included), as told to the bot."""

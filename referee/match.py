@@ -127,18 +127,23 @@ class MatchRunner:
         limit = seat.clock.move_limit()
         request.clock.move_time_ms = int(limit * 1000)
         request.clock.bank_ms = int(seat.clock.bank * 1000)
+        cpu = seat.clock.kind == "cpu"  # the limit counts CPU seconds, under a wall ceiling
         try:
-            reply, elapsed = await session.request_move(envelope, seat.clock.deadline())
+            reply, elapsed = await session.request_move(
+                envelope, seat.clock.wall_deadline(),
+                cpu_limit=seat.clock.deadline() if cpu else None)
         except BotFault as fault:
             seat.clock.expire()
             if fault.kind == "timeout":
-                seat.move_time_total += seat.clock.deadline()
+                seat.move_time_total += seat.clock.wall_deadline()
             await self._fault(seat, fault)
             return None
         seat.move_time_total += elapsed
         self._elapsed = elapsed
-        if not seat.clock.charge(elapsed):
-            await self._fault(seat, BotFault("timeout", f"answered after {elapsed:.3f}s"))
+        spent = reply.cpu if cpu and reply.cpu is not None else elapsed
+        if not seat.clock.charge(spent):
+            what = "used {:.3f}s of CPU" if cpu else "answered after {:.3f}s"
+            await self._fault(seat, BotFault("timeout", what.format(spent)))
             return None
         msg = reply.msg
         choice = msg.WhichOneof("choice")

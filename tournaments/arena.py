@@ -53,6 +53,7 @@ class GameSettings:
     # The tournament's seed: the key of every bot's seed (referee.seeds); None: derived from
     # each game's deal seed instead.
     seed: int | None = None
+    clock: str = "wall"  # what a move's limit counts: wall or cpu (referee.clocks)
 
 
 def isolation_level() -> str:
@@ -108,6 +109,7 @@ async def play_game(arena: Any, game: ScheduledGame, settings: GameSettings,
         first_player=0,  # seat rotation, not the first player, spreads the head start
         time_per_move=settings.time_per_move,
         fault_policy=settings.fault_policy,
+        clock=settings.clock,
         # Keyed with the tournament's seed: the same game gets the same bot seeds in every run,
         # on any machine of a cluster, and the bots see the schedule's stable game id.
         bot_seeds=(bot_seeds(settings.seed, game.game_id, len(game.seats))

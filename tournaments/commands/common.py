@@ -39,6 +39,28 @@ ISOLATION_HELP = ("How bots run: none | process | sandbox (default: the stronges
                   "offers; docs/security.md).")
 
 
+# referee.clocks.CPU_CEILING, written out so that --help needs no import of the referee.
+CLOCK_HELP = ("What a move's time limit counts: wall (the default: time from request to answer) "
+              "| cpu (the CPU time the bot's processes used, from its cgroup: load from others "
+              "costs it nothing; a wall-clock ceiling of 4x the limit still ends a move in which "
+              "it sleeps or is starved; docs/security.md).")
+
+
+def check_clock(clock: str) -> str:
+    """`clock` if this machine can keep it; else exit 2 saying what is wrong or missing."""
+    from referee.arena import ClockError, require_cpu_clock
+    from referee.clocks import CLOCKS
+
+    if clock not in CLOCKS:
+        fail(f"--clock is {' or '.join(CLOCKS)}, not {clock!r}")
+    if clock == "cpu":
+        try:
+            require_cpu_clock()
+        except ClockError as exc:
+            fail(str(exc))
+    return clock
+
+
 def isolation_line(level: str) -> str:
     """`isolation: LEVEL`, with what it cannot promise on this machine, as every run prints."""
     from referee.sandbox import caveats
