@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from typer.testing import CliRunner
 
 from referee import Arena, MatchConfig, MatchResult, cgroups
