@@ -90,6 +90,9 @@ class MatchConfig:
     # from their cgroup, under a wall-clock ceiling of `ceiling` times the limit).
     clock: str = "wall"
     ceiling: float = CPU_CEILING
+    # False: no move is late, whatever it takes (replay rerun --no-time-limit, for a debugger);
+    # the bots are still told their limits.
+    time_limit: bool = True
 
     def __post_init__(self) -> None:
         """Refuse settings no match can run with, saying which one and why."""
@@ -608,7 +611,8 @@ class Arena:
             counted = isinstance(worker, _Worker) and worker.session.cpu_counter is not None
             clock = SeatClock(config.time_per_move if own is None else own, config.time_bank,
                               config.first_move_allowance, config.grace,
-                              kind=config.clock if counted else "wall", ceiling=config.ceiling)
+                              kind=config.clock if counted else "wall", ceiling=config.ceiling,
+                              enforced=config.time_limit)
             seat = Seat(i, name, worker.session if isinstance(worker, _Worker) else None, clock)
             if (failure := failed[i]) is not None:
                 seat.forfeited, seat.termination = True, failure.termination

@@ -127,7 +127,8 @@ class MatchRunner:
         limit = seat.clock.move_limit()
         request.clock.move_time_ms = int(limit * 1000)
         request.clock.bank_ms = int(seat.clock.bank * 1000)
-        cpu = seat.clock.kind == "cpu"  # the limit counts CPU seconds, under a wall ceiling
+        # The limit counts CPU seconds, under a wall ceiling (a clock not enforced: neither).
+        cpu = seat.clock.kind == "cpu" and seat.clock.enforced
         try:
             reply, elapsed = await session.request_move(
                 envelope, seat.clock.wall_deadline(),
