@@ -157,22 +157,26 @@ class BotSession:
         if freezer is not None:
             self._wake(freezer)
         sent = _perf()
-        timer = loop.call_at(loop.time() + timeout, expire,
-                             "" if cpu_start is None else f"no answer within the cpu clock's "
-                                                          f"wall-clock ceiling of {timeout:.3f}s")
-        watch: list[asyncio.TimerHandle] = []
-        if counter is not None and cpu_start is not None and cpu_limit is not None:
-            start, limit = cpu_start, cpu_limit
+        # One timer at a time: the deadline, or (cpu clock) the next look at the CPU counter,
+        # which also watches the wall-clock ceiling.
+        if counter is None or cpu_start is None or cpu_limit is None:
+            timer = [loop.call_at(loop.time() + timeout, expire)]
+        else:
+            start, limit, ceiling = cpu_start, cpu_limit, loop.time() + timeout
 
             def check() -> None:
                 used = (counter() or start) - start
                 if used > limit:
                     expire(f"used {used:.3f}s of CPU")
+                elif loop.time() >= ceiling - 0.001:  # call_at may fire a hair early
+                    expire(f"no answer within the cpu clock's wall-clock ceiling of "
+                           f"{timeout:.3f}s")
                 else:
-                    watch[0] = loop.call_later(max(CPU_CHECK_MIN, (limit - used) / _CORES),
-                                               check)
+                    wait = max(CPU_CHECK_MIN, (limit - used) / _CORES)
+                    timer[0] = loop.call_at(min(ceiling, loop.time() + wait), check)
 
-            watch.append(loop.call_later(max(CPU_CHECK_MIN, limit / _CORES), check))
+            timer = [loop.call_at(min(ceiling, loop.time() + max(CPU_CHECK_MIN,
+                                                                 limit / _CORES)), check)]
         overdue = False
         try:
             self._owe(self._request_id)
@@ -201,9 +205,7 @@ class BotSession:
             overdue = fault.kind == "timeout"
             raise
         finally:
-            timer.cancel()
-            if watch:
-                watch[0].cancel()
+            timer[0].cancel()
             if freezer is not None and self.alive:  # its turn is over, answered or not
                 self._rest(freezer, at_once=overdue)
             self._pending = None
