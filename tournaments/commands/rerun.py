@@ -44,9 +44,9 @@ def rerun(
     same bot seeds and game id, and report the first move where a bot chose otherwise (none
     for a bot whose moves depend only on the position and its seed).
 
-    Example: [bold]azul-arena replay rerun --db arena-data/tournament.db --game g0017[/]
+    Example: [bold]azul-arena replay rerun --db arena-data/tournament.db --game p3-g1[/]
 
-    Would my fix have won? [bold]azul-arena replay rerun --db t.db --game g0017 --seat 1
+    Would my fix have won? [bold]azul-arena replay rerun --db t.db --game p3-g1 --seat 1
     --entry ./mybot/bot.py[/]
 
     Exit codes: 0 the rerun followed the record (or a seat was swapped), 1 a bot chose
