@@ -140,3 +140,15 @@ def test_a_tournament_stores_its_clock_and_shows_it(tmp_path: Path) -> None:
     code, _, said = invoke("tournament", "run", "random", "greedy", "--clock", "wall",
                            "--db", db)
     assert code == 2 and "clock (stored 'cpu', asked 'wall')" in said
+
+
+@needs_cgroups
+def test_bench_latency_sets_the_cpu_clock_beside_the_wall_clock() -> None:
+    code, out, said = invoke("bench", "latency", "--games", "2", "--spawns", "1", "--clock",
+                             "cpu", "--json")
+    assert code == 0, said
+    figures = json.loads(out)
+    assert figures["clock"] == "cpu"
+    assert figures["per_move_us_cpu_clock"] > 0 and figures["per_move_us_wall_clock"] > 0
+    assert figures["cpu_clock_ratio"] == pytest.approx(
+        figures["per_move_us_cpu_clock"] / figures["per_move_us_wall_clock"], abs=0.001)
