@@ -152,3 +152,22 @@ def test_bench_latency_sets_the_cpu_clock_beside_the_wall_clock() -> None:
     assert figures["per_move_us_cpu_clock"] > 0 and figures["per_move_us_wall_clock"] > 0
     assert figures["cpu_clock_ratio"] == pytest.approx(
         figures["per_move_us_cpu_clock"] / figures["per_move_us_wall_clock"], abs=0.001)
+
+
+@needs_cgroups
+def test_a_match_the_referee_service_runs_keeps_the_clock_it_is_asked_for() -> None:
+    import grpc
+
+    from referee.protocol import referee_pb2, referee_pb2_grpc
+
+    async def go() -> referee_pb2.RunMatchResponse:
+        async with Arena() as arena, grpc.aio.insecure_channel(arena.address) as channel:
+            stub = referee_pb2_grpc.RefereeServiceStub(channel)
+            return await stub.RunMatch(referee_pb2.RunMatchRequest(
+                seats=[referee_pb2.SeatSpec(entry="random"), referee_pb2.SeatSpec(entry="greedy")],
+                settings=referee_pb2.MatchSettings(seed=4, clock=referee_pb2.CLOCK_KIND_CPU)),
+                timeout=60)
+
+    record = json.loads(asyncio.run(go()).record_json)["referee"]
+    assert record["config"]["clock"] == "cpu"
+    assert [b["clock"] for b in record["bots"]] == ["cpu", "cpu"]
