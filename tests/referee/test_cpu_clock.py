@@ -171,3 +171,13 @@ def test_a_match_the_referee_service_runs_keeps_the_clock_it_is_asked_for() -> N
     record = json.loads(asyncio.run(go()).record_json)["referee"]
     assert record["config"]["clock"] == "cpu"
     assert [b["clock"] for b in record["bots"]] == ["cpu", "cpu"]
+
+
+def test_the_help_states_the_ceiling_the_referee_keeps() -> None:
+    from referee.clocks import CPU_CEILING, SeatClock
+    from tournaments.commands.common import CLOCK_HELP
+
+    assert f"ceiling of {CPU_CEILING:g}x the limit" in CLOCK_HELP
+    clock = SeatClock(0.5, bank=0.25, grace=0.05, kind="cpu")
+    assert clock.wall_deadline() == pytest.approx(CPU_CEILING * 0.75 + 0.05)
+    assert SeatClock(0.5, grace=0.05).wall_deadline() == pytest.approx(0.55)
