@@ -181,3 +181,13 @@ def test_the_help_states_the_ceiling_the_referee_keeps() -> None:
     clock = SeatClock(0.5, bank=0.25, grace=0.05, kind="cpu")
     assert clock.wall_deadline() == pytest.approx(CPU_CEILING * 0.75 + 0.05)
     assert SeatClock(0.5, grace=0.05).wall_deadline() == pytest.approx(0.55)
+
+
+def test_without_a_time_limit_no_move_is_late_and_the_bot_is_told_its_limit(
+        tmp_path: Path) -> None:
+    # Two moves of 0.8 s against a 0.3 s limit (a bot stopped in a debugger, say).
+    result = play("sleep:0.8", tmp_path, moves=2, time_limit=False)
+    assert result.seats[0].termination == "ok" and not result.seats[0].faults
+    assert result.seats[0].move_time_total > 1.6
+    late = Path(result.seats[0].log_path).read_text()
+    assert "after the deadline (move limit 0.300 s)" in late  # the SDK still knew its limit
