@@ -124,10 +124,12 @@ def rerun_config(record: dict[str, Any], time_limit: bool = True) -> tuple[Match
 
 async def rerun(record: dict[str, Any], specs: dict[str, str] | None = None, *,
                 isolation: str | None = None, time_limit: bool = True,
-                swap: tuple[int, str] | None = None, log_dir: Path | None = None) -> Rerun:
+                swap: tuple[int, str] | None = None, log_dir: Path | None = None,
+                arena_options: dict[str, Any] | None = None) -> Rerun:
     """Play `record` again. `specs` gives each seat name's entry (from the tournament's
     database; None: the entries the record names); `swap` (seat, entry) puts another bot in
-    one seat."""
+    one seat; `arena_options`: how the tournament ran its bots (tournaments.arena
+    .arena_options: variables, memory limits, ponder)."""
     try:
         final = Game.from_record(record)  # every move checked, its deals read
     except RecordError as exc:
@@ -148,8 +150,9 @@ async def rerun(record: dict[str, Any], specs: dict[str, str] | None = None, *,
         if names.count(names[seat]) > 1:  # the entry sits elsewhere too: another name here
             seats[seat] = f"{names[seat]}@rerun"
     match_id = str(referee.get("match_id") or record.get("game_id") or "")
+    options = {**(arena_options or {}), "isolation": isolation}
     async with Arena(dict(zip(seats, entries, strict=True)), log_dir=log_dir,
-                     isolation=isolation) as arena:
+                     **options) as arena:
         result = await arena.play(seats, config, match_id=match_id or None)
     result.record["players"] = names
     forfeited = [b.get("termination", "ok") not in ("ok",) for b in referee.get("bots") or []]

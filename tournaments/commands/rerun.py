@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -17,6 +17,31 @@ from tournaments.commands.common import (
 )
 from tournaments.commands.groups import replay_app
 from tournaments.commands.view import DbOpt, GameOpt, RecordArg, read_game
+
+
+def _tournament_bots(db: Path, level: str) -> tuple[dict[str, str], dict[str, Any]]:
+    """The entries of the tournament in `db` (name -> spec, late ones included) and how it ran
+    its bots (memory limits, variables: their values from this environment, ponder)."""
+    from tournaments.arena import GameSettings, arena_options
+    from tournaments.entries import Entry, EntryError
+    from tournaments.store import Store
+
+    with Store.open(db, create=False) as store:
+        config = store.config() or {}
+        specs = {e.name: e.spec for e in store.entries()}
+    entries = []
+    for name, spec, *rest in config.get("entries", []):
+        extra = rest[0] if rest else {}
+        entries.append(Entry(name, spec, extra.get("memory"), tuple(extra.get("env", []))))
+    settings = GameSettings(isolation=level, ponder=bool(config.get("ponder")),
+                            bot_env=tuple(config.get("bot_env", [])))
+    try:
+        options = arena_options(entries, settings)
+    except EntryError as exc:
+        fail(f"{exc}: the tournament passed it to its bots; set it here as it was then")
+        raise
+    options.pop("isolation", None)
+    return specs, options
 
 
 @replay_app.command("rerun")
@@ -62,19 +87,16 @@ def rerun(
     if (seat is None) != (entry is None):
         fail("--seat and --entry go together: --seat N --entry PATH puts PATH in seat N")
     record = read_game(record_file, db, game)
-    specs = None
-    if db is not None:  # the tournament's entries, as this machine starts them
-        from tournaments.store import Store
-
-        with Store.open(db, create=False) as store:
-            specs = {e.name: e.spec for e in store.entries()}
     level = check_isolation(isolation)
+    specs, options = None, None
+    if db is not None:  # the tournament's entries, as this machine starts them
+        specs, options = _tournament_bots(db, level)
     try:
         if entry is not None:
             check_entry(entry)
         done = run_loop(rerun_game(record, specs, isolation=level, time_limit=not no_time_limit,
                                    swap=(seat, entry) if seat is not None and entry else None,
-                                   log_dir=log_dir))
+                                   log_dir=log_dir, arena_options=options))
     except (RerunError, ClockError, ValueError) as exc:
         fail(str(exc))
         return
