@@ -68,8 +68,9 @@ def test_a_bot_that_uses_one_and_a_half_times_its_limit_in_cpu_times_out(
     # A ceiling wide enough that only the CPU count can end the move, even on a loaded machine.
     result = play("burn:0.45", tmp_path, clock="cpu", ceiling=20.0)
     assert result.seats[0].termination == "timeout"
-    used = float(fault(result).split()[1].rstrip("s"))  # "used 0.412s of CPU"
-    assert fault(result).endswith("s of CPU") and used > 0.35
+    # "used 0.352s of CPU": caught once over limit + grace (0.35 s), often before it answers.
+    used = float(fault(result).split()[1].rstrip("s"))
+    assert fault(result).endswith("s of CPU") and used >= 0.35
 
 
 @pytest.fixture
