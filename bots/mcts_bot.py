@@ -68,9 +68,14 @@ class MctsBot(sdk.Bot):
     sample = 3  # playout policy: the best of this many random legal moves
     scale = 6.0  # points: a lead of `scale` gives a reward of about 0.73
 
-    def __init__(self, seed: int | None = None) -> None:
+    parameters = {"iterations": "simulations per move, whatever the clock"}
+
+    def __init__(self, seed: int | None = None, iterations: int | None = None) -> None:
         super().__init__()
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed)  # the referee reseeds it at each game start
+        # A fixed budget (`mcts:iterations=400`): this many simulations a move, the same moves
+        # at any load; the clock only stops a search that would otherwise time out.
+        self.iterations = iterations
         self.simulations = 0  # of the last decision
         self.tree: tuple[Any, _Node] | None = None  # (position, node) after the last move
 
@@ -81,7 +86,8 @@ class MctsBot(sdk.Bot):
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        deadline = time.monotonic() + self.clock.budget(0.8)
+        fixed = self.iterations
+        deadline = time.monotonic() + self.clock.budget(0.95 if fixed else 0.8)
         root = self._reused_root(state) or _Node(None, -1)
         tried = {child.move for child in root.children}
         root.untried = [m for m in self._ranked(state, self.root_width) if m not in tried]
@@ -94,7 +100,12 @@ class MctsBot(sdk.Bot):
             while True:
                 self._simulate(root, state.copy(), state.round)
                 self.simulations += 1
+                if fixed is not None and self.simulations >= fixed:
+                    break
                 if time.monotonic() > deadline:
+                    if fixed is not None:
+                        self.log.warning("out of time after %d of %d simulations",
+                                         self.simulations, fixed)
                     break
         finally:
             gc.enable()

@@ -9,7 +9,8 @@ import sdk
 
 
 class RandomBot(sdk.Bot):
-    """A uniformly random legal move; seeded by AZUL_ARENA_BOT_SEED when set (reproducible)."""
+    """A uniformly random legal move, drawn from `self.rng` (the referee seeds it at each game
+    start; AZUL_ARENA_BOT_SEED or `seed` seed it until then)."""
 
     name = "random"
     version = "1.0"

@@ -38,8 +38,14 @@ class SearchBot(sdk.Bot):
     width = 6
     max_depth = 12
 
-    def __init__(self) -> None:
+    parameters = {"depth": "plies searched per move, whatever the clock (iterative deepening "
+                        "stops there)"}
+
+    def __init__(self, depth: int | None = None) -> None:
         super().__init__()
+        # A fixed budget (`search:depth=3`): that depth every move, the same moves at any load;
+        # the clock only stops a search that would otherwise time out.
+        self.depth = depth
         self.deadline = 0.0
         self.depth_reached = 0
 
@@ -48,7 +54,7 @@ class SearchBot(sdk.Bot):
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        deadline = time.monotonic() + self.clock.budget(0.7)
+        deadline = time.monotonic() + self.clock.budget(0.95 if self.depth else 0.7)
         self.me, self.round = state.turn, state.round
         # The root's moves are ordered whatever the clock says: a process descheduled past its
         # deadline still owes a move (depth 1, which never looks at the clock, gives it).
@@ -56,10 +62,12 @@ class SearchBot(sdk.Bot):
         children = self._ordered(state, self.root_width)
         self.deadline = deadline
         best = children[0][0]
-        for depth in range(1, self.max_depth + 1):
+        for depth in range(1, (self.depth or self.max_depth) + 1):
             try:
                 best = self._search_root(children, depth)
             except _OutOfTime:
+                if self.depth:
+                    self.log.warning("out of time at depth %d of %d", depth, self.depth)
                 break
             self.depth_reached = depth
         return best

@@ -37,8 +37,10 @@ _HOMES = {
     "referee.replay": ["build_replay", "write_replay"],
     "referee.sandbox": ["LEVELS", "IsolationError", "Limits", "caveats", "probe", "require",
                         "strongest"],
-    "referee.launcher": ["bot_environment", "builtin_bots", "check_entry", "entry_argv",
-                         "entry_program", "python_target"],
+    "referee.launcher": ["bot_environment", "builtin_bots", "builtin_target", "check_entry",
+                         "entry_argv", "entry_program", "parse_builtin", "python_target"],
+    "referee.clocks": ["CLOCKS", "CPU_CEILING", "ClockError", "require_cpu_clock"],
+    "referee.seeds": ["bot_seeds"],
     "referee.folders": ["FolderError", "is_folder_entry", "python_bot", "read_folder"],
     "referee.tokens": ["TokenError", "TokenFile"],
     "referee.access": ["SeatRefused", "is_loopback", "operator_metadata"],
@@ -47,26 +49,30 @@ _HOMES = {
 _WHERE = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two lists one)
-    "Arena", "FAULT_POLICIES", "FaultPolicy", "FolderError", "IsolationError", "LEVELS",
-    "Limits", "MatchConfig", "MatchEnded", "MatchEvent", "MatchResult", "MatchStarted",
-    "MovePlayed", "SeatFaulted", "SeatRefused", "SeatResult", "TERMINATIONS", "Termination",
-    "TokenError", "TokenFile", "bot_environment", "build_replay", "builtin_bots", "caveats",
-    "check_entry", "entry_argv", "entry_program", "final_ranks", "is_folder_entry",
-    "is_loopback", "loop_name", "new_loop", "operator_metadata", "probe", "python_bot",
-    "python_target", "read_folder", "require", "run_loop", "strongest", "write_replay",
+    "Arena", "CLOCKS", "CPU_CEILING", "ClockError", "FAULT_POLICIES", "FaultPolicy", "FolderError",
+    "IsolationError", "LEVELS", "Limits", "MatchConfig", "MatchEnded", "MatchEvent", "MatchResult",
+    "MatchStarted", "MovePlayed", "SeatFaulted", "SeatRefused", "SeatResult", "TERMINATIONS",
+    "Termination", "TokenError", "TokenFile", "bot_environment", "bot_seeds", "build_replay",
+    "builtin_bots", "builtin_target", "caveats", "check_entry", "entry_argv", "entry_program",
+    "final_ranks", "is_folder_entry", "is_loopback", "loop_name", "new_loop", "operator_metadata",
+    "parse_builtin", "probe", "python_bot", "python_target", "read_folder", "require",
+    "require_cpu_clock", "run_loop", "strongest", "write_replay",
 ]
 
 if TYPE_CHECKING:  # what type checkers and readers see; at run time each loads on first use
     from referee.access import SeatRefused, is_loopback, operator_metadata
     from referee.arena import Arena
+    from referee.clocks import CLOCKS, CPU_CEILING, ClockError, require_cpu_clock
     from referee.events import MatchEnded, MatchEvent, MatchStarted, MovePlayed, SeatFaulted
     from referee.folders import FolderError, is_folder_entry, python_bot, read_folder
     from referee.launcher import (
         bot_environment,
         builtin_bots,
+        builtin_target,
         check_entry,
         entry_argv,
         entry_program,
+        parse_builtin,
         python_target,
     )
     from referee.match import final_ranks
@@ -90,6 +96,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; at run time each loads 
         require,
         strongest,
     )
+    from referee.seeds import bot_seeds
     from referee.tokens import TokenError, TokenFile
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import sandbox
-from referee.clocks import SeatClock
+from referee.clocks import SeatClock, require_cpu_clock
 from referee.events import MatchEvent
 from referee.folders import BuildError, build, is_folder_entry, read_folder
 from referee.launcher import (
@@ -55,6 +55,7 @@ from referee.match import MatchRunner, Seat
 from referee.match_types import MatchConfig, MatchResult, SeatResult
 from referee.replay import build_replay
 from referee.sandbox import Limits
+from referee.seeds import bot_seeds
 from referee.server import MatchBoard, RefereeServer
 from referee.service import run_match_request
 from referee.sessions import BotFault, BotSession
@@ -430,6 +431,8 @@ class Arena:
             return failure
         worker = _Worker(name, session, process,
                          spawn_to_hello=time.perf_counter() - process.started)
+        if process.group is not None:  # the cpu clock reads it
+            session.cpu_counter = process.group.cpu_seconds
         if not self.ponder:  # no CPU until its first move request (the session thaws it)
             session.freezer = process
             process.freeze()
@@ -515,8 +518,13 @@ class Arena:
         seed = config.seed if config.seed is not None else secrets.randbits(63)
         game = new_game(config.ruleset, players=len(seats), seed=seed,
                         first_player=config.first_player, **config.options)
+        seeds = config.bot_seeds or bot_seeds(seed, match_id or "match", len(seats))
+        if len(seeds) != len(seats):
+            raise ValueError(f"{len(seeds)} bot seeds for {len(seats)} seats")
         match_id = match_id or secrets.token_hex(6)
         began = time.perf_counter()
+        if config.clock == "cpu":
+            require_cpu_clock()
         workers = _workers or list(await asyncio.gather(*(self.acquire(s) for s in seats)))
         # A seat that cannot play: its bot did not start, or its Hello excludes this ruleset.
         failed = [w if isinstance(w, _Failed) else _unsupported(w.session.rulesets,
@@ -525,8 +533,12 @@ class Arena:
         match_seats = []
         for i, (name, worker) in enumerate(zip(seats, workers, strict=True)):
             own = config.seat_time_per_move[i] if i < len(config.seat_time_per_move) else None
+            # A bot with no CPU counter (a remote bot: no cgroup here) keeps the wall clock.
+            counted = isinstance(worker, _Worker) and worker.session.cpu_counter is not None
             clock = SeatClock(config.time_per_move if own is None else own, config.time_bank,
-                              config.first_move_allowance, config.grace)
+                              config.first_move_allowance, config.grace,
+                              kind=config.clock if counted else "wall", ceiling=config.ceiling,
+                              enforced=config.time_limit)
             seat = Seat(i, name, worker.session if isinstance(worker, _Worker) else None, clock)
             if (failure := failed[i]) is not None:
                 seat.forfeited, seat.termination = True, failure.termination
@@ -534,7 +546,7 @@ class Arena:
             match_seats.append(seat)
         runner = MatchRunner(match_id, game, match_seats, fault_policy=config.fault_policy,
                              max_strikes=config.max_strikes, rng=random.Random(seed ^ 0x5EED),
-                             emit=on_event,
+                             emit=on_event, bot_seeds=seeds,
                              classify=lambda seat, fault: self._classify(workers, seat, fault))
         for seat, failure in zip(match_seats, failed, strict=True):
             if failure is not None:
@@ -566,12 +578,13 @@ class Arena:
         bots = [{"name": r.bot_name, "version": s.session.version if s.session else "",
                  "termination": r.termination, "strikes": r.strikes, "faults": r.faults,
                  "moves": r.moves, "move_time_total": r.move_time_total,
-                 "cpu_time": r.cpu_time}
+                 "cpu_time": r.cpu_time, "clock": s.clock.kind}
                 for r, s in zip(results, outcome.seats, strict=True)]
         record = build_replay(game.record(), match_id=match_id, names=list(seats),
                               entries=[self.entry_of(s) for s in seats], bots=bots,
                               plies=outcome.plies, faults=outcome.faults,
-                              config=dict(asdict(config), seed=seed), duration=duration)
+                              config=dict(asdict(config), seed=seed, bot_seeds=list(seeds)),
+                              duration=duration)
         return MatchResult(results, outcome.scores, outcome.ranks, record, duration, match_id,
                            outcome.reason)
 

@@ -157,7 +157,8 @@ async def _mixed_game(arena: Any, entry: str, seed: int,
 
 
 async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None,
-                  entries: tuple[str, ...] = (), ponder: bool = False) -> dict[str, Any]:
+                  entries: tuple[str, ...] = (), ponder: bool = False,
+                  clock: str = "wall") -> dict[str, Any]:
     """Run the benchmark with bots at `isolation` (None: the strongest available), frozen between
     their moves unless `ponder` (as in a tournament); every figure
     is a median, times in microseconds / milliseconds. A level other than `process` is measured
@@ -167,7 +168,12 @@ async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None
     Each of `entries` (any entry: a kit's bot folder, a command line) also plays `games` games
     against the SDK's instant bot, interleaved with the rest: its per-move round trip is set
     beside that opponent's in the same games (`entries` in the result), so that both answer
-    under the same conditions (the same gaps between moves, the same phases of the machine)."""
+    under the same conditions (the same gaps between moves, the same phases of the machine).
+
+    With `clock` "cpu" every game is also played on the cpu clock (which reads each bot's
+    cgroup CPU counter as a move is asked for and answered), alternating with the wall clock's
+    game on the same deal: `per_move_us_cpu_clock` beside `per_move_us_wall_clock`, and
+    `cpu_clock_ratio`, their ratio."""
     from referee.arena import Arena, MatchConfig
     from referee.sandbox import require
 
@@ -187,6 +193,7 @@ async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None
     # come from the same stretches of time.
     payload = await sample_payload()
     per_move: list[int] = []
+    clocks: dict[str, list[int]] = {"wall": [], "cpu": []}  # clock "cpu": both, game for game
     mixed: dict[str, dict[str, list[float]]] = {e: {e: [], "first": []} for e in entries}
     bare: list[float] = []
     bare_aio: list[float] = []
@@ -196,6 +203,11 @@ async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None
         for seed in range(games):
             result = await arena.play(["first", "first"], MatchConfig(seed=seed))
             per_move += result.record["referee"]["move_times_us"]
+            if clock == "cpu":
+                for kind in ("cpu", "wall") if seed % 2 else ("wall", "cpu"):  # neither first
+                    played = await arena.play(["first", "first"],
+                                              MatchConfig(seed=seed, clock=kind))
+                    clocks[kind] += played.record["referee"]["move_times_us"]
             for entry in entries:
                 await _mixed_game(arena, entry, seed, mixed[entry])
             if (seed + 1) * chunks // games != seed * chunks // games:  # `chunks` times in all
@@ -212,13 +224,19 @@ async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None
         compared = {"per_move_us_paired": round(paired_us, 1),
                     "per_move_us_process": round(base_us, 1),
                     "ratio_to_process": round(paired_us / base_us, 3)}
+    if clock == "cpu":
+        on_cpu, on_wall = statistics.median(clocks["cpu"]), statistics.median(clocks["wall"])
+        compared |= {"per_move_us_cpu_clock": round(on_cpu, 1),
+                     "per_move_us_wall_clock": round(on_wall, 1),
+                     "cpu_clock_ratio": round(on_cpu / on_wall, 3)}
     kits = []
     for entry, times in mixed.items():
         mine, sdk = statistics.median(times[entry]) * 1e6, statistics.median(times["first"]) * 1e6
         kits.append({"entry": entry, "per_move_us": round(mine, 1),
                      "sdk_per_move_us": round(sdk, 1), "ratio_to_sdk": round(mine / sdk, 3),
                      "moves": len(times[entry])})
-    return {"isolation": level, "ponder": ponder, "per_move_us": round(move_us, 1), **compared,
+    return {"isolation": level, "ponder": ponder, "clock": clock,
+            "per_move_us": round(move_us, 1), **compared,
             "bare_pingpong_us": round(bare_us, 1),
             "ratio": round(move_us / bare_us, 3),
             "bare_pingpong_aio_us": round(bare_aio_us, 1),

@@ -1,13 +1,25 @@
 """Per-seat clocks: the move limit, the time bank, the first-move allowance and the grace margin.
 
-Everything is measured at the referee (send to receipt), so a bot cannot lie about its time.
-The grace margin absorbs transport jitter and is never shown to the bot: the bot is told its
-limit, and only answers later than limit + bank + grace are timeouts.
+Everything is measured at the referee, so a bot cannot lie about its time. The grace margin
+absorbs transport jitter and is never shown to the bot: the bot is told its limit, and only
+answers later than limit + bank + grace are timeouts.
+
+Two clocks measure a move (`CLOCKS`):
+- `wall` (the default): from sending the request to receiving the reply. On a loaded machine a
+  bot gets less thinking for the same limit.
+- `cpu`: the CPU time the bot's processes (every thread and child, in its cgroup) used from the
+  request to the reply, so load from others costs it nothing. A wall-clock ceiling,
+  CPU_CEILING times the limit (and bank) plus the grace, still ends a move in which the bot
+  sleeps, blocks or is starved.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+CLOCKS = ("wall", "cpu")
+UNLIMITED = 10**7  # seconds (some 4 months): the deadline of a clock that is not enforced
+CPU_CEILING = 4.0  # the cpu clock's wall-clock ceiling, in multiples of the move's limit + bank
 
 
 @dataclass
@@ -19,6 +31,20 @@ class SeatClock:
     first_move_allowance: float = 0.0
     grace: float = 0.05
     moves_asked: int = 0
+    kind: str = "wall"  # what a move's time is: "wall" or "cpu" (CLOCKS)
+    ceiling: float = CPU_CEILING  # cpu: the wall-clock ceiling, in multiples of limit + bank
+    # False: no move is ever late (a rerun stepped through in a debugger); the bot is still
+    # told its limit, so it thinks as it did.
+    enforced: bool = True
+
+    def wall_deadline(self) -> float:
+        """Wall seconds after the request after which the move is a timeout: the deadline on
+        the wall clock; on the cpu clock its ceiling."""
+        if not self.enforced:
+            return UNLIMITED
+        if self.kind == "cpu":
+            return self.ceiling * (self.move_limit() + self.bank) + self.grace
+        return self.deadline()
 
     def move_limit(self) -> float:
         """This move's own limit (bank not included), as told to the bot."""
@@ -36,6 +62,8 @@ class SeatClock:
         """
         limit = self.move_limit()
         self.moves_asked += 1
+        if not self.enforced:
+            return True
         over = elapsed - limit
         if over <= self.grace:
             return True
@@ -49,3 +77,19 @@ class SeatClock:
         """Account a move the seat did not answer in time."""
         self.moves_asked += 1
         self.bank = 0.0
+
+
+class ClockError(ValueError):
+    """The clock asked for cannot be kept on this machine."""
+
+
+def require_cpu_clock() -> None:
+    """Raise ClockError, saying why and what to do, where the cpu clock cannot count a bot's
+    CPU: it reads each bot's cgroup (referee.cgroups), which needs a writable cgroup tree."""
+    from referee.cgroups import layout
+
+    if layout() is None:
+        raise ClockError(
+            "--clock cpu counts each bot's CPU time in its own cgroup, and this referee cannot "
+            "make cgroups here (run it as root, or in a cgroup v2 tree that delegates the cpu, "
+            "memory and pids controllers to it); use --clock wall")

@@ -50,12 +50,63 @@ def builtin_bots() -> dict[str, str]:
     return {point.name: point.value for point in entry_points(group=BOTS_GROUP)}
 
 
+@functools.cache
+def builtin_parameters(name: str) -> dict[str, str]:
+    """The parameters the built-in bot `name` takes, name -> what it means: its class's
+    `parameters` (sdk.Bot), read by loading the class through its entry point."""
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=BOTS_GROUP, name=name):
+        return dict(getattr(point.load(), "parameters", {}))
+    return {}
+
+
+def parse_builtin(spec: str) -> tuple[str, dict[str, int]] | None:
+    """`(name, parameters)` of a built-in spec (`mcts`, `mcts:iterations=400`), None when `spec`
+    names no built-in; ValueError, saying what the bot takes, for a parameter it does not take
+    or a value that is not a positive whole number.
+
+    A built-in may take parameters after its name, `NAME:KEY=VALUE[,KEY=VALUE...]`, on the
+    command line and in a TOML entry's `builtin`: positive whole numbers passed to the bot's
+    class as keyword arguments (the search bots' fixed budgets: the same work a move on any
+    machine at any load, so a ladder of them replays exactly)."""
+    name, sep, rest = spec.strip().partition(":")
+    if name not in builtin_bots() or (sep and "=" not in rest):
+        return None  # not a built-in (a `module:Class` or a file's `path.py:Class`)
+    params: dict[str, int] = {}
+    for item in rest.split(",") if sep else []:
+        key, eq, value = (part.strip() for part in item.partition("="))
+        takes = builtin_parameters(name)
+        if key not in takes:
+            offered = ("; ".join(f"{k}: {v}" for k, v in takes.items())
+                       if takes else "no parameters")
+            raise ValueError(f"the built-in bot {name} has no parameter {key!r}; it takes "
+                             f"{offered} (e.g. mcts:iterations=400)")
+        if not eq or not value.isdigit() or int(value) < 1:
+            raise ValueError(f"{name}: {key} must be a positive whole number, not {value!r} "
+                             f"(e.g. {name}:{key}=400)")
+        params[key] = int(value)
+    return name, params
+
+
+def builtin_target(spec: str) -> str | None:
+    """What `python -m sdk.run` runs for a built-in spec: `module:Class`, with its parameters
+    as `?key=value,...` (`sdk.run.load_bot` reads them); None when `spec` names no built-in."""
+    found = parse_builtin(spec)
+    if found is None:
+        return None
+    name, params = found
+    query = ",".join(f"{k}={v}" for k, v in params.items())
+    return builtin_bots()[name] + (f"?{query}" if query else "")
+
+
 def python_target(entry: str) -> str | None:
     """What `python -m sdk.run` runs for `entry` (`module:Class` or `/abs/path/bot.py[:Class]`), or
     None for a command line; raises ValueError for an entry that is none of them."""
     table = builtin_bots()
-    if entry in table:
-        return table[entry]
+    builtin = builtin_target(entry)  # with its parameters (mcts:iterations=400)
+    if builtin is not None:
+        return builtin
     in_folder = python_bot(entry)
     if in_folder is not None:
         return str(in_folder.resolve())

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,7 +84,7 @@ class MatchRunner:
 
     def __init__(self, match_id: str, game: Any, seats: list[Seat], *, fault_policy: str,
                  max_strikes: int, rng: random.Random, emit: Emit | None = None,
-                 classify: Classify | None = None) -> None:
+                 classify: Classify | None = None, bot_seeds: Sequence[int] = ()) -> None:
         self.match_id = match_id
         self.game = game
         self.seats = seats
@@ -94,6 +94,7 @@ class MatchRunner:
         self.emit = emit or (lambda event: None)
         self._watched = emit is not None  # a MovePlayed per move only when someone listens
         self.classify = classify
+        self.bot_seeds = bot_seeds  # GameStart.bot_seed per seat (none: 0, no seed)
         self.plies: list[dict[str, Any]] = []
         self.faults: list[dict[str, Any]] = []
 
@@ -126,18 +127,24 @@ class MatchRunner:
         limit = seat.clock.move_limit()
         request.clock.move_time_ms = int(limit * 1000)
         request.clock.bank_ms = int(seat.clock.bank * 1000)
+        # The limit counts CPU seconds, under a wall ceiling (a clock not enforced: neither).
+        cpu = seat.clock.kind == "cpu" and seat.clock.enforced
         try:
-            reply, elapsed = await session.request_move(envelope, seat.clock.deadline())
+            reply, elapsed = await session.request_move(
+                envelope, seat.clock.wall_deadline(),
+                cpu_limit=seat.clock.deadline() if cpu else None)
         except BotFault as fault:
             seat.clock.expire()
             if fault.kind == "timeout":
-                seat.move_time_total += seat.clock.deadline()
+                seat.move_time_total += seat.clock.wall_deadline()
             await self._fault(seat, fault)
             return None
         seat.move_time_total += elapsed
         self._elapsed = elapsed
-        if not seat.clock.charge(elapsed):
-            await self._fault(seat, BotFault("timeout", f"answered after {elapsed:.3f}s"))
+        spent = reply.cpu if cpu and reply.cpu is not None else elapsed
+        if not seat.clock.charge(spent):
+            what = "used {:.3f}s of CPU" if cpu else "answered after {:.3f}s"
+            await self._fault(seat, BotFault("timeout", what.format(spent)))
             return None
         msg = reply.msg
         choice = msg.WhichOneof("choice")
@@ -182,6 +189,8 @@ class MatchRunner:
         for seat in started:
             assert seat.session is not None
             start.game_start.seat = seat.index
+            if seat.index < len(self.bot_seeds):
+                start.game_start.bot_seed = self.bot_seeds[seat.index]
             try:
                 await seat.session.send(start)
             except BotFault as fault:

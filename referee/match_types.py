@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from referee.clocks import CLOCKS, CPU_CEILING
+
 
 class Termination(StrEnum):
     """How a seat's game ended; the wire's `Termination` enum, by the same names."""
@@ -54,6 +56,16 @@ class MatchConfig:
     max_strikes: int = 3
     # A seat's own move time where it differs from time_per_move (a person's seat); None keeps it.
     seat_time_per_move: tuple[float | None, ...] = ()
+    # Each seat's bot seed (GameStart.bot_seed), in seat order; empty: derived from `seed` and
+    # the match id (referee.seeds), so a match played again with the same seed replays.
+    bot_seeds: tuple[int, ...] = ()
+    # What a move's time is (referee.clocks): "wall", or "cpu" (the CPU its processes used,
+    # from their cgroup, under a wall-clock ceiling of `ceiling` times the limit).
+    clock: str = "wall"
+    ceiling: float = CPU_CEILING
+    # False: no move is late, whatever it takes (replay rerun --no-time-limit, for a debugger);
+    # the bots are still told their limits.
+    time_limit: bool = True
 
     def __post_init__(self) -> None:
         """Refuse settings no match can run with, saying which one and why."""
@@ -62,6 +74,11 @@ class MatchConfig:
         for name in ("time_bank", "first_move_allowance", "grace"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name.replace('_', ' ')} cannot be negative")
+        if self.clock not in CLOCKS:
+            raise ValueError(f"clock {self.clock!r} is not {' or '.join(CLOCKS)}")
+        if not self.ceiling >= 1:
+            raise ValueError(f"the cpu clock's ceiling is a multiple of the limit, at least 1, "
+                             f"not {self.ceiling}")
         if self.fault_policy not in FAULT_POLICIES:
             raise ValueError(f"fault policy {self.fault_policy!r} is not "
                              f"{' or '.join(FAULT_POLICIES)}")

@@ -55,7 +55,8 @@ def config_from_settings(s: referee_pb2.MatchSettings) -> MatchConfig:
         time_bank=s.time_bank_ms / 1000, first_move_allowance=s.first_move_allowance_ms / 1000,
         grace=(s.grace_ms / 1000) if s.grace_ms else 0.05,
         fault_policy=FaultPolicy.FORFEIT if forfeit else FaultPolicy.RANDOM,
-        max_strikes=s.max_strikes or 3)
+        max_strikes=s.max_strikes or 3,
+        clock="cpu" if s.clock == referee_pb2.CLOCK_KIND_CPU else "wall")
 
 
 def event_message(event: MatchEvent) -> tuple[referee_pb2.WatchMatchResponse, bool]:

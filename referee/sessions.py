@@ -9,8 +9,10 @@ Every wait on a bot is bounded by a timer; nothing here can hang on a silent bot
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -27,6 +29,12 @@ _perf = time.perf_counter
 # as its answer arrives. Off its turn it can thus use at most twice the game's recent pace of CPU.
 FREEZE_GRACE = 0.010
 FREEZE_GRACE_MIN = 0.002
+
+# The cpu clock reads a bot's CPU counter when its move is asked for and answered, and in
+# between looks again only when the bot could have spent the rest of its limit by then with
+# every core busy (CPU_CHECK_MIN at the soonest): a few reads of a few microseconds per move.
+CPU_CHECK_MIN = 0.005
+_CORES = max(1, os.cpu_count() or 1)
 
 
 class Freezer(Protocol):
@@ -55,6 +63,7 @@ class Reply:
 
     msg: bot_pb2.MoveReply
     received: float
+    cpu: float | None = None  # CPU seconds the bot used for it (the cpu clock only)
 
 
 def _consume(fut: asyncio.Future[Any]) -> None:
@@ -92,6 +101,9 @@ class BotSession:
         self._answered = 0.0  # when its last turn ended (perf_counter seconds; 0: never)
         self._last_wait = float("inf")  # from that to its next request: unknown, so frozen at once
         self._freeze_later: asyncio.TimerHandle | None = None
+        # The CPU seconds the bot's processes have used so far (its cgroup's counter), for the
+        # cpu clock; None where the referee did not launch it in a cgroup.
+        self.cpu_counter: Callable[[], float | None] | None = None
 
     @property
     def alive(self) -> bool:
@@ -113,10 +125,12 @@ class BotSession:
             self._close("disconnect")
             raise BotFault("disconnect", str(exc)) from None
 
-    async def request_move(self, msg: bot_pb2.ConnectResponse,
-                           timeout: float) -> tuple[Reply, float]:
+    async def request_move(self, msg: bot_pb2.ConnectResponse, timeout: float,
+                           cpu_limit: float | None = None) -> tuple[Reply, float]:
         """Send `msg` (a ConnectResponse holding a move request, whose request id is set here)
-        and wait at most `timeout` seconds (measured here) for its reply.
+        and wait at most `timeout` seconds (measured here) for its reply; with `cpu_limit`, a
+        timeout too as soon as the bot's processes have used more CPU seconds than that (the
+        reply's `cpu` is what they used; needs `cpu_counter`).
 
         Returns the reply and the time it took. Raises BotFault (timeout, malformed, disconnect).
         """
@@ -130,18 +144,39 @@ class BotSession:
         task = asyncio.current_task()
         state = {"writing": True, "expired": False}
 
-        def expire() -> None:
+        def expire(why: str = "") -> None:
             state["expired"] = True
             if state["writing"] and task is not None:
                 task.cancel()
             elif not fut.done():
-                fut.set_exception(BotFault("timeout"))
+                fut.set_exception(BotFault("timeout", why))
 
+        counter = self.cpu_counter if cpu_limit is not None else None
+        cpu_start = counter() if counter is not None else None  # before it runs again
         freezer = self.freezer
         if freezer is not None:
             self._wake(freezer)
         sent = _perf()
-        timer = loop.call_at(loop.time() + timeout, expire)
+        # One timer at a time: the deadline, or (cpu clock) the next look at the CPU counter,
+        # which also watches the wall-clock ceiling.
+        if counter is None or cpu_start is None or cpu_limit is None:
+            timer = [loop.call_at(loop.time() + timeout, expire)]
+        else:
+            start, limit, ceiling = cpu_start, cpu_limit, loop.time() + timeout
+
+            def check() -> None:
+                used = (counter() or start) - start
+                if used > limit:
+                    expire(f"used {used:.3f}s of CPU")
+                elif loop.time() >= ceiling - 0.001:  # call_at may fire a hair early
+                    expire(f"no answer within the cpu clock's wall-clock ceiling of "
+                           f"{timeout:.3f}s")
+                else:
+                    wait = max(CPU_CHECK_MIN, (limit - used) / _CORES)
+                    timer[0] = loop.call_at(min(ceiling, loop.time() + wait), check)
+
+            timer = [loop.call_at(min(ceiling, loop.time() + max(CPU_CHECK_MIN,
+                                                                 limit / _CORES)), check)]
         overdue = False
         try:
             self._owe(self._request_id)
@@ -164,11 +199,13 @@ class BotSession:
             if state["expired"]:
                 raise BotFault("timeout")
             reply = await fut
+            if counter is not None and cpu_start is not None:
+                reply.cpu = (counter() or cpu_start) - cpu_start
         except BotFault as fault:
             overdue = fault.kind == "timeout"
             raise
         finally:
-            timer.cancel()
+            timer[0].cancel()
             if freezer is not None and self.alive:  # its turn is over, answered or not
                 self._rest(freezer, at_once=overdue)
             self._pending = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import random
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -48,6 +49,9 @@ class GameInfo:
     players: int
     seat: int
     names: tuple[str, ...] = ()
+    # This seat's seed for this game (GameStart.bot_seed; 0: the referee sent none). The SDK has
+    # already seeded `Bot.rng` with it.
+    seed: int = 0
 
 
 @dataclass(frozen=True)
@@ -70,16 +74,22 @@ class Bot:
     `state` stands for a real engine `Game` (the same engine the referee runs), built the first
     time the bot uses it (sdk.state.LazyGame; `state.game` is the Game itself): copy it and push
     moves to look ahead. `self.clock` is this move's clock; `self.log` writes to the bot's log
-    file.
+    file. `self.rng` is a `random.Random` seeded at each game start with the seed the referee
+    gives this seat (GameInfo.seed): draw every random choice from it and the game replays move
+    for move (`azul-arena replay rerun`).
     """
 
     name: ClassVar[str] = ""
     version: ClassVar[str] = "0.1"
     # Rulesets this bot plays; empty means every ruleset of the classic family.
     rulesets: ClassVar[tuple[str, ...]] = ()
+    # Keyword arguments of its constructor an entry may set, name -> what it means: a built-in
+    # bot's `NAME:KEY=VALUE` (`mcts:iterations=400`); each a positive whole number.
+    parameters: ClassVar[dict[str, str]] = {}
 
     def __init__(self) -> None:
         self.clock = Clock()
+        self.rng = random.Random()
         self.log = logging.getLogger(f"bot.{self.display_name}")
 
     @property

@@ -7,6 +7,7 @@ message at a time; the stream under it (sdk.stream) keeps answering pings while 
 from __future__ import annotations
 
 import logging
+import random
 import sys
 import time
 from collections.abc import Sequence
@@ -73,6 +74,15 @@ def answer(bot: Bot, state: Any, legal: Sequence[str], reply: Any) -> None:
         reply.move = notation[:40]
 
 
+def start_game(bot: Bot, info: GameInfo) -> None:
+    """A game starts: `bot.rng` is seeded with the seat's seed (a referee that sends none leaves
+    it as it is), then the bot's own hook runs."""
+    rng = getattr(bot, "rng", None)
+    if info.seed and isinstance(rng, random.Random):
+        rng.seed(info.seed)
+    bot.on_game_start(info)
+
+
 def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> int:
     """Connect `bot` to the referee at `address` and play until the referee closes the stream.
 
@@ -129,8 +139,8 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
             elif kind == "game_start":
                 gs = msg.game_start
                 info = GameInfo(game_id=gs.game_id, ruleset=gs.ruleset, players=gs.players,
-                                seat=gs.seat, names=tuple(gs.names))
-                bot.on_game_start(info)
+                                seat=gs.seat, names=tuple(gs.names), seed=gs.bot_seed)
+                start_game(bot, info)
             elif kind == "game_over":
                 go = msg.game_over
                 games += 1

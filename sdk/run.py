@@ -50,6 +50,18 @@ def load_bot_class(spec: str) -> type[Bot]:
     return classes[0]
 
 
+def load_bot(target: str) -> Bot:
+    """A bot made from `load_bot_class`'s spec, with the parameters a built-in spec carries
+    after `?` (`bots.mcts_bot:MctsBot?iterations=400`: referee.launcher.builtin_target) given to
+    its class as keyword arguments."""
+    spec, _, query = target.partition("?")
+    params = {}
+    for item in query.split(",") if query else []:
+        key, _, value = item.partition("=")
+        params[key] = int(value)
+    return load_bot_class(spec)(**params)
+
+
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Run an Azul Arena bot against a referee.")
     parser.add_argument("--referee", default=os.environ.get("AZUL_ARENA_REFEREE"),
@@ -116,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
     if not argv or argv[0].startswith("-"):
         raise SystemExit("usage: python -m sdk.run path/bot.py[:Class]|module:Class "
                          "[--referee ADDR] [--token T]")
-    run(load_bot_class(argv[0]), argv[1:])
+    run(load_bot(argv[0]), argv[1:])
 
 
 if __name__ == "__main__":

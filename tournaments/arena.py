@@ -50,6 +50,10 @@ class GameSettings:
     ponder: bool = False  # bots keep their CPU between their moves
     bot_env: tuple[str, ...] = ()  # NAME or NAME=VALUE for every bot
     options: dict[str, str] = field(default_factory=dict)  # the ruleset's (wild_order)
+    # The tournament's seed: the key of every bot's seed (referee.seeds); None: derived from
+    # each game's deal seed instead.
+    seed: int | None = None
+    clock: str = "wall"  # what a move's limit counts: wall or cpu (referee.clocks)
 
 
 def isolation_level() -> str:
@@ -95,7 +99,7 @@ def outcome_from_match(game: ScheduledGame, result: Any) -> GameOutcome:
 async def play_game(arena: Any, game: ScheduledGame, settings: GameSettings,
                     machine: Machine) -> GameOutcome:
     """Play one scheduled game on a started referee `Arena` whose entries include its seats."""
-    from referee import MatchConfig
+    from referee import MatchConfig, bot_seeds
 
     config = MatchConfig(
         ruleset=settings.ruleset,
@@ -104,8 +108,13 @@ async def play_game(arena: Any, game: ScheduledGame, settings: GameSettings,
         first_player=0,  # seat rotation, not the first player, spreads the head start
         time_per_move=settings.time_per_move,
         fault_policy=settings.fault_policy,
+        clock=settings.clock,
+        # Keyed with the tournament's seed: the same game gets the same bot seeds in every run,
+        # on any machine of a cluster, and the bots see the schedule's stable game id.
+        bot_seeds=(bot_seeds(settings.seed, game.game_id, len(game.seats))
+                   if settings.seed is not None else ()),
     )
-    result = await arena.play(list(game.seats), config)
+    result = await arena.play(list(game.seats), config, match_id=game.game_id)
     outcome = outcome_from_match(game, result)
     outcome.machine = machine
     return outcome

@@ -116,14 +116,14 @@ class Packer:
         return f"{{bundle:{digest}}}{inside}"
 
     def portable(self, entry: Entry) -> PortableEntry:
-        from referee import builtin_bots, is_folder_entry, python_target
+        from referee import is_folder_entry, parse_builtin, python_target
 
         used: list[str] = []
         try:
             target = python_target(entry.spec)
         except ValueError as exc:
             raise EntryError(f"entry {entry.name!r}: {exc}") from None
-        if entry.spec in builtin_bots():
+        if parse_builtin(entry.spec) is not None:
             spec = entry.spec
         elif is_folder_entry(entry.spec):  # a bot folder (bot.toml): the folder, whole
             spec = self._ship(entry.spec.strip(), used)

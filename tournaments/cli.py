@@ -14,6 +14,7 @@ from tournaments.commands import (  # noqa: F401
     referee,
     replay,
     report_page,
+    rerun,
     tournament,
     view,
 )

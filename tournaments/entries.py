@@ -2,7 +2,8 @@
 
 An entry is a unique name plus a *spec* the referee's launcher understands:
 
-- a built-in bot name (`random`, `greedy`, ...),
+- a built-in bot name (`random`, `greedy`, ...), with parameters if it takes any
+  (`mcts:iterations=400`, `search:depth=3`: referee.parse_builtin),
 - a Python file `path/bot.py` or `path/bot.py:ClassName`,
 - a bot folder whose bot.toml says how its bot starts (any language; referee/folders.py),
 - a command line (anything containing a space), e.g. `java -jar bot.jar`.
@@ -16,6 +17,7 @@ The file may also say how every bot runs: `isolation`, `bot_env`, `ponder` (see 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tomllib
@@ -113,6 +115,12 @@ def default_name(spec: str) -> str:
     if " " in spec:  # a command line: the program's base name
         program = spec.split()[0]
         return Path(program).stem or program
+    from referee import parse_builtin
+
+    with contextlib.suppress(ValueError):  # a bad parameter: launching it will say so
+        builtin = parse_builtin(spec)
+        if builtin is not None and builtin[1]:  # mcts:iterations=400 -> mcts-iterations400
+            return "-".join([builtin[0], *(f"{k}{v}" for k, v in builtin[1].items())])
     path, _, cls = spec.partition(":")
     if path.endswith(".py"):
         return f"{Path(path).stem}.{cls}" if cls else Path(path).stem
@@ -181,11 +189,16 @@ def check_entries(entries: list[Entry]) -> list[Entry]:
 
 def _check_toml_value(kind: str, value: str, where: str) -> None:
     if kind == "builtin":
-        from referee import builtin_bots
+        from referee import builtin_bots, parse_builtin
 
-        if value not in builtin_bots():
+        try:
+            found = parse_builtin(value)
+        except ValueError as exc:
+            raise EntryError(f"{where}: {exc}") from None
+        if found is None:
             raise EntryError(f"{where}: unknown built-in bot {value!r}; the built-ins are "
-                             + ", ".join(sorted(builtin_bots())))
+                             + ", ".join(sorted(builtin_bots()))
+                             + " (with parameters: mcts:iterations=400, search:depth=3)")
         return
     try:
         check_spec(value)
@@ -203,6 +216,9 @@ def load_entries_toml(path: Path) -> list[Entry]:
     [[entry]]
     name = "baseline"
     builtin = "greedy"
+    [[entry]]
+    name = "mcts400"
+    builtin = "mcts:iterations=400"     # a fixed budget: the same moves at any load
     [[entry]]
     name = "bob"
     command = "java -jar bob.jar"

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from tournaments.cluster import ClusterOptions
 
 CONFIG_FORMAT = "azul-arena/tournament/1"
-RUN_KEYS = ("isolation", "ponder", "bot_env")
+RUN_KEYS = ("isolation", "ponder", "bot_env", "clock")
 
 
 class ConfigMismatch(ValueError):
@@ -63,6 +63,9 @@ class TournamentConfig:
     bot_env: list[str] = field(default_factory=list)  # NAME or NAME=VALUE, as given
     # The ruleset's options (Summer Pavilion: wild_order), stored with the schedule.
     options: dict[str, str] = field(default_factory=dict)
+    # What a move's limit counts (referee.clocks): wall or cpu; None until resolved, to the
+    # stored one on a resume, else to wall.
+    clock: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -76,6 +79,8 @@ class TournamentConfig:
         data["bot_env"] = [item.partition("=")[0] for item in self.bot_env]  # no values stored
         if not self.options:
             del data["options"]  # likewise: a ruleset with no options stores none
+        if self.clock is None:
+            del data["clock"]  # not given on a resume: the stored one
         return data
 
     def round_plan(self) -> RoundPlan | None:
@@ -89,13 +94,14 @@ class TournamentConfig:
     def settings(self) -> GameSettings:
         return GameSettings(self.ruleset, self.time_per_move, self.fault_policy,
                             isolation=self.isolation, ponder=self.ponder,
-                            bot_env=tuple(self.bot_env), options=self.options)
+                            bot_env=tuple(self.bot_env), options=self.options,
+                            seed=self.seed, clock=self.clock or "wall")
 
 
 def _differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
     diffs = []
     for key in sorted(set(stored) | set(wanted)):
-        if key in ("seed", "isolation") and wanted.get(key) is None:
+        if key in ("seed", "isolation", "clock") and wanted.get(key) is None:
             continue  # not given on resume: keep the stored one
         if key in RUN_KEYS and key not in stored:
             continue  # a tournament stored before these were
@@ -125,6 +131,8 @@ def prepare(store: Store, config: TournamentConfig) -> tuple[TournamentConfig, l
         config.seed = int(stored["seed"])
         if config.isolation is None:
             config.isolation = stored.get("isolation")
+        if config.clock is None:
+            config.clock = stored.get("clock", "wall")  # stored before there was a choice
         plan = config.round_plan()
         if plan is not None:
             return config, Rounds(store, plan).next_games()
@@ -135,6 +143,7 @@ def prepare(store: Store, config: TournamentConfig) -> tuple[TournamentConfig, l
         config.isolation = strongest()
     if config.seed is None:
         config.seed = secrets.randbelow(2**31)
+    config.clock = config.clock or "wall"
     plan = config.round_plan()
     if plan is not None:
         plan.check(len(config.entries))

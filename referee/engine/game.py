@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Final, Self
 from referee.engine.errors import EngineError, RecordError
 from referee.engine.rulesets import Ruleset, get_ruleset
 
-# Phases a game can be in; a family may add its own (Summer Pavilion adds its place and bonus phases).
+# Phases a game can be in; a family may add its own (Summer Pavilion: its play and bonus phases).
 TAKE = "take"  # players take tiles from the factories and the centre
 WALL = "wall"  # wall-tiling that needs a player's decision (gray wall)
 OVER = "over"  # the game has ended
@@ -107,10 +107,12 @@ class Game(ABC):
         """The scores after each finished round, before end-of-game bonuses."""
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Game:
+    def from_record(cls, record: dict[str, Any], upto: int | None = None) -> Game:
         """Replay a record from its recorded chance outcomes, checking every move; RecordError
         says where it went wrong. Called on `Game`, it picks the family from the record's
-        ruleset."""
+        ruleset. With `upto`, only the game's first `upto` moves are played: the position
+        before move `upto` (0-based; `replay rerun` numbers moves so), e.g. for a unit test of
+        a bot's choice there."""
         if not isinstance(record, dict):
             raise RecordError("a record is a JSON object")
         ruleset = record.get("ruleset")
@@ -120,7 +122,7 @@ class Game(ABC):
             engine = Game.family_of(ruleset)
         except EngineError as exc:
             raise RecordError(str(exc)) from None
-        return engine.from_record(record)
+        return engine.from_record(record, upto)
 
 
 class Blank:

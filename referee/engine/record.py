@@ -109,6 +109,24 @@ def read_factories(rnd: dict[str, Any], round_no: int, players: int) -> list[Any
     return factories
 
 
+def first_moves(rounds: list[list[str]], upto: int | None) -> list[list[str]]:
+    """Each round's moves, cut after the first `upto` moves of the game (None: all of them);
+    RecordError when the record has fewer."""
+    if upto is None:
+        return rounds
+    total = sum(len(moves) for moves in rounds)
+    if not 0 <= upto <= total:
+        raise RecordError(f"upto={upto}: this record has moves 0 to {total}")
+    cut: list[list[str]] = []
+    left = upto
+    for moves in rounds:
+        cut.append(moves[:left])
+        left -= len(cut[-1])
+        if left == 0:
+            break
+    return cut
+
+
 def play_rounds(game: Game, rounds: list[list[str]]) -> None:
     """Push each round's recorded moves into `game`, checking that rounds end where the record
     says. RecordError gives the round, the move's number in that round, the move and the rule."""

@@ -77,3 +77,15 @@ def test_an_idle_kit_bot_answers_pings(lang: str, request: pytest.FixtureRequest
     assert pongs and pongs[0] >= 5, pongs
     assert first.seats[0].termination == second.seats[0].termination == "ok"
     assert first.seats[0].log_path == second.seats[0].log_path  # the same process played on
+
+
+@pytest.mark.parametrize("lang", ["node", "cpp"])
+def test_a_kit_bot_reads_its_seed_at_each_game_start(lang: str, request: pytest.FixtureRequest,
+                                                     tmp_path: Path) -> None:
+    entry = faulty_entry(lang, request, "none")
+    result = play([entry, "random"], tmp_path)
+    seeds = result.record["referee"]["config"]["bot_seeds"]
+    assert len(seeds) == 2 and all(0 < s < 2**63 for s in seeds)
+    said = Path(result.seats[0].log_path).read_text()
+    # All 64 bits arrive (the Node kit gives it as a decimal string: no JS number holds it).
+    assert f"game {result.match_id} seat 0 seed {seeds[0]}" in said, said[-500:]

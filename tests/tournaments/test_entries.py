@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -89,3 +90,30 @@ def test_check_entries_names_the_bad_entry(tmp_path: Path) -> None:
                           ("nope-xyz --a", "entry 'x': program 'nope-xyz'")]:
         with pytest.raises(EntryError, match=message):
             check_entries([Entry("r", "random"), Entry("x", spec)])
+
+
+def test_a_built_in_takes_its_parameters_after_a_colon(tmp_path: Path) -> None:
+    from referee.launcher import python_target
+
+    assert parse_entries(["mcts:iterations=400", "deep=search:depth=3"]) == [
+        Entry("mcts-iterations400", "mcts:iterations=400"), Entry("deep", "search:depth=3")]
+    assert python_target("mcts:iterations=400") == "bots.mcts_bot:MctsBot?iterations=400"
+    assert python_target("mcts") == "bots.mcts_bot:MctsBot"
+    path = tmp_path / "e.toml"
+    path.write_text('[[entry]]\nname = "m"\nbuiltin = "mcts:iterations=50"\n')
+    assert load_entries_toml(path) == [Entry("m", "mcts:iterations=50")]
+
+
+@pytest.mark.parametrize(("spec", "says"), [
+    ("mcts:depth=3", "has no parameter 'depth'; it takes iterations"),
+    ("greedy:iterations=3", "it takes no parameters"),
+    ("mcts:iterations=0", "iterations must be a positive whole number, not '0'"),
+    ("search:depth=two", "depth must be a positive whole number, not 'two'"),
+])
+def test_a_bad_parameter_is_explained(tmp_path: Path, spec: str, says: str) -> None:
+    with pytest.raises(EntryError, match=re.escape(says)):
+        check_entries([Entry("x", spec)])
+    path = tmp_path / "e.toml"
+    path.write_text(f'[[entry]]\nname = "m"\nbuiltin = "{spec}"\n')
+    with pytest.raises(EntryError, match=re.escape(says)):
+        load_entries_toml(path)

@@ -49,7 +49,8 @@ def test_the_options_are_stored_with_the_schedule(tmp_path: Path) -> None:
         stored = json.loads(conn.execute("SELECT value FROM meta WHERE key = 'config'")
                             .fetchone()[0])
     assert stored["ruleset"] == "pavilion" and stored["options"] == {"wild_order": "GOPYBR"}
-    assert describe_rules(stored) == "pavilion, wild order GOPYBR, 2 players"
+    assert describe_rules(stored) == ("pavilion, wild order GOPYBR, 2 players, 1 s a move (wall "
+                                      "clock)")
     with Store.open(db) as store:  # the same tournament with another order is another one
         try:
             prepare(store, TournamentConfig(entries=entries, ruleset="pavilion",

@@ -170,6 +170,7 @@ def test_moves_in_words_times_substitutions_and_faults(browser: Any, fault_page:
     assert re.search(r"\d+(\.\d+)? (µs|ms|s)", _shown(browser)["info"])
     header = browser.execute_script("return document.querySelector('.az').textContent")
     assert "seed 11" in header and "ruleset azul" in header
+    assert "2 s per move, wall clock" in header  # the clock the game was timed on
     assert "greedy" in header and ref["bots"][1]["version"] in header
     assert console_errors(browser) == []
 

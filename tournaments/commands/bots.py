@@ -394,9 +394,9 @@ def strength_local(bots: list[str], games: int, time_per_move: float, ruleset: s
                    seed: int, progress: Any = None,
                    options: dict[str, str] | None = None) -> list[PairResult]:
     """Round-robin in this process with sdk.local (no referee, no processes)."""
-    from referee import builtin_bots
+    from referee import builtin_target
     from sdk.local import play_local
-    from sdk.run import load_bot_class
+    from sdk.run import load_bot
 
     out = []
     for i, a in enumerate(bots):
@@ -405,7 +405,7 @@ def strength_local(bots: list[str], games: int, time_per_move: float, ruleset: s
             for g in range(games):
                 a_seat = g % 2
                 names = [a, b] if a_seat == 0 else [b, a]
-                players = [load_bot_class(builtin_bots().get(n, n))() for n in names]
+                players = [load_bot(builtin_target(n) or n) for n in names]
                 r = play_local(players, ruleset=ruleset, seed=seed + g // 2,
                                time_per_move=time_per_move, options=options)
                 _tally(pair, a_seat, r.scores, r.ranks, r.faults)

@@ -39,6 +39,27 @@ ISOLATION_HELP = ("How bots run: none | process | sandbox (default: the stronges
                   "offers; docs/security.md).")
 
 
+# referee.clocks.CPU_CEILING, written out so that --help needs no import of the referee.
+CLOCK_HELP = ("What a move's time limit counts: wall (the default: time from request to answer) "
+              "| cpu (the CPU time the bot's processes used, from its cgroup: load from others "
+              "costs it nothing; a wall-clock ceiling of 4x the limit still ends a move in which "
+              "it sleeps or is starved; docs/security.md).")
+
+
+def check_clock(clock: str) -> str:
+    """`clock` if this machine can keep it; else exit 2 saying what is wrong or missing."""
+    from referee import CLOCKS, ClockError, require_cpu_clock
+
+    if clock not in CLOCKS:
+        fail(f"--clock is {' or '.join(CLOCKS)}, not {clock!r}")
+    if clock == "cpu":
+        try:
+            require_cpu_clock()
+        except ClockError as exc:
+            fail(str(exc))
+    return clock
+
+
 def isolation_line(level: str) -> str:
     """`isolation: LEVEL`, with what it cannot promise on this machine, as every run prints."""
     from referee import caveats
@@ -111,13 +132,17 @@ def builtin_rulesets(name: str) -> list[str] | None:
     """The rulesets built-in bot `name` plays (its class's `rulesets`; the classic family when it
     names none), or None when `name` is not a built-in. Bot files and command lines say it in
     their Hello (Arena.declared_rulesets): their code runs only in their own sandboxed process."""
-    from referee import builtin_bots
+    from referee import builtin_bots, parse_builtin
 
-    if name not in builtin_bots():
+    try:
+        found = parse_builtin(name)  # mcts:iterations=400 is mcts
+    except ValueError:
+        return None  # launching it says what is wrong
+    if found is None:
         return None
     from sdk.run import load_bot_class
 
-    claimed = tuple(load_bot_class(builtin_bots()[name]).rulesets)
+    claimed = tuple(load_bot_class(builtin_bots()[found[0]]).rulesets)
     return list(claimed) if claimed else classic_rulesets()
 
 

@@ -10,9 +10,11 @@ import typer
 
 from referee import run_loop
 from tournaments.commands.common import (
+    CLOCK_HELP,
     ISOLATION_HELP,
     WILD_ORDER_HELP,
     Exit,
+    check_clock,
     check_fault_policy,
     check_isolation,
     check_plays,
@@ -55,6 +57,7 @@ def match(
     memory: str | None = typer.Option(None, "--memory", help="memory limit per bot (512M, 2G)"),
     ponder: bool = typer.Option(False, "--ponder",
                                 help="bots think on the others' time (default: frozen)"),
+    clock: str = typer.Option("wall", "--clock", help=CLOCK_HELP),
 ) -> None:
     """Play one game between real bot processes through the referee: each move in words as it
     happens, the table at each new round and phase (with --board, after every move), the final
@@ -77,6 +80,7 @@ def match(
         fail("a match has 2 to 4 entries")
     check_fault_policy(policy)
     options = check_ruleset(ruleset, len(entries), wild_order)
+    check_clock(clock)
     try:
         for entry in entries:
             check_entry(entry)
@@ -101,7 +105,7 @@ def match(
     config = MatchConfig(ruleset=ruleset, seed=seed, options=options,
                          time_per_move=time_per_move, time_bank=time_bank,
                          first_move_allowance=first_move_allowance, grace=grace,
-                         fault_policy=policy, max_strikes=max_strikes)
+                         fault_policy=policy, max_strikes=max_strikes, clock=clock)
 
     watcher = None
     if not as_json:
@@ -141,7 +145,7 @@ def match(
     path = replay or Path("azul-arena-replays") / f"{result.match_id}.json"
     write_replay(path, result.record)
     if as_json:
-        print_json({"match_id": result.match_id, "isolation": level,
+        print_json({"match_id": result.match_id, "isolation": level, "clock": clock,
                     "scores": result.scores, "ranks": result.ranks,
                     "reason": result.reason, "replay": str(path),
                     "seats": [{"entry": s.entry, "bot": s.bot_name, "score": s.score,
@@ -159,7 +163,7 @@ def match(
     # The final position, as the engine draws it (rebuilt from the record the referee wrote).
     console.print(escape(str(replay_record(result.record))))
     rules = ", ".join([ruleset, *(f"{k.replace('_', ' ')} {v}" for k, v in options.items())])
-    table = Table(title=f"match {result.match_id} ({rules}, seed {seed}, "
+    table = Table(title=f"match {result.match_id} ({rules}, seed {seed}, {clock} clock, "
                         f"{result.duration:.2f} s)")
     for col in ("seat", "entry", "score", "rank", "termination", "strikes", "moves", "log"):
         table.add_column(col)
@@ -199,7 +203,11 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
                 "another than process is measured beside process, game for game"),
             ponder: bool = typer.Option(
                 False, "--ponder", help="bots are not frozen between their moves (as "
-                "`tournament run --ponder`): shows what the freeze and thaw cost")) -> None:
+                "`tournament run --ponder`): shows what the freeze and thaw cost"),
+            clock: str = typer.Option(
+                "wall", "--clock", help="cpu: every game is also played on the cpu clock and "
+                "on the wall clock, alternating, on the same deals: what reading each bot's "
+                "CPU counter costs a move")) -> None:
     """Per-move round trip through the referee vs a bare gRPC stream ping-pong of the same
     payload in the same run (grpc's textbook sync client; an asyncio client beside it), and bot
     spawn-to-Hello (medians). With --entry, that bot plays as many games against the Python SDK's
@@ -207,12 +215,14 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
     its opponent's in the same games, and their ratio.
 
     Example: azul-arena bench latency --games 20 --json;
-    azul-arena bench latency --entry sdk/kits/node --entry sdk/kits/cpp
+    azul-arena bench latency --entry sdk/kits/node --entry sdk/kits/cpp;
+    azul-arena bench latency --clock cpu
     """
     from referee import check_entry
     from referee.bench import latency as run_bench
 
     level = check_isolation(isolation)
+    check_clock(clock)
     try:
         for bot in entry:
             check_entry(bot)
@@ -220,7 +230,7 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
         fail(str(exc))
     try:
         figures = run_loop(run_bench(games=games, spawns=spawns, isolation=level,
-                                     entries=tuple(entry), ponder=ponder))
+                                     entries=tuple(entry), ponder=ponder, clock=clock))
     except ValueError as exc:
         fail(str(exc), Exit.FAILED)
         return
@@ -240,6 +250,11 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
                       f"{figures['per_move_us_paired']:.0f} / "
                       f"{figures['per_move_us_process']:.0f} us", "")
         table.add_row("  ratio to process", f"{figures['ratio_to_process']:.3f}", "<= 1.10")
+    if "cpu_clock_ratio" in figures:
+        table.add_row("  cpu clock vs wall clock, game for game",
+                      f"{figures['per_move_us_cpu_clock']:.0f} / "
+                      f"{figures['per_move_us_wall_clock']:.0f} us", "")
+        table.add_row("  ratio", f"{figures['cpu_clock_ratio']:.3f}", "<= 1.05")
     for kit in figures["entries"]:
         table.add_row(f"{kit['entry']}, against the SDK bot", f"{kit['per_move_us']:.0f} us", "")
         table.add_row("  the SDK bot, in the same games", f"{kit['sdk_per_move_us']:.0f} us", "")

@@ -16,9 +16,11 @@ import typer
 from rich.console import Console
 
 from tournaments.commands.common import (
+    CLOCK_HELP,
     ISOLATION_HELP,
     WILD_ORDER_HELP,
     Exit,
+    check_clock,
     check_fault_policy,
     check_isolation,
     check_plays,
@@ -77,12 +79,17 @@ def _interrupted(signum: int, db: Path) -> None:
 
 
 def describe_rules(config: dict[str, Any]) -> str:
-    """A stored tournament's rules in words: "pavilion, wild order GOPYBR, 2 players"."""
+    """A stored tournament's rules in words: "pavilion, wild order GOPYBR, 2 players, 1 s a move
+    (cpu clock)"."""
     words = [str(config.get("ruleset", "azul"))]
     words += [f"{key.replace('_', ' ')} {value}"
               for key, value in sorted((config.get("options") or {}).items())]
     if config.get("players"):
         words.append(f"{config['players']} players")
+    if config.get("time_per_move"):
+        # Stored before the clock could be chosen: the wall clock.
+        words.append(f"{config['time_per_move']:g} s a move ({config.get('clock', 'wall')} "
+                     "clock)")
     return ", ".join(words)
 
 
@@ -98,6 +105,7 @@ def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ign
     out = console if console.is_terminal else Console(width=160)
     if json_out:
         data = report.to_json()
+        data["clock"] = (db_store.config() or {}).get("clock", "wall")
         if changes:
             data["entry_changes"] = changes
         print_json(data)
@@ -216,6 +224,8 @@ def run(
     ponder: Annotated[bool, typer.Option(
         "--ponder", help="Let bots think on the others' time (default: a bot is frozen "
                          "between its moves).")] = False,
+    clock: Annotated[str | None, typer.Option(
+        help=CLOCK_HELP + " Stored with the tournament; a resume keeps it.")] = None,
 ) -> None:
     """Run a tournament (round-robin, gauntlet, adaptive or Swiss), resumably, and print the
     leaderboard.
@@ -275,6 +285,8 @@ def run(
         fail(str(exc))
     isolation = isolation or options.isolation
     check_isolation(isolation)
+    if clock is not None:
+        check_clock(clock)
     if len(chosen) < 2:
         fail("give at least two entries (arguments or --entries FILE.toml)")
     _check_schedule(schedule, games, rounds, min_games, gauntlet, games_per_pairing)
@@ -298,7 +310,7 @@ def run(
         min_games=(players if min_games is None else min_games) if schedule == "adaptive"
         else None,
         isolation=isolation,
-        ponder=ponder or bool(options.ponder), bot_env=all_env,
+        ponder=ponder or bool(options.ponder), bot_env=all_env, clock=clock,
     )
     out = err_console if json_out else console
     remote = _cluster_options(cluster, workers, concurrency, cluster_security)
@@ -326,6 +338,8 @@ def run(
                           + ("; bots may think on others' time (--ponder)" if config.ponder
                              else ""), highlight=False)
                 check_isolation(config.isolation)  # the stored level, on a resume
+                out.print(f"clock: {config.clock}", highlight=False)
+                check_clock(str(config.clock))  # the stored clock, on a resume
                 if pending:
                     summary = _play(play, store, config, pending, concurrency, out,
                                     log_dir=log_dir or db.parent / "logs", live=not plain,

@@ -73,7 +73,7 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
         "players": n, "names": names, "seed": seed,
         "match_id": record.get("game_id") or ref.get("match_id") or "",
         "config": {k: config[k] for k in ("time_per_move", "time_bank", "fault_policy",
-                                          "max_strikes") if k in config},
+                                          "max_strikes", "clock") if k in config},
         "duration": ref.get("duration"), "complete": game.is_over(),
         "layout": view.layout(record["ruleset"]), "seats": seats,
         "frames": [_frame(s) for s in states], "plies": plies,

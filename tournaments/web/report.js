@@ -218,7 +218,8 @@ var AzulReport = (function () {
       esc(cfg.ruleset || "azul") + " \u00b7 " + (cfg.players || 2) + " players \u00b7 " +
       data.games_done + " of " + data.games_total + " games played \u00b7 seed " +
       esc(cfg.seed === undefined ? "?" : cfg.seed) +
-      (cfg.time_per_move ? " \u00b7 " + cfg.time_per_move + " s per move" : "") +
+      (cfg.time_per_move ? " \u00b7 " + cfg.time_per_move + " s per move, " +
+                           esc(cfg.clock || "wall") + " clock" : "") +
       (cfg.gauntlet ? " \u00b7 gauntlet of " + esc(cfg.gauntlet) : "") + "</div>";
     if (best && best.viewer) {
       html += "<div class=\"best\">The game to watch: <b>" + best.seats.map(function (s) {

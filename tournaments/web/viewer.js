@@ -237,7 +237,9 @@ var AzulViewer = (function () {
                 "seed <b class=\"seed\">" + (data.seed === null || data.seed === undefined ?
                                              "unknown" : esc(data.seed)) + "</b>"];
     if (data.match_id) bits.push("game <b>" + esc(data.match_id) + "</b>");
-    if (cfg.time_per_move) bits.push(cfg.time_per_move + " s per move");
+    // A record made before the clock could be chosen was timed on the wall clock.
+    if (cfg.time_per_move) bits.push(cfg.time_per_move + " s per move, <b class=\"clock\">" +
+                                     esc(cfg.clock || "wall") + "</b> clock");
     if (cfg.fault_policy) bits.push("faults: " + esc(cfg.fault_policy));
     if (!data.complete) bits.push("<b>unfinished game</b>");
     return "<h1>" + data.names.map(esc).join(" vs ") + "</h1><div class=\"meta seats\">" +

@@ -56,7 +56,7 @@ from referee.engine.game import (
     ranks_from_keys,
     register_family,
 )
-from referee.engine.record import RECORD_FORMAT, play_rounds
+from referee.engine.record import RECORD_FORMAT, first_moves, play_rounds
 from referee.engine.rulesets import FACTORIES_FOR_PLAYERS, Ruleset, get_ruleset
 
 TILES_PER_COLOUR: Final = 20
@@ -662,13 +662,13 @@ class ClassicGame(Game):
         return out
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Self:
+    def from_record(cls, record: dict[str, Any], upto: int | None = None) -> Self:
         """Replay a classic record from its recorded deals, checking every move (RecordError says
-        where it went wrong)."""
+        where it went wrong); with `upto`, its first `upto` moves only."""
         header = read_header(record)
         game = cls(header.ruleset, header.players, seed=0, first_player=header.first_player,
                    deals=[codes for codes, _ in header.rounds])
-        play_rounds(game, [moves for _, moves in header.rounds])
+        play_rounds(game, first_moves([moves for _, moves in header.rounds], upto))
         return game
 
     def to_state(self) -> dict[str, Any]:

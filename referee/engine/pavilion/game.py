@@ -73,7 +73,7 @@ from referee.engine.pavilion.tables import (
     packed_total,
     pass_key,
 )
-from referee.engine.record import RECORD_FORMAT, play_rounds
+from referee.engine.record import RECORD_FORMAT, first_moves, play_rounds
 from referee.engine.rulesets import FACTORIES_FOR_PLAYERS, Ruleset, get_ruleset
 
 # Move groups, per table of space numbers (one per side of the board), built as they are met.
@@ -819,9 +819,10 @@ class PavilionGame(Game):
         return out
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Self:
+    def from_record(cls, record: dict[str, Any], upto: int | None = None) -> Self:
         """Replay a pavilion record from its recorded chance outcomes, checking every move
-        (RecordError says where it went wrong)."""
+        (RecordError says where it went wrong); with `upto`, its first `upto` moves only (the
+        refills of the moves left out then stay unused)."""
         header = read_pavilion_header(record)
         try:
             game = cls(header.ruleset, header.players, seed=0, first_player=header.first_player,
@@ -829,7 +830,9 @@ class PavilionGame(Game):
                        chance=(header.supply, header.deals, header.refills))
         except RecordError as exc:
             raise RecordError(exc.reason, round=exc.round or 1) from None
-        play_rounds(game, header.moves)
+        play_rounds(game, first_moves(header.moves, upto))
+        if upto is not None:
+            return game
         game.round += 1  # check the last round played as if the next one started
         try:
             game._check_refills_used()

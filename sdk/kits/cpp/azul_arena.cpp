@@ -220,7 +220,7 @@ int run_bot(Bot& bot, int argc, char** argv) {
         const auto& gs = msg.game_start();
         seat = static_cast<int>(gs.seat());
         GameInfo info{gs.game_id(), gs.ruleset(), static_cast<int>(gs.players()), seat,
-                      {gs.names().begin(), gs.names().end()}};
+                      {gs.names().begin(), gs.names().end()}, gs.bot_seed()};
         bot.on_game_start(info);
         break;
       }

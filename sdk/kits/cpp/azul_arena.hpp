@@ -72,6 +72,9 @@ struct GameInfo {
   std::string game_id, ruleset;
   int players = 0, seat = 0;
   std::vector<std::string> names;
+  // This seat's seed for this game (0: the referee sent none): seed your generator with it
+  // (std::mt19937_64 rng(info.seed)) and the game replays move for move.
+  std::uint64_t seed = 0;
 };
 
 struct GameResult {

@@ -200,8 +200,11 @@ function runBot(bot, argv = process.argv.slice(2)) {
       case 'game_start': {
         const gs = msg.game_start;
         seat = gs.seat;
+        // seed: this seat's seed for this game as a decimal string (a uint64 does not fit a JS
+        // number); seed your generator with it and the game replays move for move. "0": none.
         if (bot.onGameStart) bot.onGameStart({ gameId: gs.game_id, ruleset: gs.ruleset,
-          players: gs.players, seat: gs.seat, names: gs.names });
+          players: gs.players, seat: gs.seat, names: gs.names,
+          seed: String(gs.bot_seed ?? 0) });
         break;
       }
       case 'game_over': {

@@ -1,6 +1,8 @@
 // A kit bot that misbehaves once, on its second decision: `faulty slow` thinks 450 ms (the
 // test's move limit is far less), `faulty throw` throws. Otherwise it plays the first legal move.
+// At each game start it writes its seed to its log (the tests read it).
 #include <chrono>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -22,6 +24,11 @@ class FaultyBot : public azul::Bot {
       throw std::runtime_error("deliberate failure in chooseMove");
     }
     return 0;
+  }
+
+  void on_game_start(const azul::GameInfo& info) override {
+    std::cerr << "game " << info.game_id << " seat " << info.seat << " seed " << info.seed
+              << std::endl;
   }
 
  private:

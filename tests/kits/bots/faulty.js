@@ -1,6 +1,6 @@
 // A kit bot that misbehaves once, on its second decision: `node faulty.js slow` thinks 450 ms
 // (the test's move limit is far less), `node faulty.js throw` throws. Otherwise it plays the
-// first legal move.
+// first legal move. At each game start it writes its seed to its log (the tests read it).
 'use strict';
 
 const { runBot } = require('./azul-arena');
@@ -20,4 +20,8 @@ function chooseMove(state, legalMoves, clock) {
   return 0;
 }
 
-runBot({ name: `faulty-${mode}`, chooseMove }, process.argv.slice(3));
+function onGameStart(info) {
+  console.error(`game ${info.gameId} seat ${info.seat} seed ${info.seed}`);
+}
+
+runBot({ name: `faulty-${mode}`, chooseMove, onGameStart }, process.argv.slice(3));

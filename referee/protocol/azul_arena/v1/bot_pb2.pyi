@@ -78,18 +78,20 @@ class Rejection(_message.Message):
     def __init__(self, reason: _Optional[_Union[RejectionReason, str]] = ..., message: _Optional[str] = ...) -> None: ...
 
 class GameStart(_message.Message):
-    __slots__ = ("game_id", "ruleset", "players", "seat", "names")
+    __slots__ = ("game_id", "ruleset", "players", "seat", "names", "bot_seed")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAMES_FIELD_NUMBER: _ClassVar[int]
+    BOT_SEED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     ruleset: str
     players: int
     seat: int
     names: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seat: _Optional[int] = ..., names: _Optional[_Iterable[str]] = ...) -> None: ...
+    bot_seed: int
+    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., seat: _Optional[int] = ..., names: _Optional[_Iterable[str]] = ..., bot_seed: _Optional[int] = ...) -> None: ...
 
 class MoveRequest(_message.Message):
     __slots__ = ("request_id", "game_id", "state", "legal_moves", "clock")

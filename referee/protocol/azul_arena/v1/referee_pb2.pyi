@@ -8,11 +8,20 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class ClockKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CLOCK_KIND_UNSPECIFIED: _ClassVar[ClockKind]
+    CLOCK_KIND_WALL: _ClassVar[ClockKind]
+    CLOCK_KIND_CPU: _ClassVar[ClockKind]
+
 class FaultPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     FAULT_POLICY_UNSPECIFIED: _ClassVar[FaultPolicy]
     FAULT_POLICY_RANDOM: _ClassVar[FaultPolicy]
     FAULT_POLICY_FORFEIT: _ClassVar[FaultPolicy]
+CLOCK_KIND_UNSPECIFIED: ClockKind
+CLOCK_KIND_WALL: ClockKind
+CLOCK_KIND_CPU: ClockKind
 FAULT_POLICY_UNSPECIFIED: FaultPolicy
 FAULT_POLICY_RANDOM: FaultPolicy
 FAULT_POLICY_FORFEIT: FaultPolicy
@@ -28,7 +37,7 @@ class SeatSpec(_message.Message):
     def __init__(self, entry: _Optional[str] = ..., token: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
 
 class MatchSettings(_message.Message):
-    __slots__ = ("ruleset", "seed", "first_player", "move_time_ms", "time_bank_ms", "first_move_allowance_ms", "grace_ms", "fault_policy", "max_strikes", "hello_timeout_ms", "wild_order")
+    __slots__ = ("ruleset", "seed", "first_player", "move_time_ms", "time_bank_ms", "first_move_allowance_ms", "grace_ms", "fault_policy", "max_strikes", "hello_timeout_ms", "wild_order", "clock")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
@@ -40,6 +49,7 @@ class MatchSettings(_message.Message):
     MAX_STRIKES_FIELD_NUMBER: _ClassVar[int]
     HELLO_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     WILD_ORDER_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     seed: int
     first_player: int
@@ -51,7 +61,8 @@ class MatchSettings(_message.Message):
     max_strikes: int
     hello_timeout_ms: int
     wild_order: str
-    def __init__(self, ruleset: _Optional[str] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ..., move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., first_move_allowance_ms: _Optional[int] = ..., grace_ms: _Optional[int] = ..., fault_policy: _Optional[_Union[FaultPolicy, str]] = ..., max_strikes: _Optional[int] = ..., hello_timeout_ms: _Optional[int] = ..., wild_order: _Optional[str] = ...) -> None: ...
+    clock: ClockKind
+    def __init__(self, ruleset: _Optional[str] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ..., move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., first_move_allowance_ms: _Optional[int] = ..., grace_ms: _Optional[int] = ..., fault_policy: _Optional[_Union[FaultPolicy, str]] = ..., max_strikes: _Optional[int] = ..., hello_timeout_ms: _Optional[int] = ..., wild_order: _Optional[str] = ..., clock: _Optional[_Union[ClockKind, str]] = ...) -> None: ...
 
 class RunMatchRequest(_message.Message):
     __slots__ = ("seats", "settings", "match_id")
