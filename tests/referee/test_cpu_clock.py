@@ -155,13 +155,15 @@ def test_bench_latency_sets_the_cpu_clock_beside_the_wall_clock() -> None:
 
 
 @needs_cgroups
-def test_a_match_the_referee_service_runs_keeps_the_clock_it_is_asked_for() -> None:
+def test_a_match_the_referee_service_runs_keeps_the_clock_it_is_asked_for(
+        tmp_path: Path) -> None:
     import grpc
 
     from referee.protocol import referee_pb2, referee_pb2_grpc
 
     async def go() -> referee_pb2.RunMatchResponse:
-        async with Arena() as arena, grpc.aio.insecure_channel(arena.address) as channel:
+        async with Arena(api=[f"unix:{tmp_path / 'api.sock'}"]) as arena, \
+                grpc.aio.insecure_channel(arena.api_address) as channel:
             stub = referee_pb2_grpc.RefereeServiceStub(channel)
             return await stub.RunMatch(referee_pb2.RunMatchRequest(
                 seats=[referee_pb2.SeatSpec(entry="random"), referee_pb2.SeatSpec(entry="greedy")],
