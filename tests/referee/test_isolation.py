@@ -3,9 +3,12 @@ environment a bot starts with is built from nothing."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -104,9 +107,6 @@ def test_in_the_sandbox_only_its_bounded_tmp_is_writable(tmp_path: Path) -> None
 def _clone_under_tmp() -> Path:
     """A copy of the project in a fresh folder of /tmp, its .venv the running one seen from
     there (a symbolic link: the interpreter's prefix is then under /tmp, as in a real clone)."""
-    import shutil
-    import tempfile
-
     if sys.prefix == sys.base_prefix:
         pytest.skip("the tests do not run in a virtual environment to show under /tmp")
     root = sandbox.project_root()
@@ -125,8 +125,6 @@ def test_a_project_installed_under_tmp_gets_the_sandbox(tmp_path: Path) -> None:
     under /tmp: the default fell to `process` and named the kernel as the cause."""
     if sandbox.probe("sandbox"):
         pytest.skip(f"isolation sandbox is not available here: {sandbox.probe('sandbox')}")
-    import shutil
-
     clone = _clone_under_tmp()
     try:
         python = clone / ".venv" / "bin" / "python"
@@ -143,8 +141,6 @@ def test_a_project_installed_under_tmp_gets_the_sandbox(tmp_path: Path) -> None:
                               "--bot-env", "AZUL_TEST_SLEEP=0"],
                              capture_output=True, text=True, cwd=clone, timeout=180)
         assert out.returncode == 0, out.stdout + out.stderr
-        import json
-
         result = json.loads(out.stdout.splitlines()[-1])
         assert result["isolation"] == "sandbox"
         assert all(s["termination"] == "ok" for s in result["seats"]), result
@@ -177,8 +173,6 @@ def test_a_default_below_sandbox_says_why(monkeypatch: pytest.MonkeyPatch,
     if sandbox.probe("process"):
         pytest.skip(f"no PID namespaces here: {sandbox.probe('process')}")
     from tournaments.commands.common import isolation_line
-
-    import shutil
 
     which = shutil.which
     monkeypatch.setattr(shutil, "which",
