@@ -323,6 +323,10 @@ class Store:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as c:
+            c.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
     def config(self) -> dict[str, Any] | None:
         """The tournament's config as stored with its schedule, or None for a fresh store."""
         raw = self.get_meta("config")

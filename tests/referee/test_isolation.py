@@ -187,3 +187,27 @@ def test_a_default_below_sandbox_says_why(monkeypatch: pytest.MonkeyPatch,
     assert line.startswith("isolation: process (below sandbox")
     assert "bubblewrap (bwrap) is not installed" in line
 
+
+
+def test_a_run_below_sandbox_says_why_and_show_repeats_it(tmp_path: Path) -> None:
+    """A machine with util-linux but no bubblewrap: the default is `process`, and both the run
+    and `tournament show` say that it is below sandbox, and why."""
+    if sandbox.probe("process"):
+        pytest.skip(f"no PID namespaces here: {sandbox.probe('process')}")
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name in ("unshare", "setpriv", "prlimit", "true"):
+        found = shutil.which(name)
+        assert found is not None
+        (tools / name).symlink_to(found)
+    db = tmp_path / "t.db"
+    out = cli("tournament", "run", "random", "greedy", "--games-per-pairing", "1", "--plain",
+              "--time-per-move", "0.5", "--db", str(db),
+              env={**os.environ, "PATH": str(tools)})
+    assert out.returncode == 0, out.stdout + out.stderr
+    why = "below sandbox, which is not available here: bubblewrap (bwrap) is not installed"
+    assert f"isolation: process ({why}" in " ".join(out.stdout.split())
+    shown = cli("tournament", "show", "--db", str(db))
+    assert f"isolation: process ({why}" in " ".join(shown.stdout.split())
+    as_json = json.loads(cli("tournament", "show", "--db", str(db), "--json").stdout)
+    assert as_json["isolation"].startswith(f"process ({why}")
