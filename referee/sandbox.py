@@ -246,9 +246,11 @@ def caveats(level: str) -> str:
     if level == "sandbox" and seccomp.unavailable() is not None:
         notes.append(f"no seccomp filter: {seccomp.unavailable()}")
     if level != "none" and layout() is None:
-        notes.append("no cgroups here: processes capped by RLIMIT_NPROC"
-                     + (", which root ignores" if os.geteuid() == 0 else "")
-                     + "; no memory cgroup; a bot that leaves its process group is not frozen")
+        cap = ("the process cap is NOT enforced (root ignores RLIMIT_NPROC: run the referee "
+               "as another user, or give it cgroups)" if os.geteuid() == 0
+               else "processes capped by RLIMIT_NPROC (per user, not per bot)")
+        notes.append(f"no cgroups here: {cap}; no memory cgroup; a bot's child that leaves "
+                     "its process group is not frozen")
     return "; ".join(notes)
 
 

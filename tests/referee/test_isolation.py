@@ -211,3 +211,20 @@ def test_a_run_below_sandbox_says_why_and_show_repeats_it(tmp_path: Path) -> Non
     assert f"isolation: process ({why}" in " ".join(shown.stdout.split())
     as_json = json.loads(cli("tournament", "show", "--db", str(db), "--json").stdout)
     assert as_json["isolation"].startswith(f"process ({why}")
+
+
+def test_without_cgroups_the_isolation_line_says_what_is_not_enforced(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No cgroups (a container without them, no delegation): the process cap falls back to
+    RLIMIT_NPROC, which the kernel does not apply to root; the isolation line says so."""
+    from referee import cgroups
+    from tournaments.commands.common import isolation_line
+
+    monkeypatch.setattr(cgroups, "layout", lambda: None)
+    line = isolation_line("process")
+    assert "no cgroups here" in line and "not frozen" in line
+    if os.geteuid() == 0:
+        assert "the process cap is NOT enforced" in line
+    else:
+        assert "processes capped by RLIMIT_NPROC" in line
+    assert "no cgroups" not in isolation_line("none")  # nothing promised there
