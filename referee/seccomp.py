@@ -46,14 +46,8 @@ SECCOMP_FD = 3  # the descriptor bubblewrap reads the filter from (`--seccomp 3`
 
 
 def unavailable() -> str | None:
-    """None when the filter can be built here, else why not (what to install)."""
-    try:
-        import pyseccomp  # noqa: F401 - raises OSError when libseccomp is missing
-    except ImportError:
-        return "the Python package pyseccomp is missing (make install)"
-    except OSError as exc:
-        return f"libseccomp cannot be loaded ({exc}): apt-get install libseccomp2"
-    return None
+    """None when the filter is in use here, else why not (what to install)."""
+    return _built()[1]
 
 
 def build() -> bytes:
@@ -78,18 +72,30 @@ def build() -> bytes:
         return out.read()
 
 
-@functools.cache
 def filter_file() -> Path | None:
-    """The filter, written once per referee process to a private file (None where it cannot
-    be built: see `unavailable`); removed when the referee exits."""
-    if unavailable() is not None:
-        return None
-    folder = Path(tempfile.mkdtemp(prefix="azul-arena-seccomp-"))
-    atexit.register(shutil.rmtree, folder, True)
-    path = folder / "filter.bpf"
-    path.write_bytes(build())
-    os.chmod(path, 0o444)
-    return path
+    """The filter, written once per referee process to a private file removed when the
+    referee exits; None where it cannot be built (see `unavailable`)."""
+    return _built()[0]
+
+
+@functools.cache
+def _built() -> tuple[Path | None, str | None]:
+    try:
+        import pyseccomp  # noqa: F401 - raises OSError when libseccomp is missing
+    except ImportError:
+        return None, "the Python package pyseccomp is missing (make install)"
+    except OSError as exc:
+        return None, f"libseccomp cannot be loaded ({exc}): apt-get install libseccomp2"
+    try:
+        program = build()
+        folder = Path(tempfile.mkdtemp(prefix="azul-arena-seccomp-"))
+        atexit.register(shutil.rmtree, folder, True)
+        path = folder / "filter.bpf"
+        path.write_bytes(program)
+        os.chmod(path, 0o444)
+    except (OSError, RuntimeError, ValueError) as exc:
+        return None, f"the filter could not be built ({exc})"
+    return path, None
 
 
 def wrap(argv: list[str], path: Path) -> list[str]:

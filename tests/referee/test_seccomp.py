@@ -75,3 +75,11 @@ def test_without_the_filter_the_same_calls_are_not_all_refused(
                  "io_uring_setup", "clone3"):
         if name in found:
             assert found[name] not in (errno.EPERM, errno.ENOSYS), (name, found[name])
+
+
+def test_without_libseccomp_the_isolation_line_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tournaments.commands.common import isolation_line
+
+    monkeypatch.setattr(seccomp, "unavailable", lambda: "libseccomp cannot be loaded (test)")
+    assert "no seccomp filter: libseccomp cannot be loaded (test)" in isolation_line("sandbox")
+    assert "seccomp" not in isolation_line("process")  # no filter is promised there
