@@ -268,6 +268,21 @@ class Arena:
     def entry_of(self, name: str) -> str:
         return self.entries.get(name, name)
 
+    def add_entry(self, name: str, spec: str, limits: Limits | None = None,
+                  env: dict[str, str] | None = None, own: Path | None = None) -> None:
+        """An entry joining after the start (a late entry, a cluster worker's new seat), as
+        those given to the constructor: its limits and variables, and its folder `own` hidden
+        from the bots started from now on (theirs are already hidden from it)."""
+        self.entries[name] = spec
+        if limits is not None:
+            self.entry_limits[name] = limits
+        if env is not None:
+            self.entry_env[name] = env
+        if own is not None and own not in self.hidden:
+            self.hidden.append(own)
+            if self._launching is not None:
+                self._launching.hidden = (*self._launching.hidden, own)
+
     async def acquire(self, name: str) -> _Worker | _Failed:
         """An idle connected bot for `name`, or a freshly launched one."""
         idle = self._idle.get(name, [])
@@ -356,6 +371,8 @@ class Arena:
         if self.warm_start and target is not None:
             process = await self._take_standby()
             if process is not None:
+                if process.place is not None:  # what is hidden now (an entry may have joined)
+                    process.place.hidden = self._launching.hidden
                 try:
                     assign(process, entry, self._bot_address, token, log_path, limits, env)
                     return process

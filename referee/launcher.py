@@ -244,6 +244,22 @@ class Isolation:
         return Place(home, bot_dir, self.socket_dir, self.hidden)
 
 
+# After a freeze, the bot's cgroup is read again after 1 ms, then 4, 16, 64 ms later while
+# processes keep appearing or are not stopped yet: a child forked as the freeze came runs at
+# most about that long.
+NEWCOMERS_FIRST_LOOK = 0.001
+NEWCOMERS_LAST_LOOK = 0.064
+
+
+def _stopped(pid: int) -> bool:
+    """Whether process `pid` is stopped, a zombie, or gone (its state in /proc)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state in ("T", "t", "Z", "X")
+
+
 @dataclass
 class BotProcess:
     """A launched bot: its process, its log file, its cgroup, and how to freeze and end it."""
@@ -259,6 +275,7 @@ class BotProcess:
     frozen: bool = False
     _stopped: list[int] = field(default_factory=list, repr=False)  # what `freeze` stopped
     _killed: bool = field(default=False, repr=False)
+    _newcomers: asyncio.TimerHandle | None = field(default=None, repr=False)
 
     @property
     def pid(self) -> int:
@@ -287,16 +304,43 @@ class BotProcess:
         return pids
 
     def freeze(self) -> None:
-        """Stop all its processes (SIGSTOP): no CPU until `thaw`."""
+        """Stop all its processes (SIGSTOP): no CPU until `thaw`. A fork under way in one of
+        them when the signal comes still completes (only a fatal signal aborts it), after the
+        list was read: `_stop_newcomers` looks again a moment later."""
         if not self.frozen and not self._killed and self.process.returncode is None:
             self._stopped = self._signal(signal.SIGSTOP)
             self.frozen = True
+            if self._stopped and self.group is not None:
+                self._look_again(NEWCOMERS_FIRST_LOOK)
+
+    def _look_again(self, delay: float) -> None:
+        with contextlib.suppress(RuntimeError):  # no event loop: nothing to come back with
+            self._newcomers = asyncio.get_running_loop().call_later(
+                delay, self._stop_newcomers, delay)
+
+    def _stop_newcomers(self, delay: float) -> None:
+        """Stop what joined its cgroup since `freeze` read it; look again, later each time,
+        until none came and every process is stopped (a stopped process is in no fork)."""
+        self._newcomers = None
+        if not self.frozen or self._killed or self.group is None:
+            return
+        seen = set(self._stopped)
+        new = [pid for pid in self.group.pids() if pid not in seen]
+        for pid in new:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGSTOP)
+        self._stopped += new
+        if (new or not all(map(_stopped, self._stopped))) and delay < NEWCOMERS_LAST_LOOK:
+            self._look_again(delay * 4)
 
     def thaw(self) -> None:
         """Continue what `freeze` stopped (none of them can have started another meanwhile):
         no cgroup to read on the way to a move request, the bot's own process first."""
         if self.frozen:
             self.frozen = False
+            if self._newcomers is not None:
+                self._newcomers.cancel()
+                self._newcomers = None
             if not self._stopped:
                 self._signal(signal.SIGCONT)
                 return

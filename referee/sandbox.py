@@ -23,6 +23,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee import seccomp
+
 LEVELS = ("none", "process", "sandbox")
 BOT_DIR = "/bot"  # where a sandboxed bot sees its own files
 SOCKET_DIR = "/run/azul-arena"  # where a sandboxed bot sees the referee's socket
@@ -111,15 +113,65 @@ def _system_binds() -> list[str]:
     return args
 
 
-def _bwrap_prefix(bwrap: str) -> list[str]:
+def _bwrap_prefix(bwrap: str, tmp_size: int = Limits.tmp_size) -> list[str]:
+    """bwrap's namespaces and mounts, up to the bot's own folder. The private /proc, /dev,
+    /tmp and /dev/shm come first, the system and the project after: a bind under /tmp (a project
+    or its .venv installed there) must land on top of the private /tmp, not under it."""
     return [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-            "--clearenv", *_system_binds(), "--proc", "/proc", "--dev", "/dev",
-            "--hostname", "bot"]
+            "--clearenv", "--proc", "/proc", "--dev", "/dev",
+            "--size", str(tmp_size), "--tmpfs", "/tmp",
+            "--size", str(SHM_SIZE), "--tmpfs", "/dev/shm",
+            *_system_binds(), "--hostname", "bot"]
+
+
+def _userns_blockers() -> list[str]:
+    """The kernel settings that forbid this user new user namespaces, as `name=value`."""
+    settings = {"/proc/sys/user/max_user_namespaces": "0",
+                "/proc/sys/kernel/unprivileged_userns_clone": "0"}
+    if os.geteuid() != 0:
+        settings["/proc/sys/kernel/apparmor_restrict_unprivileged_userns"] = "1"
+    found = []
+    for path, bad in settings.items():
+        try:
+            value = Path(path).read_text().strip()
+        except OSError:
+            continue
+        if value == bad:
+            found.append(f"{path.removeprefix('/proc/sys/').replace('/', '.')}={value}")
+    return found
+
+
+def _last_line(run: subprocess.CompletedProcess[bytes]) -> str:
+    lines = run.stderr.decode(errors="replace").strip().splitlines()
+    return lines[-1] if lines else f"exit code {run.returncode}"
+
+
+def _run(argv: list[str]) -> subprocess.CompletedProcess[bytes] | str:
+    try:
+        return subprocess.run(argv, capture_output=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"{argv[0]} cannot run: {exc}"
+
+
+def _namespaces_refused(tool: str, message: str) -> str:
+    """Why `tool` could not make its namespaces, the kernel's settings named when they are
+    the cause."""
+    blockers = _userns_blockers()
+    if blockers:
+        return (f"{tool} cannot create the namespaces it needs here ({message}): user "
+                f"namespaces are disabled by {', '.join(blockers)} (set "
+                f"{' and '.join(b.split('=')[0] for b in blockers)} to allow them, or run the "
+                "referee as root)")
+    return (f"{tool} cannot create the namespaces it needs here ({message}); the kernel's "
+            "settings for user namespaces allow them, so a container or security module "
+            "(seccomp, AppArmor, SELinux) around the referee may forbid them")
 
 
 @functools.cache
 def probe(level: str) -> str | None:
-    """None when `level` works on this machine, else what is missing (tried once, cached)."""
+    """None when `level` works on this machine, else what is missing, found by trying (once,
+    cached): the tool, the namespaces (and the kernel setting that forbids them), then the
+    sandbox exactly as a bot gets it (the paths it must show)."""
     if level == "none":
         return None
     if level not in LEVELS:
@@ -128,25 +180,39 @@ def probe(level: str) -> str | None:
         found = _pid_namespace_prefix()
         if isinstance(found, str):
             return found
-        argv = [*found[0], *found[1], "true"]
+        run = _run([*found[0], *found[1], "true"])
+        if isinstance(run, str):
+            return run
+        return None if run.returncode == 0 else _namespaces_refused("unshare/setpriv",
+                                                                     _last_line(run))
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return ("bubblewrap (bwrap) is not installed: apt-get install bubblewrap "
+                "(see docs/security.md)")
+    bare = _run([bwrap, "--unshare-all", "--ro-bind", "/", "/", "--", "true"])
+    if isinstance(bare, str):
+        return bare
+    if bare.returncode != 0:
+        return _namespaces_refused("bubblewrap", _last_line(bare))
+    # The namespaces work: now the sandbox a bot gets, the referee's Python inside it.
+    place = Place(Path("/nonexistent"))
+    argv = command([sys.executable, "-c", "pass"], "sandbox", Limits(), place, {})
+    run = _run(argv)
+    if isinstance(run, str):
+        return run
+    if run.returncode == 0:
+        return None
+    message = _last_line(run)
+    if "source path" in message:
+        hint = "a path the sandbox shows cannot be bound"
+    elif "execvp" in message:
+        hint = (f"the referee's Python ({sys.executable}) is not visible inside the sandbox")
+    elif "seccomp" in message:
+        hint = "bubblewrap refused the seccomp filter (referee/seccomp.py)"
     else:
-        bwrap = shutil.which("bwrap")
-        if bwrap is None:
-            return ("bubblewrap (bwrap) is not installed: apt-get install bubblewrap "
-                    "(see README, Installing bubblewrap)")
-        argv = [*_bwrap_prefix(bwrap), "--tmpfs", "/tmp", "--", sys.executable, "-c", "pass"]
-    try:
-        run = subprocess.run(argv, capture_output=True, timeout=20)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"{argv[0]} cannot run: {exc}"
-    if run.returncode != 0:
-        why = run.stderr.decode(errors="replace").strip().splitlines()
-        tool = "bubblewrap" if level == "sandbox" else "unshare/setpriv"
-        return (f"{tool} cannot create the namespaces it needs here ({why[-1] if why else ''}); "
-                "unprivileged user namespaces may be disabled (sysctl "
-                "kernel.unprivileged_userns_clone=1, or AppArmor's "
-                "kernel.apparmor_restrict_unprivileged_userns=0)")
-    return None
+        hint = "a path the sandbox shows cannot be bound"
+    return (f"bubblewrap can create namespaces here, but the sandbox cannot be set up: "
+            f"{hint} ({message})")
 
 
 def strongest() -> str:
@@ -175,10 +241,16 @@ def caveats(level: str) -> str:
     from referee.cgroups import layout
 
     notes = []
+    if level != "sandbox" and probe("sandbox") is not None:
+        notes.append(f"below sandbox, which is not available here: {probe('sandbox')}")
+    if level == "sandbox" and seccomp.unavailable() is not None:
+        notes.append(f"no seccomp filter: {seccomp.unavailable()}")
     if level != "none" and layout() is None:
-        notes.append("no cgroups here: processes capped by RLIMIT_NPROC"
-                     + (", which root ignores" if os.geteuid() == 0 else "")
-                     + "; no memory cgroup; a bot that leaves its process group is not frozen")
+        cap = ("the process cap is NOT enforced (root ignores RLIMIT_NPROC: run the referee "
+               "as another user, or give it cgroups)" if os.geteuid() == 0
+               else "processes capped by RLIMIT_NPROC (per user, not per bot)")
+        notes.append(f"no cgroups here: {cap}; no memory cgroup; a bot's child that leaves "
+                     "its process group is not frozen")
     return "; ".join(notes)
 
 
@@ -239,10 +311,9 @@ def command(argv: list[str], level: str, limits: Limits, place: Place,
         assert not isinstance(found, str), found
         return [*found[0], *rlimits, *found[1], *argv]
     bwrap = shutil.which("bwrap") or "bwrap"
-    args = [*rlimits, *_bwrap_prefix(bwrap)]
+    args = [*rlimits, *_bwrap_prefix(bwrap, limits.tmp_size)]
     for name, value in env.items():
         args += ["--setenv", name, value]
-    args += ["--size", str(limits.tmp_size), "--tmpfs", "/tmp"]
     if place.bot_dir is not None:
         bind = "--bind" if place.writable else "--ro-bind"
         args += [bind, str(place.bot_dir), place.mount_at, *_bind_hidden(place)]
@@ -252,6 +323,9 @@ def command(argv: list[str], level: str, limits: Limits, place: Place,
         args += ["--ro-bind", str(place.socket_dir), SOCKET_DIR]
     # The sandbox's own root and /dev are memory (tmpfs): read-only once set up, so that /tmp
     # (and a small /dev/shm) are the only places it writes, each of bounded size.
-    args += ["--size", str(SHM_SIZE), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
-             "--remount-ro", "/"]
-    return [*args, "--chdir", place.mount_at, "--", *argv]
+    args += ["--remount-ro", "/dev", "--remount-ro", "/"]
+    bpf = seccomp.filter_file()
+    if bpf is None:
+        return [*args, "--chdir", place.mount_at, "--", *argv]
+    args += ["--seccomp", str(seccomp.SECCOMP_FD)]
+    return seccomp.wrap([*args, "--chdir", place.mount_at, "--", *argv], bpf)

@@ -55,3 +55,20 @@ def test_import_contracts_kept() -> None:
     proc = subprocess.run([str(Path(sys.executable).parent / "lint-imports")], cwd=ROOT,
                           capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, f"lint-imports failed:\n{proc.stdout}{proc.stderr}"
+
+
+def test_every_module_of_the_referee_is_behind_its_api() -> None:
+    """A new module of the referee joins the contracts that keep the layers above and the bots
+    off it (pyproject.toml): the lists are written out, so this keeps them whole."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    contracts = {c["name"]: c for c in config["contracts"]}
+    protected = set(contracts["Outside the referee, its modules are reached through its API "
+                              "(referee/__init__)"]["protected_modules"])
+    off_limits = set(contracts["Bots and the SDK use only the engine and the protocol of the "
+                               "referee"]["forbidden_modules"])
+    modules = {f"referee.{p.stem}" for p in (ROOT / "referee").glob("*.py")
+               if p.stem not in ("__init__", "build_engine", "bench")}
+    assert modules - protected == set(), "add them to the protected contract"
+    assert modules - off_limits == set(), "add them to the bots' and SDK's forbidden contract"

@@ -120,21 +120,24 @@ async def play_game(arena: Any, game: ScheduledGame, settings: GameSettings,
     return outcome
 
 
+def own_folder(entry: Entry) -> Path | None:
+    """The folder of an entry's own files (None for a built-in or no entry at all)."""
+    from referee import entry_program
+
+    try:
+        return entry_program(entry.spec).bot_dir
+    except ValueError:
+        return None
+
+
 def arena_options(entries: Sequence[Entry], settings: GameSettings,
                   hidden: Sequence[Path] = ()) -> dict[str, Any]:
     """The `Arena` keyword arguments for these entries and settings: isolation, variables,
     per-entry limits, and the paths no bot may see (`hidden`, plus every entry's own files)."""
-    from referee import Limits, entry_program
+    from referee import Limits
     from tournaments.entries import resolve_env
 
-    own = []
-    for entry in entries:
-        try:
-            folder = entry_program(entry.spec).bot_dir
-        except ValueError:
-            continue
-        if folder is not None:
-            own.append(folder)
+    own = [folder for folder in map(own_folder, entries) if folder is not None]
     return {
         "isolation": settings.isolation, "ponder": settings.ponder,
         "bot_env": resolve_env(settings.bot_env),
@@ -145,15 +148,27 @@ def arena_options(entries: Sequence[Entry], settings: GameSettings,
     }
 
 
+def join(arena: Any, entry: Entry) -> None:
+    """`entry` joins a started Arena as the first entries did (`arena_options`): its limits,
+    its variables, its folder hidden from the others."""
+    from referee import Limits
+    from tournaments.entries import resolve_env
+
+    arena.add_entry(entry.name, entry.spec,
+                    Limits(memory=entry.memory) if entry.memory else None,
+                    resolve_env(entry.env, f"entry {entry.name!r}") if entry.env else None,
+                    own_folder(entry))
+
+
 @contextlib.asynccontextmanager
 async def arena_player(
     entries: Sequence[Entry], settings: GameSettings, log_dir: Path | None = None,
-    max_processes: int | None = None, spec_of: Callable[[str], str | None] | None = None,
+    max_processes: int | None = None, entry_of: Callable[[str], Entry | None] | None = None,
     hidden: Sequence[Path] = (),
 ) -> AsyncIterator[PlayFn]:
     """An async context giving a `play(game)` coroutine backed by one referee `Arena` that
     keeps at most `max_processes` bot processes (None: no cap). A seat whose entry joined
-    after the start is looked up with `spec_of`."""
+    after the start is looked up with `entry_of`, and joins with its limits and hiding."""
     from referee import Arena  # the referee is needed only to actually play
 
     arena = Arena({e.name: e.spec for e in entries}, log_dir=log_dir,
@@ -163,11 +178,11 @@ async def arena_player(
     async with arena:
         async def play(game: ScheduledGame) -> GameOutcome:
             for name in game.seats:
-                if name not in arena.entries and spec_of is not None:
-                    spec = spec_of(name)
-                    if spec is None:
+                if name not in arena.entries and entry_of is not None:
+                    late = entry_of(name)
+                    if late is None:
                         raise ValueError(f"entry {name!r} is not in the tournament")
-                    arena.entries[name] = spec
+                    join(arena, late)
             return await play_game(arena, game, settings, machine)
 
         yield play

@@ -367,10 +367,10 @@ def _failure(exc: BaseException) -> str:
 @contextlib.asynccontextmanager
 async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
                          options: ClusterOptions, players: int = 2,
-                         spec_of: Callable[[str], str | None] | None = None,
+                         entry_of: Callable[[str], Entry | None] | None = None,
                          ) -> AsyncIterator[ClusterPlayer]:
     """An async context giving a `play(game)` coroutine that plays each game on a Dask worker.
-    A seat whose entry joined after the start is looked up with `spec_of` and packed then.
+    A seat whose entry joined after the start is looked up with `entry_of` and packed then.
 
     Raises `ClusterError` when the cluster cannot be used at all (before any game), and
     `EntryError` for an entry whose files cannot be packed; `play` raises `StopRun` once the
@@ -402,10 +402,10 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
 
         async def entry(name: str) -> PortableEntry:
             if name not in by_name:
-                spec = spec_of(name) if spec_of is not None else None
-                if spec is None:
+                late = entry_of(name) if entry_of is not None else None
+                if late is None:
                     raise ValueError(f"entry {name!r} is not in the tournament")
-                by_name[name] = await asyncio.to_thread(packer.portable, Entry(name, spec))
+                by_name[name] = await asyncio.to_thread(packer.portable, late)
             return by_name[name]
 
         async def play(game: ScheduledGame) -> GameOutcome:

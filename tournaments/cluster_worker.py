@@ -79,14 +79,13 @@ class _ArenaHost:
                 arena = self.arenas.get(run_key) or await self._start(task, specs, games_at_once)
         self.arenas.move_to_end(run_key)
         arena.entries.update(specs)
-        if any(entry.memory or entry.env for entry in task.seats):
-            from referee import Limits
+        from referee import Limits
 
-            for entry in task.seats:  # per-entry limits and variables, as locally
-                if entry.memory:
-                    arena.entry_limits[entry.name] = Limits(memory=entry.memory)
-                if entry.env:
-                    arena.entry_env[entry.name] = dict(entry.env)
+        for entry in task.seats:  # per-entry limits and variables, as locally
+            if entry.name in specs:  # (each in its own unpacked folder: nothing to hide)
+                arena.add_entry(entry.name, specs[entry.name],
+                                Limits(memory=entry.memory) if entry.memory else None,
+                                dict(entry.env) if entry.env else None)
         return arena
 
     async def _start(self, task: GameTask, specs: dict[str, str], games_at_once: int) -> Any:

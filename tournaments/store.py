@@ -36,7 +36,8 @@ CREATE TABLE IF NOT EXISTS meta (
 CREATE TABLE IF NOT EXISTS entries (
     position INTEGER PRIMARY KEY,
     name     TEXT NOT NULL UNIQUE,
-    spec     TEXT NOT NULL
+    spec     TEXT NOT NULL,
+    options  TEXT
 );
 CREATE TABLE IF NOT EXISTS games (
     idx         INTEGER PRIMARY KEY,
@@ -277,7 +278,8 @@ class Store:
 
     # Columns added since schema version 1, which older azul-arena versions read past.
     _ADDED_COLUMNS = (("games", "host", "TEXT"), ("games", "isolation", "TEXT"),
-                      ("games", "cpus", "INTEGER"), ("results", "cpu_time", "REAL"))
+                      ("games", "cpus", "INTEGER"), ("results", "cpu_time", "REAL"),
+                      ("entries", "options", "TEXT"))  # a late entry's memory and env
 
     def _add_columns(self) -> None:
         for table, column, kind in self._ADDED_COLUMNS:
@@ -320,6 +322,10 @@ class Store:
     def get_meta(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as c:
+            c.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     def config(self) -> dict[str, Any] | None:
         """The tournament's config as stored with its schedule, or None for a fresh store."""
@@ -387,8 +393,9 @@ class Store:
                 raise StoreError(f"there is already an entry named {entry.name!r} in {self.path}")
             position = c.execute("SELECT COALESCE(MAX(position), -1) + 1 FROM entries"
                                  ).fetchone()[0]
-            c.execute("INSERT INTO entries (position, name, spec) VALUES (?, ?, ?)",
-                      (position, entry.name, entry.spec))
+            c.execute("INSERT INTO entries (position, name, spec, options) VALUES (?, ?, ?, ?)",
+                      (position, entry.name, entry.spec,
+                       json.dumps(entry.options()) if entry.options() else None))
             self._note_change(c, {"action": "add", "entry": entry.name, "spec": entry.spec})
 
     def remove_entry(self, name: str) -> int:
@@ -409,8 +416,15 @@ class Store:
         return len(withdrawn)
 
     def entries(self) -> list[Entry]:
-        rows = self.conn.execute("SELECT name, spec FROM entries ORDER BY position")
-        return [Entry(r["name"], r["spec"]) for r in rows]
+        """Every entry, a late one with the options it was added with (memory, env); those of
+        the first entries are in the stored config."""
+        rows = self.conn.execute("SELECT * FROM entries ORDER BY position").fetchall()
+        found = []
+        for r in rows:
+            options = json.loads(r["options"] or "{}") if "options" in r.keys() else {}
+            found.append(Entry(r["name"], r["spec"], options.get("memory"),
+                               tuple(options.get("env", ()))))
+        return found
 
     @staticmethod
     def _scheduled(row: sqlite3.Row) -> ScheduledGame:

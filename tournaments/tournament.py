@@ -205,8 +205,8 @@ def play(
             view.set_total(rounds.total_games())
         return summary
 
-    def spec_of(name: str) -> str | None:  # an entry added while the tournament runs
-        return {e.name: e.spec for e in store.entries()}.get(name)
+    def entry_of(name: str) -> Entry | None:  # an entry added while the tournament runs
+        return {e.name: e for e in store.entries()}.get(name)
 
     async def run() -> RunSummary:
         async with contextlib.AsyncExitStack() as stack:
@@ -217,14 +217,14 @@ def play(
 
                 remote = await stack.enter_async_context(
                     cluster_player(store.entries(), config.settings(), cluster, config.players,
-                                   spec_of))
+                                   entry_of))
                 console.print(f"cluster: {remote.describe()}", markup=False, highlight=False)
                 # Each worker caps its own Arena; no one model of processes holds here.
                 play_fn, games_at_once, pool = remote.play, remote.concurrency, Pool()
             elif play_fn is None:
                 play_fn = await stack.enter_async_context(
                     arena_player(_with_options(store.entries(), config.entries),
-                                 config.settings(), log_dir, cap, spec_of,
+                                 config.settings(), log_dir, cap, entry_of,
                                  hidden=_private_paths(store.path)))
             view = LiveView(console, names, total, finished, plain=None if live else True)
             with view:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import Arena, MatchConfig
+from referee import Arena, MatchConfig, seccomp
 from referee.cgroups import layout
 from referee.events import MatchEvent, MovePlayed
 from referee.sandbox import LEVELS, probe
@@ -137,7 +137,7 @@ def test_a_hostile_bot_at_each_level(level: str, tmp_path: Path,
     for log in logs:
         assert log.stat().st_size <= LOG_LIMIT + (1 << 20), "its log is bounded"
     seen = attempts(logs[0].read_text(errors="replace")[:100_000])
-    assert len(seen) == 10, seen
+    assert len(seen) == 12, seen
 
     promised = {"allocate_16g", "fill_tmp"}  # every level
     # At every level its own environment is clean; at `none` it can still read the referee's
@@ -149,6 +149,8 @@ def test_a_hostile_bot_at_each_level(level: str, tmp_path: Path,
         promised.add("fork_300")
     if level == "sandbox":
         promised |= {"read_db", "read_peer", "read_home", "write_beside_db", "connect_tcp"}
+        if seccomp.unavailable() is None:  # refused with EPERM: the bot goes on and plays
+            promised |= {"new_namespace", "ptrace_child"}
         assert not written_to_host_tmp, "the host's /tmp is out of reach"
         assert not accepted, "no network"
         assert not (db_dir / "pwned").exists()
@@ -210,3 +212,71 @@ def test_with_ponder_the_same_bot_burns_on_the_others_time() -> None:
     gaps = _burner_cpu_between_moves("none", ponder=True)
     # Its threads share one GIL (and 2 busy cores): far from 0.3 s a turn, far above 0.02.
     assert sum(gaps) >= 0.08, gaps  # the measure above would see it
+
+
+def _cgroup_cpu_between_moves(bot: str, level: str) -> list[float]:
+    """Play `bot` against one that thinks 0.15 s a move; the CPU its cgroup (all its processes,
+    children that left its process group included, dead ones too) used during each of the
+    other's turns."""
+    sleepy = str(Path(__file__).parent / "bots" / "sleepy.py")
+    gaps: list[float] = []
+
+    async def go() -> None:
+        async with Arena([bot, sleepy], isolation=level,
+                         bot_env={"AZUL_TEST_SLEEP": "0.15"}) as arena:
+            start: list[float] = []
+
+            def cpu() -> float:
+                worker = next(w for w in arena._workers if w.entry == bot)
+                assert worker.process is not None and worker.process.group is not None
+                found = worker.process.group.cpu_seconds()
+                assert found is not None
+                return found
+
+            def watch(event: MatchEvent) -> None:
+                if not isinstance(event, MovePlayed) or len(gaps) >= 6:
+                    return
+                if event.seat == 0 and event.ply > 2:
+                    start[:] = [cpu()]
+                elif event.seat == 1 and start:
+                    gaps.append(cpu() - start[0])
+                    start.clear()
+
+            await arena.play([bot, sleepy], MatchConfig(seed=3, time_per_move=2.0),
+                             on_event=watch)
+
+    asyncio.run(asyncio.wait_for(go(), 120))
+    return gaps
+
+
+@pytest.mark.parametrize("level", ["process", "sandbox"])
+def test_a_frozen_bot_s_children_are_frozen_too(level: str) -> None:
+    """The forker starts a child every 2 ms, each in a new session, spinning 0.3 s: while the
+    other thinks none of them may run, those started during the freeze included."""
+    need(level)
+    if layout() is None:
+        pytest.skip("no cgroups here: a child that leaves its process group is not frozen "
+                    "(the isolation line says so)")
+    gaps = _cgroup_cpu_between_moves(str(HOSTILE / "forker" / "bot.py"), level)
+    assert len(gaps) == 6
+    assert max(gaps) <= 0.02, f"CPU seconds its processes used during the other's turns: {gaps}"
+
+
+@pytest.mark.parametrize("level", ["process", "sandbox"])
+def test_a_cgroup_oom_kill_ends_the_seat_as_memory(level: str, tmp_path: Path) -> None:
+    """The hog's processes together go over its memory cgroup's limit (each under its own
+    address-space limit): the kernel kills the bot, and the seat ends as `memory`."""
+    need(level)
+    if layout() is None:
+        pytest.skip("no cgroups here: no memory cgroup, hence no OOM kill of one")
+    from referee.sandbox import Limits
+
+    hog = str(HOSTILE / "hog" / "bot.py")
+
+    async def go() -> list[str]:
+        async with Arena({"hog": hog, "random": "random"}, log_dir=tmp_path, isolation=level,
+                         entry_limits={"hog": Limits(memory=512 << 20)}) as arena:
+            result = await arena.play(["hog", "random"], MatchConfig(seed=1, time_per_move=20))
+            return [s.termination for s in result.seats]
+
+    assert asyncio.run(asyncio.wait_for(go(), 120)) == ["memory", "ok"]

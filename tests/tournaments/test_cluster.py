@@ -347,12 +347,12 @@ def test_an_entry_that_joins_during_the_run_is_shipped_when_its_first_game_comes
     late = tmp_path / "late"  # a folder of its own: its own bundle, packed only when needed
     shutil.copytree(folder, late)
     known = entries(folder, "strong", "steady")
-    specs = {"weak": str(late / "weak.py")}
+    joined = {"weak": Entry("weak", str(late / "weak.py"))}
     game = ScheduledGame(0, "late-g0", ("weak", "strong"), seed=7, group=0, deal=0, rotation=0)
 
     async def main() -> GameOutcome:
         async with cluster_player(known, GameSettings(time_per_move=2.0),
-                                  ClusterOptions(workers=1), spec_of=specs.get) as remote:
+                                  ClusterOptions(workers=1), entry_of=joined.get) as remote:
             return await remote.play(game)
 
     outcome = asyncio.run(main())

@@ -150,3 +150,24 @@ def test_entry_changes_are_refused_where_they_cannot_apply(tmp_path: Path) -> No
     result = runner.invoke(app, ["tournament", "add-entry", "x=random", "--db",
                                  str(tmp_path / "no.db")])
     assert result.exit_code == 2 and "no tournament database" in result.output
+
+
+def test_a_late_entry_keeps_its_own_limit_and_variables(tmp_path: Path) -> None:
+    """`add-entry --memory --env` stores them with the entry: the run gives them to its bot
+    as it gives a TOML entry's (tests/referee/test_entry_isolation.py plays one)."""
+    runner = CliRunner()
+    growing = tmp_path / "swiss.db"
+    with Store.open(growing) as store:
+        store.write_schedule({"schedule": "swiss"}, [Entry("a", "random"),
+                                                     Entry("b", "random")], [])
+    result = runner.invoke(app, ["tournament", "add-entry", "c=random", "--memory", "256M",
+                                 "--env", "LEVEL=3", "--env", "HOME_ONLY", "--db",
+                                 str(growing)])
+    assert result.exit_code == 0, result.output
+    with Store.open(growing, create=False) as store:
+        assert store.entries()[-1] == Entry("c", "random", 256 << 20, ("LEVEL=3", "HOME_ONLY"))
+        assert store.entries()[0] == Entry("a", "random")
+    for bad, message in ((["--memory", "1M"], "too small"), (["--env", "1X"], "NAME=VALUE")):
+        result = runner.invoke(app, ["tournament", "add-entry", "d=random", *bad, "--db",
+                                     str(growing)])
+        assert result.exit_code == 2 and message in result.output, result.output

@@ -46,17 +46,33 @@ def add_entry(
                                   "or a command line, as for tournament run.")],
     db: Annotated[Path, typer.Option(help="Tournament database (adaptive or Swiss).")
     ] = DEFAULT_DB,
+    memory: Annotated[str | None, typer.Option(
+        help="Its memory limit (512M, 2G), as `memory` of an entry in the TOML file (default: "
+             "the referee's, 2G).")] = None,
+    env: Annotated[list[str] | None, typer.Option(
+        "--env", help="A variable it gets: NAME=VALUE, or NAME (the runner's value); "
+                      "repeatable, as `env` of an entry in the TOML file.")] = None,
 ) -> None:
     """Add a late entry to an adaptive or Swiss tournament, even while it runs: it is paired
-    from the next round on (first, until it has its minimum games); nothing is replayed.
+    from the next round on (first, until it has its minimum games); nothing is replayed. It
+    runs as every entry does: at the tournament's isolation level, with its own limits, its
+    folder hidden from the other entries and theirs from it.
 
-    Example: [bold]azul-arena tournament add-entry late=./students/late/bot.py --db class.db[/]
+    Example: [bold]azul-arena tournament add-entry late=./students/late/bot.py --memory 512M
+    --db class.db[/]
     """
-    from tournaments.entries import EntryError, check_entries, parse_entry
+    import re
+
+    from tournaments.entries import Entry, EntryError, check_entries, parse_entry, parse_size
 
     try:
         new = parse_entry(entry)
         check_entries([new])
+        for item in env or []:  # a NAME alone takes its value in the runner's environment
+            if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*(=|$)", item):
+                raise EntryError(f"--env {item!r} is not NAME or NAME=VALUE")
+        new = Entry(new.name, new.spec, parse_size(memory, "--memory") if memory else None,
+                    tuple(env or ()))
     except EntryError as exc:
         fail(str(exc))
     count = _change(db, lambda store: store.add_entry(new))

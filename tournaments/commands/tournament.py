@@ -94,8 +94,9 @@ def describe_rules(config: dict[str, Any]) -> str:
 
 
 def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ignore[no-untyped-def]
-                 title: str = "Leaderboard") -> None:
-    """Print the leaderboard (and crosstable) recomputed from the store."""
+                 title: str = "Leaderboard", isolation: bool = False) -> None:
+    """Print the leaderboard (and crosstable) recomputed from the store; `isolation`: and how
+    its last run isolated the bots (`tournament show`; `run` prints it as it starts)."""
     from tournaments.render import CROSSTABLE_MAX, crosstable_table, leaderboard_table
     from tournaments.report import build_report
 
@@ -103,11 +104,15 @@ def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ign
     changes = db_store.entry_changes()
     # Off a terminal rich assumes 80 columns; a log file is better served by unwrapped rows.
     out = console if console.is_terminal else Console(width=160)
+    # How the bots of the last run were isolated, with what it could not promise there.
+    line = db_store.get_meta("isolation_line") if isolation else None
     if json_out:
         data = report.to_json()
         data["clock"] = (db_store.config() or {}).get("clock", "wall")
         if changes:
             data["entry_changes"] = changes
+        if line:
+            data["isolation"] = line.removeprefix("isolation: ")
         print_json(data)
         return
     out.print(leaderboard_table(
@@ -117,6 +122,8 @@ def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ign
     if report.skipped:
         console.print(f"[yellow]{len(report.skipped)} game(s) could not be rated "
                       f"(numerical trouble): {', '.join(report.skipped[:10])}[/]")
+    if line:
+        out.print(line, markup=False, highlight=False)
     for change in changes:
         verb = "joined" if change["action"] == "add" else "removed (its games stay)"
         line = f"{change['entry']} {verb} after {change['games_done']} games"
@@ -334,12 +341,13 @@ def run(
                 out.print(f"tournament in [bold]{db}[/]: {len(store.entries())} entries, {size}, "
                           f"seed {config.seed}"
                           + (f"; resuming, {done} already played" if done else ""))
-                out.print(isolation_line(str(config.isolation))
-                          + ("; bots may think on others' time (--ponder)" if config.ponder
-                             else ""), highlight=False)
+                line = isolation_line(str(config.isolation))
+                out.print(line + ("; bots may think on others' time (--ponder)" if config.ponder
+                                  else ""), highlight=False)
                 check_isolation(config.isolation)  # the stored level, on a resume
                 out.print(f"clock: {config.clock}", highlight=False)
                 check_clock(str(config.clock))  # the stored clock, on a resume
+                store.set_meta("isolation_line", line)  # what `tournament show` repeats
                 if pending:
                     summary = _play(play, store, config, pending, concurrency, out,
                                     log_dir=log_dir or db.parent / "logs", live=not plain,
@@ -396,15 +404,16 @@ def show(
     db: Annotated[Path, typer.Option(help="Tournament database.")] = DEFAULT_DB,
     json_out: Annotated[bool, typer.Option(
         "--json", help="JSON: games_total, games_done, leaderboard (best first), "
-                       "crosstable.")] = False,
+                       "crosstable, isolation.")] = False,
 ) -> None:
     """Print the leaderboard and crosstable from a tournament database (even a running or
-    killed one).
+    killed one), and how its last run isolated the bots (with what that level could not
+    promise on its machine).
 
     Example: [bold]azul-arena tournament show --db arena-data/tournament.db --json[/]
     """
     with _open_existing(db) as store, _reading(db):
-        print_report(store, json_out)
+        print_report(store, json_out, isolation=True)
 
 
 @tournament_app.command("export")

@@ -2,6 +2,7 @@
 writes one line per attempt to its log: `ATTEMPT name blocked|SUCCEEDED detail`. What it aims
 at comes from AZUL_TEST_* variables (the test passes them with --bot-env). Then it plays."""
 
+import ctypes
 import os
 import signal
 import socket
@@ -92,6 +93,36 @@ def fork_300():
             os.waitpid(pid, 0)
 
 
+def _in_child(action):
+    """Whether `action` (returning 0 on success, as libc does) succeeds in a forked child: the
+    bot itself stays as it was, to play."""
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0 if action() == 0 else 1)
+    return os.waitpid(pid, 0)[1] == 0
+
+
+def new_namespace():
+    """A new user and network namespace (a way to capabilities, and into kernel bugs)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    return _in_child(lambda: libc.unshare(0x10000000 | 0x40000000))
+
+
+def ptrace_child():
+    """Attach to a process of its own (the seccomp filter refuses ptrace in the sandbox)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+    target = os.fork()
+    if target == 0:
+        time.sleep(30)
+        os._exit(0)
+    try:
+        return libc.ptrace(16, target, None, None) == 0  # PTRACE_ATTACH
+    finally:
+        os.kill(target, signal.SIGKILL)
+        os.waitpid(target, 0)
+
+
 def allocate_16g():
     block = bytearray(16 << 30)
     return len(block)
@@ -123,7 +154,8 @@ class AttackerBot(sdk.Bot):
                              ("read_home", read_home), ("write_beside_db", write_beside_db),
                              ("write_host_tmp", write_host_tmp), ("find_secret", find_secret),
                              ("connect_tcp", connect_tcp), ("fork_300", fork_300),
-                             ("allocate_16g", allocate_16g), ("fill_tmp", fill_tmp)]:
+                             ("allocate_16g", allocate_16g), ("fill_tmp", fill_tmp),
+                             ("new_namespace", new_namespace), ("ptrace_child", ptrace_child)]:
             attempt(name, action)
         print("ATTEMPTS DONE", flush=True)
         try:
