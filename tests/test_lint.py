@@ -39,3 +39,11 @@ def test_mypy_clean() -> None:
     proc = _run("mypy", *MYPY_TARGETS)
     assert proc.returncode == 0, (
         f"mypy {' '.join(MYPY_TARGETS)} failed:\n{proc.stdout}{proc.stderr}")
+
+
+def test_import_contracts_hold() -> None:
+    """referee/, sdk/ and bots/ never import the contest server (pyproject [tool.importlinter])."""
+    _require("importlinter")
+    proc = subprocess.run([str(Path(sys.executable).parent / "lint-imports")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, f"lint-imports failed:\n{proc.stdout}{proc.stderr}"

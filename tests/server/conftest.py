@@ -1,0 +1,27 @@
+"""The contest server's tests run Django against a test database of their own.
+
+Django is configured once for this folder: a temporary data folder (archives, versions, logs)
+and an in-memory SQLite test database, migrated from the committed migrations, so every test
+also proves the migrations build the schema. Test classes are Django's own `TestCase` (each
+test in a transaction rolled back after it) and run under pytest like any unittest class.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+HOME = tempfile.mkdtemp(prefix="arena-server-test-")
+os.environ["AZUL_ARENA_SERVER_HOME"] = HOME
+os.environ.pop("DATABASE_URL", None)
+os.environ["DJANGO_SETTINGS_MODULE"] = "tournaments.server.settings"
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+
+setup_test_environment()
+connection.creation.create_test_db(verbosity=0, autoclobber=True)
