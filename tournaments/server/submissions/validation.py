@@ -40,6 +40,11 @@ def bot_logs(log_dir: Path, spec: str) -> list[Path]:
     return sorted(found, key=lambda p: p.stat().st_mtime)
 
 
+def requeue_interrupted() -> int:
+    """Versions a stopped worker was validating wait again (run by the worker as it starts)."""
+    return Version.objects.filter(state=Version.VALIDATING).update(state=Version.PENDING)
+
+
 def claim_next() -> Version | None:
     """The oldest version waiting for validation, marked as being validated (one transaction:
     two workers never take the same one)."""
