@@ -25,3 +25,9 @@ from django.test.utils import setup_test_environment  # noqa: E402
 
 setup_test_environment()
 connection.creation.create_test_db(verbosity=0, autoclobber=True)
+
+# Argon2 at the test's own cost (Django's default takes 100 MiB and a few tenths of a second
+# per hash): the same algorithm and code path, a fast suite.
+from django.conf import settings  # noqa: E402
+
+settings.PASSWORD_HASHERS = ["tests.server.helpers.TestArgon2PasswordHasher"]

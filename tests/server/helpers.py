@@ -8,6 +8,7 @@ import zipfile
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import Argon2PasswordHasher
 
 from tournaments.server.accounts.models import Participant
 
@@ -62,7 +63,16 @@ def tgz_bytes(files: dict[str, bytes]) -> bytes:
 
 def participant(name: str, password: str = "a long enough pass 7", staff: bool = False
                 ) -> tuple[Any, Participant]:
-    user = get_user_model().objects.create_user(name, password=password, is_staff=staff)
+    user = get_user_model().objects.create_user(name, password=password, is_staff=staff,
+                                                is_superuser=staff)
     who = Participant.objects.create(name=name)
     who.members.add(user)
     return user, who
+
+
+class TestArgon2PasswordHasher(Argon2PasswordHasher):  # type: ignore[misc]
+    """Argon2 with small costs, for the tests only."""
+
+    time_cost = 1
+    memory_cost = 1024
+    parallelism = 1
