@@ -13,6 +13,7 @@ from tournaments.commands import (  # noqa: F401
     play,
     replay,
     report_page,
+    server,
     tournament,
     view,
 )

@@ -101,8 +101,8 @@ class Pages(TestCase):
             self.assertNotIn(b"tail of bob", page)
             self.assertNotIn(b"archive</a>", page)
             # Guessed ids: other seats, versions and games do not exist or are not theirs.
-            for url in (f"/games/{self.game.pk}/log/7", f"/games/99999/log/0",
-                        f"/p/bob/v/99/archive", f"/p/nobody/v/1/archive"):
+            for url in (f"/games/{self.game.pk}/log/7", "/games/99999/log/0",
+                        "/p/bob/v/99/archive", "/p/nobody/v/1/archive"):
                 self.assertEqual(client.get(url).status_code, 404, url)
         staff_user, _ = participant("org", PASSWORD, staff=True)
         staff = self.login("org")
