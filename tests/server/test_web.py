@@ -198,6 +198,21 @@ class Pages(TestCase):
             "Authorization": "Bearer aat_made-up"}).status_code, 401)
         self.assertEqual(Version.objects.filter(participant=self.bob).count(), 1)
 
+    def test_the_logs_api_gives_only_ones_own_seats(self) -> None:
+        _, alice_token = ApiToken.issue(self.alice_user)
+        reply = Client().get(f"/api/games/{self.game.pk}/logs",
+                             headers={"Authorization": f"Bearer {alice_token}"})
+        self.assertEqual(reply.status_code, 200)
+        seats = reply.json()["seats"]
+        self.assertEqual([s["seat"] for s in seats], [0])
+        self.assertIn("alice says hello", seats[0]["log"])
+        self.assertNotIn("opening book", reply.content.decode())
+        carl, _ = participant("carl", PASSWORD)
+        _, carl_token = ApiToken.issue(carl)
+        self.assertEqual(Client().get(f"/api/games/{self.game.pk}/logs", headers={
+            "Authorization": f"Bearer {carl_token}"}).status_code, 404)
+        self.assertEqual(Client().get(f"/api/games/{self.game.pk}/logs").status_code, 401)
+
     def test_the_tokens_page_shows_a_new_token_once_and_revokes_only_ones_own(self) -> None:
         alice = self.login("alice")
         page = alice.post("/tokens/", {"name": "laptop"}).content.decode()

@@ -313,3 +313,26 @@ def submissions(
         table.add_row(str(v["version"]), v["uploaded"][:19], v["state"],
                       v["reason"] or v["suspended"])
     console.print(table)
+
+
+@app.command("logs")
+def logs(
+    game: int = typer.Argument(..., help="the game's number (its page is /games/GAME/)"),
+    server: str = typer.Option(..., "--server", help=SERVER_HELP),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Your bot's log in a ladder game: the last lines of its process's log (stdout and stderr
+    as the referee captured them). Only your own seats (organisers: every seat).
+
+    Example: [bold]azul-arena logs 1234 --server http://localhost:8000[/]
+    """
+    from tournaments.server import client
+
+    reply = _client_call(client.logs, server, game)
+    if as_json:
+        print_json(reply)
+        return
+    for seat in reply["seats"]:
+        console.rule(f"game {game}, seat {seat['seat']}: {seat['version']} "
+                     f"({seat['termination']})")
+        console.print(seat["log"] or "(empty)", highlight=False, markup=False)

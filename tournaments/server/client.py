@@ -138,3 +138,7 @@ def submit(server: str, path: Path, participant: str | None = None) -> dict[str,
 
 def versions(server: str) -> dict[str, Any]:
     return request(server, "/api/versions", token=saved_token(server))
+
+
+def logs(server: str, game: int) -> dict[str, Any]:
+    return request(server, f"/api/games/{game}/logs", token=saved_token(server))

@@ -212,3 +212,22 @@ def api_versions(request: HttpRequest) -> JsonResponse:
          "size": v.size, "uploaded": v.uploaded.isoformat(), "suspended": v.suspended}
         for v in who.versions.order_by("-number")]})
 
+
+
+def api_logs(request: HttpRequest, game_id: int) -> JsonResponse:
+    """The logs of a game's seats the token's user may read (their own; all for organisers)."""
+    user = _token_user(request)
+    if user is None:
+        return _refuse("no valid token: run `azul-arena login --server URL`", 401)
+    seats = [s for s in Seat.objects.select_related("version__participant")
+             .filter(game_id=game_id).order_by("seat")
+             if s.version.participant.may_see_private(user)]
+    if not seats:
+        return _refuse(f"game {game_id} has no seat of yours (or does not exist)", 404)
+    out = []
+    for s in seats:
+        path = Path(s.log)
+        text = tail(path, LOG_LINES, 256 * 1024) if s.log and inside(path, log_folder()) else ""
+        out.append({"seat": s.seat, "version": s.version.label, "termination": s.termination,
+                    "log": text})
+    return JsonResponse({"game": game_id, "seats": out})
