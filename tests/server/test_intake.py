@@ -62,3 +62,15 @@ class IntakeTests(TestCase):
         with self.settings(ARCHIVE_MAX_BYTES=1000):
             with self.assertRaisesRegex(SubmissionError, "larger than the limit"):
                 submit(self.who, [b"PK\x03\x04" + bytes(600), bytes(600)])
+
+
+def test_the_committed_migrations_match_the_models() -> None:
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    try:
+        call_command("makemigrations", "--check", "--dry-run", stdout=out, stderr=out)
+    except SystemExit as exc:
+        raise AssertionError(f"models changed without a migration:\n{out.getvalue()}") from exc

@@ -228,6 +228,39 @@ def _has_games() -> bool:
     return Game.objects.exists()
 
 
+@server_app.command("bench")
+def server_bench(
+    games: int = typer.Option(200, "--games", min=1, help="games measured on each side"),
+    concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
+    entries: int = typer.Option(16, "--entries", min=2, help="participants (random bots)"),
+    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Ladder throughput: games/s of the ladder worker on ENTRIES participants' random bots
+    (matchmaking, database, ratings included) beside `bench tournament` on as many random bots,
+    in the same run. A benchmark that prints its figures, not a test.
+
+    Example: [bold]azul-arena server bench --entries 16 --games 200 --concurrency 2[/]
+    """
+    import tempfile
+
+    level = check_isolation(isolation)
+    with tempfile.TemporaryDirectory(prefix="azul-ladder-bench-") as tmp:
+        os.environ.pop("DATABASE_URL", None)
+        _setup(Path(tmp))
+        from tournaments.server.ladder.bench import run_ladder_bench
+
+        result = run_ladder_bench(games, concurrency, entries, level)
+    if as_json:
+        print_json(result)
+        return
+    console.print(f"ladder: {result['ladder_games_per_s']:.1f} games/s "
+                  f"({result['games']} games, {entries} participants, concurrency "
+                  f"{concurrency}, isolation {result['isolation']}); bench tournament: "
+                  f"{result['tournament_games_per_s']:.1f} games/s; ratio "
+                  f"{result['ratio']:.2f}", highlight=False)
+
+
 # -- the participant's commands --------------------------------------------------------------
 def _client_call(fn: Any, *args: Any) -> Any:
     from tournaments.server.client import ClientError

@@ -1,0 +1,61 @@
+"""The ladder's throughput beside `bench tournament`'s, in one run on the same kind of field.
+
+`entries` participants each have one version: the random reference bot, uploaded as an archive
+(a bot.py in its own folder, as a participant's bot is). The ladder worker plays `games` ranked
+games after a warm-up (every version's first games: process start-up is not the ladder's
+steady state), with matchmaking, the database and ratings in the loop; then `bench tournament`'s
+own function plays the same number on a round-robin of as many random bots. Validation is left
+out (its cost is per upload, not per game).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from referee.loop import run as run_loop
+
+
+def run_ladder_bench(games: int, concurrency: int, entries: int,
+                     isolation: str | None = None) -> dict[str, Any]:
+    """Needs Django set up on a fresh data folder (the command does it)."""
+    from tournaments.bench import run_bench
+    from tournaments.server.accounts.models import Participant
+    from tournaments.server.ladder.models import Game
+    from tournaments.server.ladder.standings import enter
+    from tournaments.server.ladder.worker import LadderWorker
+    from tournaments.server.runtime import migrate, reference_archive
+    from tournaments.server.submissions.intake import submit
+    from tournaments.server.submissions.models import Version
+
+    migrate()
+    archive = reference_archive("random")
+    for i in range(entries):
+        who = Participant.objects.create(name=f"bench-{i + 1}")
+        version = submit(who, [archive])
+        Version.objects.filter(pk=version.pk).update(state=Version.PASSED)
+        enter(version)
+    warm = max(entries, 2 * concurrency)
+    marks: list[float] = []
+
+    def on_game(game_id: int) -> None:
+        marks.append(time.perf_counter())
+
+    worker = LadderWorker(concurrency=concurrency, isolation=isolation,
+                          max_games=warm + games, validate=False, on_game=on_game)
+    began = time.perf_counter()
+    stats = run_loop(worker.run())
+    measured = len(marks) - warm
+    elapsed = marks[-1] - marks[warm - 1] if measured > 0 else float("nan")
+    ladder = measured / elapsed if measured > 0 and elapsed > 0 else 0.0
+    failed = Game.objects.filter(status=Game.FAILED).count()
+    tournament = run_bench(games, concurrency, entries_count=entries, isolation=isolation)
+    return {
+        "entries": entries, "concurrency": concurrency, "games": measured,
+        "warmup_games": warm, "isolation": tournament["isolation"],
+        "ladder_games_per_s": ladder, "ladder_elapsed_s": elapsed,
+        "ladder_total_s": time.perf_counter() - began,
+        "ladder_infrastructure_failures": stats.infrastructure_failures + failed,
+        "tournament_games_per_s": tournament["games_per_s"],
+        "ratio": ladder / tournament["games_per_s"] if tournament["games_per_s"] else 0.0,
+    }
