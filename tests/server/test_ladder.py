@@ -135,3 +135,22 @@ class WorkerTests(TransactionTestCase):
         seats = Seat.objects.filter(game__in=done)
         self.assertTrue(all(s.termination == "ok" and s.log for s in seats))
         self.assertFalse(seats.filter(version__participant=bad).exists())
+
+    def test_a_scheduled_game_nobody_plays_is_played_first_on_its_deal(self) -> None:
+        contest = Contest.current()
+        contest.time_per_move = 0.5
+        contest.save()
+        versions = []
+        for name in ("hal", "ida"):
+            _, who = participant(name)
+            v = submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])
+            Version.objects.filter(pk=v.pk).update(state=Version.PASSED)
+            enter(v)
+            versions.append(v)
+        # As a killed worker or an organiser's requeue leaves it: scheduled, not in flight.
+        orphan = results.schedule(contest, versions)
+        stats = run_loop(LadderWorker(max_games=1, validate=False, poll=0.05).run())
+        self.assertEqual(stats.played, 1)
+        orphan.refresh_from_db()
+        self.assertEqual((orphan.status, orphan.rated), (Game.DONE, True))
+        self.assertEqual(orphan.record["seed"], orphan.seed)

@@ -27,14 +27,21 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_filter = ("status", "rated")
     exclude = ("record",)
     inlines = [SeatInline]
-    actions = ["cancel"]
+    actions = ["cancel", "requeue"]
 
     @admin.action(description="Cancel the selected scheduled games (never rated)")
     def cancel(self, request: Any, queryset: Any) -> None:
         queryset.filter(status=Game.SCHEDULED).update(
             status=Game.FAILED, error=f"cancelled by {request.user.username}")
 
+    @admin.action(description="Requeue the selected failed games (played again, then rated)")
+    def requeue(self, request: Any, queryset: Any) -> None:
+        queryset.filter(status=Game.FAILED, rated=False).update(
+            status=Game.SCHEDULED, attempts=0, finished=None,
+            error=f"requeued by {request.user.username}")
+
 
 @admin.register(Standing)
 class StandingAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("version", "mu", "sigma", "games", "wins", "last_game")
+

@@ -8,7 +8,8 @@ writer also keeps SQLite's lock short), the games on the event loop, a validatio
 
 Stopping at any moment loses nothing: a game is written (seats, deal) before it is played and
 its result and ratings are one transaction after, so a SIGKILL leaves at most the games in
-flight `scheduled`, and the next worker plays them again first, on the same deal.
+flight `scheduled`, and the next worker plays them again first, on the same deal. One worker
+per database: a scheduled game that is not in flight here is taken to be nobody's.
 """
 
 from __future__ import annotations
@@ -84,7 +85,6 @@ class LadderWorker:
         self.stats = WorkerStats()
         self._stopping: asyncio.Event | None = None
         self._db = ThreadPoolExecutor(1, thread_name_prefix="ladder-db")
-        self._replays: list[_Next] = []
 
     def stop(self) -> None:
         if self._stopping is not None:
@@ -98,11 +98,17 @@ class LadderWorker:
         return await asyncio.get_running_loop().run_in_executor(self._db, call)
 
     # -- database side (the db thread) ---------------------------------------------------------
-    def _resume(self) -> list[_Next]:
+    def _resume(self) -> int:
         validation.requeue_interrupted()
-        return [_next_of(g) for g in results.unfinished()]
+        return len(results.unfinished())
 
-    def _pick(self, busy: frozenset[int]) -> _Next | None:
+    def _pick(self, busy: frozenset[int], flying: frozenset[int]) -> _Next | None:
+        # A scheduled game not in flight here is a stopped worker's, an infrastructure
+        # failure's, or one an organiser requeued: it is played (again) first, same deal.
+        orphan = Game.objects.filter(status=Game.SCHEDULED).exclude(pk__in=flying) \
+            .order_by("pk").first()
+        if orphan is not None:
+            return _next_of(orphan)
         contest = Contest.current()
         if contest.paused:
             return None
@@ -126,10 +132,10 @@ class LadderWorker:
         game_settings = GameSettings(ruleset=contest.ruleset,
                                      time_per_move=contest.time_per_move,
                                      isolation=self.isolation)
-        self._replays = await self._db_call(self._resume)
-        if self._replays:
+        left = await self._db_call(self._resume)
+        if left:
             log.info("resuming: %d games a stopped worker left unfinished are played again",
-                     len(self._replays))
+                     left)
         specs: dict[str, str] = {}
         self.log_dir.mkdir(parents=True, exist_ok=True)
         validating: asyncio.Task[Any] | None = None
@@ -145,8 +151,8 @@ class LadderWorker:
                         nothing_to_validate = validating is None
                     while len(in_flight) < self.concurrency and not self._enough(in_flight):
                         busy = frozenset(v for n in in_flight.values() for v in n.versions)
-                        nxt = (self._replays.pop(0) if self._replays
-                               else await self._db_call(self._pick, busy))
+                        flying = frozenset(n.game_id for n in in_flight.values())
+                        nxt = await self._db_call(self._pick, busy, flying)
                         if nxt is None:
                             break
                         specs.update(nxt.specs)
@@ -220,8 +226,6 @@ class LadderWorker:
             self.stats.infrastructure_failures += 1
             self.stats.errors.append(f"game {nxt.game_id}: {exc}")
             log.warning("game %d failed (%s), not rated; now %s", nxt.game_id, exc, status)
-            if status == Game.SCHEDULED:
-                self._replays.append(nxt)
             return
         if await self._db_call(results.record, nxt.game_id, task.result()):
             self.stats.played += 1
