@@ -115,6 +115,33 @@ class Pages(TestCase):
         page = self.login("alice").get(f"/games/{self.game.pk}/log/0").content
         self.assertNotIn(b"root:", page)
 
+    def test_rating_chart_and_results_against_each_opponent(self) -> None:
+        game = results.schedule(Contest.current(), [self.va, self.vb])
+        results.record(game.pk, GameOutcome(seats=[
+            SeatOutcome(self.va.entry_name, 10, 2), SeatOutcome(self.vb.entry_name, 20, 1)],
+            record={}, duration=1.0))
+        page = Client().get("/p/alice/").content.decode()
+        self.assertIn('id="rating-chart"', page)
+        self.assertRegex(page, r"<polyline points=\"[0-9., ]+\"")
+        against = page[page.index('id="against"'):]
+        self.assertRegex(against, r"bob</a></td><td class=\"num\">2</td><td class=\"num\">1"
+                                  r"</td><td class=\"num\">1</td>")
+
+    def test_a_member_pins_a_version_and_nobody_else_can(self) -> None:
+        from tournaments.server.ladder.standings import active_versions
+
+        v2 = self.passed(self.alice)
+        self.assertIn(v2.pk, [v.pk for v in active_versions()])
+        bob = self.login("bob")
+        self.assertEqual(bob.post("/p/alice/", {"pin": "1"}).status_code, 403)
+        alice = self.login("alice")
+        self.assertEqual(alice.post("/p/alice/", {"pin": "1"}).status_code, 302)
+        self.assertIn(self.va.pk, [v.pk for v in active_versions()])
+        self.assertNotIn(v2.pk, [v.pk for v in active_versions()])
+        self.assertEqual(alice.post("/p/alice/", {"pin": "9"}).status_code, 404)
+        alice.post("/p/alice/", {"pin": "newest"})
+        self.assertIn(v2.pk, [v.pk for v in active_versions()])
+
     # -- forms and CSRF ------------------------------------------------------------------------
     def test_sign_up_then_upload_through_the_form(self) -> None:
         client = Client(enforce_csrf_checks=True)

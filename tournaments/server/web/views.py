@@ -23,6 +23,7 @@ from tournaments.server.submissions.models import Version
 from tournaments.server.submissions.validation import tail
 from tournaments.server.web.access import inside, log_folder, require_private
 from tournaments.server.web.forms import SignupForm, UploadForm
+from tournaments.server.web.history import rating_points, results_against, svg_polyline
 
 LOG_LINES = 400
 
@@ -62,6 +63,17 @@ def participant_page(request: HttpRequest, name: str) -> HttpResponse:
     who = get_object_or_404(Participant, name=name)
     member = who.is_member(request.user)
     form = UploadForm()
+    if request.method == "POST" and "pin" in request.POST:
+        if not member:
+            return HttpResponse("only the participant's members choose its version", status=403)
+        pin = request.POST["pin"]
+        who.pinned = (None if pin == "newest" else
+                      get_object_or_404(Version, participant=who, number=pin,
+                                        state=Version.PASSED))
+        who.save(update_fields=["pinned"])
+        messages.info(request, "the newest version that passed plays" if who.pinned is None
+                      else f"version {who.pinned.number} plays")
+        return redirect("participant", name=who.name)
     if request.method == "POST":
         if not member:  # only a member submits for a participant
             return HttpResponse("only the participant's members submit for it", status=403)
@@ -81,7 +93,8 @@ def participant_page(request: HttpRequest, name: str) -> HttpResponse:
     active = {v.pk for v in active_versions()}
     return render(request, "web/participant.html", {
         "who": who, "versions": versions, "member": member, "form": form, "seats": games,
-        "active": active, "private": who.may_see_private(request.user)})
+        "active": active, "private": who.may_see_private(request.user),
+        "chart": svg_polyline(rating_points(who)), "against": results_against(who)})
 
 
 def version_page(request: HttpRequest, name: str, number: int) -> HttpResponse:
