@@ -28,14 +28,17 @@ def sqlite(path: Path) -> dict[str, Any]:
 
 def from_url(url: str) -> dict[str, Any]:
     """Django's DATABASES['default'] for `postgres://user:pass@host:port/name?opt=v`
-    (psycopg 3) or `sqlite:///absolute/path.db`."""
+    (psycopg 3) or `sqlite:////absolute/path.db`."""
     parts = urlsplit(url)
     if parts.scheme == "sqlite":
-        if not parts.path or parts.path == "/":
-            raise DatabaseUrlError("DATABASE_URL sqlite:///PATH needs the database file's path")
-        return sqlite(Path(unquote(parts.path)))
+        # sqlite:////abs/file (four slashes) or sqlite:///relative/file, as is the custom.
+        path = unquote(parts.path)[1:]
+        if not path:
+            raise DatabaseUrlError("DATABASE_URL sqlite:////ABSOLUTE/PATH needs the database "
+                                   "file's path")
+        return sqlite(Path(path))
     if parts.scheme not in ("postgres", "postgresql"):
-        raise DatabaseUrlError(f"DATABASE_URL must start with postgresql:// or sqlite:///, "
+        raise DatabaseUrlError(f"DATABASE_URL must start with postgresql:// or sqlite:////, "
                                f"not {parts.scheme or url!r}")
     name = unquote(parts.path.lstrip("/"))
     if not name:
