@@ -62,8 +62,10 @@ class Pages(TestCase):
         return Version.objects.get(pk=v.pk)
 
     def login(self, name: str, csrf: bool = False) -> Client:
+        from django.contrib.auth import get_user_model
+
         client = Client(enforce_csrf_checks=csrf)
-        self.assertTrue(client.login(username=name, password=PASSWORD))
+        client.force_login(get_user_model().objects.get(username=name))
         return client
 
     # -- public pages --------------------------------------------------------------------------
@@ -188,6 +190,24 @@ class Pages(TestCase):
         upload = SimpleUploadedFile("bot.zip", zip_bytes({"bot.py": RANDOM_BOT}))
         self.assertEqual(alice.post("/p/bob/", {"archive": upload}).status_code, 403)
         self.assertEqual(Version.objects.filter(participant=self.bob).count(), 1)
+
+    def test_logins_are_throttled_after_repeated_failures(self) -> None:
+        client = Client()
+        reply = client.post("/login/", {"username": "alice", "password": PASSWORD})
+        self.assertEqual(reply.status_code, 302, "the right password logs in")
+        client = Client()
+        for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+            self.assertEqual(client.post("/login/", {"username": "alice",
+                                                     "password": "guess"}).status_code, 200)
+        self.assertEqual(client.post("/login/", {"username": "alice", "password": "guess"})
+                         .status_code, 429, "the last failure allowed locks the account out")
+        locked = client.post("/login/", {"username": "alice", "password": PASSWORD})
+        self.assertEqual(locked.status_code, 429, "even the right password, once locked out")
+        self.assertEqual(Client().post("/api/token", {"username": "alice",
+                                                      "password": PASSWORD}).status_code, 429)
+        # Another account is not locked by alice's failures.
+        self.assertEqual(Client().post("/login/", {"username": "bob", "password": PASSWORD})
+                         .status_code, 302)
 
     def test_a_session_expires(self) -> None:
         self.assertTrue(settings.SESSION_EXPIRE_AT_BROWSER_CLOSE)

@@ -97,7 +97,8 @@ def request(server: str, path: str, *, fields: dict[str, str] | None = None,
         try:
             message = json.loads(exc.read()).get("error") or exc.reason
         except ValueError:
-            message = exc.reason
+            message = ("too many failed logins: locked out for a while, try again later"
+                       if exc.code == 429 else exc.reason)
         raise ClientError(f"{url}: {message} (HTTP {exc.code})") from None
     except (urllib.error.URLError, OSError) as exc:
         raise ClientError(f"cannot reach {url}: {getattr(exc, 'reason', exc)}") from None

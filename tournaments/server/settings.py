@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "tournaments.server.accounts",
     "tournaments.server.submissions",
     "tournaments.server.ladder",
@@ -63,7 +64,21 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: it answers a locked-out login
 ]
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT failed logins for one user name from
+# one address, that pair is locked out for AXES_COOLOFF_TIME hours; a success resets the count.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AZUL_ARENA_LOGIN_FAILURES", 5))
+AXES_COOLOFF_TIME = 0.25
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "tournaments.server.urls"
 WSGI_APPLICATION = "tournaments.server.wsgi.application"

@@ -144,7 +144,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         who = Participant.objects.create(name=form.cleaned_data["participant"])
         who.members.add(user)
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("participant", name=who.name)
     return render(request, "web/signup.html", {"form": form, "contest": contest})
 
