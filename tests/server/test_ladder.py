@@ -135,6 +135,13 @@ class WorkerTests(TransactionTestCase):
         seats = Seat.objects.filter(game__in=done)
         self.assertTrue(all(s.termination == "ok" and s.log for s in seats))
         self.assertFalse(seats.filter(version__participant=bad).exists())
+        from django.conf import settings
+
+        for g in done:
+            self.assertNotIn(str(settings.HOME), str(g.record), "no server path in a record")
+            names = [s.version.entry_name for s in g.seats.order_by("seat")]
+            self.assertEqual(g.record["players"], names)
+            self.assertEqual(g.record["referee"]["entries"], names)
 
     def test_a_scheduled_game_nobody_plays_is_played_first_on_its_deal(self) -> None:
         contest = Contest.current()

@@ -68,7 +68,7 @@ def record(game_id: int, outcome: GameOutcome) -> bool:
             st.save()
         game.status, game.rated, game.finished = Game.DONE, rated, now
         game.duration = outcome.duration
-        game.record = outcome.record
+        game.record = public_record(outcome.record, [s.version.entry_name for s in seats])
         if outcome.machine is not None:
             game.host, game.isolation = outcome.machine.host, outcome.machine.isolation
         game.attempts += 1
@@ -90,6 +90,21 @@ def suspend_faulty(version_ids: Sequence[int]) -> None:
             Version.objects.filter(pk=vid, suspended="").update(
                 suspended=f"its bot faulted in {len(bad)} of its last {len(last)} games "
                           f"({', '.join(sorted(set(bad)))}); submit a fixed version")
+
+
+def public_record(record: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """The game record as the public game page shows it: seats named by participant and
+    version, and no path of the server's (the referee names entries by their files)."""
+    import json
+
+    from django.conf import settings
+
+    text = json.dumps(record).replace(json.dumps(str(settings.HOME))[1:-1], "<server>")
+    public = dict(json.loads(text))
+    if isinstance(public.get("referee"), dict):
+        public["referee"]["entries"] = list(names)
+    public["players"] = list(names)
+    return public
 
 
 def infrastructure_failure(game_id: int, error: str) -> str:

@@ -122,10 +122,15 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def game_viewer(request: HttpRequest, game_id: int) -> HttpResponse:
+    from referee.engine import RecordError
     from tournaments.web.replay_page import viewer_html
 
     game = get_object_or_404(Game, pk=game_id, status=Game.DONE)
-    return HttpResponse(viewer_html(game.record or {}))
+    try:
+        return HttpResponse(viewer_html(game.record or {}))
+    except RecordError as exc:
+        return HttpResponse(f"this game's record cannot be replayed: {exc}",
+                            content_type="text/plain", status=500)
 
 
 def seat_log(request: HttpRequest, game_id: int, seat: int) -> HttpResponse:
