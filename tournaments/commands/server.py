@@ -261,6 +261,37 @@ def server_bench(
                   f"{result['ratio']:.2f}", highlight=False)
 
 
+@server_app.command("bench-pages")
+def server_bench_pages(
+    participants: int = typer.Option(300, "--participants", min=2),
+    games: int = typer.Option(100_000, "--games", min=1, help="finished games in the database"),
+    rounds: int = typer.Option(60, "--rounds", min=1, help="requests per page"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Render times (p50, p95) of the leaderboard and of participants' pages on a database of
+    PARTICIPANTS participants and GAMES finished games, built for the run (no bot plays).
+
+    Example: [bold]azul-arena server bench-pages --participants 300 --games 100000[/]
+    """
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="azul-page-bench-") as tmp:
+        os.environ.pop("DATABASE_URL", None)
+        _setup(Path(tmp))
+        from tournaments.server.web.bench import run_page_bench
+
+        result = run_page_bench(participants, games, rounds)
+    if as_json:
+        print_json(result)
+        return
+    console.print(f"{participants} participants, {games} games (built in "
+                  f"{result['build_s']:.0f} s)", highlight=False)
+    for page in ("leaderboard", "participant"):
+        t = result[page]
+        console.print(f"  {page}: p50 {t['p50_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms, max "
+                      f"{t['max_ms']:.1f} ms ({t['requests']} requests)", highlight=False)
+
+
 # -- the participant's commands --------------------------------------------------------------
 def _client_call(fn: Any, *args: Any) -> Any:
     from tournaments.server.client import ClientError

@@ -78,6 +78,8 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-pk"]
+        # The leaderboard's latest games.
+        indexes = [models.Index(fields=["status", "-finished"], name="game_status_finished")]
 
     def __str__(self) -> str:
         return f"game {self.pk}"
@@ -103,3 +105,5 @@ class Seat(models.Model):
     class Meta:
         ordering = ["game", "seat"]
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_row_per_seat")]
+        # A participant's pages: its versions' latest games first.
+        indexes = [models.Index(fields=["version", "-game"], name="seat_version_game")]

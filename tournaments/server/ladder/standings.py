@@ -28,12 +28,14 @@ def enter(version: Version) -> Standing:
     return standing
 
 
-def active_versions() -> list[Version]:
-    """The version each participant plays with: the pinned one when it passed and is not
-    suspended, else the newest that passed and is not suspended."""
+def active_versions(participant: Any = None) -> list[Version]:
+    """The version each participant (or only `participant`) plays with: the pinned one when it
+    passed and is not suspended, else the newest that passed and is not suspended."""
     passed = (Version.objects.select_related("participant", "standing")
               .filter(state=Version.PASSED, suspended="", standing__isnull=False)
               .order_by("participant_id", "-number"))
+    if participant is not None:
+        passed = passed.filter(participant=participant)
     chosen: dict[int, Version] = {}
     pinned: dict[int, Any] = {}
     for v in passed:

@@ -7,17 +7,22 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from tournaments.server.ladder.models import Game, Seat
+from tournaments.server.ladder.models import Seat
 
 WIDTH, HEIGHT, PAD = 640, 160, 24
 HISTORY_GAMES = 500
 
 
+def version_ids(participant: Any) -> list[int]:
+    return list(participant.versions.values_list("pk", flat=True))
+
+
 def rating_points(participant: Any) -> list[tuple[int, float]]:
     """(game number, mu - 3 sigma after it) for the participant's last rated games, any
     version, oldest first."""
-    rows = list(Seat.objects.filter(version__participant=participant, game__status=Game.DONE,
-                                    game__rated=True, mu_after__isnull=False)
+    # By version ids, not a join: the (version, game) index then gives the latest seats.
+    rows = list(Seat.objects.filter(version_id__in=version_ids(participant),
+                                    mu_after__isnull=False)
                 .order_by("-game_id").values_list("game_id", "mu_after", "sigma_after")
                 [:HISTORY_GAMES])
     rows.reverse()
@@ -55,11 +60,12 @@ class Against:
 def results_against(participant: Any, last: int = 2000) -> list[Against]:
     """For each opponent met in its last `last` games: how often it finished ahead, behind or
     level (ranks in the game, any versions)."""
-    mine = dict(Seat.objects.filter(version__participant=participant, game__status=Game.DONE)
+    ids = version_ids(participant)
+    # A seat has its rank once its game is recorded (done).
+    mine = dict(Seat.objects.filter(version_id__in=ids, rank__isnull=False)
                 .order_by("-game_id").values_list("game_id", "rank")[:last])
     table: dict[str, Against] = defaultdict(lambda: Against(""))
-    others = (Seat.objects.filter(game_id__in=list(mine), game__status=Game.DONE)
-              .exclude(version__participant=participant)
+    others = (Seat.objects.filter(game_id__in=list(mine)).exclude(version_id__in=ids)
               .values_list("game_id", "rank", "version__participant__name"))
     for game_id, rank, name in others:
         row = table[name]
