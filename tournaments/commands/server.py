@@ -261,6 +261,38 @@ def server_bench(
                   f"{result['ratio']:.2f}", highlight=False)
 
 
+@server_app.command("bench-upload")
+def server_bench_upload(
+    participants: int = typer.Option(50, "--participants", min=2,
+                                     help="random bots already on the ladder"),
+    uploads: int = typer.Option(5, "--uploads", min=1, help="newcomers, one after the other"),
+    concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
+    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Time from upload to a new version's first ranked game (validation included), with
+    PARTICIPANTS random bots on the ladder: p50 and p95 over UPLOADS newcomers.
+
+    Example: [bold]azul-arena server bench-upload --participants 50 --uploads 5[/]
+    """
+    import tempfile
+
+    level = check_isolation(isolation)
+    with tempfile.TemporaryDirectory(prefix="azul-upload-bench-") as tmp:
+        os.environ.pop("DATABASE_URL", None)
+        _setup(Path(tmp))
+        from tournaments.server.ladder.bench import run_upload_bench
+
+        result = run_upload_bench(participants, uploads, concurrency, level)
+    if as_json:
+        print_json(result)
+        return
+    console.print(f"upload to first ranked game, {participants} participants on the ladder: "
+                  f"p50 {result['p50_s']:.1f} s, p95 {result['p95_s']:.1f} s over "
+                  f"{result['uploads']} uploads (validation {result['validation_s_mean']:.1f} s "
+                  f"of it on average)", highlight=False)
+
+
 @server_app.command("bench-pages")
 def server_bench_pages(
     participants: int = typer.Option(300, "--participants", min=2),

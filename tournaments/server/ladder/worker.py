@@ -84,11 +84,17 @@ class LadderWorker:
         self.on_game = on_game
         self.stats = WorkerStats()
         self._stopping: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._db = ThreadPoolExecutor(1, thread_name_prefix="ladder-db")
 
     def stop(self) -> None:
         if self._stopping is not None:
             self._stopping.set()
+
+    def stop_from_thread(self) -> None:
+        """`stop()` from another thread (a benchmark or a test driving the worker)."""
+        if self._loop is not None and self._stopping is not None:
+            self._loop.call_soon_threadsafe(self._stopping.set)
 
     async def _db_call(self, fn: Callable[..., T], *args: Any) -> T:
         def call() -> T:
@@ -124,7 +130,7 @@ class LadderWorker:
     # -- the loop ------------------------------------------------------------------------------
     async def run(self) -> WorkerStats:
         self._stopping = asyncio.Event()
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.stop)
