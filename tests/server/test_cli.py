@@ -173,11 +173,14 @@ def test_a_sigkilled_ladder_resumes_with_nothing_rated_twice(tmp_path: Path) -> 
 @pytest.mark.parametrize("args, message", [
     (["server", "run", "--listen", "nonsense"], "--listen is HOST:PORT"),
     (["server", "demo", "--bot", "nobody"], "unknown reference bot"),
+    (["server", "init", "--ruleset", "pavilion", "--wild-order", "PPPPPP"], "wild"),
+    (["server", "init", "--ruleset", "chess"], "unknown ruleset"),
     (["submit", "/nonexistent/bot", "--server", "http://127.0.0.1:9"], "does not exist"),
     (["submissions", "--server", "http://127.0.0.1:9"], "not logged in"),
 ])
 def test_bad_arguments_say_what_is_wrong(tmp_path: Path, args: list[str], message: str) -> None:
-    extra = ["--home", str(tmp_path / "h")] if args[:2] == ["server", "run"] else []
+    extra = ["--home", str(tmp_path / "h")] if args[:2] in (["server", "run"],
+                                                             ["server", "init"]) else []
     done = cli(tmp_path, *args, *extra)
     assert done.returncode in (1, 2)
     assert message in done.stderr + done.stdout

@@ -47,3 +47,18 @@ def test_security_settings() -> None:
     assert "django.middleware.csrf.CsrfViewMiddleware" in settings.MIDDLEWARE
     assert "django_htmx.middleware.HtmxMiddleware" in settings.MIDDLEWARE
     assert settings.SESSION_COOKIE_HTTPONLY and not settings.DEBUG
+
+
+def test_contest_settings_no_game_could_use_are_refused() -> None:
+    from django.core.exceptions import ValidationError
+
+    from tournaments.server.ladder.models import Contest
+
+    ok = Contest(ruleset="pavilion", players=3, wild_order="GOPYBR")
+    ok.clean()
+    assert ok.options() == {"wild_order": "GOPYBR"}
+    for bad, message in ((Contest(ruleset="chess"), "unknown ruleset"),
+                         (Contest(ruleset="azul", players=5), "played by 2-4"),
+                         (Contest(ruleset="pavilion", wild_order="XXXXXX"), "six letters")):
+        with pytest.raises(ValidationError, match=message):
+            bad.clean()

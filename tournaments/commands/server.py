@@ -13,6 +13,7 @@ import typer
 
 from tournaments.commands.common import (
     ISOLATION_HELP,
+    WILD_ORDER_HELP,
     Exit,
     check_isolation,
     console,
@@ -39,19 +40,24 @@ def _setup(home: Path | None) -> Path:
 
 
 def _contest_options(ruleset: str | None, players: int | None,
-                     time_per_move: float | None) -> None:
-    from referee.engine import RULESETS
+                     time_per_move: float | None, wild_order: str | None = None) -> None:
+    from django.core.exceptions import ValidationError
+
     from tournaments.server.ladder.models import Contest
 
     contest = Contest.current()
     if ruleset is not None:
-        if ruleset not in RULESETS:
-            fail(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
         contest.ruleset = ruleset
     if players is not None:
         contest.players = players
     if time_per_move is not None:
         contest.time_per_move = time_per_move
+    if wild_order is not None:
+        contest.wild_order = wild_order
+    try:
+        contest.clean()
+    except ValidationError as exc:
+        fail("; ".join(exc.messages))
     contest.save()
 
 
@@ -77,6 +83,7 @@ def server_init(
     players: int | None = typer.Option(None, "--players", min=2, max=4,
                                        help="seats per ladder game"),
     time_per_move: float | None = typer.Option(None, "--time-per-move", "-t", min=0.01),
+    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
 ) -> None:
     """Create (or upgrade) the server's database and an organiser account, and say how to log
     in. Running it again changes only what it is given.
@@ -87,7 +94,7 @@ def server_init(
     from tournaments.server.runtime import create_organiser, migrate
 
     migrate()
-    _contest_options(ruleset, players, time_per_move)
+    _contest_options(ruleset, players, time_per_move, wild_order)
     _, made = create_organiser(organiser, password)
     console.print(f"server data in {folder}", highlight=False)
     if made is not None:

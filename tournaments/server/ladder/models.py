@@ -30,9 +30,34 @@ class Contest(models.Model):
                               default=OPEN)
     signup_code = models.CharField(max_length=64, blank=True)
     paused = models.BooleanField(default=False, help_text="the ladder plays no new games")
+    wild_order = models.CharField(max_length=6, blank=True, help_text=(
+        "Summer Pavilion: the wild colour of rounds 1-6, an order of PGOYBR (empty: PGOYBR)"))
 
     def __str__(self) -> str:
         return self.name
+
+    def options(self) -> dict[str, str]:
+        """The ruleset's options every game of the contest is played with."""
+        return {"wild_order": self.wild_order} if self.wild_order else {}
+
+    def clean(self) -> None:
+        """Settings no game could be played with are refused in the admin, with the reason."""
+        from django.core.exceptions import ValidationError
+
+        from referee import MatchConfig
+        from referee.engine import RULESETS
+
+        if self.ruleset not in RULESETS:
+            raise ValidationError({"ruleset": f"unknown ruleset; known: {', '.join(RULESETS)}"})
+        rules = RULESETS[self.ruleset]
+        if not rules.min_players <= self.players <= rules.max_players:
+            raise ValidationError({"players": f"{self.ruleset} is played by "
+                                              f"{rules.min_players}-{rules.max_players}"})
+        try:
+            MatchConfig(ruleset=self.ruleset, options=self.options(),
+                        time_per_move=self.time_per_move)
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from None
 
     @classmethod
     def current(cls) -> Contest:

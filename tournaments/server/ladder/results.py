@@ -26,7 +26,7 @@ def schedule(contest: Contest, versions: Sequence[Version]) -> Game:
     """A new game row with its seats and deal seed, written before it is played."""
     with transaction.atomic():
         game = Game.objects.create(ruleset=contest.ruleset, time_per_move=contest.time_per_move,
-                                   seed=secrets.randbelow(2**31))
+                                   options=contest.options(), seed=secrets.randbelow(2**31))
         Seat.objects.bulk_create([Seat(game=game, seat=i, version=v)
                                   for i, v in enumerate(versions)])
     return game

@@ -135,9 +135,10 @@ class LadderWorker:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.stop)
         contest = await self._db_call(Contest.current)
+        # The contest's settings as the worker starts (a change takes effect at its restart).
         game_settings = GameSettings(ruleset=contest.ruleset,
                                      time_per_move=contest.time_per_move,
-                                     isolation=self.isolation)
+                                     isolation=self.isolation, options=contest.options())
         left = await self._db_call(self._resume)
         if left:
             log.info("resuming: %d games a stopped worker left unfinished are played again",
