@@ -110,6 +110,16 @@ class Pages(TestCase):
         staff = self.login("org")
         self.assertIn(b"opening book", staff.get(f"/games/{self.game.pk}/log/1").content)
 
+    def test_why_a_version_failed_is_for_its_members_and_the_organisers(self) -> None:
+        Version.objects.filter(pk=self.vb.pk).update(
+            state=Version.FAILED, reason="launch and handshake: crash: secret_helper.py line 3")
+        for client in (Client(), self.login("alice")):
+            for url in ("/p/bob/", f"/p/bob/v/{self.vb.number}/"):
+                page = client.get(url).content.decode()
+                self.assertIn("failed", page)
+                self.assertNotIn("secret_helper", page, url)
+        self.assertIn("secret_helper", self.login("bob").get("/p/bob/").content.decode())
+
     def test_a_stored_log_path_outside_the_log_folder_is_never_read(self) -> None:
         seat = self.game.seats.get(seat=0)
         seat.log = "/etc/passwd"
