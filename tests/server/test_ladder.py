@@ -161,3 +161,26 @@ class WorkerTests(TransactionTestCase):
         orphan.refresh_from_db()
         self.assertEqual((orphan.status, orphan.rated), (Game.DONE, True))
         self.assertEqual(orphan.record["seed"], orphan.seed)
+
+    def test_the_ladder_plays_on_a_dask_cluster_with_the_versions_shipped(self) -> None:
+        import pytest
+
+        pytest.importorskip("distributed", reason="dask[distributed] is in the dev extras")
+        from tournaments.cluster import ClusterOptions
+
+        contest = Contest.current()
+        contest.time_per_move = 0.5
+        contest.save()
+        for name in ("jan", "kim"):
+            _, who = participant(name)
+            v = submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])
+            Version.objects.filter(pk=v.pk).update(state=Version.PASSED)
+            enter(v)
+        worker = LadderWorker(max_games=3, validate=False, poll=0.05,
+                              cluster=ClusterOptions(workers=1, threads=1))
+        stats = run_loop(worker.run())
+        self.assertEqual((stats.played, stats.infrastructure_failures), (3, 0), stats)
+        done = Game.objects.filter(status=Game.DONE)
+        self.assertEqual(done.count(), 3)
+        self.assertTrue(all(g.rated and g.record for g in done))
+        self.assertEqual(sum(s.games for s in Standing.objects.all()), 6)

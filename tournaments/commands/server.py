@@ -61,16 +61,29 @@ def _contest_options(ruleset: str | None, players: int | None,
     contest.save()
 
 
-def _ladder(concurrency: int, isolation: str | None, games: int | None) -> Any:
+def _ladder(concurrency: int, isolation: str | None, games: int | None,
+            cluster: str | None = None) -> Any:
     from referee.loop import run as run_loop
     from tournaments.server.ladder.worker import LadderWorker
 
     def told(game_id: int) -> None:
         err_console.print(f"game {game_id} played", highlight=False)
 
+    options = None
+    if cluster is not None:
+        from tournaments.cluster import ClusterOptions
+
+        options = ClusterOptions(address=cluster)
     worker = LadderWorker(concurrency=concurrency, isolation=isolation, max_games=games,
-                          on_game=told)
-    return run_loop(worker.run())
+                          on_game=told, cluster=options)
+    try:
+        return run_loop(worker.run())
+    except Exception as exc:  # a cluster that cannot be used at all, said in a sentence
+        from tournaments.cluster import ClusterError
+
+        if isinstance(exc, ClusterError):
+            fail(str(exc), Exit.FAILED)
+        raise
 
 
 @server_app.command("init")
@@ -115,6 +128,9 @@ def server_ladder(
     isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
     games: int | None = typer.Option(None, "--games", min=1,
                                      help="stop after this many games (default: never)"),
+    cluster: str | None = typer.Option(None, "--cluster", metavar="tcp://HOST:8786",
+                                       help="play the games on this Dask scheduler's workers "
+                                            "(docs/cluster.md); validation stays here"),
 ) -> None:
     """The ladder worker alone: validates new versions and plays ranked games until stopped
     (SIGTERM or Ctrl-C; a SIGKILL loses nothing either: the next start replays the games in
@@ -129,7 +145,7 @@ def server_ladder(
     migrate()
     err_console.print(f"ladder worker started (isolation: {level}, {concurrency} games at once)",
                       highlight=False)
-    stats = _ladder(concurrency, level, games)
+    stats = _ladder(concurrency, level, games, cluster)
     err_console.print(f"ladder stopped: {stats.played} games played, {stats.validated} "
                       f"versions validated, {stats.infrastructure_failures} infrastructure "
                       f"failures (not rated)", highlight=False)

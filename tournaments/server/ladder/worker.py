@@ -21,7 +21,7 @@ import random
 import signal
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +31,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from tournaments.arena import GameSettings, arena_player, process_cap
+from tournaments.runner import StopRun
 from tournaments.schedule import ScheduledGame
 from tournaments.server.ladder import results
 from tournaments.server.ladder.matchmaking import Candidate, pick_game
@@ -73,7 +74,8 @@ class LadderWorker:
     def __init__(self, concurrency: int = 2, isolation: str | None = None,
                  max_games: int | None = None, poll: float = 0.5, validate: bool = True,
                  log_dir: Path | None = None, rng: random.Random | None = None,
-                 on_game: Callable[[int], None] | None = None) -> None:
+                 on_game: Callable[[int], None] | None = None,
+                 cluster: Any = None) -> None:
         self.concurrency = max(1, concurrency)
         self.isolation = isolation
         self.max_games = max_games
@@ -82,6 +84,7 @@ class LadderWorker:
         self.log_dir = log_dir or Path(settings.HOME) / "logs"
         self.rng = rng or random.Random()
         self.on_game = on_game
+        self.cluster = cluster  # tournaments.cluster.ClusterOptions: games on Dask workers
         self.stats = WorkerStats()
         self._stopping: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -149,8 +152,7 @@ class LadderWorker:
         in_flight: dict[asyncio.Task[Any], _Next] = {}
         cap = process_cap(32, contest.players, self.concurrency)
         try:
-            async with arena_player([], game_settings, log_dir=self.log_dir,
-                                    max_processes=cap, spec_of=specs.get) as play:
+            async with self._player(game_settings, cap, contest.players, specs) as play:
                 while not self._stopping.is_set():
                     nothing_to_validate = not self.validate
                     if self.validate and validating is None:
@@ -193,6 +195,25 @@ class LadderWorker:
             self._db.shutdown(wait=True)
         return self.stats
 
+    @contextlib.asynccontextmanager
+    async def _player(self, game_settings: GameSettings, cap: int, players: int,
+                      specs: dict[str, str]) -> AsyncIterator[Any]:
+        """The `play(game)` coroutine: this machine's referee Arena, or the Dask cluster's
+        workers (`cluster`) with the versions' files shipped to them, as `tournament run
+        --cluster` plays."""
+        if self.cluster is None:
+            async with arena_player([], game_settings, log_dir=self.log_dir,
+                                    max_processes=cap, spec_of=specs.get) as play:
+                yield play
+            return
+        from tournaments.cluster import cluster_player
+
+        async with cluster_player([], game_settings, self.cluster, players,
+                                  spec_of=specs.get) as remote:
+            self.concurrency = max(self.concurrency, remote.concurrency)
+            log.info("ladder games on the cluster: %s", remote.describe())
+            yield remote.play
+
     def _enough(self, in_flight: dict[asyncio.Task[Any], _Next]) -> bool:
         return self.max_games is not None and self.stats.played + len(in_flight) >= \
             self.max_games
@@ -226,6 +247,12 @@ class LadderWorker:
         if task.cancelled():
             return
         exc = task.exception()
+        if isinstance(exc, StopRun):
+            # The cluster is gone: the game stays scheduled for the next start; stop.
+            self.stats.errors.append(f"game {nxt.game_id}: {exc}")
+            log.error("the cluster can play no more games (%s); stopping", exc)
+            self.stop()
+            return
         if exc is not None:
             # Not a bot's doing (a bot's faults are in the result, not raised): never rated.
             error = "".join(traceback.format_exception(exc))
