@@ -56,3 +56,27 @@ class ValidationTests(TransactionTestCase):
         v2 = submit(self.who, [zip_bytes({"bot.py": RANDOM_BOT})])
         s2 = enter(v2)
         self.assertEqual((s2.mu, s2.sigma), (31.0, 2.0 + SIGMA_WIDENING))
+
+    def test_a_bot_toml_folder_is_built_then_validated_and_a_failed_build_says_so(
+            self) -> None:
+        import sys
+
+        toml = (f'name = "folder-bot"\nrun = "{sys.executable} bot.py"\n'
+                f"build = 'cp first.py bot.py'\n").encode()
+        good = submit(self.who, [zip_bytes({"mine/bot.toml": toml, "mine/first.py": RANDOM_BOT})])
+        self.assertEqual(good.entry, "mine")
+        claimed = claim_next()
+        assert claimed is not None
+        report = validate(claimed)
+        self.assertTrue(report.passed, report.as_dict())
+        self.assertTrue((good.folder() / "bot" / "mine" / "bot.py").exists(), "it was built")
+
+        broken = toml.replace(b"cp first.py bot.py", b"echo no compiler here >&2; exit 3")
+        bad = submit(self.who, [zip_bytes({"bot.toml": broken, "first.py": RANDOM_BOT})])
+        claimed = claim_next()
+        assert claimed is not None
+        validate(claimed)
+        bad.refresh_from_db()
+        self.assertEqual(bad.state, Version.FAILED)
+        self.assertIn("build", bad.reason)
+        self.assertIn("no compiler here", bad.log_tail)
