@@ -204,3 +204,17 @@ def test_an_archive_without_a_bot_says_what_it_needs(tmp_path: Path) -> None:
     unpack(archive, tmp_path / "out")
     with pytest.raises(ArchiveError, match="no bot.py or bot.toml"):
         bot_root(tmp_path / "out")
+
+
+def test_executable_bits_survive_and_nothing_else(tmp_path: Path) -> None:
+    run = tarfile.TarInfo("run.sh")
+    run.mode = 0o4777  # set-uid and world-writable: both dropped
+    archive = make_tar(tmp_path / "x.tar.gz", [tar_file("bot.py"), (run, b"#!/bin/sh\n")])
+    unpack(archive, tmp_path / "t")
+    mode = (tmp_path / "t" / "run.sh").stat().st_mode
+    assert mode & 0o111 and not mode & (stat.S_ISUID | 0o002)
+    z = make_zip(tmp_path / "x.zip", [("bot.py", BOT), (zip_mode("run.sh", stat.S_IFREG | 0o755),
+                                                        b"#!/bin/sh\n")])
+    unpack(z, tmp_path / "z")
+    assert (tmp_path / "z" / "run.sh").stat().st_mode & 0o111
+    assert not (tmp_path / "z" / "bot.py").stat().st_mode & 0o111

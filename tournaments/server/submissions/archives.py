@@ -123,7 +123,9 @@ def _untar(archive: Path, dest: Path, budget: _Budget) -> None:
                                        f"special file; only files and folders are allowed")
                 budget.add(member.size, member.name)
                 try:
-                    tar.extract(member, dest, set_attrs=False, filter="data")
+                    # The data filter keeps an executable bit and drops set-id bits,
+                    # group/other write and owners.
+                    tar.extract(member, dest, filter="data")
                 except tarfile.FilterError as exc:
                     raise ArchiveError(f"member {member.name!r} refused: {exc}") from None
     except (tarfile.TarError, EOFError, OSError) as exc:
@@ -162,6 +164,8 @@ def _unzip(archive: Path, dest: Path, budget: _Budget) -> None:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 with zf.open(info) as src, open(target, "xb") as out:
                     _copy(src, out, budget, info.filename)
+                if (info.external_attr >> 16) & 0o111:  # a script or program made on unix
+                    target.chmod(0o755)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError,
             NotImplementedError) as exc:
         raise ArchiveError(f"not a readable .zip archive ({exc})") from None
