@@ -8,10 +8,13 @@ test in a transaction rolled back after it) and run under pytest like any unitte
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 
 HOME = tempfile.mkdtemp(prefix="arena-server-test-")
+atexit.register(shutil.rmtree, HOME, ignore_errors=True)
 os.environ["AZUL_ARENA_SERVER_HOME"] = HOME
 os.environ.pop("DATABASE_URL", None)
 os.environ["DJANGO_SETTINGS_MODULE"] = "tournaments.server.settings"
