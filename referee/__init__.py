@@ -38,7 +38,7 @@ _HOMES = {
     "referee.sandbox": ["LEVELS", "IsolationError", "Limits", "caveats", "probe", "require",
                         "strongest"],
     "referee.launcher": ["bot_environment", "builtin_bots", "builtin_target", "check_entry",
-                         "entry_argv", "entry_program", "parse_builtin", "python_target"],
+                         "entry_argv", "entry_program", "parse_builtin", "python_target", "slug"],
     "referee.clocks": ["CLOCKS", "CPU_CEILING", "ClockError", "require_cpu_clock"],
     "referee.seeds": ["bot_seeds"],
     "referee.folders": ["FolderError", "is_folder_entry", "python_bot", "read_folder"],
@@ -56,7 +56,7 @@ __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two list
     "builtin_bots", "builtin_target", "caveats", "check_entry", "entry_argv", "entry_program",
     "final_ranks", "is_folder_entry", "is_loopback", "loop_name", "new_loop", "operator_metadata",
     "parse_builtin", "probe", "python_bot", "python_target", "read_folder", "require",
-    "require_cpu_clock", "run_loop", "strongest", "write_replay",
+    "require_cpu_clock", "run_loop", "slug", "strongest", "write_replay",
 ]
 
 if TYPE_CHECKING:  # what type checkers and readers see; at run time each loads on first use
@@ -74,6 +74,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; at run time each loads 
         entry_program,
         parse_builtin,
         python_target,
+        slug,
     )
     from referee.match import final_ranks
     from referee.match_types import (

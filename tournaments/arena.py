@@ -84,6 +84,7 @@ def outcome_from_match(game: ScheduledGame, result: Any) -> GameOutcome:
             move_time=float(getattr(seat, "move_time_total", 0.0) or 0.0),
             moves=int(getattr(seat, "moves", 0) or 0),
             cpu_time=getattr(seat, "cpu_time", None),
+            log=str(getattr(seat, "log_path", "") or ""),
         ))
     # The referee knows seats by entry name; the schedule is the authority on who sat where.
     if [s.entry for s in seats] != list(game.seats):

@@ -15,6 +15,7 @@ from tournaments.commands import (  # noqa: F401
     replay,
     report_page,
     rerun,
+    server,
     tournament,
     view,
 )

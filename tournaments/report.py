@@ -260,7 +260,9 @@ def export_json(store: Store, replays: bool = True) -> dict[str, Any]:
             "machine": asdict(g.machine) if g.machine else None,
         }
         if g.status == "done":
-            item["results"] = [asdict(s) for s in g.seats]
+            # The log's path is the playing machine's, not part of the store's results.
+            item["results"] = [{k: v for k, v in asdict(s).items() if k != "log"}
+                               for s in g.seats]
             if replays:
                 item["record"] = store.replay(g.game.game_id)
         games.append(item)

@@ -99,6 +99,7 @@ class SeatOutcome:
     move_time: float = 0.0
     moves: int = 0
     cpu_time: float | None = None  # None: not measured (a remote bot, an older store)
+    log: str = ""  # its bot process's log file, where the referee knows it (not stored here)
 
 
 @dataclass(frozen=True)

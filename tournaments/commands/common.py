@@ -121,13 +121,6 @@ WILD_ORDER_HELP = ("Summer Pavilion: the wild colour of rounds 1-6 as six letter
                    "PGOYBR (purple green orange yellow blue red), e.g. GOPYBR; default PGOYBR.")
 
 
-def classic_rulesets() -> list[str]:
-    """The classic family's rulesets: what a bot plays when it names none (Hello.rulesets)."""
-    from referee.engine import RULESETS
-
-    return [name for name, rules in RULESETS.items() if rules.family == "classic"]
-
-
 def builtin_rulesets(name: str) -> list[str] | None:
     """The rulesets built-in bot `name` plays (its class's `rulesets`; the classic family when it
     names none), or None when `name` is not a built-in. Bot files and command lines say it in
@@ -143,6 +136,8 @@ def builtin_rulesets(name: str) -> list[str] | None:
     from sdk.run import load_bot_class
 
     claimed = tuple(load_bot_class(builtin_bots()[found[0]]).rulesets)
+    from tournaments.compliance import classic_rulesets
+
     return list(claimed) if claimed else classic_rulesets()
 
 

@@ -27,3 +27,7 @@ token_app = typer.Typer(help="Tokens issued to remote entries.", no_args_is_help
 referee_app.add_typer(token_app, name="token")
 app.add_typer(tournament_app, name="tournament")
 app.add_typer(bot_app, name="bot")
+server_app = typer.Typer(help="The contest server: participants submit bots, a ladder plays "
+                              "them, everyone watches on the web (docs/server.md).",
+                         no_args_is_help=True)
+app.add_typer(server_app, name="server")

@@ -1,0 +1,38 @@
+"""The contest server's tests run Django against a test database of their own.
+
+Django is configured once for this folder: a temporary data folder (archives, versions, logs)
+and a SQLite test database in a real file there (in WAL mode with the busy timeout, as the
+server runs: an in-memory one shares a cache whose table locks fail at once where the ladder's
+threads would wait), migrated from the committed migrations, so every test also proves the
+migrations build the schema. Test classes are Django's own `TestCase` (each
+test in a transaction rolled back after it) and run under pytest like any unittest class.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+
+HOME = tempfile.mkdtemp(prefix="arena-server-test-")
+atexit.register(shutil.rmtree, HOME, ignore_errors=True)
+os.environ["AZUL_ARENA_SERVER_HOME"] = HOME
+os.environ.pop("DATABASE_URL", None)
+os.environ["DJANGO_SETTINGS_MODULE"] = "tournaments.server.settings"
+
+import django  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+settings.DATABASES["default"]["TEST"] = {"NAME": os.path.join(HOME, "test.sqlite3")}
+django.setup()
+
+from django.db import connection  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+
+setup_test_environment()
+connection.creation.create_test_db(verbosity=0, autoclobber=True)
+
+# Argon2 at the test's own cost (Django's default takes 100 MiB and a few tenths of a second
+# per hash): the same algorithm and code path, a fast suite.
+settings.PASSWORD_HASHERS = ["tests.server.helpers.TestArgon2PasswordHasher"]

@@ -1,0 +1,78 @@
+"""Archives of real bots and accounts for the server's tests."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+import zipfile
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import Argon2PasswordHasher
+
+from tournaments.server.accounts.models import Participant
+
+RANDOM_BOT = b'''import random
+
+import sdk
+
+
+class RandomBot(sdk.Bot):
+    name = "uploaded-random"
+
+    def choose_move(self, state):
+        return random.choice(state.legal_moves())
+
+
+if __name__ == "__main__":
+    sdk.run(RandomBot)
+'''
+
+CRASHING_BOT = b'''import sdk
+
+
+class CrashBot(sdk.Bot):
+    name = "crasher"
+
+    def choose_move(self, state):
+        raise RuntimeError("this bot always crashes on its first move")
+
+
+if __name__ == "__main__":
+    sdk.run(CrashBot)
+'''
+
+
+def zip_bytes(files: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data in files.items():
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def tgz_bytes(files: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for name, data in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def participant(name: str, password: str = "a long enough pass 7", staff: bool = False
+                ) -> tuple[Any, Participant]:
+    user = get_user_model().objects.create_user(name, password=password, is_staff=staff,
+                                                is_superuser=staff)
+    who = Participant.objects.create(name=name)
+    who.members.add(user)
+    return user, who
+
+
+class TestArgon2PasswordHasher(Argon2PasswordHasher):  # type: ignore[misc]
+    """Argon2 with small costs, for the tests only."""
+
+    time_cost = 1
+    memory_cost = 1024
+    parallelism = 1

@@ -1,0 +1,220 @@
+"""Hostile and honest archives through `unpack`: every refusal names what is wrong, and nothing
+is ever written outside the version's folder (the test looks at the folder's parent)."""
+
+from __future__ import annotations
+
+import io
+import stat
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tournaments.server.submissions.archives import (
+    ArchiveError,
+    Limits,
+    bot_root,
+    entry_spec,
+    unpack,
+)
+
+BOT = b"import sdk\n"
+
+
+def make_tar(path: Path, members: list[tuple[tarfile.TarInfo, bytes | None]]) -> Path:
+    with tarfile.open(path, "w:gz") as tar:
+        for info, data in members:
+            if data is not None:
+                info.size = len(data)
+            tar.addfile(info, io.BytesIO(data) if data is not None else None)
+    return path
+
+
+def tar_file(name: str, data: bytes = BOT) -> tuple[tarfile.TarInfo, bytes]:
+    return tarfile.TarInfo(name), data
+
+
+def tar_special(name: str, kind: bytes, link: str = "") -> tuple[tarfile.TarInfo, None]:
+    info = tarfile.TarInfo(name)
+    info.type = kind
+    info.linkname = link
+    return info, None
+
+
+def make_zip(path: Path, members: list[tuple[str | zipfile.ZipInfo, bytes]]) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members:
+            zf.writestr(name, data)
+    return path
+
+
+def zip_mode(name: str, mode: int) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name)
+    info.external_attr = mode << 16
+    return info
+
+
+def refused(archive: Path, tmp_path: Path, match: str, limits: Limits | None = None) -> None:
+    before = sorted(p.name for p in tmp_path.iterdir())
+    dest = tmp_path / "out" / "bot"
+    with pytest.raises(ArchiveError, match=match):
+        unpack(archive, dest, limits or Limits())
+    assert not dest.exists(), "a refused archive leaves no folder"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "out") == before
+    assert not (tmp_path / "evil").exists() and not Path("/tmp/azul-arena-evil").exists()
+
+
+def test_honest_tar_and_zip_unpack_and_find_the_bot(tmp_path: Path) -> None:
+    tgz = make_tar(tmp_path / "a.tar.gz", [tar_file("mybot/bot.py"),
+                                           tar_file("mybot/lib/util.py", b"x = 1\n")])
+    done = unpack(tgz, tmp_path / "t")
+    assert (done.format, done.files) == ("tar.gz", 2)
+    root = bot_root(tmp_path / "t")
+    assert root == tmp_path / "t" / "mybot"
+    assert entry_spec(root) == str(root / "bot.py")
+    z = make_zip(tmp_path / "a.zip", [("bot.toml", b"[bot]\n"), ("main.js", b"//\n")])
+    assert unpack(z, tmp_path / "z").format == "zip"
+    assert entry_spec(bot_root(tmp_path / "z")) == str(tmp_path / "z")
+
+
+@pytest.mark.parametrize("kind", ["tar", "zip"])
+@pytest.mark.parametrize("name, match", [
+    ("../evil/bot.py", r"contains '\.\.'"),
+    ("mybot/../../evil.py", r"contains '\.\.'"),
+    ("/tmp/azul-arena-evil", "absolute path"),
+    ("..\\evil.py", r"contains '\.\.'"),
+])
+def test_paths_leaving_the_folder_are_refused(tmp_path: Path, kind: str, name: str,
+                                              match: str) -> None:
+    if kind == "tar":
+        archive = make_tar(tmp_path / "x.tar.gz", [tar_file("bot.py"), tar_file(name)])
+    else:
+        archive = make_zip(tmp_path / "x.zip", [("bot.py", BOT), (name, b"x")])
+    refused(archive, tmp_path, match)
+
+
+@pytest.mark.parametrize("member, match", [
+    (tar_special("evil", tarfile.SYMTYPE, "/etc/passwd"), "is a link"),
+    (tar_special("inside", tarfile.SYMTYPE, "bot.py"), "is a link"),
+    (tar_special("hard", tarfile.LNKTYPE, "bot.py"), "is a link"),
+    (tar_special("dev", tarfile.CHRTYPE), "device, FIFO"),
+    (tar_special("blk", tarfile.BLKTYPE), "device, FIFO"),
+    (tar_special("fifo", tarfile.FIFOTYPE), "device, FIFO"),
+])
+def test_tar_links_and_devices_are_refused(tmp_path: Path, member: tuple[tarfile.TarInfo, None],
+                                           match: str) -> None:
+    archive = make_tar(tmp_path / "x.tar.gz", [tar_file("bot.py"), member])
+    refused(archive, tmp_path, match)
+
+
+def test_a_link_then_a_write_through_it_is_refused_at_the_link(tmp_path: Path) -> None:
+    archive = make_tar(tmp_path / "x.tar.gz", [tar_special("d", tarfile.SYMTYPE, str(tmp_path)),
+                                               tar_file("d/evil", b"x")])
+    refused(archive, tmp_path, "is a link")
+
+
+@pytest.mark.parametrize("mode, match", [
+    (stat.S_IFLNK | 0o777, "symbolic link"),
+    (stat.S_IFCHR | 0o666, "device, FIFO"),
+    (stat.S_IFIFO | 0o666, "device, FIFO"),
+])
+def test_zip_links_and_devices_are_refused(tmp_path: Path, mode: int, match: str) -> None:
+    archive = make_zip(tmp_path / "x.zip", [("bot.py", BOT), (zip_mode("evil", mode),
+                                                              b"/etc/passwd")])
+    refused(archive, tmp_path, match)
+
+
+@pytest.mark.parametrize("kind", ["tar", "zip"])
+def test_a_bomb_past_the_unpacked_limit_is_refused(tmp_path: Path, kind: str) -> None:
+    big = bytes(3 * 2**20)  # compresses to a few KiB
+    if kind == "tar":
+        archive = make_tar(tmp_path / "x.tar.gz", [tar_file("bot.py"), tar_file("pad", big)])
+    else:
+        archive = make_zip(tmp_path / "x.zip", [("bot.py", BOT), ("pad", big)])
+    assert archive.stat().st_size < 64 * 1024
+    refused(archive, tmp_path, "unpacks to more than", Limits(max_bytes=2**20))
+
+
+def test_a_zip_whose_header_lies_about_its_size_is_cut_at_the_limit(tmp_path: Path) -> None:
+    archive = make_zip(tmp_path / "x.zip", [("bot.py", BOT), ("pad", bytes(3 * 2**20))])
+    raw = bytearray(archive.read_bytes())
+    # Rewrite the central directory's uncompressed size of "pad" to 10 bytes.
+    cd = raw.rfind(b"PK\x01\x02")
+    assert raw[cd + 46:cd + 49] == b"pad"
+    raw[cd + 24:cd + 28] = (10).to_bytes(4, "little")
+    archive.write_bytes(bytes(raw))
+    dest = tmp_path / "out"
+    with pytest.raises(ArchiveError):
+        unpack(archive, dest, Limits(max_bytes=2**20))
+    assert not dest.exists()
+
+
+@pytest.mark.parametrize("kind", ["tar", "zip"])
+def test_too_many_files_are_refused(tmp_path: Path, kind: str) -> None:
+    names = [f"f{i}.py" for i in range(30)]
+    if kind == "tar":
+        archive = make_tar(tmp_path / "x.tar.gz", [tar_file(n) for n in names])
+    else:
+        archive = make_zip(tmp_path / "x.zip", [(n, BOT) for n in names])
+    refused(archive, tmp_path, "more than 20 members", Limits(max_files=20))
+
+
+@pytest.mark.parametrize("content, match", [
+    (b"just text, not an archive", "not a .zip or .tar.gz"),
+    (b"", "not a .zip or .tar.gz"),
+    (b"PK\x03\x04" + b"\x00" * 40, "not a readable .zip"),
+    (b"\x1f\x8b\x08\x00" + b"\x00" * 40, "not a readable .tar.gz"),
+])
+def test_wrong_or_broken_formats_are_refused(tmp_path: Path, content: bytes, match: str) -> None:
+    archive = tmp_path / "x.bin"
+    archive.write_bytes(content)
+    refused(archive, tmp_path, match)
+
+
+def test_a_plain_tar_without_gzip_is_refused(tmp_path: Path) -> None:
+    archive = tmp_path / "x.tar"
+    with tarfile.open(archive, "w") as tar:
+        info = tarfile.TarInfo("bot.py")
+        info.size = len(BOT)
+        tar.addfile(info, io.BytesIO(BOT))
+    refused(archive, tmp_path, "not a .zip or .tar.gz")
+
+
+def test_an_encrypted_zip_member_is_refused(tmp_path: Path) -> None:
+    archive = make_zip(tmp_path / "x.zip", [("bot.py", BOT)])
+    raw = bytearray(archive.read_bytes())
+    cd = raw.rfind(b"PK\x01\x02")
+    raw[cd + 8] |= 0x1  # the central directory's "encrypted" flag
+    archive.write_bytes(bytes(raw))
+    refused(archive, tmp_path, "encrypted")
+
+
+def test_duplicate_zip_members_are_refused(tmp_path: Path) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns about the duplicate name
+        archive = make_zip(tmp_path / "x.zip", [("bot.py", BOT), ("bot.py", b"evil")])
+    refused(archive, tmp_path, "appears twice")
+
+
+def test_an_archive_without_a_bot_says_what_it_needs(tmp_path: Path) -> None:
+    archive = make_zip(tmp_path / "x.zip", [("README.md", b"hi"), ("src/main.py", b"")])
+    unpack(archive, tmp_path / "out")
+    with pytest.raises(ArchiveError, match="no bot.py or bot.toml"):
+        bot_root(tmp_path / "out")
+
+
+def test_executable_bits_survive_and_nothing_else(tmp_path: Path) -> None:
+    run = tarfile.TarInfo("run.sh")
+    run.mode = 0o4777  # set-uid and world-writable: both dropped
+    archive = make_tar(tmp_path / "x.tar.gz", [tar_file("bot.py"), (run, b"#!/bin/sh\n")])
+    unpack(archive, tmp_path / "t")
+    mode = (tmp_path / "t" / "run.sh").stat().st_mode
+    assert mode & 0o111 and not mode & (stat.S_ISUID | 0o002)
+    z = make_zip(tmp_path / "x.zip", [("bot.py", BOT), (zip_mode("run.sh", stat.S_IFREG | 0o755),
+                                                        b"#!/bin/sh\n")])
+    unpack(z, tmp_path / "z")
+    assert (tmp_path / "z" / "run.sh").stat().st_mode & 0o111
+    assert not (tmp_path / "z" / "bot.py").stat().st_mode & 0o111

@@ -1,0 +1,76 @@
+"""Submissions become versions: content hash, size, numbering, the daily quota, and a refused
+archive leaves no version, no folder and no archive behind."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from django.conf import settings
+from django.test import TestCase
+
+from tests.server.helpers import RANDOM_BOT, participant, tgz_bytes, zip_bytes
+from tournaments.server.ladder.models import Contest
+from tournaments.server.submissions.intake import SubmissionError, submit
+from tournaments.server.submissions.models import Version
+
+
+class IntakeTests(TestCase):
+    def setUp(self) -> None:
+        self.user, self.who = participant("alice")
+
+    def test_versions_are_numbered_and_kept_with_hash_size_and_folder(self) -> None:
+        data = zip_bytes({"mybot/bot.py": RANDOM_BOT})
+        v1 = submit(self.who, [data], self.user)
+        v2 = submit(self.who, [tgz_bytes({"bot.py": RANDOM_BOT})], self.user)
+        self.assertEqual((v1.number, v2.number), (1, 2))
+        self.assertEqual(v1.sha256, hashlib.sha256(data).hexdigest())
+        self.assertEqual(v1.size, len(data))
+        self.assertEqual((v1.archive_format, v2.archive_format), ("zip", "tar.gz"))
+        self.assertEqual(v1.entry, "mybot/bot.py")
+        self.assertEqual(Path(v1.spec()).read_bytes(), RANDOM_BOT)
+        self.assertEqual(v1.archive_path().read_bytes(), data)
+        self.assertEqual(v1.state, Version.PENDING)
+        self.assertTrue(str(v1.folder()).startswith(str(settings.HOME)))
+
+    def test_a_refused_archive_leaves_nothing(self) -> None:
+        before = sorted(p.name for p in (Path(settings.HOME) / "uploads").glob("*")) if (
+            Path(settings.HOME) / "uploads").exists() else []
+        with self.assertRaisesRegex(SubmissionError, r"contains '\.\.'"):
+            submit(self.who, [zip_bytes({"bot.py": RANDOM_BOT, "../escape.py": b"x"})])
+        with self.assertRaisesRegex(SubmissionError, "no bot.py or bot.toml"):
+            submit(self.who, [zip_bytes({"notes.txt": b"x"})])
+        with self.assertRaisesRegex(SubmissionError, "empty"):
+            submit(self.who, [b""])
+        self.assertFalse(Version.objects.exists())
+        after = sorted(p.name for p in (Path(settings.HOME) / "uploads").glob("*"))
+        self.assertEqual(before, after)
+
+    def test_the_daily_quota_is_the_contests_setting(self) -> None:
+        contest = Contest.current()
+        contest.daily_quota = 2
+        contest.save()
+        for _ in range(2):
+            submit(self.who, [zip_bytes({"bot.py": RANDOM_BOT})])
+        with self.assertRaisesRegex(SubmissionError, "limit is 2; the next one is possible at"):
+            submit(self.who, [zip_bytes({"bot.py": RANDOM_BOT})])
+        # Another participant has a quota of their own.
+        _, bob = participant("bob")
+        submit(bob, [zip_bytes({"bot.py": RANDOM_BOT})])
+
+    def test_an_archive_over_the_size_limit_is_refused_while_it_arrives(self) -> None:
+        with self.settings(ARCHIVE_MAX_BYTES=1000):
+            with self.assertRaisesRegex(SubmissionError, "larger than the limit"):
+                submit(self.who, [b"PK\x03\x04" + bytes(600), bytes(600)])
+
+
+def test_the_committed_migrations_match_the_models() -> None:
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    try:
+        call_command("makemigrations", "--check", "--dry-run", stdout=out, stderr=out)
+    except SystemExit as exc:
+        raise AssertionError(f"models changed without a migration:\n{out.getvalue()}") from exc

@@ -1,0 +1,64 @@
+"""The database settings: SQLite in WAL mode by default, DATABASE_URL for PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from tournaments.server.dburl import DatabaseUrlError, from_url
+
+
+def test_postgresql_urls_become_psycopg_settings() -> None:
+    db = from_url("postgresql://arena:p%40ss@db.example.edu:5433/contest?sslmode=require")
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert (db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == (
+        "contest", "arena", "p@ss", "db.example.edu", "5433")
+    assert db["OPTIONS"] == {"sslmode": "require"}
+    socket = from_url("postgres:///contest?host=/run/postgresql")
+    assert (socket["HOST"], socket["NAME"]) == ("/run/postgresql", "contest")
+
+
+def test_sqlite_urls_and_bad_urls() -> None:
+    db = from_url("sqlite:////srv/arena/db.sqlite3")
+    assert db["NAME"] == "/srv/arena/db.sqlite3"
+    assert "journal_mode=WAL" in db["OPTIONS"]["init_command"]
+    for bad, message in (("mysql://x/y", "must start with postgresql://"),
+                         ("postgresql://host", "needs the database NAME"),
+                         ("sqlite://", "needs the database file")):
+        with pytest.raises(DatabaseUrlError, match=message):
+            from_url(bad)
+
+
+def test_the_default_database_is_sqlite_with_immediate_transactions() -> None:
+    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert settings.DATABASES["default"]["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA journal_mode")
+        # The test database lives in memory (journal "memory"); a file database is WAL, as
+        # test_cli checks on the file `server init` makes.
+        assert cursor.fetchone()[0] in ("wal", "memory")
+
+
+def test_security_settings() -> None:
+    from tournaments.server import settings as real
+
+    assert real.PASSWORD_HASHERS[0] == "django.contrib.auth.hashers.Argon2PasswordHasher"
+    assert "django.middleware.csrf.CsrfViewMiddleware" in settings.MIDDLEWARE
+    assert "django_htmx.middleware.HtmxMiddleware" in settings.MIDDLEWARE
+    assert settings.SESSION_COOKIE_HTTPONLY and not settings.DEBUG
+
+
+def test_contest_settings_no_game_could_use_are_refused() -> None:
+    from django.core.exceptions import ValidationError
+
+    from tournaments.server.ladder.models import Contest
+
+    ok = Contest(ruleset="pavilion", players=3, wild_order="GOPYBR")
+    ok.clean()
+    assert ok.options() == {"wild_order": "GOPYBR"}
+    for bad, message in ((Contest(ruleset="chess"), "unknown ruleset"),
+                         (Contest(ruleset="azul", players=5), "played by 2-4"),
+                         (Contest(ruleset="pavilion", wild_order="XXXXXX"), "six letters")):
+        with pytest.raises(ValidationError, match=message):
+            bad.clean()

@@ -1,0 +1,287 @@
+"""The pages and the CLI's API through Django's test client: sign-up, log in, CSRF, uploads,
+tokens, and every way one participant might reach another's logs, sources and archives
+(each must fail)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client, TestCase
+
+from referee.engine import new_game
+from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
+from tournaments.server.accounts.models import ApiToken, Participant
+from tournaments.server.ladder import results
+from tournaments.server.ladder.models import Contest
+from tournaments.server.ladder.standings import enter
+from tournaments.server.submissions.intake import submit
+from tournaments.server.submissions.models import Version
+from tournaments.store import GameOutcome, SeatOutcome
+
+PASSWORD = "a long enough pass 7"
+
+
+def played_record(names: list[str]) -> dict:
+    game = new_game("azul", 2, seed=3)
+    rng = random.Random(3)
+    while not game.is_over():
+        game.push(rng.choice(game.legal_moves()))
+    return game.record(names)
+
+
+class Pages(TestCase):
+    def setUp(self) -> None:
+        self.alice_user, self.alice = participant("alice", PASSWORD)
+        self.bob_user, self.bob = participant("bob", PASSWORD)
+        self.va = self.passed(self.alice)
+        self.vb = self.passed(self.bob)
+        logs = Path(settings.HOME) / "logs"
+        logs.mkdir(parents=True, exist_ok=True)
+        self.bob_log = logs / "bob-secret.log"
+        self.bob_log.write_text("bob's private thoughts: opening book v3\n")
+        self.alice_log = logs / "alice.log"
+        self.alice_log.write_text("alice says hello\n")
+        game = results.schedule(Contest.current(), [self.va, self.vb])
+        record = played_record([self.va.entry_name, self.vb.entry_name])
+        scores = record.get("final_scores") or [10, 5]
+        outcome = GameOutcome(seats=[
+            SeatOutcome(self.va.entry_name, int(scores[0]), 1, log=str(self.alice_log)),
+            SeatOutcome(self.vb.entry_name, int(scores[1]), 2, log=str(self.bob_log))],
+            record=record, duration=1.0)
+        results.record(game.pk, outcome)
+        self.game = game
+
+    def passed(self, who: Participant) -> Version:
+        v = submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])
+        Version.objects.filter(pk=v.pk).update(state=Version.PASSED, log_tail="tail of " +
+                                               who.name)
+        enter(v)
+        return Version.objects.get(pk=v.pk)
+
+    def login(self, name: str, csrf: bool = False) -> Client:
+        from django.contrib.auth import get_user_model
+
+        client = Client(enforce_csrf_checks=csrf)
+        client.force_login(get_user_model().objects.get(username=name))
+        return client
+
+    # -- public pages --------------------------------------------------------------------------
+    def test_leaderboard_game_page_and_viewer_are_public(self) -> None:
+        anon = Client()
+        page = anon.get("/").content.decode()
+        self.assertIn("alice", page)
+        self.assertIn("bob", page)
+        self.assertLess(page.index("alice"), page.index("bob"), "the winner ranks first")
+        partial = anon.get("/", headers={"HX-Request": "true"}).content.decode()
+        self.assertIn('id="leaderboard"', partial)
+        self.assertNotIn("<html", partial)
+        game = anon.get(f"/games/{self.game.pk}/").content.decode()
+        self.assertIn("<iframe", game)
+        self.assertNotIn("its log", game, "a visitor gets no log links")
+        viewer = anon.get(f"/games/{self.game.pk}/viewer")
+        self.assertEqual(viewer.status_code, 200)
+        self.assertIn(b"game-data", viewer.content)
+
+    def test_the_owner_reads_its_own_log_and_archive(self) -> None:
+        alice = self.login("alice")
+        log = alice.get(f"/games/{self.game.pk}/log/0")
+        self.assertEqual(log.status_code, 200)
+        self.assertIn(b"alice says hello", log.content)
+        archive = alice.get(f"/p/alice/v/{self.va.number}/archive")
+        self.assertEqual(archive.status_code, 200)
+        self.assertEqual(b"".join(archive.streaming_content), self.va.archive_path().read_bytes())
+        self.assertIn(b"tail of alice", alice.get(f"/p/alice/v/{self.va.number}/").content)
+
+    def test_another_participants_log_source_and_archive_are_refused(self) -> None:
+        for client in (Client(), self.login("alice")):
+            self.assertEqual(client.get(f"/games/{self.game.pk}/log/1").status_code, 404)
+            self.assertEqual(client.get(f"/p/bob/v/{self.vb.number}/archive").status_code, 404)
+            page = client.get(f"/p/bob/v/{self.vb.number}/").content
+            self.assertNotIn(b"tail of bob", page)
+            self.assertNotIn(b"archive</a>", page)
+            # Guessed ids: other seats, versions and games do not exist or are not theirs.
+            for url in (f"/games/{self.game.pk}/log/7", "/games/99999/log/0",
+                        "/p/bob/v/99/archive", "/p/nobody/v/1/archive"):
+                self.assertEqual(client.get(url).status_code, 404, url)
+        staff_user, _ = participant("org", PASSWORD, staff=True)
+        staff = self.login("org")
+        self.assertIn(b"opening book", staff.get(f"/games/{self.game.pk}/log/1").content)
+
+    def test_why_a_version_failed_is_for_its_members_and_the_organisers(self) -> None:
+        Version.objects.filter(pk=self.vb.pk).update(
+            state=Version.FAILED, reason="launch and handshake: crash: secret_helper.py line 3")
+        for client in (Client(), self.login("alice")):
+            for url in ("/p/bob/", f"/p/bob/v/{self.vb.number}/"):
+                page = client.get(url).content.decode()
+                self.assertIn("failed", page)
+                self.assertNotIn("secret_helper", page, url)
+        self.assertIn("secret_helper", self.login("bob").get("/p/bob/").content.decode())
+
+    def test_a_stored_log_path_outside_the_log_folder_is_never_read(self) -> None:
+        seat = self.game.seats.get(seat=0)
+        seat.log = "/etc/passwd"
+        seat.save()
+        page = self.login("alice").get(f"/games/{self.game.pk}/log/0").content
+        self.assertNotIn(b"root:", page)
+
+    def test_rating_chart_and_results_against_each_opponent(self) -> None:
+        game = results.schedule(Contest.current(), [self.va, self.vb])
+        results.record(game.pk, GameOutcome(seats=[
+            SeatOutcome(self.va.entry_name, 10, 2), SeatOutcome(self.vb.entry_name, 20, 1)],
+            record={}, duration=1.0))
+        page = Client().get("/p/alice/").content.decode()
+        self.assertIn('id="rating-chart"', page)
+        self.assertRegex(page, r"<polyline points=\"[0-9., ]+\"")
+        against = page[page.index('id="against"'):]
+        self.assertRegex(against, r"bob</a></td><td class=\"num\">2</td><td class=\"num\">1"
+                                  r"</td><td class=\"num\">1</td>")
+
+    def test_a_member_pins_a_version_and_nobody_else_can(self) -> None:
+        from tournaments.server.ladder.standings import active_versions
+
+        v2 = self.passed(self.alice)
+        self.assertIn(v2.pk, [v.pk for v in active_versions()])
+        bob = self.login("bob")
+        self.assertEqual(bob.post("/p/alice/", {"pin": "1"}).status_code, 403)
+        alice = self.login("alice")
+        self.assertEqual(alice.post("/p/alice/", {"pin": "1"}).status_code, 302)
+        self.assertIn(self.va.pk, [v.pk for v in active_versions()])
+        self.assertNotIn(v2.pk, [v.pk for v in active_versions()])
+        self.assertEqual(alice.post("/p/alice/", {"pin": "9"}).status_code, 404)
+        alice.post("/p/alice/", {"pin": "newest"})
+        self.assertIn(v2.pk, [v.pk for v in active_versions()])
+
+    # -- forms and CSRF ------------------------------------------------------------------------
+    def test_sign_up_then_upload_through_the_form(self) -> None:
+        client = Client(enforce_csrf_checks=True)
+        page = client.get("/signup/")
+        token = page.cookies["csrftoken"].value
+        form = {"username": "dave", "password1": PASSWORD, "password2": PASSWORD,
+                "participant": "dave-bots", "csrfmiddlewaretoken": token}
+        reply = client.post("/signup/", form)
+        self.assertEqual(reply.status_code, 302, reply.content[:2000])
+        user = Participant.objects.get(name="dave-bots").members.get()
+        self.assertTrue(user.password.startswith("argon2"), "passwords are hashed with Argon2")
+        page = client.get("/p/dave-bots/")
+        token = page.cookies.get("csrftoken", client.cookies["csrftoken"]).value
+        upload = SimpleUploadedFile("bot.zip", zip_bytes({"bot.py": RANDOM_BOT}))
+        reply = client.post("/p/dave-bots/", {"archive": upload, "csrfmiddlewaretoken": token})
+        self.assertEqual(reply.status_code, 302)
+        self.assertEqual(Version.objects.get(participant__name="dave-bots").state,
+                         Version.PENDING)
+        bad = SimpleUploadedFile("bot.zip", zip_bytes({"../evil.py": b"x", "bot.py": b""}))
+        reply = client.post("/p/dave-bots/", {"archive": bad, "csrfmiddlewaretoken": token})
+        self.assertContains(reply, "contains &#x27;..&#x27;")
+
+    def test_sign_up_by_invitation_code_when_the_organiser_says_so(self) -> None:
+        contest = Contest.current()
+        contest.signup, contest.signup_code = Contest.CODE, "azul-2026"
+        contest.save()
+        form = {"username": "erin", "password1": PASSWORD, "password2": PASSWORD,
+                "participant": "erin"}
+        self.assertContains(Client().post("/signup/", form), "invitation code")
+        self.assertEqual(Client().post("/signup/", {**form, "code": "azul-2026"}).status_code,
+                         302)
+
+    def test_forms_without_their_csrf_token_are_refused(self) -> None:
+        alice = self.login("alice", csrf=True)
+        upload = SimpleUploadedFile("bot.zip", zip_bytes({"bot.py": RANDOM_BOT}))
+        self.assertEqual(alice.post("/p/alice/", {"archive": upload}).status_code, 403)
+        self.assertEqual(alice.post("/tokens/", {"name": "x"}).status_code, 403)
+        self.assertEqual(Client(enforce_csrf_checks=True).post(
+            "/login/", {"username": "alice", "password": PASSWORD}).status_code, 403)
+        self.assertEqual(Version.objects.filter(participant=self.alice).count(), 1)
+
+    def test_a_member_of_another_participant_cannot_upload_for_it(self) -> None:
+        alice = self.login("alice")
+        upload = SimpleUploadedFile("bot.zip", zip_bytes({"bot.py": RANDOM_BOT}))
+        self.assertEqual(alice.post("/p/bob/", {"archive": upload}).status_code, 403)
+        self.assertEqual(Version.objects.filter(participant=self.bob).count(), 1)
+
+    def test_logins_are_throttled_after_repeated_failures(self) -> None:
+        client = Client()
+        reply = client.post("/login/", {"username": "alice", "password": PASSWORD})
+        self.assertEqual(reply.status_code, 302, "the right password logs in")
+        client = Client()
+        for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+            self.assertEqual(client.post("/login/", {"username": "alice",
+                                                     "password": "guess"}).status_code, 200)
+        self.assertEqual(client.post("/login/", {"username": "alice", "password": "guess"})
+                         .status_code, 429, "the last failure allowed locks the account out")
+        locked = client.post("/login/", {"username": "alice", "password": PASSWORD})
+        self.assertEqual(locked.status_code, 429, "even the right password, once locked out")
+        self.assertEqual(Client().post("/api/token", {"username": "alice",
+                                                      "password": PASSWORD}).status_code, 429)
+        # Another account is not locked by alice's failures.
+        self.assertEqual(Client().post("/login/", {"username": "bob", "password": PASSWORD})
+                         .status_code, 302)
+
+    def test_a_session_expires(self) -> None:
+        self.assertTrue(settings.SESSION_EXPIRE_AT_BROWSER_CLOSE)
+        self.assertLessEqual(settings.SESSION_COOKIE_AGE, 24 * 3600)
+        alice = self.login("alice")
+        self.assertLessEqual(alice.session.get_expiry_age(), 24 * 3600)
+
+    # -- tokens and the API --------------------------------------------------------------------
+    def test_api_tokens_submit_and_revoked_tokens_are_refused(self) -> None:
+        anon = Client()
+        self.assertEqual(anon.post("/api/token", {"username": "alice",
+                                                  "password": "wrong"}).status_code, 401)
+        reply = anon.post("/api/token", {"username": "alice", "password": PASSWORD}).json()
+        token = reply["token"]
+        self.assertEqual(reply["participant"], "alice")
+        row = ApiToken.objects.get(user=self.alice_user)
+        self.assertNotIn(token, (row.digest, row.hint), "only a hash of the token is stored")
+        auth = {"Authorization": f"Bearer {token}"}
+        archive = SimpleUploadedFile("bot.tar.gz", zip_bytes({"bot.py": RANDOM_BOT}))
+        done = anon.post("/api/submit", {"archive": archive}, headers=auth)
+        self.assertEqual(done.status_code, 201, done.content)
+        self.assertEqual(done.json()["version"], 2)
+        listing = anon.get("/api/versions", headers=auth).json()
+        self.assertEqual([v["version"] for v in listing["versions"]], [2, 1])
+        # Submitting for another participant with one's own token.
+        archive = SimpleUploadedFile("bot.zip", zip_bytes({"bot.py": RANDOM_BOT}))
+        self.assertEqual(anon.post("/api/submit", {"archive": archive, "participant": "bob"},
+                                   headers=auth).status_code, 403)
+        row.revoke()
+        archive = SimpleUploadedFile("bot.zip", zip_bytes({"bot.py": RANDOM_BOT}))
+        refused = anon.post("/api/submit", {"archive": archive}, headers=auth)
+        self.assertEqual(refused.status_code, 401)
+        self.assertIn("revoked", refused.json()["error"])
+        self.assertEqual(anon.get("/api/versions", headers={
+            "Authorization": "Bearer aat_made-up"}).status_code, 401)
+        self.assertEqual(Version.objects.filter(participant=self.bob).count(), 1)
+
+    def test_the_logs_api_gives_only_ones_own_seats(self) -> None:
+        _, alice_token = ApiToken.issue(self.alice_user)
+        reply = Client().get(f"/api/games/{self.game.pk}/logs",
+                             headers={"Authorization": f"Bearer {alice_token}"})
+        self.assertEqual(reply.status_code, 200)
+        seats = reply.json()["seats"]
+        self.assertEqual([s["seat"] for s in seats], [0])
+        self.assertIn("alice says hello", seats[0]["log"])
+        self.assertNotIn("opening book", reply.content.decode())
+        carl, _ = participant("carl", PASSWORD)
+        _, carl_token = ApiToken.issue(carl)
+        self.assertEqual(Client().get(f"/api/games/{self.game.pk}/logs", headers={
+            "Authorization": f"Bearer {carl_token}"}).status_code, 404)
+        self.assertEqual(Client().get(f"/api/games/{self.game.pk}/logs").status_code, 401)
+
+    def test_the_tokens_page_shows_a_new_token_once_and_revokes_only_ones_own(self) -> None:
+        alice = self.login("alice")
+        page = alice.post("/tokens/", {"name": "laptop"}).content.decode()
+        self.assertIn('id="new-token"', page)
+        self.assertNotIn('id="new-token"', alice.get("/tokens/").content.decode())
+        bob_token, _ = ApiToken.issue(self.bob_user)
+        self.assertEqual(alice.post("/tokens/", {"revoke": bob_token.pk}).status_code, 404)
+        bob_token.refresh_from_db()
+        self.assertIsNone(bob_token.revoked)
+
+    def test_the_admin_is_for_organisers_only(self) -> None:
+        self.assertEqual(self.login("alice").get("/admin/").status_code, 302)
+        participant("org2", PASSWORD, staff=True)
+        self.assertEqual(self.login("org2").get("/admin/arena_submissions/version/")
+                         .status_code, 200)

@@ -1,0 +1,457 @@
+"""The contest server's commands: `server init / run / ladder / demo` for organisers, and
+`login / submit / submissions` for participants (docs/server.md)."""
+# ruff: noqa: B008  (typer declares options as argument defaults)
+
+from __future__ import annotations
+
+import getpass
+import os
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from tournaments.commands.common import (
+    ISOLATION_HELP,
+    WILD_ORDER_HELP,
+    Exit,
+    check_isolation,
+    console,
+    err_console,
+    fail,
+    print_json,
+)
+from tournaments.commands.groups import app, server_app
+
+HOME_HELP = ("the server's data folder: database, archives, versions, logs (default: "
+             "$AZUL_ARENA_SERVER_HOME, else ./arena-server)")
+SERVER_HELP = "the server's URL, e.g. http://localhost:8000"
+
+
+def _setup(home: Path | None) -> Path:
+    from tournaments.server import HOME_VARIABLE, setup
+
+    chosen = home or Path(os.environ.get(HOME_VARIABLE) or "arena-server")
+    try:
+        setup(chosen)
+    except Exception as exc:  # noqa: BLE001 - a bad DATABASE_URL, an unwritable folder
+        fail(f"cannot start the server's Django project: {exc}")
+    return chosen.resolve()
+
+
+def _contest_options(ruleset: str | None, players: int | None,
+                     time_per_move: float | None, wild_order: str | None = None) -> None:
+    from django.core.exceptions import ValidationError
+
+    from tournaments.server.ladder.models import Contest
+
+    contest = Contest.current()
+    if ruleset is not None:
+        contest.ruleset = ruleset
+    if players is not None:
+        contest.players = players
+    if time_per_move is not None:
+        contest.time_per_move = time_per_move
+    if wild_order is not None:
+        contest.wild_order = wild_order
+    try:
+        contest.clean()
+    except ValidationError as exc:
+        fail("; ".join(exc.messages))
+    contest.save()
+
+
+def _ladder(concurrency: int, isolation: str | None, games: int | None,
+            cluster: str | None = None) -> Any:
+    from referee import run_loop
+    from tournaments.server.ladder.worker import LadderWorker
+
+    def told(game_id: int) -> None:
+        err_console.print(f"game {game_id} played", highlight=False)
+
+    options = None
+    if cluster is not None:
+        from tournaments.cluster import ClusterOptions
+
+        options = ClusterOptions(address=cluster)
+    worker = LadderWorker(concurrency=concurrency, isolation=isolation, max_games=games,
+                          on_game=told, cluster=options)
+    try:
+        return run_loop(worker.run())
+    except Exception as exc:  # a cluster that cannot be used at all, said in a sentence
+        from tournaments.cluster import ClusterError
+
+        if isinstance(exc, ClusterError):
+            fail(str(exc), Exit.FAILED)
+        raise
+
+
+@server_app.command("init")
+def server_init(
+    home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
+    organiser: str = typer.Option("organiser", "--organiser", help="the organiser's login"),
+    password: str | None = typer.Option(None, "--password", help="default: a random one, "
+                                        "printed once"),
+    ruleset: str | None = typer.Option(None, "--ruleset", "-r", help="the contest's ruleset"),
+    players: int | None = typer.Option(None, "--players", min=2, max=4,
+                                       help="seats per ladder game"),
+    time_per_move: float | None = typer.Option(None, "--time-per-move", "-t", min=0.01),
+    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
+) -> None:
+    """Create (or upgrade) the server's database and an organiser account, and say how to log
+    in. Running it again changes only what it is given.
+
+    Example: [bold]azul-arena server init --home ./contest --ruleset azul --players 2[/]
+    """
+    folder = _setup(home)
+    from tournaments.server.runtime import create_organiser, migrate
+
+    migrate()
+    _contest_options(ruleset, players, time_per_move, wild_order)
+    _, made = create_organiser(organiser, password)
+    console.print(f"server data in {folder}", highlight=False)
+    if made is not None:
+        console.print(f"organiser account: [bold]{organiser}[/] password [bold]{made}[/] "
+                      f"(shown once; change it in the admin)", highlight=False)
+    else:
+        console.print(f"organiser account {organiser!r} exists (its password is unchanged)",
+                      highlight=False)
+    console.print(f"next: azul-arena server run --home {folder} --listen 127.0.0.1:8000, "
+                  f"then log in at http://127.0.0.1:8000/login/ (organisers: /admin/)",
+                  highlight=False)
+
+
+@server_app.command("ladder")
+def server_ladder(
+    home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
+    concurrency: int = typer.Option(2, "--concurrency", "-c", min=1, help="games at once"),
+    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+    games: int | None = typer.Option(None, "--games", min=1,
+                                     help="stop after this many games (default: never)"),
+    cluster: str | None = typer.Option(None, "--cluster", metavar="tcp://HOST:8786",
+                                       help="play the games on this Dask scheduler's workers "
+                                            "(docs/cluster.md); validation stays here"),
+) -> None:
+    """The ladder worker alone: validates new versions and plays ranked games until stopped
+    (SIGTERM or Ctrl-C; a SIGKILL loses nothing either: the next start replays the games in
+    flight, and nothing is rated twice).
+
+    Example: [bold]azul-arena server ladder --home ./contest --concurrency 4[/]
+    """
+    _setup(home)
+    level = check_isolation(isolation)
+    from tournaments.server.runtime import migrate
+
+    migrate()
+    err_console.print(f"ladder worker started (isolation: {level}, {concurrency} games at once)",
+                      highlight=False)
+    stats = _ladder(concurrency, level, games, cluster)
+    err_console.print(f"ladder stopped: {stats.played} games played, {stats.validated} "
+                      f"versions validated, {stats.infrastructure_failures} infrastructure "
+                      f"failures (not rated)", highlight=False)
+
+
+def _run(listen: str, concurrency: int, isolation: str | None, ladder: bool,
+         games: int | None, banner: str = "") -> None:
+    from tournaments.server.runtime import ListenError, serve
+
+    level = check_isolation(isolation) if ladder else None
+    try:
+        web = serve(listen)
+    except (ListenError, OSError) as exc:
+        fail(f"cannot listen on {listen}: {exc}")
+        return
+    console.print(f"{banner}serving on [bold]{web.url}[/]"
+                  + (f" (ladder: isolation {level})" if ladder else " (no ladder)"),
+                  highlight=False)
+    try:
+        if ladder:
+            _ladder(concurrency, level, games)
+        else:
+            import signal
+            import threading
+
+            stop = threading.Event()
+            signal.signal(signal.SIGTERM, lambda *_: stop.set())
+            try:
+                stop.wait()
+            except KeyboardInterrupt:
+                pass
+    finally:
+        web.stop()
+
+
+@server_app.command("run")
+def server_run(
+    home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
+    listen: str = typer.Option("127.0.0.1:8000", "--listen", help="HOST:PORT to serve on"),
+    concurrency: int = typer.Option(2, "--concurrency", "-c", min=1,
+                                    help="ladder games at once"),
+    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+    ladder: bool = typer.Option(True, "--ladder/--no-ladder",
+                                help="run the ladder worker in this process too"),
+) -> None:
+    """The web site and the ladder worker, one command on one machine.
+
+    Example: [bold]azul-arena server run --home ./contest --listen 0.0.0.0:8000[/]
+    (outside localhost, set AZUL_ARENA_ALLOWED_HOSTS to the names it is reached by)
+    """
+    _setup(home)
+    from tournaments.server.runtime import migrate
+
+    migrate()
+    _run(listen, concurrency, isolation, ladder, None)
+
+
+@server_app.command("demo")
+def server_demo(
+    home: Path = typer.Option(Path("arena-server-demo"), "--home", help="its data folder"),
+    listen: str = typer.Option("127.0.0.1:8000", "--listen", help="HOST:PORT to serve on"),
+    concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
+    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+    games: int | None = typer.Option(None, "--games", min=1,
+                                     help="stop after this many ladder games"),
+    bots: list[str] = typer.Option([], "--bot", "-b", help="reference bots entered (default: "
+                                   "random, greedy, search, mcts)"),
+) -> None:
+    """A local contest server with the reference bots as participants playing the ladder:
+    what to run first. Prints the URL and an organiser's login.
+
+    Example: [bold]azul-arena server demo[/] then open http://127.0.0.1:8000/
+    """
+    from referee import builtin_bots
+
+    unknown = [b for b in bots if b not in builtin_bots()]
+    if unknown:
+        fail(f"unknown reference bot(s) {', '.join(unknown)}; known: {', '.join(builtin_bots())}")
+    _setup(home)
+    from tournaments.server.runtime import (
+        DEMO_BOTS,
+        create_organiser,
+        migrate,
+        seed_reference_bots,
+    )
+
+    migrate()
+    _contest_options(None, None, 0.2 if not _has_games() else None)
+    _, password = create_organiser("organiser")
+    added = seed_reference_bots(tuple(bots) or DEMO_BOTS)
+    if added:
+        console.print(f"reference bots entered: {', '.join(added)} (validated first, then "
+                      f"they play)", highlight=False)
+    if password:
+        console.print(f"organiser login: [bold]organiser[/] / [bold]{password}[/] "
+                      f"(shown once)", highlight=False)
+    _run(listen, concurrency, isolation, True, games, banner="Azul Arena contest server demo: ")
+
+
+def _has_games() -> bool:
+    from tournaments.server.ladder.models import Game
+
+    return Game.objects.exists()
+
+
+@server_app.command("bench")
+def server_bench(
+    games: int = typer.Option(200, "--games", min=1, help="games measured on each side"),
+    concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
+    entries: int = typer.Option(16, "--entries", min=2, help="participants (random bots)"),
+    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Ladder throughput: games/s of the ladder worker on ENTRIES participants' random bots
+    (matchmaking, database, ratings included) beside `bench tournament` on as many random bots,
+    in the same run. A benchmark that prints its figures, not a test.
+
+    Example: [bold]azul-arena server bench --entries 16 --games 200 --concurrency 2[/]
+    """
+    import tempfile
+
+    level = check_isolation(isolation)
+    with tempfile.TemporaryDirectory(prefix="azul-ladder-bench-") as tmp:
+        os.environ.pop("DATABASE_URL", None)
+        _setup(Path(tmp))
+        from tournaments.server.ladder.bench import run_ladder_bench
+
+        result = run_ladder_bench(games, concurrency, entries, level)
+    if as_json:
+        print_json(result)
+        return
+    console.print(f"ladder: {result['ladder_games_per_s']:.1f} games/s "
+                  f"({result['games']} games, {entries} participants, concurrency "
+                  f"{concurrency}, isolation {result['isolation']}); bench tournament: "
+                  f"{result['tournament_games_per_s']:.1f} games/s; ratio "
+                  f"{result['ratio']:.2f}", highlight=False)
+
+
+@server_app.command("bench-upload")
+def server_bench_upload(
+    participants: int = typer.Option(50, "--participants", min=2,
+                                     help="random bots already on the ladder"),
+    uploads: int = typer.Option(5, "--uploads", min=1, help="newcomers, one after the other"),
+    concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
+    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Time from upload to a new version's first ranked game (validation included), with
+    PARTICIPANTS random bots on the ladder: p50 and p95 over UPLOADS newcomers.
+
+    Example: [bold]azul-arena server bench-upload --participants 50 --uploads 5[/]
+    """
+    import tempfile
+
+    level = check_isolation(isolation)
+    with tempfile.TemporaryDirectory(prefix="azul-upload-bench-") as tmp:
+        os.environ.pop("DATABASE_URL", None)
+        _setup(Path(tmp))
+        from tournaments.server.ladder.bench import run_upload_bench
+
+        result = run_upload_bench(participants, uploads, concurrency, level)
+    if as_json:
+        print_json(result)
+        return
+    console.print(f"upload to first ranked game, {participants} participants on the ladder: "
+                  f"p50 {result['p50_s']:.1f} s, p95 {result['p95_s']:.1f} s over "
+                  f"{result['uploads']} uploads (validation {result['validation_s_mean']:.1f} s "
+                  f"of it on average)", highlight=False)
+
+
+@server_app.command("bench-pages")
+def server_bench_pages(
+    participants: int = typer.Option(300, "--participants", min=2),
+    games: int = typer.Option(100_000, "--games", min=1, help="finished games in the database"),
+    rounds: int = typer.Option(60, "--rounds", min=1, help="requests per page"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Render times (p50, p95) of the leaderboard and of participants' pages on a database of
+    PARTICIPANTS participants and GAMES finished games, built for the run (no bot plays).
+
+    Example: [bold]azul-arena server bench-pages --participants 300 --games 100000[/]
+    """
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="azul-page-bench-") as tmp:
+        os.environ.pop("DATABASE_URL", None)
+        _setup(Path(tmp))
+        from tournaments.server.web.bench import run_page_bench
+
+        result = run_page_bench(participants, games, rounds)
+    if as_json:
+        print_json(result)
+        return
+    console.print(f"{participants} participants, {games} games (built in "
+                  f"{result['build_s']:.0f} s)", highlight=False)
+    for page in ("leaderboard", "participant"):
+        t = result[page]
+        console.print(f"  {page}: p50 {t['p50_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms, max "
+                      f"{t['max_ms']:.1f} ms ({t['requests']} requests)", highlight=False)
+
+
+# -- the participant's commands --------------------------------------------------------------
+def _client_call(fn: Any, *args: Any) -> Any:
+    from tournaments.server.client import ClientError
+
+    try:
+        return fn(*args)
+    except ClientError as exc:
+        fail(str(exc), Exit.FAILED)
+
+
+@app.command("login")
+def login(
+    server: str = typer.Option(..., "--server", help=SERVER_HELP),
+    user: str | None = typer.Option(None, "--user", "-u", help="your login (default: asked)"),
+    password_stdin: bool = typer.Option(False, "--password-stdin",
+                                        help="read the password from stdin (scripts)"),
+) -> None:
+    """Log in to a contest server: an API token is made for this machine and kept in your
+    config folder (readable by you only); `submit` uses it. Revoke it on the server's tokens
+    page.
+
+    Example: [bold]azul-arena login --server http://localhost:8000 -u alice[/]
+    """
+    import sys
+
+    from tournaments.server import client
+
+    user = user or input("user: ")
+    password = sys.stdin.readline().rstrip("\n") if password_stdin else getpass.getpass()
+    reply = _client_call(client.login, server, user, password)
+    console.print(f"logged in to {client.normal(server)} as {reply['user']}"
+                  + (f" (participant {reply['participant']})" if reply.get("participant")
+                     else ""), highlight=False)
+
+
+@app.command("submit")
+def submit(
+    path: Path = typer.Argument(..., help="the bot's folder, its bot.py, or a .zip/.tar.gz"),
+    server: str = typer.Option(..., "--server", help=SERVER_HELP),
+    participant: str | None = typer.Option(None, "--participant",
+                                           help="the team to submit for (default: yours)"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Submit a new version of your bot (a folder is packed as .tar.gz; .git and caches are
+    left out). It is validated on the server before it plays.
+
+    Example: [bold]azul-arena submit ./mybot --server http://localhost:8000[/]
+    """
+    from tournaments.server import client
+
+    if not path.exists():
+        fail(f"{path} does not exist")
+    reply = _client_call(client.submit, server, path, participant)
+    if as_json:
+        print_json(reply)
+        return
+    console.print(f"version {reply['version']} of {reply['participant']} received "
+                  f"({reply['size']} bytes, sha256 {reply['sha256'][:12]}); validation "
+                  f"follows: {reply['url']}", highlight=False)
+
+
+@app.command("submissions")
+def submissions(
+    server: str = typer.Option(..., "--server", help=SERVER_HELP),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Your versions on a server: validation state and why a version failed.
+
+    Example: [bold]azul-arena submissions --server http://localhost:8000[/]
+    """
+    from tournaments.server import client
+
+    reply = _client_call(client.versions, server)
+    if as_json:
+        print_json(reply)
+        return
+    from rich.table import Table
+
+    table = Table(title=f"{reply['participant']} on {client.normal(server)}")
+    for col in ("version", "uploaded", "state", "reason"):
+        table.add_column(col, overflow="fold")
+    for v in reply["versions"]:
+        table.add_row(str(v["version"]), v["uploaded"][:19], v["state"],
+                      v["reason"] or v["suspended"])
+    console.print(table)
+
+
+@app.command("logs")
+def logs(
+    game: int = typer.Argument(..., help="the game's number (its page is /games/GAME/)"),
+    server: str = typer.Option(..., "--server", help=SERVER_HELP),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Your bot's log in a ladder game: the last lines of its process's log (stdout and stderr
+    as the referee captured them). Only your own seats (organisers: every seat).
+
+    Example: [bold]azul-arena logs 1234 --server http://localhost:8000[/]
+    """
+    from tournaments.server import client
+
+    reply = _client_call(client.logs, server, game)
+    if as_json:
+        print_json(reply)
+        return
+    for seat in reply["seats"]:
+        console.rule(f"game {game}, seat {seat['seat']}: {seat['version']} "
+                     f"({seat['termination']})")
+        console.print(seat["log"] or "(empty)", highlight=False, markup=False)

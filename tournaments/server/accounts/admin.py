@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+
+from tournaments.server.accounts.models import ApiToken, Participant
+
+
+@admin.register(Participant)
+class ParticipantAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("name", "staff_bot", "created")
+    search_fields = ("name", "members__username")
+    filter_horizontal = ("members",)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("user", "name", "hint", "created", "last_used", "revoked")
+    readonly_fields = ("digest", "hint", "created", "last_used")
+    actions = ["revoke"]
+
+    @admin.action(description="Revoke the selected tokens")
+    def revoke(self, request: Any, queryset: Any) -> None:
+        for token in queryset:
+            token.revoke()

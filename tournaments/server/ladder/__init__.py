@@ -1,0 +1,1 @@
+"""The ladder: the contest's settings, ranked games, ratings, matchmaking and the worker."""

@@ -1,0 +1,131 @@
+"""A ranked game's life in the database: scheduled before it is played, then either its result
+and every seat's new rating in one transaction (`record`), or an infrastructure failure that is
+never rated (`infrastructure_failure`: back to scheduled, or failed after too many attempts)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.ratings import Ratings, make_env
+from tournaments.server.ladder.models import Contest, Game, Seat, Standing
+from tournaments.server.submissions.models import Version
+from tournaments.store import GameOutcome
+
+MAX_ATTEMPTS = 3
+SUSPEND_WINDOW = 10  # the last games looked at
+SUSPEND_AFTER = 4  # games played before a version can be suspended
+_ENV = make_env()
+
+
+def schedule(contest: Contest, versions: Sequence[Version]) -> Game:
+    """A new game row with its seats and deal seed, written before it is played."""
+    with transaction.atomic():
+        game = Game.objects.create(ruleset=contest.ruleset, time_per_move=contest.time_per_move,
+                                   options=contest.options(), seed=secrets.randbelow(2**31))
+        Seat.objects.bulk_create([Seat(game=game, seat=i, version=v)
+                                  for i, v in enumerate(versions)])
+    return game
+
+
+def record(game_id: int, outcome: GameOutcome) -> bool:
+    """Store a played game and rate it, all in one transaction; False (and nothing changed)
+    when it was already recorded (a second worker, or a replay after a kill that came after
+    the commit)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != Game.SCHEDULED:
+            return False
+        seats = list(game.seats.select_related("version").order_by("seat"))
+        standings = {s.version_id: s for s in
+                     Standing.objects.select_for_update().filter(
+                         version_id__in=[s.version_id for s in seats])}
+        names = [str(s.version_id) for s in seats]
+        ratings = Ratings(names)
+        for s in seats:
+            st = standings[s.version_id]
+            ratings.ratings[str(s.version_id)] = _ENV.create_rating(mu=st.mu, sigma=st.sigma)
+        ranks = [o.rank for o in outcome.seats]
+        rated = ratings.update(str(game.pk), names, ranks)
+        now = timezone.now()
+        for s, o in zip(seats, outcome.seats, strict=True):
+            st = standings[s.version_id]
+            s.score, s.rank, s.termination = o.score, o.rank, o.termination
+            s.moves, s.move_time, s.cpu_time = o.moves, o.move_time, o.cpu_time
+            s.log = o.log
+            s.mu_before, s.sigma_before = st.mu, st.sigma
+            new = ratings.rating(str(s.version_id))
+            s.mu_after, s.sigma_after = float(new.mu), float(new.sigma)
+            s.save()
+            st.mu, st.sigma = s.mu_after, s.sigma_after
+            st.games += 1
+            st.wins += int(o.rank == 1)
+            st.last_game = now
+            st.save()
+        game.status, game.rated, game.finished = Game.DONE, rated, now
+        game.duration = outcome.duration
+        game.record = public_record(outcome.record, [s.version.entry_name for s in seats])
+        if outcome.machine is not None:
+            game.host, game.isolation = outcome.machine.host, outcome.machine.isolation
+        game.attempts += 1
+        game.save()
+        suspend_faulty([s.version_id for s, o in zip(seats, outcome.seats, strict=True)
+                        if o.termination != "ok"])
+    return True
+
+
+def suspend_faulty(version_ids: Sequence[int]) -> None:
+    """Suspend a version whose bot faulted (crash, timeouts, illegal moves: any termination
+    but ok) in most of its last SUSPEND_WINDOW games; its owner sees why on its page."""
+    for vid in version_ids:
+        last = list(Seat.objects.filter(version_id=vid, game__status=Game.DONE)
+                    .order_by("-game_id").values_list("termination", flat=True)
+                    [:SUSPEND_WINDOW])
+        bad = [t for t in last if t != "ok"]
+        if len(last) >= SUSPEND_AFTER and len(bad) * 2 > len(last):
+            Version.objects.filter(pk=vid, suspended="").update(
+                suspended=f"its bot faulted in {len(bad)} of its last {len(last)} games "
+                          f"({', '.join(sorted(set(bad)))}); submit a fixed version")
+
+
+def public_record(record: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """The game record as the public game page shows it: seats named by participant and
+    version, and no path of the server's (the referee names entries by their files)."""
+    import json
+
+    from django.conf import settings
+
+    text = json.dumps(record).replace(json.dumps(str(settings.HOME))[1:-1], "<server>")
+    public = dict(json.loads(text))
+    if isinstance(public.get("referee"), dict):
+        public["referee"]["entries"] = list(names)
+    public["players"] = list(names)
+    return public
+
+
+def infrastructure_failure(game_id: int, error: str) -> str:
+    """A game that failed for a reason that is not a bot's: never rated; scheduled again
+    (same seats, same deal) until MAX_ATTEMPTS, then failed. Returns its new status."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != Game.SCHEDULED:
+            return str(game.status)
+        game.attempts += 1
+        game.error = error[-2000:]
+        if game.attempts >= MAX_ATTEMPTS:
+            game.status, game.finished = Game.FAILED, timezone.now()
+        game.save(update_fields=["attempts", "error", "status", "finished"])
+        return str(game.status)
+
+
+def unfinished() -> list[Game]:
+    """Games scheduled and not yet recorded: a killed worker's, to be played again."""
+    return list(Game.objects.filter(status=Game.SCHEDULED).order_by("pk"))
+
+
+def seats_of(game: Game) -> list[Any]:
+    return list(game.seats.select_related("version__participant").order_by("seat"))

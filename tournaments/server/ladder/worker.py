@@ -1,0 +1,273 @@
+"""The ladder worker: validates new versions and plays ranked games, around the clock.
+
+Games are played through the tournament's referee bridge (`tournaments.arena.arena_player`:
+one referee `Arena` that keeps each version's bot process warm between games), `concurrency`
+at a time. Every database call runs on one thread of its own (Django's ORM is synchronous; one
+writer also keeps SQLite's lock short), the games on the event loop, a validation (a whole
+`bot check` run) on a thread beside them so it never holds up the ladder.
+
+Stopping at any moment loses nothing: a game is written (seats, deal) before it is played and
+its result and ratings are one transaction after, so a SIGKILL leaves at most the games in
+flight `scheduled`, and the next worker plays them again first, on the same deal. One worker
+per database: a scheduled game that is not in flight here is taken to be nobody's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import signal
+import time
+import traceback
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.db import close_old_connections
+
+from tournaments.arena import GameSettings, arena_player, process_cap
+from tournaments.entries import Entry
+from tournaments.runner import StopRun
+from tournaments.schedule import ScheduledGame
+from tournaments.server.ladder import results
+from tournaments.server.ladder.matchmaking import Candidate, pick_game
+from tournaments.server.ladder.models import Contest, Game
+from tournaments.server.ladder.standings import active_versions
+from tournaments.server.submissions import validation
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+@dataclass
+class WorkerStats:
+    played: int = 0
+    infrastructure_failures: int = 0
+    validated: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Next:
+    game_id: int
+    seats: tuple[str, ...]
+    seed: int
+    specs: dict[str, str]
+    versions: tuple[int, ...]
+
+
+def _next_of(game: Game) -> _Next:
+    seats = results.seats_of(game)
+    return _Next(game.pk, tuple(s.version.entry_name for s in seats), game.seed,
+                 {s.version.entry_name: s.version.spec() for s in seats},
+                 tuple(s.version_id for s in seats))
+
+
+class LadderWorker:
+    """`run()` until stopped (SIGTERM, SIGINT, `stop()`) or, with `max_games`, until that many
+    games are recorded and no upload waits for validation."""
+
+    def __init__(self, concurrency: int = 2, isolation: str | None = None,
+                 max_games: int | None = None, poll: float = 0.5, validate: bool = True,
+                 log_dir: Path | None = None, rng: random.Random | None = None,
+                 on_game: Callable[[int], None] | None = None,
+                 cluster: Any = None) -> None:
+        self.concurrency = max(1, concurrency)
+        self.isolation = isolation
+        self.max_games = max_games
+        self.poll = poll
+        self.validate = validate
+        self.log_dir = log_dir or Path(settings.HOME) / "logs"
+        self.rng = rng or random.Random()
+        self.on_game = on_game
+        self.cluster = cluster  # tournaments.cluster.ClusterOptions: games on Dask workers
+        self.stats = WorkerStats()
+        self._stopping: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._db = ThreadPoolExecutor(1, thread_name_prefix="ladder-db")
+
+    def stop(self) -> None:
+        if self._stopping is not None:
+            self._stopping.set()
+
+    def stop_from_thread(self) -> None:
+        """`stop()` from another thread (a benchmark or a test driving the worker)."""
+        if self._loop is not None and self._stopping is not None:
+            self._loop.call_soon_threadsafe(self._stopping.set)
+
+    async def _db_call(self, fn: Callable[..., T], *args: Any) -> T:
+        def call() -> T:
+            close_old_connections()
+            return fn(*args)
+
+        return await asyncio.get_running_loop().run_in_executor(self._db, call)
+
+    # -- database side (the db thread) ---------------------------------------------------------
+    def _resume(self) -> int:
+        validation.requeue_interrupted()
+        return len(results.unfinished())
+
+    def _pick(self, busy: frozenset[int], flying: frozenset[int]) -> _Next | None:
+        # A scheduled game not in flight here is a stopped worker's, an infrastructure
+        # failure's, or one an organiser requeued: it is played (again) first, same deal.
+        orphan = Game.objects.filter(status=Game.SCHEDULED).exclude(pk__in=flying) \
+            .order_by("pk").first()
+        if orphan is not None:
+            return _next_of(orphan)
+        contest = Contest.current()
+        if contest.paused:
+            return None
+        versions = {v.pk: v for v in active_versions()}
+        candidates = [Candidate(v.pk, v.participant_id, v.standing.mu, v.standing.games,
+                                v.standing.last_game) for v in versions.values()]
+        chosen = pick_game(candidates, contest.players, self.rng, busy)
+        if chosen is None:
+            return None
+        game = results.schedule(contest, [versions[c.version] for c in chosen])
+        return _next_of(game)
+
+    # -- the loop ------------------------------------------------------------------------------
+    async def run(self) -> WorkerStats:
+        self._stopping = asyncio.Event()
+        loop = self._loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, self.stop)
+        contest = await self._db_call(Contest.current)
+        # The contest's settings as the worker starts (a change takes effect at its restart).
+        game_settings = GameSettings(ruleset=contest.ruleset,
+                                     time_per_move=contest.time_per_move,
+                                     isolation=self.isolation, options=contest.options())
+        left = await self._db_call(self._resume)
+        if left:
+            log.info("resuming: %d games a stopped worker left unfinished are played again",
+                     left)
+        specs: dict[str, str] = {}
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        validating: asyncio.Task[Any] | None = None
+        in_flight: dict[asyncio.Task[Any], _Next] = {}
+        cap = process_cap(32, contest.players, self.concurrency)
+        try:
+            async with self._player(game_settings, cap, contest.players, specs) as play:
+                while not self._stopping.is_set():
+                    nothing_to_validate = not self.validate
+                    if self.validate and validating is None:
+                        validating = await self._start_validation()
+                        nothing_to_validate = validating is None
+                    while len(in_flight) < self.concurrency and not self._enough(in_flight):
+                        busy = frozenset(v for n in in_flight.values() for v in n.versions)
+                        flying = frozenset(n.game_id for n in in_flight.values())
+                        nxt = await self._db_call(self._pick, busy, flying)
+                        if nxt is None:
+                            break
+                        specs.update(nxt.specs)
+                        sched = ScheduledGame(nxt.game_id, str(nxt.game_id), nxt.seats,
+                                              nxt.seed, 0, 0, 0)
+                        in_flight[asyncio.ensure_future(play(sched))] = nxt
+                    waiting: set[asyncio.Future[Any]] = set(in_flight)
+                    if validating is not None:
+                        waiting.add(validating)
+                    stop = asyncio.ensure_future(self._stopping.wait())
+                    done, _ = await asyncio.wait(waiting | {stop}, timeout=self.poll,
+                                                 return_when=asyncio.FIRST_COMPLETED)
+                    stop.cancel()
+                    if validating is not None and validating.done():
+                        self._validation_done(validating)
+                        validating = None
+                    for task in [t for t in done if t in in_flight]:
+                        await self._finish(in_flight.pop(task), task)
+                    # With max_games (tests, benchmarks): stop once they are played and no
+                    # upload is waiting for validation.
+                    if self.max_games is not None and self.stats.played >= self.max_games \
+                            and not in_flight and nothing_to_validate:
+                        break
+        finally:
+            for task in in_flight:
+                task.cancel()  # still `scheduled` in the database: the next worker replays it
+            if validating is not None:
+                # A validation thread cannot be cancelled; its version waits as `validating`
+                # and is taken up again at the next start (`validation.requeue_interrupted`).
+                validating.cancel()
+            self._db.shutdown(wait=True)
+        return self.stats
+
+    @contextlib.asynccontextmanager
+    async def _player(self, game_settings: GameSettings, cap: int, players: int,
+                      specs: dict[str, str]) -> AsyncIterator[Any]:
+        """The `play(game)` coroutine: this machine's referee Arena, or the Dask cluster's
+        workers (`cluster`) with the versions' files shipped to them, as `tournament run
+        --cluster` plays."""
+        def entry_of(name: str) -> Entry | None:  # a version joins as it is first seated
+            spec = specs.get(name)
+            return None if spec is None else Entry(name, spec)
+
+        if self.cluster is None:
+            async with arena_player([], game_settings, log_dir=self.log_dir,
+                                    max_processes=cap, entry_of=entry_of) as play:
+                yield play
+            return
+        from tournaments.cluster import cluster_player
+
+        async with cluster_player([], game_settings, self.cluster, players,
+                                  entry_of=entry_of) as remote:
+            self.concurrency = max(self.concurrency, remote.concurrency)
+            log.info("ladder games on the cluster: %s", remote.describe())
+            yield remote.play
+
+    def _enough(self, in_flight: dict[asyncio.Task[Any], _Next]) -> bool:
+        return self.max_games is not None and self.stats.played + len(in_flight) >= \
+            self.max_games
+
+    async def _start_validation(self) -> asyncio.Task[Any] | None:
+        version = await self._db_call(validation.claim_next)
+        if version is None:
+            return None
+        log.info("validating %s", version)
+
+        def run() -> Any:
+            try:
+                return validation.validate(version, self.isolation)
+            finally:
+                close_old_connections()
+
+        return asyncio.ensure_future(asyncio.to_thread(run))
+
+    def _validation_done(self, task: asyncio.Task[Any]) -> None:
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            self.stats.errors.append(str(exc))
+            log.error("%s", exc)
+        else:
+            self.stats.validated += 1
+
+    async def _finish(self, nxt: _Next, task: asyncio.Task[Any]) -> None:
+        began = time.monotonic()
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if isinstance(exc, StopRun):
+            # The cluster is gone: the game stays scheduled for the next start; stop.
+            self.stats.errors.append(f"game {nxt.game_id}: {exc}")
+            log.error("the cluster can play no more games (%s); stopping", exc)
+            self.stop()
+            return
+        if exc is not None:
+            # Not a bot's doing (a bot's faults are in the result, not raised): never rated.
+            error = "".join(traceback.format_exception(exc))
+            status = await self._db_call(results.infrastructure_failure, nxt.game_id, error)
+            self.stats.infrastructure_failures += 1
+            self.stats.errors.append(f"game {nxt.game_id}: {exc}")
+            log.warning("game %d failed (%s), not rated; now %s", nxt.game_id, exc, status)
+            return
+        if await self._db_call(results.record, nxt.game_id, task.result()):
+            self.stats.played += 1
+            if self.on_game is not None:
+                self.on_game(nxt.game_id)
+        log.debug("game %d stored in %.3f s", nxt.game_id, time.monotonic() - began)

@@ -1,0 +1,144 @@
+"""Django settings of the contest server.
+
+Everything the server writes lives in one data folder (`AZUL_ARENA_SERVER_HOME`, default
+./arena-server): the SQLite database, the secret key, the uploaded archives, the unpacked
+versions and the bots' logs. `DATABASE_URL` (postgresql://...) moves the database to PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from tournaments.server import HOME_VARIABLE
+from tournaments.server.dburl import from_url, sqlite
+
+HOME = Path(os.environ.get(HOME_VARIABLE) or "arena-server").resolve()
+PACKAGE = Path(__file__).resolve().parent
+
+
+def _secret_key() -> str:
+    """$AZUL_ARENA_SECRET_KEY, else one made on first use and kept in the data folder (readable
+    by its owner only): sessions and CSRF tokens stay valid across restarts."""
+    key = os.environ.get("AZUL_ARENA_SECRET_KEY")
+    if key:
+        return key
+    path = HOME / "secret_key"
+    if not path.exists():
+        HOME.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+DEBUG = os.environ.get("AZUL_ARENA_DEBUG", "") == "1"
+ALLOWED_HOSTS = [h.strip() for h in os.environ.get(
+    "AZUL_ARENA_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h.strip()]
+CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get(
+    "AZUL_ARENA_TRUSTED_ORIGINS", "").split(",") if o.strip()]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "axes",
+    "tournaments.server.accounts",
+    "tournaments.server.submissions",
+    "tournaments.server.ladder",
+    "tournaments.server.web",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: it answers a locked-out login
+]
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT failed logins for one user name from
+# one address, that pair is locked out for AXES_COOLOFF_TIME hours; a success resets the count.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AZUL_ARENA_LOGIN_FAILURES", 5))
+AXES_COOLOFF_TIME = 0.25
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_VERBOSE = False
+
+ROOT_URLCONF = "tournaments.server.urls"
+WSGI_APPLICATION = "tournaments.server.wsgi.application"
+
+TEMPLATES = [{
+    "BACKEND": "django.template.backends.django.DjangoTemplates",
+    "DIRS": [],
+    "APP_DIRS": True,
+    "OPTIONS": {"context_processors": [
+        "django.template.context_processors.request",
+        "django.contrib.auth.context_processors.auth",
+        "django.contrib.messages.context_processors.messages",
+    ]},
+}]
+
+DATABASES = {"default": from_url(os.environ["DATABASE_URL"]) if os.environ.get("DATABASE_URL")
+             else sqlite(HOME / "server.sqlite3")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Argon2 first: new and changed passwords are hashed with it (argon2-cffi); the others only
+# read hashes made elsewhere (an imported account) and upgrade them at the next login.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+# Sessions end after a working day, and when the browser closes.
+SESSION_COOKIE_AGE = int(os.environ.get("AZUL_ARENA_SESSION_SECONDS", 12 * 3600))
+SESSION_EXPIRE_AT_BROWSER_CLOSE = True
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "SAMEORIGIN"  # the game page embeds the viewer from the same origin
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "leaderboard"
+
+# An upload is an archive of a bot's folder; larger ones are refused before they are read.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+ARCHIVE_MAX_BYTES = int(os.environ.get("AZUL_ARENA_ARCHIVE_MAX_BYTES", 20 * 2**20))
+UNPACKED_MAX_BYTES = int(os.environ.get("AZUL_ARENA_UNPACKED_MAX_BYTES", 100 * 2**20))
+UNPACKED_MAX_FILES = int(os.environ.get("AZUL_ARENA_UNPACKED_MAX_FILES", 2000))
+
+STATIC_URL = "static/"
+STATIC_ROOT = HOME / "static"
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"tournaments.server": {"handlers": ["console"], "level": "INFO"}},
+}

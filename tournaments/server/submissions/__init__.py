@@ -1,0 +1,1 @@
+"""Bot versions: safe unpacking of uploaded archives, storage, quotas and validation."""

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+
+from tournaments.server.submissions.models import Version
+
+
+@admin.register(Version)
+class VersionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("participant", "number", "state", "uploaded", "size", "suspended")
+    list_filter = ("state",)
+    search_fields = ("participant__name", "sha256")
+    readonly_fields = ("sha256", "size", "unpacked_bytes", "files", "archive_format", "entry",
+                       "uploaded", "checks", "log_tail", "validated")
+    actions = ["revalidate", "suspend", "restore"]
+
+    @admin.action(description="Validate the selected versions again")
+    def revalidate(self, request: Any, queryset: Any) -> None:
+        queryset.update(state=Version.PENDING, reason="")
+
+    @admin.action(description="Suspend (they stop playing)")
+    def suspend(self, request: Any, queryset: Any) -> None:
+        queryset.update(suspended=f"suspended by the organisers ({request.user.username})")
+
+    @admin.action(description="Restore (they may play again)")
+    def restore(self, request: Any, queryset: Any) -> None:
+        queryset.update(suspended="")

@@ -1,0 +1,200 @@
+"""Unpack an uploaded bot archive (.zip or .tar.gz) without trusting it.
+
+An archive is hostile until proven otherwise: every member is checked *before* anything is
+written, and the first bad one refuses the whole archive with a message that names it and says
+what is wrong: an absolute path or a `..` component (a write outside the folder), a link
+(symbolic or hard: a later member could write through it), a device, FIFO or other special
+file, more members than the limit, more bytes unpacked than the limit (a zip bomb: the sizes are
+added up as the members come, and a zip member is copied with a counter, since its header may
+lie), an encrypted member, or something that is not a .zip or .tar.gz at all. tar members are
+then extracted with Python's own `data` filter as a second line of defence.
+
+Nothing is written outside `dest`; on any refusal `dest` is removed.
+"""
+
+from __future__ import annotations
+
+import shutil
+import stat
+import tarfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import IO
+
+CHUNK = 1 << 16
+
+
+class ArchiveError(ValueError):
+    """An archive that is refused; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_bytes: int = 100 * 2**20  # bytes unpacked, all members together
+    max_files: int = 2000  # members (files and folders)
+
+
+@dataclass(frozen=True)
+class Unpacked:
+    files: int
+    bytes: int
+    format: str  # zip | tar.gz
+
+
+def sniff(head: bytes) -> str | None:
+    """The archive format from its first bytes: zip, tar.gz, or None."""
+    if head[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
+        return "zip"
+    if head[:2] == b"\x1f\x8b":
+        return "tar.gz"
+    return None
+
+
+def check_name(name: str) -> PurePosixPath:
+    """The member's path relative to the version's folder, or ArchiveError if it leaves it."""
+    if not name or "\x00" in name:
+        raise ArchiveError(f"member {name!r} has an empty or invalid name")
+    # A zip made on Windows may use backslashes: judge them as separators too.
+    posix = name.replace("\\", "/")
+    if posix.startswith("/") or (len(posix) > 1 and posix[1] == ":"):
+        raise ArchiveError(f"member {name!r} has an absolute path; archive the bot's folder "
+                           f"with paths relative to it")
+    path = PurePosixPath(posix)
+    if ".." in path.parts:
+        raise ArchiveError(f"member {name!r} contains '..' (it would unpack outside the bot's "
+                           f"folder)")
+    return path
+
+
+class _Budget:
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.files = 0
+        self.bytes = 0
+
+    def member(self, name: str) -> None:
+        self.files += 1
+        if self.files > self.limits.max_files:
+            raise ArchiveError(f"the archive has more than {self.limits.max_files} members; "
+                               f"leave out build outputs and data the bot does not need")
+
+    def add(self, size: int, name: str) -> None:
+        self.bytes += size
+        if self.bytes > self.limits.max_bytes:
+            raise ArchiveError(f"the archive unpacks to more than {self.limits.max_bytes:,} "
+                               f"bytes (at member {name!r}); the limit is "
+                               f"{self.limits.max_bytes // 2**20} MiB unpacked")
+
+
+def unpack(archive: Path, dest: Path, limits: Limits = Limits()) -> Unpacked:
+    """Unpack `archive` into the new folder `dest` (which must not exist), or raise
+    ArchiveError and leave no `dest` behind."""
+    with open(archive, "rb") as f:
+        kind = sniff(f.read(8))
+    if kind is None:
+        raise ArchiveError("not a .zip or .tar.gz archive (its first bytes are neither); "
+                           "make one with `zip -r bot.zip mybot` or `tar czf bot.tar.gz mybot`")
+    dest.mkdir(parents=True)
+    try:
+        budget = _Budget(limits)
+        if kind == "zip":
+            _unzip(archive, dest, budget)
+        else:
+            _untar(archive, dest, budget)
+    except BaseException:
+        shutil.rmtree(dest, ignore_errors=True)
+        raise
+    return Unpacked(budget.files, budget.bytes, kind)
+
+
+def _untar(archive: Path, dest: Path, budget: _Budget) -> None:
+    try:
+        with tarfile.open(archive, mode="r:gz") as tar:
+            for member in tar:  # lazily: a bomb is refused at the member that crosses the line
+                budget.member(member.name)
+                check_name(member.name)
+                if member.issym() or member.islnk():
+                    raise ArchiveError(f"member {member.name!r} is a link (to "
+                                       f"{member.linkname!r}); links are not allowed, archive "
+                                       f"the files themselves")
+                if not (member.isfile() or member.isdir()):
+                    raise ArchiveError(f"member {member.name!r} is a device, FIFO or other "
+                                       f"special file; only files and folders are allowed")
+                budget.add(member.size, member.name)
+                try:
+                    # The data filter keeps an executable bit and drops set-id bits,
+                    # group/other write and owners.
+                    tar.extract(member, dest, filter="data")
+                except tarfile.FilterError as exc:
+                    raise ArchiveError(f"member {member.name!r} refused: {exc}") from None
+    except (tarfile.TarError, EOFError, OSError) as exc:
+        raise ArchiveError(f"not a readable .tar.gz archive ({exc})") from None
+
+
+def _unzip(archive: Path, dest: Path, budget: _Budget) -> None:
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            infos = zf.infolist()
+            seen: set[str] = set()
+            for info in infos:  # every member is judged before the first is written
+                budget.member(info.filename)
+                name = str(check_name(info.filename))
+                if name in seen:
+                    raise ArchiveError(f"member {info.filename!r} appears twice")
+                seen.add(name)
+                mode = info.external_attr >> 16  # unix mode where a unix tool made it
+                if stat.S_ISLNK(mode):
+                    raise ArchiveError(f"member {info.filename!r} is a symbolic link; links "
+                                       f"are not allowed, archive the files themselves")
+                if stat.S_IFMT(mode) and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                    raise ArchiveError(f"member {info.filename!r} is a device, FIFO or other "
+                                       f"special file; only files and folders are allowed")
+                if info.flag_bits & 0x1:
+                    raise ArchiveError(f"member {info.filename!r} is encrypted; upload an "
+                                       f"archive without a password")
+            declared = _Budget(budget.limits)
+            for info in infos:
+                declared.add(info.file_size, info.filename)
+            for info in infos:
+                target = dest.joinpath(*check_name(info.filename).parts)
+                if info.is_dir():
+                    target.mkdir(parents=True, exist_ok=True)
+                    continue
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with zf.open(info) as src, open(target, "xb") as out:
+                    _copy(src, out, budget, info.filename)
+                if (info.external_attr >> 16) & 0o111:  # a script or program made on unix
+                    target.chmod(0o755)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError,
+            NotImplementedError) as exc:
+        raise ArchiveError(f"not a readable .zip archive ({exc})") from None
+
+
+def _copy(src: IO[bytes], out: IO[bytes], budget: _Budget, name: str) -> None:
+    """Copy one member, counting what it really unpacks to (its header's size may lie)."""
+    while chunk := src.read(CHUNK):
+        budget.add(len(chunk), name)
+        out.write(chunk)
+
+
+def bot_root(folder: Path) -> Path:
+    """Where the bot is in an unpacked archive: the folder itself, or its one top folder when
+    the archive holds the bot's folder (`zip -r bot.zip mybot`)."""
+    def is_bot(p: Path) -> bool:
+        return (p / "bot.toml").is_file() or (p / "bot.py").is_file()
+
+    if is_bot(folder):
+        return folder
+    inside = [p for p in folder.iterdir() if not p.name.startswith(".")
+              and p.name != "__MACOSX"]
+    if len(inside) == 1 and inside[0].is_dir() and is_bot(inside[0]):
+        return inside[0]
+    raise ArchiveError("no bot.py or bot.toml at the top of the archive (nor in its one top "
+                       "folder); archive the bot's folder, e.g. `zip -r bot.zip mybot`")
+
+
+def entry_spec(root: Path) -> str:
+    """The launcher's spec of the bot at `root`: its folder when it has a bot.toml (any
+    language), else its bot.py."""
+    return str(root) if (root / "bot.toml").is_file() else str(root / "bot.py")

@@ -1,0 +1,103 @@
+"""Take in an uploaded archive: quota, size, content hash, safe unpacking, a new Version.
+
+The archive is kept under its SHA-256 (archives/<hash>.<format>) and unpacked into the
+version's own folder (versions/<participant>/<number>/bot); a refused archive leaves neither.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from tournaments.server.submissions.archives import ArchiveError, Limits, bot_root, unpack
+from tournaments.server.submissions.models import Version
+
+
+class SubmissionError(ValueError):
+    """A submission refused before it became a version (quota, size, archive)."""
+
+
+def limits() -> Limits:
+    return Limits(max_bytes=settings.UNPACKED_MAX_BYTES, max_files=settings.UNPACKED_MAX_FILES)
+
+
+def check_quota(participant: Any, now: Any = None) -> None:
+    """SubmissionError when the participant used the contest's quota in the last 24 hours."""
+    from tournaments.server.ladder.models import Contest
+
+    quota = Contest.current().daily_quota
+    now = now or timezone.now()
+    recent = list(Version.objects.filter(participant=participant,
+                                         uploaded__gt=now - timedelta(days=1))
+                  .order_by("uploaded").values_list("uploaded", flat=True))
+    if len(recent) >= quota:
+        again = recent[len(recent) - quota] + timedelta(days=1)
+        raise SubmissionError(f"{participant.name} has made {len(recent)} submissions in the "
+                              f"last 24 hours, the contest's limit is {quota}; the next one is "
+                              f"possible at {again:%Y-%m-%d %H:%M} UTC")
+
+
+def submit(participant: Any, chunks: Iterable[bytes], user: Any = None) -> Version:
+    """A new version of `participant` from the archive's bytes (`chunks`), or SubmissionError
+    saying why not. The version waits for validation (state pending)."""
+    check_quota(participant)
+    home = Path(settings.HOME)
+    (home / "uploads").mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256()
+    size = 0
+    fd, name = tempfile.mkstemp(dir=home / "uploads", suffix=".upload")
+    upload = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for chunk in chunks:
+                size += len(chunk)
+                if size > settings.ARCHIVE_MAX_BYTES:
+                    raise SubmissionError(f"the archive is larger than the limit of "
+                                          f"{settings.ARCHIVE_MAX_BYTES // 2**20} MiB")
+                digest.update(chunk)
+                out.write(chunk)
+        if size == 0:
+            raise SubmissionError("the archive is empty")
+        staging = Path(tempfile.mkdtemp(dir=home / "uploads", suffix=".unpacked"))
+        try:
+            try:
+                unpacked = unpack(upload, staging / "bot", limits())
+                root = bot_root(staging / "bot")
+            except ArchiveError as exc:
+                raise SubmissionError(str(exc)) from None
+            rel = root.relative_to(staging / "bot")
+            entry = str(rel / "bot.py") if not (root / "bot.toml").is_file() else (
+                str(rel) if str(rel) != "." else ".")
+            with transaction.atomic():
+                number = (Version.objects.filter(participant=participant)
+                          .aggregate(n=Max("number"))["n"] or 0) + 1
+                version = Version.objects.create(
+                    participant=participant, number=number,
+                    uploaded_by=user if user is not None and user.is_authenticated else None,
+                    sha256=digest.hexdigest(), size=size, unpacked_bytes=unpacked.bytes,
+                    files=unpacked.files, archive_format=unpacked.format, entry=entry)
+                folder = version.folder()
+                folder.parent.mkdir(parents=True, exist_ok=True)
+                if folder.exists():  # left by a version row rolled back after its move
+                    shutil.rmtree(folder)
+                os.replace(staging, folder)
+            archive = version.archive_path()
+            archive.parent.mkdir(parents=True, exist_ok=True)
+            if not archive.exists():
+                os.replace(upload, archive)
+            return version
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    finally:
+        upload.unlink(missing_ok=True)

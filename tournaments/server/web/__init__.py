@@ -1,0 +1,1 @@
+"""The server's pages: leaderboard, participants, games (with the replay viewer), logs."""

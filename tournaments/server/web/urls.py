@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from tournaments.server.web import views
+
+urlpatterns = [
+    path("", views.leaderboard, name="leaderboard"),
+    path("me/", views.home, name="home"),
+    path("signup/", views.signup, name="signup"),
+    path("login/", auth_views.LoginView.as_view(template_name="web/login.html"), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("tokens/", views.tokens, name="tokens"),
+    path("p/<slug:name>/", views.participant_page, name="participant"),
+    path("p/<slug:name>/v/<int:number>/", views.version_page, name="version"),
+    path("p/<slug:name>/v/<int:number>/archive", views.version_archive, name="archive"),
+    path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/viewer", views.game_viewer, name="viewer"),
+    path("games/<int:game_id>/log/<int:seat>", views.seat_log, name="seat_log"),
+    path("api/token", views.api_token, name="api_token"),
+    path("api/submit", views.api_submit, name="api_submit"),
+    path("api/versions", views.api_versions, name="api_versions"),
+    path("api/games/<int:game_id>/logs", views.api_logs, name="api_logs"),
+]

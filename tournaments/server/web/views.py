@@ -1,0 +1,263 @@
+"""The pages: leaderboard, participant, version, game (with the replay viewer), logs, tokens,
+sign-up; and the small JSON API the CLI uses (token auth, no cookies)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import authenticate, login
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from tournaments.server.accounts.models import ApiToken, Participant, participant_of
+from tournaments.server.ladder.models import Contest, Game, Seat, Standing
+from tournaments.server.ladder.standings import active_versions
+from tournaments.server.submissions.intake import SubmissionError, submit
+from tournaments.server.submissions.models import Version
+from tournaments.server.submissions.validation import tail
+from tournaments.server.web.access import inside, log_folder, require_private
+from tournaments.server.web.forms import SignupForm, UploadForm
+from tournaments.server.web.history import rating_points, results_against, svg_polyline
+
+LOG_LINES = 400
+
+
+def leaderboard_rows() -> list[dict[str, Any]]:
+    """The leaderboard's rows, every cell already text: the page lists every participant and
+    refreshes itself, so the template only places strings (its filters and {% url %} per cell
+    cost more than the database)."""
+    person = reverse("participant", args=["NAME"])
+    version_url = reverse("version", args=["NAME", 987654321])
+    rows = []
+    for v in active_versions():
+        st: Standing = v.standing
+        name = v.participant.name
+        rows.append({
+            "name": name, "href": person.replace("NAME", name),
+            "reference": v.participant.staff_bot, "version": f"v{v.number}",
+            "version_href": version_url.replace("987654321", str(v.number))
+                                       .replace("NAME", name),
+            "key": st.conservative, "score": f"{st.conservative:.2f}", "mu": f"{st.mu:.2f}",
+            "sigma": f"{st.sigma:.2f}", "games": st.games,
+            "win_rate": f"{100 * st.wins / st.games:.0f}%" if st.games else "-",
+            "last_game": f"{st.last_game:%Y-%m-%d %H:%M:%S}" if st.last_game else "-"})
+    rows.sort(key=lambda r: -r["key"])
+    for i, r in enumerate(rows, 1):
+        r["rank"] = i
+    return rows
+
+
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    context = {"rows": leaderboard_rows(), "contest": Contest.current(),
+               "recent": Game.objects.filter(status=Game.DONE).order_by("-finished")
+               .prefetch_related("seats__version__participant")[:10]}
+    if request.htmx:  # the live refresh asks for the table only
+        return render(request, "web/_leaderboard_table.html", context)
+    return render(request, "web/leaderboard.html", context)
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    who = participant_of(request.user)
+    if who is None:
+        return redirect("leaderboard")
+    return redirect("participant", name=who.name)
+
+
+def participant_page(request: HttpRequest, name: str) -> HttpResponse:
+    who = get_object_or_404(Participant, name=name)
+    member = who.is_member(request.user)
+    form = UploadForm()
+    if request.method == "POST" and "pin" in request.POST:
+        if not member:
+            return HttpResponse("only the participant's members choose its version", status=403)
+        pin = request.POST["pin"]
+        who.pinned = (None if pin == "newest" else
+                      get_object_or_404(Version, participant=who, number=pin,
+                                        state=Version.PASSED))
+        who.save(update_fields=["pinned"])
+        messages.info(request, "the newest version that passed plays" if who.pinned is None
+                      else f"version {who.pinned.number} plays")
+        return redirect("participant", name=who.name)
+    if request.method == "POST":
+        if not member:  # only a member submits for a participant
+            return HttpResponse("only the participant's members submit for it", status=403)
+        form = UploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                version = submit(who, form.chunks(), request.user)
+            except SubmissionError as exc:
+                form.add_error("archive", str(exc))
+            else:
+                messages.success(request, f"version {version.number} received; it is "
+                                          f"validated before it plays")
+                return redirect("participant", name=who.name)
+    versions = list(who.versions.select_related("standing").order_by("-number"))
+    games = (Seat.objects.filter(version_id__in=[v.pk for v in versions],
+                                 rank__isnull=False)
+             .select_related("game", "version").order_by("-game_id")[:20])
+    active = {v.pk for v in active_versions(who)}
+    return render(request, "web/participant.html", {
+        "who": who, "versions": versions, "member": member, "form": form, "seats": games,
+        "active": active, "private": who.may_see_private(request.user),
+        "chart": svg_polyline(rating_points(who)), "against": results_against(who)})
+
+
+def version_page(request: HttpRequest, name: str, number: int) -> HttpResponse:
+    who = get_object_or_404(Participant, name=name)
+    version = get_object_or_404(Version, participant=who, number=number)
+    return render(request, "web/version.html", {
+        "who": who, "version": version, "private": who.may_see_private(request.user)})
+
+
+def version_archive(request: HttpRequest, name: str, number: int) -> FileResponse:
+    who = get_object_or_404(Participant, name=name)
+    require_private(who, request.user)
+    version = get_object_or_404(Version, participant=who, number=number)
+    path = version.archive_path()
+    return FileResponse(open(path, "rb"), as_attachment=True,
+                        filename=f"{who.name}-v{version.number}.{version.archive_format}")
+
+
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    seats = list(game.seats.select_related("version__participant").order_by("seat"))
+    for s in seats:
+        s.private = s.version.participant.may_see_private(request.user)
+    return render(request, "web/game.html", {"game": game, "seats": seats})
+
+
+def game_viewer(request: HttpRequest, game_id: int) -> HttpResponse:
+    from referee.engine import RecordError
+    from tournaments.web.replay_page import viewer_html
+
+    game = get_object_or_404(Game, pk=game_id, status=Game.DONE)
+    try:
+        return HttpResponse(viewer_html(game.record or {}))
+    except RecordError as exc:
+        return HttpResponse(f"this game's record cannot be replayed: {exc}",
+                            content_type="text/plain", status=500)
+
+
+def seat_log(request: HttpRequest, game_id: int, seat: int) -> HttpResponse:
+    row = get_object_or_404(Seat.objects.select_related("version__participant"),
+                            game_id=game_id, seat=seat)
+    require_private(row.version.participant, request.user)
+    path = Path(row.log)
+    text = tail(path, LOG_LINES, 256 * 1024) if row.log and inside(path, log_folder()) else ""
+    return render(request, "web/log.html", {"seat": row, "text": text})
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    contest = Contest.current()
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        who = Participant.objects.create(name=form.cleaned_data["participant"])
+        who.members.add(user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect("participant", name=who.name)
+    return render(request, "web/signup.html", {"form": form, "contest": contest})
+
+
+@login_required
+def tokens(request: HttpRequest) -> HttpResponse:
+    new = None
+    if request.method == "POST":
+        if "revoke" in request.POST:
+            row = get_object_or_404(ApiToken, pk=request.POST["revoke"], user=request.user)
+            row.revoke()
+            messages.info(request, f"token {row} revoked")
+            return redirect("tokens")
+        _, new = ApiToken.issue(request.user, request.POST.get("name") or "cli")
+    return render(request, "web/tokens.html", {
+        "tokens": request.user.api_tokens.all(), "new": new})
+
+
+# -- the CLI's API ---------------------------------------------------------------------------
+def _token_user(request: HttpRequest) -> Any:
+    header = request.headers.get("Authorization", "")
+    if not header.startswith("Bearer "):
+        return None
+    return ApiToken.authenticate(header.removeprefix("Bearer ").strip())
+
+
+def _refuse(message: str, status: int) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status)
+
+
+@csrf_exempt  # no cookies: the password (here) or the token (below) is the credential
+@require_POST
+def api_token(request: HttpRequest) -> JsonResponse:
+    user = authenticate(request, username=request.POST.get("username", ""),
+                        password=request.POST.get("password", ""))
+    if user is None:
+        return _refuse("wrong user name or password", 401)
+    _, token = ApiToken.issue(user, request.POST.get("name") or "cli")
+    who = participant_of(user)
+    return JsonResponse({"token": token, "user": user.get_username(),
+                         "participant": who.name if who else None})
+
+
+@csrf_exempt
+@require_POST
+def api_submit(request: HttpRequest) -> JsonResponse:
+    user = _token_user(request)
+    if user is None:
+        return _refuse("no valid token: run `azul-arena login --server URL` (a revoked token "
+                       "no longer works)", 401)
+    name = request.POST.get("participant")
+    who = (get_object_or_404(Participant, name=name) if name else participant_of(user))
+    if who is None or not who.is_member(user):
+        return _refuse("you may submit only for a participant you are a member of", 403)
+    upload = request.FILES.get("archive")
+    if upload is None:
+        return _refuse("no archive in the request (form field 'archive')", 400)
+    try:
+        version = submit(who, upload.chunks(), user)
+    except SubmissionError as exc:
+        return _refuse(str(exc), 400)
+    return JsonResponse({"participant": who.name, "version": version.number,
+                         "sha256": version.sha256, "size": version.size,
+                         "url": request.build_absolute_uri(
+                             reverse("version", args=[who.name, version.number]))}, status=201)
+
+
+@csrf_exempt
+def api_versions(request: HttpRequest) -> JsonResponse:
+    user = _token_user(request)
+    if user is None:
+        return _refuse("no valid token: run `azul-arena login --server URL`", 401)
+    who = participant_of(user)
+    if who is None:
+        return _refuse("this account is in no participant", 404)
+    return JsonResponse({"participant": who.name, "versions": [
+        {"version": v.number, "state": v.state, "reason": v.reason, "sha256": v.sha256,
+         "size": v.size, "uploaded": v.uploaded.isoformat(), "suspended": v.suspended}
+        for v in who.versions.order_by("-number")]})
+
+
+
+def api_logs(request: HttpRequest, game_id: int) -> JsonResponse:
+    """The logs of a game's seats the token's user may read (their own; all for organisers)."""
+    user = _token_user(request)
+    if user is None:
+        return _refuse("no valid token: run `azul-arena login --server URL`", 401)
+    seats = [s for s in Seat.objects.select_related("version__participant")
+             .filter(game_id=game_id).order_by("seat")
+             if s.version.participant.may_see_private(user)]
+    if not seats:
+        return _refuse(f"game {game_id} has no seat of yours (or does not exist)", 404)
+    out = []
+    for s in seats:
+        path = Path(s.log)
+        text = tail(path, LOG_LINES, 256 * 1024) if s.log and inside(path, log_folder()) else ""
+        out.append({"seat": s.seat, "version": s.version.label, "termination": s.termination,
+                    "log": text})
+    return JsonResponse({"game": game_id, "seats": out})
