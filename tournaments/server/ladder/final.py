@@ -11,14 +11,16 @@ entry playing at least `final_min_games` games. Playing it again resumes it.
 from __future__ import annotations
 
 from pathlib import Path
+
 from django.conf import settings
+from django.utils import timezone
 from rich.console import Console
 
 from tournaments.entries import Entry
 from tournaments.report import Report, build_report
 from tournaments.runner import RunSummary
 from tournaments.schedule import count_games
-from tournaments.server.ladder.lifecycle import LifecycleError
+from tournaments.server.ladder.lifecycle import LifecycleError, hand_in
 from tournaments.server.ladder.models import Contest, HandIn
 from tournaments.store import Store
 from tournaments.tournament import TournamentConfig, play, prepare
@@ -57,6 +59,8 @@ def run_final(contest: Contest, concurrency: int = 2, console: Console | None = 
     if contest.state not in (Contest.FROZEN, Contest.FINAL):
         raise LifecycleError(f"{contest.label} is {contest.state}: the final is played once the "
                              f"contest is frozen (server contest set {contest.label} frozen)")
+    # Staff bots entered after the deadline take part with their active version.
+    hand_in(contest, timezone.now(), contest.participants.filter(staff_bot=True))
     pairs = final_entries(contest)
     if len(pairs) < contest.players:
         raise LifecycleError(f"{contest.label} has {len(pairs)} versions handed in; a final of "
