@@ -18,6 +18,17 @@ from tournaments.ratings import make_env
 _ENV = make_env()
 
 
+def reset_ids(model: Any) -> None:
+    """After a row inserted with its own id: PostgreSQL's id sequence moves past it (else the
+    next row made without an id would be given the same one). Nothing to do on SQLite."""
+    from django.core.management.color import no_style
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), [model]):
+            cursor.execute(sql)
+
+
 class Contest(models.Model):
     """A contest: its rules, its dates and where it is in its life (`ladder.lifecycle`).
 
@@ -92,7 +103,9 @@ class Contest(models.Model):
     @classmethod
     def current(cls) -> Contest:
         """The default contest (id 1)."""
-        contest, _ = cls.objects.get_or_create(pk=1, defaults={"slug": "default"})
+        contest, made = cls.objects.get_or_create(pk=1, defaults={"slug": "default"})
+        if made:
+            reset_ids(cls)
         return contest
 
     @classmethod

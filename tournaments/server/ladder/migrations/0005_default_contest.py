@@ -15,6 +15,11 @@ def into_default_contest(apps: Any, schema_editor: Any) -> None:
     contest = Contest.objects.filter(pk=1).first()
     if contest is None:
         contest = Contest.objects.create(pk=1, slug="default")
+        from django.core.management.color import no_style
+
+        with schema_editor.connection.cursor() as cursor:  # PostgreSQL: the sequence past 1
+            for sql in schema_editor.connection.ops.sequence_reset_sql(no_style(), [Contest]):
+                cursor.execute(sql)
     elif not contest.slug:
         contest.slug = "default"
         contest.save(update_fields=["slug"])
