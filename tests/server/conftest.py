@@ -5,8 +5,9 @@ and a SQLite test database in a real file there (in WAL mode with the busy timeo
 server runs: an in-memory one shares a cache whose table locks fail at once where the ladder's
 threads would wait), migrated from the committed migrations, so every test also proves the
 migrations build the schema. With $AZUL_ARENA_TEST_DATABASE_URL (set by test_postgres.py), the
-test database is made on that PostgreSQL server instead. Test classes are Django's own `TestCase` (each
-test in a transaction rolled back after it) and run under pytest like any unittest class.
+test database is made on that PostgreSQL server instead. Test classes are Django's own
+`TestCase` (each test in a transaction rolled back after it) and run under pytest like any
+unittest class.
 """
 
 from __future__ import annotations
