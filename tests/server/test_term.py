@@ -92,8 +92,8 @@ class TermTests(TransactionTestCase):
         # -- submissions: 28 good, 2 broken, one bad archive refused; 2 staff bots -----------
         teams = {p.name: p for p in contest.participants.all()}
         for name, who in sorted(teams.items()):
-            bot = CRASHING_BOT if name in BROKEN else RANDOM_BOT
-            submit(who, [zip_bytes({"bot.py": bot, "team.txt": name.encode()})])
+            source = CRASHING_BOT if name in BROKEN else RANDOM_BOT
+            submit(who, [zip_bytes({"bot.py": source, "team.txt": name.encode()})])
         with self.assertRaises(SubmissionError):
             submit(teams["team-01"], [zip_bytes({"notes.txt": b"no bot here"})])
         add_staff_bot(contest, "staff-random", reference_archive("random"))
