@@ -123,10 +123,13 @@ def participant_page(request: HttpRequest, name: str) -> HttpResponse:
                                  rank__isnull=False)
              .select_related("game", "version").order_by("-game_id")[:20])
     active = {v.pk for v in active_versions(who)}
+    # A contest hidden until its results shows participants no ratings here either.
+    rated = Contest.of(who).standings_visible_to(request.user)
     return render(request, "web/participant.html", {
         "who": who, "versions": versions, "member": member, "form": form, "seats": games,
-        "active": active, "private": who.may_see_private(request.user),
-        "chart": svg_polyline(rating_points(who)), "against": results_against(who)})
+        "active": active, "private": who.may_see_private(request.user), "rated": rated,
+        "chart": svg_polyline(rating_points(who)) if rated else None,
+        "against": results_against(who)})
 
 
 def version_page(request: HttpRequest, name: str, number: int) -> HttpResponse:
