@@ -756,3 +756,44 @@ def export_results(
         fail(str(exc))
     console.print(f"{output / (contest + '-standings.csv')}; {games} game records in "
                   f"{output / (contest + '-games.tar.gz')}", highlight=False)
+
+
+@server_app.command("bench-final")
+def server_bench_final(
+    teams: int = typer.Option(300, "--teams", min=2),
+    staff: int = typer.Option(3, "--staff", min=0, help="staff bots in the final"),
+    players: int = typer.Option(2, "--players", min=2, max=4),
+    max_per_entry: int = typer.Option(150, "--max-games-per-entry", min=1,
+                                      help="how far the simulated finals go"),
+    target: float = typer.Option(0.9, "--target", min=0.0, max=1.0,
+                                 help="Kendall tau between two independent finals"),
+    real_games: int = typer.Option(60, "--real-games", min=2,
+                                   help="games of the real final that is timed"),
+    concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
+    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """A contest final's size: the games two independent finals of a simulated field need
+    to agree (Kendall tau >= TARGET, the simulation of `bench schedule`), and the wall time
+    per 1,000 games of a real final (random bots) on this machine. Prints its figures.
+
+    Example: [bold]azul-arena server bench-final --teams 300 --staff 3 --json[/]
+    """
+    from tournaments.server.ladder.bench import run_final_bench
+
+    level = check_isolation(isolation)
+    result = run_final_bench(teams, staff, players, max_per_entry, target, real_games,
+                             concurrency, level)
+    if as_json:
+        print_json(result)
+        return
+    reach = result["games_for_target"]
+    console.print(
+        f"final of {result['entries']} entries ({teams} teams, {staff} staff bots), "
+        f"{players}-player games: " + (
+            f"{reach} games ({result['games_per_entry_for_target']:.0f} per entry) for two "
+            f"finals to agree at tau >= {target}" if reach else
+            f"tau {target} not reached in {max_per_entry} games per entry") +
+        f"; a real final here: {result['wall_s_per_1000_games']:.0f} s per 1,000 games "
+        f"(random bots, isolation {result['real_isolation']}, concurrency {concurrency})",
+        highlight=False)
