@@ -261,6 +261,10 @@ def server_bench(
     concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
     entries: int = typer.Option(16, "--entries", min=2, help="participants (random bots)"),
     isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+    database_url: str | None = typer.Option(
+        None, "--database-url", metavar="postgresql://...",
+        help="an empty database to run the ladder on (default: a fresh SQLite file); compare "
+             "PostgreSQL with SQLite through each run's ratio to bench tournament"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
 ) -> None:
     """Ladder throughput: games/s of the ladder worker on ENTRIES participants' random bots
@@ -273,11 +277,17 @@ def server_bench(
 
     level = check_isolation(isolation)
     with tempfile.TemporaryDirectory(prefix="azul-ladder-bench-") as tmp:
-        os.environ.pop("DATABASE_URL", None)
+        if database_url:
+            os.environ["DATABASE_URL"] = database_url
+        else:
+            os.environ.pop("DATABASE_URL", None)
         _setup(Path(tmp))
         from tournaments.server.ladder.bench import run_ladder_bench
 
         result = run_ladder_bench(games, concurrency, entries, level)
+        from django.db import connection
+
+        result["database"] = connection.vendor
     if as_json:
         print_json(result)
         return
