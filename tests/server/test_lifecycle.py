@@ -79,3 +79,21 @@ class LifecycleTests(TestCase):
         self.assertEqual(small.schedule, "round-robin")  # 15 pairs x 2 = 30 <= 6 x 10 / 2
         large = final_config(self.contest, [Entry(f"e{i}", "random") for i in range(40)])
         self.assertEqual((large.schedule, large.min_games, large.games), ("adaptive", 10, 200))
+
+    def test_a_member_asks_for_a_challenge_on_the_teams_page(self) -> None:
+        from django.test import Client
+
+        from tournaments.server.ladder.models import Game
+
+        lifecycle.set_state(self.contest, Contest.OPEN)
+        passed(self.ann)
+        passed(self.ben)
+        member = Client()
+        member.force_login(self.ann.members.get())
+        answer = member.post("/p/ann/", {"challenge": "ben"})
+        game = Game.objects.get(kind=Game.CHALLENGE)
+        self.assertRedirects(answer, f"/games/{game.pk}/", fetch_redirect_response=False)
+        self.assertEqual(game.requested_by, self.ann)
+        stranger = Client()
+        stranger.force_login(self.ben.members.get())
+        self.assertEqual(stranger.post("/p/ann/", {"challenge": "ben"}).status_code, 403)
