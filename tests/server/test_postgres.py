@@ -1,4 +1,4 @@
-"""The server on PostgreSQL: the whole-term test and the ladder's tests run again against a
+"""The server on PostgreSQL: the whole-term, ladder, lifecycle and migration tests run again on a
 real PostgreSQL server this test starts (tests/server/postgres.py), in a pytest of their own
 (Django is configured once per process)."""
 
@@ -24,7 +24,9 @@ def test_the_server_runs_a_term_on_postgresql() -> None:
         env = dict(os.environ, AZUL_ARENA_TEST_DATABASE_URL=url)
         env.pop("DATABASE_URL", None)
         run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                              "tests/server/test_term.py", "tests/server/test_ladder.py"],
+                              "tests/server/test_term.py", "tests/server/test_ladder.py",
+                              "tests/server/test_lifecycle.py",
+                              "tests/server/test_migration.py"],
                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "passed" in run.stdout and "skipped" not in run.stdout, run.stdout[-2000:]
