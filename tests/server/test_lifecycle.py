@@ -94,6 +94,7 @@ class LifecycleTests(TestCase):
         game = Game.objects.get(kind=Game.CHALLENGE)
         self.assertRedirects(answer, f"/games/{game.pk}/", fetch_redirect_response=False)
         self.assertEqual(game.requested_by, self.ann)
+        self.assertContains(member.get(f"/games/{game.pk}/"), "challenge by ann, unranked")
         stranger = Client()
         stranger.force_login(self.ben.members.get())
         self.assertEqual(stranger.post("/p/ann/", {"challenge": "ben"}).status_code, 403)
