@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from tournaments.commands import (  # noqa: F401
-    bench_codec,
-    bench_engine,
-    bench_schedule,
+    bench,
     bots,
     demo,
     field,

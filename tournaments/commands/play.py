@@ -13,7 +13,6 @@ from tournaments.commands.common import (
     CLOCK_HELP,
     ISOLATION_HELP,
     WILD_ORDER_HELP,
-    Exit,
     check_clock,
     check_fault_policy,
     check_isolation,
@@ -24,7 +23,7 @@ from tournaments.commands.common import (
     isolation_line,
     print_json,
 )
-from tournaments.commands.groups import app, bench_app
+from tournaments.commands.groups import app
 
 
 @app.command("match")
@@ -190,86 +189,3 @@ def _explain_faults(seat: int, entry: str, termination: str, faults: dict[str, i
         lines = [f"(unreadable: {exc})"]
     for line in lines:
         console.print(f"  {line}", markup=False, highlight=False)
-
-
-@bench_app.command("latency")
-def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option(5, "--spawns"),
-            entry: list[str] = typer.Option([], "--entry", "-e",
-                                            help="also measure this bot (a kit's folder, a "
-                                                 "command line), against the SDK's bot"),
-            as_json: bool = typer.Option(False, "--json"),
-            isolation: str | None = typer.Option(
-                None, "--isolation", help="bots at this level (default: the strongest); "
-                "another than process is measured beside process, game for game"),
-            ponder: bool = typer.Option(
-                False, "--ponder", help="bots are not frozen between their moves (as "
-                "`tournament run --ponder`): shows what the freeze and thaw cost"),
-            clock: str = typer.Option(
-                "wall", "--clock", help="cpu: every game is also played on the cpu clock and "
-                "on the wall clock, alternating, on the same deals: what reading each bot's "
-                "CPU counter costs a move")) -> None:
-    """Per-move round trip through the referee vs a bare gRPC stream ping-pong of the same
-    payload in the same run (grpc's textbook sync client; an asyncio client beside it), and bot
-    spawn-to-Hello (medians). With --entry, that bot plays as many games against the Python SDK's
-    instant bot (bots/first_bot.py), seats alternating: its per-move round trip is printed beside
-    its opponent's in the same games, and their ratio.
-
-    Example: azul-arena bench latency --games 20 --json;
-    azul-arena bench latency --entry sdk/kits/node --entry sdk/kits/cpp;
-    azul-arena bench latency --clock cpu
-    """
-    from referee import check_entry
-    from referee.bench import latency as run_bench
-
-    level = check_isolation(isolation)
-    check_clock(clock)
-    try:
-        for bot in entry:
-            check_entry(bot)
-    except ValueError as exc:
-        fail(str(exc))
-    try:
-        figures = run_loop(run_bench(games=games, spawns=spawns, isolation=level,
-                                     entries=tuple(entry), ponder=ponder, clock=clock))
-    except ValueError as exc:
-        fail(str(exc), Exit.FAILED)
-        return
-    if as_json:
-        print_json(figures)
-        return
-    from rich.table import Table
-
-    table = Table(title=f"latency over {figures['moves']} moves (medians)")
-    for column in ("measure", "value", "target"):
-        table.add_column(column, justify="right" if column != "measure" else "left")
-    table.add_row("isolation", figures["isolation"], "")
-    table.add_row("move round trip via the referee (Python SDK)",
-                  f"{figures['per_move_us']:.0f} us", "")
-    if "ratio_to_process" in figures:
-        table.add_row(f"  {figures['isolation']} vs process, game for game",
-                      f"{figures['per_move_us_paired']:.0f} / "
-                      f"{figures['per_move_us_process']:.0f} us", "")
-        table.add_row("  ratio to process", f"{figures['ratio_to_process']:.3f}", "<= 1.10")
-    if "cpu_clock_ratio" in figures:
-        table.add_row("  cpu clock vs wall clock, game for game",
-                      f"{figures['per_move_us_cpu_clock']:.0f} / "
-                      f"{figures['per_move_us_wall_clock']:.0f} us", "")
-        table.add_row("  ratio", f"{figures['cpu_clock_ratio']:.3f}", "<= 1.05")
-    for kit in figures["entries"]:
-        table.add_row(f"{kit['entry']}, against the SDK bot", f"{kit['per_move_us']:.0f} us", "")
-        table.add_row("  the SDK bot, in the same games", f"{kit['sdk_per_move_us']:.0f} us", "")
-        table.add_row("  ratio", f"{kit['ratio_to_sdk']:.2f}", "<= 1.5")
-    table.add_row("bare gRPC ping-pong, same payload (sync client)",
-                  f"{figures['bare_pingpong_us']:.0f} us", "")
-    table.add_row("ratio", f"{figures['ratio']:.2f}", "<= 1.3")
-    table.add_row("  bare ping-pong, asyncio client", f"{figures['bare_pingpong_aio_us']:.0f} us",
-                  "")
-    table.add_row("  ratio to it", f"{figures['ratio_to_aio']:.2f}", "")
-    table.add_row("bot spawn to Hello (warm standby)", f"{figures['spawn_to_hello_ms']:.0f} ms",
-                  "<= 150 ms")
-    table.add_row("bot spawn to Hello (fresh process)",
-                  f"{figures['cold_spawn_to_hello_ms']:.0f} ms", "")
-    table.add_row("  its floor: python -c 'import grpc'",
-                  f"{figures['python_import_grpc_ms']:.0f} ms", "")
-    table.add_row("referee's event loop", figures["event_loop"], "")
-    console.print(table)

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from tournaments.commands.common import Exit, console, err_console, fail
-from tournaments.commands.groups import bench_app, replay_app
+from tournaments.commands.groups import replay_app
 
 
 def read_game(record_file: Path | None, db: Path | None, game: str | None) -> dict[str, Any]:
@@ -136,35 +136,3 @@ def show(
     else:
         console.print(f"start of the game ({len(moves)} moves)")
     console.print(family.board(states[n], names))
-
-
-@bench_app.command("viewer")
-def bench_viewer(
-    players: Annotated[int, typer.Option(min=2, max=4, help="Players of the game.")] = 4,
-    no_browser: Annotated[bool, typer.Option(
-        "--no-browser", help="Only build the page (no chromium).")] = False,
-    as_json: Annotated[bool, typer.Option(
-        "--json", help="JSON: moves, build_s, page_bytes, load_ms, step_ms_mean, ...")] = False,
-) -> None:
-    """The replay page of the longest game there can be (50 rounds): its size, the time to
-    build it, and in headless chromium the time to show each position.
-
-    Example: [bold]azul-arena bench viewer --json[/]
-    """
-    from tournaments.commands.common import print_json
-    from tournaments.web.bench import run_bench
-
-    figures = run_bench(players, use_browser=not no_browser)
-    if as_json:
-        print_json(figures)
-        return
-    console.print(f"{figures['players']} players, {figures['rounds']} rounds, "
-                  f"{figures['moves']} moves: page of {figures['page_bytes'] / 1e3:.0f} KB "
-                  f"built in {figures['build_s']:.2f} s", highlight=False)
-    if figures["step_ms_mean"] is None:
-        console.print(f"browser: {figures['browser']}", highlight=False)
-        return
-    console.print(f"{figures['browser']}: loads in {figures['load_ms']:.0f} ms; one position "
-                  f"shown in {figures['step_ms_mean']:.1f} ms on average (95%: "
-                  f"{figures['step_ms_p95']:.1f} ms, slowest {figures['step_ms_max']:.1f} ms; "
-                  "a 60 Hz frame is 16.7 ms)", highlight=False)
