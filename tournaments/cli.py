@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from tournaments.commands import (  # noqa: F401
     bench,
-    bots,
+    bot,
     demo,
-    field,
-    human,
+    match,
     play,
     referee,
     replay,
-    report_page,
-    rerun,
     tournament,
-    view,
 )
 from tournaments.commands.groups import app
 
