@@ -1,4 +1,6 @@
-"""`azul-arena tournament run|show|export` and `azul-arena bench tournament`."""
+"""`azul-arena tournament ...`: run (resumably), show, export, report, and the entries of a
+growing field (add-entry, remove-entry). Each verb checks its options and hands over to the
+tournament domain (tournaments/tournament.py, store.py, report.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,9 @@ import signal
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -34,6 +37,10 @@ from tournaments.commands.common import (
     write_page,
 )
 from tournaments.commands.groups import tournament_app
+
+if TYPE_CHECKING:
+    from tournaments.entries import Entry, RunOptions
+    from tournaments.tournament import TournamentConfig
 
 DEFAULT_DB = Path("arena-data") / "tournament.db"
 _GROWING = ("adaptive", "swiss")  # the schedules an entry may join or leave while they run
@@ -251,79 +258,142 @@ def run(
     Running the same command again resumes: finished games are never played twice.
     Exit codes: 0 all games played, 1 some games failed (rerun to retry), 2 bad arguments.
     """
-    from tournaments.entries import (
-        Entry,
-        EntryError,
-        RunOptions,
-        check_entries,
-        check_unique,
-        load_entries_toml,
-        load_run_options,
-        parse_entries,
-        parse_size,
-        resolve_env,
-    )
-    from tournaments.schedule import ScheduleError
-    from tournaments.store import RunLock, Store, StoreError
-    from tournaments.tournament import ConfigMismatch, TournamentConfig, play
-    from tournaments.tournament import prepare as prepare_tournament
-
-    check_fault_policy(fault_policy)
+    request = RunRequest(
+        entries or [], entries_file, ruleset, wild_order, players, games_per_pairing, seed,
+        gauntlet, schedule, games, rounds, min_games, time_per_move, fault_policy, isolation,
+        bot_env or [], memory, ponder, clock)
+    config = request.config()
     if cluster is not None and workers is not None:
         fail("give --cluster (a running Dask scheduler) or --workers (a local cluster), not both")
-    ruleset_options = check_ruleset(ruleset, players, wild_order)
-    chosen: list[Entry] = []
-    options = RunOptions()
-    try:
-        if entries_file is not None:
-            chosen += load_entries_toml(entries_file)
-            options = load_run_options(entries_file)
-        if entries:
-            chosen += parse_entries(entries)
-        check_unique(chosen)
-        # Every entry must be launchable before anything is written: a typo would otherwise
-        # crash every game and stay stored with the schedule.
-        check_entries(chosen)
-        check_plays([e.spec for e in chosen], ruleset)
-        all_env = [*options.bot_env, *(bot_env or [])]
-        resolve_env(all_env)
-        if memory is not None:
-            default_memory = parse_size(memory, "--memory")
-            chosen = [e if e.memory else Entry(e.name, e.spec, default_memory, e.env)
-                      for e in chosen]
-    except (EntryError, ValueError) as exc:
-        fail(str(exc))
-    isolation = isolation or options.isolation
-    check_isolation(isolation)
-    if clock is not None:
-        check_clock(clock)
-    if len(chosen) < 2:
-        fail("give at least two entries (arguments or --entries FILE.toml)")
-    _check_schedule(schedule, games, rounds, min_games, gauntlet, games_per_pairing)
-    if schedule != "round-robin":
-        from tournaments.rounds import RoundPlan
-
-        try:  # before the database is touched, like every other check
-            RoundPlan(schedule, players, 0, games, rounds,
-                      players if min_games is None else min_games).check(len(chosen))
-        except ScheduleError as exc:
-            fail(str(exc))
-    if gauntlet is not None and gauntlet not in {e.name for e in chosen}:
-        fail(f"--gauntlet {gauntlet!r} is not one of the entries: "
-             + ", ".join(e.name for e in chosen))
-    config = TournamentConfig(
-        entries=chosen, ruleset=ruleset, players=players,
-        games_per_pairing=games_per_pairing or players, seed=seed, gauntlet=gauntlet,
-        time_per_move=time_per_move, fault_policy=fault_policy, options=ruleset_options,
-        schedule=schedule,
-        games=games, rounds=rounds,
-        min_games=(players if min_games is None else min_games) if schedule == "adaptive"
-        else None,
-        isolation=isolation,
-        ponder=ponder or bool(options.ponder), bot_env=all_env, clock=clock,
-    )
-    out = err_console if json_out else console
     remote = _cluster_options(cluster, workers, concurrency, cluster_security)
+    out = err_console if json_out else console
+    summary = _run_stored(db, config, concurrency, out, log_dir or db.parent / "logs",
+                          live=not plain, cluster=remote, json_out=json_out)
+    if summary is not None and (summary.failed or summary.aborted):
+        what = [f"{summary.failed} game(s) failed"] if summary.failed else []
+        what += [f"stopped: {summary.aborted}"] if summary.aborted else []
+        err_console.print(f"[red]{'; '.join(what)}[/]")
+        for game_id, error in summary.errors[:5]:
+            err_console.print(f"  {game_id}: {error}", markup=False)
+        err_console.print("rerun the same command to retry them")
+        raise typer.Exit(int(Exit.FAILED))
+
+
+@dataclass
+class RunRequest:
+    """What `tournament run` was asked, before anything is written: `config()` checks it once
+    and makes the tournament's configuration (or exits 2 saying what is wrong)."""
+
+    entries: list[str]
+    entries_file: Path | None
+    ruleset: str
+    wild_order: str | None
+    players: int
+    games_per_pairing: int | None
+    seed: int | None
+    gauntlet: str | None
+    schedule: str
+    games: int | None
+    rounds: int | None
+    min_games: int | None
+    time_per_move: float
+    fault_policy: str
+    isolation: str | None
+    bot_env: list[str]
+    memory: str | None
+    ponder: bool
+    clock: str | None
+
+    def config(self) -> TournamentConfig:
+        from tournaments.tournament import TournamentConfig
+
+        check_fault_policy(self.fault_policy)
+        ruleset_options = check_ruleset(self.ruleset, self.players, self.wild_order)
+        chosen, options, all_env = self._entries()
+        isolation = self.isolation or options.isolation
+        check_isolation(isolation)
+        if self.clock is not None:
+            check_clock(self.clock)
+        self._check_schedule(len(chosen), [e.name for e in chosen])
+        players, adaptive = self.players, self.schedule == "adaptive"
+        return TournamentConfig(
+            entries=chosen, ruleset=self.ruleset, players=players,
+            games_per_pairing=self.games_per_pairing or players, seed=self.seed,
+            gauntlet=self.gauntlet, time_per_move=self.time_per_move,
+            fault_policy=self.fault_policy, options=ruleset_options, schedule=self.schedule,
+            games=self.games, rounds=self.rounds,
+            min_games=(players if self.min_games is None else self.min_games) if adaptive
+            else None,
+            isolation=isolation, ponder=self.ponder or bool(options.ponder), bot_env=all_env,
+            clock=self.clock)
+
+    def _entries(self) -> tuple[list[Entry], RunOptions, list[str]]:
+        """The entries (arguments and --entries), each launchable and playing the ruleset, the
+        file's run-wide options, and every bot's variables."""
+        from tournaments.entries import (
+            Entry,
+            EntryError,
+            RunOptions,
+            check_entries,
+            check_unique,
+            load_entries_toml,
+            load_run_options,
+            parse_entries,
+            parse_size,
+            resolve_env,
+        )
+
+        chosen: list[Entry] = []
+        options = RunOptions()
+        try:
+            if self.entries_file is not None:
+                chosen += load_entries_toml(self.entries_file)
+                options = load_run_options(self.entries_file)
+            chosen += parse_entries(self.entries)
+            check_unique(chosen)
+            # Every entry must be launchable before anything is written: a typo would otherwise
+            # crash every game and stay stored with the schedule.
+            check_entries(chosen)
+            check_plays([e.spec for e in chosen], self.ruleset)
+            all_env = [*options.bot_env, *self.bot_env]
+            resolve_env(all_env)
+            if self.memory is not None:
+                default_memory = parse_size(self.memory, "--memory")
+                chosen = [e if e.memory else Entry(e.name, e.spec, default_memory, e.env)
+                          for e in chosen]
+        except (EntryError, ValueError) as exc:
+            fail(str(exc))
+        if len(chosen) < 2:
+            fail("give at least two entries (arguments or --entries FILE.toml)")
+        return chosen, options, all_env
+
+    def _check_schedule(self, count: int, names: list[str]) -> None:
+        from tournaments.schedule import ScheduleError
+
+        _check_schedule(self.schedule, self.games, self.rounds, self.min_games, self.gauntlet,
+                        self.games_per_pairing)
+        if self.schedule != "round-robin":
+            from tournaments.rounds import RoundPlan
+
+            try:  # before the database is touched, like every other check
+                RoundPlan(self.schedule, self.players, 0, self.games, self.rounds,
+                          self.players if self.min_games is None else self.min_games
+                          ).check(count)
+            except ScheduleError as exc:
+                fail(str(exc))
+        if self.gauntlet is not None and self.gauntlet not in names:
+            fail(f"--gauntlet {self.gauntlet!r} is not one of the entries: " + ", ".join(names))
+
+
+def _run_stored(db: Path, config: TournamentConfig, concurrency: int, out: Console,
+                log_dir: Path, *, live: bool, cluster: Any, json_out: bool) -> Any:
+    """Open (or resume) the tournament in `db`, play what is pending, print the report; the
+    run's summary (None when nothing was left to play)."""
+    from tournaments.schedule import ScheduleError
+    from tournaments.store import RunLock, Store, StoreError
+    from tournaments.tournament import ConfigMismatch, play
+    from tournaments.tournament import prepare as prepare_tournament
+
     summary = None
     with contextlib.ExitStack() as stack:
         try:
@@ -337,37 +407,34 @@ def run(
                     config, pending = prepare_tournament(store, config)
                 except (ConfigMismatch, ScheduleError) as exc:
                     fail(str(exc))
-                done, total = store.counts()
-                size = {"adaptive": f"{config.games} games, adaptive pairing",
-                        "swiss": f"{config.rounds} Swiss rounds ({total} games so far)"
-                        }.get(config.schedule, f"{total} games")
-                out.print(f"tournament in [bold]{db}[/]: {len(store.entries())} entries, {size}, "
-                          f"seed {config.seed}"
-                          + (f"; resuming, {done} already played" if done else ""))
-                line = isolation_line(str(config.isolation))
-                out.print(line + ("; bots may think on others' time (--ponder)" if config.ponder
-                                  else ""), highlight=False)
-                check_isolation(config.isolation)  # the stored level, on a resume
-                out.print(f"clock: {config.clock}", highlight=False)
-                check_clock(str(config.clock))  # the stored clock, on a resume
-                store.set_meta("isolation_line", line)  # what `tournament show` repeats
+                _say_what_runs(out, db, store, config)
                 if pending:
                     summary = _play(play, store, config, pending, concurrency, out,
-                                    log_dir=log_dir or db.parent / "logs", live=not plain,
-                                    cluster=remote)
+                                    log_dir=log_dir, live=live, cluster=cluster)
                 if summary is not None and summary.interrupted:
                     _interrupted(summary.interrupted, db)
                 print_report(store, json_out)
         except KeyboardInterrupt:
             _interrupted(int(signal.SIGINT), db)
-    if summary is not None and (summary.failed or summary.aborted):
-        what = [f"{summary.failed} game(s) failed"] if summary.failed else []
-        what += [f"stopped: {summary.aborted}"] if summary.aborted else []
-        err_console.print(f"[red]{'; '.join(what)}[/]")
-        for game_id, error in summary.errors[:5]:
-            err_console.print(f"  {game_id}: {error}", markup=False)
-        err_console.print("rerun the same command to retry them")
-        raise typer.Exit(int(Exit.FAILED))
+    return summary
+
+
+def _say_what_runs(out: Console, db: Path, store: Any, config: TournamentConfig) -> None:
+    """The run's first lines: what, where, how isolated, which clock (the stored ones, checked
+    again on a resume)."""
+    done, total = store.counts()
+    size = {"adaptive": f"{config.games} games, adaptive pairing",
+            "swiss": f"{config.rounds} Swiss rounds ({total} games so far)"
+            }.get(config.schedule, f"{total} games")
+    out.print(f"tournament in [bold]{db}[/]: {len(store.entries())} entries, {size}, "
+              f"seed {config.seed}" + (f"; resuming, {done} already played" if done else ""))
+    line = isolation_line(str(config.isolation))
+    out.print(line + ("; bots may think on others' time (--ponder)" if config.ponder else ""),
+              highlight=False)
+    check_isolation(config.isolation)  # the stored level, on a resume
+    out.print(f"clock: {config.clock}", highlight=False)
+    check_clock(str(config.clock))  # the stored clock, on a resume
+    store.set_meta("isolation_line", line)  # what `tournament show` repeats
 
 
 def _cluster_options(address: str | None, workers: int | None, concurrency: int,  # type: ignore[no-untyped-def]
