@@ -1,10 +1,12 @@
-"""`match` (one game between bot processes) and `bench latency`."""
+"""`azul-arena match`: one game between real bot processes through the referee, shown live."""
 # ruff: noqa: B008  (typer declares options as argument defaults)
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -24,6 +26,9 @@ from tournaments.commands.common import (
     print_json,
 )
 from tournaments.commands.groups import app
+
+if TYPE_CHECKING:
+    from referee import MatchConfig, MatchEvent, MatchResult
 
 
 @app.command("match")
@@ -64,39 +69,15 @@ def match(
 
     Example: azul-arena match greedy mcts --ruleset pavilion --seed 7 -t 0.5
     """
-    from referee import (
-        Arena,
-        MatchConfig,
-        MatchEnded,
-        MatchEvent,
-        MovePlayed,
-        SeatFaulted,
-        check_entry,
-        write_replay,
-    )
+    from referee import Arena, MatchConfig, write_replay
 
     if not 2 <= len(entries) <= 4:
         fail("a match has 2 to 4 entries")
     check_fault_policy(policy)
     options = check_ruleset(ruleset, len(entries), wild_order)
     check_clock(clock)
-    try:
-        for entry in entries:
-            check_entry(entry)
-        check_plays(list(entries), ruleset)
-    except ValueError as exc:
-        fail(str(exc))
-    from tournaments.arena import GameSettings, arena_options
-    from tournaments.entries import Entry, EntryError, parse_size
-
     level = check_isolation(isolation)
-    try:
-        limit = parse_size(memory, "--memory") if memory else None
-        arena_kwargs = arena_options([Entry(e, e, limit) for e in dict.fromkeys(entries)],
-                                     GameSettings(isolation=level, ponder=ponder,
-                                                  bot_env=tuple(bot_env)))
-    except EntryError as exc:
-        fail(str(exc))
+    arena_kwargs = _arena_options(entries, ruleset, level, memory, ponder, bot_env)
     if not as_json:
         console.print(isolation_line(level), highlight=False)
     # Chosen here, so that the watcher deals the same tiles as the referee from the same seed.
@@ -105,31 +86,7 @@ def match(
                          time_per_move=time_per_move, time_bank=time_bank,
                          first_move_allowance=first_move_allowance, grace=grace,
                          fault_policy=policy, max_strikes=max_strikes, clock=clock)
-
-    watcher = None
-    if not as_json:
-        from tournaments.human import TableWatcher
-
-        watcher = TableWatcher(console, ruleset, list(entries), seed, board=board,
-                               options=options, rounds=not board)
-        watcher.start()
-
-    def show(event: MatchEvent) -> None:
-        if as_json:
-            return
-        if watcher is not None and isinstance(event, MovePlayed | SeatFaulted):
-            watcher(event)
-            return
-        if isinstance(event, MovePlayed):
-            note = " [dim](substituted)[/]" if event.substituted else ""
-            console.print(f"{event.ply:4d}  seat {event.seat}  {event.move:<5} "
-                          f"{event.elapsed * 1e3:8.2f} ms{note}")
-        elif isinstance(event, SeatFaulted):
-            end = ", forfeited" if event.forfeited else ""
-            console.print(f"      [yellow]seat {event.seat}: {event.fault}[/] "
-                          f"(strike {event.strikes}{end}) {event.detail}")
-        elif isinstance(event, MatchEnded):
-            console.print(f"game over: {event.reason}")
+    show = None if as_json else _live_view(entries, config, seed, board)
 
     async def go():  # type: ignore[no-untyped-def]
         async with Arena(list(dict.fromkeys(entries)), log_dir=log_dir,
@@ -144,16 +101,66 @@ def match(
     path = replay or Path("azul-arena-replays") / f"{result.match_id}.json"
     write_replay(path, result.record)
     if as_json:
-        print_json({"match_id": result.match_id, "isolation": level, "clock": clock,
-                    "scores": result.scores, "ranks": result.ranks,
-                    "reason": result.reason, "replay": str(path),
-                    "seats": [{"entry": s.entry, "bot": s.bot_name, "score": s.score,
-                               "rank": s.rank, "termination": s.termination,
-                               "strikes": s.strikes, "faults": s.faults, "moves": s.moves,
-                               "move_time_total": s.move_time_total,
-                               "cpu_time": s.cpu_time, "log": s.log_path}
-                              for s in result.seats]})
-        return
+        print_json(_result_json(result, level, clock, path))
+    else:
+        _print_result(result, config, path)
+
+
+def _arena_options(entries: list[str], ruleset: str, level: str, memory: str | None,
+                   ponder: bool, bot_env: list[str]) -> dict[str, Any]:
+    """The Arena's options for these entries (each launchable and playing `ruleset`), or exit 2
+    saying what is wrong."""
+    from referee import check_entry
+    from tournaments.arena import GameSettings, arena_options
+    from tournaments.entries import Entry, EntryError, parse_size
+
+    try:
+        for entry in entries:
+            check_entry(entry)
+        check_plays(list(entries), ruleset)
+        limit = parse_size(memory, "--memory") if memory else None
+        return arena_options([Entry(e, e, limit) for e in dict.fromkeys(entries)],
+                             GameSettings(isolation=level, ponder=ponder,
+                                          bot_env=tuple(bot_env)))
+    except (EntryError, ValueError) as exc:
+        fail(str(exc))
+        raise
+
+
+def _live_view(entries: list[str], config: MatchConfig, seed: int,
+               board: bool) -> Callable[[MatchEvent], None]:
+    """What the terminal shows as the game goes: each move in words and the table (the
+    watcher replays the game from the same seed), faults, the end."""
+    from referee import MatchEnded, MovePlayed, SeatFaulted
+    from tournaments.human import TableWatcher
+
+    watcher = TableWatcher(console, config.ruleset, list(entries), seed, board=board,
+                           options=config.options, rounds=not board)
+    watcher.start()
+
+    def show(event: MatchEvent) -> None:
+        if isinstance(event, MovePlayed | SeatFaulted):
+            watcher(event)
+        elif isinstance(event, MatchEnded):
+            console.print(f"game over: {event.reason}")
+
+    return show
+
+
+def _result_json(result: MatchResult, level: str, clock: str, path: Path) -> dict[str, Any]:
+    return {"match_id": result.match_id, "isolation": level, "clock": clock,
+            "scores": result.scores, "ranks": result.ranks,
+            "reason": result.reason, "replay": str(path),
+            "seats": [{"entry": s.entry, "bot": s.bot_name, "score": s.score,
+                       "rank": s.rank, "termination": s.termination,
+                       "strikes": s.strikes, "faults": s.faults, "moves": s.moves,
+                       "move_time_total": s.move_time_total,
+                       "cpu_time": s.cpu_time, "log": s.log_path}
+                      for s in result.seats]}
+
+
+def _print_result(result: MatchResult, config: MatchConfig, path: Path) -> None:
+    """The final table as the engine draws it, each seat's result, why a seat faulted."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -161,9 +168,10 @@ def match(
 
     # The final position, as the engine draws it (rebuilt from the record the referee wrote).
     console.print(escape(str(replay_record(result.record))))
-    rules = ", ".join([ruleset, *(f"{k.replace('_', ' ')} {v}" for k, v in options.items())])
-    table = Table(title=f"match {result.match_id} ({rules}, seed {seed}, {clock} clock, "
-                        f"{result.duration:.2f} s)")
+    rules = ", ".join([config.ruleset,
+                       *(f"{k.replace('_', ' ')} {v}" for k, v in config.options.items())])
+    table = Table(title=f"match {result.match_id} ({rules}, seed {config.seed}, {config.clock} "
+                        f"clock, {result.duration:.2f} s)")
     for col in ("seat", "entry", "score", "rank", "termination", "strikes", "moves", "log"):
         table.add_column(col)
     for i, s in enumerate(result.seats):
