@@ -133,7 +133,7 @@ async def spawn_to_hello(spawns: int, warm_start: bool = True,
 
 
 # The bot that "answers at once": the first legal move, through the SDK like any Python bot.
-INSTANT_BOT = str(Path(__file__).resolve().parents[1] / "bots" / "first_bot.py")
+INSTANT_BOT = str(Path(__file__).resolve().parents[2] / "bots" / "first_bot.py")
 
 
 async def _mixed_game(arena: Any, entry: str, seed: int,
