@@ -296,10 +296,10 @@ def bench_tournament(
     runner for each).
     """
     from tournaments.benchmarks.tournament import (
+        compare_cluster,
         compare_concurrency,
         compare_isolation,
         run_bench,
-        run_cluster_bench,
     )
     from tournaments.cluster import ClusterError
 
@@ -319,30 +319,18 @@ def bench_tournament(
     else:
         result = run_bench(games, concurrency_one, ruleset, entries, level, ponder)
     if workers:
-        best: dict[int, dict[str, Any]] = {}
         try:
-            for turn in range(repeat):
-                if turn:
-                    again = run_bench(games, concurrency_one, ruleset, entries, level, ponder)
-                    if again["games_per_s"] > result["games_per_s"]:
-                        result = again
-                for n in range(1, workers + 1):
-                    row = run_cluster_bench(games, concurrency_one, n, ruleset, level, ponder)
-                    if n not in best or row["games_per_s"] > best[n]["games_per_s"]:
-                        best[n] = row
+            result = compare_cluster(result, games, concurrency_one, workers, repeat, ruleset,
+                                     level, ponder)
         except ClusterError as exc:
             fail(str(exc))
-        result["cluster"] = [best[n] for n in sorted(best)]
-        result["repeat"] = repeat
-        for row in result["cluster"]:
-            row["ratio_to_embedded"] = (row["games_per_s"] / result["games_per_s"]
-                                        if result["games_per_s"] else 0.0)
-            # CPU per game, all processes counted: the overhead, whatever else runs meanwhile.
-            row["cpu_ratio_to_embedded"] = (row["cpu_ms_per_game"] / result["cpu_ms_per_game"]
-                                            if result["cpu_ms_per_game"] else 0.0)
     if json_out:
         print_json(result)
-        return
+    else:
+        _show_tournament(result, ponder)
+
+
+def _show_tournament(result: dict[str, Any], ponder: bool) -> None:
     console.print(f"{result['games']} games in {result['elapsed_s']:.2f} s at concurrency "
                   f"{result['concurrency']}: [bold]{result['games_per_s']:.1f} games/s[/], "
                   f"{result['per_move_us']:.0f} us per move ({result['moves']} moves)")
@@ -358,22 +346,22 @@ def bench_tournament(
     console.print("where a move's time goes (us per move):")
     for key, value in result["breakdown_us"].items():
         console.print(f"  {key:<28} {value:8.1f}")
-    if workers:
-        from rich.table import Table
-
-        table = Table(title="Embedded runner and Dask LocalClusters"
-                            + (f", best of {repeat}" if repeat > 1 else ""))
-        for column in ("runner", "games at once", "games/s", "vs embedded", "CPU ms/game",
-                       "vs embedded"):
-            table.add_column(column, justify="right")
-        table.add_row("embedded", str(result["concurrency"]), f"{result['games_per_s']:.1f}",
-                      "1.00", f"{result['cpu_ms_per_game']:.1f}", "1.00")
-        for row in result["cluster"]:
-            table.add_row(f"{row['workers']} worker(s)",
-                          str(row["workers"] * row["threads_per_worker"]),
-                          f"{row['games_per_s']:.1f}", f"{row['ratio_to_embedded']:.2f}",
-                          f"{row['cpu_ms_per_game']:.1f}", f"{row['cpu_ratio_to_embedded']:.2f}")
-        console.print(table)
+    if "cluster" not in result:
+        return
+    repeat = result["repeat"]
+    table = Table(title="Embedded runner and Dask LocalClusters"
+                        + (f", best of {repeat}" if repeat > 1 else ""))
+    for column in ("runner", "games at once", "games/s", "vs embedded", "CPU ms/game",
+                   "vs embedded"):
+        table.add_column(column, justify="right")
+    table.add_row("embedded", str(result["concurrency"]), f"{result['games_per_s']:.1f}",
+                  "1.00", f"{result['cpu_ms_per_game']:.1f}", "1.00")
+    for row in result["cluster"]:
+        table.add_row(f"{row['workers']} worker(s)",
+                      str(row["workers"] * row["threads_per_worker"]),
+                      f"{row['games_per_s']:.1f}", f"{row['ratio_to_embedded']:.2f}",
+                      f"{row['cpu_ms_per_game']:.1f}", f"{row['cpu_ratio_to_embedded']:.2f}")
+    console.print(table)
 
 
 def _concurrency_levels(text: str) -> list[int]:
