@@ -81,7 +81,7 @@ class MctsBot(sdk.Bot):
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        deadline = time.monotonic() + self.clock.budget(0.8)
+        deadline = time.monotonic() + self.clock.budget(0.6)
         root = self._reused_root(state) or _Node(None, -1)
         tried = {child.move for child in root.children}
         root.untried = [m for m in self._ranked(state, self.root_width) if m not in tried]

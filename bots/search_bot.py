@@ -48,7 +48,7 @@ class SearchBot(sdk.Bot):
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        deadline = time.monotonic() + self.clock.budget(0.7)
+        deadline = time.monotonic() + self.clock.budget(0.6)
         self.me, self.round = state.turn, state.round
         # The root's moves are ordered whatever the clock says: a process descheduled past its
         # deadline still owes a move (depth 1, which never looks at the clock, gives it).
