@@ -67,6 +67,7 @@ class MctsBot(sdk.Bot):
     width = 8
     sample = 3  # playout policy: the best of this many random legal moves
     scale = 6.0  # points: a lead of `scale` gives a reward of about 0.73
+    noise = 0.3  # Summer Pavilion playouts: points of random noise added to each move's guess
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()
@@ -178,12 +179,27 @@ class MctsBot(sdk.Bot):
 
     def _playout(self, sim: Any, round_no: int) -> None:
         """Play to the end of the round: each move the best `move_gain` of a few random ones."""
+        if sim.family == "pavilion":
+            self._pavilion_playout(sim, round_no)
+            return
         choice = self.rng.choice
         while sim.round == round_no and not sim.is_over():
             moves = sim.legal_moves()
             sampled = [choice(moves) for _ in range(self.sample)]
             gains = _gains(sim, sampled)
             sim.push(sampled[gains.index(max(gains))])
+
+    def _pavilion_playout(self, sim: Any, round_no: int) -> None:
+        """Summer Pavilion: to the end of the round, each move the best `move_gains` guess of
+        all legal moves (a little noise breaks ties). Best-of-a-few-random is too crude here:
+        a random placement wastes tiles that pay for the next ones, and a random pass throws
+        the hand away, so such playouts said little about the tiles a line of play collects."""
+        rnd = self.rng.random
+        while sim.round == round_no and not sim.is_over():
+            moves = sim.legal_moves()
+            gains = pavilion.move_gains(sim.to_state(), moves)
+            best = max(range(len(moves)), key=lambda i: gains[i] + self.noise * rnd())
+            sim.push(moves[best])
 
 
 def _gains(state: Any, moves: Any) -> list[float]:

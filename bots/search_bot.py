@@ -19,7 +19,15 @@ from __future__ import annotations
 import time
 
 import sdk
-from sdk.helpers import boards, evaluate_all, evaluate_board, is_gray, relative_values
+from sdk import pavilion
+from sdk.helpers import (
+    boards,
+    evaluate,
+    evaluate_all,
+    evaluate_board,
+    is_gray,
+    relative_values,
+)
 
 
 class _OutOfTime(Exception):
@@ -33,7 +41,7 @@ class SearchBot(sdk.Bot):
     version = "1.0"
     # Its leaf values and move ordering read the classic board; Summer Pavilion is not
     # searched.
-    rulesets = ("azul", "azul-mini", "azul-gray", "azul-greenbox")
+    rulesets = ("azul", "azul-mini", "azul-gray", "azul-greenbox", "pavilion", "pavilion-mono")
     root_width = 16
     width = 6
     max_depth = 12
@@ -84,9 +92,13 @@ class SearchBot(sdk.Bot):
         """The `width` children best for the seat to move by its own immediate value."""
         if time.monotonic() > self.deadline:
             raise _OutOfTime
-        mover, gray = state.turn, is_gray(state)
+        mover = state.turn
+        moves = state.legal_moves()
+        if state.family == "pavilion":
+            return self._ordered_pavilion(state, moves, width)
+        gray = is_gray(state)
         scored = []
-        for move in state.legal_moves():
+        for move in moves:
             child = state.copy()
             child.push(move)
             if child.round != state.round or child.is_over():
@@ -94,6 +106,24 @@ class SearchBot(sdk.Bot):
             else:
                 value = evaluate_board(boards(child)[mover], gray)
             scored.append((value, move, child))
+        scored.sort(key=lambda t: -t[0])
+        return [(m, c) for _, m, c in scored[:width]]
+
+    def _ordered_pavilion(self, state, moves, width: int):  # type: ignore[no-untyped-def]
+        """Summer Pavilion: a placement phase offers up to a few hundred moves (each space with
+        each number of wild tiles, each choice of tiles kept when passing). The quick guess
+        `move_gains` (one public-state read for all of them) keeps the `2 * width` likeliest;
+        these are valued in full (`evaluate` of the child for the mover) and ordered."""
+        mover = state.turn
+        if len(moves) > 2 * width:
+            gains = pavilion.move_gains(state.to_state(), moves)
+            keep = sorted(range(len(moves)), key=gains.__getitem__)[-2 * width:]
+            moves = [moves[i] for i in keep]
+        scored = []
+        for move in moves:
+            child = state.copy()
+            child.push(move)
+            scored.append((evaluate(child, mover), move, child))
         scored.sort(key=lambda t: -t[0])
         return [(m, c) for _, m, c in scored[:width]]
 
