@@ -30,7 +30,6 @@ from tournaments.commands.common import (
     print_json,
 )
 from tournaments.commands.groups import bench_app, bot_app
-from tournaments.report import wilson
 
 REFERENCE_BOTS = ("random", "greedy", "search", "mcts")
 # A freshly launched bot's first answer includes its warm-up (lazy imports): without an
@@ -320,126 +319,43 @@ def bot_check(
 
 
 # -- bench strength --------------------------------------------------------------------------
-@dataclass
-class PairResult:
-    a: str
-    b: str
-    games: int = 0
-    a_wins: int = 0
-    b_wins: int = 0
-    draws: int = 0
-    a_points: int = 0
-    b_points: int = 0
-    faults: int = 0
-
-    @property
-    def a_win_rate(self) -> float:
-        return (self.a_wins + 0.5 * self.draws) / self.games if self.games else 0.0
-
-    def as_dict(self) -> dict[str, Any]:
-        low, high = wilson(self.a_wins + 0.5 * self.draws, self.games)
-        return {"a": self.a, "b": self.b, "games": self.games, "a_win_rate": round(
-            self.a_win_rate, 4), "ci95": [round(low, 4), round(high, 4)], "a_wins": self.a_wins,
-            "b_wins": self.b_wins, "draws": self.draws,
-            "a_mean_score": round(self.a_points / max(1, self.games), 2),
-            "b_mean_score": round(self.b_points / max(1, self.games), 2), "faults": self.faults}
-
-
-def _tally(pair: PairResult, a_seat: int, scores: list[int], ranks: list[int],
-           faults: int) -> None:
-    b_seat = 1 - a_seat
-    pair.games += 1
-    pair.a_points += scores[a_seat]
-    pair.b_points += scores[b_seat]
-    pair.faults += faults
-    if ranks[a_seat] < ranks[b_seat]:
-        pair.a_wins += 1
-    elif ranks[a_seat] > ranks[b_seat]:
-        pair.b_wins += 1
-    else:
-        pair.draws += 1
-
-
-def strength_referee(bots: list[str], games: int, time_per_move: float, ruleset: str,
-                     seed: int, progress: Any = None,
-                     options: dict[str, str] | None = None) -> list[PairResult]:
-    """Round-robin through the real referee (bot processes, gRPC), one game at a time."""
-    from referee import Arena, MatchConfig
-
-    async def main() -> list[PairResult]:
-        out = []
-        async with Arena(bots) as arena:
-            for i, a in enumerate(bots):
-                for b in bots[i + 1:]:
-                    pair = PairResult(a, b)
-                    for g in range(games):
-                        a_seat = g % 2  # seat rotation over the same deals
-                        seats = [a, b] if a_seat == 0 else [b, a]
-                        config = MatchConfig(ruleset=ruleset, seed=seed + g // 2,
-                                             options=dict(options or {}),
-                                             time_per_move=time_per_move,
-                                             first_move_allowance=FIRST_MOVE_ALLOWANCE)
-                        r = await arena.play(seats, config)
-                        _tally(pair, a_seat, r.scores, r.ranks,
-                               sum(sum(s.faults.values()) for s in r.seats))
-                        if progress:
-                            progress(pair)
-                    out.append(pair)
-        return out
-
-    return run_loop(main())
-
-
-def strength_local(bots: list[str], games: int, time_per_move: float, ruleset: str,
-                   seed: int, progress: Any = None,
-                   options: dict[str, str] | None = None) -> list[PairResult]:
-    """Round-robin in this process with sdk.local (no referee, no processes)."""
-    from bots.registry import BUILTIN_BOTS
-    from sdk.local import play_local
-    from sdk.run import load_bot_class
-
-    out = []
-    for i, a in enumerate(bots):
-        for b in bots[i + 1:]:
-            pair = PairResult(a, b)
-            for g in range(games):
-                a_seat = g % 2
-                names = [a, b] if a_seat == 0 else [b, a]
-                players = [load_bot_class(BUILTIN_BOTS.get(n, n))() for n in names]
-                r = play_local(players, ruleset=ruleset, seed=seed + g // 2,
-                               time_per_move=time_per_move, options=options)
-                _tally(pair, a_seat, r.scores, r.ranks, r.faults)
-                if progress:
-                    progress(pair)
-            out.append(pair)
-    return out
-
-
 @bench_app.command("strength")
 def bench_strength(
     time_per_move: float = typer.Option(0.1, "--time-per-move", "-t", min=0.001,
                                         help="seconds per move"),
     games: int = typer.Option(20, "--games", "-n", min=1,
-                              help="games per pair (seats alternate over the same deals)"),
+                              help="games per line-up (2 players: per pair; seats rotate "
+                                   "over the same deals)"),
     bots: list[str] = typer.Option(list(REFERENCE_BOTS), "--bot", "-b",
                                    help="bots to compare (default: the reference bots)"),
     ruleset: str = typer.Option("azul", "--ruleset", "-r"),
+    players: int = typer.Option(2, "--players", "-p", min=2, max=4,
+                                help="players per game: 3 or 4 play every line-up of that "
+                                     "many bots"),
     wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
     seed: int = typer.Option(1, "--seed", help="seed of the first deal"),
+    concurrency: int = typer.Option(1, "--concurrency", "-c", min=1,
+                                    help="games at once through the referee (1: the bots do "
+                                         "not compete for the CPU)"),
     local: bool = typer.Option(False, "--local", help="play in-process with sdk.local instead "
                                                       "of through the referee"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
 ) -> None:
-    """Round-robin among the reference bots, 2 players: each pair's win rate with a 95% interval.
+    """The strength ladder among the reference bots: every pair's win rate with a 95% interval,
+    as a matrix, and each bot's mean rank, score and faults.
 
     Runs through the real referee (bot processes, gRPC, the referee's clocks), one game at a
-    time so that the bots do not compete for the CPU; --local plays in this process instead.
-    Game g of a pair uses the deals of seed + g // 2, with the seats swapped on odd games.
-    Bots that do not play the ruleset are left out (the search bot plays the classic family
-    only). A benchmark, not a test. Example: [bold]azul-arena bench strength -t 0.1 -n 40[/]
-    or [bold]azul-arena bench strength --ruleset pavilion -t 0.1 -n 20[/]
+    time unless --concurrency says otherwise; --local plays in this process instead. With 2
+    players every pair plays -n games (game g deals from seed + g // 2, seats swapped on odd
+    games); with 3 or 4, every line-up of that many bots plays -n games with the seats rotated
+    over the same deals, and each game counts for every pair in it (who ranked higher). Bots
+    that do not play the ruleset are left out. A benchmark, not a test. Example:
+    [bold]azul-arena bench strength --ruleset pavilion -t 0.1 -n 40[/]
+    or [bold]azul-arena bench strength --players 3 -t 0.1 -n 12[/]
     """
-    options = check_ruleset(ruleset, 2, wild_order)
+    from tournaments.strength import play_local, play_referee
+
+    options = check_ruleset(ruleset, players, wild_order)
     # The default ladder leaves out the reference bots that do not play the ruleset; a bot
     # named with --bot must play it.
     skipped = [b for b in bots if ruleset not in (builtin_rulesets(b) or [ruleset])
@@ -453,38 +369,64 @@ def bench_strength(
         err_console.print(f"left out (they do not play {ruleset}): {', '.join(skipped)}")
     if len(bots) < 2:
         fail("name at least two bots")
+    if len(set(bots)) != len(bots):
+        fail("name each bot once (a bot is not compared with itself)")
+    if players > len(bots):
+        fail(f"--players {players} needs at least {players} bots; {len(bots)} play {ruleset}: "
+             f"{', '.join(bots)}")
     began = time.monotonic()
 
-    def progress(pair: PairResult) -> None:
+    def progress(ladder: Any, total: int) -> None:
         if not as_json:
-            err_console.print(f"  {pair.a} vs {pair.b}: game {pair.games}/{games}",
-                              end="\r", highlight=False)
+            err_console.print(f"  game {ladder.games}/{total}", end="\r", highlight=False)
 
-    runner = strength_local if local else strength_referee
     try:
-        pairs = runner(list(bots), games, time_per_move, ruleset, seed, progress, options)
+        if local:
+            ladder = play_local(list(bots), games, time_per_move, ruleset, seed, players,
+                                progress, options)
+        else:
+            ladder = play_referee(list(bots), games, time_per_move, ruleset, seed, players,
+                                  concurrency, progress, options, FIRST_MOVE_ALLOWANCE)
     except ValueError as exc:
         fail(str(exc))
         return
     elapsed = time.monotonic() - began
     path = "local" if local else "referee"
     if as_json:
-        print_json({"pairs": [p.as_dict() for p in pairs], "time_per_move": time_per_move,
-                    "games_per_pair": games, "ruleset": ruleset, "options": options,
-                    "left_out": skipped, "players": 2, "path": path,
+        print_json({"pairs": [p.as_dict() for p in ladder.pairs.values()],
+                    "bots": [b.as_dict() for b in ladder.by_bot.values()],
+                    "time_per_move": time_per_move, "games_per_pair": games,
+                    "ruleset": ruleset, "options": options, "left_out": skipped,
+                    "players": players, "concurrency": 1 if local else concurrency,
+                    "games": ladder.games, "faults": ladder.faults(), "path": path,
                     "seed": seed, "seconds": round(elapsed, 1)})
         return
     from rich.table import Table
 
-    table = Table(title=f"strength: {ruleset}, 2 players, {time_per_move:g} s/move, "
-                        f"{games} games/pair, {path} path ({elapsed:.0f} s)")
-    for col in ("a", "b", "games", "a win rate", "95% interval", "a-b-draw", "mean score",
-                "faults"):
+    title = (f"strength: {ruleset}, {players} players, {time_per_move:g} s/move, "
+             f"{games} games per {'pair' if players == 2 else 'line-up'}, {path} path"
+             + ("" if local or concurrency == 1 else f", {concurrency} at once")
+             + f" ({elapsed:.0f} s)")
+    matrix = Table(title=title, caption="row's win rate against the column (draws half), "
+                                        "95% interval, games")
+    matrix.add_column("")
+    for b in bots:
+        matrix.add_column(b, justify="center")
+    for a in bots:
+        cells = []
+        for b in bots:
+            if a == b:
+                cells.append("-")
+                continue
+            rate, (low, high), n = ladder.pair(a, b)
+            cells.append(f"{rate:.0%} ({low:.0%}-{high:.0%}) {n}")
+        matrix.add_row(a, *cells)
+    console.print(matrix)
+    table = Table()
+    for col in ("bot", "games", "mean rank", "firsts", "mean score", "faults"):
         table.add_column(col)
-    for p in pairs:
-        d = p.as_dict()
-        table.add_row(p.a, p.b, str(p.games), f"{d['a_win_rate']:.1%}",
-                      f"{d['ci95'][0]:.1%} - {d['ci95'][1]:.1%}",
-                      f"{p.a_wins}-{p.b_wins}-{p.draws}",
-                      f"{d['a_mean_score']:.1f} : {d['b_mean_score']:.1f}", str(p.faults))
+    for r in sorted(ladder.by_bot.values(), key=lambda r: r.mean_rank):
+        table.add_row(r.name, str(r.games), f"{r.mean_rank:.2f}", str(r.firsts),
+                      f"{r.points / max(1, r.games):.1f}",
+                      str(r.faults) if not r.faults else f"[bold red]{r.faults}[/]")
     console.print(table)
