@@ -77,6 +77,10 @@ class MctsBot(sdk.Bot):
 
     def on_game_start(self, info: sdk.GameInfo) -> None:
         self.tree = None
+        # What exists now (modules, the engine's tables) lives as long as the process: frozen,
+        # the collector's full passes skip it instead of scanning it at a random moment inside
+        # some move's clock (tens of ms).
+        gc.freeze()
 
     def choose_move(self, state: Any) -> Any:
         moves = state.legal_moves()

@@ -16,6 +16,7 @@ its clock budget runs out, and plays the best move of the deepest search it comp
 
 from __future__ import annotations
 
+import gc
 import time
 
 import sdk
@@ -50,6 +51,12 @@ class SearchBot(sdk.Bot):
         super().__init__()
         self.deadline = 0.0
         self.depth_reached = 0
+
+    def on_game_start(self, info: sdk.GameInfo) -> None:
+        # What exists now (modules, the engine's tables) lives as long as the process: frozen,
+        # the collector's full passes skip it instead of scanning it at a random moment inside
+        # some move's clock (the search makes thousands of game copies a move: it collects).
+        gc.freeze()
 
     # -- the decision --------------------------------------------------------------------------
     def choose_move(self, state):  # type: ignore[no-untyped-def]

@@ -22,7 +22,7 @@ PAVILION = ("pavilion", "pavilion-mono")
 
 
 @pytest.mark.parametrize("ruleset", PAVILION)
-@pytest.mark.parametrize("bot", [RandomBot, GreedyBot, MctsBot])
+@pytest.mark.parametrize("bot", [RandomBot, GreedyBot])  # search, mcts: test_ladder_bots
 def test_bot_plays_pavilion_with_2_3_4_players(bot: type, ruleset: str) -> None:
     assert ruleset in bot.rulesets
     for players in (2, 3, 4):
@@ -60,9 +60,10 @@ def test_greedy_uses_the_wild_order_it_is_given() -> None:
     assert result.ranks == [1, 2]
 
 
-def test_search_declares_the_classic_rulesets_only() -> None:
-    assert not set(PAVILION) & set(SearchBot.rulesets)
-    assert "azul" in SearchBot.rulesets
+def test_every_reference_bot_declares_both_pavilion_rulesets() -> None:
+    for bot in (RandomBot, GreedyBot, SearchBot, MctsBot):
+        assert set(PAVILION) <= set(bot.rulesets), bot.name
+        assert "azul" in bot.rulesets, bot.name
 
 
 def test_placement_gains_score_what_the_engine_scores() -> None:
