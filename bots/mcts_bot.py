@@ -20,7 +20,20 @@ spent, then plays the most visited move. Each simulation:
 
 The tree is kept between moves: when the bot moves again in the same round, the subtree of the
 position it finds (its last move, then the opponents' replies) becomes the new root. At 0.1 s a
-move it runs some 600-800 simulations (fewer early in a round, more late).
+move (a 60 ms budget) it runs some 400-600 simulations (fewer early in a round, more late).
+
+Summer Pavilion: a round is the taking of tiles, then their placement, so a playout from the
+taking goes through the whole placement phase: that is where the tiles taken show their worth
+(a hand that completes a star against one that must be thrown away at -1 a tile). Playouts
+there follow the best `sdk.pavilion.move_gains` guess of every legal move (a little noise
+breaks ties): a random placement wastes the tiles that pay for the next ones, and a random pass
+throws the hand away, so cruder playouts judged hands by luck. The chance inside a round (the
+supply refilled from the bag after bonus tiles) is sampled: each simulation's copy of the game
+draws its refills from one of `samples` orders of the bag the public state shows.
+
+Weaknesses: the playout policy is a guess and the bot trusts its averages (a line the policy
+plays badly looks bad); the tree stops at the round end, so plans longer than a round (a star
+filled over three rounds) live only in the heuristic's credit for bonuses in progress.
 """
 
 from __future__ import annotations
@@ -68,6 +81,7 @@ class MctsBot(sdk.Bot):
     sample = 3  # playout policy: the best of this many random legal moves
     scale = 6.0  # points: a lead of `scale` gives a reward of about 0.73
     noise = 0.3  # Summer Pavilion playouts: points of random noise added to each move's guess
+    samples = 8  # Summer Pavilion: orders of the bag the simulations draw refills from
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()
@@ -88,8 +102,13 @@ class MctsBot(sdk.Bot):
             return moves[0]
         deadline = time.monotonic() + self.clock.budget(0.6)
         root = self._reused_root(state) or _Node(None, -1)
+        # A kept tree grew in other draws of the bag (Summer Pavilion): a child it tried may be
+        # a bonus tile this supply does not hold.
+        legal = set(moves)
+        root.children = [child for child in root.children if child.move in legal]
         tried = {child.move for child in root.children}
         root.untried = [m for m in self._ranked(state, self.root_width) if m not in tried]
+        worlds = self._worlds(state)
         self.simulations = 0
         # The tree has no reference cycles (see _Node), so the cyclic garbage collector has
         # nothing to find: switched off while searching, it stops scanning the thousands of new
@@ -97,7 +116,8 @@ class MctsBot(sdk.Bot):
         gc.disable()
         try:
             while True:
-                self._simulate(root, state.copy(), state.round)
+                self._simulate(root, worlds[self.simulations % len(worlds)].copy(),
+                               state.round)
                 self.simulations += 1
                 if time.monotonic() > deadline:
                     break
@@ -108,6 +128,16 @@ class MctsBot(sdk.Bot):
         after.push(best.move)
         self.tree = (after, best)
         return best.move
+
+    def _worlds(self, state: Any) -> list[Any]:
+        """The games the simulations start from. Classic Azul has no chance inside a round: the
+        position itself. Summer Pavilion refills its supply from the bag after bonus tiles: the
+        public state shows what the bag holds, not its order, so `samples` games rebuilt from it
+        with orders of their own, taken in turn (a refill is not a certainty)."""
+        if state.family != "pavilion":
+            return [state]
+        public = state.to_state()
+        return [state.from_state(public, self.rng.getrandbits(63)) for _ in range(self.samples)]
 
     # -- the tree ------------------------------------------------------------------------------
     def _ranked(self, state: Any, width: int) -> list[Any]:

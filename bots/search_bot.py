@@ -12,6 +12,18 @@ its clock budget runs out, and plays the best move of the deepest search it comp
   progress and partial lines), or the end of the game (the real scores).
 - Branching is 50-100 moves early in a round, so each node only searches its `width` most
   promising moves, ordered by the mover's own greedy value (the root searches more of them).
+
+Summer Pavilion is searched the same way: a round is the taking of tiles (no chance: the
+factories are dealt) and then their placement. Its placement phase offers hundreds of moves
+(every space with every number of wild tiles, every choice of tiles kept when passing), so a
+node first keeps the likeliest by the quick guess `sdk.pavilion.move_gains` and orders those by
+the full evaluation (`sdk.pavilion`: score, bonuses in progress, the tiles in hand). Turns do not
+alternate there (bonus tiles, players who passed): each node asks whose turn it is.
+
+Weaknesses, which the mcts bot addresses: every leaf is only a heuristic guess, so a move whose
+worth shows after the horizon (tiles taken now, placed ten plies later) is judged by that guess;
+the narrow width can prune the best reply away; and in Summer Pavilion the supply refills the
+search sees are one draw of the bag, taken as certain.
 """
 
 from __future__ import annotations
