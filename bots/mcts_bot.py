@@ -20,7 +20,8 @@ spent, then plays the most visited move. Each simulation:
 
 The tree is kept between moves: when the bot moves again in the same round, the subtree of the
 position it finds (its last move, then the opponents' replies) becomes the new root. At 0.1 s a
-move (a 60 ms budget) it runs some 400-600 simulations (fewer early in a round, more late).
+move (a 60 ms budget) it runs some 300-1,000 simulations in classic Azul (fewer early in a
+round, more late) and tens to a few hundred in Summer Pavilion, whose playouts are longer.
 
 Summer Pavilion: a round is the taking of tiles, then their placement, so a playout from the
 taking goes through the whole placement phase: that is where the tiles taken show their worth
