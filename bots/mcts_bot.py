@@ -88,6 +88,7 @@ class MctsBot(sdk.Bot):
         super().__init__()
         self.rng = random.Random(seed)
         self.simulations = 0  # of the last decision
+        self.deadline = 0.0  # time.monotonic() by which this decision's search stops
         self.tree: tuple[Any, _Node] | None = None  # (position, node) after the last move
 
     def on_game_start(self, info: sdk.GameInfo) -> None:
@@ -101,7 +102,7 @@ class MctsBot(sdk.Bot):
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        deadline = time.monotonic() + self.clock.budget(0.6)
+        self.deadline = deadline = time.monotonic() + self.clock.budget(0.6)
         root = self._reused_root(state) or _Node(None, -1)
         # A kept tree grew in other draws of the bag (Summer Pavilion): a child it tried may be
         # a bonus tile this supply does not hold.
@@ -169,7 +170,10 @@ class MctsBot(sdk.Bot):
                 # Most visited last, so tried first: the likeliest replies.
                 for child in sorted(node.children, key=lambda ch: ch.visits):
                     after = position.copy()
-                    after.push(child.move)
+                    try:
+                        after.push(child.move)
+                    except ValueError:  # tried in another draw of the bag (a bonus tile)
+                        continue
                     stack.append((after, child, depth + 1))
         return None
 
@@ -228,9 +232,12 @@ class MctsBot(sdk.Bot):
         """Summer Pavilion: to the end of the round, each move the best `move_gains` guess of
         all legal moves (a little noise breaks ties). Best-of-a-few-random is too crude here:
         a random placement wastes tiles that pay for the next ones, and a random pass throws
-        the hand away, so such playouts said little about the tiles a line of play collects."""
+        the hand away, so such playouts said little about the tiles a line of play collects.
+        A playout of a whole placement phase takes tens of ms with 3-4 players on a busy core:
+        at the deadline it stops where it is (valued by the heuristic) rather than overrun."""
         rnd = self.rng.random
-        while sim.round == round_no and not sim.is_over():
+        deadline = self.deadline
+        while sim.round == round_no and not sim.is_over() and time.monotonic() < deadline:
             moves = sim.legal_moves()
             gains = pavilion.move_gains(sim.to_state(), moves)
             best = max(range(len(moves)), key=lambda i: gains[i] + self.noise * rnd())
