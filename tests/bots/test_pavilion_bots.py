@@ -96,10 +96,12 @@ def test_mcts_keeps_its_tree_across_states_rebuilt_as_under_the_referee() -> Non
     from referee.engine import Game
     from sdk import Clock
 
-    for seed in (4, 5):  # both crashed the bot before it checked (bonus:R with no red left)
+    # Seeds 4 and 5 crashed the bot before it checked (bonus:R with no red left); 3 players
+    # crashed it while it looked for the new root two replies down the kept tree.
+    for seed, players in ((4, 2), (5, 2), (6, 3), (7, 3)):
         rng = random.Random(seed)
         bot = MctsBot(seed=seed)
-        game = new_game("pavilion", players=2, seed=seed)
+        game = new_game("pavilion", players=players, seed=seed)
         while not game.is_over():
             if game.turn == 0:
                 bot.clock = Clock(move_time=0.05)
