@@ -32,7 +32,7 @@ def test_registry_names_load_as_bot_classes() -> None:
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-@pytest.mark.parametrize("name", sorted(BOTS))
+@pytest.mark.parametrize("name", ["greedy", "random"])  # search, mcts: test_ladder_bots
 def test_bot_plays_every_ruleset_with_2_3_4_players(name: str, ruleset: str) -> None:
     for players in (2, 3, 4):
         # The bot under test in a different seat each time, random opponents elsewhere.

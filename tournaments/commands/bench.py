@@ -5,6 +5,7 @@ tournaments/benchmarks measures (a table, or `--json` with stable keys for scrip
 from __future__ import annotations
 
 import os
+import time
 from typing import Annotated, Any
 
 import typer
@@ -13,16 +14,22 @@ from rich.table import Table
 from referee import run_loop
 from referee.engine import COMPILED, RULESETS
 from tournaments.benchmarks import codec, engine
+from tournaments.benchmarks.strength import REFERENCE_BOTS
 from tournaments.commands.common import (
+    WILD_ORDER_HELP,
     Exit,
+    builtin_rulesets,
     check_clock,
     check_isolation,
+    check_plays,
     check_ruleset,
     console,
+    err_console,
     fail,
     print_json,
 )
 from tournaments.commands.groups import bench_app
+from tournaments.compliance import FIRST_MOVE_ALLOWANCE
 
 
 @bench_app.command("engine")
@@ -425,3 +432,123 @@ def bench_viewer(
                   f"shown in {figures['step_ms_mean']:.1f} ms on average (95%: "
                   f"{figures['step_ms_p95']:.1f} ms, slowest {figures['step_ms_max']:.1f} ms; "
                   "a 60 Hz frame is 16.7 ms)", highlight=False)
+
+
+@bench_app.command("strength")
+def bench_strength(
+    time_per_move: float = typer.Option(0.1, "--time-per-move", "-t", min=0.001,
+                                        help="seconds per move"),
+    games: int = typer.Option(20, "--games", "-n", min=1,
+                              help="games per line-up (2 players: per pair; seats rotate "
+                                   "over the same deals)"),
+    bots: list[str] = typer.Option(list(REFERENCE_BOTS), "--bot", "-b",
+                                   help="bots to compare (default: the reference bots)"),
+    ruleset: str = typer.Option("azul", "--ruleset", "-r"),
+    players: int = typer.Option(2, "--players", "-p", min=2, max=4,
+                                help="players per game: 3 or 4 play every line-up of that "
+                                     "many bots"),
+    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
+    seed: int = typer.Option(1, "--seed", help="seed of the first deal"),
+    concurrency: int = typer.Option(1, "--concurrency", "-c", min=1,
+                                    help="games at once through the referee (1: the bots do "
+                                         "not compete for the CPU)"),
+    local: bool = typer.Option(False, "--local", help="play in-process with sdk.local instead "
+                                                      "of through the referee"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """The strength ladder among the reference bots: every pair's win rate with a 95% interval,
+    as a matrix, and each bot's mean rank, score and faults.
+
+    Runs through the real referee (bot processes, gRPC, the referee's clocks), one game at a
+    time unless --concurrency says otherwise; --local plays in this process instead. With 2
+    players every pair plays -n games (game g deals from seed + g // 2, seats swapped on odd
+    games); with 3 or 4, every line-up of that many bots plays -n games with the seats rotated
+    over the same deals, and each game counts for every pair in it (who ranked higher). Bots
+    that do not play the ruleset are left out. A benchmark, not a test. Example:
+    [bold]azul-arena bench strength --ruleset pavilion -t 0.1 -n 40[/]
+    or [bold]azul-arena bench strength --players 3 -t 0.1 -n 12[/]
+    """
+    from tournaments.benchmarks.strength import play_local, play_referee
+
+    options = check_ruleset(ruleset, players, wild_order)
+    # The default ladder leaves out the reference bots that do not play the ruleset; a bot
+    # named with --bot must play it.
+    skipped = [b for b in bots if ruleset not in (builtin_rulesets(b) or [ruleset])
+               ] if list(bots) == list(REFERENCE_BOTS) else []
+    bots = [b for b in bots if b not in skipped]
+    try:
+        check_plays(bots, ruleset)
+    except ValueError as exc:
+        fail(str(exc))
+    if skipped and not as_json:
+        err_console.print(f"left out (they do not play {ruleset}): {', '.join(skipped)}")
+    if len(bots) < 2:
+        fail("name at least two bots")
+    if len(set(bots)) != len(bots):
+        fail("name each bot once (a bot is not compared with itself)")
+    if players > len(bots):
+        fail(f"--players {players} needs at least {players} bots; {len(bots)} play {ruleset}: "
+             f"{', '.join(bots)}")
+    began = time.monotonic()
+
+    def progress(ladder: Any, total: int) -> None:
+        if not as_json:
+            err_console.print(f"  game {ladder.games}/{total}", end="\r", highlight=False)
+
+    try:
+        if local:
+            ladder = play_local(list(bots), games, time_per_move, ruleset, seed, players,
+                                progress, options)
+        else:
+            ladder = play_referee(list(bots), games, time_per_move, ruleset, seed, players,
+                                  concurrency, progress, options, FIRST_MOVE_ALLOWANCE)
+    except ValueError as exc:
+        fail(str(exc))
+        return
+    elapsed = time.monotonic() - began
+    path = "local" if local else "referee"
+    if as_json:
+        print_json({"pairs": [p.as_dict() for p in ladder.pairs.values()],
+                    "bots": [b.as_dict() for b in ladder.by_bot.values()],
+                    "time_per_move": time_per_move, "games_per_pair": games,
+                    "ruleset": ruleset, "options": options, "left_out": skipped,
+                    "players": players, "concurrency": 1 if local else concurrency,
+                    "games": ladder.games, "faults": ladder.faults(), "path": path,
+                    "seed": seed, "seconds": round(elapsed, 1)})
+        return
+    _show_strength(ladder, bots, ruleset, players, time_per_move, games, local, concurrency,
+                   elapsed)
+
+
+def _show_strength(ladder: Any, bots: list[str], ruleset: str, players: int,
+                   time_per_move: float, games: int, local: bool, concurrency: int,
+                   elapsed: float) -> None:
+    """The ladder as a matrix of win rates, and each bot's mean rank, score and faults."""
+    path = "local" if local else "referee"
+    title = (f"strength: {ruleset}, {players} players, {time_per_move:g} s/move, "
+             f"{games} games per {'pair' if players == 2 else 'line-up'}, {path} path"
+             + ("" if local or concurrency == 1 else f", {concurrency} at once")
+             + f" ({elapsed:.0f} s)")
+    matrix = Table(title=title, caption="row's win rate against the column (draws half), "
+                                        "95% interval, games")
+    matrix.add_column("")
+    for b in bots:
+        matrix.add_column(b, justify="center")
+    for a in bots:
+        cells = []
+        for b in bots:
+            if a == b:
+                cells.append("-")
+                continue
+            rate, (low, high), n = ladder.pair(a, b)
+            cells.append(f"{rate:.0%} ({low:.0%}-{high:.0%}) {n}")
+        matrix.add_row(a, *cells)
+    console.print(matrix)
+    table = Table()
+    for col in ("bot", "games", "mean rank", "firsts", "mean score", "faults"):
+        table.add_column(col)
+    for r in sorted(ladder.by_bot.values(), key=lambda r: r.mean_rank):
+        table.add_row(r.name, str(r.games), f"{r.mean_rank:.2f}", str(r.firsts),
+                      f"{r.points / max(1, r.games):.1f}",
+                      str(r.faults) if not r.faults else f"[bold red]{r.faults}[/]")
+    console.print(table)

@@ -1,4 +1,5 @@
-"""Bot author commands: `bot new` (scaffold), `bot check` (compliance), `bench strength`."""
+"""`azul-arena bot new` (a bot project from a template or a starter kit) and `bot check` (the
+compliance run in tournaments/compliance.py)."""
 # ruff: noqa: B008  (typer declares options as argument defaults)
 
 from __future__ import annotations
@@ -6,33 +7,22 @@ from __future__ import annotations
 import keyword
 import re
 import string
-import time
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import typer
 
-from referee import run_loop
 from tournaments.commands.common import (
     ISOLATION_HELP,
-    WILD_ORDER_HELP,
     Exit,
-    builtin_rulesets,
     check_isolation,
-    check_plays,
-    check_ruleset,
     console,
     err_console,
     fail,
     print_json,
 )
-from tournaments.commands.groups import bench_app, bot_app
-from tournaments.compliance import FIRST_MOVE_ALLOWANCE, run_check
-from tournaments.report import wilson
-
-REFERENCE_BOTS = ("random", "greedy", "search", "mcts")
+from tournaments.commands.groups import bot_app
+from tournaments.compliance import run_check
 
 
 # -- bot new ---------------------------------------------------------------------------------
@@ -194,171 +184,3 @@ def bot_check(
 
 
 # -- bench strength --------------------------------------------------------------------------
-@dataclass
-class PairResult:
-    a: str
-    b: str
-    games: int = 0
-    a_wins: int = 0
-    b_wins: int = 0
-    draws: int = 0
-    a_points: int = 0
-    b_points: int = 0
-    faults: int = 0
-
-    @property
-    def a_win_rate(self) -> float:
-        return (self.a_wins + 0.5 * self.draws) / self.games if self.games else 0.0
-
-    def as_dict(self) -> dict[str, Any]:
-        low, high = wilson(self.a_wins + 0.5 * self.draws, self.games)
-        return {"a": self.a, "b": self.b, "games": self.games, "a_win_rate": round(
-            self.a_win_rate, 4), "ci95": [round(low, 4), round(high, 4)], "a_wins": self.a_wins,
-            "b_wins": self.b_wins, "draws": self.draws,
-            "a_mean_score": round(self.a_points / max(1, self.games), 2),
-            "b_mean_score": round(self.b_points / max(1, self.games), 2), "faults": self.faults}
-
-
-def _tally(pair: PairResult, a_seat: int, scores: list[int], ranks: list[int],
-           faults: int) -> None:
-    b_seat = 1 - a_seat
-    pair.games += 1
-    pair.a_points += scores[a_seat]
-    pair.b_points += scores[b_seat]
-    pair.faults += faults
-    if ranks[a_seat] < ranks[b_seat]:
-        pair.a_wins += 1
-    elif ranks[a_seat] > ranks[b_seat]:
-        pair.b_wins += 1
-    else:
-        pair.draws += 1
-
-
-def strength_referee(bots: list[str], games: int, time_per_move: float, ruleset: str,
-                     seed: int, progress: Any = None,
-                     options: dict[str, str] | None = None) -> list[PairResult]:
-    """Round-robin through the real referee (bot processes, gRPC), one game at a time."""
-    from referee import Arena, MatchConfig
-
-    async def main() -> list[PairResult]:
-        out = []
-        async with Arena(bots) as arena:
-            for i, a in enumerate(bots):
-                for b in bots[i + 1:]:
-                    pair = PairResult(a, b)
-                    for g in range(games):
-                        a_seat = g % 2  # seat rotation over the same deals
-                        seats = [a, b] if a_seat == 0 else [b, a]
-                        config = MatchConfig(ruleset=ruleset, seed=seed + g // 2,
-                                             options=dict(options or {}),
-                                             time_per_move=time_per_move,
-                                             first_move_allowance=FIRST_MOVE_ALLOWANCE)
-                        r = await arena.play(seats, config)
-                        _tally(pair, a_seat, r.scores, r.ranks,
-                               sum(sum(s.faults.values()) for s in r.seats))
-                        if progress:
-                            progress(pair)
-                    out.append(pair)
-        return out
-
-    return run_loop(main())
-
-
-def strength_local(bots: list[str], games: int, time_per_move: float, ruleset: str,
-                   seed: int, progress: Any = None,
-                   options: dict[str, str] | None = None) -> list[PairResult]:
-    """Round-robin in this process with sdk.local (no referee, no processes)."""
-    from referee import builtin_target
-    from sdk.local import play_local
-    from sdk.run import load_bot
-
-    out = []
-    for i, a in enumerate(bots):
-        for b in bots[i + 1:]:
-            pair = PairResult(a, b)
-            for g in range(games):
-                a_seat = g % 2
-                names = [a, b] if a_seat == 0 else [b, a]
-                players = [load_bot(builtin_target(n) or n) for n in names]
-                r = play_local(players, ruleset=ruleset, seed=seed + g // 2,
-                               time_per_move=time_per_move, options=options)
-                _tally(pair, a_seat, r.scores, r.ranks, r.faults)
-                if progress:
-                    progress(pair)
-            out.append(pair)
-    return out
-
-
-@bench_app.command("strength")
-def bench_strength(
-    time_per_move: float = typer.Option(0.1, "--time-per-move", "-t", min=0.001,
-                                        help="seconds per move"),
-    games: int = typer.Option(20, "--games", "-n", min=1,
-                              help="games per pair (seats alternate over the same deals)"),
-    bots: list[str] = typer.Option(list(REFERENCE_BOTS), "--bot", "-b",
-                                   help="bots to compare (default: the reference bots)"),
-    ruleset: str = typer.Option("azul", "--ruleset", "-r"),
-    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
-    seed: int = typer.Option(1, "--seed", help="seed of the first deal"),
-    local: bool = typer.Option(False, "--local", help="play in-process with sdk.local instead "
-                                                      "of through the referee"),
-    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
-) -> None:
-    """Round-robin among the reference bots, 2 players: each pair's win rate with a 95% interval.
-
-    Runs through the real referee (bot processes, gRPC, the referee's clocks), one game at a
-    time so that the bots do not compete for the CPU; --local plays in this process instead.
-    Game g of a pair uses the deals of seed + g // 2, with the seats swapped on odd games.
-    Bots that do not play the ruleset are left out (the search bot plays the classic family
-    only). A benchmark, not a test. Example: [bold]azul-arena bench strength -t 0.1 -n 40[/]
-    or [bold]azul-arena bench strength --ruleset pavilion -t 0.1 -n 20[/]
-    """
-    options = check_ruleset(ruleset, 2, wild_order)
-    # The default ladder leaves out the reference bots that do not play the ruleset; a bot
-    # named with --bot must play it.
-    skipped = [b for b in bots if ruleset not in (builtin_rulesets(b) or [ruleset])
-               ] if list(bots) == list(REFERENCE_BOTS) else []
-    bots = [b for b in bots if b not in skipped]
-    try:
-        check_plays(bots, ruleset)
-    except ValueError as exc:
-        fail(str(exc))
-    if skipped and not as_json:
-        err_console.print(f"left out (they do not play {ruleset}): {', '.join(skipped)}")
-    if len(bots) < 2:
-        fail("name at least two bots")
-    began = time.monotonic()
-
-    def progress(pair: PairResult) -> None:
-        if not as_json:
-            err_console.print(f"  {pair.a} vs {pair.b}: game {pair.games}/{games}",
-                              end="\r", highlight=False)
-
-    runner = strength_local if local else strength_referee
-    try:
-        pairs = runner(list(bots), games, time_per_move, ruleset, seed, progress, options)
-    except ValueError as exc:
-        fail(str(exc))
-        return
-    elapsed = time.monotonic() - began
-    path = "local" if local else "referee"
-    if as_json:
-        print_json({"pairs": [p.as_dict() for p in pairs], "time_per_move": time_per_move,
-                    "games_per_pair": games, "ruleset": ruleset, "options": options,
-                    "left_out": skipped, "players": 2, "path": path,
-                    "seed": seed, "seconds": round(elapsed, 1)})
-        return
-    from rich.table import Table
-
-    table = Table(title=f"strength: {ruleset}, 2 players, {time_per_move:g} s/move, "
-                        f"{games} games/pair, {path} path ({elapsed:.0f} s)")
-    for col in ("a", "b", "games", "a win rate", "95% interval", "a-b-draw", "mean score",
-                "faults"):
-        table.add_column(col)
-    for p in pairs:
-        d = p.as_dict()
-        table.add_row(p.a, p.b, str(p.games), f"{d['a_win_rate']:.1%}",
-                      f"{d['ci95'][0]:.1%} - {d['ci95'][1]:.1%}",
-                      f"{p.a_wins}-{p.b_wins}-{p.draws}",
-                      f"{d['a_mean_score']:.1f} : {d['b_mean_score']:.1f}", str(p.faults))
-    console.print(table)
