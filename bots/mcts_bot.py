@@ -46,8 +46,7 @@ import time
 from typing import Any
 
 import sdk
-from sdk import pavilion
-from sdk.helpers import evaluate_all, move_gain, relative_values
+from sdk.helpers import FAMILIES, evaluate_all, move_gains, relative_values
 
 
 class _Node:
@@ -75,11 +74,13 @@ class MctsBot(sdk.Bot):
 
     name = "mcts"
     version = "2.0"
-    rulesets = ("azul", "azul-mini", "azul-gray", "azul-greenbox", "pavilion", "pavilion-mono")
+    rulesets = sdk.EVERY_RULESET
     exploration = 0.35
     root_width = 16
     width = 8
     sample = 3  # playout policy: the best of this many random legal moves
+    # The playout policy of each family (a method's name): see the methods' docstrings.
+    playouts = {"classic": "_sampled_playout", "pavilion": "_greedy_playout"}
     scale = 6.0  # points: a lead of `scale` gives a reward of about 0.73
     noise = 0.3  # Summer Pavilion playouts: points of random noise added to each move's guess
     samples = 8  # Summer Pavilion: orders of the bag the simulations draw refills from
@@ -147,7 +148,7 @@ class MctsBot(sdk.Bot):
         position itself. Summer Pavilion refills its supply from the bag after bonus tiles: the
         public state shows what the bag holds, not its order, so `samples` games rebuilt from it
         with orders of their own, taken in turn (a refill is not a certainty)."""
-        if state.family != "pavilion":
+        if not FAMILIES[state.family].chance_within_round:
             return [state]
         public = state.to_state()
         return [state.from_state(public, self.rng.getrandbits(63)) for _ in range(self.samples)]
@@ -156,7 +157,7 @@ class MctsBot(sdk.Bot):
     def _ranked(self, state: Any, width: int) -> list[Any]:
         """The `width` most promising moves by `move_gain`, the best last (popped first)."""
         moves = state.legal_moves()
-        gains = [(g, self.rng.random(), m) for g, m in zip(_gains(state, moves), moves,
+        gains = [(g, self.rng.random(), m) for g, m in zip(move_gains(state, moves), moves,
                                                             strict=True)]
         gains.sort()
         return [m for _, _, m in gains[-width:]]
@@ -228,18 +229,19 @@ class MctsBot(sdk.Bot):
                 node.total += rewards[node.mover]
 
     def _playout(self, sim: Any, round_no: int) -> None:
-        """Play to the end of the round: each move the best `move_gain` of a few random ones."""
-        if sim.family == "pavilion":
-            self._pavilion_playout(sim, round_no)
-            return
+        """Play to the end of the round with the family's playout policy (`playouts`)."""
+        getattr(self, self.playouts[sim.family])(sim, round_no)
+
+    def _sampled_playout(self, sim: Any, round_no: int) -> None:
+        """Classic Azul: each move the best `move_gain` of a few random ones."""
         choice = self.rng.choice
         while sim.round == round_no and not sim.is_over():
             moves = sim.legal_moves()
             sampled = [choice(moves) for _ in range(self.sample)]
-            gains = _gains(sim, sampled)
+            gains = move_gains(sim, sampled)
             sim.push(sampled[gains.index(max(gains))])
 
-    def _pavilion_playout(self, sim: Any, round_no: int) -> None:
+    def _greedy_playout(self, sim: Any, round_no: int) -> None:
         """Summer Pavilion: to the end of the round, each move the best `move_gains` guess of
         all legal moves (a little noise breaks ties). Best-of-a-few-random is too crude here:
         a random placement wastes tiles that pay for the next ones, and a random pass throws
@@ -250,14 +252,6 @@ class MctsBot(sdk.Bot):
         deadline = self.deadline
         while sim.round == round_no and not sim.is_over() and time.monotonic() < deadline:
             moves = sim.legal_moves()
-            gains = pavilion.move_gains(sim.to_state(), moves)
+            gains = move_gains(sim, moves)
             best = max(range(len(moves)), key=lambda i: gains[i] + self.noise * rnd())
             sim.push(moves[best])
-
-
-def _gains(state: Any, moves: Any) -> list[float]:
-    """`move_gain` of each of `moves`: a Summer Pavilion game reads its public state once for
-    all of them (sdk.pavilion.move_gains)."""
-    if state.family == "pavilion":
-        return pavilion.move_gains(state.to_state(), moves)
-    return [move_gain(state, m) for m in moves]

@@ -54,7 +54,7 @@ class SearchBot(sdk.Bot):
     version = "1.0"
     # Its leaf values and move ordering read the classic board; Summer Pavilion is not
     # searched.
-    rulesets = ("azul", "azul-mini", "azul-gray", "azul-greenbox", "pavilion", "pavilion-mono")
+    rulesets = sdk.EVERY_RULESET
     root_width = 16
     width = 6
     max_depth = 12

@@ -99,9 +99,17 @@ def play(
         raise typer.Exit(130) from None
     path = replay or Path("azul-arena-replays") / f"{result.match_id}.json"
     write_replay(path, result.record)
+    mine = _show_result(result, names, seat, opponent, f"{ruleset}, seed {seed}", path)
+    if mine.termination != "ok":
+        raise typer.Exit(int(Exit.FAILED))
+
+
+def _show_result(result: Any, names: list[str], seat: int, opponent: str, title: str,
+                 path: Path) -> Any:
+    """The final table and who won; the person's own seat's result."""
     from rich.table import Table
 
-    table = Table(title=f"{ruleset}, seed {seed}")
+    table = Table(title=title)
     for col in ("seat", "player", "score", "rank", "termination"):
         table.add_column(col)
     for i, s in enumerate(result.seats):
@@ -113,5 +121,4 @@ def play(
     console.print(f"[bold]{verdict}[/] The game is saved: {path}\n"
                   f"watch it again: azul-arena replay view {path} --open", highlight=False,
                   soft_wrap=True)
-    if mine.termination != "ok":
-        raise typer.Exit(int(Exit.FAILED))
+    return mine
