@@ -22,7 +22,7 @@ class GreedyBot(sdk.Bot):
 
     name = "greedy"
     version = "1.0"
-    rulesets = ("azul", "azul-mini", "azul-gray", "azul-greenbox", "pavilion", "pavilion-mono")
+    rulesets = sdk.EVERY_RULESET
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()

@@ -20,7 +20,21 @@ spent, then plays the most visited move. Each simulation:
 
 The tree is kept between moves: when the bot moves again in the same round, the subtree of the
 position it finds (its last move, then the opponents' replies) becomes the new root. At 0.1 s a
-move it runs some 600-800 simulations (fewer early in a round, more late).
+move (a 60 ms budget) it runs some 300-1,000 simulations in classic Azul (fewer early in a
+round, more late) and tens to a few hundred in Summer Pavilion, whose playouts are longer.
+
+Summer Pavilion: a round is the taking of tiles, then their placement, so a playout from the
+taking goes through the whole placement phase: that is where the tiles taken show their worth
+(a hand that completes a star against one that must be thrown away at -1 a tile). Playouts
+there follow the best `sdk.pavilion.move_gains` guess of every legal move (a little noise
+breaks ties): a random placement wastes the tiles that pay for the next ones, and a random pass
+throws the hand away, so cruder playouts judged hands by luck. The chance inside a round (the
+supply refilled from the bag after bonus tiles) is sampled: each simulation's copy of the game
+draws its refills from one of `samples` orders of the bag the public state shows.
+
+Weaknesses: the playout policy is a guess and the bot trusts its averages (a line the policy
+plays badly looks bad); the tree stops at the round end, so plans longer than a round (a star
+filled over three rounds) live only in the heuristic's credit for bonuses in progress.
 """
 
 from __future__ import annotations
@@ -32,8 +46,7 @@ import time
 from typing import Any
 
 import sdk
-from sdk import pavilion
-from sdk.helpers import evaluate_all, move_gain, relative_values
+from sdk.helpers import FAMILIES, evaluate_all, move_gains, relative_values
 
 
 class _Node:
@@ -61,12 +74,16 @@ class MctsBot(sdk.Bot):
 
     name = "mcts"
     version = "2.0"
-    rulesets = ("azul", "azul-mini", "azul-gray", "azul-greenbox", "pavilion", "pavilion-mono")
+    rulesets = sdk.EVERY_RULESET
     exploration = 0.35
     root_width = 16
     width = 8
     sample = 3  # playout policy: the best of this many random legal moves
+    # The playout policy of each family (a method's name): see the methods' docstrings.
+    playouts = {"classic": "_sampled_playout", "pavilion": "_greedy_playout"}
     scale = 6.0  # points: a lead of `scale` gives a reward of about 0.73
+    noise = 0.3  # Summer Pavilion playouts: points of random noise added to each move's guess
+    samples = 8  # Summer Pavilion: orders of the bag the simulations draw refills from
 
     parameters = {"iterations": "simulations per move, whatever the clock"}
 
@@ -77,20 +94,30 @@ class MctsBot(sdk.Bot):
         # at any load; the clock only stops a search that would otherwise time out.
         self.iterations = iterations
         self.simulations = 0  # of the last decision
+        self.deadline = 0.0  # time.monotonic() by which this decision's search stops
         self.tree: tuple[Any, _Node] | None = None  # (position, node) after the last move
 
     def on_game_start(self, info: sdk.GameInfo) -> None:
         self.tree = None
+        # What exists now (modules, the engine's tables) lives as long as the process: frozen,
+        # the collector's full passes skip it instead of scanning it at a random moment inside
+        # some move's clock (tens of ms).
+        gc.freeze()
 
     def choose_move(self, state: Any) -> Any:
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        fixed = self.iterations
-        deadline = time.monotonic() + self.clock.budget(0.95 if fixed else 0.8)
+        fixed = self.iterations  # a fixed budget may use nearly all the clock: it rarely needs it
+        self.deadline = deadline = time.monotonic() + self.clock.budget(0.95 if fixed else 0.6)
         root = self._reused_root(state) or _Node(None, -1)
+        # A kept tree grew in other draws of the bag (Summer Pavilion): a child it tried may be
+        # a bonus tile this supply does not hold.
+        legal = set(moves)
+        root.children = [child for child in root.children if child.move in legal]
         tried = {child.move for child in root.children}
         root.untried = [m for m in self._ranked(state, self.root_width) if m not in tried]
+        worlds = self._worlds(state)
         self.simulations = 0
         # The tree has no reference cycles (see _Node), so the cyclic garbage collector has
         # nothing to find: switched off while searching, it stops scanning the thousands of new
@@ -98,7 +125,8 @@ class MctsBot(sdk.Bot):
         gc.disable()
         try:
             while True:
-                self._simulate(root, state.copy(), state.round)
+                self._simulate(root, worlds[self.simulations % len(worlds)].copy(),
+                               state.round)
                 self.simulations += 1
                 if fixed is not None and self.simulations >= fixed:
                     break
@@ -115,11 +143,21 @@ class MctsBot(sdk.Bot):
         self.tree = (after, best)
         return best.move
 
+    def _worlds(self, state: Any) -> list[Any]:
+        """The games the simulations start from. Classic Azul has no chance inside a round: the
+        position itself. Summer Pavilion refills its supply from the bag after bonus tiles: the
+        public state shows what the bag holds, not its order, so `samples` games rebuilt from it
+        with orders of their own, taken in turn (a refill is not a certainty)."""
+        if not FAMILIES[state.family].chance_within_round:
+            return [state]
+        public = state.to_state()
+        return [state.from_state(public, self.rng.getrandbits(63)) for _ in range(self.samples)]
+
     # -- the tree ------------------------------------------------------------------------------
     def _ranked(self, state: Any, width: int) -> list[Any]:
         """The `width` most promising moves by `move_gain`, the best last (popped first)."""
         moves = state.legal_moves()
-        gains = [(g, self.rng.random(), m) for g, m in zip(_gains(state, moves), moves,
+        gains = [(g, self.rng.random(), m) for g, m in zip(move_gains(state, moves), moves,
                                                             strict=True)]
         gains.sort()
         return [m for _, _, m in gains[-width:]]
@@ -144,7 +182,10 @@ class MctsBot(sdk.Bot):
                 # Most visited last, so tried first: the likeliest replies.
                 for child in sorted(node.children, key=lambda ch: ch.visits):
                     after = position.copy()
-                    after.push(child.move)
+                    try:
+                        after.push(child.move)
+                    except ValueError:  # tried in another draw of the bag (a bonus tile)
+                        continue
                     stack.append((after, child, depth + 1))
         return None
 
@@ -188,18 +229,29 @@ class MctsBot(sdk.Bot):
                 node.total += rewards[node.mover]
 
     def _playout(self, sim: Any, round_no: int) -> None:
-        """Play to the end of the round: each move the best `move_gain` of a few random ones."""
+        """Play to the end of the round with the family's playout policy (`playouts`)."""
+        getattr(self, self.playouts[sim.family])(sim, round_no)
+
+    def _sampled_playout(self, sim: Any, round_no: int) -> None:
+        """Classic Azul: each move the best `move_gain` of a few random ones."""
         choice = self.rng.choice
         while sim.round == round_no and not sim.is_over():
             moves = sim.legal_moves()
             sampled = [choice(moves) for _ in range(self.sample)]
-            gains = _gains(sim, sampled)
+            gains = move_gains(sim, sampled)
             sim.push(sampled[gains.index(max(gains))])
 
-
-def _gains(state: Any, moves: Any) -> list[float]:
-    """`move_gain` of each of `moves`: a Summer Pavilion game reads its public state once for
-    all of them (sdk.pavilion.move_gains)."""
-    if state.family == "pavilion":
-        return pavilion.move_gains(state.to_state(), moves)
-    return [move_gain(state, m) for m in moves]
+    def _greedy_playout(self, sim: Any, round_no: int) -> None:
+        """Summer Pavilion: to the end of the round, each move the best `move_gains` guess of
+        all legal moves (a little noise breaks ties). Best-of-a-few-random is too crude here:
+        a random placement wastes tiles that pay for the next ones, and a random pass throws
+        the hand away, so such playouts said little about the tiles a line of play collects.
+        A playout of a whole placement phase takes tens of ms with 3-4 players on a busy core:
+        at the deadline it stops where it is (valued by the heuristic) rather than overrun."""
+        rnd = self.rng.random
+        deadline = self.deadline
+        while sim.round == round_no and not sim.is_over() and time.monotonic() < deadline:
+            moves = sim.legal_moves()
+            gains = move_gains(sim, moves)
+            best = max(range(len(moves)), key=lambda i: gains[i] + self.noise * rnd())
+            sim.push(moves[best])

@@ -12,14 +12,35 @@ its clock budget runs out, and plays the best move of the deepest search it comp
   progress and partial lines), or the end of the game (the real scores).
 - Branching is 50-100 moves early in a round, so each node only searches its `width` most
   promising moves, ordered by the mover's own greedy value (the root searches more of them).
+
+Summer Pavilion is searched the same way: a round is the taking of tiles (no chance: the
+factories are dealt) and then their placement. Its placement phase offers hundreds of moves
+(every space with every number of wild tiles, every choice of tiles kept when passing), so a
+node first keeps the likeliest by the quick guess `sdk.pavilion.move_gains` and orders those by
+the full evaluation (`sdk.pavilion`: score, bonuses in progress, the tiles in hand). Turns do not
+alternate there (bonus tiles, players who passed): each node asks whose turn it is.
+
+Weaknesses, which the mcts bot addresses: every leaf is only a heuristic guess, so a move whose
+worth shows after the horizon (tiles taken now, placed ten plies later) is judged by that guess;
+the narrow width can prune the best reply away; and in Summer Pavilion the supply refills the
+search sees are one draw of the bag, taken as certain.
 """
 
 from __future__ import annotations
 
+import gc
 import time
 
 import sdk
-from sdk.helpers import boards, evaluate_all, evaluate_board, is_gray, relative_values
+from sdk import pavilion
+from sdk.helpers import (
+    boards,
+    evaluate,
+    evaluate_all,
+    evaluate_board,
+    is_gray,
+    relative_values,
+)
 
 
 class _OutOfTime(Exception):
@@ -33,7 +54,7 @@ class SearchBot(sdk.Bot):
     version = "1.0"
     # Its leaf values and move ordering read the classic board; Summer Pavilion is not
     # searched.
-    rulesets = ("azul", "azul-mini", "azul-gray", "azul-greenbox")
+    rulesets = sdk.EVERY_RULESET
     root_width = 16
     width = 6
     max_depth = 12
@@ -49,12 +70,19 @@ class SearchBot(sdk.Bot):
         self.deadline = 0.0
         self.depth_reached = 0
 
+    def on_game_start(self, info: sdk.GameInfo) -> None:
+        # What exists now (modules, the engine's tables) lives as long as the process: frozen,
+        # the collector's full passes skip it instead of scanning it at a random moment inside
+        # some move's clock (the search makes thousands of game copies a move: it collects).
+        gc.freeze()
+
     # -- the decision --------------------------------------------------------------------------
     def choose_move(self, state):  # type: ignore[no-untyped-def]
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
-        deadline = time.monotonic() + self.clock.budget(0.95 if self.depth else 0.7)
+        # A fixed budget may use nearly all the clock (it rarely needs it); otherwise 60%.
+        deadline = time.monotonic() + self.clock.budget(0.95 if self.depth else 0.6)
         self.me, self.round = state.turn, state.round
         # The root's moves are ordered whatever the clock says: a process descheduled past its
         # deadline still owes a move (depth 1, which never looks at the clock, gives it).
@@ -92,9 +120,13 @@ class SearchBot(sdk.Bot):
         """The `width` children best for the seat to move by its own immediate value."""
         if time.monotonic() > self.deadline:
             raise _OutOfTime
-        mover, gray = state.turn, is_gray(state)
+        mover = state.turn
+        moves = state.legal_moves()
+        if state.family == "pavilion":
+            return self._ordered_pavilion(state, moves, width)
+        gray = is_gray(state)
         scored = []
-        for move in state.legal_moves():
+        for move in moves:
             child = state.copy()
             child.push(move)
             if child.round != state.round or child.is_over():
@@ -102,6 +134,24 @@ class SearchBot(sdk.Bot):
             else:
                 value = evaluate_board(boards(child)[mover], gray)
             scored.append((value, move, child))
+        scored.sort(key=lambda t: -t[0])
+        return [(m, c) for _, m, c in scored[:width]]
+
+    def _ordered_pavilion(self, state, moves, width: int):  # type: ignore[no-untyped-def]
+        """Summer Pavilion: a placement phase offers up to a few hundred moves (each space with
+        each number of wild tiles, each choice of tiles kept when passing). The quick guess
+        `move_gains` (one public-state read for all of them) keeps the `2 * width` likeliest;
+        these are valued in full (`evaluate` of the child for the mover) and ordered."""
+        mover = state.turn
+        if len(moves) > 2 * width:
+            gains = pavilion.move_gains(state.to_state(), moves)
+            keep = sorted(range(len(moves)), key=gains.__getitem__)[-2 * width:]
+            moves = [moves[i] for i in keep]
+        scored = []
+        for move in moves:
+            child = state.copy()
+            child.push(move)
+            scored.append((evaluate(child, mover), move, child))
         scored.sort(key=lambda t: -t[0])
         return [(m, c) for _, m, c in scored[:width]]
 

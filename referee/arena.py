@@ -115,7 +115,7 @@ def _unsupported(declared: tuple[str, ...], ruleset: str) -> _Failed | None:
 class Arena:
     """Runs matches between entries; see the module docstring."""
 
-    def __init__(self, entries: dict[str, str] | list[str] | None = None,
+    def __init__(self, entries: dict[str, str] | list[str] | None = None,  # noqa: PLR0913  # keyword-only options, each with a default
                  log_dir: Path | None = None, startup_timeout: float = 10.0, *,
                  listen: str | None = None, reuse: bool = True, ping_interval: float = 10.0,
                  ping_timeout: float = 5.0, address_space: int = ADDRESS_SPACE_LIMIT,

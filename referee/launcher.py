@@ -384,7 +384,7 @@ class BotProcess:
             shutil.rmtree(self.place.home, ignore_errors=True)
 
 
-async def _start(argv: list[str], extra_env: dict[str, str], log_path: Path, level: str,
+async def _start(argv: list[str], extra_env: dict[str, str], log_path: Path, level: str,  # noqa: PLR0913  # the parts of one launch, all keyword-passed by launch()
                  limits: Limits, place: Place, entry: str, cwd: Path | None = None,
                  stdin: int = asyncio.subprocess.DEVNULL) -> BotProcess:
     """Start `argv` at `level`, limited, its output going to `log_path`."""

@@ -82,7 +82,7 @@ class MatchRunner:
     """Plays one game. `classify` turns a closed stream into crash or disconnect (the launcher
     knows whether the process died); `emit` receives every event as it happens."""
 
-    def __init__(self, match_id: str, game: Any, seats: list[Seat], *, fault_policy: str,
+    def __init__(self, match_id: str, game: Any, seats: list[Seat], *, fault_policy: str,  # noqa: PLR0913  # keyword-only options, each with a default
                  max_strikes: int, rng: random.Random, emit: Emit | None = None,
                  classify: Classify | None = None, bot_seeds: Sequence[int] = ()) -> None:
         self.match_id = match_id

@@ -9,7 +9,7 @@ from typing import Any
 REPLAY_FORMAT = "azul-arena/replay/1"
 
 
-def build_replay(record: dict[str, Any], *, match_id: str, names: list[str], entries: list[str],
+def build_replay(record: dict[str, Any], *, match_id: str, names: list[str], entries: list[str],  # noqa: PLR0913  # keyword-only: the facts a replay records
                  bots: list[dict[str, Any]], plies: list[dict[str, Any]],
                  faults: list[dict[str, Any]], config: dict[str, Any],
                  duration: float) -> dict[str, Any]:

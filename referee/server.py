@@ -225,7 +225,7 @@ class RefereeServer:
       operator token, or a client certificate signed by `client_ca` when that is given).
     """
 
-    def __init__(self, listen: str, run_match: RunMatch | None = None, *,
+    def __init__(self, listen: str, run_match: RunMatch | None = None, *,  # noqa: PLR0913  # keyword-only options, each with a default
                  also: list[str] | None = None, keepalive: bool = True,
                  tls: tuple[bytes, bytes] | None = None, tokens: TokenFile | None = None,
                  api: list[str] | None = None, client_ca: bytes | None = None,

@@ -125,7 +125,7 @@ class BotSession:
             self._close("disconnect")
             raise BotFault("disconnect", str(exc)) from None
 
-    async def request_move(self, msg: bot_pb2.ConnectResponse, timeout: float,
+    async def request_move(self, msg: bot_pb2.ConnectResponse, timeout: float,  # noqa: C901, PLR0915  # the hot path of every move: one frame
                            cpu_limit: float | None = None) -> tuple[Reply, float]:
         """Send `msg` (a ConnectResponse holding a move request, whose request id is set here)
         and wait at most `timeout` seconds (measured here) for its reply; with `cpu_limit`, a

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from referee.engine import RULESETS
 from sdk.bot import Bot, Clock, GameInfo, GameResult
 
-__all__ = ["Bot", "Clock", "GameInfo", "GameResult", "run"]
+__all__ = ["EVERY_RULESET", "Bot", "Clock", "GameInfo", "GameResult", "run"]
+
+# Every ruleset of every family, for a bot that plays them all: `rulesets = sdk.EVERY_RULESET`.
+EVERY_RULESET: tuple[str, ...] = tuple(RULESETS)
 
 
 def run(bot: type[Bot] | Bot, argv: list[str] | None = None) -> int:

@@ -17,6 +17,7 @@ is what a bot uses for a state that came from elsewhere. tests/bots checks that 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -207,17 +208,35 @@ def evaluate_board(board: Board, gray: bool = False, game_over: bool = False) ->
 
 
 def evaluate(state: Any, seat: int) -> float:
-    """`evaluate_board` for one seat of `state` (a Summer Pavilion game: sdk.pavilion's)."""
-    if state.family == "pavilion":
-        return pavilion.evaluate(state, seat)
-    return evaluate_board(boards(state)[seat], is_gray(state), state.is_over())
+    """How good `state` is for `seat`: its score plus what its board promises (`evaluate_board`
+    in the classic family; sdk.pavilion's for Summer Pavilion)."""
+    return FAMILIES[state.family].evaluate(state, seat)
 
 
 def evaluate_all(state: Any) -> list[float]:
-    """`evaluate_board` for every seat (one board read for all of them; a Summer Pavilion game:
-    sdk.pavilion's)."""
-    if state.family == "pavilion":
-        return pavilion.evaluate_all(state)
+    """`evaluate` for every seat (one board read for all of them)."""
+    return FAMILIES[state.family].evaluate_all(state)
+
+
+def move_gain(state: Any, move: Any) -> float:
+    """A quick guess (no copy, a few microseconds) of what `move` brings the seat making it right
+    away (classic: the wall points of a pattern line it completes, or a little credit per tile
+    for a line it only fills in part, minus the floor penalty it causes). Meant for the inner
+    loops of a search."""
+    return FAMILIES[state.family].move_gain(state, move)
+
+
+def move_gains(state: Any, moves: Any) -> list[float]:
+    """`move_gain` of each of `moves` (a Summer Pavilion game reads its public state once for
+    all of them)."""
+    return FAMILIES[state.family].move_gains(state, moves)
+
+
+def _classic_evaluate(state: Any, seat: int) -> float:
+    return evaluate_board(boards(state)[seat], is_gray(state), state.is_over())
+
+
+def _classic_evaluate_all(state: Any) -> list[float]:
     gray, over = is_gray(state), state.is_over()
     return [evaluate_board(b, gray, over) for b in boards(state)]
 
@@ -230,14 +249,9 @@ def relative_values(values: list[float]) -> list[float]:
     return out
 
 
-def move_gain(state: Any, move: Any) -> float:
-    """A quick guess (no copy, a few microseconds) of what `move` brings the seat making it right
-    away: the wall points of a pattern line it completes, or a little credit per tile for a line
-    it only fills in part, minus the floor penalty it causes (overflow, the start marker).
-    Reads the engine's fields directly: it is meant for the inner loops of a search. (A Summer
-    Pavilion game: sdk.pavilion.move_gain.)"""
-    if state.family == "pavilion":
-        return pavilion.move_gain(state, move)
+def _classic_move_gain(state: Any, move: Any) -> float:
+    """Reads the engine's fields directly (the overflow, the start marker): `move_gain`'s
+    classic half."""
     p = state.turn
     if move.is_wall:  # gray wall: the tile of a full line goes to this column
         return float(placement_points(state._wall[p], move.line, move.column))
@@ -261,3 +275,29 @@ def move_gain(state: Any, move: Any) -> float:
             value = 0.5 * n / room  # on its way: worth something once the line is full
     floor = state._floor_count[p]
     return value - float(FLOOR_PENALTY[min(7, floor + to_floor)] - FLOOR_PENALTY[floor])
+
+
+@dataclass(frozen=True)
+class FamilyHelpers:
+    """What the helpers above do for one game family: a bot calls `evaluate`, `move_gain` ...
+    and never asks which family it plays. `chance_within_round`: chance comes between a round's
+    moves too (Summer Pavilion refills its supply from the bag), not only with the deal."""
+
+    evaluate: Callable[[Any, int], float]
+    evaluate_all: Callable[[Any], list[float]]
+    move_gain: Callable[[Any, Any], float]
+    move_gains: Callable[[Any, Any], list[float]]
+    chance_within_round: bool
+
+
+# The families, by `state.family`: a new one registers its helpers here.
+FAMILIES: dict[str, FamilyHelpers] = {
+    "classic": FamilyHelpers(
+        _classic_evaluate, _classic_evaluate_all, _classic_move_gain,
+        lambda state, moves: [_classic_move_gain(state, m) for m in moves],
+        chance_within_round=False),
+    "pavilion": FamilyHelpers(
+        pavilion.evaluate, pavilion.evaluate_all, pavilion.move_gain,
+        lambda state, moves: pavilion.move_gains(state.to_state(), moves),
+        chance_within_round=True),
+}

@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 from tournaments.commands import (  # noqa: F401
-    bench_codec,
-    bench_engine,
-    bench_schedule,
-    bots,
+    bench,
+    bot,
     demo,
-    field,
-    human,
+    match,
     play,
     referee,
     replay,
-    report_page,
-    rerun,
     server,
     tournament,
-    view,
 )
 from tournaments.commands.groups import app
 

@@ -238,50 +238,59 @@ def load_entries_toml(path: Path) -> list[Entry]:
     items = data.get("entry", data.get("entries"))
     if not isinstance(items, list) or not items:
         raise EntryError(f"{path}: expected a list of [[entry]] tables")
-    base = path.parent
-    entries: list[Entry] = []
-    for i, item in enumerate(items, 1):
-        where = f"{path}: entry {i}"
-        if not isinstance(item, dict):
-            raise EntryError(f"{where}: expected a table")
-        misplaced = sorted({"isolation", "bot_env", "ponder"} & set(item))
-        if misplaced:
-            raise EntryError(f"{where}: {', '.join(misplaced)} applies to every bot: put it at "
-                             "the top of the file, before the first [[entry]]")
-        kinds = [k for k in ("builtin", "file", "folder", "command") if k in item]
-        if len(kinds) != 1:
-            raise EntryError(f"{where}: give exactly one of builtin, file, folder or command")
-        kind = kinds[0]
-        value = item[kind]
-        if not isinstance(value, str) or not value.strip():
-            raise EntryError(f"{where}: {kind} must be a non-empty string")
-        if kind == "file":
-            file_part, colon, cls = value.partition(":")
-            file_path = Path(file_part)
-            if not file_path.is_absolute():
-                file_path = base / file_path
-            if not file_path.is_file():
-                raise EntryError(f"{where}: no such bot file {file_path}")
-            value = f"{file_path}{colon}{cls}"
-        elif kind == "folder":
-            folder_path = Path(value.strip())
-            if not folder_path.is_absolute():
-                folder_path = base / folder_path
-            if not folder_path.is_dir():
-                raise EntryError(f"{where}: no such bot folder {folder_path}")
-            value = str(folder_path)
-        if kind != "file":
-            _check_toml_value(kind, value.strip(), where)
-        name = item.get("name") or default_name(value)
-        if not isinstance(name, str):
-            raise EntryError(f"{where}: name must be a string")
-        memory = parse_size(item["memory"], f"{where}: memory") if "memory" in item else None
-        env = item.get("env", [])
-        if not isinstance(env, list) or not all(isinstance(e, str) for e in env):
-            raise EntryError(f"{where}: env must be a list of NAME or NAME=VALUE strings")
-        resolve_env(env, f"{where}: env")
-        entries.append(Entry(_check_name(name, where), value.strip(), memory, tuple(env)))
+    entries = [_toml_entry(item, f"{path}: entry {i}", path.parent)
+               for i, item in enumerate(items, 1)]
     return check_unique(entries)
+
+
+def _toml_entry(item: Any, where: str, base: Path) -> Entry:
+    """One `[[entry]]` table as an Entry (paths relative to `base`), or EntryError saying what is
+    wrong with it (`where`: the file and the entry's number)."""
+    if not isinstance(item, dict):
+        raise EntryError(f"{where}: expected a table")
+    misplaced = sorted({"isolation", "bot_env", "ponder"} & set(item))
+    if misplaced:
+        raise EntryError(f"{where}: {', '.join(misplaced)} applies to every bot: put it at "
+                         "the top of the file, before the first [[entry]]")
+    kinds = [k for k in ("builtin", "file", "folder", "command") if k in item]
+    if len(kinds) != 1:
+        raise EntryError(f"{where}: give exactly one of builtin, file, folder or command")
+    kind = kinds[0]
+    value = item[kind]
+    if not isinstance(value, str) or not value.strip():
+        raise EntryError(f"{where}: {kind} must be a non-empty string")
+    value = _toml_spec(kind, value, where, base)
+    name = item.get("name") or default_name(value)
+    if not isinstance(name, str):
+        raise EntryError(f"{where}: name must be a string")
+    memory = parse_size(item["memory"], f"{where}: memory") if "memory" in item else None
+    env = item.get("env", [])
+    if not isinstance(env, list) or not all(isinstance(e, str) for e in env):
+        raise EntryError(f"{where}: env must be a list of NAME or NAME=VALUE strings")
+    resolve_env(env, f"{where}: env")
+    return Entry(_check_name(name, where), value.strip(), memory, tuple(env))
+
+
+def _toml_spec(kind: str, value: str, where: str, base: Path) -> str:
+    """The launcher's spec for an entry's `builtin`, `file`, `folder` or `command` (a relative
+    path is the TOML file's), checked."""
+    if kind == "file":
+        file_part, colon, cls = value.partition(":")
+        file_path = Path(file_part)
+        if not file_path.is_absolute():
+            file_path = base / file_path
+        if not file_path.is_file():
+            raise EntryError(f"{where}: no such bot file {file_path}")
+        return f"{file_path}{colon}{cls}"
+    if kind == "folder":
+        folder_path = Path(value.strip())
+        if not folder_path.is_absolute():
+            folder_path = base / folder_path
+        if not folder_path.is_dir():
+            raise EntryError(f"{where}: no such bot folder {folder_path}")
+        value = str(folder_path)
+    _check_toml_value(kind, value.strip(), where)
+    return value
 
 
 def load_run_options(path: Path) -> RunOptions:

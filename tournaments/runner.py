@@ -250,7 +250,7 @@ class Dispatch:
         self.pool.release(game)
 
 
-async def run_games(
+async def run_games(  # noqa: C901, PLR0915  # one loop owns the games in flight (docstring)
     store: Store,
     games: Sequence[ScheduledGame],
     play: PlayFn,

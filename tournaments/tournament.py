@@ -166,7 +166,7 @@ def _private_paths(db: Path) -> list[Path]:
     return [db, *(db.with_name(db.name + suffix) for suffix in ("-wal", "-shm", "-journal"))]
 
 
-def play(
+def play(  # noqa: C901, PLR0913  # the run's parts; two callers: tournament run and demo
     store: Store,
     config: TournamentConfig,
     games: list[ScheduledGame],

@@ -3,7 +3,7 @@
 The referee's process does little per move besides gRPC's reads and writes and the event loop's
 own bookkeeping between them; uvloop (libuv) makes the latter cheaper: about 50 us less CPU per
 move in the referee, about a tenth more games per second in `bench tournament` (measured in A/B
-runs, docs/tournaments.md).
+runs, docs/performance.md).
 Everything the referee does is plain asyncio, so it runs the same on either loop.
 """
 

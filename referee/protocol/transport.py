@@ -3,8 +3,8 @@
 gRPC (1.8x) moves socket I/O to EventEngine threads of its own by default, so every message that
 a Python thread sends or receives also wakes a second thread. With the older pollers that these
 experiments switch back to, the Python thread that waits for a message does the I/O itself:
-measured here, 15-20% less CPU per move on each side of the stream (docs/tournaments.md,
-Performance). GRPC_EXPERIMENTS is read once, when grpc is first imported, so this must run
+measured here, 15-20% less CPU per move on each side of the stream (docs/performance.md,
+past experiments). GRPC_EXPERIMENTS is read once, when grpc is first imported, so this must run
 before that; a GRPC_EXPERIMENTS the user set is left alone, and so is a grpc release these flags
 were not tried with (an unknown flag makes grpc log an error in every process).
 """

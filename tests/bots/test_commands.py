@@ -10,7 +10,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from tournaments.cli import app
-from tournaments.commands.bots import class_name_for, wilson
+from tournaments.commands.bot import class_name_for
+from tournaments.report import wilson
 
 HERE = Path(__file__).parent
 runner = CliRunner()

@@ -259,7 +259,10 @@ def test_a_frozen_bot_s_children_are_frozen_too(level: str) -> None:
                     "(the isolation line says so)")
     gaps = _cgroup_cpu_between_moves(str(HOSTILE / "forker" / "bot.py"), level)
     assert len(gaps) == 6
-    assert max(gaps) <= 0.02, f"CPU seconds its processes used during the other's turns: {gaps}"
+    # Unfrozen children spin through most of the other's 0.15 s turn (0.10-0.16 s a gap before
+    # the freeze looked again for them); frozen, a gap is a few ms, and a loaded machine that
+    # delays the second looks (1, 4, 16, 64 ms after the freeze) has given up to 0.03 s.
+    assert max(gaps) <= 0.05, f"CPU seconds its processes used during the other's turns: {gaps}"
 
 
 @pytest.mark.parametrize("level", ["process", "sandbox"])

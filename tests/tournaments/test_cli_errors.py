@@ -8,6 +8,7 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tests.tournaments.helpers import fake_outcome
@@ -72,14 +73,20 @@ def test_bad_ruleset_and_player_count_are_refused_before_the_db(tmp_path: Path) 
     assert not db.exists()
 
 
-def test_a_built_in_bot_that_does_not_play_the_ruleset_is_refused(tmp_path: Path) -> None:
+def test_a_built_in_bot_that_does_not_play_the_ruleset_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every reference bot plays every ruleset: a built-in that names no rulesets (the classic
+    # family) stands in for one that does not.
+    from referee import builtin_bots
+
+    monkeypatch.setitem(builtin_bots(), "first", "bots.first_bot:FirstBot")
     db = tmp_path / "p.db"
-    code, err = invoke("tournament", "run", "search", "random", "--ruleset", "pavilion",
+    code, err = invoke("tournament", "run", "first", "random", "--ruleset", "pavilion",
                        "--db", str(db))
-    assert code == 2 and "the built-in bot search does not play pavilion" in err
+    assert code == 2 and "the built-in bot first does not play pavilion" in err
     assert not db.exists()
-    code, err = invoke("play", "search", "--ruleset", "pavilion")
-    assert code == 2 and "the built-in bot search does not play pavilion" in err
+    code, err = invoke("play", "first", "--ruleset", "pavilion")
+    assert code == 2 and "the built-in bot first does not play pavilion" in err
 
 
 def test_error_messages_keep_their_brackets(tmp_path: Path) -> None:

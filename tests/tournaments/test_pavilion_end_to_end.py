@@ -64,10 +64,12 @@ def test_a_pavilion_match_through_the_referee_reads_as_it_goes(tmp_path: Path) -
     assert cli("replay", "verify", str(record), cwd=tmp_path).returncode == 0
 
 
-def test_a_bot_that_does_not_play_pavilion_is_refused_before_the_match(tmp_path: Path) -> None:
-    proc = cli("match", "search", "random", "--ruleset", "pavilion", cwd=tmp_path, check=False)
-    assert proc.returncode == 2
-    assert "search does not play pavilion" in proc.stderr
+def test_the_search_bot_plays_pavilion_through_the_referee(tmp_path: Path) -> None:
+    proc = cli("match", "search", "random", "--ruleset", "pavilion", "-t", "0.1", "--seed",
+               "5", "--json", cwd=tmp_path)
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["ranks"] == [1, 2], result
+    assert all(seat["termination"] == "ok" for seat in result["seats"]), result
 
 
 def test_bot_check_of_a_pavilion_bot(tmp_path: Path) -> None:

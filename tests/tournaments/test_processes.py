@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tournaments.arena import process_cap
-from tournaments.bench import live_bot_processes
+from tournaments.benchmarks.tournament import live_bot_processes
 from tournaments.runner import Dispatch, Pool, parallel_games
 from tournaments.schedule import ScheduledGame, build_schedule
 

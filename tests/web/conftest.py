@@ -45,7 +45,7 @@ def fault_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def big_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 4-player game that lasts the 50 rounds of the cap: everyone floors every tile."""
-    from tournaments.web.bench import capped_game
+    from tournaments.benchmarks.viewer import capped_game
 
     path = tmp_path_factory.mktemp("big") / "big.json"
     path.write_text(json.dumps(capped_game(4)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from enum import IntEnum
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -148,3 +149,22 @@ def check_plays(specs: list[str], ruleset: str) -> None:
         if plays is not None and ruleset not in plays:
             raise ValueError(f"the built-in bot {spec} does not play {ruleset}; it plays "
                              f"{', '.join(plays)}")
+
+
+def write_page(path: Path, text: str, what: str) -> None:
+    """Write a page the command made to `path`, or exit 2 saying why it cannot."""
+    if path.is_dir():
+        fail(f"-o {path} is a directory; give a file name")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {what} to {path}: {exc.strerror or exc}")
+
+
+def open_in_browser(path: Path) -> None:
+    """Open a page in the user's browser (--open), or say where it is."""
+    import webbrowser
+
+    if not webbrowser.open(path.resolve().as_uri()):
+        err_console.print(f"no browser found here: open {path} yourself")

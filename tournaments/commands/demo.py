@@ -86,7 +86,7 @@ def demo(
         if summary.interrupted:
             _interrupted(summary.interrupted, db)
         print_report(store, json_out=False, title="Final leaderboard")
-    from tournaments.commands.report_page import default_report, write_report
+    from tournaments.commands.tournament import default_report, write_report
 
     report = default_report(db)
     write_report(db, report, games=300)

@@ -1,275 +1,124 @@
-"""`match` (one game between bot processes) and `bench latency`."""
+"""`azul-arena play BOT`: a person against a bot in the terminal, through the real referee."""
 # ruff: noqa: B008  (typer declares options as argument defaults)
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
+import threading
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from referee import run_loop
 from tournaments.commands.common import (
-    CLOCK_HELP,
-    ISOLATION_HELP,
     WILD_ORDER_HELP,
     Exit,
-    check_clock,
-    check_fault_policy,
-    check_isolation,
     check_plays,
     check_ruleset,
     console,
     fail,
-    isolation_line,
-    print_json,
 )
-from tournaments.commands.groups import app, bench_app
+from tournaments.commands.groups import app
+
+# "No time limit" for a person: a week per move (the wire carries milliseconds in 32 bits).
+NO_LIMIT = 7 * 24 * 3600.0
+HELLO_TIMEOUT = 30.0
 
 
-@app.command("match")
-def match(
-    entries: list[str] = typer.Argument(..., help="2-4 bots: built-in name, path/bot.py[:Class], "
-                                                  "a bot folder or a quoted command line"),
+@app.command("play")
+def play(
+    bot: str = typer.Argument(..., help="The opponent: built-in name, path/bot.py[:Class] or a "
+                                        "quoted command line"),
     ruleset: str = typer.Option("azul", "--ruleset", "-r", help="ruleset name"),
-    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
+    seat: int = typer.Option(0, "--seat", min=0, max=1, help="your seat: 0 moves first, 1 second"),
+    time_limit: float | None = typer.Option(None, "--time", min=1.0,
+                                            help="your seconds per move (default: no limit)"),
+    bot_time: float = typer.Option(1.0, "--bot-time", min=0.01,
+                                   help="the bot's seconds per move"),
     seed: int | None = typer.Option(None, "--seed", "-s", help="seed of the deals"),
-    time_per_move: float = typer.Option(1.0, "--time-per-move", "-t", min=0.001,
-                                        help="seconds per move"),
-    time_bank: float = typer.Option(0.0, "--time-bank", min=0.0,
-                                    help="time bank per seat, seconds"),
-    first_move_allowance: float = typer.Option(0.0, "--first-move-allowance", min=0.0,
-                                               help="extra seconds for a seat's first move"),
-    grace: float = typer.Option(0.05, "--grace", min=0.0, help="grace margin, seconds"),
-    policy: str = typer.Option("random", "--fault-policy", "--policy",
-                               help="on a fault: random (substitute, count a strike) | forfeit"),
-    max_strikes: int = typer.Option(3, "--max-strikes", min=1,
-                                    help="strikes before a seat forfeits (policy random)"),
-    replay: Path | None = typer.Option(None, "--replay", help="replay file (default: "
+    name: str = typer.Option("you", "--name", help="your name in the record"),
+    replay: Path | None = typer.Option(None, "--replay", help="record file (default: "
                                                               "azul-arena-replays/<id>.json)"),
-    log_dir: Path | None = typer.Option(None, "--log-dir", help="bot logs directory"),
-    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
-    board: bool = typer.Option(False, "--board", help="the table after every move (without: "
-                                                      "at each new round and phase)"),
-    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
-    bot_env: list[str] = typer.Option([], "--bot-env", metavar="NAME[=VALUE]",
-                                      help="a variable every bot gets (repeat it)"),
-    memory: str | None = typer.Option(None, "--memory", help="memory limit per bot (512M, 2G)"),
-    ponder: bool = typer.Option(False, "--ponder",
-                                help="bots think on the others' time (default: frozen)"),
-    clock: str = typer.Option("wall", "--clock", help=CLOCK_HELP),
+    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
 ) -> None:
-    """Play one game between real bot processes through the referee: each move in words as it
-    happens, the table at each new round and phase (with --board, after every move), the final
-    table, each seat's result, and a replay file.
+    """Play a game against a bot in this terminal: the board, your legal moves numbered and in
+    words; answer with a number or a move in notation. You are a seat of the real referee, like
+    any bot; the game is saved as a record that `replay view` opens.
 
-    Example: azul-arena match greedy mcts --ruleset pavilion --seed 7 -t 0.5
+    Example: azul-arena play greedy --seat 1
     """
-    from referee import (
-        Arena,
-        MatchConfig,
-        MatchEnded,
-        MatchEvent,
-        MovePlayed,
-        SeatFaulted,
-        check_entry,
-        write_replay,
-    )
+    from referee import Arena, MatchConfig, check_entry, write_replay
+    from sdk.client import play as play_seat
+    from tournaments.human import HumanSeat, TableWatcher
 
-    if not 2 <= len(entries) <= 4:
-        fail("a match has 2 to 4 entries")
-    check_fault_policy(policy)
-    options = check_ruleset(ruleset, len(entries), wild_order)
-    check_clock(clock)
+    options = check_ruleset(ruleset, 2, wild_order)
     try:
-        for entry in entries:
-            check_entry(entry)
-        check_plays(list(entries), ruleset)
+        check_entry(bot)
+        check_plays([bot], ruleset)
     except ValueError as exc:
         fail(str(exc))
-    from tournaments.arena import GameSettings, arena_options
-    from tournaments.entries import Entry, EntryError, parse_size
-
-    level = check_isolation(isolation)
-    try:
-        limit = parse_size(memory, "--memory") if memory else None
-        arena_kwargs = arena_options([Entry(e, e, limit) for e in dict.fromkeys(entries)],
-                                     GameSettings(isolation=level, ponder=ponder,
-                                                  bot_env=tuple(bot_env)))
-    except EntryError as exc:
-        fail(str(exc))
-    if not as_json:
-        console.print(isolation_line(level), highlight=False)
-    # Chosen here, so that the watcher deals the same tiles as the referee from the same seed.
+    opponent = "bot" if bot == name else bot.split()[0].rsplit("/", 1)[-1][:40] or "bot"
+    if opponent == name:
+        opponent += "-bot"
+    names = [opponent, opponent]
+    names[seat] = name
     seed = seed if seed is not None else secrets.randbelow(2**31)
-    config = MatchConfig(ruleset=ruleset, seed=seed, options=options,
-                         time_per_move=time_per_move, time_bank=time_bank,
-                         first_move_allowance=first_move_allowance, grace=grace,
-                         fault_policy=policy, max_strikes=max_strikes, clock=clock)
+    limits: list[float | None] = [None, None]
+    limits[seat] = time_limit or NO_LIMIT
+    try:
+        config = MatchConfig(ruleset=ruleset, seed=seed, time_per_move=bot_time,
+                             seat_time_per_move=tuple(limits), fault_policy="random",
+                             max_strikes=3, options=options)
+    except ValueError as exc:
+        fail(str(exc))
+    watcher = TableWatcher(console, ruleset, names, seed, options=options)
 
-    watcher = None
-    if not as_json:
-        from tournaments.human import TableWatcher
-
-        watcher = TableWatcher(console, ruleset, list(entries), seed, board=board,
-                               options=options, rounds=not board)
-        watcher.start()
-
-    def show(event: MatchEvent) -> None:
-        if as_json:
-            return
-        if watcher is not None and isinstance(event, MovePlayed | SeatFaulted):
-            watcher(event)
-            return
-        if isinstance(event, MovePlayed):
-            note = " [dim](substituted)[/]" if event.substituted else ""
-            console.print(f"{event.ply:4d}  seat {event.seat}  {event.move:<5} "
-                          f"{event.elapsed * 1e3:8.2f} ms{note}")
-        elif isinstance(event, SeatFaulted):
-            end = ", forfeited" if event.forfeited else ""
-            console.print(f"      [yellow]seat {event.seat}: {event.fault}[/] "
-                          f"(strike {event.strikes}{end}) {event.detail}")
-        elif isinstance(event, MatchEnded):
-            console.print(f"game over: {event.reason}")
-
-    async def go():  # type: ignore[no-untyped-def]
-        async with Arena(list(dict.fromkeys(entries)), log_dir=log_dir,
-                         **arena_kwargs) as arena:
-            return await arena.play(list(entries), config, on_event=show)
+    async def go() -> Any:
+        async with Arena({opponent: bot}) as arena:
+            token = f"{secrets.token_hex(6)}.{secrets.token_hex(12)}"
+            human = asyncio.ensure_future(arena.connect_remote(token, HELLO_TIMEOUT))
+            await asyncio.sleep(0)  # the Arena now waits for this token's Hello
+            thread = threading.Thread(target=play_seat, daemon=True, name="human-seat",
+                                      args=(HumanSeat(console), arena.address, token))
+            thread.start()
+            workers: list[Any] = [None, None]
+            workers[seat] = await human
+            workers[1 - seat] = await arena.acquire(opponent)
+            result = await arena.play(names, config, on_event=watcher, _workers=workers)
+            # The seat's stream closes with the Arena: expected now, not worth a warning.
+            logging.getLogger("sdk").setLevel(logging.ERROR)
+            return result
 
     try:
         result = run_loop(go())
-    except ValueError as exc:
-        fail(str(exc))
-        return
+    except KeyboardInterrupt:
+        console.print("\ngame abandoned")
+        raise typer.Exit(130) from None
     path = replay or Path("azul-arena-replays") / f"{result.match_id}.json"
     write_replay(path, result.record)
-    if as_json:
-        print_json({"match_id": result.match_id, "isolation": level, "clock": clock,
-                    "scores": result.scores, "ranks": result.ranks,
-                    "reason": result.reason, "replay": str(path),
-                    "seats": [{"entry": s.entry, "bot": s.bot_name, "score": s.score,
-                               "rank": s.rank, "termination": s.termination,
-                               "strikes": s.strikes, "faults": s.faults, "moves": s.moves,
-                               "move_time_total": s.move_time_total,
-                               "cpu_time": s.cpu_time, "log": s.log_path}
-                              for s in result.seats]})
-        return
-    from rich.markup import escape
+    mine = _show_result(result, names, seat, opponent, f"{ruleset}, seed {seed}", path)
+    if mine.termination != "ok":
+        raise typer.Exit(int(Exit.FAILED))
+
+
+def _show_result(result: Any, names: list[str], seat: int, opponent: str, title: str,
+                 path: Path) -> Any:
+    """The final table and who won; the person's own seat's result."""
     from rich.table import Table
 
-    from referee.engine import replay as replay_record
-
-    # The final position, as the engine draws it (rebuilt from the record the referee wrote).
-    console.print(escape(str(replay_record(result.record))))
-    rules = ", ".join([ruleset, *(f"{k.replace('_', ' ')} {v}" for k, v in options.items())])
-    table = Table(title=f"match {result.match_id} ({rules}, seed {seed}, {clock} clock, "
-                        f"{result.duration:.2f} s)")
-    for col in ("seat", "entry", "score", "rank", "termination", "strikes", "moves", "log"):
+    table = Table(title=title)
+    for col in ("seat", "player", "score", "rank", "termination"):
         table.add_column(col)
     for i, s in enumerate(result.seats):
-        table.add_row(str(i), s.entry, str(s.score), str(s.rank), s.termination, str(s.strikes),
-                      str(s.moves), s.log_path)
+        table.add_row(str(i), names[i], str(s.score), str(s.rank), s.termination)
     console.print(table)
-    for i, s in enumerate(result.seats):
-        if s.termination != "ok" or s.strikes:
-            _explain_faults(i, s.entry, s.termination, s.faults, s.log_path)
-    console.print(f"replay: {path}")
-
-
-def _explain_faults(seat: int, entry: str, termination: str, faults: dict[str, int],
-                    log_path: str) -> None:
-    """Why a seat faulted, where a newcomer looks first: the end of its bot's log (a missing
-    dependency, a stack trace, the kit's warning)."""
-    counted = ", ".join(f"{kind} x{n}" for kind, n in faults.items())
-    console.print(f"\n[yellow]seat {seat} ({entry}): {termination}[/] ({counted or 'no strikes'});"
-                  f" the end of its log, {log_path}:")
-    try:
-        lines = Path(log_path).read_text(errors="replace").strip().splitlines()[-8:]
-    except OSError as exc:
-        lines = [f"(unreadable: {exc})"]
-    for line in lines:
-        console.print(f"  {line}", markup=False, highlight=False)
-
-
-@bench_app.command("latency")
-def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option(5, "--spawns"),
-            entry: list[str] = typer.Option([], "--entry", "-e",
-                                            help="also measure this bot (a kit's folder, a "
-                                                 "command line), against the SDK's bot"),
-            as_json: bool = typer.Option(False, "--json"),
-            isolation: str | None = typer.Option(
-                None, "--isolation", help="bots at this level (default: the strongest); "
-                "another than process is measured beside process, game for game"),
-            ponder: bool = typer.Option(
-                False, "--ponder", help="bots are not frozen between their moves (as "
-                "`tournament run --ponder`): shows what the freeze and thaw cost"),
-            clock: str = typer.Option(
-                "wall", "--clock", help="cpu: every game is also played on the cpu clock and "
-                "on the wall clock, alternating, on the same deals: what reading each bot's "
-                "CPU counter costs a move")) -> None:
-    """Per-move round trip through the referee vs a bare gRPC stream ping-pong of the same
-    payload in the same run (grpc's textbook sync client; an asyncio client beside it), and bot
-    spawn-to-Hello (medians). With --entry, that bot plays as many games against the Python SDK's
-    instant bot (bots/first_bot.py), seats alternating: its per-move round trip is printed beside
-    its opponent's in the same games, and their ratio.
-
-    Example: azul-arena bench latency --games 20 --json;
-    azul-arena bench latency --entry sdk/kits/node --entry sdk/kits/cpp;
-    azul-arena bench latency --clock cpu
-    """
-    from referee import check_entry
-    from referee.bench import latency as run_bench
-
-    level = check_isolation(isolation)
-    check_clock(clock)
-    try:
-        for bot in entry:
-            check_entry(bot)
-    except ValueError as exc:
-        fail(str(exc))
-    try:
-        figures = run_loop(run_bench(games=games, spawns=spawns, isolation=level,
-                                     entries=tuple(entry), ponder=ponder, clock=clock))
-    except ValueError as exc:
-        fail(str(exc), Exit.FAILED)
-        return
-    if as_json:
-        print_json(figures)
-        return
-    from rich.table import Table
-
-    table = Table(title=f"latency over {figures['moves']} moves (medians)")
-    for column in ("measure", "value", "target"):
-        table.add_column(column, justify="right" if column != "measure" else "left")
-    table.add_row("isolation", figures["isolation"], "")
-    table.add_row("move round trip via the referee (Python SDK)",
-                  f"{figures['per_move_us']:.0f} us", "")
-    if "ratio_to_process" in figures:
-        table.add_row(f"  {figures['isolation']} vs process, game for game",
-                      f"{figures['per_move_us_paired']:.0f} / "
-                      f"{figures['per_move_us_process']:.0f} us", "")
-        table.add_row("  ratio to process", f"{figures['ratio_to_process']:.3f}", "<= 1.10")
-    if "cpu_clock_ratio" in figures:
-        table.add_row("  cpu clock vs wall clock, game for game",
-                      f"{figures['per_move_us_cpu_clock']:.0f} / "
-                      f"{figures['per_move_us_wall_clock']:.0f} us", "")
-        table.add_row("  ratio", f"{figures['cpu_clock_ratio']:.3f}", "<= 1.05")
-    for kit in figures["entries"]:
-        table.add_row(f"{kit['entry']}, against the SDK bot", f"{kit['per_move_us']:.0f} us", "")
-        table.add_row("  the SDK bot, in the same games", f"{kit['sdk_per_move_us']:.0f} us", "")
-        table.add_row("  ratio", f"{kit['ratio_to_sdk']:.2f}", "<= 1.5")
-    table.add_row("bare gRPC ping-pong, same payload (sync client)",
-                  f"{figures['bare_pingpong_us']:.0f} us", "")
-    table.add_row("ratio", f"{figures['ratio']:.2f}", "<= 1.3")
-    table.add_row("  bare ping-pong, asyncio client", f"{figures['bare_pingpong_aio_us']:.0f} us",
-                  "")
-    table.add_row("  ratio to it", f"{figures['ratio_to_aio']:.2f}", "")
-    table.add_row("bot spawn to Hello (warm standby)", f"{figures['spawn_to_hello_ms']:.0f} ms",
-                  "<= 150 ms")
-    table.add_row("bot spawn to Hello (fresh process)",
-                  f"{figures['cold_spawn_to_hello_ms']:.0f} ms", "")
-    table.add_row("  its floor: python -c 'import grpc'",
-                  f"{figures['python_import_grpc_ms']:.0f} ms", "")
-    table.add_row("referee's event loop", figures["event_loop"], "")
-    console.print(table)
+    mine = result.seats[seat]
+    verdict = "You win!" if mine.rank == 1 and result.ranks.count(1) == 1 else (
+        "A shared first place." if mine.rank == 1 else f"{opponent} wins.")
+    console.print(f"[bold]{verdict}[/] The game is saved: {path}\n"
+                  f"watch it again: azul-arena replay view {path} --open", highlight=False,
+                  soft_wrap=True)
+    return mine

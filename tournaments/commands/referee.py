@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -159,16 +160,9 @@ def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--lis
         async with Arena({e.name: e.spec for e in registered}, listen=listen, tls=tls,
                          tokens=issued, api=list(api_listen), client_ca=client_ca,
                          public_watch=public_watch, **options) as arena:
+            _say_serving(arena.address, tls is not None, issued, level, exposure, public_watch,
+                         len(registered))
             assert arena.server is not None
-            console.print(f"referee listening on {arena.address}"
-                          + (" with TLS" if tls else "")
-                          + (f", {len(issued.digests)} issued bot tokens" if issued else "")
-                          + f" (health and reflection on); {isolation_line(level)}",
-                          highlight=False, soft_wrap=True)
-            console.print(exposure.api_line(public_watch), highlight=False, soft_wrap=True)
-            console.print("RunMatch seats: the built-in bots"
-                          + (f", {len(registered)} registered entries" if registered else "")
-                          + ", remote bots by token", highlight=False, soft_wrap=True)
             await arena.server.wait()
 
     try:
@@ -177,6 +171,19 @@ def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--lis
         pass
     except (OSError, RuntimeError) as exc:  # grpc says RuntimeError for an address it can't bind
         fail(f"cannot listen on {listen}: {exc}", Exit.FAILED)
+
+
+def _say_serving(address: str, tls: bool, issued: Any, level: str, exposure: Exposure,
+                 public_watch: bool, registered: int) -> None:
+    """What the referee serves, to whom, and how isolated its bots are."""
+    console.print(f"referee listening on {address}" + (" with TLS" if tls else "")
+                  + (f", {len(issued.digests)} issued bot tokens" if issued else "")
+                  + f" (health and reflection on); {isolation_line(level)}",
+                  highlight=False, soft_wrap=True)
+    console.print(exposure.api_line(public_watch), highlight=False, soft_wrap=True)
+    console.print("RunMatch seats: the built-in bots"
+                  + (f", {registered} registered entries" if registered else "")
+                  + ", remote bots by token", highlight=False, soft_wrap=True)
 
 
 @token_app.command("new")

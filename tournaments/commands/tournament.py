@@ -1,4 +1,6 @@
-"""`azul-arena tournament run|show|export` and `azul-arena bench tournament`."""
+"""`azul-arena tournament ...`: run (resumably), show, export, report, and the entries of a
+growing field (add-entry, remove-entry). Each verb checks its options and hands over to the
+tournament domain (tournaments/tournament.py, store.py, report.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +10,10 @@ import os
 import signal
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -29,11 +32,18 @@ from tournaments.commands.common import (
     err_console,
     fail,
     isolation_line,
+    open_in_browser,
     print_json,
+    write_page,
 )
-from tournaments.commands.groups import bench_app, tournament_app
+from tournaments.commands.groups import tournament_app
+
+if TYPE_CHECKING:
+    from tournaments.entries import Entry, RunOptions
+    from tournaments.tournament import TournamentConfig
 
 DEFAULT_DB = Path("arena-data") / "tournament.db"
+_GROWING = ("adaptive", "swiss")  # the schedules an entry may join or leave while they run
 
 
 def _open_existing(db: Path):  # type: ignore[no-untyped-def]
@@ -248,79 +258,142 @@ def run(
     Running the same command again resumes: finished games are never played twice.
     Exit codes: 0 all games played, 1 some games failed (rerun to retry), 2 bad arguments.
     """
-    from tournaments.entries import (
-        Entry,
-        EntryError,
-        RunOptions,
-        check_entries,
-        check_unique,
-        load_entries_toml,
-        load_run_options,
-        parse_entries,
-        parse_size,
-        resolve_env,
-    )
-    from tournaments.schedule import ScheduleError
-    from tournaments.store import RunLock, Store, StoreError
-    from tournaments.tournament import ConfigMismatch, TournamentConfig, play
-    from tournaments.tournament import prepare as prepare_tournament
-
-    check_fault_policy(fault_policy)
+    request = RunRequest(
+        entries or [], entries_file, ruleset, wild_order, players, games_per_pairing, seed,
+        gauntlet, schedule, games, rounds, min_games, time_per_move, fault_policy, isolation,
+        bot_env or [], memory, ponder, clock)
+    config = request.config()
     if cluster is not None and workers is not None:
         fail("give --cluster (a running Dask scheduler) or --workers (a local cluster), not both")
-    ruleset_options = check_ruleset(ruleset, players, wild_order)
-    chosen: list[Entry] = []
-    options = RunOptions()
-    try:
-        if entries_file is not None:
-            chosen += load_entries_toml(entries_file)
-            options = load_run_options(entries_file)
-        if entries:
-            chosen += parse_entries(entries)
-        check_unique(chosen)
-        # Every entry must be launchable before anything is written: a typo would otherwise
-        # crash every game and stay stored with the schedule.
-        check_entries(chosen)
-        check_plays([e.spec for e in chosen], ruleset)
-        all_env = [*options.bot_env, *(bot_env or [])]
-        resolve_env(all_env)
-        if memory is not None:
-            default_memory = parse_size(memory, "--memory")
-            chosen = [e if e.memory else Entry(e.name, e.spec, default_memory, e.env)
-                      for e in chosen]
-    except (EntryError, ValueError) as exc:
-        fail(str(exc))
-    isolation = isolation or options.isolation
-    check_isolation(isolation)
-    if clock is not None:
-        check_clock(clock)
-    if len(chosen) < 2:
-        fail("give at least two entries (arguments or --entries FILE.toml)")
-    _check_schedule(schedule, games, rounds, min_games, gauntlet, games_per_pairing)
-    if schedule != "round-robin":
-        from tournaments.rounds import RoundPlan
-
-        try:  # before the database is touched, like every other check
-            RoundPlan(schedule, players, 0, games, rounds,
-                      players if min_games is None else min_games).check(len(chosen))
-        except ScheduleError as exc:
-            fail(str(exc))
-    if gauntlet is not None and gauntlet not in {e.name for e in chosen}:
-        fail(f"--gauntlet {gauntlet!r} is not one of the entries: "
-             + ", ".join(e.name for e in chosen))
-    config = TournamentConfig(
-        entries=chosen, ruleset=ruleset, players=players,
-        games_per_pairing=games_per_pairing or players, seed=seed, gauntlet=gauntlet,
-        time_per_move=time_per_move, fault_policy=fault_policy, options=ruleset_options,
-        schedule=schedule,
-        games=games, rounds=rounds,
-        min_games=(players if min_games is None else min_games) if schedule == "adaptive"
-        else None,
-        isolation=isolation,
-        ponder=ponder or bool(options.ponder), bot_env=all_env, clock=clock,
-    )
-    out = err_console if json_out else console
     remote = _cluster_options(cluster, workers, concurrency, cluster_security)
+    out = err_console if json_out else console
+    summary = _run_stored(db, config, concurrency, out, log_dir or db.parent / "logs",
+                          live=not plain, cluster=remote, json_out=json_out)
+    if summary is not None and (summary.failed or summary.aborted):
+        what = [f"{summary.failed} game(s) failed"] if summary.failed else []
+        what += [f"stopped: {summary.aborted}"] if summary.aborted else []
+        err_console.print(f"[red]{'; '.join(what)}[/]")
+        for game_id, error in summary.errors[:5]:
+            err_console.print(f"  {game_id}: {error}", markup=False)
+        err_console.print("rerun the same command to retry them")
+        raise typer.Exit(int(Exit.FAILED))
+
+
+@dataclass
+class RunRequest:
+    """What `tournament run` was asked, before anything is written: `config()` checks it once
+    and makes the tournament's configuration (or exits 2 saying what is wrong)."""
+
+    entries: list[str]
+    entries_file: Path | None
+    ruleset: str
+    wild_order: str | None
+    players: int
+    games_per_pairing: int | None
+    seed: int | None
+    gauntlet: str | None
+    schedule: str
+    games: int | None
+    rounds: int | None
+    min_games: int | None
+    time_per_move: float
+    fault_policy: str
+    isolation: str | None
+    bot_env: list[str]
+    memory: str | None
+    ponder: bool
+    clock: str | None
+
+    def config(self) -> TournamentConfig:
+        from tournaments.tournament import TournamentConfig
+
+        check_fault_policy(self.fault_policy)
+        ruleset_options = check_ruleset(self.ruleset, self.players, self.wild_order)
+        chosen, options, all_env = self._entries()
+        isolation = self.isolation or options.isolation
+        check_isolation(isolation)
+        if self.clock is not None:
+            check_clock(self.clock)
+        self._check_schedule(len(chosen), [e.name for e in chosen])
+        players, adaptive = self.players, self.schedule == "adaptive"
+        return TournamentConfig(
+            entries=chosen, ruleset=self.ruleset, players=players,
+            games_per_pairing=self.games_per_pairing or players, seed=self.seed,
+            gauntlet=self.gauntlet, time_per_move=self.time_per_move,
+            fault_policy=self.fault_policy, options=ruleset_options, schedule=self.schedule,
+            games=self.games, rounds=self.rounds,
+            min_games=(players if self.min_games is None else self.min_games) if adaptive
+            else None,
+            isolation=isolation, ponder=self.ponder or bool(options.ponder), bot_env=all_env,
+            clock=self.clock)
+
+    def _entries(self) -> tuple[list[Entry], RunOptions, list[str]]:
+        """The entries (arguments and --entries), each launchable and playing the ruleset, the
+        file's run-wide options, and every bot's variables."""
+        from tournaments.entries import (
+            Entry,
+            EntryError,
+            RunOptions,
+            check_entries,
+            check_unique,
+            load_entries_toml,
+            load_run_options,
+            parse_entries,
+            parse_size,
+            resolve_env,
+        )
+
+        chosen: list[Entry] = []
+        options = RunOptions()
+        try:
+            if self.entries_file is not None:
+                chosen += load_entries_toml(self.entries_file)
+                options = load_run_options(self.entries_file)
+            chosen += parse_entries(self.entries)
+            check_unique(chosen)
+            # Every entry must be launchable before anything is written: a typo would otherwise
+            # crash every game and stay stored with the schedule.
+            check_entries(chosen)
+            check_plays([e.spec for e in chosen], self.ruleset)
+            all_env = [*options.bot_env, *self.bot_env]
+            resolve_env(all_env)
+            if self.memory is not None:
+                default_memory = parse_size(self.memory, "--memory")
+                chosen = [e if e.memory else Entry(e.name, e.spec, default_memory, e.env)
+                          for e in chosen]
+        except (EntryError, ValueError) as exc:
+            fail(str(exc))
+        if len(chosen) < 2:
+            fail("give at least two entries (arguments or --entries FILE.toml)")
+        return chosen, options, all_env
+
+    def _check_schedule(self, count: int, names: list[str]) -> None:
+        from tournaments.schedule import ScheduleError
+
+        _check_schedule(self.schedule, self.games, self.rounds, self.min_games, self.gauntlet,
+                        self.games_per_pairing)
+        if self.schedule != "round-robin":
+            from tournaments.rounds import RoundPlan
+
+            try:  # before the database is touched, like every other check
+                RoundPlan(self.schedule, self.players, 0, self.games, self.rounds,
+                          self.players if self.min_games is None else self.min_games
+                          ).check(count)
+            except ScheduleError as exc:
+                fail(str(exc))
+        if self.gauntlet is not None and self.gauntlet not in names:
+            fail(f"--gauntlet {self.gauntlet!r} is not one of the entries: " + ", ".join(names))
+
+
+def _run_stored(db: Path, config: TournamentConfig, concurrency: int, out: Console,
+                log_dir: Path, *, live: bool, cluster: Any, json_out: bool) -> Any:
+    """Open (or resume) the tournament in `db`, play what is pending, print the report; the
+    run's summary (None when nothing was left to play)."""
+    from tournaments.schedule import ScheduleError
+    from tournaments.store import RunLock, Store, StoreError
+    from tournaments.tournament import ConfigMismatch, play
+    from tournaments.tournament import prepare as prepare_tournament
+
     summary = None
     with contextlib.ExitStack() as stack:
         try:
@@ -334,37 +407,34 @@ def run(
                     config, pending = prepare_tournament(store, config)
                 except (ConfigMismatch, ScheduleError) as exc:
                     fail(str(exc))
-                done, total = store.counts()
-                size = {"adaptive": f"{config.games} games, adaptive pairing",
-                        "swiss": f"{config.rounds} Swiss rounds ({total} games so far)"
-                        }.get(config.schedule, f"{total} games")
-                out.print(f"tournament in [bold]{db}[/]: {len(store.entries())} entries, {size}, "
-                          f"seed {config.seed}"
-                          + (f"; resuming, {done} already played" if done else ""))
-                line = isolation_line(str(config.isolation))
-                out.print(line + ("; bots may think on others' time (--ponder)" if config.ponder
-                                  else ""), highlight=False)
-                check_isolation(config.isolation)  # the stored level, on a resume
-                out.print(f"clock: {config.clock}", highlight=False)
-                check_clock(str(config.clock))  # the stored clock, on a resume
-                store.set_meta("isolation_line", line)  # what `tournament show` repeats
+                _say_what_runs(out, db, store, config)
                 if pending:
                     summary = _play(play, store, config, pending, concurrency, out,
-                                    log_dir=log_dir or db.parent / "logs", live=not plain,
-                                    cluster=remote)
+                                    log_dir=log_dir, live=live, cluster=cluster)
                 if summary is not None and summary.interrupted:
                     _interrupted(summary.interrupted, db)
                 print_report(store, json_out)
         except KeyboardInterrupt:
             _interrupted(int(signal.SIGINT), db)
-    if summary is not None and (summary.failed or summary.aborted):
-        what = [f"{summary.failed} game(s) failed"] if summary.failed else []
-        what += [f"stopped: {summary.aborted}"] if summary.aborted else []
-        err_console.print(f"[red]{'; '.join(what)}[/]")
-        for game_id, error in summary.errors[:5]:
-            err_console.print(f"  {game_id}: {error}", markup=False)
-        err_console.print("rerun the same command to retry them")
-        raise typer.Exit(int(Exit.FAILED))
+    return summary
+
+
+def _say_what_runs(out: Console, db: Path, store: Any, config: TournamentConfig) -> None:
+    """The run's first lines: what, where, how isolated, which clock (the stored ones, checked
+    again on a resume)."""
+    done, total = store.counts()
+    size = {"adaptive": f"{config.games} games, adaptive pairing",
+            "swiss": f"{config.rounds} Swiss rounds ({total} games so far)"
+            }.get(config.schedule, f"{total} games")
+    out.print(f"tournament in [bold]{db}[/]: {len(store.entries())} entries, {size}, "
+              f"seed {config.seed}" + (f"; resuming, {done} already played" if done else ""))
+    line = isolation_line(str(config.isolation))
+    out.print(line + ("; bots may think on others' time (--ponder)" if config.ponder else ""),
+              highlight=False)
+    check_isolation(config.isolation)  # the stored level, on a resume
+    out.print(f"clock: {config.clock}", highlight=False)
+    check_clock(str(config.clock))  # the stored clock, on a resume
+    store.set_meta("isolation_line", line)  # what `tournament show` repeats
 
 
 def _cluster_options(address: str | None, workers: int | None, concurrency: int,  # type: ignore[no-untyped-def]
@@ -450,156 +520,128 @@ def export(
         err_console.print(f"wrote {output}")
 
 
-@bench_app.command("tournament")
-def bench_tournament(
-    games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 400,
-    concurrency: Annotated[str, typer.Option(
-        metavar="C[,C...]",
-        help="Games at once; several (2,8,16): each in turn, --repeat rounds alternating, "
-             "games/s side by side.")] = str(os.cpu_count() or 1),
-    json_out: Annotated[bool, typer.Option(
-        "--json", help="JSON: games_per_s, per_move_us, breakdown_us, ...")] = False,
-    ruleset: Annotated[str, typer.Option(help="Ruleset.")] = "azul",
-    workers: Annotated[int | None, typer.Option(
-        "--workers", min=1, max=16, metavar="N",
-        help="Also play the games on Dask LocalClusters of 1..N worker processes (--concurrency "
-             "games at once shared among them, at least one each) and compare with the "
-             "embedded runner.")] = None,
-    repeat: Annotated[int | None, typer.Option(
-        min=1, help="With --workers: run the embedded and each cluster figure this many times, "
-                    "alternating, and keep each one's best (a busy machine's noise). With "
-                    "several --concurrency: rounds of them all, pooled (default 2).")] = None,
-    entries: Annotated[int, typer.Option(
-        "--entries", min=2, help="Random bots in the round-robin (bot_processes_peak in the "
-                                 "JSON shows how many processes they needed).")] = 2,
-    isolation: Annotated[str | None, typer.Option(
-        help="Bots at this level (default: the strongest available); a level other than "
-             "process is measured beside process in the same run (ratio_to_process).")] = None,
-    ponder: Annotated[bool, typer.Option(
-        "--ponder", help="Bots keep their CPU between their moves (no freeze and thaw per "
-                         "move), as `tournament run --ponder`.")] = False,
-) -> None:
-    """Random bots, 2 players, through the real path (bot processes, referee, SQLite store).
+def _check_growing(store) -> None:  # type: ignore[no-untyped-def]
+    """Refuse a tournament whose schedule is fixed from the start."""
+    config = store.config() or {}
+    schedule = str(config.get("schedule", "round-robin"))
+    if schedule not in _GROWING:
+        kind = "gauntlet" if config.get("gauntlet") else schedule
+        fail(f"{store.path} holds a {kind} tournament, whose schedule is fixed from the start; "
+             "entries join or leave only adaptive and Swiss tournaments (tournament run "
+             "--schedule adaptive or swiss)")
 
-    Example: [bold]azul-arena bench tournament --games 400 --isolation sandbox --json[/]
 
-    A larger field: [bold]azul-arena bench tournament --entries 16 --concurrency 8[/].
+def _change(db: Path, apply: Callable[[Any], object]) -> int:
+    """Apply one entry change to the tournament in `db`; return the entries paired from now."""
+    from tournaments.store import StoreError
 
-    Concurrency compared in one run: [bold]azul-arena bench tournament --entries 16
-    --games 240 --concurrency 2,8,16 --repeat 2[/] (`levels` in the JSON: games_per_s,
-    games_per_s_rounds and bot_processes_peak of each, ratio_to_first).
-
-    With [bold]--workers 4[/]: the same on a Dask LocalCluster of 1, 2, 3 and 4 worker
-    processes, in the same run (`cluster` in the JSON: games_per_s and ratio to the embedded
-    runner for each).
-    """
-    from tournaments.bench import (
-        compare_concurrency,
-        compare_isolation,
-        run_bench,
-        run_cluster_bench,
-    )
-    from tournaments.cluster import ClusterError
-
-    levels = _concurrency_levels(concurrency)
-    level = check_isolation(isolation)
-    if len(levels) > 1:
-        if workers or (isolation is not None and level != "process"):
-            fail("several --concurrency values compare the embedded runner at one isolation "
-                 "level: leave out --workers, and --isolation other than process")
-        compared = compare_concurrency(games, levels, repeat or 2, ruleset, entries, level,
-                                       ponder)
-        _show_concurrency(compared, json_out)
-        return
-    concurrency_one, repeat = levels[0], repeat or 1
-    if isolation is not None and level != "process":
-        result = compare_isolation(games, concurrency_one, level, ruleset, ponder=ponder)
-    else:
-        result = run_bench(games, concurrency_one, ruleset, entries, level, ponder)
-    if workers:
-        best: dict[int, dict[str, Any]] = {}
+    with _open_existing(db) as store, _reading(db):
+        _check_growing(store)
         try:
-            for turn in range(repeat):
-                if turn:
-                    again = run_bench(games, concurrency_one, ruleset, entries, level, ponder)
-                    if again["games_per_s"] > result["games_per_s"]:
-                        result = again
-                for n in range(1, workers + 1):
-                    row = run_cluster_bench(games, concurrency_one, n, ruleset, level, ponder)
-                    if n not in best or row["games_per_s"] > best[n]["games_per_s"]:
-                        best[n] = row
-        except ClusterError as exc:
+            apply(store)
+        except StoreError as exc:
             fail(str(exc))
-        result["cluster"] = [best[n] for n in sorted(best)]
-        result["repeat"] = repeat
-        for row in result["cluster"]:
-            row["ratio_to_embedded"] = (row["games_per_s"] / result["games_per_s"]
-                                        if result["games_per_s"] else 0.0)
-            # CPU per game, all processes counted: the overhead, whatever else runs meanwhile.
-            row["cpu_ratio_to_embedded"] = (row["cpu_ms_per_game"] / result["cpu_ms_per_game"]
-                                            if result["cpu_ms_per_game"] else 0.0)
-    if json_out:
-        print_json(result)
-        return
-    console.print(f"{result['games']} games in {result['elapsed_s']:.2f} s at concurrency "
-                  f"{result['concurrency']}: [bold]{result['games_per_s']:.1f} games/s[/], "
-                  f"{result['per_move_us']:.0f} us per move ({result['moves']} moves)")
-    console.print(f"{result['entries']} entries; at most {result['bot_processes_peak']} live bot "
-                  "processes (counted from /proc)")
-    console.print(f"isolation: {result['isolation']}"
-                  + (", bots ponder (not frozen between moves)" if ponder else ""),
-                  highlight=False)
-    if "ratio_to_process" in result:
-        console.print(f"process, same run: {result['process_games_per_s']:.1f} games/s, "
-                      f"{result['process_per_move_us']:.0f} us per move; per-move ratio "
-                      f"[bold]{result['ratio_to_process']:.3f}[/] (target <= 1.10)")
-    console.print("where a move's time goes (us per move):")
-    for key, value in result["breakdown_us"].items():
-        console.print(f"  {key:<28} {value:8.1f}")
-    if workers:
-        from rich.table import Table
-
-        table = Table(title="Embedded runner and Dask LocalClusters"
-                            + (f", best of {repeat}" if repeat > 1 else ""))
-        for column in ("runner", "games at once", "games/s", "vs embedded", "CPU ms/game",
-                       "vs embedded"):
-            table.add_column(column, justify="right")
-        table.add_row("embedded", str(result["concurrency"]), f"{result['games_per_s']:.1f}",
-                      "1.00", f"{result['cpu_ms_per_game']:.1f}", "1.00")
-        for row in result["cluster"]:
-            table.add_row(f"{row['workers']} worker(s)",
-                          str(row["workers"] * row["threads_per_worker"]),
-                          f"{row['games_per_s']:.1f}", f"{row['ratio_to_embedded']:.2f}",
-                          f"{row['cpu_ms_per_game']:.1f}", f"{row['cpu_ratio_to_embedded']:.2f}")
-        console.print(table)
+        return len(store.entries()) - len(store.removed_entries())
 
 
-def _concurrency_levels(text: str) -> list[int]:
-    """`--concurrency 8` or `2,8,16`: the games-at-once values, each at least 1 (else exit 2)."""
+@tournament_app.command("add-entry")
+def add_entry(
+    entry: Annotated[str, typer.Argument(
+        metavar="NAME=SPEC", help="The new entry: a built-in, path/bot.py[:Class], a bot folder "
+                                  "or a command line, as for tournament run.")],
+    db: Annotated[Path, typer.Option(help="Tournament database (adaptive or Swiss).")
+    ] = DEFAULT_DB,
+    memory: Annotated[str | None, typer.Option(
+        help="Its memory limit (512M, 2G), as `memory` of an entry in the TOML file (default: "
+             "the referee's, 2G).")] = None,
+    env: Annotated[list[str] | None, typer.Option(
+        "--env", help="A variable it gets: NAME=VALUE, or NAME (the runner's value); "
+                      "repeatable, as `env` of an entry in the TOML file.")] = None,
+) -> None:
+    """Add a late entry to an adaptive or Swiss tournament, even while it runs: it is paired
+    from the next round on (first, until it has its minimum games); nothing is replayed. It
+    runs as every entry does: at the tournament's isolation level, with its own limits, its
+    folder hidden from the other entries and theirs from it.
+
+    Example: [bold]azul-arena tournament add-entry late=./students/late/bot.py --memory 512M
+    --db class.db[/]
+    """
+    import re
+
+    from tournaments.entries import Entry, EntryError, check_entries, parse_entry, parse_size
+
     try:
-        levels = [int(part) for part in text.split(",")]
-    except ValueError:
-        levels = []
-    if not levels or min(levels) < 1:
-        fail(f"--concurrency {text!r} is not a number of games at once (1 or more) or a list "
-             "of them such as 2,8,16")
-    return levels
+        new = parse_entry(entry)
+        check_entries([new])
+        for item in env or []:  # a NAME alone takes its value in the runner's environment
+            if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*(=|$)", item):
+                raise EntryError(f"--env {item!r} is not NAME or NAME=VALUE")
+        new = Entry(new.name, new.spec, parse_size(memory, "--memory") if memory else None,
+                    tuple(env or ()))
+    except EntryError as exc:
+        fail(str(exc))
+    count = _change(db, lambda store: store.add_entry(new))
+    console.print(f"added [bold]{new.name}[/] ({new.spec}) to {db}: {count} entries are paired "
+                  "from the next round on")
 
 
-def _show_concurrency(result: dict[str, Any], json_out: bool) -> None:
-    if json_out:
-        print_json(result)
-        return
-    from rich.table import Table
+@tournament_app.command("remove-entry")
+def remove_entry(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The entry to retire.")],
+    db: Annotated[Path, typer.Option(help="Tournament database (adaptive or Swiss).")
+    ] = DEFAULT_DB,
+) -> None:
+    """Retire an entry of an adaptive or Swiss tournament, even while it runs: its games played
+    stay (and count in the ratings), its games not played yet are withdrawn (a game it is
+    playing right now is not recorded), and it is paired no more.
 
-    table = Table(title=f"{result['entries']} entries, {result['games_per_round']} games per "
-                        f"run, rounds: {result['rounds']} (alternating), isolation "
-                        f"{result['isolation']}")
-    for column in ("games at once", "games/s (pooled)", "each round", "bot processes (peak)",
-                   "vs first"):
-        table.add_column(column, justify="right")
-    for row in result["levels"]:
-        table.add_row(str(row["concurrency"]), f"{row['games_per_s']:.1f}",
-                      " ".join(f"{v:.1f}" for v in row["games_per_s_rounds"]),
-                      str(row["bot_processes_peak"]), f"{row['ratio_to_first']:.2f}")
-    console.print(table)
+    Example: [bold]azul-arena tournament remove-entry bob --db class.db[/]
+    """
+    withdrawn: list[int] = []
+    _change(db, lambda store: withdrawn.append(store.remove_entry(name)))
+    console.print(f"removed [bold]{name}[/] from {db}: its games played stay, "
+                  f"{withdrawn[0]} not played yet withdrawn; it is paired no more")
+
+
+def default_report(db: Path) -> Path:
+    """Where the report of `db` goes unless -o says: next to it, <db>-report.html."""
+    return db.with_name(f"{db.stem}-report.html")
+
+
+def write_report(db: Path, output: Path, games: int) -> None:
+    """Build the report of `db` (with a progress bar) and write it to `output`."""
+    from rich.progress import Progress
+
+    from tournaments.web.report_page import report_html
+
+    with _open_existing(db) as store, _reading(db):
+        with Progress(console=console, transient=True) as bar:
+            task = bar.add_task("games", total=None)
+
+            def progress(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            text = report_html(store, games, progress)
+    write_page(output, text, "the report")
+
+
+@tournament_app.command("report")
+def report(
+    db: Annotated[Path, typer.Option(help="Tournament database.")] = DEFAULT_DB,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="The HTML file (default: next to the db, <db>-report.html).")
+    ] = None,
+    games: Annotated[int, typer.Option(
+        min=0, help="How many games the page carries to watch (the best game first).")] = 300,
+    open_it: Annotated[bool, typer.Option("--open", help="Open it in a browser.")] = False,
+) -> None:
+    """Write the tournament as one self-contained HTML page: leaderboard with intervals,
+    results by seat, crosstable heat map, rating history, faults, and every game to watch.
+
+    Example: [bold]azul-arena tournament report --db arena-data/tournament.db -o report.html[/]
+    """
+    path = output or default_report(db)
+    write_report(db, path, games)
+    console.print(f"wrote {path}", highlight=False, soft_wrap=True)
+    if open_it:
+        open_in_browser(path)

@@ -673,7 +673,7 @@ class PavilionGame(Game):
             self._history[-1][2].append("".join(COLOUR_LETTERS[c] for c in drawn))
 
     # ------------------------------------------------------------------ errors
-    def _why_illegal(self, move: PavilionMove) -> tuple[str, str] | None:
+    def _why_illegal(self, move: PavilionMove) -> tuple[str, str] | None:  # noqa: C901, PLR0912  # one check per rule, in the rulebook's order
         phase = self.phase
         kind = move.kind
         if phase is OVER:

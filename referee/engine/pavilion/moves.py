@@ -50,7 +50,7 @@ class PavilionMove:
     n_keep: int
     _text: str
 
-    def __init__(self, index: int, kind: int, text: str, source: int = -1, colour: int = -1,
+    def __init__(self, index: int, kind: int, text: str, source: int = -1, colour: int = -1,  # noqa: PLR0913  # a move's fields, filled once by the move tables
                  star: int = -1, space: int = -1, wilds: int = 0, keep: int = 0) -> None:
         """Made once per possible move when this module loads; get moves from legal_moves() or
         parse_move(text) rather than building new ones."""

@@ -89,7 +89,7 @@ def pavilion_from_state(cls: type[G], state: dict[str, Any], seed: int | None) -
         raise EngineError(f"state: malformed ({type(exc).__name__}: {exc})") from None
 
 
-def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
+def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:  # noqa: C901, PLR0912, PLR0915  # one check per field of the state, in its order
     rules = get_ruleset(state["ruleset"])
     if rules.family != "pavilion":
         raise EngineError(f"state: {rules.name} is not a Summer Pavilion ruleset")

@@ -72,7 +72,7 @@ class LadderWorker:
     """`run()` until stopped (SIGTERM, SIGINT, `stop()`) or, with `max_games`, until that many
     games are recorded and no upload waits for validation."""
 
-    def __init__(self, concurrency: int = 2, isolation: str | None = None,
+    def __init__(self, concurrency: int = 2, isolation: str | None = None,  # noqa: PLR0913  # keyword-only options, each with a default
                  max_games: int | None = None, poll: float = 0.5, validate: bool = True,
                  log_dir: Path | None = None, rng: random.Random | None = None,
                  on_game: Callable[[int], None] | None = None,

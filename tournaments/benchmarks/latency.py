@@ -1,5 +1,8 @@
 """`azul-arena bench latency`: the per-move round trip through the referee, next to a bare gRPC
-stream ping-pong of the same payload measured in the same run, and bot spawn-to-Hello."""
+stream ping-pong of the same payload measured in the same run, and bot spawn-to-Hello.
+
+The bare ping-pong runs with the referee's own gRPC settings and the bots' environment, so the
+ratio between the two is what the referee adds to a move."""
 
 from __future__ import annotations
 
@@ -14,8 +17,7 @@ from typing import Any
 
 import grpc
 
-from referee.launcher import bot_environment
-from referee.protocol.loop import loop_name
+from referee import bot_environment, loop_name
 from referee.protocol.transport import grpc_settings
 
 # The bare clients echo a MoveReply-sized answer at once, with a bot's gRPC settings. The
@@ -117,7 +119,7 @@ async def spawn_to_hello(spawns: int, warm_start: bool = True,
     """Seconds from asking the Arena for a new `random` bot to its accepted Hello. With
     `warm_start` the Arena hands out its warm standby process (sdk.standby), given half a second
     to warm up first, as between the bot starts of a tournament; without, a fresh process."""
-    from referee.arena import Arena
+    from referee import Arena
 
     times = []
     async with Arena(["random"], reuse=False, warm_start=warm_start,
@@ -131,15 +133,14 @@ async def spawn_to_hello(spawns: int, warm_start: bool = True,
 
 
 # The bot that "answers at once": the first legal move, through the SDK like any Python bot.
-INSTANT_BOT = str(Path(__file__).resolve().parents[1] / "bots" / "first_bot.py")
+INSTANT_BOT = str(Path(__file__).resolve().parents[2] / "bots" / "first_bot.py")
 
 
 async def _mixed_game(arena: Any, entry: str, seed: int,
                       times: dict[str, list[float]]) -> None:
     """One game of `entry` against the SDK's instant bot, seats alternating with `seed`: each
     seat's answered moves' round trips (seconds) go to `times[entry]` and `times["first"]`."""
-    from referee.arena import MatchConfig
-    from referee.events import MatchEvent, MovePlayed
+    from referee import MatchConfig, MatchEvent, MovePlayed
 
     seats = [entry, "first"] if seed % 2 == 0 else ["first", entry]
 
@@ -174,8 +175,7 @@ async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None
     cgroup CPU counter as a move is asked for and answered), alternating with the wall clock's
     game on the same deal: `per_move_us_cpu_clock` beside `per_move_us_wall_clock`, and
     `cpu_clock_ratio`, their ratio."""
-    from referee.arena import Arena, MatchConfig
-    from referee.sandbox import require
+    from referee import Arena, MatchConfig, require
 
     level = require(isolation)
     paired: list[int] = []  # moves at `level`, game for game beside the baseline's

@@ -162,7 +162,7 @@ def warmup_games(schedule: list[ScheduledGame], count: int) -> list[ScheduledGam
     return chosen
 
 
-def run_bench(games: int, concurrency: int, ruleset: str = "azul",
+def run_bench(games: int, concurrency: int, ruleset: str = "azul",  # noqa: PLR0915  # one benchmark's steps, in order
               entries_count: int = 2, isolation: str | None = None,
               ponder: bool = False) -> dict[str, Any]:
     """Play `games` games of a round-robin among `entries_count` random bots at `isolation`
@@ -330,3 +330,29 @@ def compare_concurrency(games: int, levels: list[int], rounds: int = 2, ruleset:
     return {"entries": runs[levels[0]][0]["entries"],
             "isolation": runs[levels[0]][0]["isolation"], "ponder": ponder, "rounds": rounds,
             "games_per_round": games, "concurrency": levels, "levels": rows}
+
+
+def compare_cluster(result: dict[str, Any], games: int, concurrency: int, workers: int,
+                    repeat: int, ruleset: str, isolation: str, ponder: bool) -> dict[str, Any]:
+    """`result` (the embedded runner's) with the same games on Dask LocalClusters of 1 to
+    `workers` worker processes beside it (`cluster`, each row's ratio to the embedded runner),
+    `repeat` times alternating, each figure the best of its runs (a busy machine's noise)."""
+    best: dict[int, dict[str, Any]] = {}
+    for turn in range(repeat):
+        if turn:
+            again = run_bench(games, concurrency, ruleset, result["entries"], isolation, ponder)
+            if again["games_per_s"] > result["games_per_s"]:
+                result = again
+        for n in range(1, workers + 1):
+            row = run_cluster_bench(games, concurrency, n, ruleset, isolation, ponder)
+            if n not in best or row["games_per_s"] > best[n]["games_per_s"]:
+                best[n] = row
+    result["cluster"] = [best[n] for n in sorted(best)]
+    result["repeat"] = repeat
+    for row in result["cluster"]:
+        row["ratio_to_embedded"] = (row["games_per_s"] / result["games_per_s"]
+                                    if result["games_per_s"] else 0.0)
+        # CPU per game, all processes counted: the overhead, whatever else runs meanwhile.
+        row["cpu_ratio_to_embedded"] = (row["cpu_ms_per_game"] / result["cpu_ms_per_game"]
+                                        if result["cpu_ms_per_game"] else 0.0)
+    return result

@@ -1,4 +1,4 @@
-"""`azul-arena bench engine`: how fast the rules engine plays, through the API a bot uses."""
+"""How fast the rules engine plays, through the API a bot uses (`azul-arena bench engine`)."""
 
 from __future__ import annotations
 
@@ -6,14 +6,9 @@ import platform
 import random
 import time
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Any
 
-import typer
-from rich.table import Table
-
-from referee.engine import COMPILED, RULESETS, Game, new_game
-from tournaments.commands.common import Exit, check_ruleset, console, fail, print_json
-from tournaments.commands.groups import bench_app
+from referee.engine import COMPILED, Game, new_game
 
 # The 2-player random-games/s each family's engine must reach (compiled, one core).
 GAMES_PER_S_TARGET = {"classic": 4_000, "pavilion": 1_500}
@@ -79,41 +74,3 @@ def run_engine_bench(ruleset: str, players: int, games: int, seed: int) -> dict[
         "python": platform.python_version(),
         "compiled": COMPILED,
     }
-
-
-@bench_app.command("engine")
-def bench_engine(
-    players: Annotated[int, typer.Option(help="Players per game (2-4).")] = 2,
-    games: Annotated[int, typer.Option(help="Random games to play.")] = 3000,
-    ruleset: Annotated[str, typer.Option(help="Ruleset to play.")] = "azul",
-    seed: Annotated[int, typer.Option(help="Seed of the deals and the random choices.")] = 1,
-    json_out: Annotated[bool, typer.Option("--json", help="One JSON object for scripts.")] = False,
-) -> None:
-    """Engine speed on one core: random games/s and moves/s through the public API (new_game,
-    legal_moves, push), and the time of one state copy and one legal-move listing over positions
-    from every stage of the game. `make install` compiles the engine with mypyc; set
-    AZUL_ARENA_PURE_PYTHON=1 to measure the plain-Python engine.
-
-    Example: azul-arena bench engine --ruleset pavilion --players 2 --games 3000 --json
-    """
-    check_ruleset(ruleset, players)
-    if games < 1:
-        fail("--games must be at least 1")
-    result = run_engine_bench(ruleset, players, games, seed)
-    if json_out:
-        print_json(result)
-        raise typer.Exit(int(Exit.OK))
-    build = "compiled with mypyc" if COMPILED else "plain Python"
-    table = Table(title=f"engine ({build}): {ruleset}, {players} players, {games} random games "
-                        f"(one core, CPython {result['python']})")
-    table.add_column("measure")
-    table.add_column("value", justify="right")
-    table.add_column("target", justify="right")
-    target = GAMES_PER_S_TARGET[RULESETS[ruleset].family]
-    table.add_row("games/s", f"{result['games_per_s']:,.0f}",
-                  f">= {target:,} (2 players)" if players == 2 else "")
-    table.add_row("moves/s", f"{result['moves_per_s']:,.0f}", "")
-    table.add_row("moves/game", f"{result['moves_per_game']:.1f}", "")
-    table.add_row("state copy", f"{result['copy_us']:.2f} us", "<= 1 us")
-    table.add_row("legal-move listing", f"{result['legal_moves_us']:.2f} us", "<= 2 us")
-    console.print(table)

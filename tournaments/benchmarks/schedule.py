@@ -24,6 +24,10 @@ from dataclasses import dataclass, field
 
 from tournaments.pairing import Field, adaptive_round, swiss_round
 
+# Targets from the issue that asked for adaptive pairing (docs/tournaments.md).
+TARGET_FRACTION = 0.5
+TARGET_US_PER_GAME = 1000.0
+
 KINDS = ("round-robin", "swiss", "adaptive")
 
 

@@ -1,0 +1,69 @@
+"""The strength ladder's schedule and tally (tournaments/benchmarks/strength.py), and `bench
+strength` with 3 players in process (real bots, sdk.local)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from tournaments.benchmarks.strength import Ladder, schedule
+from tournaments.cli import app
+
+
+def test_two_players_swap_seats_over_the_same_deal() -> None:
+    games = schedule(["a", "b", "c"], 2, 4, seed=10)
+    assert [(g.seats, g.seed) for g in games[:4]] == [
+        (("a", "b"), 10), (("b", "a"), 10), (("a", "b"), 11), (("b", "a"), 11)]
+    assert len(games) == 3 * 4  # three pairs
+
+
+def test_three_players_rotate_every_bot_through_every_seat_of_a_deal() -> None:
+    games = schedule(["a", "b", "c", "d"], 3, 6, seed=1)
+    assert len(games) == 4 * 6  # four line-ups of three
+    first = games[:3]
+    assert {g.seed for g in first} == {1}
+    for seat in range(3):
+        assert {g.seats[seat] for g in first} == {"a", "b", "c"}
+    assert Counter(name for g in games for name in g.seats) == {n: 18 for n in "abcd"}
+
+
+def test_more_players_than_bots_is_refused() -> None:
+    with pytest.raises(ValueError, match="3 players need at least 3 different bots"):
+        schedule(["a", "b"], 3, 2, seed=1)
+
+
+def test_a_multiplayer_game_counts_for_every_pair_in_it() -> None:
+    ladder = Ladder(["a", "b", "c"])
+    ladder.add(("c", "a", "b"), scores=[30, 20, 20], ranks=[1, 2, 2], faults=[0, 1, 0])
+    rate, (low, high), games = ladder.pair("c", "a")
+    assert (rate, games) == (1.0, 1) and low < 1.0 <= high
+    assert ladder.pair("a", "b")[0] == 0.5  # a shared rank is half a win each
+    assert ladder.pair("a", "c")[0] == 0.0
+    assert ladder.pairs[("a", "c")].faults == 1
+    assert ladder.by_bot["c"].mean_rank == 1.0 and ladder.by_bot["a"].faults == 1
+    assert ladder.faults() == 1
+
+
+def test_bench_strength_with_three_players_in_process() -> None:
+    result = CliRunner().invoke(app, ["bench", "strength", "--local", "-n", "3", "-t", "0.02",
+                                      "-p", "3", "-b", "random", "-b", "greedy", "-b",
+                                      "search", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output.strip().splitlines()[-1])
+    assert data["players"] == 3 and data["games"] == 3
+    assert {(p["a"], p["b"]) for p in data["pairs"]} == {
+        ("random", "greedy"), ("random", "search"), ("greedy", "search")}
+    assert all(p["games"] == 3 for p in data["pairs"])
+    by_name = {b["name"]: b for b in data["bots"]}
+    assert by_name["random"]["mean_rank"] == 3.0  # last in every game
+    assert data["faults"] == sum(b["faults"] for b in data["bots"])
+
+
+def test_bench_strength_says_when_the_bots_are_too_few_for_the_players() -> None:
+    result = CliRunner().invoke(app, ["bench", "strength", "--local", "-p", "3", "-b",
+                                      "random", "-b", "greedy"])
+    assert result.exit_code == 2
+    assert "--players 3 needs at least 3 bots" in result.output

@@ -1,0 +1,186 @@
+"""`azul-arena bot new` (a bot project from a template or a starter kit) and `bot check` (the
+compliance run in tournaments/compliance.py)."""
+# ruff: noqa: B008  (typer declares options as argument defaults)
+
+from __future__ import annotations
+
+import keyword
+import re
+import string
+from importlib import resources
+from pathlib import Path
+
+import typer
+
+from tournaments.commands.common import (
+    ISOLATION_HELP,
+    Exit,
+    check_isolation,
+    console,
+    err_console,
+    fail,
+    print_json,
+)
+from tournaments.commands.groups import bot_app
+from tournaments.compliance import run_check
+
+
+# -- bot new ---------------------------------------------------------------------------------
+def class_name_for(name: str) -> str:
+    """`my-bot` -> `MyBot` (a valid identifier ending in Bot)."""
+    words = [w for w in re.split(r"[^A-Za-z0-9]+", name) if w]
+    base = "".join(w[:1].upper() + w[1:] for w in words) or "My"
+    if base[0].isdigit():
+        base = "Bot" + base
+    return base if base.endswith("Bot") else base + "Bot"
+
+
+def scaffold(name: str, directory: Path) -> list[Path]:
+    """Write the bot project `directory/name` from bots/templates; returns the files written."""
+    target = directory / name
+    if target.exists() and any(target.iterdir()):
+        raise FileExistsError(f"{target} exists and is not empty")
+    class_name = class_name_for(name)
+    if keyword.iskeyword(class_name):
+        class_name += "_"
+    values = {"name": name, "class_name": class_name, "dir_name": str(target)}
+    target.mkdir(parents=True, exist_ok=True)
+    written = []
+    templates = resources.files("bots") / "templates"
+    for template, out in (("bot.py.tmpl", "bot.py"), ("test_bot.py.tmpl", "test_bot.py"),
+                          ("README.md.tmpl", "README.md")):
+        text = string.Template((templates / template).read_text()).substitute(values)
+        path = target / out
+        path.write_text(text)
+        written.append(path)
+    return written
+
+
+@bot_app.command("new")
+def bot_new(
+    name: str = typer.Argument(..., help="the bot's name; also its folder"),
+    directory: Path = typer.Option(Path("."), "--dir", "-d", help="where to create the folder"),
+    lang: str = typer.Option("python", "--lang", "-l",
+                             help="python, node (Node.js) or cpp (C++17)"),
+    install: bool = typer.Option(True, "--install/--no-install",
+                                 help="node: run npm install; cpp: build it (else say how)"),
+) -> None:
+    """Scaffold a bot project that plays as it is. python: bot.py, test_bot.py and a README on the
+    API. node, cpp: a bot folder from the starter kit (its library, a greedy sample bot, bot.toml,
+    the .proto files, a README); its dependencies are installed (node) or it is built (cpp).
+
+    Example: [bold]azul-arena bot new mybot --lang node[/] then [bold]azul-arena bot check
+    ./mybot[/]
+    """
+    from tournaments.kits import KITS
+
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", name):
+        fail("NAME is letters, digits, '-' and '_', starting with a letter")
+    if lang != "python" and lang not in KITS:
+        fail(f"--lang is python, {' or '.join(KITS)}, not {lang!r}")
+    try:
+        written = scaffold(name, directory) if lang == "python" else _scaffold_kit(lang, name,
+                                                                                   directory)
+    except FileExistsError as exc:
+        fail(str(exc))
+        return
+    for path in written:
+        console.print(f"created {path}")
+    if lang == "python":
+        bot_file = written[0]
+        console.print(f"\nnext:\n  azul-arena match {bot_file} random\n"
+                      f"  azul-arena bot check {bot_file}\n  python -m pytest {bot_file.parent}")
+        return
+    folder = directory / name
+    ready = _prepare_kit(lang, folder) if install else False
+    if not ready:
+        from tournaments.kits import prepare_command
+
+        console.print(f"\nbefore its first game, run in {folder}:\n  "
+                      f"{prepare_command(lang, folder)}")
+    console.print(f"\nnext (edit {folder / KITS[lang].bot_file}):\n"
+                  f"  azul-arena match {folder} random\n  azul-arena bot check {folder}")
+
+
+def _scaffold_kit(lang: str, name: str, directory: Path) -> list[Path]:
+    from tournaments.kits import scaffold_kit
+
+    written = scaffold_kit(lang, name, directory)
+    return [p for p in written if p.parent == directory / name] + [directory / name / "proto"]
+
+
+def _prepare_kit(lang: str, folder: Path) -> bool:
+    """Install the new folder's dependencies or build it; False (with the reason) on failure."""
+    import subprocess
+
+    from tournaments.kits import prepare, prepare_command
+
+    command = prepare_command(lang, folder)
+    with err_console.status(f"{command} (in {folder}) ..."):
+        try:
+            done = prepare(lang, folder)
+        except FileNotFoundError as exc:
+            err_console.print(f"[yellow]{exc}[/]: cannot prepare the bot here")
+            return False
+        except subprocess.TimeoutExpired:
+            err_console.print(f"[yellow]{command} took too long[/]")
+            return False
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+        err_console.print(f"{command} failed (exit {done.returncode}):", style="yellow",
+                          markup=False)
+        err_console.print(tail, highlight=False, markup=False)
+        return False
+    console.print(f"done: {command}", markup=False)
+    return True
+
+
+# -- bot check -------------------------------------------------------------------------------
+@bot_app.command("check")
+def bot_check(
+    entry: str = typer.Argument(..., help="built-in name, path/bot.py[:Class], a bot folder "
+                                          "(its bot.toml) or a quoted command line"),
+    games: int = typer.Option(1, "--games", "-n", min=1,
+                              help="games per ruleset and player count"),
+    time_per_move: float = typer.Option(0.5, "--time-per-move", "-t", min=0.001,
+                                        help="seconds per move"),
+    grace: float = typer.Option(0.05, "--grace", min=0.0, help="grace margin, seconds"),
+    ruleset: list[str] = typer.Option([], "--ruleset", "-r",
+                                      help="check these rulesets (default: all it claims; "
+                                           "a command line: the classic ones)"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+) -> None:
+    """Compliance run through the real referee: handshake, answers within the limit, only legal
+    moves, 2-4 players and every ruleset the bot claims. Exit 0 when every check passes, else 1.
+
+    Example: [bold]azul-arena bot check ./mybot/bot.py[/], [bold]azul-arena bot check ./mybot[/]
+    (a bot folder in any language; its build step, if any, runs first)
+    """
+    from referee.engine import RULESETS
+
+    unknown = [r for r in ruleset if r not in RULESETS]
+    if unknown:
+        fail(f"unknown ruleset(s) {', '.join(unknown)}; known: {', '.join(RULESETS)}")
+    level = check_isolation(isolation)
+    if not as_json:
+        console.print(f"checking {entry} ... (isolation: {level})", highlight=False)
+    report = run_check(entry, games, time_per_move, grace, list(ruleset) or None, level)
+    if as_json:
+        print_json(report.as_dict())
+    else:
+        from rich.table import Table
+
+        table = Table(title=f"bot check: {entry} ({', '.join(report.rulesets)})")
+        for col in ("check", "result"):
+            table.add_column(col)
+        table.add_column("detail", overflow="fold")  # paths to logs in full
+        for c in report.checks:
+            table.add_row(c.name, "[green]pass[/]" if c.passed else "[bold red]FAIL[/]",
+                          c.detail)
+        console.print(table)
+        console.print("[bold green]PASS[/]" if report.passed else "[bold red]FAIL[/]")
+    raise typer.Exit(int(Exit.OK if report.passed else Exit.FAILED))
+
+
+# -- bench strength --------------------------------------------------------------------------
