@@ -95,7 +95,7 @@ def circle_rounds(names: Sequence[str]) -> Iterator[list[tuple[str, ...]]]:
             ring = [ring[0], ring[-1], *ring[1:-1]]
 
 
-def simulate(kind: str, entries: int, games: int, players: int = 2, seed: int = 1,
+def simulate(kind: str, entries: int, games: int, players: int = 2, seed: int = 1,  # noqa: PLR0913  # the field, the schedule, and the luck apart
              checkpoints: int = 40, min_games: int | None = None,
              luck_seed: int | None = None, keep_mus: bool = False) -> SimResult:
     """Play `games` simulated games of schedule `kind` on a field of `entries` (strengths from

@@ -19,7 +19,7 @@ from referee import run_loop
 def run_ladder_bench(games: int, concurrency: int, entries: int,
                      isolation: str | None = None) -> dict[str, Any]:
     """Needs Django set up on a fresh data folder (the command does it)."""
-    from tournaments.bench import run_bench
+    from tournaments.benchmarks.tournament import run_bench
     from tournaments.server.accounts.models import Participant
     from tournaments.server.ladder.models import Game
     from tournaments.server.ladder.standings import enter
@@ -128,7 +128,7 @@ def run_final_bench(teams: int, staff: int, players: int, max_per_entry: int,
     """How many games a contest's final needs, and what they cost here.
 
     Stability: two independent adaptive finals of the same simulated field (`teams` + `staff`
-    entries; `tournaments.simulate.stability`, the simulation `bench schedule` uses) until the
+    entries; `benchmarks.schedule.stability`, the simulation `bench schedule` uses) until the
     Kendall tau between their standings reaches `target`. Cost: a real final (the tournament
     machinery, random bots) of `real_games` games, timed, per 1,000 games."""
     import tempfile
@@ -136,8 +136,8 @@ def run_final_bench(teams: int, staff: int, players: int, max_per_entry: int,
 
     from rich.console import Console
 
-    from tournaments.bench import bench_entries
-    from tournaments.simulate import stability
+    from tournaments.benchmarks.schedule import stability
+    from tournaments.benchmarks.tournament import bench_entries
     from tournaments.store import Store
     from tournaments.tournament import TournamentConfig, play, prepare
 
