@@ -4,8 +4,10 @@ Django is configured once for this folder: a temporary data folder (archives, ve
 and a SQLite test database in a real file there (in WAL mode with the busy timeout, as the
 server runs: an in-memory one shares a cache whose table locks fail at once where the ladder's
 threads would wait), migrated from the committed migrations, so every test also proves the
-migrations build the schema. Test classes are Django's own `TestCase` (each
-test in a transaction rolled back after it) and run under pytest like any unittest class.
+migrations build the schema. With $AZUL_ARENA_TEST_DATABASE_URL (set by test_postgres.py), the
+test database is made on that PostgreSQL server instead. Test classes are Django's own
+`TestCase` (each test in a transaction rolled back after it) and run under pytest like any
+unittest class.
 """
 
 from __future__ import annotations
@@ -18,13 +20,19 @@ import tempfile
 HOME = tempfile.mkdtemp(prefix="arena-server-test-")
 atexit.register(shutil.rmtree, HOME, ignore_errors=True)
 os.environ["AZUL_ARENA_SERVER_HOME"] = HOME
-os.environ.pop("DATABASE_URL", None)
+# SQLite unless the PostgreSQL test (test_postgres.py) runs these tests against its server.
+POSTGRES_URL = os.environ.get("AZUL_ARENA_TEST_DATABASE_URL")
+if POSTGRES_URL:
+    os.environ["DATABASE_URL"] = POSTGRES_URL
+else:
+    os.environ.pop("DATABASE_URL", None)
 os.environ["DJANGO_SETTINGS_MODULE"] = "tournaments.server.settings"
 
 import django  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-settings.DATABASES["default"]["TEST"] = {"NAME": os.path.join(HOME, "test.sqlite3")}
+if not POSTGRES_URL:
+    settings.DATABASES["default"]["TEST"] = {"NAME": os.path.join(HOME, "test.sqlite3")}
 django.setup()
 
 from django.db import connection  # noqa: E402

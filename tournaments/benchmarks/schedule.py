@@ -57,6 +57,8 @@ class SimResult:
     tau: list[tuple[int, float]] = field(default_factory=list)
     pairing_s: float = 0.0
     rating_s: float = 0.0
+    # Every entry's mu at each checkpoint (kept on request: `stability` compares two runs).
+    mus: list[list[float]] = field(default_factory=list)
 
     @property
     def final_tau(self) -> float:
@@ -93,21 +95,24 @@ def circle_rounds(names: Sequence[str]) -> Iterator[list[tuple[str, ...]]]:
             ring = [ring[0], ring[-1], *ring[1:-1]]
 
 
-def simulate(kind: str, entries: int, games: int, players: int = 2, seed: int = 1,
-             checkpoints: int = 40, min_games: int | None = None) -> SimResult:
-    """Play `games` simulated games of schedule `kind` on a field of `entries`."""
+def simulate(kind: str, entries: int, games: int, players: int = 2, seed: int = 1,  # noqa: PLR0913  # the field, the schedule, and the luck apart
+             checkpoints: int = 40, min_games: int | None = None,
+             luck_seed: int | None = None, keep_mus: bool = False) -> SimResult:
+    """Play `games` simulated games of schedule `kind` on a field of `entries` (strengths from
+    `seed`; the games' luck and the pairing's tie-breaks from `luck_seed`, default `seed`)."""
     if kind not in KINDS:
         raise ValueError(f"schedule {kind!r} is not one of {', '.join(KINDS)}")
     field_rng = random.Random(seed)
     names = [f"e{i:04d}" for i in range(entries)]
     strength = {n: field_rng.gauss(25.0, 25.0 / 3) for n in names}
     truth = [strength[n] for n in names]
-    noise = random.Random(seed + 1)
-    fld = Field(seed)
+    luck = seed if luck_seed is None else luck_seed
+    noise = random.Random(luck + 1)
+    fld = Field(luck)
     beta = fld.ratings.env.beta
     result = SimResult(kind)
     step = max(players, games // checkpoints // players * players)
-    next_groups = _round_maker(kind, names, players, fld, seed,
+    next_groups = _round_maker(kind, names, players, fld, luck,
                                players if min_games is None else min_games)
     round_no = 0
     while result.games < games:
@@ -130,6 +135,8 @@ def simulate(kind: str, entries: int, games: int, players: int = 2, seed: int = 
                 if result.games % step == 0 or result.games == games:
                     mus = [fld.ratings.rating(n).mu for n in names]
                     result.tau.append((result.games, kendall_tau(mus, truth)))
+                    if keep_mus:
+                        result.mus.append(mus)
         round_no += 1
     return result
 
@@ -193,3 +200,15 @@ def summary(results: dict[str, SimResult], entries: int, games: int, players: in
         "adaptive_fraction_of_games": (reach / per_field) if reach else None,
         "scheduler_us_per_game": {k: r.scheduler_us_per_game() for k, r in results.items()},
     }
+
+
+def stability(kind: str, entries: int, games: int, players: int = 2, seed: int = 1,
+              checkpoints: int = 40, min_games: int | None = None
+              ) -> list[tuple[int, float, float]]:
+    """Two independent tournaments of the same field (same strengths, different luck and
+    pairing): at each checkpoint (games, tau between the two standings, tau of the first with
+    the true order). How many games a final needs for its standings to be reproducible."""
+    a = simulate(kind, entries, games, players, seed, checkpoints, min_games, seed, True)
+    b = simulate(kind, entries, games, players, seed, checkpoints, min_games, seed + 1000, True)
+    return [(k, kendall_tau(ma, mb), t)
+            for (k, t), ma, mb in zip(a.tau, a.mus, b.mus, strict=True)]

@@ -62,7 +62,7 @@ def _contest_options(ruleset: str | None, players: int | None,
 
 
 def _ladder(concurrency: int, isolation: str | None, games: int | None,
-            cluster: str | None = None) -> Any:
+            cluster: str | None = None, contest: str | None = None) -> Any:
     from referee import run_loop
     from tournaments.server.ladder.worker import LadderWorker
 
@@ -75,7 +75,7 @@ def _ladder(concurrency: int, isolation: str | None, games: int | None,
 
         options = ClusterOptions(address=cluster)
     worker = LadderWorker(concurrency=concurrency, isolation=isolation, max_games=games,
-                          on_game=told, cluster=options)
+                          on_game=told, cluster=options, contest=contest)
     try:
         return run_loop(worker.run())
     except Exception as exc:  # a cluster that cannot be used at all, said in a sentence
@@ -131,6 +131,8 @@ def server_ladder(
     cluster: str | None = typer.Option(None, "--cluster", metavar="tcp://HOST:8786",
                                        help="play the games on this Dask scheduler's workers "
                                             "(docs/cluster.md); validation stays here"),
+    contest: str | None = typer.Option(None, "--contest", help="the contest it serves "
+                                       "(default: the default contest)"),
 ) -> None:
     """The ladder worker alone: validates new versions and plays ranked games until stopped
     (SIGTERM or Ctrl-C; a SIGKILL loses nothing either: the next start replays the games in
@@ -145,7 +147,9 @@ def server_ladder(
     migrate()
     err_console.print(f"ladder worker started (isolation: {level}, {concurrency} games at once)",
                       highlight=False)
-    stats = _ladder(concurrency, level, games, cluster)
+    if contest is not None:
+        _contest(contest)
+    stats = _ladder(concurrency, level, games, cluster, contest)
     err_console.print(f"ladder stopped: {stats.played} games played, {stats.validated} "
                       f"versions validated, {stats.infrastructure_failures} infrastructure "
                       f"failures (not rated)", highlight=False)
@@ -257,6 +261,10 @@ def server_bench(
     concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
     entries: int = typer.Option(16, "--entries", min=2, help="participants (random bots)"),
     isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+    database_url: str | None = typer.Option(
+        None, "--database-url", metavar="postgresql://...",
+        help="an empty database to run the ladder on (default: a fresh SQLite file); compare "
+             "PostgreSQL with SQLite through each run's ratio to bench tournament"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
 ) -> None:
     """Ladder throughput: games/s of the ladder worker on ENTRIES participants' random bots
@@ -269,11 +277,17 @@ def server_bench(
 
     level = check_isolation(isolation)
     with tempfile.TemporaryDirectory(prefix="azul-ladder-bench-") as tmp:
-        os.environ.pop("DATABASE_URL", None)
+        if database_url:
+            os.environ["DATABASE_URL"] = database_url
+        else:
+            os.environ.pop("DATABASE_URL", None)
         _setup(Path(tmp))
         from tournaments.server.ladder.bench import run_ladder_bench
 
         result = run_ladder_bench(games, concurrency, entries, level)
+        from django.db import connection
+
+        result["database"] = connection.vendor
     if as_json:
         print_json(result)
         return
@@ -455,3 +469,341 @@ def logs(
         console.rule(f"game {game}, seat {seat['seat']}: {seat['version']} "
                      f"({seat['termination']})")
         console.print(seat["log"] or "(empty)", highlight=False, markup=False)
+
+
+# -- contests: a course's term or a competition's season (docs/course.md) ----------------------
+
+contest_app = typer.Typer(help="Contests: dates, deadline, extensions, the final tournament "
+                               "(docs/course.md).", no_args_is_help=True)
+server_app.add_typer(contest_app, name="contest")
+WHEN_HELP = "a date and time in UTC, e.g. 2026-12-01T17:00"
+
+
+def _contest(slug: str) -> Any:
+    from tournaments.server.ladder.models import Contest
+
+    found = Contest.objects.filter(slug=slug).first()
+    if found is None:
+        known = ", ".join(Contest.objects.exclude(slug=None).values_list("slug", flat=True))
+        fail(f"no contest {slug!r}; contests: {known or 'none'} (server contest create)")
+    return found
+
+
+def _when(text: str | None, what: str) -> Any:
+    from datetime import UTC, datetime
+
+    if text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        fail(f"{what} {text!r} is not a date and time like 2026-12-01T17:00")
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _about(contest: Any) -> dict[str, Any]:
+    return {"contest": contest.label, "name": contest.name, "state": contest.state,
+            "ruleset": contest.ruleset, "options": contest.options(),
+            "players": contest.players, "time_per_move": contest.time_per_move,
+            "isolation": contest.isolation or None, "visibility": contest.visibility,
+            **{k: (getattr(contest, k).isoformat() if getattr(contest, k) else None)
+               for k in ("opens", "deadline", "closes")},
+            "participants": contest.participants.filter(staff_bot=False).count(),
+            "staff_bots": sorted(contest.participants.filter(staff_bot=True)
+                                 .values_list("name", flat=True)),
+            "handed_in": contest.handins.count(),
+            "extensions": [{"team": e.participant.name, "until": e.deadline.isoformat(),
+                            "reason": e.reason, "granted_by": e.granted_by}
+                           for e in contest.extensions.select_related("participant")]}
+
+
+def _show(contest: Any, as_json: bool) -> None:
+    about = _about(contest)
+    if as_json:
+        print_json(about)
+        return
+    for key, value in about.items():
+        console.print(f"{key}: {value}", highlight=False, markup=False)
+
+
+@contest_app.command("create")
+def contest_create(
+    slug: str = typer.Argument(..., help="its short name: letters, digits, - and _"),
+    home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
+    name: str | None = typer.Option(None, "--name", help="its title on the pages"),
+    ruleset: str = typer.Option("azul", "--ruleset", "-r"),
+    players: int = typer.Option(2, "--players", min=2, max=4),
+    time_per_move: float = typer.Option(1.0, "--time-per-move", "-t", min=0.01),
+    wild_order: str = typer.Option("", "--wild-order", help=WILD_ORDER_HELP),
+    isolation: str = typer.Option("", "--isolation", help=ISOLATION_HELP),
+    opens: str | None = typer.Option(None, "--opens", help=f"draft until then; {WHEN_HELP}"),
+    deadline: str | None = typer.Option(None, "--deadline", help=f"submissions end; {WHEN_HELP}"),
+    closes: str | None = typer.Option(None, "--closes",
+                                      help=f"results published (after the final); {WHEN_HELP}"),
+    hidden: bool = typer.Option(False, "--hidden", help="standings hidden from participants "
+                                "until the contest is closed"),
+    min_games: int = typer.Option(30, "--final-min-games", min=1,
+                                  help="final on a large field: games per entry at least"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Create a contest (draft until --opens, or open at once when no date is given).
+
+    Example: [bold]azul-arena server contest create comp-2026 --deadline 2026-12-01T17:00[/]
+    """
+    _setup(home)
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_slug
+
+    from tournaments.server.ladder.models import Contest
+    from tournaments.server.runtime import migrate
+
+    migrate()
+    try:
+        validate_slug(slug)
+    except ValidationError:
+        fail(f"contest name {slug!r} must be letters, digits, - and _")
+    if Contest.objects.filter(slug=slug).exists():
+        fail(f"a contest {slug!r} exists already (server contest show {slug})")
+    contest = Contest(slug=slug, name=name or slug, ruleset=ruleset, players=players,
+                      time_per_move=time_per_move, wild_order=wild_order, isolation=isolation,
+                      opens=_when(opens, "--opens"), deadline=_when(deadline, "--deadline"),
+                      closes=_when(closes, "--closes"), final_min_games=min_games,
+                      visibility=Contest.HIDDEN if hidden else Contest.PUBLIC,
+                      state=Contest.DRAFT if opens else Contest.OPEN)
+    try:
+        contest.clean()
+    except ValidationError as exc:
+        fail("; ".join(exc.messages))
+    contest.save()
+    _show(contest, as_json)
+
+
+@contest_app.command("show")
+def contest_show(slug: str = typer.Argument(...),
+                 home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
+                 as_json: bool = typer.Option(False, "--json")) -> None:
+    """A contest's settings, dates, state, hand-ins and extensions.
+
+    Example: [bold]azul-arena server contest show comp-2026 --json[/]
+    """
+    _setup(home)
+    from tournaments.server.ladder.lifecycle import advance
+
+    _show(advance(_contest(slug)), as_json)
+
+
+@contest_app.command("set")
+def contest_set(
+    slug: str = typer.Argument(...),
+    state: str = typer.Argument(..., help="open, frozen, final or closed (forward only)"),
+    home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
+) -> None:
+    """Move a contest on by hand: open it, freeze it now (the versions active now are handed
+    in), or close it (results published).
+
+    Example: [bold]azul-arena server contest set comp-2026 frozen[/]
+    """
+    _setup(home)
+    from tournaments.server.ladder.lifecycle import LifecycleError, set_state
+
+    contest = _contest(slug)
+    try:
+        set_state(contest, state)
+    except LifecycleError as exc:
+        fail(str(exc))
+    console.print(f"{slug} is {contest.state}", highlight=False)
+
+
+@contest_app.command("extend")
+def contest_extend(
+    slug: str = typer.Argument(...),
+    team: str = typer.Argument(..., help="the participant (team) given more time"),
+    until: str = typer.Option(..., "--until", help=f"its own deadline; {WHEN_HELP}"),
+    reason: str = typer.Option("", "--reason", help="recorded with it"),
+    home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
+) -> None:
+    """Give one team a later deadline (a special consideration), recorded with its reason.
+
+    Example: [bold]azul-arena server contest extend comp-2026 team-7 --until 2026-12-03T17:00[/]
+    """
+    _setup(home)
+    from tournaments.server.accounts.models import Participant
+    from tournaments.server.ladder.lifecycle import LifecycleError, extend
+
+    contest = _contest(slug)
+    who = Participant.objects.filter(name=team, contest=contest).first()
+    if who is None:
+        fail(f"no team {team!r} in {slug}")
+    try:
+        extend(contest, who, _when(until, "--until"), reason, getpass.getuser())
+    except LifecycleError as exc:
+        fail(str(exc))
+    console.print(f"{team} may submit to {slug} until {until} UTC", highlight=False)
+
+
+@contest_app.command("staff-bot")
+def contest_staff_bot(
+    slug: str = typer.Argument(...),
+    name: str = typer.Argument(..., help="its name on the leaderboard, e.g. staff-greedy"),
+    bot: str | None = typer.Option(None, "--reference", help="a reference bot: random, greedy, "
+                                   "search, mcts"),
+    archive: Path | None = typer.Option(None, "--archive", help="or a bot's .zip/.tar.gz"),
+    home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
+) -> None:
+    """Enter a staff bot: a bar of known strength the grades are measured against.
+
+    Example: [bold]azul-arena server contest staff-bot comp-2026 staff-greedy --reference greedy[/]
+    """
+    _setup(home)
+    from tournaments.server.runtime import add_staff_bot, reference_archive
+    from tournaments.server.submissions.intake import SubmissionError
+
+    if (bot is None) == (archive is None):
+        fail("give one of --reference NAME or --archive PATH")
+    contest = _contest(slug)
+    try:
+        data = reference_archive(bot) if bot is not None else archive.read_bytes()  # type: ignore[union-attr]
+        version = add_staff_bot(contest, name, data)
+    except (KeyError, OSError, ValueError, SubmissionError) as exc:
+        fail(f"cannot enter {name}: {exc}")
+    console.print(f"staff bot {version.label} entered in {slug}; the ladder worker validates "
+                  f"it", highlight=False)
+
+
+@contest_app.command("final")
+def contest_final(
+    slug: str = typer.Argument(...),
+    home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
+    concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
+) -> None:
+    """Play the final tournament of a frozen contest: the versions handed in and the staff bots,
+    fresh ratings (a round-robin on a small field, adaptive pairing on a large one). Run it
+    again to resume it.
+
+    Example: [bold]azul-arena server contest final comp-2026 --concurrency 4[/]
+    """
+    _setup(home)
+    from tournaments.server.ladder.final import final_path, run_final
+    from tournaments.server.ladder.lifecycle import LifecycleError
+
+    contest = _contest(slug)
+    try:
+        summary = run_final(contest, concurrency, console)
+    except LifecycleError as exc:
+        fail(str(exc))
+    console.print(f"final of {slug}: {summary.played} games played, {summary.failed} failed; "
+                  f"its database: {final_path(contest)}", highlight=False)
+    if summary.failed or summary.aborted:
+        raise typer.Exit(int(Exit.FAILED))
+
+
+@server_app.command("import-class")
+def import_class(
+    csv_file: Path = typer.Argument(..., help="columns login,name,email,team (a header first)"),
+    contest: str | None = typer.Option(None, "--contest", help="default: the default contest"),
+    links: Path = typer.Option(Path("signup-links.csv"), "--links",
+                               help="where the one-time sign-up links are written"),
+    base_url: str = typer.Option("http://localhost:8000", "--base-url",
+                                 help="the server's address as the students reach it"),
+    send: bool = typer.Option(False, "--send", help="also mail each link (Django's email "
+                              "backend, EMAIL_* settings)"),
+    home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Create the accounts and teams of a class; import again to update (no duplicates). A bad
+    row is reported with its line number and nothing is applied.
+
+    Example: [bold]azul-arena server import-class class.csv --contest comp-2026 --links links.csv[/]
+    """
+    _setup(home)
+    from tournaments.server.accounts import classlist
+    from tournaments.server.ladder.models import Contest
+    from tournaments.server.runtime import migrate
+
+    migrate()
+    target = _contest(contest) if contest is not None else Contest.current()
+    try:
+        students = classlist.read(csv_file)
+        result = classlist.apply(students, target, base_url)
+    except classlist.ClassListError as exc:
+        fail(f"{exc}; nothing was imported")
+    classlist.write_links(result, students, links)
+    sent = classlist.send(result, students, target.name) if send else 0
+    summary = {"created": len(result.created), "updated": len(result.updated),
+               "teams_created": len(result.teams_created), "links": len(result.links),
+               "links_file": str(links), "mailed": sent}
+    if as_json:
+        print_json(summary)
+        return
+    console.print(f"{summary['created']} accounts created, {summary['updated']} updated, "
+                  f"{summary['teams_created']} teams created; {summary['links']} sign-up links "
+                  f"in {links}" + (f", {sent} mailed" if send else ""), highlight=False)
+
+
+@server_app.command("export-results")
+def export_results(
+    contest: str = typer.Argument(..., help="the contest"),
+    output: Path = typer.Option(Path("."), "--output", "-o", help="a folder"),
+    home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
+) -> None:
+    """The final standings as CSV (rank, team, members, handed-in hash, mu, sigma, games, mean
+    score, win rate against each staff bot with its 95% interval) and the whole contest as
+    one archive (the final's database for `tournament report`, every game's record for
+    `replay verify`).
+
+    Example: [bold]azul-arena server export-results comp-2026 -o results/[/]
+    """
+    _setup(home)
+    from tournaments.server.ladder.export import standings_csv, write_archive
+    from tournaments.server.ladder.lifecycle import LifecycleError
+
+    found = _contest(contest)
+    output.mkdir(parents=True, exist_ok=True)
+    try:
+        (output / f"{contest}-standings.csv").write_text(standings_csv(found))
+        games = write_archive(found, output / f"{contest}-games.tar.gz")
+    except LifecycleError as exc:
+        fail(str(exc))
+    console.print(f"{output / (contest + '-standings.csv')}; {games} game records in "
+                  f"{output / (contest + '-games.tar.gz')}", highlight=False)
+
+
+@server_app.command("bench-final")
+def server_bench_final(
+    teams: int = typer.Option(300, "--teams", min=2),
+    staff: int = typer.Option(3, "--staff", min=0, help="staff bots in the final"),
+    players: int = typer.Option(2, "--players", min=2, max=4),
+    max_per_entry: int = typer.Option(150, "--max-games-per-entry", min=1,
+                                      help="how far the simulated finals go"),
+    target: float = typer.Option(0.9, "--target", min=0.0, max=1.0,
+                                 help="Kendall tau between two independent finals"),
+    real_games: int = typer.Option(60, "--real-games", min=2,
+                                   help="games of the real final that is timed"),
+    concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
+    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """A contest final's size: the games two independent finals of a simulated field need
+    to agree (Kendall tau >= TARGET, the simulation of `bench schedule`), and the wall time
+    per 1,000 games of a real final (random bots) on this machine. Prints its figures.
+
+    Example: [bold]azul-arena server bench-final --teams 300 --staff 3 --json[/]
+    """
+    from tournaments.server.ladder.bench import run_final_bench
+
+    level = check_isolation(isolation)
+    result = run_final_bench(teams, staff, players, max_per_entry, target, real_games,
+                             concurrency, level)
+    if as_json:
+        print_json(result)
+        return
+    reach = result["games_for_target"]
+    console.print(
+        f"final of {result['entries']} entries ({teams} teams, {staff} staff bots), "
+        f"{players}-player games: " + (
+            f"{reach} games ({result['games_per_entry_for_target']:.0f} per entry) for two "
+            f"finals to agree at tau >= {target}" if reach else
+            f"tau {target} not reached in {max_per_entry} games per entry") +
+        f"; a real final here: {result['wall_s_per_1000_games']:.0f} s per 1,000 games "
+        f"(random bots, isolation {result['real_isolation']}, concurrency {concurrency})",
+        highlight=False)

@@ -100,6 +100,20 @@ def reference_archive(bot: str) -> bytes:
     return buf.getvalue()
 
 
+def add_staff_bot(contest: Any, name: str, archive: bytes) -> Any:
+    """A staff bot of `contest` (a participant marked as such) with a new version from
+    `archive`; it is validated like any upload and is a bar of the grading export."""
+    from tournaments.server.accounts.models import Participant
+    from tournaments.server.submissions.intake import submit
+
+    who, _ = Participant.objects.get_or_create(name=name,
+                                               defaults={"staff_bot": True, "contest": contest})
+    if not who.staff_bot or who.contest_id != contest.pk:
+        raise ValueError(f"{name!r} is already a participant that is not a staff bot of "
+                         f"{contest.label}; choose another name")
+    return submit(who, [archive])
+
+
 def seed_reference_bots(bots: tuple[str, ...] = DEMO_BOTS) -> list[str]:
     """Each reference bot as a participant (marked as such) with one version, once."""
     from tournaments.server.accounts.models import Participant

@@ -117,6 +117,8 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "SAMEORIGIN"  # the game page embeds the viewer from the same origin
+# An imported account's sign-up link stays valid this long (or until the password is set).
+PASSWORD_RESET_TIMEOUT = 14 * 24 * 3600
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "leaderboard"

@@ -28,12 +28,22 @@ class Participant(models.Model):
     pinned = models.ForeignKey("arena_submissions.Version", null=True, blank=True,
                                on_delete=models.SET_NULL, related_name="+")
     staff_bot = models.BooleanField(default=False, help_text="a reference bot of the organisers")
+    # Its contest (None is the default contest: set on save).
+    contest = models.ForeignKey("arena_ladder.Contest", null=True, blank=True,
+                                on_delete=models.CASCADE, related_name="participants")
 
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.contest_id is None:
+            from tournaments.server.ladder.models import Contest
+
+            self.contest = Contest.current()
+        super().save(*args, **kwargs)
 
     def is_member(self, user: Any) -> bool:
         return bool(user.is_authenticated and self.members.filter(pk=user.pk).exists())

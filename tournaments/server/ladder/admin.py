@@ -2,15 +2,48 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 
-from tournaments.server.ladder.models import Contest, Game, Seat, Standing
+from tournaments.server.ladder import lifecycle
+from tournaments.server.ladder.models import Contest, Extension, Game, HandIn, Seat, Standing
 
 
 @admin.register(Contest)
 class ContestAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("name", "ruleset", "players", "time_per_move", "daily_quota", "signup",
-                    "paused")
+    list_display = ("slug", "name", "state", "ruleset", "players", "time_per_move", "deadline",
+                    "visibility", "paused")
+    actions = ["freeze", "close"]
+
+    @admin.action(description="Freeze now: submissions end, active versions handed in")
+    def freeze(self, request: Any, queryset: Any) -> None:
+        for contest in queryset:
+            try:
+                lifecycle.set_state(contest, Contest.FROZEN)
+            except lifecycle.LifecycleError as exc:
+                self.message_user(request, str(exc), messages.ERROR)
+
+    @admin.action(description="Close: publish the results")
+    def close(self, request: Any, queryset: Any) -> None:
+        for contest in queryset:
+            try:
+                lifecycle.set_state(contest, Contest.CLOSED)
+            except lifecycle.LifecycleError as exc:
+                self.message_user(request, str(exc), messages.ERROR)
+
+
+@admin.register(Extension)
+class ExtensionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("contest", "participant", "deadline", "reason", "granted_by", "granted")
+
+    def save_model(self, request: Any, obj: Any, form: Any, change: bool) -> None:
+        obj.granted_by = obj.granted_by or request.user.username
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(HandIn)
+class HandInAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("contest", "participant", "version", "sha256", "at")
+    readonly_fields = ("contest", "participant", "version", "sha256", "at")
 
 
 class SeatInline(admin.TabularInline):  # type: ignore[type-arg]

@@ -19,7 +19,7 @@ from referee import run_loop
 def run_ladder_bench(games: int, concurrency: int, entries: int,
                      isolation: str | None = None) -> dict[str, Any]:
     """Needs Django set up on a fresh data folder (the command does it)."""
-    from tournaments.bench import run_bench
+    from tournaments.benchmarks.tournament import run_bench
     from tournaments.server.accounts.models import Participant
     from tournaments.server.ladder.models import Game
     from tournaments.server.ladder.standings import enter
@@ -119,4 +119,53 @@ def run_upload_bench(participants: int, uploads: int, concurrency: int,
         "p50_s": statistics.median(waits) if waits else None,
         "p95_s": waits[min(len(waits) - 1, int(0.95 * len(waits)))] if waits else None,
         "validation_s_mean": statistics.mean(validations) if validations else None,
+    }
+
+
+def run_final_bench(teams: int, staff: int, players: int, max_per_entry: int,
+                    target: float, real_games: int, concurrency: int,
+                    isolation: str | None = None) -> dict[str, Any]:
+    """How many games a contest's final needs, and what they cost here.
+
+    Stability: two independent adaptive finals of the same simulated field (`teams` + `staff`
+    entries; `benchmarks.schedule.stability`, the simulation `bench schedule` uses) until the
+    Kendall tau between their standings reaches `target`. Cost: a real final (the tournament
+    machinery, random bots) of `real_games` games, timed, per 1,000 games."""
+    import tempfile
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from tournaments.benchmarks.schedule import stability
+    from tournaments.benchmarks.tournament import bench_entries
+    from tournaments.store import Store
+    from tournaments.tournament import TournamentConfig, play, prepare
+
+    entries = teams + staff
+    curve = stability("adaptive", entries, entries * max_per_entry // players * players,
+                      players, seed=1, checkpoints=40, min_games=players)
+    reach = next((k for k, between, _ in curve if between >= target), None)
+    field = bench_entries(max(players * 3, 6))
+    config = TournamentConfig(entries=field, players=players, time_per_move=0.2,
+                              schedule="adaptive", games=real_games // players * players,
+                              min_games=1, isolation=isolation)
+    with tempfile.TemporaryDirectory(prefix="azul-final-bench-") as tmp, \
+            Store.open(Path(tmp) / "final.sqlite") as store:
+        config, games = prepare(store, config)
+        began = time.perf_counter()
+        summary = play(store, config, games, concurrency, Console(quiet=True),
+                       log_dir=Path(tmp) / "logs", live=False)
+        wall = time.perf_counter() - began
+    return {
+        "entries": entries, "teams": teams, "staff_bots": staff, "players": players,
+        "target_tau": target, "games_for_target": reach,
+        "games_per_entry_for_target": (reach * players / entries) if reach else None,
+        "stability": [{"games": k, "tau_between_finals": b, "tau_with_truth": t}
+                      for k, b, t in curve],
+        "real_games": summary.played, "real_failed": summary.failed,
+        "real_isolation": config.isolation, "concurrency": concurrency,
+        "real_wall_s": wall,
+        "wall_s_per_1000_games": 1000 * wall / summary.played if summary.played else None,
+        "final_wall_s_estimate": (wall / summary.played * reach)
+        if summary.played and reach else None,
     }

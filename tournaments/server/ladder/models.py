@@ -8,6 +8,8 @@ and since ratings change only in that one transaction nothing is ever rated twic
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 from django.utils import timezone
 
@@ -16,11 +18,50 @@ from tournaments.ratings import make_env
 _ENV = make_env()
 
 
+def reset_ids(model: Any) -> None:
+    """After a row inserted with its own id: PostgreSQL's id sequence moves past it (else the
+    next row made without an id would be given the same one). Nothing to do on SQLite."""
+    from django.core.management.color import no_style
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), [model]):
+            cursor.execute(sql)
+
+
 class Contest(models.Model):
-    """The one contest this server runs (id 1); organisers edit it in the admin."""
+    """A contest: its rules, its dates and where it is in its life (`ladder.lifecycle`).
+
+    The default contest (id 1) is the one a server without any other plays; the ladder
+    worker serves one contest (`server ladder --contest SLUG`). States, in order: draft
+    (nothing plays), open (submissions and the ladder), frozen (past the deadline: no more
+    submissions, the versions handed in recorded), final (the final tournament), closed
+    (results published)."""
 
     OPEN, CODE = "open", "code"
+    DRAFT, FROZEN, FINAL, CLOSED = "draft", "frozen", "final", "closed"
+    STATES = [(DRAFT, "draft"), (OPEN, "open"), (FROZEN, "frozen"), (FINAL, "final"),
+              (CLOSED, "closed")]
+    PUBLIC, HIDDEN = "public", "hidden"
     name = models.CharField(max_length=100, default="Azul Arena ladder")
+    slug = models.SlugField(max_length=64, unique=True, null=True, blank=True,
+                            help_text="the contest's short name in commands and URLs")
+    state = models.CharField(max_length=8, choices=STATES, default=OPEN)
+    visibility = models.CharField(max_length=8, default=PUBLIC, choices=[
+        (PUBLIC, "leaderboard public"), (HIDDEN, "standings hidden until the results")])
+    opens = models.DateTimeField(null=True, blank=True, help_text="draft -> open at this time")
+    deadline = models.DateTimeField(null=True, blank=True,
+                                    help_text="submission deadline: open -> frozen")
+    closes = models.DateTimeField(null=True, blank=True,
+                                  help_text="final -> closed (results published) at this time")
+    isolation = models.CharField(max_length=16, blank=True,
+                                 help_text="sandbox level of its games (empty: the strongest)")
+    challenge_quota = models.PositiveIntegerField(
+        default=5, help_text="unranked challenge games per participant per day")
+    final_games_per_pairing = models.PositiveSmallIntegerField(
+        default=2, help_text="final round-robin: games per group, seats rotated on one deal")
+    final_min_games = models.PositiveIntegerField(
+        default=30, help_text="final on a large field (adaptive pairing): games per entry")
     ruleset = models.CharField(max_length=32, default="azul")
     players = models.PositiveSmallIntegerField(default=2, help_text="seats per game, 2-4")
     time_per_move = models.FloatField(default=1.0, help_text="seconds")
@@ -61,8 +102,68 @@ class Contest(models.Model):
 
     @classmethod
     def current(cls) -> Contest:
-        contest, _ = cls.objects.get_or_create(pk=1)
+        """The default contest (id 1)."""
+        contest, made = cls.objects.get_or_create(pk=1, defaults={"slug": "default"})
+        if made:
+            reset_ids(cls)
         return contest
+
+    @classmethod
+    def named(cls, slug: str | None) -> Contest:
+        """The contest `slug` (None: the default one); Contest.DoesNotExist when unknown."""
+        return cls.current() if slug is None else cls.objects.get(slug=slug)
+
+    @classmethod
+    def of(cls, participant: Any) -> Contest:
+        """The participant's contest as the database has it now (not a cached copy)."""
+        found = cls.objects.filter(pk=participant.contest_id).first()
+        return found if found is not None else cls.current()
+
+    @property
+    def label(self) -> str:
+        return self.slug or str(self.pk)
+
+    def deadline_for(self, participant_id: int) -> Any:
+        """The participant's own deadline: an extension granted to it, else the contest's."""
+        ext = self.extensions.filter(participant_id=participant_id).order_by("-deadline").first()
+        return ext.deadline if ext is not None else self.deadline
+
+    def standings_visible_to(self, user: Any) -> bool:
+        """A hidden contest shows its standings to organisers only until it is closed."""
+        return bool(self.visibility == self.PUBLIC or self.state == self.CLOSED
+                    or (user.is_authenticated and user.is_staff))
+
+
+class Extension(models.Model):
+    """A later deadline for one participant (a special consideration), with who granted it."""
+
+    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="extensions")
+    participant = models.ForeignKey("arena_accounts.Participant", on_delete=models.CASCADE,
+                                    related_name="extensions")
+    deadline = models.DateTimeField()
+    reason = models.CharField(max_length=200, blank=True)
+    granted_by = models.CharField(max_length=150, blank=True)
+    granted = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.participant} until {self.deadline:%Y-%m-%d %H:%M}"
+
+
+class HandIn(models.Model):
+    """The version a participant handed in: its active version at its deadline, with the
+    archive's hash (what the final tournament plays, and what the grades name)."""
+
+    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="handins")
+    participant = models.ForeignKey("arena_accounts.Participant", on_delete=models.CASCADE,
+                                    related_name="handins")
+    version = models.ForeignKey("arena_submissions.Version", on_delete=models.PROTECT,
+                                related_name="+")
+    sha256 = models.CharField(max_length=64)
+    at = models.DateTimeField(help_text="the deadline it was taken at")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["contest", "participant"],
+                                               name="one_handin_per_participant")]
 
 
 class Standing(models.Model):
@@ -84,6 +185,13 @@ class Standing(models.Model):
 
 class Game(models.Model):
     SCHEDULED, DONE, FAILED = "scheduled", "done", "failed"
+    LADDER, CHALLENGE = "ladder", "challenge"
+    contest = models.ForeignKey(Contest, null=True, blank=True, on_delete=models.CASCADE,
+                                related_name="games")
+    kind = models.CharField(max_length=10, default=LADDER, choices=[
+        (LADDER, "ranked ladder game"), (CHALLENGE, "challenge (never rated)")])
+    requested_by = models.ForeignKey("arena_accounts.Participant", null=True, blank=True,
+                                     on_delete=models.SET_NULL, related_name="challenges")
     status = models.CharField(max_length=10, default=SCHEDULED, db_index=True,
                               choices=[(SCHEDULED, "scheduled"), (DONE, "done"),
                                        (FAILED, "failed (not rated)")])

@@ -22,10 +22,12 @@ SUSPEND_AFTER = 4  # games played before a version can be suspended
 _ENV = make_env()
 
 
-def schedule(contest: Contest, versions: Sequence[Version]) -> Game:
+def schedule(contest: Contest, versions: Sequence[Version], kind: str = Game.LADDER,
+             requested_by: Any = None) -> Game:
     """A new game row with its seats and deal seed, written before it is played."""
     with transaction.atomic():
-        game = Game.objects.create(ruleset=contest.ruleset, time_per_move=contest.time_per_move,
+        game = Game.objects.create(contest=contest, kind=kind, requested_by=requested_by,
+                                   ruleset=contest.ruleset, time_per_move=contest.time_per_move,
                                    options=contest.options(), seed=secrets.randbelow(2**31))
         Seat.objects.bulk_create([Seat(game=game, seat=i, version=v)
                                   for i, v in enumerate(versions)])
@@ -50,7 +52,9 @@ def record(game_id: int, outcome: GameOutcome) -> bool:
             st = standings[s.version_id]
             ratings.ratings[str(s.version_id)] = _ENV.create_rating(mu=st.mu, sigma=st.sigma)
         ranks = [o.rank for o in outcome.seats]
-        rated = ratings.update(str(game.pk), names, ranks)
+        # A challenge is never rated: its seats keep their ratings as they were.
+        ranked = game.kind == Game.LADDER
+        rated = ratings.update(str(game.pk), names, ranks) if ranked else False
         now = timezone.now()
         for s, o in zip(seats, outcome.seats, strict=True):
             st = standings[s.version_id]
@@ -61,6 +65,8 @@ def record(game_id: int, outcome: GameOutcome) -> bool:
             new = ratings.rating(str(s.version_id))
             s.mu_after, s.sigma_after = float(new.mu), float(new.sigma)
             s.save()
+            if not ranked:
+                continue
             st.mu, st.sigma = s.mu_after, s.sigma_after
             st.games += 1
             st.wins += int(o.rank == 1)

@@ -28,7 +28,7 @@ def enter(version: Version) -> Standing:
     return standing
 
 
-def active_versions(participant: Any = None) -> list[Version]:
+def active_versions(participant: Any = None, contest: Any = None) -> list[Version]:
     """The version each participant (or only `participant`) plays with: the pinned one when it
     passed and is not suspended, else the newest that passed and is not suspended."""
     passed = (Version.objects.select_related("participant", "standing")
@@ -36,6 +36,8 @@ def active_versions(participant: Any = None) -> list[Version]:
               .order_by("participant_id", "-number"))
     if participant is not None:
         passed = passed.filter(participant=participant)
+    if contest is not None:
+        passed = passed.filter(participant__contest=contest)
     chosen: dict[int, Version] = {}
     pinned: dict[int, Any] = {}
     for v in passed:

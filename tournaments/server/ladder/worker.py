@@ -34,7 +34,7 @@ from tournaments.arena import GameSettings, arena_player, process_cap
 from tournaments.entries import Entry
 from tournaments.runner import StopRun
 from tournaments.schedule import ScheduledGame
-from tournaments.server.ladder import results
+from tournaments.server.ladder import lifecycle, results
 from tournaments.server.ladder.matchmaking import Candidate, pick_game
 from tournaments.server.ladder.models import Contest, Game
 from tournaments.server.ladder.standings import active_versions
@@ -76,7 +76,7 @@ class LadderWorker:
                  max_games: int | None = None, poll: float = 0.5, validate: bool = True,
                  log_dir: Path | None = None, rng: random.Random | None = None,
                  on_game: Callable[[int], None] | None = None,
-                 cluster: Any = None) -> None:
+                 cluster: Any = None, contest: str | None = None) -> None:
         self.concurrency = max(1, concurrency)
         self.isolation = isolation
         self.max_games = max_games
@@ -87,6 +87,8 @@ class LadderWorker:
         self.on_game = on_game
         self.cluster = cluster  # tournaments.cluster.ClusterOptions: games on Dask workers
         self.stats = WorkerStats()
+        self.contest_slug = contest  # the contest it serves (None: the default one)
+        self._contest_id: int | None = None
         self._stopping: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._db = ThreadPoolExecutor(1, thread_name_prefix="ladder-db")
@@ -115,14 +117,16 @@ class LadderWorker:
     def _pick(self, busy: frozenset[int], flying: frozenset[int]) -> _Next | None:
         # A scheduled game not in flight here is a stopped worker's, an infrastructure
         # failure's, or one an organiser requeued: it is played (again) first, same deal.
-        orphan = Game.objects.filter(status=Game.SCHEDULED).exclude(pk__in=flying) \
-            .order_by("pk").first()
+        # Challenges are such games too, scheduled when asked for.
+        orphan = Game.objects.filter(status=Game.SCHEDULED, contest_id=self._contest_id) \
+            .exclude(pk__in=flying).order_by("pk").first()
         if orphan is not None:
             return _next_of(orphan)
-        contest = Contest.current()
-        if contest.paused:
+        # The contest's dates: it opens, freezes at its deadline, closes (lifecycle).
+        contest = lifecycle.advance(Contest.objects.get(pk=self._contest_id))
+        if contest.paused or contest.state != Contest.OPEN:
             return None
-        versions = {v.pk: v for v in active_versions()}
+        versions = {v.pk: v for v in active_versions(contest=contest)}
         candidates = [Candidate(v.pk, v.participant_id, v.standing.mu, v.standing.games,
                                 v.standing.last_game) for v in versions.values()]
         chosen = pick_game(candidates, contest.players, self.rng, busy)
@@ -138,11 +142,13 @@ class LadderWorker:
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.stop)
-        contest = await self._db_call(Contest.current)
+        contest = await self._db_call(Contest.named, self.contest_slug)
+        self._contest_id = contest.pk
         # The contest's settings as the worker starts (a change takes effect at its restart).
         game_settings = GameSettings(ruleset=contest.ruleset,
                                      time_per_move=contest.time_per_move,
-                                     isolation=self.isolation, options=contest.options())
+                                     isolation=self.isolation or contest.isolation or None,
+                                     options=contest.options())
         left = await self._db_call(self._resume)
         if left:
             log.info("resuming: %d games a stopped worker left unfinished are played again",

@@ -36,7 +36,7 @@ def check_quota(participant: Any, now: Any = None) -> None:
     """SubmissionError when the participant used the contest's quota in the last 24 hours."""
     from tournaments.server.ladder.models import Contest
 
-    quota = Contest.current().daily_quota
+    quota = Contest.of(participant).daily_quota
     now = now or timezone.now()
     recent = list(Version.objects.filter(participant=participant,
                                          uploaded__gt=now - timedelta(days=1))
@@ -51,6 +51,11 @@ def check_quota(participant: Any, now: Any = None) -> None:
 def submit(participant: Any, chunks: Iterable[bytes], user: Any = None) -> Version:
     """A new version of `participant` from the archive's bytes (`chunks`), or SubmissionError
     saying why not. The version waits for validation (state pending)."""
+    from tournaments.server.ladder.lifecycle import submission_refusal
+
+    refusal = submission_refusal(participant)
+    if refusal is not None:
+        raise SubmissionError(refusal)
     check_quota(participant)
     home = Path(settings.HOME)
     (home / "uploads").mkdir(parents=True, exist_ok=True)

@@ -64,7 +64,7 @@ def validate(version: Version, isolation: str | None = None) -> CheckReport:
     from tournaments.server.ladder.models import Contest
     from tournaments.server.ladder.standings import enter
 
-    contest = Contest.current()
+    contest = Contest.of(version.participant)
     log_dir = version.folder() / "validation"
     shutil.rmtree(log_dir, ignore_errors=True)  # a re-run starts clean
     spec = version.spec()

@@ -27,7 +27,8 @@ def build(participants: int, games: int, seed: int = 1) -> None:
     contest = Contest.current()
     with transaction.atomic():
         people = Participant.objects.bulk_create(
-            [Participant(name=f"team-{i + 1:03d}") for i in range(participants)])
+            [Participant(name=f"team-{i + 1:03d}", contest=contest)
+             for i in range(participants)])
         versions = Version.objects.bulk_create(
             [Version(participant=p, number=1, sha256="0" * 64, size=1000, archive_format="zip",
                      entry="bot.py", state=Version.PASSED) for p in people])
@@ -38,7 +39,8 @@ def build(participants: int, games: int, seed: int = 1) -> None:
         count = min(BATCH, games - start)
         with transaction.atomic():
             made = Game.objects.bulk_create(
-                [Game(status=Game.DONE, rated=True, ruleset=contest.ruleset, time_per_move=1.0,
+                [Game(contest=contest, status=Game.DONE, rated=True, ruleset=contest.ruleset,
+                      time_per_move=1.0,
                       seed=rng.randrange(2**31),
                       finished=now - timedelta(seconds=games - start - i), duration=0.5)
                  for i in range(count)], batch_size=BATCH)

@@ -28,14 +28,14 @@ from tournaments.server.web.history import rating_points, results_against, svg_p
 LOG_LINES = 400
 
 
-def leaderboard_rows() -> list[dict[str, Any]]:
+def leaderboard_rows(contest: Contest | None = None) -> list[dict[str, Any]]:
     """The leaderboard's rows, every cell already text: the page lists every participant and
     refreshes itself, so the template only places strings (its filters and {% url %} per cell
     cost more than the database)."""
     person = reverse("participant", args=["NAME"])
     version_url = reverse("version", args=["NAME", 987654321])
     rows = []
-    for v in active_versions():
+    for v in active_versions(contest=contest):
         st: Standing = v.standing
         name = v.participant.name
         rows.append({
@@ -53,10 +53,16 @@ def leaderboard_rows() -> list[dict[str, Any]]:
     return rows
 
 
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    context = {"rows": leaderboard_rows(), "contest": Contest.current(),
-               "recent": Game.objects.filter(status=Game.DONE).order_by("-finished")
-               .prefetch_related("seats__version__participant")[:10]}
+def leaderboard(request: HttpRequest, slug: str | None = None) -> HttpResponse:
+    contest = get_object_or_404(Contest, slug=slug) if slug else Contest.current()
+    # A contest hidden until its results shows participants no standings (nor the games'
+    # results that would give them away) before it is closed; organisers see everything.
+    visible = contest.standings_visible_to(request.user)
+    context = {"rows": leaderboard_rows(contest) if visible else [], "contest": contest,
+               "hidden": not visible,
+               "recent": Game.objects.filter(status=Game.DONE, contest=contest, kind=Game.LADDER)
+               .order_by("-finished").prefetch_related("seats__version__participant")[:10]
+               if visible else []}
     if request.htmx:  # the live refresh asks for the table only
         return render(request, "web/_leaderboard_table.html", context)
     return render(request, "web/leaderboard.html", context)
@@ -85,6 +91,20 @@ def participant_page(request: HttpRequest, name: str) -> HttpResponse:
         messages.info(request, "the newest version that passed plays" if who.pinned is None
                       else f"version {who.pinned.number} plays")
         return redirect("participant", name=who.name)
+    if request.method == "POST" and "challenge" in request.POST:
+        if not member:
+            return HttpResponse("only the participant's members ask for its challenges",
+                                status=403)
+        from tournaments.server.ladder.challenges import ChallengeError, challenge
+
+        opponents = [n.strip() for n in request.POST["challenge"].split(",") if n.strip()]
+        try:
+            game = challenge(who, opponents)
+        except ChallengeError as exc:
+            messages.error(request, str(exc))
+            return redirect("participant", name=who.name)
+        messages.success(request, f"challenge scheduled as game {game.pk} (unranked)")
+        return redirect("game", game_id=game.pk)
     if request.method == "POST":
         if not member:  # only a member submits for a participant
             return HttpResponse("only the participant's members submit for it", status=403)
@@ -103,10 +123,13 @@ def participant_page(request: HttpRequest, name: str) -> HttpResponse:
                                  rank__isnull=False)
              .select_related("game", "version").order_by("-game_id")[:20])
     active = {v.pk for v in active_versions(who)}
+    # A contest hidden until its results shows participants no ratings here either.
+    rated = Contest.of(who).standings_visible_to(request.user)
     return render(request, "web/participant.html", {
         "who": who, "versions": versions, "member": member, "form": form, "seats": games,
-        "active": active, "private": who.may_see_private(request.user),
-        "chart": svg_polyline(rating_points(who)), "against": results_against(who)})
+        "active": active, "private": who.may_see_private(request.user), "rated": rated,
+        "chart": svg_polyline(rating_points(who)) if rated else None,
+        "against": results_against(who)})
 
 
 def version_page(request: HttpRequest, name: str, number: int) -> HttpResponse:

@@ -1,0 +1,100 @@
+"""A contest's states and dates, without playing: opening and freezing by date, the refusals
+(with the dates in them), hand-ins, extensions, forward-only moves, the final's schedule."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.test import TestCase
+from django.utils import timezone
+
+from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
+from tournaments.entries import Entry
+from tournaments.server.ladder import lifecycle
+from tournaments.server.ladder.challenges import ChallengeError, challenge
+from tournaments.server.ladder.final import final_config
+from tournaments.server.ladder.models import Contest, HandIn
+from tournaments.server.ladder.standings import enter
+from tournaments.server.submissions.intake import SubmissionError, submit
+from tournaments.server.submissions.models import Version
+
+
+def passed(who: object) -> Version:
+    v = submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])
+    Version.objects.filter(pk=v.pk).update(state=Version.PASSED)
+    v.refresh_from_db()
+    enter(v)
+    return v
+
+
+class LifecycleTests(TestCase):
+    def setUp(self) -> None:
+        self.contest = Contest.objects.create(slug="c", state=Contest.DRAFT,
+                                              opens=timezone.now() + timedelta(hours=1))
+        _, self.ann = participant("ann")
+        _, self.ben = participant("ben")
+        for who in (self.ann, self.ben):
+            who.contest = self.contest
+            who.save()
+
+    def test_a_draft_refuses_submissions_and_opens_at_its_date(self) -> None:
+        with self.assertRaisesRegex(SubmissionError, "not open yet .*opens at"):
+            submit(self.ann, [zip_bytes({"bot.py": RANDOM_BOT})])
+        self.assertEqual(lifecycle.advance(self.contest).state, Contest.DRAFT)
+        Contest.objects.filter(pk=self.contest.pk).update(opens=timezone.now())
+        self.assertEqual(lifecycle.advance(self.contest).state, Contest.OPEN)
+        passed(self.ann)
+
+    def test_freezing_hands_in_the_active_version_and_only_moves_forward(self) -> None:
+        lifecycle.set_state(self.contest, Contest.OPEN)
+        first = passed(self.ann)
+        second = passed(self.ann)
+        self.ann.pinned = first
+        self.ann.save()
+        passed(self.ben)
+        made = lifecycle.freeze(self.contest)
+        self.assertEqual(len(made), 2)
+        handin = HandIn.objects.get(participant=self.ann)
+        self.assertEqual((handin.version_id, handin.sha256), (first.pk, first.sha256))
+        self.assertNotEqual(handin.version_id, second.pk)
+        with self.assertRaisesRegex(lifecycle.LifecycleError, "only moves forward"):
+            lifecycle.set_state(self.contest, Contest.OPEN)
+        with self.assertRaisesRegex(lifecycle.LifecycleError, "already handed in"):
+            lifecycle.extend(self.contest, self.ann, timezone.now() + timedelta(days=1))
+        with self.assertRaisesRegex(SubmissionError, "deadline of c was .* UTC"):
+            submit(self.ben, [zip_bytes({"bot.py": RANDOM_BOT})])
+        with self.assertRaisesRegex(ChallengeError, "frozen"):
+            challenge(self.ann, ["ben"])
+
+    def test_a_staff_bot_may_be_entered_after_the_deadline(self) -> None:
+        lifecycle.set_state(self.contest, Contest.FROZEN)
+        _, bot = participant("staff-bot")
+        bot.contest, bot.staff_bot = self.contest, True
+        bot.save()
+        passed(bot)
+
+    def test_the_final_is_a_round_robin_on_a_small_field_else_adaptive(self) -> None:
+        self.contest.final_games_per_pairing, self.contest.final_min_games = 2, 10
+        small = final_config(self.contest, [Entry(f"e{i}", "random") for i in range(6)])
+        self.assertEqual(small.schedule, "round-robin")  # 15 pairs x 2 = 30 <= 6 x 10 / 2
+        large = final_config(self.contest, [Entry(f"e{i}", "random") for i in range(40)])
+        self.assertEqual((large.schedule, large.min_games, large.games), ("adaptive", 10, 200))
+
+    def test_a_member_asks_for_a_challenge_on_the_teams_page(self) -> None:
+        from django.test import Client
+
+        from tournaments.server.ladder.models import Game
+
+        lifecycle.set_state(self.contest, Contest.OPEN)
+        passed(self.ann)
+        passed(self.ben)
+        member = Client()
+        member.force_login(self.ann.members.get())
+        answer = member.post("/p/ann/", {"challenge": "ben"})
+        game = Game.objects.get(kind=Game.CHALLENGE)
+        self.assertRedirects(answer, f"/games/{game.pk}/", fetch_redirect_response=False)
+        self.assertEqual(game.requested_by, self.ann)
+        self.assertContains(member.get(f"/games/{game.pk}/"), "challenge by ann, unranked")
+        stranger = Client()
+        stranger.force_login(self.ben.members.get())
+        self.assertEqual(stranger.post("/p/ann/", {"challenge": "ben"}).status_code, 403)

@@ -1,0 +1,32 @@
+"""The server on PostgreSQL: the whole-term, ladder, lifecycle and migration tests run again on a
+real PostgreSQL server this test starts (tests/server/postgres.py), in a pytest of their own
+(Django is configured once per process)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.server import postgres
+
+ROOT = Path(__file__).resolve().parents[2]
+WHY = postgres.missing()
+
+pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
+
+
+def test_the_server_runs_a_term_on_postgresql() -> None:
+    with postgres.server() as url:
+        env = dict(os.environ, AZUL_ARENA_TEST_DATABASE_URL=url)
+        env.pop("DATABASE_URL", None)
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                              "tests/server/test_term.py", "tests/server/test_ladder.py",
+                              "tests/server/test_lifecycle.py",
+                              "tests/server/test_migration.py"],
+                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "passed" in run.stdout and "skipped" not in run.stdout, run.stdout[-2000:]

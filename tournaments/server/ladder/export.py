@@ -1,0 +1,112 @@
+"""A contest's results for the organisers: the grades' CSV and the archive of every game.
+
+`standings_csv` is the final tournament's leaderboard (fresh ratings from the final's games
+alone, as `tournament show` reports them) with what a grade needs: the team's members, the
+hash of the version it handed in, and its win rate against each staff bot (finishing ahead =
+1, level = 1/2) with its 95% Wilson interval. `write_archive` adds the whole contest: the
+final's tournament database (`tournament report --db final.db`), and every game's record
+(ladder, challenges, final) as JSON files that `replay verify` checks.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+import tarfile
+import tempfile
+from pathlib import Path
+
+from tournaments.report import Report, wilson
+from tournaments.server.ladder.final import final_path, final_report, staff_names
+from tournaments.server.ladder.models import Contest, Game, HandIn
+from tournaments.store import Store
+
+
+def staff_win_rates(report: Report, team: str, bot: str) -> tuple[float, float, float, int]:
+    """(rate, low, high, games) of `team` against `bot` in the final; nan when they never met."""
+    cell = report.crosstable.get((team, bot))
+    if cell is None or cell.games == 0:
+        nan = float("nan")
+        return nan, nan, nan, 0
+    score = cell.wins + 0.5 * cell.draws
+    low, high = wilson(score, cell.games)
+    return score / cell.games, low, high, cell.games
+
+
+def standings_rows(contest: Contest) -> tuple[list[str], list[list[str]]]:
+    report = final_report(contest)
+    bots = staff_names(contest)
+    handins = {h.participant.name: h for h in
+               HandIn.objects.filter(contest=contest).select_related("participant")}
+    members = {p.name: " ".join(sorted(m.username for m in p.members.all()))
+               for p in contest.participants.prefetch_related("members")}
+    header = ["rank", "team", "staff_bot", "members", "version_sha256", "mu", "sigma", "games",
+              "mean_score"]
+    for bot in bots:
+        header += [f"win_rate_vs_{bot}", f"win_rate_vs_{bot}_low",
+                   f"win_rate_vs_{bot}_high", f"games_vs_{bot}"]
+    rows = []
+    for r in report.leaderboard:
+        h = handins.get(r.entry)
+        row = [str(r.rank), r.entry, "yes" if r.entry in bots else "no",
+               members.get(r.entry, ""), h.sha256 if h else "", f"{r.mu:.4f}", f"{r.sigma:.4f}",
+               str(r.games), f"{r.mean_score:.2f}"]
+        for bot in bots:
+            rate, low, high, n = staff_win_rates(report, r.entry, bot)
+            row += (["", "", "", "0"] if n == 0 or bot == r.entry else
+                    [f"{rate:.4f}", f"{low:.4f}", f"{high:.4f}", str(n)])
+        rows.append(row)
+    return header, rows
+
+
+def standings_csv(contest: Contest) -> str:
+    header, rows = standings_rows(contest)
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buf.getvalue()
+
+
+def _add(tar: tarfile.TarFile, name: str, data: bytes) -> None:
+    info = tarfile.TarInfo(name)
+    info.size = len(data)
+    info.mode = 0o644
+    tar.addfile(info, io.BytesIO(data))
+
+
+def write_archive(contest: Contest, out: Path) -> int:
+    """contest.tar.gz: standings.csv, contest.json, final.db and games/*.json; the number of
+    game records written."""
+    count = 0
+    with tarfile.open(out, "w:gz") as tar, tempfile.TemporaryDirectory() as tmp:
+        _add(tar, f"{contest.label}/standings.csv", standings_csv(contest).encode())
+        about = {"contest": contest.label, "name": contest.name, "ruleset": contest.ruleset,
+                 "options": contest.options(), "players": contest.players,
+                 "time_per_move": contest.time_per_move,
+                 "deadline": contest.deadline.isoformat() if contest.deadline else None,
+                 "handins": [{"team": h.participant.name, "version": h.version.number,
+                              "sha256": h.sha256, "at": h.at.isoformat()}
+                             for h in HandIn.objects.filter(contest=contest)
+                             .select_related("participant", "version")]}
+        _add(tar, f"{contest.label}/contest.json", json.dumps(about, indent=1).encode())
+        # A consistent copy of the final's database, even while something reads it.
+        copy = Path(tmp) / "final.db"
+        with sqlite3.connect(final_path(contest)) as src, sqlite3.connect(copy) as dst:
+            src.backup(dst)
+        tar.add(copy, f"{contest.label}/final.db")
+        with Store.open(copy, create=False) as store:
+            for g in store.games(done_only=True):
+                record = store.replay(g.game.game_id)
+                if record is not None:
+                    _add(tar, f"{contest.label}/games/final-{g.game.game_id}.json",
+                         json.dumps(record).encode())
+                    count += 1
+        games = Game.objects.filter(contest=contest, status=Game.DONE, record__isnull=False)
+        for game in games.iterator():
+            _add(tar, f"{contest.label}/games/{game.kind}-{game.pk}.json",
+                 json.dumps(game.record).encode())
+            count += 1
+    return count
