@@ -32,6 +32,7 @@ test: install
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy referee sdk bots tournaments
 	$(BIN)/mypy --strict referee/engine sdk
 	$(BIN)/lint-imports

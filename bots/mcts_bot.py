@@ -64,8 +64,9 @@ class _Node:
 
     def best_child(self, c: float) -> _Node:
         log_n = math.log(self.visits)
-        return max(self.children, key=lambda ch: ch.total / ch.visits
-                   + c * math.sqrt(log_n / ch.visits))
+        return max(
+            self.children, key=lambda ch: ch.total / ch.visits + c * math.sqrt(log_n / ch.visits)
+        )
 
 
 class MctsBot(sdk.Bot):
@@ -125,15 +126,15 @@ class MctsBot(sdk.Bot):
         gc.disable()
         try:
             while True:
-                self._simulate(root, worlds[self.simulations % len(worlds)].copy(),
-                               state.round)
+                self._simulate(root, worlds[self.simulations % len(worlds)].copy(), state.round)
                 self.simulations += 1
                 if fixed is not None and self.simulations >= fixed:
                     break
                 if time.monotonic() > deadline:
                     if fixed is not None:
-                        self.log.warning("out of time after %d of %d simulations",
-                                         self.simulations, fixed)
+                        self.log.warning(
+                            "out of time after %d of %d simulations", self.simulations, fixed
+                        )
                     break
         finally:
             gc.enable()
@@ -157,8 +158,9 @@ class MctsBot(sdk.Bot):
     def _ranked(self, state: Any, width: int) -> list[Any]:
         """The `width` most promising moves by `move_gain`, the best last (popped first)."""
         moves = state.legal_moves()
-        gains = [(g, self.rng.random(), m) for g, m in zip(move_gains(state, moves), moves,
-                                                            strict=True)]
+        gains = [
+            (g, self.rng.random(), m) for g, m in zip(move_gains(state, moves), moves, strict=True)
+        ]
         gains.sort()
         return [m for _, _, m in gains[-width:]]
 
@@ -221,8 +223,9 @@ class MctsBot(sdk.Bot):
                 node.children.append(child)
                 path.append(child)
         self._playout(sim, round_no)  # 3. playout
-        rewards = [1.0 / (1.0 + math.exp(-v / self.scale))
-                   for v in relative_values(evaluate_all(sim))]
+        rewards = [
+            1.0 / (1.0 + math.exp(-v / self.scale)) for v in relative_values(evaluate_all(sim))
+        ]
         for node in path:  # 4. backpropagation
             node.visits += 1
             if node.mover >= 0:

@@ -19,8 +19,9 @@ class RandomBot(sdk.Bot):
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()
         env_seed = os.environ.get("AZUL_ARENA_BOT_SEED")
-        self.rng = random.Random(seed if seed is not None else
-                                 (int(env_seed) if env_seed else None))
+        self.rng = random.Random(
+            seed if seed is not None else (int(env_seed) if env_seed else None)
+        )
 
     def choose_move(self, state):  # type: ignore[no-untyped-def]
         return self.rng.choice(state.legal_moves())

@@ -59,8 +59,9 @@ class SearchBot(sdk.Bot):
     width = 6
     max_depth = 12
 
-    parameters = {"depth": "plies searched per move, whatever the clock (iterative deepening "
-                        "stops there)"}
+    parameters = {
+        "depth": "plies searched per move, whatever the clock (iterative deepening stops there)"
+    }
 
     def __init__(self, depth: int | None = None) -> None:
         super().__init__()
@@ -145,7 +146,7 @@ class SearchBot(sdk.Bot):
         mover = state.turn
         if len(moves) > 2 * width:
             gains = pavilion.move_gains(state.to_state(), moves)
-            keep = sorted(range(len(moves)), key=gains.__getitem__)[-2 * width:]
+            keep = sorted(range(len(moves)), key=gains.__getitem__)[-2 * width :]
             moves = [moves[i] for i in keep]
         scored = []
         for move in moves:

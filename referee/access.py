@@ -22,8 +22,10 @@ from referee.tokens import TokenFile
 REFEREE_SERVICE = "/azul_arena.v1.RefereeService/"
 WATCH_MATCH = REFEREE_SERVICE + "WatchMatch"
 METADATA_KEY = "authorization"
-HOW_TO = ("send an operator token as `authorization: Bearer NAME.SECRET` metadata (issue one with "
-          "`azul-arena referee token new NAME --operator`)")
+HOW_TO = (
+    "send an operator token as `authorization: Bearer NAME.SECRET` metadata (issue one with "
+    "`azul-arena referee token new NAME --operator`)"
+)
 
 
 class SeatRefused(ValueError):
@@ -59,7 +61,8 @@ class OperatorGuard(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         self.public_watch = public_watch
 
     async def intercept_service(
-        self, continuation: Callable[[Any], Awaitable[grpc.RpcMethodHandler]],
+        self,
+        continuation: Callable[[Any], Awaitable[grpc.RpcMethodHandler]],
         details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
         method = details.method or ""
@@ -78,21 +81,27 @@ class OperatorGuard(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         scheme, _, token = header.strip().partition(" ")
         token = token.strip()
         if not header or scheme.lower() != "bearer" or not token:
-            return (grpc.StatusCode.UNAUTHENTICATED,
-                    f"the referee's API is for its operator: {HOW_TO}")
+            return (
+                grpc.StatusCode.UNAUTHENTICATED,
+                f"the referee's API is for its operator: {HOW_TO}",
+            )
         if self.tokens is not None and self.tokens.check_operator(token) is not None:
             return None
         if self.tokens is not None and self.tokens.check(token) is not None:
-            return (grpc.StatusCode.PERMISSION_DENIED,
-                    "a bot's token is for BotService.Connect only; the referee's API needs an "
-                    "operator token")
+            return (
+                grpc.StatusCode.PERMISSION_DENIED,
+                "a bot's token is for BotService.Connect only; the referee's API needs an "
+                "operator token",
+            )
         return grpc.StatusCode.UNAUTHENTICATED, f"unknown or wrong operator token: {HOW_TO}"
 
 
-def _refusing(handler: grpc.RpcMethodHandler, code: grpc.StatusCode,
-              text: str) -> grpc.RpcMethodHandler:
+def _refusing(
+    handler: grpc.RpcMethodHandler, code: grpc.StatusCode, text: str
+) -> grpc.RpcMethodHandler:
     """A handler of the same shape as `handler` that ends the call with `code`, having run
     nothing."""
+
     async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
         await context.abort(code, text)
 
@@ -100,8 +109,10 @@ def _refusing(handler: grpc.RpcMethodHandler, code: grpc.StatusCode,
         await context.abort(code, text)
         yield  # pragma: no cover - an async generator, as a streaming handler must be
 
-    kwargs = {"request_deserializer": handler.request_deserializer,
-              "response_serializer": handler.response_serializer}
+    kwargs = {
+        "request_deserializer": handler.request_deserializer,
+        "response_serializer": handler.response_serializer,
+    }
     if handler.request_streaming and handler.response_streaming:
         return grpc.stream_stream_rpc_method_handler(streaming, **kwargs)
     if handler.request_streaming:

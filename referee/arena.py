@@ -104,30 +104,46 @@ def _unsupported(declared: tuple[str, ...], ruleset: str) -> _Failed | None:
     plays it."""
     from referee.engine import RULESETS
 
-    plays = (tuple(r for r in declared if r in RULESETS)
-             or tuple(n for n, r in RULESETS.items() if r.family == "classic"))
+    plays = tuple(r for r in declared if r in RULESETS) or tuple(
+        n for n, r in RULESETS.items() if r.family == "classic"
+    )
     if ruleset in plays:
         return None
-    return _Failed("unsupported_ruleset", f"this game is {ruleset}; its Hello says it plays "
-                                          f"{', '.join(plays)}")
+    return _Failed(
+        "unsupported_ruleset", f"this game is {ruleset}; its Hello says it plays {', '.join(plays)}"
+    )
 
 
 class Arena:
     """Runs matches between entries; see the module docstring."""
 
-    def __init__(self, entries: dict[str, str] | list[str] | None = None,  # noqa: PLR0913  # keyword-only options, each with a default
-                 log_dir: Path | None = None, startup_timeout: float = 10.0, *,
-                 listen: str | None = None, reuse: bool = True, ping_interval: float = 10.0,
-                 ping_timeout: float = 5.0, address_space: int = ADDRESS_SPACE_LIMIT,
-                 cpu_seconds: int = CPU_SECONDS_LIMIT, file_size: int = FILE_SIZE_LIMIT,
-                 warm_start: bool | None = None, isolation: str | None = None,
-                 bot_env: dict[str, str] | None = None,
-                 entry_limits: dict[str, Limits] | None = None,
-                 entry_env: dict[str, dict[str, str]] | None = None,
-                 hidden: list[Path] | None = None, ponder: bool = False,
-                 max_processes: int | None = None, tls: tuple[bytes, bytes] | None = None,
-                 tokens: TokenFile | None = None, api: list[str] | None = None,
-                 client_ca: bytes | None = None, public_watch: bool = False) -> None:
+    def __init__(  # noqa: PLR0913  # keyword-only options, each with a default
+        self,
+        entries: dict[str, str] | list[str] | None = None,
+        log_dir: Path | None = None,
+        startup_timeout: float = 10.0,
+        *,
+        listen: str | None = None,
+        reuse: bool = True,
+        ping_interval: float = 10.0,
+        ping_timeout: float = 5.0,
+        address_space: int = ADDRESS_SPACE_LIMIT,
+        cpu_seconds: int = CPU_SECONDS_LIMIT,
+        file_size: int = FILE_SIZE_LIMIT,
+        warm_start: bool | None = None,
+        isolation: str | None = None,
+        bot_env: dict[str, str] | None = None,
+        entry_limits: dict[str, Limits] | None = None,
+        entry_env: dict[str, dict[str, str]] | None = None,
+        hidden: list[Path] | None = None,
+        ponder: bool = False,
+        max_processes: int | None = None,
+        tls: tuple[bytes, bytes] | None = None,
+        tokens: TokenFile | None = None,
+        api: list[str] | None = None,
+        client_ca: bytes | None = None,
+        public_watch: bool = False,
+    ) -> None:
         """`isolation`: none, process or sandbox (None: the strongest this machine offers;
         IsolationError, naming what is missing, for one it cannot provide). `bot_env`: variables
         every bot gets; `entry_limits` and `entry_env`: per entry name. `hidden`: paths no bot
@@ -154,8 +170,7 @@ class Arena:
         self.startup_timeout = startup_timeout
         self.reuse = reuse
         self.ping_interval, self.ping_timeout = ping_interval, ping_timeout
-        self.limits = Limits(memory=address_space, cpu_seconds=cpu_seconds,
-                             file_size=file_size)
+        self.limits = Limits(memory=address_space, cpu_seconds=cpu_seconds, file_size=file_size)
         self._listen = listen
         self._tmp: Path | None = None
         self._idle: dict[str, list[_Worker]] = {}
@@ -196,17 +211,25 @@ class Arena:
         listen = self._listen or local
         # Frozen bots answer no HTTP/2 keepalive: only remote peers (on `listen`) get it. The
         # Arena's own bots get a socket of their own that serves the bot stream alone.
-        self.server = RefereeServer(listen, run_match=lambda req: run_match_request(self, req),
-                                    also=[local] if listen != local else [],
-                                    keepalive=self._listen is not None,
-                                    tls=self._tls, tokens=self._tokens, api=self._api,
-                                    client_ca=self._client_ca, public_watch=self._public_watch,
-                                    listen_api=self._listen is not None)
+        self.server = RefereeServer(
+            listen,
+            run_match=lambda req: run_match_request(self, req),
+            also=[local] if listen != local else [],
+            keepalive=self._listen is not None,
+            tls=self._tls,
+            tokens=self._tokens,
+            api=self._api,
+            client_ca=self._client_ca,
+            public_watch=self._public_watch,
+            listen_api=self._listen is not None,
+        )
         await self.server.start()
-        self._launching = Isolation(self.isolation, self._tmp, socket_dir,
-                                    tuple([*self.hidden, self.log_dir]), self.bot_env)
-        self._bot_address = (f"unix:{sandbox.SOCKET_DIR}/{SOCKET_NAME}"
-                             if self.isolation == "sandbox" else local)
+        self._launching = Isolation(
+            self.isolation, self._tmp, socket_dir, tuple([*self.hidden, self.log_dir]), self.bot_env
+        )
+        self._bot_address = (
+            f"unix:{sandbox.SOCKET_DIR}/{SOCKET_NAME}" if self.isolation == "sandbox" else local
+        )
         if self.warm_start and any(_is_python(e) for e in self.entries.values()):
             self._start_standby()  # warming up while the first bots start
 
@@ -268,8 +291,14 @@ class Arena:
     def entry_of(self, name: str) -> str:
         return self.entries.get(name, name)
 
-    def add_entry(self, name: str, spec: str, limits: Limits | None = None,
-                  env: dict[str, str] | None = None, own: Path | None = None) -> None:
+    def add_entry(
+        self,
+        name: str,
+        spec: str,
+        limits: Limits | None = None,
+        env: dict[str, str] | None = None,
+        own: Path | None = None,
+    ) -> None:
         """An entry joining after the start (a late entry, a cluster worker's new seat), as
         those given to the constructor: its limits and variables, and its folder `own` hidden
         from the bots started from now on (theirs are already hidden from it)."""
@@ -379,8 +408,7 @@ class Arena:
                 except OSError:  # it stopped listening, or its files cannot be shown: cold
                     await process.kill()
         await self._built(entry)
-        return await launch(entry, self._bot_address, token, log_path, self._launching, limits,
-                            env)
+        return await launch(entry, self._bot_address, token, log_path, self._launching, limits, env)
 
     async def _built(self, entry: str) -> None:
         """Run a bot folder's build step once per Arena, before its first launch (every launch
@@ -397,8 +425,7 @@ class Arena:
             log.info("building %s: %s (log %s)", folder.path, folder.build, log_path)
             assert self._launching is not None
             wrap = build_wrapper(folder, self._launching)  # the bots' own isolation
-            task = self._builds[folder.path] = asyncio.ensure_future(
-                build(folder, log_path, wrap))
+            task = self._builds[folder.path] = asyncio.ensure_future(build(folder, log_path, wrap))
         await asyncio.shield(task)
 
     async def _spawn(self, name: str, retried: bool = False) -> _Worker | _Failed:
@@ -414,8 +441,9 @@ class Arena:
         exit_wait = asyncio.ensure_future(process.process.wait())
         try:
             waiting: set[asyncio.Future[Any]] = {hello, exit_wait}
-            done, _ = await asyncio.wait(waiting, timeout=self.startup_timeout,
-                                         return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                waiting, timeout=self.startup_timeout, return_when=asyncio.FIRST_COMPLETED
+            )
         finally:
             exit_wait.cancel()
         failure: _Failed | None = None
@@ -427,11 +455,14 @@ class Arena:
             failure = _Failed(kind, str(error), str(log_path))
         elif process.exited():
             kind, why = self._death(process)
-            failure = _Failed(kind, f"exited with {process.process.returncode} before Hello"
-                              + (f": {why}" if why else ""), str(log_path))
+            failure = _Failed(
+                kind,
+                f"exited with {process.process.returncode} before Hello"
+                + (f": {why}" if why else ""),
+                str(log_path),
+            )
         else:
-            failure = _Failed("no_hello", f"no Hello within {self.startup_timeout}s",
-                              str(log_path))
+            failure = _Failed("no_hello", f"no Hello within {self.startup_timeout}s", str(log_path))
         if failure is not None:
             self.server.hub.forget(token)
             if not hello.done():
@@ -442,12 +473,14 @@ class Arena:
                 # the standbys are the trouble here and warm start stops.
                 worker = await self._spawn(name, retried=True)
                 if isinstance(worker, _Worker):
-                    self._cold_from_now_on(f"a warm {name!r} died before Hello, a fresh one "
-                                           f"did not (see {log_path})")
+                    self._cold_from_now_on(
+                        f"a warm {name!r} died before Hello, a fresh one did not (see {log_path})"
+                    )
                 return worker
             return failure
-        worker = _Worker(name, session, process,
-                         spawn_to_hello=time.perf_counter() - process.started)
+        worker = _Worker(
+            name, session, process, spawn_to_hello=time.perf_counter() - process.started
+        )
         if process.group is not None:  # the cpu clock reads it
             session.cpu_counter = process.group.cpu_seconds
         if not self.ponder:  # no CPU until its first move request (the session thaws it)
@@ -455,7 +488,8 @@ class Arena:
             process.freeze()
         if self.ping_interval > 0:
             worker.keepalive = asyncio.ensure_future(
-                session.keepalive(self.ping_interval, self.ping_timeout))
+                session.keepalive(self.ping_interval, self.ping_timeout)
+            )
         self._workers.add(worker)
         return worker
 
@@ -490,8 +524,11 @@ class Arena:
         return worker
 
     async def _release(self, worker: _Worker, seat: Seat) -> None:
-        healthy = (seat.termination in ("ok", "unsupported_ruleset") and worker.session.alive
-                   and (worker.process is None or not worker.process.exited()))
+        healthy = (
+            seat.termination in ("ok", "unsupported_ruleset")
+            and worker.session.alive
+            and (worker.process is None or not worker.process.exited())
+        )
         if healthy and self.reuse:
             worker.last_used = next(self._released)
             self._idle.setdefault(worker.entry, []).append(worker)
@@ -507,8 +544,9 @@ class Arena:
             return "memory", words or "killed over its memory limit"
         return "crash", words
 
-    async def _classify(self, workers: list[_Worker | _Failed], seat: Seat,
-                        fault: BotFault) -> BotFault:
+    async def _classify(
+        self, workers: list[_Worker | _Failed], seat: Seat, fault: BotFault
+    ) -> BotFault:
         """A closed stream is a crash (or `memory`) when the bot's process died, else a
         disconnect."""
         worker = workers[seat.index]
@@ -522,10 +560,15 @@ class Arena:
 
     # -- matches -------------------------------------------------------------------------------
 
-    async def play(self, seats: list[str], config: MatchConfig | None = None, *,
-                   on_event: Callable[[MatchEvent], None] | None = None,
-                   match_id: str | None = None,
-                   _workers: list[_Worker | _Failed] | None = None) -> MatchResult:
+    async def play(
+        self,
+        seats: list[str],
+        config: MatchConfig | None = None,
+        *,
+        on_event: Callable[[MatchEvent], None] | None = None,
+        match_id: str | None = None,
+        _workers: list[_Worker | _Failed] | None = None,
+    ) -> MatchResult:
         """Play one game: `seats` are entry names in seat order (2 to 4)."""
         from referee.engine import new_game
 
@@ -533,8 +576,13 @@ class Arena:
         if not 2 <= len(seats) <= 4:
             raise ValueError(f"a match has 2 to 4 seats, not {len(seats)}")
         seed = config.seed if config.seed is not None else secrets.randbits(63)
-        game = new_game(config.ruleset, players=len(seats), seed=seed,
-                        first_player=config.first_player, **config.options)
+        game = new_game(
+            config.ruleset,
+            players=len(seats),
+            seed=seed,
+            first_player=config.first_player,
+            **config.options,
+        )
         seeds = config.bot_seeds or bot_seeds(seed, match_id or "match", len(seats))
         if len(seeds) != len(seats):
             raise ValueError(f"{len(seeds)} bot seeds for {len(seats)} seats")
@@ -544,64 +592,120 @@ class Arena:
             require_cpu_clock()
         workers = _workers or list(await asyncio.gather(*(self.acquire(s) for s in seats)))
         # A seat that cannot play: its bot did not start, or its Hello excludes this ruleset.
-        failed = [w if isinstance(w, _Failed) else _unsupported(w.session.rulesets,
-                                                                config.ruleset)
-                  for w in workers]
+        failed = [
+            w if isinstance(w, _Failed) else _unsupported(w.session.rulesets, config.ruleset)
+            for w in workers
+        ]
         match_seats = []
         for i, (name, worker) in enumerate(zip(seats, workers, strict=True)):
             own = config.seat_time_per_move[i] if i < len(config.seat_time_per_move) else None
             # A bot with no CPU counter (a remote bot: no cgroup here) keeps the wall clock.
             counted = isinstance(worker, _Worker) and worker.session.cpu_counter is not None
-            clock = SeatClock(config.time_per_move if own is None else own, config.time_bank,
-                              config.first_move_allowance, config.grace,
-                              kind=config.clock if counted else "wall", ceiling=config.ceiling,
-                              enforced=config.time_limit)
+            clock = SeatClock(
+                config.time_per_move if own is None else own,
+                config.time_bank,
+                config.first_move_allowance,
+                config.grace,
+                kind=config.clock if counted else "wall",
+                ceiling=config.ceiling,
+                enforced=config.time_limit,
+            )
             seat = Seat(i, name, worker.session if isinstance(worker, _Worker) else None, clock)
             if (failure := failed[i]) is not None:
                 seat.forfeited, seat.termination = True, failure.termination
                 seat.strikes, seat.faults[failure.termination] = 1, 1
             match_seats.append(seat)
-        runner = MatchRunner(match_id, game, match_seats, fault_policy=config.fault_policy,
-                             max_strikes=config.max_strikes, rng=random.Random(seed ^ 0x5EED),
-                             emit=on_event, bot_seeds=seeds,
-                             classify=lambda seat, fault: self._classify(workers, seat, fault))
+        runner = MatchRunner(
+            match_id,
+            game,
+            match_seats,
+            fault_policy=config.fault_policy,
+            max_strikes=config.max_strikes,
+            rng=random.Random(seed ^ 0x5EED),
+            emit=on_event,
+            bot_seeds=seeds,
+            classify=lambda seat, fault: self._classify(workers, seat, fault),
+        )
         for seat, failure in zip(match_seats, failed, strict=True):
             if failure is not None:
-                runner.faults.append({"ply": 0, "seat": seat.index, "fault": failure.termination,
-                                      "detail": failure.detail, "forfeited": True})
+                runner.faults.append(
+                    {
+                        "ply": 0,
+                        "seat": seat.index,
+                        "fault": failure.termination,
+                        "detail": failure.detail,
+                        "forfeited": True,
+                    }
+                )
         cpu_before = [_cpu(w) for w in workers]
         try:
             outcome = await runner.run()
-            cpu_used = [None if b is None or (a := _cpu(w)) is None else round(a - b, 4)
-                        for w, b in zip(workers, cpu_before, strict=True)]
+            cpu_used = [
+                None if b is None or (a := _cpu(w)) is None else round(a - b, 4)
+                for w, b in zip(workers, cpu_before, strict=True)
+            ]
         finally:
-            await asyncio.gather(*(self._release(w, s) for w, s in zip(workers, match_seats,
-                                                                        strict=True)
-                                   if isinstance(w, _Worker)))
+            await asyncio.gather(
+                *(
+                    self._release(w, s)
+                    for w, s in zip(workers, match_seats, strict=True)
+                    if isinstance(w, _Worker)
+                )
+            )
         duration = time.perf_counter() - began
         results = []
-        for seat, worker, score, rank in zip(outcome.seats, workers, outcome.scores,
-                                             outcome.ranks, strict=True):
-            log_path = (str(worker.process.log_path) if isinstance(worker, _Worker)
-                        and worker.process else getattr(worker, "log_path", ""))
-            results.append(SeatResult(
-                entry=seat.name, score=score, rank=rank, termination=seat.termination,
-                strikes=seat.strikes, faults=dict(seat.faults),
-                move_time_total=round(seat.move_time_total, 6), moves=seat.moves,
-                bot_name=seat.session.name if seat.session else "", log_path=log_path,
-                cpu_time=cpu_used[seat.index],
-                detail=next((f["detail"] for f in reversed(outcome.faults)
-                             if f["seat"] == seat.index), "")))
-        bots = [{"name": r.bot_name, "version": s.session.version if s.session else "",
-                 "termination": r.termination, "strikes": r.strikes, "faults": r.faults,
-                 "moves": r.moves, "move_time_total": r.move_time_total,
-                 "cpu_time": r.cpu_time, "clock": s.clock.kind}
-                for r, s in zip(results, outcome.seats, strict=True)]
-        record = build_replay(game.record(), match_id=match_id, names=list(seats),
-                              entries=[self.entry_of(s) for s in seats], bots=bots,
-                              plies=outcome.plies, faults=outcome.faults,
-                              config=dict(asdict(config), seed=seed, bot_seeds=list(seeds)),
-                              duration=duration)
-        return MatchResult(results, outcome.scores, outcome.ranks, record, duration, match_id,
-                           outcome.reason)
-
+        for seat, worker, score, rank in zip(
+            outcome.seats, workers, outcome.scores, outcome.ranks, strict=True
+        ):
+            log_path = (
+                str(worker.process.log_path)
+                if isinstance(worker, _Worker) and worker.process
+                else getattr(worker, "log_path", "")
+            )
+            results.append(
+                SeatResult(
+                    entry=seat.name,
+                    score=score,
+                    rank=rank,
+                    termination=seat.termination,
+                    strikes=seat.strikes,
+                    faults=dict(seat.faults),
+                    move_time_total=round(seat.move_time_total, 6),
+                    moves=seat.moves,
+                    bot_name=seat.session.name if seat.session else "",
+                    log_path=log_path,
+                    cpu_time=cpu_used[seat.index],
+                    detail=next(
+                        (f["detail"] for f in reversed(outcome.faults) if f["seat"] == seat.index),
+                        "",
+                    ),
+                )
+            )
+        bots = [
+            {
+                "name": r.bot_name,
+                "version": s.session.version if s.session else "",
+                "termination": r.termination,
+                "strikes": r.strikes,
+                "faults": r.faults,
+                "moves": r.moves,
+                "move_time_total": r.move_time_total,
+                "cpu_time": r.cpu_time,
+                "clock": s.clock.kind,
+            }
+            for r, s in zip(results, outcome.seats, strict=True)
+        ]
+        record = build_replay(
+            game.record(),
+            match_id=match_id,
+            names=list(seats),
+            entries=[self.entry_of(s) for s in seats],
+            bots=bots,
+            plies=outcome.plies,
+            faults=outcome.faults,
+            config=dict(asdict(config), seed=seed, bot_seeds=list(seeds)),
+            duration=duration,
+        )
+        return MatchResult(
+            results, outcome.scores, outcome.ranks, record, duration, match_id, outcome.reason
+        )

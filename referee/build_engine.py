@@ -36,9 +36,13 @@ def build() -> bool:
     sources = [str(source_path(name).relative_to(ROOT)) for name in MODULES]
     with tempfile.TemporaryDirectory(prefix="azul-mypyc-") as tmp:
         # mypyc builds under ./build and copies the extensions next to their sources.
-        result = subprocess.run([sys.executable, "-m", "mypyc", *sources], cwd=ROOT,
-                                capture_output=True, text=True,
-                                env={**__import__("os").environ, "MYPY_CACHE_DIR": tmp})
+        result = subprocess.run(
+            [sys.executable, "-m", "mypyc", *sources],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env={**__import__("os").environ, "MYPY_CACHE_DIR": tmp},
+        )
     shutil.rmtree(ROOT / "build", ignore_errors=True)
     if result.returncode != 0:
         clean()

@@ -146,8 +146,11 @@ class BotCgroup:
         """CPU time (user + system) its processes used, dead ones included."""
         try:
             if self._cpu_fd is None:
-                path = (self.dirs[""] / "cpu.stat" if self.v2
-                        else self.dirs["cpuacct"] / "cpuacct.usage")
+                path = (
+                    self.dirs[""] / "cpu.stat"
+                    if self.v2
+                    else self.dirs["cpuacct"] / "cpuacct.usage"
+                )
                 self._cpu_fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
             text = os.pread(self._cpu_fd, 4096, 0)  # offset 0: the file is made afresh
             if self.v2:
@@ -178,8 +181,7 @@ class BotCgroup:
 
 # The step in front of a bot's command line that puts it in its cgroups before anything runs:
 # `sh -c JOIN sh FILE... -- ARGV...` writes its pid to each FILE, then becomes ARGV.
-JOIN = ('for f do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift; '
-        'exec "$@"')
+JOIN = 'for f do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift; exec "$@"'
 
 
 def joined(group: BotCgroup | None, argv: list[str]) -> list[str]:

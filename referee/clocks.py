@@ -92,4 +92,5 @@ def require_cpu_clock() -> None:
         raise ClockError(
             "--clock cpu counts each bot's CPU time in its own cgroup, and this referee cannot "
             "make cgroups here (run it as root, or in a cgroup v2 tree that delegates the cpu, "
-            "memory and pids controllers to it); use --clock wall")
+            "memory and pids controllers to it); use --clock wall"
+        )

@@ -69,8 +69,12 @@ def python_bot(entry: str) -> Path | None:
     """The bot.py of a folder `bot new --lang python` made (a bot.py and no bot.toml): such a
     folder is the entry `folder/bot.py`. None for anything else."""
     folder = Path(entry.strip())
-    if entry.strip() and folder.is_dir() and not (folder / BOT_TOML).exists() \
-            and (folder / "bot.py").is_file():
+    if (
+        entry.strip()
+        and folder.is_dir()
+        and not (folder / BOT_TOML).exists()
+        and (folder / "bot.py").is_file()
+    ):
         return folder / "bot.py"
     return None
 
@@ -87,9 +91,11 @@ def read_folder(path: str | Path) -> BotFolder:
     folder = Path(path).resolve()
     toml_path = folder / BOT_TOML
     if not toml_path.is_file():
-        raise FolderError(f"{path} is a folder without a {BOT_TOML}: a bot folder says how its bot "
-                          f"starts there, e.g. run = \"node bot.js\" (azul-arena bot new NAME "
-                          "--lang node|cpp|python makes one)")
+        raise FolderError(
+            f"{path} is a folder without a {BOT_TOML}: a bot folder says how its bot "
+            f'starts there, e.g. run = "node bot.js" (azul-arena bot new NAME '
+            "--lang node|cpp|python makes one)"
+        )
     try:
         data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
@@ -98,8 +104,10 @@ def read_folder(path: str | Path) -> BotFolder:
         raise FolderError(f"{toml_path} is not valid TOML: {exc}") from None
     unknown = sorted(set(data) - _KEYS)
     if unknown:
-        raise FolderError(f"{toml_path}: unknown key(s) {', '.join(unknown)}; the keys are "
-                          + ", ".join(sorted(_KEYS)))
+        raise FolderError(
+            f"{toml_path}: unknown key(s) {', '.join(unknown)}; the keys are "
+            + ", ".join(sorted(_KEYS))
+        )
     for key in ("name", "language", "run", "build"):
         if not isinstance(data.get(key, ""), str):
             raise FolderError(f"{toml_path}: {key} must be a string")
@@ -108,13 +116,21 @@ def read_folder(path: str | Path) -> BotFolder:
     except ValueError as exc:
         raise FolderError(f"{toml_path}: run is not a command line: {exc}") from None
     if not run:
-        raise FolderError(f"{toml_path}: run is missing: the command line that starts the bot "
-                          "in this folder, e.g. run = \"node bot.js\"")
+        raise FolderError(
+            f"{toml_path}: run is missing: the command line that starts the bot "
+            'in this folder, e.g. run = "node bot.js"'
+        )
     timeout = data.get("build_timeout", DEFAULT_BUILD_TIMEOUT)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
         raise FolderError(f"{toml_path}: build_timeout must be a positive number of seconds")
-    return BotFolder(folder, run, data.get("build", "").strip(), float(timeout),
-                     data.get("name", "").strip(), data.get("language", "").strip())
+    return BotFolder(
+        folder,
+        run,
+        data.get("build", "").strip(),
+        float(timeout),
+        data.get("name", "").strip(),
+        data.get("language", "").strip(),
+    )
 
 
 def build_command(folder: BotFolder) -> list[str]:
@@ -122,8 +138,9 @@ def build_command(folder: BotFolder) -> list[str]:
     return ["/bin/sh", "-c", folder.build]
 
 
-async def build(folder: BotFolder, log_path: Path,
-                wrap: Callable[[list[str]], list[str]] | None = None) -> float:
+async def build(
+    folder: BotFolder, log_path: Path, wrap: Callable[[list[str]], list[str]] | None = None
+) -> float:
     """Run the folder's build step (nothing when it has none), its output appended to
     `log_path`; `wrap` may put the command inside a sandbox. Returns the seconds it took; raises
     BuildError when it fails or overruns `folder.build_timeout` (its process group is killed)."""
@@ -138,8 +155,13 @@ async def build(folder: BotFolder, log_path: Path,
         log.write(f"$ {folder.build}\n".encode())
         log.flush()
         process = await asyncio.create_subprocess_exec(
-            *argv, cwd=folder.path, stdin=asyncio.subprocess.DEVNULL, stdout=log,
-            stderr=asyncio.subprocess.STDOUT, start_new_session=True)
+            *argv,
+            cwd=folder.path,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=log,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         code = await asyncio.wait_for(process.wait(), folder.build_timeout)
     except (TimeoutError, asyncio.CancelledError) as exc:
@@ -148,13 +170,19 @@ async def build(folder: BotFolder, log_path: Path,
         await process.wait()
         if isinstance(exc, asyncio.CancelledError):
             raise
-        raise BuildError(f"the build of {folder.path} ({folder.build}) took more than "
-                         f"{folder.build_timeout:g} s; see {log_path}", log_path) from None
+        raise BuildError(
+            f"the build of {folder.path} ({folder.build}) took more than "
+            f"{folder.build_timeout:g} s; see {log_path}",
+            log_path,
+        ) from None
     if code != 0:
         # The error line first: a fault's detail is cut short in records (the command is the
         # log's first line).
-        raise BuildError(f"the build of {folder.path} failed with exit code {code}: "
-                         f"{_telling_line(log_path)}; see {log_path}", log_path)
+        raise BuildError(
+            f"the build of {folder.path} failed with exit code {code}: "
+            f"{_telling_line(log_path)}; see {log_path}",
+            log_path,
+        )
     return time.monotonic() - began
 
 
@@ -162,13 +190,19 @@ def _telling_line(log_path: Path) -> str:
     """The line of a failed build's log that says what went wrong: the first compiler or CMake
     error (`make` ends with "Error 2", which says nothing), else the last line."""
     with contextlib.suppress(OSError):
-        lines = [line.strip() for line in log_path.read_text(errors="replace").splitlines()
-                 if line.strip() and not line.startswith("$ ")]  # not the command itself
-        errors = [i for i, line in enumerate(lines)
-                  if "error:" in line.lower() or "CMake Error" in line]
+        lines = [
+            line.strip()
+            for line in log_path.read_text(errors="replace").splitlines()
+            if line.strip() and not line.startswith("$ ")
+        ]  # not the command itself
+        errors = [
+            i for i, line in enumerate(lines) if "error:" in line.lower() or "CMake Error" in line
+        ]
         if errors:  # CMake says "CMake Error at CMakeLists.txt:21 (message):", then the message
             first = errors[0]
-            told = lines[first:first + 3] if lines[first].endswith(":") else lines[first:first + 1]
+            told = (
+                lines[first : first + 3] if lines[first].endswith(":") else lines[first : first + 1]
+            )
             return " ".join(told)[:300]
         if lines:
             return lines[-1][:200]

@@ -78,13 +78,16 @@ def parse_builtin(spec: str) -> tuple[str, dict[str, int]] | None:
         key, eq, value = (part.strip() for part in item.partition("="))
         takes = builtin_parameters(name)
         if key not in takes:
-            offered = ("; ".join(f"{k}: {v}" for k, v in takes.items())
-                       if takes else "no parameters")
-            raise ValueError(f"the built-in bot {name} has no parameter {key!r}; it takes "
-                             f"{offered} (e.g. mcts:iterations=400)")
+            offered = "; ".join(f"{k}: {v}" for k, v in takes.items()) if takes else "no parameters"
+            raise ValueError(
+                f"the built-in bot {name} has no parameter {key!r}; it takes "
+                f"{offered} (e.g. mcts:iterations=400)"
+            )
         if not eq or not value.isdigit() or int(value) < 1:
-            raise ValueError(f"{name}: {key} must be a positive whole number, not {value!r} "
-                             f"(e.g. {name}:{key}=400)")
+            raise ValueError(
+                f"{name}: {key} must be a positive whole number, not {value!r} "
+                f"(e.g. {name}:{key}=400)"
+            )
         params[key] = int(value)
     return name, params
 
@@ -116,10 +119,12 @@ def python_target(entry: str) -> str | None:
     if path.endswith(".py"):
         if not Path(path).is_file():
             raise ValueError(f"bot file not found: {path}")
-        return str(Path(path).resolve()) + entry[len(path):]
-    raise ValueError(f"unknown bot entry {entry!r}: not a built-in "
-                     f"({', '.join(sorted(table))}), a .py file, a bot folder or a "
-                     "command line")
+        return str(Path(path).resolve()) + entry[len(path) :]
+    raise ValueError(
+        f"unknown bot entry {entry!r}: not a built-in "
+        f"({', '.join(sorted(table))}), a .py file, a bot folder or a "
+        "command line"
+    )
 
 
 def check_entry(entry: str) -> None:
@@ -131,8 +136,10 @@ def check_entry(entry: str) -> None:
         return
     if shutil.which(program) is None and not (os.sep in program and Path(program).is_file()):
         kind = "bot folder" if is_folder_entry(entry) else "command line entry"
-        raise ValueError(f"program {program!r} of the {kind} {entry!r} is neither on "
-                         "PATH nor an existing file (give the full path, or install it)")
+        raise ValueError(
+            f"program {program!r} of the {kind} {entry!r} is neither on "
+            "PATH nor an existing file (give the full path, or install it)"
+        )
 
 
 def slug(text: str) -> str:
@@ -162,8 +169,9 @@ def _tree_cpu(pid: int) -> float | None:
             fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
             total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
             seen = True
-            stack += [int(c) for c in
-                      Path(f"/proc/{current}/task/{current}/children").read_text().split()]
+            stack += [
+                int(c) for c in Path(f"/proc/{current}/task/{current}/children").read_text().split()
+            ]
         except (OSError, ValueError, IndexError):
             continue
     return total / ticks if seen else None
@@ -190,8 +198,7 @@ def entry_program(entry: str, level: str = "process") -> Program:
         file, colon, cls = target.partition(":") if ".py:" in target else (target, "", "")
         if inside:
             target = f"{sandbox.BOT_DIR}/{Path(file).name}{colon}{cls}"
-        return Program([sys.executable, "-m", "sdk.run", target], Path(file).parent,
-                       own_dir=True)
+        return Program([sys.executable, "-m", "sdk.run", target], Path(file).parent, own_dir=True)
     if is_folder_entry(entry):  # a bot folder runs in its folder (shown at /bot)
         found = read_folder(entry)
         argv = found.argv()
@@ -202,8 +209,11 @@ def entry_program(entry: str, level: str = "process") -> Program:
     # A command line's own files: the folder of its first argument that names a file (its
     # program too, unless that is an interpreter the system or the referee's Python provides).
     shown = ("/usr/", "/bin/", "/sbin/", "/lib", "/opt/", sys.prefix + "/", sys.base_prefix + "/")
-    files = [Path(a).resolve() for i, a in enumerate(argv) if Path(a).is_file()
-             and not (i == 0 and (os.path.abspath(a) + "/").startswith(shown))]
+    files = [
+        Path(a).resolve()
+        for i, a in enumerate(argv)
+        if Path(a).is_file() and not (i == 0 and (os.path.abspath(a) + "/").startswith(shown))
+    ]
     folder = files[0].parent if files else None
     if inside and folder is not None:
         argv = [_inside(a, folder) for a in argv]
@@ -316,7 +326,8 @@ class BotProcess:
     def _look_again(self, delay: float) -> None:
         with contextlib.suppress(RuntimeError):  # no event loop: nothing to come back with
             self._newcomers = asyncio.get_running_loop().call_later(
-                delay, self._stop_newcomers, delay)
+                delay, self._stop_newcomers, delay
+            )
 
     def _stop_newcomers(self, delay: float) -> None:
         """Stop what joined its cgroup since `freeze` read it; look again, later each time,
@@ -384,9 +395,17 @@ class BotProcess:
             shutil.rmtree(self.place.home, ignore_errors=True)
 
 
-async def _start(argv: list[str], extra_env: dict[str, str], log_path: Path, level: str,  # noqa: PLR0913  # the parts of one launch, all keyword-passed by launch()
-                 limits: Limits, place: Place, entry: str, cwd: Path | None = None,
-                 stdin: int = asyncio.subprocess.DEVNULL) -> BotProcess:
+async def _start(  # noqa: PLR0913  # the parts of one launch, all keyword-passed by launch()
+    argv: list[str],
+    extra_env: dict[str, str],
+    log_path: Path,
+    level: str,
+    limits: Limits,
+    place: Place,
+    entry: str,
+    cwd: Path | None = None,
+    stdin: int = asyncio.subprocess.DEVNULL,
+) -> BotProcess:
     """Start `argv` at `level`, limited, its output going to `log_path`."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     env = sandbox.environment(level, place.home, extra_env)
@@ -396,9 +415,14 @@ async def _start(argv: list[str], extra_env: dict[str, str], log_path: Path, lev
         with open(log_path, "ab") as log:
             started = time.perf_counter()
             process = await asyncio.create_subprocess_exec(
-                *full, stdin=stdin, stdout=log, stderr=asyncio.subprocess.STDOUT, env=env,
+                *full,
+                stdin=stdin,
+                stdout=log,
+                stderr=asyncio.subprocess.STDOUT,
+                env=env,
                 cwd=None if cwd is None or level == "sandbox" else cwd,
-                start_new_session=True)  # its own session => its own process group
+                start_new_session=True,
+            )  # its own session => its own process group
     except BaseException:
         if group is not None:
             group.remove()
@@ -412,20 +436,39 @@ async def _start(argv: list[str], extra_env: dict[str, str], log_path: Path, lev
     return BotProcess(entry, process, log_path, started, place, group, level)
 
 
-async def launch(entry: str, address: str, token: str, log_path: Path, isolation: Isolation,
-                 limits: Limits = DEFAULT_LIMITS, env: dict[str, str] | None = None) -> BotProcess:
+async def launch(
+    entry: str,
+    address: str,
+    token: str,
+    log_path: Path,
+    isolation: Isolation,
+    limits: Limits = DEFAULT_LIMITS,
+    env: dict[str, str] | None = None,
+) -> BotProcess:
     """Start `entry` as a bot process that will dial `address` (as the bot sees it) and say
     Hello with `token`; `env`: the variables the organiser passes to this entry."""
     program = entry_program(entry, isolation.level)
-    extra = {**isolation.env, **(env or {}), "AZUL_ARENA_REFEREE": address,
-             "AZUL_ARENA_TOKEN": token}
-    return await _start(program.argv, extra, log_path, isolation.level, limits,
-                        isolation.place(program.bot_dir), entry,
-                        program.bot_dir if program.own_dir else None)
+    extra = {
+        **isolation.env,
+        **(env or {}),
+        "AZUL_ARENA_REFEREE": address,
+        "AZUL_ARENA_TOKEN": token,
+    }
+    return await _start(
+        program.argv,
+        extra,
+        log_path,
+        isolation.level,
+        limits,
+        isolation.place(program.bot_dir),
+        entry,
+        program.bot_dir if program.own_dir else None,
+    )
 
 
-async def launch_standby(log_path: Path, isolation: Isolation,
-                         limits: Limits = DEFAULT_LIMITS) -> BotProcess:
+async def launch_standby(
+    log_path: Path, isolation: Isolation, limits: Limits = DEFAULT_LIMITS
+) -> BotProcess:
     """Start a warm Python bot process (sdk.standby) that waits to be told which bot to be:
     isolated and limited like any bot (`limits.memory`: the largest an entry may get); `assign`
     makes it one. In the sandbox it sees an empty /bot, filled when it is assigned."""
@@ -437,8 +480,16 @@ async def launch_standby(log_path: Path, isolation: Isolation,
     if isolation.level == "sandbox":
         place.bot_dir = place.home / "bot"
         place.bot_dir.mkdir()
-    return await _start(argv, {**isolation.env, "SPT_NOENV": "1"}, log_path, isolation.level,
-                        limits, place, "", stdin=asyncio.subprocess.PIPE)
+    return await _start(
+        argv,
+        {**isolation.env, "SPT_NOENV": "1"},
+        log_path,
+        isolation.level,
+        limits,
+        place,
+        "",
+        stdin=asyncio.subprocess.PIPE,
+    )
 
 
 MAX_COPIED_FILES = 2000  # a warm sandboxed bot's folder is copied in; past this, it starts cold
@@ -467,8 +518,15 @@ def _show_files(source: Path, target: Path, hidden: tuple[Path, ...]) -> None:
                 shutil.copy2(path, out / name)
 
 
-def assign(standby: BotProcess, entry: str, address: str, token: str, log_path: Path,
-           limits: Limits, env: dict[str, str] | None = None) -> None:
+def assign(
+    standby: BotProcess,
+    entry: str,
+    address: str,
+    token: str,
+    log_path: Path,
+    limits: Limits,
+    env: dict[str, str] | None = None,
+) -> None:
     """Make a standby process (launch_standby) the Python bot `entry`, dialling `address` with
     `token`, under `limits` (its memory: no more than the standby's); its log file is renamed to
     `log_path`. Raises OSError if it cannot (the caller starts the bot cold)."""
@@ -482,9 +540,14 @@ def assign(standby: BotProcess, entry: str, address: str, token: str, log_path: 
         _show_files(program.bot_dir, place.bot_dir, place.hidden)
     if standby.group is not None:
         standby.group.set_memory(limits.memory)
-    order = {"target": program.argv[-1], "referee": address, "token": token,
-             "memory": limits.memory, "env": env or {},
-             "cwd": str(program.bot_dir or "") if standby.level != "sandbox" else ""}
+    order = {
+        "target": program.argv[-1],
+        "referee": address,
+        "token": token,
+        "memory": limits.memory,
+        "env": env or {},
+        "cwd": str(program.bot_dir or "") if standby.level != "sandbox" else "",
+    }
     stdin.write((json.dumps(order) + "\n").encode())
     stdin.close()
     with contextlib.suppress(OSError):
@@ -494,12 +557,14 @@ def assign(standby: BotProcess, entry: str, address: str, token: str, log_path: 
     standby.started = time.perf_counter()  # spawn-to-Hello counts from here
 
 
-BUILD_LIMITS = Limits(memory=8 << 30, cpu_seconds=3600, file_size=1 << 30, processes=256,
-                      tmp_size=1 << 30)  # a compiler needs more than a bot
+BUILD_LIMITS = Limits(
+    memory=8 << 30, cpu_seconds=3600, file_size=1 << 30, processes=256, tmp_size=1 << 30
+)  # a compiler needs more than a bot
 
 
-def build_wrapper(folder: BotFolder, isolation: Isolation,
-                  limits: Limits = BUILD_LIMITS) -> Callable[[list[str]], list[str]]:
+def build_wrapper(
+    folder: BotFolder, isolation: Isolation, limits: Limits = BUILD_LIMITS
+) -> Callable[[list[str]], list[str]]:
     """What puts a bot folder's build command (referee.folders.build) at the Arena's isolation
     level: the same sandbox as its bot, but its folder writable (the build writes its output
     there), bigger limits, and the same clean environment; its time limit is the folder's."""

@@ -22,8 +22,17 @@ from referee.protocol.codec import TERMINATIONS, encode_state
 from referee.sessions import BotFault, BotSession
 
 # Faults after which the seat cannot go on, whatever the policy.
-FATAL = frozenset({"crash", "memory", "disconnect", "no_hello", "version_mismatch",
-                   "bad_token", "unsupported_ruleset"})
+FATAL = frozenset(
+    {
+        "crash",
+        "memory",
+        "disconnect",
+        "no_hello",
+        "version_mismatch",
+        "bad_token",
+        "unsupported_ruleset",
+    }
+)
 
 
 @dataclass
@@ -73,8 +82,9 @@ def final_ranks(engine_ranks: tuple[int, ...] | list[int], forfeited: list[bool]
         if forfeited[i]:
             ranks.append(1 + sum(not f for f in forfeited))
         else:
-            ranks.append(1 + sum(1 for j, r in enumerate(engine_ranks)
-                                 if not forfeited[j] and r < rank))
+            ranks.append(
+                1 + sum(1 for j, r in enumerate(engine_ranks) if not forfeited[j] and r < rank)
+            )
     return ranks
 
 
@@ -82,9 +92,19 @@ class MatchRunner:
     """Plays one game. `classify` turns a closed stream into crash or disconnect (the launcher
     knows whether the process died); `emit` receives every event as it happens."""
 
-    def __init__(self, match_id: str, game: Any, seats: list[Seat], *, fault_policy: str,  # noqa: PLR0913  # keyword-only options, each with a default
-                 max_strikes: int, rng: random.Random, emit: Emit | None = None,
-                 classify: Classify | None = None, bot_seeds: Sequence[int] = ()) -> None:
+    def __init__(  # noqa: PLR0913  # keyword-only options, each with a default
+        self,
+        match_id: str,
+        game: Any,
+        seats: list[Seat],
+        *,
+        fault_policy: str,
+        max_strikes: int,
+        rng: random.Random,
+        emit: Emit | None = None,
+        classify: Classify | None = None,
+        bot_seeds: Sequence[int] = (),
+    ) -> None:
         self.match_id = match_id
         self.game = game
         self.seats = seats
@@ -108,10 +128,18 @@ class MatchRunner:
         if fatal or self.fault_policy == "forfeit" or seat.strikes >= self.max_strikes:
             seat.forfeited = True
             seat.termination = kind
-        self.faults.append({"ply": len(self.plies), "seat": seat.index, "fault": kind,
-                            "detail": fault.detail, "forfeited": seat.forfeited})
-        self.emit(SeatFaulted(self.match_id, seat.index, kind, seat.strikes, seat.forfeited,
-                              fault.detail))
+        self.faults.append(
+            {
+                "ply": len(self.plies),
+                "seat": seat.index,
+                "fault": kind,
+                "detail": fault.detail,
+                "forfeited": seat.forfeited,
+            }
+        )
+        self.emit(
+            SeatFaulted(self.match_id, seat.index, kind, seat.strikes, seat.forfeited, fault.detail)
+        )
 
     async def _ask(self, seat: Seat, legal: tuple[Any, ...]) -> Any | None:
         """The seat's answer as an engine move, or None after a fault (already accounted)."""
@@ -131,8 +159,10 @@ class MatchRunner:
         cpu = seat.clock.kind == "cpu" and seat.clock.enforced
         try:
             reply, elapsed = await session.request_move(
-                envelope, seat.clock.wall_deadline(),
-                cpu_limit=seat.clock.deadline() if cpu else None)
+                envelope,
+                seat.clock.wall_deadline(),
+                cpu_limit=seat.clock.deadline() if cpu else None,
+            )
         except BotFault as fault:
             seat.clock.expire()
             if fault.kind == "timeout":
@@ -151,14 +181,15 @@ class MatchRunner:
         if choice == "move_index":
             if msg.move_index < len(legal):
                 return legal[msg.move_index]
-            await self._fault(seat, BotFault("illegal", f"index {msg.move_index} of "
-                                                        f"{len(legal)} legal moves"))
+            await self._fault(
+                seat, BotFault("illegal", f"index {msg.move_index} of {len(legal)} legal moves")
+            )
             return None
         if choice == "move" and msg.move.startswith(BOT_ERROR):
             # The SDK's word that choose_move raised: a crash of the bot's code (`memory` for a
             # failed allocation), with the last line of its traceback; its process lives on, so
             # the policy decides (a strike).
-            said = msg.move[len(BOT_ERROR):][:200]
+            said = msg.move[len(BOT_ERROR) :][:200]
             kind = "memory" if said.startswith("MemoryError") else "crash"  # over its limit
             await self._fault(seat, BotFault(kind, said, fatal=False))
             return None
@@ -166,8 +197,9 @@ class MatchRunner:
             try:
                 move = game.parse_move(msg.move)
             except Exception:  # NotationError: not a move at all
-                await self._fault(seat, BotFault("malformed",
-                                                 f"{_clip(msg.move)} is not a move in notation"))
+                await self._fault(
+                    seat, BotFault("malformed", f"{_clip(msg.move)} is not a move in notation")
+                )
                 return None
             if move in legal:
                 return move
@@ -180,9 +212,14 @@ class MatchRunner:
         game, seats = self.game, self.seats
         ruleset = getattr(game.ruleset, "name", game.ruleset)
         self.emit(MatchStarted(self.match_id, ruleset, tuple(s.name for s in seats)))
-        start = bot_pb2.ConnectResponse(game_start=bot_pb2.GameStart(
-            game_id=self.match_id, ruleset=ruleset, players=len(seats),
-            names=[s.name for s in seats]))
+        start = bot_pb2.ConnectResponse(
+            game_start=bot_pb2.GameStart(
+                game_id=self.match_id,
+                ruleset=ruleset,
+                players=len(seats),
+                names=[s.name for s in seats],
+            )
+        )
         # Seats forfeited already (no bot, or one that does not play this ruleset) are not told
         # of the game at all.
         started = [s for s in seats if s.session is not None and not s.forfeited]
@@ -208,27 +245,50 @@ class MatchRunner:
             seat.moves += 1
             game.push(move)
             notation = str(move)
-            self.plies.append({"seat": seat.index, "move": notation,
-                               "us": int(self._elapsed * 1e6), "substituted": substituted})
+            self.plies.append(
+                {
+                    "seat": seat.index,
+                    "move": notation,
+                    "us": int(self._elapsed * 1e6),
+                    "substituted": substituted,
+                }
+            )
             if self._watched:
-                self.emit(MovePlayed(self.match_id, len(self.plies), seat.index, notation,
-                                     self._elapsed, substituted))
+                self.emit(
+                    MovePlayed(
+                        self.match_id,
+                        len(self.plies),
+                        seat.index,
+                        notation,
+                        self._elapsed,
+                        substituted,
+                    )
+                )
         forfeited = [s.forfeited for s in seats]
         scores = list(game.scores)
         ranks = final_ranks(game.ranks(), forfeited)
         reason = "forfeit" if any(forfeited) else "completed"
         terminations = [s.termination for s in seats]
-        over = bot_pb2.ConnectResponse(game_over=bot_pb2.GameOver(
-            game_id=self.match_id, scores=scores, ranks=ranks,
-            reason=(game_pb2.GAME_END_REASON_FORFEIT if any(forfeited)
-                    else game_pb2.GAME_END_REASON_COMPLETED),
-            terminations=[TERMINATIONS[t] for t in terminations]))
+        over = bot_pb2.ConnectResponse(
+            game_over=bot_pb2.GameOver(
+                game_id=self.match_id,
+                scores=scores,
+                ranks=ranks,
+                reason=(
+                    game_pb2.GAME_END_REASON_FORFEIT
+                    if any(forfeited)
+                    else game_pb2.GAME_END_REASON_COMPLETED
+                ),
+                terminations=[TERMINATIONS[t] for t in terminations],
+            )
+        )
         for seat in started:
             if seat.session is not None and seat.session.alive:
                 try:
                     await seat.session.send(over, timeout=1.0)
                 except BotFault:
                     pass
-        self.emit(MatchEnded(self.match_id, tuple(scores), tuple(ranks), tuple(terminations),
-                             reason))
+        self.emit(
+            MatchEnded(self.match_id, tuple(scores), tuple(ranks), tuple(terminations), reason)
+        )
         return Outcome(seats, scores, ranks, reason, self.plies, self.faults)

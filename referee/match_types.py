@@ -77,11 +77,14 @@ class MatchConfig:
         if self.clock not in CLOCKS:
             raise ValueError(f"clock {self.clock!r} is not {' or '.join(CLOCKS)}")
         if not self.ceiling >= 1:
-            raise ValueError(f"the cpu clock's ceiling is a multiple of the limit, at least 1, "
-                             f"not {self.ceiling}")
+            raise ValueError(
+                f"the cpu clock's ceiling is a multiple of the limit, at least 1, "
+                f"not {self.ceiling}"
+            )
         if self.fault_policy not in FAULT_POLICIES:
-            raise ValueError(f"fault policy {self.fault_policy!r} is not "
-                             f"{' or '.join(FAULT_POLICIES)}")
+            raise ValueError(
+                f"fault policy {self.fault_policy!r} is not {' or '.join(FAULT_POLICIES)}"
+            )
         if self.max_strikes < 1:
             raise ValueError("max strikes must be at least 1")
         if any(t is not None and not t > 0 for t in self.seat_time_per_move):
@@ -91,8 +94,7 @@ class MatchConfig:
         try:  # the engine judges the ruleset and its options (a wild order for classic Azul)
             rules = get_ruleset(self.ruleset)
             if self.options:
-                new_game(self.ruleset, rules.min_players, seed=0, first_player=0,
-                         **self.options)
+                new_game(self.ruleset, rules.min_players, seed=0, first_player=0, **self.options)
         except (EngineError, TypeError) as exc:
             raise ValueError(str(exc)) from None
 

@@ -9,10 +9,18 @@ from typing import Any
 REPLAY_FORMAT = "azul-arena/replay/1"
 
 
-def build_replay(record: dict[str, Any], *, match_id: str, names: list[str], entries: list[str],  # noqa: PLR0913  # keyword-only: the facts a replay records
-                 bots: list[dict[str, Any]], plies: list[dict[str, Any]],
-                 faults: list[dict[str, Any]], config: dict[str, Any],
-                 duration: float) -> dict[str, Any]:
+def build_replay(  # noqa: PLR0913  # keyword-only: the facts a replay records
+    record: dict[str, Any],
+    *,
+    match_id: str,
+    names: list[str],
+    entries: list[str],
+    bots: list[dict[str, Any]],
+    plies: list[dict[str, Any]],
+    faults: list[dict[str, Any]],
+    config: dict[str, Any],
+    duration: float,
+) -> dict[str, Any]:
     """The engine record (still readable by the engine: extra keys are ignored) + referee facts.
 
     `players` becomes the seat names; `move_times_us` lists the referee-measured time of every
@@ -22,8 +30,12 @@ def build_replay(record: dict[str, Any], *, match_id: str, names: list[str], ent
     replay = dict(record)
     replay["players"] = names
     replay["referee"] = {
-        "format": REPLAY_FORMAT, "match_id": match_id, "entries": entries, "bots": bots,
-        "config": config, "duration": round(duration, 6),
+        "format": REPLAY_FORMAT,
+        "match_id": match_id,
+        "entries": entries,
+        "bots": bots,
+        "config": config,
+        "duration": round(duration, 6),
         "move_times_us": [p["us"] for p in plies],
         "substituted": [i for i, p in enumerate(plies) if p["substituted"]],
         "faults": faults,

@@ -31,10 +31,27 @@ SOCKET_DIR = "/run/azul-arena"  # where a sandboxed bot sees the referee's socke
 PATH = "/usr/local/bin:/usr/bin:/bin"
 SHM_SIZE = 16 << 20  # bytes of /dev/shm in the sandbox (Python's multiprocessing uses it)
 # Directories a sandboxed program may need from the system, shown read-only when they exist.
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt",
-               "/etc/alternatives", "/etc/ssl/certs")
-SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime", "/etc/passwd",
-                "/etc/group", "/etc/nsswitch.conf", "/etc/hosts")
+SYSTEM_DIRS = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/opt",
+    "/etc/alternatives",
+    "/etc/ssl/certs",
+)
+SYSTEM_FILES = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/localtime",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/nsswitch.conf",
+    "/etc/hosts",
+)
 
 
 class IsolationError(RuntimeError):
@@ -117,17 +134,38 @@ def _bwrap_prefix(bwrap: str, tmp_size: int = Limits.tmp_size) -> list[str]:
     """bwrap's namespaces and mounts, up to the bot's own folder. The private /proc, /dev,
     /tmp and /dev/shm come first, the system and the project after: a bind under /tmp (a project
     or its .venv installed there) must land on top of the private /tmp, not under it."""
-    return [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-            "--clearenv", "--proc", "/proc", "--dev", "/dev",
-            "--size", str(tmp_size), "--tmpfs", "/tmp",
-            "--size", str(SHM_SIZE), "--tmpfs", "/dev/shm",
-            *_system_binds(), "--hostname", "bot"]
+    return [
+        bwrap,
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--clearenv",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        str(tmp_size),
+        "--tmpfs",
+        "/tmp",
+        "--size",
+        str(SHM_SIZE),
+        "--tmpfs",
+        "/dev/shm",
+        *_system_binds(),
+        "--hostname",
+        "bot",
+    ]
 
 
 def _userns_blockers() -> list[str]:
     """The kernel settings that forbid this user new user namespaces, as `name=value`."""
-    settings = {"/proc/sys/user/max_user_namespaces": "0",
-                "/proc/sys/kernel/unprivileged_userns_clone": "0"}
+    settings = {
+        "/proc/sys/user/max_user_namespaces": "0",
+        "/proc/sys/kernel/unprivileged_userns_clone": "0",
+    }
     if os.geteuid() != 0:
         settings["/proc/sys/kernel/apparmor_restrict_unprivileged_userns"] = "1"
     found = []
@@ -158,13 +196,17 @@ def _namespaces_refused(tool: str, message: str) -> str:
     the cause."""
     blockers = _userns_blockers()
     if blockers:
-        return (f"{tool} cannot create the namespaces it needs here ({message}): user "
-                f"namespaces are disabled by {', '.join(blockers)} (set "
-                f"{' and '.join(b.split('=')[0] for b in blockers)} to allow them, or run the "
-                "referee as root)")
-    return (f"{tool} cannot create the namespaces it needs here ({message}); the kernel's "
-            "settings for user namespaces allow them, so a container or security module "
-            "(seccomp, AppArmor, SELinux) around the referee may forbid them")
+        return (
+            f"{tool} cannot create the namespaces it needs here ({message}): user "
+            f"namespaces are disabled by {', '.join(blockers)} (set "
+            f"{' and '.join(b.split('=')[0] for b in blockers)} to allow them, or run the "
+            "referee as root)"
+        )
+    return (
+        f"{tool} cannot create the namespaces it needs here ({message}); the kernel's "
+        "settings for user namespaces allow them, so a container or security module "
+        "(seccomp, AppArmor, SELinux) around the referee may forbid them"
+    )
 
 
 @functools.cache
@@ -183,12 +225,14 @@ def probe(level: str) -> str | None:
         run = _run([*found[0], *found[1], "true"])
         if isinstance(run, str):
             return run
-        return None if run.returncode == 0 else _namespaces_refused("unshare/setpriv",
-                                                                     _last_line(run))
+        return (
+            None if run.returncode == 0 else _namespaces_refused("unshare/setpriv", _last_line(run))
+        )
     bwrap = shutil.which("bwrap")
     if bwrap is None:
-        return ("bubblewrap (bwrap) is not installed: apt-get install bubblewrap "
-                "(see docs/security.md)")
+        return (
+            "bubblewrap (bwrap) is not installed: apt-get install bubblewrap (see docs/security.md)"
+        )
     bare = _run([bwrap, "--unshare-all", "--ro-bind", "/", "/", "--", "true"])
     if isinstance(bare, str):
         return bare
@@ -206,13 +250,15 @@ def probe(level: str) -> str | None:
     if "source path" in message:
         hint = "a path the sandbox shows cannot be bound"
     elif "execvp" in message:
-        hint = (f"the referee's Python ({sys.executable}) is not visible inside the sandbox")
+        hint = f"the referee's Python ({sys.executable}) is not visible inside the sandbox"
     elif "seccomp" in message:
         hint = "bubblewrap refused the seccomp filter (referee/seccomp.py)"
     else:
         hint = "a path the sandbox shows cannot be bound"
-    return (f"bubblewrap can create namespaces here, but the sandbox cannot be set up: "
-            f"{hint} ({message})")
+    return (
+        f"bubblewrap can create namespaces here, but the sandbox cannot be set up: "
+        f"{hint} ({message})"
+    )
 
 
 def strongest() -> str:
@@ -226,13 +272,14 @@ def require(level: str | None) -> str:
     if level is None:
         return strongest()
     if level not in LEVELS:
-        raise IsolationError(f"unknown isolation level {level!r}: choose "
-                             f"{', '.join(LEVELS)}")
+        raise IsolationError(f"unknown isolation level {level!r}: choose {', '.join(LEVELS)}")
     why = probe(level)
     if why is not None:
-        raise IsolationError(f"isolation {level!r} cannot work on this machine: {why}; "
-                             f"choose a weaker level explicitly (--isolation "
-                             f"{LEVELS[LEVELS.index(level) - 1]}) if you trust the bots")
+        raise IsolationError(
+            f"isolation {level!r} cannot work on this machine: {why}; "
+            f"choose a weaker level explicitly (--isolation "
+            f"{LEVELS[LEVELS.index(level) - 1]}) if you trust the bots"
+        )
     return level
 
 
@@ -246,11 +293,16 @@ def caveats(level: str) -> str:
     if level == "sandbox" and seccomp.unavailable() is not None:
         notes.append(f"no seccomp filter: {seccomp.unavailable()}")
     if level != "none" and layout() is None:
-        cap = ("the process cap is NOT enforced (root ignores RLIMIT_NPROC: run the referee "
-               "as another user, or give it cgroups)" if os.geteuid() == 0
-               else "processes capped by RLIMIT_NPROC (per user, not per bot)")
-        notes.append(f"no cgroups here: {cap}; no memory cgroup; a bot's child that leaves "
-                     "its process group is not frozen")
+        cap = (
+            "the process cap is NOT enforced (root ignores RLIMIT_NPROC: run the referee "
+            "as another user, or give it cgroups)"
+            if os.geteuid() == 0
+            else "processes capped by RLIMIT_NPROC (per user, not per bot)"
+        )
+        notes.append(
+            f"no cgroups here: {cap}; no memory cgroup; a bot's child that leaves "
+            "its process group is not frozen"
+        )
     return "; ".join(notes)
 
 
@@ -267,8 +319,14 @@ def environment(level: str, home: Path, extra: dict[str, str]) -> dict[str, str]
     inside = level == "sandbox"
     home_dir = "/tmp" if inside else str(home)
     venv_bin = str(Path(sys.executable).parent)
-    env = {"PATH": f"{venv_bin}:{PATH}", "HOME": home_dir, "TMPDIR": home_dir,
-           **locale(), "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(project_root())}
+    env = {
+        "PATH": f"{venv_bin}:{PATH}",
+        "HOME": home_dir,
+        "TMPDIR": home_dir,
+        **locale(),
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONPATH": str(project_root()),
+    }
     # Python writes no bytecode caches next to a bot's read-only files (nor beside the project's).
     if inside:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -289,20 +347,25 @@ def _bind_hidden(place: Place) -> list[str]:
         if not path.exists() or str(inner) == ".":
             continue
         target = f"{place.mount_at}/{inner}"
-        args += (["--tmpfs", target] if path.is_dir() else ["--ro-bind", "/dev/null", target])
+        args += ["--tmpfs", target] if path.is_dir() else ["--ro-bind", "/dev/null", target]
     return args
 
 
-def command(argv: list[str], level: str, limits: Limits, place: Place,
-            env: dict[str, str]) -> list[str]:
+def command(
+    argv: list[str], level: str, limits: Limits, place: Place, env: dict[str, str]
+) -> list[str]:
     """The full command line that runs `argv` at `level`, limits applied before it runs (the
     caller adds the cgroup step, if any, in front). At `none`, `argv` itself: the launcher applies
     the limits with prlimit() once the process exists."""
     if level == "none":
         return argv
     prlimit = shutil.which("prlimit") or "prlimit"
-    rlimits = [prlimit, f"--as={limits.memory}", f"--cpu={limits.cpu_seconds}",
-               f"--fsize={limits.file_size}"]
+    rlimits = [
+        prlimit,
+        f"--as={limits.memory}",
+        f"--cpu={limits.cpu_seconds}",
+        f"--fsize={limits.file_size}",
+    ]
     if os.geteuid() != 0:  # per user; root ignores it (a pids cgroup caps root's bots)
         rlimits.append(f"--nproc={limits.processes}")
     rlimits.append("--")

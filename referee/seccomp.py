@@ -26,21 +26,47 @@ from pathlib import Path
 
 # What a bot never needs, refused whatever the arguments.
 REFUSED = (
-    "ptrace", "process_vm_readv", "process_vm_writev",  # another process's memory
-    "mount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen", "fsconfig",
-    "fsmount", "fspick", "mount_setattr",  # the old and the new mount API
-    "keyctl", "add_key", "request_key",  # the kernel keyring
-    "bpf", "perf_event_open", "userfaultfd",  # frequent ways into a kernel bug
-    "unshare", "setns",  # new namespaces, another process's namespaces
-    "kexec_load", "kexec_file_load",  # a new kernel
-    "init_module", "finit_module", "delete_module",  # kernel modules
-    "io_uring_setup", "io_uring_enter", "io_uring_register",  # syscalls that bypass seccomp
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",  # another process's memory
+    "mount",
+    "umount2",
+    "pivot_root",
+    "move_mount",
+    "open_tree",
+    "fsopen",
+    "fsconfig",
+    "fsmount",
+    "fspick",
+    "mount_setattr",  # the old and the new mount API
+    "keyctl",
+    "add_key",
+    "request_key",  # the kernel keyring
+    "bpf",
+    "perf_event_open",
+    "userfaultfd",  # frequent ways into a kernel bug
+    "unshare",
+    "setns",  # new namespaces, another process's namespaces
+    "kexec_load",
+    "kexec_file_load",  # a new kernel
+    "init_module",
+    "finit_module",
+    "delete_module",  # kernel modules
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",  # syscalls that bypass seccomp
 )
 # clone() flags that make new namespaces: refused as unshare is.
-NAMESPACE_FLAGS = {"CLONE_NEWNS": 0x00020000, "CLONE_NEWCGROUP": 0x02000000,
-                   "CLONE_NEWUTS": 0x04000000, "CLONE_NEWIPC": 0x08000000,
-                   "CLONE_NEWUSER": 0x10000000, "CLONE_NEWPID": 0x20000000,
-                   "CLONE_NEWNET": 0x40000000, "CLONE_NEWTIME": 0x00000080}
+NAMESPACE_FLAGS = {
+    "CLONE_NEWNS": 0x00020000,
+    "CLONE_NEWCGROUP": 0x02000000,
+    "CLONE_NEWUTS": 0x04000000,
+    "CLONE_NEWIPC": 0x08000000,
+    "CLONE_NEWUSER": 0x10000000,
+    "CLONE_NEWPID": 0x20000000,
+    "CLONE_NEWNET": 0x40000000,
+    "CLONE_NEWTIME": 0x00000080,
+}
 SOCKET_CALLS = ("socket", "socketpair")  # their first argument is the address family
 SECCOMP_FD = 3  # the descriptor bubblewrap reads the filter from (`--seccomp 3`)
 

@@ -20,8 +20,9 @@ LABEL = b"azul-arena/bot-seed/1/"
 def bot_seed(key: int, game_id: str, seat: int) -> int:
     """The seed (1 to 2**63 - 1) of the bot in `seat` of game `game_id`, keyed with `key` (the
     tournament's seed; for a lone match, the match's)."""
-    digest = hashlib.blake2b(f"{game_id}/{seat}".encode(), digest_size=8,
-                             key=LABEL + str(int(key)).encode()).digest()
+    digest = hashlib.blake2b(
+        f"{game_id}/{seat}".encode(), digest_size=8, key=LABEL + str(int(key)).encode()
+    ).digest()
     return (int.from_bytes(digest, "big") >> 1) or 1  # 0 means "no seed" on the wire
 
 

@@ -57,8 +57,9 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         if first is grpc.aio.EOF:
             return
         if first.WhichOneof("message") != "hello":
-            await self._reject(context, bot_pb2.REJECTION_REASON_MALFORMED,
-                               "the first message must be a Hello")
+            await self._reject(
+                context, bot_pb2.REJECTION_REASON_MALFORMED, "the first message must be a Hello"
+            )
             return
         hello = first.hello
         waiter, fault = self.hub.claim(hello.token)
@@ -68,8 +69,13 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             if not fault:
                 self.hub.release(hello.token)
 
-    async def _serve(self, context: grpc.aio.ServicerContext, first: Any,
-                     waiter: asyncio.Future[BotSession] | None, fault: str) -> None:
+    async def _serve(
+        self,
+        context: grpc.aio.ServicerContext,
+        first: Any,
+        waiter: asyncio.Future[BotSession] | None,
+        fault: str,
+    ) -> None:
         hello = first.hello
         if not fault and hello.protocol_version != PROTOCOL_VERSION:
             fault = "version_mismatch"
@@ -78,20 +84,32 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
 
             if waiter is not None and not waiter.done():
                 waiter.set_exception(BotFault(fault, f"Hello from {hello.bot_name!r}"))
-            reason = (bot_pb2.REJECTION_REASON_VERSION_MISMATCH if fault == "version_mismatch"
-                      else bot_pb2.REJECTION_REASON_BAD_TOKEN)
-            text = (f"this referee speaks protocol {PROTOCOL_VERSION}, not "
-                    f"{hello.protocol_version}" if fault == "version_mismatch"
-                    else "this token is in use by another connection" if fault == "in_use"
-                    else "unknown or wrong token")
+            reason = (
+                bot_pb2.REJECTION_REASON_VERSION_MISMATCH
+                if fault == "version_mismatch"
+                else bot_pb2.REJECTION_REASON_BAD_TOKEN
+            )
+            text = (
+                f"this referee speaks protocol {PROTOCOL_VERSION}, not {hello.protocol_version}"
+                if fault == "version_mismatch"
+                else "this token is in use by another connection"
+                if fault == "in_use"
+                else "unknown or wrong token"
+            )
             await self._reject(context, reason, text)
             return
         session = BotSession(context, first, hello.token)
         try:
             # Quiet while thinking: BotSession.keepalive pings no bot that owes a move.
-            await session.send(bot_pb2.ConnectResponse(welcome=bot_pb2.Welcome(
-                protocol_version=PROTOCOL_VERSION, referee=REFEREE_NAME,
-                quiet_while_thinking=True)))
+            await session.send(
+                bot_pb2.ConnectResponse(
+                    welcome=bot_pb2.Welcome(
+                        protocol_version=PROTOCOL_VERSION,
+                        referee=REFEREE_NAME,
+                        quiet_while_thinking=True,
+                    )
+                )
+            )
         except Exception:
             session.stream_ended()
             return
@@ -120,11 +138,18 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         session.stream_ended()
 
     @staticmethod
-    async def _reject(context: grpc.aio.ServicerContext, reason: bot_pb2.RejectionReason,
-                      text: str) -> None:
+    async def _reject(
+        context: grpc.aio.ServicerContext, reason: bot_pb2.RejectionReason, text: str
+    ) -> None:
         try:
-            await asyncio.wait_for(context.write(bot_pb2.ConnectResponse(
-                rejection=bot_pb2.Rejection(reason=reason, message=text))), 2.0)
+            await asyncio.wait_for(
+                context.write(
+                    bot_pb2.ConnectResponse(
+                        rejection=bot_pb2.Rejection(reason=reason, message=text)
+                    )
+                ),
+                2.0,
+            )
         except Exception:
             pass
 
@@ -139,8 +164,11 @@ class RefereeServicer(referee_pb2_grpc.RefereeServiceServicer):
         self._run_match = run_match
         self._board = board
 
-    async def RunMatch(self, request: referee_pb2.RunMatchRequest,  # noqa: N802
-                       context: grpc.aio.ServicerContext) -> referee_pb2.RunMatchResponse:
+    async def RunMatch(
+        self,
+        request: referee_pb2.RunMatchRequest,  # noqa: N802
+        context: grpc.aio.ServicerContext,
+    ) -> referee_pb2.RunMatchResponse:
         if self._run_match is None:
             await context.abort(grpc.StatusCode.UNIMPLEMENTED, "this referee runs no matches")
         assert self._run_match is not None
@@ -153,9 +181,11 @@ class RefereeServicer(referee_pb2_grpc.RefereeServiceServicer):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(exc))
             raise
 
-    async def WatchMatch(self, request: referee_pb2.WatchMatchRequest,  # noqa: N802
-                         context: grpc.aio.ServicerContext
-                         ) -> AsyncIterator[referee_pb2.WatchMatchResponse]:
+    async def WatchMatch(
+        self,
+        request: referee_pb2.WatchMatchRequest,  # noqa: N802
+        context: grpc.aio.ServicerContext,
+    ) -> AsyncIterator[referee_pb2.WatchMatchResponse]:
         async for event in self._board.watch(request.match_id):
             yield event
 
@@ -169,8 +199,9 @@ class MatchBoard:
         self._changed = asyncio.Condition()
         self._keep = keep
 
-    async def publish(self, match_id: str, event: referee_pb2.WatchMatchResponse,
-                      final: bool = False) -> None:
+    async def publish(
+        self, match_id: str, event: referee_pb2.WatchMatchResponse, final: bool = False
+    ) -> None:
         events = self._events.setdefault(match_id, [])
         event.match_id, event.sequence = match_id, len(events)
         events.append(event)
@@ -225,11 +256,20 @@ class RefereeServer:
       operator token, or a client certificate signed by `client_ca` when that is given).
     """
 
-    def __init__(self, listen: str, run_match: RunMatch | None = None, *,  # noqa: PLR0913  # keyword-only options, each with a default
-                 also: list[str] | None = None, keepalive: bool = True,
-                 tls: tuple[bytes, bytes] | None = None, tokens: TokenFile | None = None,
-                 api: list[str] | None = None, client_ca: bytes | None = None,
-                 public_watch: bool = False, listen_api: bool = True) -> None:
+    def __init__(  # noqa: PLR0913  # keyword-only options, each with a default
+        self,
+        listen: str,
+        run_match: RunMatch | None = None,
+        *,
+        also: list[str] | None = None,
+        keepalive: bool = True,
+        tls: tuple[bytes, bytes] | None = None,
+        tokens: TokenFile | None = None,
+        api: list[str] | None = None,
+        client_ca: bytes | None = None,
+        public_watch: bool = False,
+        listen_api: bool = True,
+    ) -> None:
         """`also`: more addresses for bots (the Arena's own socket, beside a TCP port);
         `keepalive`: HTTP/2 pings to idle peers (off where bots are frozen between moves: they
         could not answer); `tls`: (certificate chain, private key) in PEM for `listen` and TCP
@@ -266,13 +306,20 @@ class RefereeServer:
         """The addresses an operator dials for the referee's own API, besides `address`."""
         return [_dialable(a, p) for a, p in zip(self.api, self.api_ports, strict=True)]
 
-    def _grpc_server(self, keepalive: bool, bots: bool, api: bool,
-                     guarded: bool) -> tuple[grpc.aio.Server, Any, list[str]]:
+    def _grpc_server(
+        self, keepalive: bool, bots: bool, api: bool, guarded: bool
+    ) -> tuple[grpc.aio.Server, Any, list[str]]:
         """A grpc server with the services asked for on this referee's state, its health
         servicer and the names of what it serves."""
-        options = SERVER_OPTIONS if keepalive else [
-            *(o for o in SERVER_OPTIONS if not o[0].startswith("grpc.keepalive")),
-            ("grpc.keepalive_time_ms", 2**31 - 1), ("grpc.keepalive_permit_without_calls", 1)]
+        options = (
+            SERVER_OPTIONS
+            if keepalive
+            else [
+                *(o for o in SERVER_OPTIONS if not o[0].startswith("grpc.keepalive")),
+                ("grpc.keepalive_time_ms", 2**31 - 1),
+                ("grpc.keepalive_permit_without_calls", 1),
+            ]
+        )
         server = grpc.aio.server(options=options, interceptors=[self.guard] if guarded else None)
         names = []
         if bots:
@@ -280,22 +327,27 @@ class RefereeServer:
             names.append(BOT_SERVICE)
         if api:
             referee_pb2_grpc.add_RefereeServiceServicer_to_server(
-                RefereeServicer(self._run_match, self.board), server)
+                RefereeServicer(self._run_match, self.board), server
+            )
             names.append(REFEREE_SERVICE)
         health_servicer = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-        reflection.enable_server_reflection([*names, health.SERVICE_NAME,
-                                             reflection.SERVICE_NAME], server)
+        reflection.enable_server_reflection(
+            [*names, health.SERVICE_NAME, reflection.SERVICE_NAME], server
+        )
         return server, health_servicer, names
 
-    def _add_port(self, server: grpc.aio.Server, address: str, tls: bool,
-                  client_ca: bytes | None = None) -> int:
+    def _add_port(
+        self, server: grpc.aio.Server, address: str, tls: bool, client_ca: bytes | None = None
+    ) -> int:
         unix = address.startswith("unix:")
         with _owner_only() if unix else contextlib.nullcontext():
             if tls and self.tls is not None:
                 credentials = grpc.ssl_server_credentials(
-                    [(self.tls[1], self.tls[0])], root_certificates=client_ca,
-                    require_client_auth=client_ca is not None)
+                    [(self.tls[1], self.tls[0])],
+                    root_certificates=client_ca,
+                    require_client_auth=client_ca is not None,
+                )
                 port = server.add_secure_port(address, credentials)
             else:
                 port = server.add_insecure_port(address)
@@ -305,8 +357,12 @@ class RefereeServer:
 
     async def start(self) -> None:
         tcp = not self.listen.startswith("unix:")
-        main = self._grpc_server(self.keepalive, bots=True, api=self._listen_api,
-                                 guarded=self._listen_api and (tcp or self._operators))
+        main = self._grpc_server(
+            self.keepalive,
+            bots=True,
+            api=self._listen_api,
+            guarded=self._listen_api and (tcp or self._operators),
+        )
         self.port = self._add_port(main[0], self.listen, tls=True)
         servers = [main]
         if self.also:  # the Arena's own bots: no HTTP/2 keepalive (they may be frozen)
@@ -318,10 +374,14 @@ class RefereeServer:
         for address in self.api:
             unix = address.startswith("unix:")
             mutual = self.client_ca is not None and not unix and self.tls is not None
-            each = self._grpc_server(True, bots=False, api=True,
-                                     guarded=(not unix or self._operators) and not mutual)
-            self.api_ports.append(self._add_port(each[0], address, tls=True,
-                                                 client_ca=self.client_ca if mutual else None))
+            each = self._grpc_server(
+                True, bots=False, api=True, guarded=(not unix or self._operators) and not mutual
+            )
+            self.api_ports.append(
+                self._add_port(
+                    each[0], address, tls=True, client_ca=self.client_ca if mutual else None
+                )
+            )
             servers.append(each)
         for each, each_health, names in servers:
             await each.start()

@@ -36,27 +36,38 @@ class MatchPlayer(Protocol):
 
     async def connect_remote(self, token: str, timeout: float) -> Any: ...
 
-    async def play(self, seats: list[str], config: MatchConfig | None = None, *,
-                   on_event: Callable[[MatchEvent], None] | None = None,
-                   match_id: str | None = None, _workers: list[Any] | None = None
-                   ) -> MatchResult: ...
+    async def play(
+        self,
+        seats: list[str],
+        config: MatchConfig | None = None,
+        *,
+        on_event: Callable[[MatchEvent], None] | None = None,
+        match_id: str | None = None,
+        _workers: list[Any] | None = None,
+    ) -> MatchResult: ...
 
-_REASONS = {"completed": game_pb2.GAME_END_REASON_COMPLETED,
-            "forfeit": game_pb2.GAME_END_REASON_FORFEIT}
+
+_REASONS = {
+    "completed": game_pb2.GAME_END_REASON_COMPLETED,
+    "forfeit": game_pb2.GAME_END_REASON_FORFEIT,
+}
 
 
 def config_from_settings(s: referee_pb2.MatchSettings) -> MatchConfig:
     forfeit = s.fault_policy == referee_pb2.FAULT_POLICY_FORFEIT
     return MatchConfig(
-        ruleset=s.ruleset or "azul", seed=s.seed if s.HasField("seed") else None,
+        ruleset=s.ruleset or "azul",
+        seed=s.seed if s.HasField("seed") else None,
         first_player=s.first_player,
         options={"wild_order": s.wild_order} if s.wild_order else {},
         time_per_move=(s.move_time_ms or 1000) / 1000,
-        time_bank=s.time_bank_ms / 1000, first_move_allowance=s.first_move_allowance_ms / 1000,
+        time_bank=s.time_bank_ms / 1000,
+        first_move_allowance=s.first_move_allowance_ms / 1000,
         grace=(s.grace_ms / 1000) if s.grace_ms else 0.05,
         fault_policy=FaultPolicy.FORFEIT if forfeit else FaultPolicy.RANDOM,
         max_strikes=s.max_strikes or 3,
-        clock="cpu" if s.clock == referee_pb2.CLOCK_KIND_CPU else "wall")
+        clock="cpu" if s.clock == referee_pb2.CLOCK_KIND_CPU else "wall",
+    )
 
 
 def event_message(event: MatchEvent) -> tuple[referee_pb2.WatchMatchResponse, bool]:
@@ -92,15 +103,17 @@ def _seat_entry(arena: MatchPlayer, entry: str, name: str) -> str:
             f"seat entry {entry[:80]!r} is neither a built-in bot nor an entry registered on "
             f"this referee (known: {', '.join(known)}): a RunMatch seat never names a command "
             "line or a path; the operator registers entries with `referee serve --entries "
-            "FILE.toml`, and a remote bot takes its seat by token")
+            "FILE.toml`, and a remote bot takes its seat by token"
+        )
     if name and name != entry and name not in arena.entries:
         arena.entries[name] = arena.entry_of(entry)  # a display name for an allowed entry
         return name
     return entry
 
 
-async def run_match_request(arena: MatchPlayer, request: referee_pb2.RunMatchRequest
-                            ) -> referee_pb2.RunMatchResponse:
+async def run_match_request(
+    arena: MatchPlayer, request: referee_pb2.RunMatchRequest
+) -> referee_pb2.RunMatchResponse:
     """Serve one RunMatch: launch or await the seats, play, publish events, answer the result."""
     if not 2 <= len(request.seats) <= 4:
         raise ValueError("a match has 2 to 4 seats")
@@ -117,9 +130,14 @@ async def run_match_request(arena: MatchPlayer, request: referee_pb2.RunMatchReq
             names.append(spec.name or "remote")
         else:
             raise ValueError("every seat needs an entry or a token")
-    acquired = await asyncio.gather(*(
-        arena.connect_remote(spec.token, hello_timeout) if spec.WhichOneof("player") == "token"
-        else arena.acquire(name) for spec, name in zip(request.seats, names, strict=True)))
+    acquired = await asyncio.gather(
+        *(
+            arena.connect_remote(spec.token, hello_timeout)
+            if spec.WhichOneof("player") == "token"
+            else arena.acquire(name)
+            for spec, name in zip(request.seats, names, strict=True)
+        )
+    )
     workers = list(acquired)
     loop = asyncio.get_running_loop()
 
@@ -127,13 +145,20 @@ async def run_match_request(arena: MatchPlayer, request: referee_pb2.RunMatchReq
         msg, final = event_message(event)
         loop.create_task(board.publish(match_id, msg, final))
 
-    result = await arena.play(names, config, on_event=publish, match_id=match_id,
-                              _workers=workers)
+    result = await arena.play(names, config, on_event=publish, match_id=match_id, _workers=workers)
     response = referee_pb2.RunMatchResponse(
-        match_id=match_id, reason=_REASONS.get(result.reason, game_pb2.GAME_END_REASON_UNSPECIFIED),
-        record_json=json.dumps(result.record, separators=(",", ":")))
+        match_id=match_id,
+        reason=_REASONS.get(result.reason, game_pb2.GAME_END_REASON_UNSPECIFIED),
+        record_json=json.dumps(result.record, separators=(",", ":")),
+    )
     for seat in result.seats:
-        response.seats.add(name=seat.entry, score=seat.score, rank=seat.rank,
-                           termination=TERMINATIONS[seat.termination], strikes=seat.strikes,
-                           moves=seat.moves, move_time_total_us=int(seat.move_time_total * 1e6))
+        response.seats.add(
+            name=seat.entry,
+            score=seat.score,
+            rank=seat.rank,
+            termination=TERMINATIONS[seat.termination],
+            strikes=seat.strikes,
+            moves=seat.moves,
+            move_time_total_us=int(seat.move_time_total * 1e6),
+        )
     return response

@@ -125,8 +125,12 @@ class BotSession:
             self._close("disconnect")
             raise BotFault("disconnect", str(exc)) from None
 
-    async def request_move(self, msg: bot_pb2.ConnectResponse, timeout: float,  # noqa: C901, PLR0915  # the hot path of every move: one frame
-                           cpu_limit: float | None = None) -> tuple[Reply, float]:
+    async def request_move(  # noqa: C901, PLR0915  # the hot path of every move: one frame
+        self,
+        msg: bot_pb2.ConnectResponse,
+        timeout: float,
+        cpu_limit: float | None = None,
+    ) -> tuple[Reply, float]:
         """Send `msg` (a ConnectResponse holding a move request, whose request id is set here)
         and wait at most `timeout` seconds (measured here) for its reply; with `cpu_limit`, a
         timeout too as soon as the bot's processes have used more CPU seconds than that (the
@@ -169,14 +173,14 @@ class BotSession:
                 if used > limit:
                     expire(f"used {used:.3f}s of CPU")
                 elif loop.time() >= ceiling - 0.001:  # call_at may fire a hair early
-                    expire(f"no answer within the cpu clock's wall-clock ceiling of "
-                           f"{timeout:.3f}s")
+                    expire(f"no answer within the cpu clock's wall-clock ceiling of {timeout:.3f}s")
                 else:
                     wait = max(CPU_CHECK_MIN, (limit - used) / _CORES)
                     timer[0] = loop.call_at(min(ceiling, loop.time() + wait), check)
 
-            timer = [loop.call_at(min(ceiling, loop.time() + max(CPU_CHECK_MIN,
-                                                                 limit / _CORES)), check)]
+            timer = [
+                loop.call_at(min(ceiling, loop.time() + max(CPU_CHECK_MIN, limit / _CORES)), check)
+            ]
         overdue = False
         try:
             self._owe(self._request_id)
@@ -236,7 +240,8 @@ class BotSession:
         else:
             delay = min(FREEZE_GRACE, max(FREEZE_GRACE_MIN, 2 * self._last_wait))
             self._freeze_later = asyncio.get_running_loop().call_later(
-                delay, self._freeze_now, freezer)
+                delay, self._freeze_now, freezer
+            )
 
     def _freeze_now(self, freezer: Freezer) -> None:
         self._freeze_later = None
@@ -260,8 +265,9 @@ class BotSession:
             reply = msg.move_reply
             fut = self._pending
             if reply.request_id > self._request_id or reply.request_id <= 0:
-                self._fault_pending("malformed", f"reply to request {reply.request_id}, which "
-                                                 "was never sent")
+                self._fault_pending(
+                    "malformed", f"reply to request {reply.request_id}, which was never sent"
+                )
             elif reply.request_id < self._request_id:
                 # A late answer to a request that already timed out: that fault is counted
                 # already, and the bot may still answer the current request in time.
@@ -362,8 +368,13 @@ class SessionHub:
         """A future resolved with the session that says Hello with `token` (with issued
         tokens: the entry's name, resolved at once if its bot is connected and waiting)."""
         parked = self._parked.pop(token, None)
-        if parked is not None and parked.done() and not parked.cancelled() \
-                and parked.exception() is None and parked.result().alive:
+        if (
+            parked is not None
+            and parked.done()
+            and not parked.cancelled()
+            and parked.exception() is None
+            and parked.result().alive
+        ):
             return parked
         slot, _, secret = token.partition(".")
         fut: asyncio.Future[BotSession] = asyncio.get_running_loop().create_future()
@@ -388,8 +399,7 @@ class SessionHub:
         del self._waiting[slot]
         return entry[1], ""
 
-    def _claim_issued(self, token: str, name: str) -> tuple[asyncio.Future[BotSession] | None,
-                                                             str]:
+    def _claim_issued(self, token: str, name: str) -> tuple[asyncio.Future[BotSession] | None, str]:
         assert self.tokens is not None
         if self.tokens.check(token) != name:
             return None, "bad_token"
@@ -409,7 +419,10 @@ class SessionHub:
         if self.tokens is not None and name in self._in_use:
             self._in_use.discard(name)
             parked = self._parked.get(name)
-            if parked is not None and (not parked.done() or parked.cancelled()
-                                       or parked.exception() is not None
-                                       or not parked.result().alive):
+            if parked is not None and (
+                not parked.done()
+                or parked.cancelled()
+                or parked.exception() is not None
+                or not parked.result().alive
+            ):
                 del self._parked[name]

@@ -33,8 +33,9 @@ def _digest(secret: str) -> str:
 class TokenFile:
     """The issued tokens: name -> SHA-256 of its secret, in a JSON file."""
 
-    def __init__(self, path: Path, digests: dict[str, str],
-                 operators: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, path: Path, digests: dict[str, str], operators: dict[str, str] | None = None
+    ) -> None:
         self.path = path
         self.digests = digests  # remote entries' tokens
         self.operators = dict(operators or {})  # tokens of whoever may call the referee's API
@@ -44,13 +45,13 @@ class TokenFile:
         if not path.exists():
             if create:
                 return cls(path, {})
-            raise TokenError(f"no tokens file at {path}: issue one with `azul-arena referee token "
-                             "new NAME`")
+            raise TokenError(
+                f"no tokens file at {path}: issue one with `azul-arena referee token new NAME`"
+            )
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             digests = {str(k): str(v["sha256"]) for k, v in data["tokens"].items()}
-            operators = {str(k): str(v["sha256"])
-                         for k, v in data.get("operators", {}).items()}
+            operators = {str(k): str(v["sha256"]) for k, v in data.get("operators", {}).items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise TokenError(f"{path} is not an azul-arena tokens file ({exc})") from None
         return cls(path, digests, operators)
@@ -63,19 +64,24 @@ class TokenFile:
             raise TokenError(f"{kind} name {name!r}: 1-64 letters, digits and _ @ + - (no dot)")
         table = self.operators if operator else self.digests
         if name in table and not replace:
-            raise TokenError(f"{kind} {name} has a token already in {self.path}; --replace issues "
-                             "a new one (the old one stops working)")
+            raise TokenError(
+                f"{kind} {name} has a token already in {self.path}; --replace issues "
+                "a new one (the old one stops working)"
+            )
         secret = secrets.token_urlsafe(24)
         table[name] = _digest(secret)
         self.save()
         return f"{name}.{secret}"
 
     def save(self) -> None:
-        data: dict[str, object] = {"format": "azul-arena/tokens/1", "tokens": {
-            name: {"sha256": digest} for name, digest in sorted(self.digests.items())}}
+        data: dict[str, object] = {
+            "format": "azul-arena/tokens/1",
+            "tokens": {name: {"sha256": digest} for name, digest in sorted(self.digests.items())},
+        }
         if self.operators:
-            data["operators"] = {name: {"sha256": digest}
-                                 for name, digest in sorted(self.operators.items())}
+            data["operators"] = {
+                name: {"sha256": digest} for name, digest in sorted(self.operators.items())
+            }
         data["saved_at"] = time.time()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")

@@ -23,7 +23,6 @@ __all__ = ["Rejected", "Unreachable", "answer", "configure_logging", "play"]
 log = logging.getLogger("sdk")
 
 
-
 ERROR_PREFIX = "error: "  # a reply saying choose_move raised (referee.match reads it)
 
 
@@ -46,15 +45,17 @@ def answer(bot: Bot, state: Any, legal: Sequence[str], reply: Any) -> None:
     try:
         move = bot.choose_move(state)
     except Exception as exc:
-        log.exception("choose_move raised in this position (the referee counts a fault):\n%s",
-                      state)
+        log.exception(
+            "choose_move raised in this position (the referee counts a fault):\n%s", state
+        )
         # The referee names it a crash and shows this line, even when the log cannot (full).
         reply.move = ERROR_PREFIX + last_line(exc)
         return
     if isinstance(move, int) and not isinstance(move, bool):
         if not 0 <= move < len(legal):
-            log.warning("choose_move returned index %d, but there are %d legal moves", move,
-                        len(legal))
+            log.warning(
+                "choose_move returned index %d, but there are %d legal moves", move, len(legal)
+            )
             move = len(legal)  # out of range: the referee counts an illegal move
         reply.move_index = move
         return
@@ -96,28 +97,41 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
     from referee.protocol.codec import TERMINATION_NAMES
 
     Request = bot_pb2.ConnectRequest  # noqa: N806
-    hello = Request(hello=bot_pb2.Hello(
-        protocol_version=PROTOCOL_VERSION, bot_name=bot.display_name,
-        bot_version=str(bot.version), rulesets=list(bot.rulesets), token=token))
+    hello = Request(
+        hello=bot_pb2.Hello(
+            protocol_version=PROTOCOL_VERSION,
+            bot_name=bot.display_name,
+            bot_version=str(bot.version),
+            rulesets=list(bot.rulesets),
+            token=token,
+        )
+    )
     games = 0
     info: GameInfo | None = None
 
     def on_move(msg: Any, received: float) -> Any:
         """The reply to a move request (called by the stream, or below)."""
         req = msg.move_request
-        bot.clock = Clock(move_time=req.clock.move_time_ms / 1000.0,
-                          bank=req.clock.bank_ms / 1000.0, started=received)
+        bot.clock = Clock(
+            move_time=req.clock.move_time_ms / 1000.0,
+            bank=req.clock.bank_ms / 1000.0,
+            started=received,
+        )
         legal = req.legal_moves  # notation, read only if the bot needs it
-        state = LazyGame(partial(read_game, req.state),
-                         partial(read_moves, req.state.ruleset, legal))
+        state = LazyGame(
+            partial(read_game, req.state), partial(read_moves, req.state.ruleset, legal)
+        )
         envelope = Request()  # filled in place: wrapping a finished reply copies it
         envelope.move_reply.request_id = req.request_id
         answer(bot, state, legal, envelope.move_reply)
         late = time.monotonic() - bot.clock.deadline
         if late > 0:
-            log.warning("answered %.3f s after the deadline (move limit %.3f s): the referee "
-                        "counts a timeout; think less or use self.clock.budget()", late,
-                        bot.clock.move_time)
+            log.warning(
+                "answered %.3f s after the deadline (move limit %.3f s): the referee "
+                "counts a timeout; think less or use self.clock.budget()",
+                late,
+                bot.clock.move_time,
+            )
         return envelope
 
     stream = BotStream(address, hello, on_move, connect_timeout)
@@ -138,20 +152,33 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
                 stream.send(on_move(msg, received))
             elif kind == "game_start":
                 gs = msg.game_start
-                info = GameInfo(game_id=gs.game_id, ruleset=gs.ruleset, players=gs.players,
-                                seat=gs.seat, names=tuple(gs.names), seed=gs.bot_seed)
+                info = GameInfo(
+                    game_id=gs.game_id,
+                    ruleset=gs.ruleset,
+                    players=gs.players,
+                    seat=gs.seat,
+                    names=tuple(gs.names),
+                    seed=gs.bot_seed,
+                )
                 start_game(bot, info)
             elif kind == "game_over":
                 go = msg.game_over
                 games += 1
                 reason = {1: "completed", 2: "forfeit", 3: "aborted"}.get(go.reason, "completed")
-                bot.on_game_over(GameResult(game_id=go.game_id, scores=tuple(go.scores),
-                                            ranks=tuple(go.ranks), reason=reason))
+                bot.on_game_over(
+                    GameResult(
+                        game_id=go.game_id,
+                        scores=tuple(go.scores),
+                        ranks=tuple(go.ranks),
+                        reason=reason,
+                    )
+                )
                 if info is not None and go.terminations and info.seat < len(go.terminations):
                     mine = TERMINATION_NAMES.get(go.terminations[info.seat], "ok")
                     if mine != "ok":
-                        log.warning("game %s: the referee ended this bot's game: %s",
-                                    go.game_id, mine)
+                        log.warning(
+                            "game %s: the referee ended this bot's game: %s", go.game_id, mine
+                        )
             elif kind == "welcome":
                 log.info("connected to %s as %s", msg.welcome.referee, bot.display_name)
                 stream.answer_moves = msg.welcome.quiet_while_thinking
@@ -164,5 +191,6 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
 
 def configure_logging(level: int = logging.INFO) -> None:
     """Bot logs (`self.log`) go to stderr, which the launcher captures into the bot's log file."""
-    logging.basicConfig(level=level, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )

@@ -91,13 +91,23 @@ def boards(state: Any) -> list[Board]:
         wall = walls[p]
         packed = cells[p]
         b = 5 * p
-        out.append(Board(
-            scores[p], wall,
-            [(colours[b], counts[b]), (colours[b + 1], counts[b + 1]),
-             (colours[b + 2], counts[b + 2]), (colours[b + 3], counts[b + 3]),
-             (colours[b + 4], counts[b + 4])], floors[p],
-            {i: ((packed >> (3 * i)) & 7) - 1 for i in range(25) if wall >> i & 1}
-            if gray else {}))
+        out.append(
+            Board(
+                scores[p],
+                wall,
+                [
+                    (colours[b], counts[b]),
+                    (colours[b + 1], counts[b + 1]),
+                    (colours[b + 2], counts[b + 2]),
+                    (colours[b + 3], counts[b + 3]),
+                    (colours[b + 4], counts[b + 4]),
+                ],
+                floors[p],
+                {i: ((packed >> (3 * i)) & 7) - 1 for i in range(25) if wall >> i & 1}
+                if gray
+                else {},
+            )
+        )
     return out
 
 
@@ -127,8 +137,9 @@ def placement_points(wall: int, row: int, column: int) -> int:
     return wall_points(wall, row, column)
 
 
-def _free_gray_columns(board: Board, wall: int, cells: dict[int, int], row: int,
-                       colour: int) -> list[int]:
+def _free_gray_columns(
+    board: Board, wall: int, cells: dict[int, int], row: int, colour: int
+) -> list[int]:
     taken = {k for k in range(5) for r in range(5) if cells.get(5 * r + k) == colour}
     return [k for k in range(5) if not wall >> (5 * row + k) & 1 and k not in taken]
 
@@ -269,8 +280,11 @@ def _classic_move_gain(state: Any, move: Any) -> float:
         room = line + 1 - state._line_count[5 * p + line]
         if n >= room:
             to_floor += n - room
-            value = (1.0 if state._gray
-                     else float(placement_points(state._wall[p], line, wall_column(line, c))))
+            value = (
+                1.0
+                if state._gray
+                else float(placement_points(state._wall[p], line, wall_column(line, c)))
+            )
         else:
             value = 0.5 * n / room  # on its way: worth something once the line is full
     floor = state._floor_count[p]
@@ -293,11 +307,17 @@ class FamilyHelpers:
 # The families, by `state.family`: a new one registers its helpers here.
 FAMILIES: dict[str, FamilyHelpers] = {
     "classic": FamilyHelpers(
-        _classic_evaluate, _classic_evaluate_all, _classic_move_gain,
+        _classic_evaluate,
+        _classic_evaluate_all,
+        _classic_move_gain,
         lambda state, moves: [_classic_move_gain(state, m) for m in moves],
-        chance_within_round=False),
+        chance_within_round=False,
+    ),
     "pavilion": FamilyHelpers(
-        pavilion.evaluate, pavilion.evaluate_all, pavilion.move_gain,
+        pavilion.evaluate,
+        pavilion.evaluate_all,
+        pavilion.move_gain,
         lambda state, moves: pavilion.move_gains(state.to_state(), moves),
-        chance_within_round=True),
+        chance_within_round=True,
+    ),
 }

@@ -53,14 +53,22 @@ class LocalResult:
     _max: float = 0.0
 
 
-def play_local(bots: list[Bot], ruleset: str = "azul", seed: int | None = None,
-               time_per_move: float = 0.1, grace: float = 0.05, first_player: int = 0,
-               game_id: str = "local", options: dict[str, str] | None = None) -> LocalResult:
+def play_local(
+    bots: list[Bot],
+    ruleset: str = "azul",
+    seed: int | None = None,
+    time_per_move: float = 0.1,
+    grace: float = 0.05,
+    first_player: int = 0,
+    game_id: str = "local",
+    options: dict[str, str] | None = None,
+) -> LocalResult:
     """Play one game between `bots` (2-4, in seat order) and return its LocalResult.
     `options` are the ruleset's options (Summer Pavilion: {"wild_order": "GOPYBR"})."""
     players = len(bots)
-    game = new_game(ruleset, players=players, seed=seed, first_player=first_player,
-                    **(options or {}))
+    game = new_game(
+        ruleset, players=players, seed=seed, first_player=first_player, **(options or {})
+    )
     names = tuple(b.display_name for b in bots)
     fallback = random.Random(seed)
     for seat, bot in enumerate(bots):
@@ -101,7 +109,18 @@ def play_local(bots: list[Bot], ruleset: str = "azul", seed: int | None = None,
     scores, ranks = list(game.scores), list(game.ranks())
     for bot in bots:
         bot.on_game_over(GameResult(game_id, tuple(scores), tuple(ranks)))
-    result = LocalResult(ruleset, seed, scores, ranks, moves, illegal, timeouts, errors, think,
-                         decisions, game.record(list(names)))
+    result = LocalResult(
+        ruleset,
+        seed,
+        scores,
+        ranks,
+        moves,
+        illegal,
+        timeouts,
+        errors,
+        think,
+        decisions,
+        game.record(list(names)),
+    )
     result._max = slowest
     return result

@@ -156,21 +156,22 @@ def move_gains(state: dict[str, Any], moves: Any) -> list[float]:
         elif move.is_place:
             star = stars[move.star]
             cost = numbers[move.star][move.space]
-            gain = 1.0 + _run(star, move.space) - TILE * (cost - move.wilds) \
-                - WILD_TILE * move.wilds
+            gain = (
+                1.0 + _run(star, move.space) - TILE * (cost - move.wilds) - WILD_TILE * move.wilds
+            )
             filled = 6 - star.count(".")
             bonus = STAR_BONUS[move.star]
-            gain += PROGRESS * bonus * ((filled + 1) ** 2 - filled ** 2) / 36
+            gain += PROGRESS * bonus * ((filled + 1) ** 2 - filled**2) / 36
             if move.space < 4:
                 covered = sum(1 for s in stars if s[move.space] != ".")
-                gain += PROGRESS * NUMBER_BONUS[move.space] * ((covered + 1) ** 2
-                                                              - covered ** 2) / 49
+                gain += PROGRESS * NUMBER_BONUS[move.space] * ((covered + 1) ** 2 - covered**2) / 49
             gains.append(gain)
         elif move.is_pass:
             kept = move.n_keep
             dropped = len(hand) - kept
-            gains.append(-min(score, dropped) - TILE * len(hand)
-                         + (-1.0 if last_round else KEPT) * kept)
+            gains.append(
+                -min(score, dropped) - TILE * len(hand) + (-1.0 if last_round else KEPT) * kept
+            )
         else:  # a bonus tile
             gains.append(WILD_TILE if LETTERS[move.colour] == wild else TILE)
     return gains

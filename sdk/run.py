@@ -41,12 +41,20 @@ def load_bot_class(spec: str) -> type[Bot]:
         if not (inspect.isclass(found) and issubclass(found, Bot)):
             raise SystemExit(f"{spec}: {class_name} is not a Bot subclass")
         return found
-    classes = [c for c in vars(module).values() if inspect.isclass(c) and issubclass(c, Bot)
-               and c is not Bot and c.__module__ == module.__name__]
+    classes = [
+        c
+        for c in vars(module).values()
+        if inspect.isclass(c)
+        and issubclass(c, Bot)
+        and c is not Bot
+        and c.__module__ == module.__name__
+    ]
     if len(classes) != 1:
         names = ", ".join(c.__name__ for c in classes) or "none"
-        raise SystemExit(f"{spec}: expected exactly one Bot subclass (found {names}); "
-                         "name it as path/bot.py:ClassName")
+        raise SystemExit(
+            f"{spec}: expected exactly one Bot subclass (found {names}); "
+            "name it as path/bot.py:ClassName"
+        )
     return classes[0]
 
 
@@ -64,13 +72,22 @@ def load_bot(target: str) -> Bot:
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Run an Azul Arena bot against a referee.")
-    parser.add_argument("--referee", default=os.environ.get("AZUL_ARENA_REFEREE"),
-                        help="referee address: unix:/path or host:port (env AZUL_ARENA_REFEREE)")
-    parser.add_argument("--token", default=os.environ.get("AZUL_ARENA_TOKEN", ""),
-                        help="the token the referee gave this bot (env AZUL_ARENA_TOKEN)")
-    parser.add_argument("--tls-ca", default=os.environ.get("AZUL_ARENA_TLS_CA", ""),
-                        help="the referee serves TLS: its certificate (or CA) file, or `system` "
-                             "(env AZUL_ARENA_TLS_CA)")
+    parser.add_argument(
+        "--referee",
+        default=os.environ.get("AZUL_ARENA_REFEREE"),
+        help="referee address: unix:/path or host:port (env AZUL_ARENA_REFEREE)",
+    )
+    parser.add_argument(
+        "--token",
+        default=os.environ.get("AZUL_ARENA_TOKEN", ""),
+        help="the token the referee gave this bot (env AZUL_ARENA_TOKEN)",
+    )
+    parser.add_argument(
+        "--tls-ca",
+        default=os.environ.get("AZUL_ARENA_TLS_CA", ""),
+        help="the referee serves TLS: its certificate (or CA) file, or `system` "
+        "(env AZUL_ARENA_TLS_CA)",
+    )
     parser.add_argument("--quiet", action="store_true", help="log warnings only")
     args, _ = parser.parse_known_args(argv)
     if not args.referee:
@@ -126,8 +143,9 @@ def run(bot: type[Bot] | Bot, argv: list[str] | None = None) -> int:
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0].startswith("-"):
-        raise SystemExit("usage: python -m sdk.run path/bot.py[:Class]|module:Class "
-                         "[--referee ADDR] [--token T]")
+        raise SystemExit(
+            "usage: python -m sdk.run path/bot.py[:Class]|module:Class [--referee ADDR] [--token T]"
+        )
     run(load_bot(argv[0]), argv[1:])
 
 

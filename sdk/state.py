@@ -24,8 +24,9 @@ class LazyGame:
 
     __slots__ = ("_build", "_read_legal", "_game", "_legal")
 
-    def __init__(self, build: Callable[[], Any], legal_moves: Callable[[], tuple[Any, ...]]
-                 ) -> None:
+    def __init__(
+        self, build: Callable[[], Any], legal_moves: Callable[[], tuple[Any, ...]]
+    ) -> None:
         """`build()` makes the Game; `legal_moves()` gives its legal moves without it (from the
         request's notation through `read_moves`, or a list the caller has already)."""
         self._build = build

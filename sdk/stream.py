@@ -76,8 +76,14 @@ class BotStream:
     Set `answer_moves` once the referee's Welcome says quiet_while_thinking.
     """
 
-    def __init__(self, address: str, hello: Any, on_move: MoveHandler,
-                 connect_timeout: float = 30.0, poll: float = 0.05) -> None:
+    def __init__(
+        self,
+        address: str,
+        hello: Any,
+        on_move: MoveHandler,
+        connect_timeout: float = 30.0,
+        poll: float = 0.05,
+    ) -> None:
         """Connect to the referee at `address` (`unix:/path` or `host:port`) and send `hello`;
         raises Unreachable when nothing answers within `connect_timeout` seconds."""
         import grpc
@@ -86,8 +92,9 @@ class BotStream:
         from referee.protocol.loop import new_loop
 
         self._grpc = grpc
-        self._pong: Callable[[int], Any] = (
-            lambda nonce: bot_pb2.ConnectRequest(pong=bot_pb2.Pong(nonce=nonce)))
+        self._pong: Callable[[int], Any] = lambda nonce: bot_pb2.ConnectRequest(
+            pong=bot_pb2.Pong(nonce=nonce)
+        )
         self._on_move = on_move
         self.answer_moves = False  # call on_move from the loop (quiet while thinking)
         self._inbox: deque[Any] = deque()  # messages for the caller, in order
@@ -104,37 +111,48 @@ class BotStream:
         with self._lock:
             try:
                 self._channel, self._call = loop.run_until_complete(
-                    self._connect(address, hello, connect_timeout, bot_pb2))
+                    self._connect(address, hello, connect_timeout, bot_pb2)
+                )
             except BaseException:
                 loop.close()
                 raise
-            self._tasks = [loop.create_task(self._read_loop()),
-                           loop.create_task(self._write_loop())]
-        self._pings = threading.Thread(target=self._answer_pings_while_away, args=(poll,),
-                                       name="azul-arena-pings", daemon=True)
+            self._tasks = [
+                loop.create_task(self._read_loop()),
+                loop.create_task(self._write_loop()),
+            ]
+        self._pings = threading.Thread(
+            target=self._answer_pings_while_away, args=(poll,), name="azul-arena-pings", daemon=True
+        )
         self._pings.start()
 
-    async def _connect(self, address: str, hello: Any, timeout: float,
-                       bot_pb2: Any) -> tuple[Any, Any]:
+    async def _connect(
+        self, address: str, hello: Any, timeout: float, bot_pb2: Any
+    ) -> tuple[Any, Any]:
         grpc = self._grpc
         channel = open_channel(grpc, address)
         try:
             await asyncio.wait_for(channel.channel_ready(), timeout)
         except TimeoutError:
             await channel.close()
-            raise Unreachable(f"cannot reach the referee at {address} (waited {timeout:g} s):"
-                              " is it running, and is the address right?") from None
+            raise Unreachable(
+                f"cannot reach the referee at {address} (waited {timeout:g} s):"
+                " is it running, and is the address right?"
+            ) from None
         request, response = bot_pb2.ConnectRequest, bot_pb2.ConnectResponse
-        connect = channel.stream_stream("/azul_arena.v1.BotService/Connect",
-                                        request_serializer=request.SerializeToString,
-                                        response_deserializer=response.FromString)
+        connect = channel.stream_stream(
+            "/azul_arena.v1.BotService/Connect",
+            request_serializer=request.SerializeToString,
+            response_deserializer=response.FromString,
+        )
         call = connect(wait_for_ready=True)
         try:
             await call.write(hello)  # on the wire before the constructor returns
         except grpc.aio.AioRpcError as exc:
             await channel.close()
-            raise Unreachable(f"the referee at {address} closed the stream before the Hello: "
-                              f"{exc.details() or exc.code()}") from None
+            raise Unreachable(
+                f"the referee at {address} closed the stream before the Hello: "
+                f"{exc.details() or exc.code()}"
+            ) from None
         return channel, call
 
     # -- the loop's side ------------------------------------------------------------------------
@@ -156,7 +174,8 @@ class BotStream:
                 # A cancelled call, or one grpc failed after a write it could not make (the
                 # referee had closed the stream), has simply ended.
                 ended = exc.code() == grpc.StatusCode.CANCELLED or (
-                    self._write_failed and exc.code() == grpc.StatusCode.INTERNAL)
+                    self._write_failed and exc.code() == grpc.StatusCode.INTERNAL
+                )
                 self._deliver(END if ended else (exc, 0.0))
                 return
             if msg is grpc.aio.EOF:

@@ -20,8 +20,9 @@ MYPY_TARGETS = ("referee", "sdk", "bots", "tournaments")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=240)
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=240
+    )
 
 
 def _require(module: str) -> None:
@@ -35,11 +36,19 @@ def test_ruff_clean() -> None:
     assert proc.returncode == 0, f"ruff check . failed:\n{proc.stdout}{proc.stderr}"
 
 
+def test_ruff_format_clean() -> None:
+    """The whole tree is as `ruff format` writes it."""
+    _require("ruff")
+    proc = _run("ruff", "format", "--check", ".")
+    assert proc.returncode == 0, f"ruff format --check . failed:\n{proc.stdout}{proc.stderr}"
+
+
 def test_mypy_clean() -> None:
     _require("mypy")
     proc = _run("mypy", *MYPY_TARGETS)
     assert proc.returncode == 0, (
-        f"mypy {' '.join(MYPY_TARGETS)} failed:\n{proc.stdout}{proc.stderr}")
+        f"mypy {' '.join(MYPY_TARGETS)} failed:\n{proc.stdout}{proc.stderr}"
+    )
 
 
 def test_mypy_strict_on_the_engine_and_the_sdk() -> None:
@@ -52,8 +61,13 @@ def test_mypy_strict_on_the_engine_and_the_sdk() -> None:
 def test_import_contracts_kept() -> None:
     """The layering in pyproject.toml's [tool.importlinter] (README, "A short tour")."""
     _require("importlinter")
-    proc = subprocess.run([str(Path(sys.executable).parent / "lint-imports")], cwd=ROOT,
-                          capture_output=True, text=True, timeout=240)
+    proc = subprocess.run(
+        [str(Path(sys.executable).parent / "lint-imports")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert proc.returncode == 0, f"lint-imports failed:\n{proc.stdout}{proc.stderr}"
 
 
@@ -64,11 +78,20 @@ def test_every_module_of_the_referee_is_behind_its_api() -> None:
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
     contracts = {c["name"]: c for c in config["contracts"]}
-    protected = set(contracts["Outside the referee, its modules are reached through its API "
-                              "(referee/__init__)"]["protected_modules"])
-    off_limits = set(contracts["Bots and the SDK use only the engine and the protocol of the "
-                               "referee"]["forbidden_modules"])
-    modules = {f"referee.{p.stem}" for p in (ROOT / "referee").glob("*.py")
-               if p.stem not in ("__init__", "build_engine")}
+    protected = set(
+        contracts[
+            "Outside the referee, its modules are reached through its API (referee/__init__)"
+        ]["protected_modules"]
+    )
+    off_limits = set(
+        contracts["Bots and the SDK use only the engine and the protocol of the referee"][
+            "forbidden_modules"
+        ]
+    )
+    modules = {
+        f"referee.{p.stem}"
+        for p in (ROOT / "referee").glob("*.py")
+        if p.stem not in ("__init__", "build_engine")
+    }
     assert modules - protected == set(), "add them to the protected contract"
     assert modules - off_limits == set(), "add them to the bots' and SDK's forbidden contract"

@@ -74,18 +74,20 @@ def outcome_from_match(game: ScheduledGame, result: Any) -> GameOutcome:
     """Convert the referee's `MatchResult` into what the store keeps."""
     seats = []
     for i, seat in enumerate(result.seats):
-        seats.append(SeatOutcome(
-            entry=str(getattr(seat, "entry", game.seats[i])),
-            score=int(seat.score),
-            rank=int(seat.rank),
-            termination=str(getattr(seat, "termination", "ok") or "ok"),
-            strikes=int(getattr(seat, "strikes", 0) or 0),
-            faults={str(k): int(v) for k, v in (getattr(seat, "faults", None) or {}).items()},
-            move_time=float(getattr(seat, "move_time_total", 0.0) or 0.0),
-            moves=int(getattr(seat, "moves", 0) or 0),
-            cpu_time=getattr(seat, "cpu_time", None),
-            log=str(getattr(seat, "log_path", "") or ""),
-        ))
+        seats.append(
+            SeatOutcome(
+                entry=str(getattr(seat, "entry", game.seats[i])),
+                score=int(seat.score),
+                rank=int(seat.rank),
+                termination=str(getattr(seat, "termination", "ok") or "ok"),
+                strikes=int(getattr(seat, "strikes", 0) or 0),
+                faults={str(k): int(v) for k, v in (getattr(seat, "faults", None) or {}).items()},
+                move_time=float(getattr(seat, "move_time_total", 0.0) or 0.0),
+                moves=int(getattr(seat, "moves", 0) or 0),
+                cpu_time=getattr(seat, "cpu_time", None),
+                log=str(getattr(seat, "log_path", "") or ""),
+            )
+        )
     # The referee knows seats by entry name; the schedule is the authority on who sat where.
     if [s.entry for s in seats] != list(game.seats):
         for s, name in zip(seats, game.seats, strict=True):
@@ -93,12 +95,14 @@ def outcome_from_match(game: ScheduledGame, result: Any) -> GameOutcome:
     record = dict(getattr(result, "record", None) or {})
     record.setdefault("game_id", game.game_id)
     record.setdefault("seed", game.seed)
-    return GameOutcome(seats=seats, record=record,
-                       duration=float(getattr(result, "duration", 0.0) or 0.0))
+    return GameOutcome(
+        seats=seats, record=record, duration=float(getattr(result, "duration", 0.0) or 0.0)
+    )
 
 
-async def play_game(arena: Any, game: ScheduledGame, settings: GameSettings,
-                    machine: Machine) -> GameOutcome:
+async def play_game(
+    arena: Any, game: ScheduledGame, settings: GameSettings, machine: Machine
+) -> GameOutcome:
     """Play one scheduled game on a started referee `Arena` whose entries include its seats."""
     from referee import MatchConfig, bot_seeds
 
@@ -112,8 +116,11 @@ async def play_game(arena: Any, game: ScheduledGame, settings: GameSettings,
         clock=settings.clock,
         # Keyed with the tournament's seed: the same game gets the same bot seeds in every run,
         # on any machine of a cluster, and the bots see the schedule's stable game id.
-        bot_seeds=(bot_seeds(settings.seed, game.game_id, len(game.seats))
-                   if settings.seed is not None else ()),
+        bot_seeds=(
+            bot_seeds(settings.seed, game.game_id, len(game.seats))
+            if settings.seed is not None
+            else ()
+        ),
     )
     result = await arena.play(list(game.seats), config, match_id=game.game_id)
     outcome = outcome_from_match(game, result)
@@ -131,8 +138,9 @@ def own_folder(entry: Entry) -> Path | None:
         return None
 
 
-def arena_options(entries: Sequence[Entry], settings: GameSettings,
-                  hidden: Sequence[Path] = ()) -> dict[str, Any]:
+def arena_options(
+    entries: Sequence[Entry], settings: GameSettings, hidden: Sequence[Path] = ()
+) -> dict[str, Any]:
     """The `Arena` keyword arguments for these entries and settings: isolation, variables,
     per-entry limits, and the paths no bot may see (`hidden`, plus every entry's own files)."""
     from referee import Limits
@@ -140,11 +148,11 @@ def arena_options(entries: Sequence[Entry], settings: GameSettings,
 
     own = [folder for folder in map(own_folder, entries) if folder is not None]
     return {
-        "isolation": settings.isolation, "ponder": settings.ponder,
+        "isolation": settings.isolation,
+        "ponder": settings.ponder,
         "bot_env": resolve_env(settings.bot_env),
         "entry_limits": {e.name: Limits(memory=e.memory) for e in entries if e.memory},
-        "entry_env": {e.name: resolve_env(e.env, f"entry {e.name!r}") for e in entries
-                      if e.env},
+        "entry_env": {e.name: resolve_env(e.env, f"entry {e.name!r}") for e in entries if e.env},
         "hidden": [*hidden, *own],
     }
 
@@ -155,16 +163,22 @@ def join(arena: Any, entry: Entry) -> None:
     from referee import Limits
     from tournaments.entries import resolve_env
 
-    arena.add_entry(entry.name, entry.spec,
-                    Limits(memory=entry.memory) if entry.memory else None,
-                    resolve_env(entry.env, f"entry {entry.name!r}") if entry.env else None,
-                    own_folder(entry))
+    arena.add_entry(
+        entry.name,
+        entry.spec,
+        Limits(memory=entry.memory) if entry.memory else None,
+        resolve_env(entry.env, f"entry {entry.name!r}") if entry.env else None,
+        own_folder(entry),
+    )
 
 
 @contextlib.asynccontextmanager
 async def arena_player(
-    entries: Sequence[Entry], settings: GameSettings, log_dir: Path | None = None,
-    max_processes: int | None = None, entry_of: Callable[[str], Entry | None] | None = None,
+    entries: Sequence[Entry],
+    settings: GameSettings,
+    log_dir: Path | None = None,
+    max_processes: int | None = None,
+    entry_of: Callable[[str], Entry | None] | None = None,
     hidden: Sequence[Path] = (),
 ) -> AsyncIterator[PlayFn]:
     """An async context giving a `play(game)` coroutine backed by one referee `Arena` that
@@ -172,11 +186,15 @@ async def arena_player(
     after the start is looked up with `entry_of`, and joins with its limits and hiding."""
     from referee import Arena  # the referee is needed only to actually play
 
-    arena = Arena({e.name: e.spec for e in entries}, log_dir=log_dir,
-                  max_processes=max_processes,
-                  **arena_options(entries, settings, hidden))
+    arena = Arena(
+        {e.name: e.spec for e in entries},
+        log_dir=log_dir,
+        max_processes=max_processes,
+        **arena_options(entries, settings, hidden),
+    )
     machine = this_machine(arena.isolation)
     async with arena:
+
         async def play(game: ScheduledGame) -> GameOutcome:
             for name in game.seats:
                 if name not in arena.entries and entry_of is not None:

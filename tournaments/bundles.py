@@ -34,11 +34,37 @@ MAX_BUNDLE_BYTES = 256 << 20
 MAX_BUNDLE_FILES = 20_000
 # Never shipped: version control, caches, virtual environments, and CMake's cache, which names
 # the organiser's absolute paths (a bot folder's build then configures afresh on the worker).
-SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", ".mypy_cache",
-                     ".pytest_cache", ".ruff_cache", "CMakeFiles", "CMakeCache.txt"})
+SKIPPED = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "__pycache__",
+        ".venv",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        "CMakeFiles",
+        "CMakeCache.txt",
+    }
+)
 # Files under these belong to the machine (interpreters, tools): every worker has its own.
-_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
-           "/proc", "/sys", "/dev", "/snap", "/nix")
+_SYSTEM = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc",
+    "/opt",
+    "/proc",
+    "/sys",
+    "/dev",
+    "/snap",
+    "/nix",
+)
 _PLACEHOLDER = re.compile(r"\{bundle:([0-9a-f]{64})\}")
 
 
@@ -63,8 +89,10 @@ def pack_folder(folder: Path) -> bytes:
     equal bytes. Raises `EntryError` for a folder too large to be one bot's."""
     buf = io.BytesIO()
     files = size = 0
-    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, compresslevel=6) as gz, \
-            tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
+    with (
+        gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, compresslevel=6) as gz,
+        tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar,
+    ):
         for root, dirs, names in os.walk(folder):
             dirs[:] = sorted(d for d in dirs if d not in SKIPPED)
             for name in sorted(n for n in names if n not in SKIPPED):
@@ -77,7 +105,8 @@ def pack_folder(folder: Path) -> bytes:
                     raise EntryError(
                         f"the folder {folder} is too large to ship to cluster workers (over "
                         f"{MAX_BUNDLE_FILES} files or {MAX_BUNDLE_BYTES >> 20} MiB): put the bot "
-                        "in a folder of its own")
+                        "in a folder of its own"
+                    )
                 info = tarfile.TarInfo(path.relative_to(folder).as_posix())
                 info.size, info.mode = stat.st_size, 0o755 if stat.st_mode & 0o111 else 0o644
                 with open(path, "rb") as f:
@@ -133,12 +162,14 @@ class Packer:
             head = self._ship(program, used) if os.sep in program else program
             spec = shlex.join([head] + [self._ship(a, used) for a in args])
         else:  # path/bot.py[:Class]
-            path = (entry.spec.rsplit(":", 1)[0] if re.search(r"\.py:\w+$", entry.spec)
-                    else entry.spec)
-            spec = self._ship(path, used) + entry.spec[len(path):]
+            path = (
+                entry.spec.rsplit(":", 1)[0] if re.search(r"\.py:\w+$", entry.spec) else entry.spec
+            )
+            spec = self._ship(path, used) + entry.spec[len(path) :]
         env = resolve_env(entry.env, f"entry {entry.name!r}")
-        return PortableEntry(entry.name, spec, tuple(dict.fromkeys(used)), entry.memory,
-                             tuple(sorted(env.items())))
+        return PortableEntry(
+            entry.name, spec, tuple(dict.fromkeys(used)), entry.memory, tuple(sorted(env.items()))
+        )
 
 
 def portable_entries(entries: Sequence[Entry]) -> tuple[list[PortableEntry], dict[str, bytes]]:
@@ -148,6 +179,7 @@ def portable_entries(entries: Sequence[Entry]) -> tuple[list[PortableEntry], dic
 
 
 # -- the worker's side -------------------------------------------------------------------------
+
 
 def cache_dir() -> Path:
     """Where a worker keeps unpacked bundles and its bots' logs."""

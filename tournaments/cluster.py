@@ -66,11 +66,14 @@ def cluster_security(folder: Path) -> Any:
 
     missing = [name for name in SECURITY_FILES if not (folder / name).is_file()]
     if missing:
-        raise ClusterError(f"{folder} lacks {', '.join(missing)}: a cluster security folder "
-                           "holds ca.pem, client.pem and client.key (docs/cluster.md, TLS)")
+        raise ClusterError(
+            f"{folder} lacks {', '.join(missing)}: a cluster security folder "
+            "holds ca.pem, client.pem and client.key (docs/cluster.md, TLS)"
+        )
     ca, cert, key = (str(folder / name) for name in SECURITY_FILES)
-    return Security(tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key,
-                    require_encryption=True)
+    return Security(
+        tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key, require_encryption=True
+    )
 
 
 def exposure_warning(address: str) -> str | None:
@@ -84,9 +87,11 @@ def exposure_warning(address: str) -> str | None:
         host_port += ":8786"
     if is_loopback(host_port):
         return None
-    return (f"{address} is plain TCP: anyone who reaches that scheduler can run any code on "
-            "every worker, and reads the games and the entries' files shipped to them. Use "
-            "tls:// with --cluster-security (docs/cluster.md, TLS)")
+    return (
+        f"{address} is plain TCP: anyone who reaches that scheduler can run any code on "
+        "every worker, and reads the games and the entries' files shipped to them. Use "
+        "tls:// with --cluster-security (docs/cluster.md, TLS)"
+    )
 
 
 @dataclass
@@ -100,8 +105,10 @@ class ClusterPlayer:
 
     def describe(self) -> str:
         """One line on the workers, for the start of a run."""
-        parts = [f"{w['host']} ({w['threads']} at once, {w['cpus']} CPUs, isolation "
-                 f"{w['isolation']})" for w in self.workers.values()]
+        parts = [
+            f"{w['host']} ({w['threads']} at once, {w['cpus']} CPUs, isolation {w['isolation']})"
+            for w in self.workers.values()
+        ]
         return f"{len(self.workers)} worker(s): " + "; ".join(parts)
 
 
@@ -109,14 +116,15 @@ def _require_dask() -> None:
     try:
         import distributed  # noqa: F401
     except ImportError:
-        raise ClusterError("the cluster runner needs Dask: pip install 'azul-arena[cluster]' "
-                           "(or `make install` in a checkout)") from None
+        raise ClusterError(
+            "the cluster runner needs Dask: pip install 'azul-arena[cluster]' "
+            "(or `make install` in a checkout)"
+        ) from None
 
 
 def run_key(entries: Sequence[PortableEntry], settings: GameSettings, isolation: str) -> str:
     """One tournament's identity on the workers (their Arena and log folder are keyed by it)."""
-    text = json.dumps([[asdict(e) for e in entries], asdict(settings), isolation],
-                      sort_keys=True)
+    text = json.dumps([[asdict(e) for e in entries], asdict(settings), isolation], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -155,8 +163,9 @@ class _Pool:
         self._adding: set[asyncio.Task[None]] = set()
 
     async def start(self, workers: dict[str, dict[str, Any]]) -> None:
-        await asyncio.gather(*(self._add(address, info["threads"])
-                               for address, info in workers.items()))
+        await asyncio.gather(
+            *(self._add(address, info["threads"]) for address, info in workers.items())
+        )
         self._monitor = asyncio.ensure_future(self._watch())
 
     async def close(self) -> None:
@@ -177,8 +186,13 @@ class _Pool:
         self._starting.add(address)
         try:
             future = self.client.submit(
-                ArenaActor, threads, actor=True, workers=[address], allow_other_workers=False,
-                key=f"azul-arena-{secrets.token_hex(8)}")
+                ArenaActor,
+                threads,
+                actor=True,
+                workers=[address],
+                allow_other_workers=False,
+                key=f"azul-arena-{secrets.token_hex(8)}",
+            )
             await asyncio.wait_for(future, CONNECT_TIMEOUT)
         except (OSError, TimeoutError, FutureCancelledError, KilledWorker):
             # It went as it came: the next look tries again if it is still there.
@@ -209,19 +223,23 @@ class _Pool:
                 info = await self.client.scheduler.identity(n_workers=-1)
             except (OSError, TimeoutError) as exc:
                 async with self.changed:
-                    self.broken = (f"lost the Dask scheduler at {self.where} ({exc}); the games "
-                                   "finished are stored: rerun the same command to resume")
+                    self.broken = (
+                        f"lost the Dask scheduler at {self.where} ({exc}); the games "
+                        "finished are stored: rerun the same command to resume"
+                    )
                     self.changed.notify_all()
                 return
-            listed = {a: w for a, w in info.get("workers", {}).items()
-                      if w.get("status", "running") == "running"}
+            listed = {
+                a: w
+                for a, w in info.get("workers", {}).items()
+                if w.get("status", "running") == "running"
+            }
             for remote in [r for a, r in self.remotes.items() if a not in listed]:
                 await self._drop(remote)
             for address, worker in listed.items():
                 if address not in self.remotes and address not in self._starting | self._refused:
                     self._starting.add(address)
-                    task = asyncio.ensure_future(self._add(address,
-                                                           int(worker.get("nthreads", 1))))
+                    task = asyncio.ensure_future(self._add(address, int(worker.get("nthreads", 1))))
                     self._adding.add(task)
                     task.add_done_callback(self._adding.discard)
 
@@ -243,9 +261,11 @@ class _Pool:
                 elif deadline is None:
                     deadline = loop.time() + CONNECT_TIMEOUT
                 elif loop.time() > deadline:
-                    raise StopRun(f"no Dask worker left at {self.where} for "
-                                  f"{CONNECT_TIMEOUT:.0f} s; the games finished are stored: "
-                                  "start workers and rerun the same command to resume")
+                    raise StopRun(
+                        f"no Dask worker left at {self.where} for "
+                        f"{CONNECT_TIMEOUT:.0f} s; the games finished are stored: "
+                        "start workers and rerun the same command to resume"
+                    )
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.changed.wait(), self.POLL)
 
@@ -262,11 +282,19 @@ class _Pool:
         from distributed.actor import ProxyRPC
         from distributed.protocol import to_serialize
 
-        rpc = (self.client.rpc(remote.address) if self.client.direct_to_workers
-               else ProxyRPC(self.client.scheduler, remote.address))
-        request = asyncio.ensure_future(rpc.actor_execute(
-            actor=remote.actor_key, function=method, args=[to_serialize(a) for a in args],
-            kwargs={}))
+        rpc = (
+            self.client.rpc(remote.address)
+            if self.client.direct_to_workers
+            else ProxyRPC(self.client.scheduler, remote.address)
+        )
+        request = asyncio.ensure_future(
+            rpc.actor_execute(
+                actor=remote.actor_key,
+                function=method,
+                args=[to_serialize(a) for a in args],
+                kwargs={},
+            )
+        )
         lost = asyncio.ensure_future(remote.lost.wait())
         try:
             await asyncio.wait([request, lost], return_when=asyncio.FIRST_COMPLETED)
@@ -280,8 +308,9 @@ class _Pool:
             reply = request.result()
         except OSError as exc:  # its connection broke: killed, or cut off
             await self._drop(remote)
-            raise WorkerLost(f"worker {remote.address} lost mid-game "
-                             f"({type(exc).__name__}: {exc})") from None
+            raise WorkerLost(
+                f"worker {remote.address} lost mid-game ({type(exc).__name__}: {exc})"
+            ) from None
         if reply.get("status") != "OK":
             raise reply["exception"]
         return reply["result"]
@@ -306,9 +335,11 @@ async def _describe_workers(client: Any) -> dict[str, dict[str, Any]]:
     workers: dict[str, dict[str, Any]] = {}
     for address, info in found.items():
         if isinstance(info, BaseException):
-            raise ClusterError(f"worker {address} cannot run azul-arena: "
-                               f"{type(info).__name__}: {info} (install it there, see "
-                               "docs/cluster.md)")
+            raise ClusterError(
+                f"worker {address} cannot run azul-arena: "
+                f"{type(info).__name__}: {info} (install it there, see "
+                "docs/cluster.md)"
+            )
         workers[address] = dict(info, threads=int(nthreads.get(address, 1)))
     return workers
 
@@ -331,16 +362,23 @@ async def _connect(options: ClusterOptions) -> AsyncIterator[Any]:
                 raise ClusterError(
                     f"{options.address} takes only clients with a certificate its CA signed: "
                     "give --cluster-security DIR (ca.pem, client.pem, client.key), or set "
-                    "distributed.comm.tls in Dask's configuration (docs/cluster.md, TLS)")
+                    "distributed.comm.tls in Dask's configuration (docs/cluster.md, TLS)"
+                )
         try:
-            client = await Client(options.address, asynchronous=True, timeout=CONNECT_TIMEOUT,
-                                  security=security)
+            client = await Client(
+                options.address, asynchronous=True, timeout=CONNECT_TIMEOUT, security=security
+            )
         except (OSError, TimeoutError) as exc:
-            hint = ("; a tls:// scheduler needs this client's certificate: --cluster-security"
-                    if options.address.startswith("tls://") else "")
-            raise ClusterError(f"cannot reach the Dask scheduler at {options.address}: "
-                               f"{exc} (start one with `dask scheduler`; "
-                               f"docs/cluster.md){hint}") from None
+            hint = (
+                "; a tls:// scheduler needs this client's certificate: --cluster-security"
+                if options.address.startswith("tls://")
+                else ""
+            )
+            raise ClusterError(
+                f"cannot reach the Dask scheduler at {options.address}: "
+                f"{exc} (start one with `dask scheduler`; "
+                f"docs/cluster.md){hint}"
+            ) from None
         async with client:
             yield client
         return
@@ -352,10 +390,19 @@ async def _connect(options: ClusterOptions) -> AsyncIterator[Any]:
         config["distributed.admin.event-loop"] = "uvloop"
     with dask.config.set(config):
         cluster = await LocalCluster(
-            n_workers=options.workers, threads_per_worker=options.threads, processes=True,
-            asynchronous=True, dashboard_address=None, worker_dashboard_address=None)
-    async with cluster, Client(cluster, asynchronous=True, direct_to_workers=True,
-                               timeout=CONNECT_TIMEOUT) as client:
+            n_workers=options.workers,
+            threads_per_worker=options.threads,
+            processes=True,
+            asynchronous=True,
+            dashboard_address=None,
+            worker_dashboard_address=None,
+        )
+    async with (
+        cluster,
+        Client(
+            cluster, asynchronous=True, direct_to_workers=True, timeout=CONNECT_TIMEOUT
+        ) as client,
+    ):
         yield client
 
 
@@ -365,10 +412,13 @@ def _failure(exc: BaseException) -> str:
 
 
 @contextlib.asynccontextmanager
-async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
-                         options: ClusterOptions, players: int = 2,
-                         entry_of: Callable[[str], Entry | None] | None = None,
-                         ) -> AsyncIterator[ClusterPlayer]:
+async def cluster_player(
+    entries: Sequence[Entry],
+    settings: GameSettings,
+    options: ClusterOptions,
+    players: int = 2,
+    entry_of: Callable[[str], Entry | None] | None = None,
+) -> AsyncIterator[ClusterPlayer]:
     """An async context giving a `play(game)` coroutine that plays each game on a Dask worker.
     A seat whose entry joined after the start is looked up with `entry_of` and packed then.
 
@@ -392,9 +442,11 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
         try:
             await client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
         except TimeoutError:
-            raise ClusterError(f"the Dask scheduler at {options.address} has no worker after "
-                               f"{CONNECT_TIMEOUT:.0f} s; start some with `dask worker "
-                               f"{options.address}`") from None
+            raise ClusterError(
+                f"the Dask scheduler at {options.address} has no worker after "
+                f"{CONNECT_TIMEOUT:.0f} s; start some with `dask worker "
+                f"{options.address}`"
+            ) from None
         await client.register_plugin(ArenaPlugin(), name="azul-arena")
         workers = await _describe_workers(client)
         pool = _Pool(client, data, where)
@@ -410,8 +462,7 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
 
         async def play(game: ScheduledGame) -> GameOutcome:
             seats = tuple(dict.fromkeys([await entry(name) for name in game.seats]))
-            task = GameTask(key, game, seats, settings, isolation, len(by_name), players,
-                            bot_env)
+            task = GameTask(key, game, seats, settings, isolation, len(by_name), players, bot_env)
             digests = list(dict.fromkeys(d for e in seats for d in e.bundles))
             failed_on: set[str] = set()
             errors: list[str] = []
@@ -431,8 +482,9 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
                     errors.append(_failure(exc))
                 finally:
                     await pool.release(remote)
-            raise ClusterGameError(f"failed {len(errors)} times on the cluster: "
-                                   + "; ".join(dict.fromkeys(errors)))
+            raise ClusterGameError(
+                f"failed {len(errors)} times on the cluster: " + "; ".join(dict.fromkeys(errors))
+            )
 
         threads = sum(w["threads"] for w in workers.values())
         try:
@@ -442,8 +494,7 @@ async def cluster_player(entries: Sequence[Entry], settings: GameSettings,
             await pool.close()
             # This run's bots end now on every worker (not when a worker happens to close).
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(client.run(close_run, key, on_error="ignore"),
-                                       CLOSE_TIMEOUT)
+                await asyncio.wait_for(client.run(close_run, key, on_error="ignore"), CLOSE_TIMEOUT)
 
 
 class ClusterGameError(RuntimeError):

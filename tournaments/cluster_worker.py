@@ -83,19 +83,26 @@ class _ArenaHost:
 
         for entry in task.seats:  # per-entry limits and variables, as locally
             if entry.name in specs:  # (each in its own unpacked folder: nothing to hide)
-                arena.add_entry(entry.name, specs[entry.name],
-                                Limits(memory=entry.memory) if entry.memory else None,
-                                dict(entry.env) if entry.env else None)
+                arena.add_entry(
+                    entry.name,
+                    specs[entry.name],
+                    Limits(memory=entry.memory) if entry.memory else None,
+                    dict(entry.env) if entry.env else None,
+                )
         return arena
 
     async def _start(self, task: GameTask, specs: dict[str, str], games_at_once: int) -> Any:
         from referee import Arena
 
         # Bot processes capped as locally, for the games this worker plays at once.
-        arena = Arena(dict(specs), log_dir=cache_dir() / "logs" / task.run_key[:16],
-                      max_processes=process_cap(task.field, task.players, games_at_once),
-                      isolation=task.isolation, ponder=task.settings.ponder,
-                      bot_env=dict(task.bot_env))
+        arena = Arena(
+            dict(specs),
+            log_dir=cache_dir() / "logs" / task.run_key[:16],
+            max_processes=process_cap(task.field, task.players, games_at_once),
+            isolation=task.isolation,
+            ponder=task.settings.ponder,
+            bot_env=dict(task.bot_env),
+        )
         await arena.start()
         self.arenas[task.run_key] = arena
         while len(self.arenas) > KEEP_ARENAS:
@@ -184,8 +191,9 @@ class ArenaActor:
         try:
             self.folders[digest] = await asyncio.to_thread(unpack, digest, data, cache_dir())
         except (OSError, ValueError, EOFError) as exc:
-            raise MachineError(_worker_name(), f"cannot unpack entry files into {cache_dir()}: "
-                                               f"{exc}") from None
+            raise MachineError(
+                _worker_name(), f"cannot unpack entry files into {cache_dir()}: {exc}"
+            ) from None
 
     def _specs(self, task: GameTask, worker: str) -> dict[str, str]:
         """The seats' entries as specs on this worker, each checked once."""
@@ -195,15 +203,17 @@ class ArenaActor:
         for entry in task.seats:
             missing = [d for d in entry.bundles if d not in self.folders]
             if missing:  # the client sends them first: a worker replaced meanwhile, say
-                raise MachineError(worker, f"entry {entry.name!r}: files {missing[0][:12]} "
-                                           "never arrived")
+                raise MachineError(
+                    worker, f"entry {entry.name!r}: files {missing[0][:12]} never arrived"
+                )
             spec = resolve_spec(entry.spec, self.folders)
             if spec not in self.checked:
                 try:
                     check_entry(spec)
                 except ValueError as exc:
-                    raise MachineError(worker, f"cannot start entry {entry.name!r}: {exc}"
-                                       ) from None
+                    raise MachineError(
+                        worker, f"cannot start entry {entry.name!r}: {exc}"
+                    ) from None
                 self.checked.add(spec)
             specs[entry.name] = spec
         return specs
@@ -213,8 +223,11 @@ class ArenaActor:
         worker = _worker_name()
         missing = await _cannot_isolate(task.isolation)
         if missing is not None:
-            raise MachineError(worker, f"cannot isolate bots as asked ({task.isolation}: "
-                                       f"{missing}); see docs/cluster.md and docs/security.md")
+            raise MachineError(
+                worker,
+                f"cannot isolate bots as asked ({task.isolation}: "
+                f"{missing}); see docs/cluster.md and docs/security.md",
+            )
         specs = self._specs(task, worker)
         if self._playing is None:
             self._playing = asyncio.Semaphore(self.games_at_once)

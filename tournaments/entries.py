@@ -66,8 +66,9 @@ def parse_size(value: str | int, what: str = "memory") -> int:
     else:
         found = _SIZE_RE.match(str(value))
         if not found:
-            raise EntryError(f"{what} {value!r} is not a size: give bytes or a number with K, M "
-                             "or G (512M, 2G)")
+            raise EntryError(
+                f"{what} {value!r} is not a size: give bytes or a number with K, M or G (512M, 2G)"
+            )
         scale = 1024 ** "_kmgt".index((found[2] or "_").lower())
         number = int(float(found[1]) * scale)
     if number < 64 << 20:
@@ -84,8 +85,9 @@ def resolve_env(names: list[str] | tuple[str, ...], where: str = "--bot-env") ->
             raise EntryError(f"{where}: {item!r} is not NAME or NAME=VALUE")
         if not sep:
             if name not in os.environ:
-                raise EntryError(f"{where}: {name} is not set in this environment (set it, or "
-                                 f"give {name}=VALUE)")
+                raise EntryError(
+                    f"{where}: {name} is not set in this environment (set it, or give {name}=VALUE)"
+                )
             value = os.environ[name]
         env[name] = value
     return env
@@ -147,7 +149,8 @@ def check_unique(entries: list[Entry]) -> list[Entry]:
     dups = sorted(name for name, count in seen.items() if count > 1)
     if dups:
         raise EntryError(
-            "entry names must be unique; repeated: " + ", ".join(dups)
+            "entry names must be unique; repeated: "
+            + ", ".join(dups)
             + " (give each its own name, e.g. `alice=random bob=random`)"
         )
     return entries
@@ -169,8 +172,10 @@ def check_spec(spec: str) -> None:
         message = str(exc)
         if "built-in" not in message:
             message += f" (the built-ins are {', '.join(sorted(builtin_bots()))})"
-        raise EntryError(message + "; an entry is a built-in bot, path/bot.py[:Class], a bot "
-                         "folder or a command line in quotes") from None
+        raise EntryError(
+            message + "; an entry is a built-in bot, path/bot.py[:Class], a bot "
+            "folder or a command line in quotes"
+        ) from None
     try:
         check_entry(spec)
     except ValueError as exc:
@@ -196,9 +201,11 @@ def _check_toml_value(kind: str, value: str, where: str) -> None:
         except ValueError as exc:
             raise EntryError(f"{where}: {exc}") from None
         if found is None:
-            raise EntryError(f"{where}: unknown built-in bot {value!r}; the built-ins are "
-                             + ", ".join(sorted(builtin_bots()))
-                             + " (with parameters: mcts:iterations=400, search:depth=3)")
+            raise EntryError(
+                f"{where}: unknown built-in bot {value!r}; the built-ins are "
+                + ", ".join(sorted(builtin_bots()))
+                + " (with parameters: mcts:iterations=400, search:depth=3)"
+            )
         return
     try:
         check_spec(value)
@@ -238,8 +245,9 @@ def load_entries_toml(path: Path) -> list[Entry]:
     items = data.get("entry", data.get("entries"))
     if not isinstance(items, list) or not items:
         raise EntryError(f"{path}: expected a list of [[entry]] tables")
-    entries = [_toml_entry(item, f"{path}: entry {i}", path.parent)
-               for i, item in enumerate(items, 1)]
+    entries = [
+        _toml_entry(item, f"{path}: entry {i}", path.parent) for i, item in enumerate(items, 1)
+    ]
     return check_unique(entries)
 
 
@@ -250,8 +258,10 @@ def _toml_entry(item: Any, where: str, base: Path) -> Entry:
         raise EntryError(f"{where}: expected a table")
     misplaced = sorted({"isolation", "bot_env", "ponder"} & set(item))
     if misplaced:
-        raise EntryError(f"{where}: {', '.join(misplaced)} applies to every bot: put it at "
-                         "the top of the file, before the first [[entry]]")
+        raise EntryError(
+            f"{where}: {', '.join(misplaced)} applies to every bot: put it at "
+            "the top of the file, before the first [[entry]]"
+        )
     kinds = [k for k in ("builtin", "file", "folder", "command") if k in item]
     if len(kinds) != 1:
         raise EntryError(f"{where}: give exactly one of builtin, file, folder or command")

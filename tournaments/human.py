@@ -27,8 +27,12 @@ from tournaments.families import view_for
 SHOWN_LIMIT = 24 * 3600.0
 
 
-def moves_table(state: dict[str, Any], legal: list[str],
-                describe: Callable[[dict[str, Any], str], str], width: int = 80) -> Table:
+def moves_table(
+    state: dict[str, Any],
+    legal: list[str],
+    describe: Callable[[dict[str, Any], str], str],
+    width: int = 80,
+) -> Table:
     """The legal moves numbered from 1, with their notation and in words, in as many columns
     as `width` holds."""
     cells = []
@@ -42,8 +46,9 @@ def moves_table(state: dict[str, Any], legal: list[str],
         table.add_column(no_wrap=True)
     per = -(-len(legal) // columns)
     for r in range(per):
-        table.add_row(*(cells[c * per + r] if c * per + r < len(cells) else ""
-                        for c in range(columns)))
+        table.add_row(
+            *(cells[c * per + r] if c * per + r < len(cells) else "" for c in range(columns))
+        )
     return table
 
 
@@ -54,8 +59,9 @@ class HumanSeat(Bot):
     version = "1"
     rulesets = tuple(RULESETS)  # a person plays whatever the table shows
 
-    def __init__(self, console: Console | None = None,
-                 read: Callable[[str], str] | None = None) -> None:
+    def __init__(
+        self, console: Console | None = None, read: Callable[[str], str] | None = None
+    ) -> None:
         super().__init__()
         self.console = console or Console()
         self.read = read or (lambda prompt: self.console.input(Text(prompt, style="bold")))
@@ -65,8 +71,11 @@ class HumanSeat(Bot):
     def on_game_start(self, info: GameInfo) -> None:
         self.names = list(info.names)
         self.ruleset = info.ruleset
-        self.console.print(f"[bold]You are seat {info.seat}[/] ({escape(' vs '.join(self.names))},"
-                           f" {info.ruleset}).", highlight=False)
+        self.console.print(
+            f"[bold]You are seat {info.seat}[/] ({escape(' vs '.join(self.names))},"
+            f" {info.ruleset}).",
+            highlight=False,
+        )
 
     def choose_move(self, state: Any) -> Any:
         game = getattr(state, "game", state)
@@ -92,15 +101,18 @@ class HumanSeat(Bot):
                 k = int(text)
                 if 1 <= k <= len(legal):
                     return legal[k - 1]
-                self.console.print(f"[red]{k} is not a move number[/]: type 1 to {len(legal)}",
-                                   highlight=False)
+                self.console.print(
+                    f"[red]{k} is not a move number[/]: type 1 to {len(legal)}", highlight=False
+                )
                 continue
             try:
                 move = game.parse_move(text)
             except EngineError:
-                self.console.print(f"[red]{escape(text)!r} is not a move[/]: type a number "
-                                   f"from 1 to {len(legal)} or a move such as {notations[0]}",
-                                   highlight=False)
+                self.console.print(
+                    f"[red]{escape(text)!r} is not a move[/]: type a number "
+                    f"from 1 to {len(legal)} or a move such as {notations[0]}",
+                    highlight=False,
+                )
                 continue
             if move in legal:
                 return move
@@ -110,8 +122,9 @@ class HumanSeat(Bot):
                 why = "it is not legal here"
             except EngineError as exc:
                 why = str(exc)
-            self.console.print(f"[red]{escape(text)} is not legal here[/]: {escape(why)}",
-                               highlight=False)
+            self.console.print(
+                f"[red]{escape(text)} is not legal here[/]: {escape(why)}", highlight=False
+            )
 
 
 class TableWatcher:
@@ -119,16 +132,25 @@ class TableWatcher:
     seed as the referee's), printing each move in words and, with `board`, the table after it;
     with `rounds`, the table whenever a round or a phase begins."""
 
-    def __init__(self, console: Console, ruleset: str, names: list[str], seed: int,
-                 board: bool = False, first_player: int = 0,
-                 options: dict[str, str] | None = None, rounds: bool = False) -> None:
+    def __init__(
+        self,
+        console: Console,
+        ruleset: str,
+        names: list[str],
+        seed: int,
+        board: bool = False,
+        first_player: int = 0,
+        options: dict[str, str] | None = None,
+        rounds: bool = False,
+    ) -> None:
         self.console = console
         self.names = names
         self.board = board
         self.rounds = rounds
         self.view = view_for(ruleset)
-        self.game = new_game(ruleset, len(names), seed=seed, first_player=first_player,
-                             **(options or {}))
+        self.game = new_game(
+            ruleset, len(names), seed=seed, first_player=first_player, **(options or {})
+        )
         self._drawn: tuple[int, str] | None = None
 
     def start(self) -> None:
@@ -140,8 +162,7 @@ class TableWatcher:
         game = self.game
         self._drawn = (game.round, game.phase)
         if heading:
-            self.console.print(f"[bold]round {game.round}, phase {game.phase}[/]",
-                               highlight=False)
+            self.console.print(f"[bold]round {game.round}, phase {game.phase}[/]", highlight=False)
         self.console.print(self.view.board(game.to_state(), self.names))
 
     def __call__(self, event: MatchEvent) -> None:
@@ -151,15 +172,23 @@ class TableWatcher:
             self.game.push(self.game.parse_move(event.move))
             note = " [yellow](substituted by the referee)[/]" if event.substituted else ""
             # No emoji: "pass:B: ..." would print a symbol for ":B:".
-            self.console.print(f"{event.ply:4d}  [bold]{escape(self.names[event.seat])}[/] "
-                               f"{escape(event.move)}: {escape(words)}{note}", highlight=False,
-                               emoji=False)
+            self.console.print(
+                f"{event.ply:4d}  [bold]{escape(self.names[event.seat])}[/] "
+                f"{escape(event.move)}: {escape(words)}{note}",
+                highlight=False,
+                emoji=False,
+            )
             if self.board:
                 self._table()
-            elif (self.rounds and not self.game.is_over()
-                  and (self.game.round, self.game.phase) != self._drawn):
+            elif (
+                self.rounds
+                and not self.game.is_over()
+                and (self.game.round, self.game.phase) != self._drawn
+            ):
                 self._table(heading=True)
         elif isinstance(event, SeatFaulted):
             end = ", forfeited" if event.forfeited else ""
-            self.console.print(f"      [yellow]{escape(self.names[event.seat])}: {event.fault}[/]"
-                               f" (strike {event.strikes}{end}) {escape(event.detail)}")
+            self.console.print(
+                f"      [yellow]{escape(self.names[event.seat])}: {event.fault}[/]"
+                f" (strike {event.strikes}{end}) {escape(event.detail)}"
+            )

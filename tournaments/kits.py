@@ -33,17 +33,43 @@ class Kit:
 
 
 KITS = {
-    "node": Kit("node", ("azul-arena.js", "bot.js", "bot.toml", "package.json",
-                         "package-lock.json", "README.md", ".gitignore"),
-                "greedy-js",
-                ("bot.js", "bot.toml", "package.json", "package-lock.json", "README.md"),
-                "npm install --no-audit --no-fund", "npm", "bot.js",
-                "Node.js 18 or newer with npm: apt-get install nodejs npm"),
-    "cpp": Kit("cpp", ("azul_arena.hpp", "azul_arena.cpp", "bot.cpp", "CMakeLists.txt",
-                       "bot.toml", "README.md", ".gitignore"),
-               "greedy-cpp", ("bot.cpp", "bot.toml", "README.md"), "", "cmake", "bot.cpp",
-               "apt-get install g++ cmake pkg-config libgrpc++-dev libprotobuf-dev "
-               "protobuf-compiler protobuf-compiler-grpc"),
+    "node": Kit(
+        "node",
+        (
+            "azul-arena.js",
+            "bot.js",
+            "bot.toml",
+            "package.json",
+            "package-lock.json",
+            "README.md",
+            ".gitignore",
+        ),
+        "greedy-js",
+        ("bot.js", "bot.toml", "package.json", "package-lock.json", "README.md"),
+        "npm install --no-audit --no-fund",
+        "npm",
+        "bot.js",
+        "Node.js 18 or newer with npm: apt-get install nodejs npm",
+    ),
+    "cpp": Kit(
+        "cpp",
+        (
+            "azul_arena.hpp",
+            "azul_arena.cpp",
+            "bot.cpp",
+            "CMakeLists.txt",
+            "bot.toml",
+            "README.md",
+            ".gitignore",
+        ),
+        "greedy-cpp",
+        ("bot.cpp", "bot.toml", "README.md"),
+        "",
+        "cmake",
+        "bot.cpp",
+        "apt-get install g++ cmake pkg-config libgrpc++-dev libprotobuf-dev "
+        "protobuf-compiler protobuf-compiler-grpc",
+    ),
 }
 
 
@@ -95,6 +121,11 @@ def prepare(lang: str, folder: Path, timeout: float = 900.0) -> subprocess.Compl
     kit = KITS[lang]
     if shutil.which(kit.tool) is None:
         raise FileNotFoundError(f"{kit.tool} is not installed ({kit.needs})")
-    return subprocess.run(["/bin/sh", "-c", prepare_command(lang, folder)], cwd=folder,
-                          capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        ["/bin/sh", "-c", prepare_command(lang, folder)],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )

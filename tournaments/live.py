@@ -39,9 +39,15 @@ PLAIN_EVERY = 5.0  # seconds between plain progress lines
 class LiveView:
     """Progress and a provisional leaderboard; `update` after every game, `close` at the end."""
 
-    def __init__(self, console: Console, names: Sequence[str], total: int,
-                 done: Sequence[StoredGame] = (), plain: bool | None = None,
-                 out: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        console: Console,
+        names: Sequence[str],
+        total: int,
+        done: Sequence[StoredGame] = (),
+        plain: bool | None = None,
+        out: TextIO | None = None,
+    ) -> None:
         self.console = console
         self.names = list(names)
         self.total = total
@@ -50,8 +56,9 @@ class LiveView:
         self.games: list[StoredGame] = list(done)
         self.ratings = Ratings(self.names)
         for g in self.games:
-            self.ratings.update(g.game.game_id, [s.entry for s in g.seats],
-                                [s.rank for s in g.seats])
+            self.ratings.update(
+                g.game.game_id, [s.entry for s in g.seats], [s.rank for s in g.seats]
+            )
         self.done = len(self.games)
         self.failed = 0
         self.start_done = self.done
@@ -69,14 +76,22 @@ class LiveView:
             self._line(force=True)
             return self
         self._progress = Progress(
-            TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("left"),
-            TimeRemainingColumn(), console=self.console,
+            TextColumn("[bold]games"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TaskProgressColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            console=self.console,
         )
-        self._task = self._progress.add_task("games", total=self.total, completed=self.done,
-                                             rate="")
-        self._live = Live(self._renderable(), console=self.console, refresh_per_second=4,
-                          transient=True)
+        self._task = self._progress.add_task(
+            "games", total=self.total, completed=self.done, rate=""
+        )
+        self._live = Live(
+            self._renderable(), console=self.console, refresh_per_second=4, transient=True
+        )
         self._live.__enter__()
         return self
 
@@ -96,10 +111,12 @@ class LiveView:
                 self._print(f"game {game.game_id} failed: {error}")
         else:
             self.done += 1
-            self.games.append(StoredGame(game, "done", outcome.seats, outcome.duration, None, 1,
-                                         None))
-            self.ratings.update(game.game_id, [s.entry for s in outcome.seats],
-                                [s.rank for s in outcome.seats])
+            self.games.append(
+                StoredGame(game, "done", outcome.seats, outcome.duration, None, 1, None)
+            )
+            self.ratings.update(
+                game.game_id, [s.entry for s in outcome.seats], [s.rank for s in outcome.seats]
+            )
         if self.plain:
             self._line()
             return
@@ -134,8 +151,10 @@ class LiveView:
 
     def _renderable(self) -> Group:
         assert self._progress is not None
-        return Group(self._progress,
-                     leaderboard_table(self.rows(), title="Leaderboard (live)", limit=LIVE_ROWS))
+        return Group(
+            self._progress,
+            leaderboard_table(self.rows(), title="Leaderboard (live)", limit=LIVE_ROWS),
+        )
 
     def _print(self, text: str) -> None:
         if self.out is not None:

@@ -57,7 +57,7 @@ class Field:
             tied = sum(1 for r in ranks if r == rank) - 1
             self.points[name] = self.points.get(name, 0.0) + (beaten + tied / 2) / (players - 1)
         for i, a in enumerate(seats):
-            for b in seats[i + 1:]:
+            for b in seats[i + 1 :]:
                 key = (a, b) if a < b else (b, a)
                 self.met[key] = self.met.get(key, 0) + 1
 
@@ -68,8 +68,8 @@ class Field:
         """TrueSkill's match quality of a two-player game between `a` and `b` (its closed
         form, the probability-of-a-draw measure the library's `quality_1vs1` computes)."""
         ra, rb = self.ratings.rating(a), self.ratings.rating(b)
-        beta2 = 2 * self.ratings.env.beta ** 2
-        spread = beta2 + ra.sigma ** 2 + rb.sigma ** 2
+        beta2 = 2 * self.ratings.env.beta**2
+        spread = beta2 + ra.sigma**2 + rb.sigma**2
         return math.sqrt(beta2 / spread) * math.exp(-((ra.mu - rb.mu) ** 2) / (2 * spread))
 
 
@@ -84,8 +84,9 @@ def _sit_out(names: list[str], players: int, fld: Field) -> tuple[list[str], lis
     return [n for n in names if n not in resting], [n for n in by_rest[:extra]]
 
 
-def adaptive_round(names: Iterable[str], players: int, fld: Field, min_games: int
-                   ) -> list[tuple[str, ...]]:
+def adaptive_round(
+    names: Iterable[str], players: int, fld: Field, min_games: int
+) -> list[tuple[str, ...]]:
     """The next round's groups for an adaptive tournament, most wanted first."""
     playing, _ = _sit_out(sorted(set(names)), players, fld)
     if len(playing) < players:
@@ -93,8 +94,14 @@ def adaptive_round(names: Iterable[str], players: int, fld: Field, min_games: in
     ratings = fld.ratings
     by_mu = sorted(playing, key=lambda n: (ratings.rating(n).mu, tiebreak(fld.seed, n)))
     position = {n: i for i, n in enumerate(by_mu)}
-    order = sorted(playing, key=lambda n: (min(fld.games.get(n, 0), min_games),
-                                           -ratings.rating(n).sigma, tiebreak(fld.seed, n)))
+    order = sorted(
+        playing,
+        key=lambda n: (
+            min(fld.games.get(n, 0), min_games),
+            -ratings.rating(n).sigma,
+            tiebreak(fld.seed, n),
+        ),
+    )
     free = set(playing)
     groups: list[tuple[str, ...]] = []
     for leader in order:
@@ -109,8 +116,9 @@ def adaptive_round(names: Iterable[str], players: int, fld: Field, min_games: in
     return groups
 
 
-def _best_partner(group: list[str], by_mu: list[str], centre: int, free: set[str],
-                  fld: Field) -> str:
+def _best_partner(
+    group: list[str], by_mu: list[str], centre: int, free: set[str], fld: Field
+) -> str:
     """The free entry near `centre` in rating order that makes the best game with `group`."""
     candidates: list[str] = []
     lo, hi = centre - 1, centre + 1
@@ -127,8 +135,9 @@ def _best_partner(group: list[str], by_mu: list[str], centre: int, free: set[str
         for g in group:
             value *= fld.quality(g, c) / (1 + fld.times_met(g, c))
         value **= 1 / len(group)
-        if value > best_value or (value == best_value
-                                  and tiebreak(fld.seed, c) < tiebreak(fld.seed, best)):
+        if value > best_value or (
+            value == best_value and tiebreak(fld.seed, c) < tiebreak(fld.seed, best)
+        ):
             best, best_value = c, value
     return best
 
@@ -139,16 +148,19 @@ def swiss_round(names: Iterable[str], players: int, fld: Field) -> list[tuple[st
     if len(playing) < players:
         return []
     ratings = fld.ratings
-    standings = sorted(playing, key=lambda n: (-fld.points.get(n, 0.0), -ratings.rating(n).mu,
-                                               tiebreak(fld.seed, n)))
+    standings = sorted(
+        playing,
+        key=lambda n: (-fld.points.get(n, 0.0), -ratings.rating(n).mu, tiebreak(fld.seed, n)),
+    )
     free = list(standings)
     groups: list[tuple[str, ...]] = []
     while len(free) >= players:
         group = [free.pop(0)]
         while len(group) < players:
             # The next in the standings this group has met the least (the first of equals).
-            pick = min(range(len(free)),
-                       key=lambda i: (sum(fld.times_met(g, free[i]) for g in group), i))
+            pick = min(
+                range(len(free)), key=lambda i: (sum(fld.times_met(g, free[i]) for g in group), i)
+            )
             group.append(free.pop(pick))
         groups.append(tuple(group))
     return groups

@@ -65,8 +65,9 @@ class Ratings:
             self.precise_games += 1
         for name, (rating,) in zip(seats, new, strict=True):
             # Store plain-float ratings even when mpmath computed them.
-            self.ratings[name] = self.env.create_rating(mu=float(rating.mu),
-                                                        sigma=float(rating.sigma))
+            self.ratings[name] = self.env.create_rating(
+                mu=float(rating.mu), sigma=float(rating.sigma)
+            )
         return True
 
     def _rate_precisely(
@@ -85,8 +86,11 @@ class Ratings:
         return float(r.mu - 3 * r.sigma)
 
 
-def compute(names: Iterable[str], games: Iterable[tuple[str, Sequence[str], Sequence[int]]],
-            ratings: Ratings | None = None) -> Ratings:
+def compute(
+    names: Iterable[str],
+    games: Iterable[tuple[str, Sequence[str], Sequence[int]]],
+    ratings: Ratings | None = None,
+) -> Ratings:
     """Ratings from `(game_id, seats, ranks)` results, folded in the order given (into
     `ratings` when given: its owner may watch them change)."""
     ratings = ratings if ratings is not None else Ratings(list(names))

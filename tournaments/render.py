@@ -20,13 +20,20 @@ def _interval(low: float, high: float, fmt: str) -> str:
     return f" [dim]({fmt.format(low)}-{fmt.format(high)})[/]"
 
 
-def leaderboard_table(rows: Sequence[Row], title: str = "Leaderboard",
-                      limit: int | None = None) -> Table:
+def leaderboard_table(
+    rows: Sequence[Row], title: str = "Leaderboard", limit: int | None = None
+) -> Table:
     """The leaderboard: rank, entry, mu - 3 sigma, mu, sigma, games, wins, win rate and mean
     score with their 95% intervals, CPU seconds per game, and faults by kind."""
     # Simple borders and one column for mu ± sigma: the table fits an 80-column terminal.
-    table = Table(title=title, title_justify="left", header_style="bold", box=box.SIMPLE_HEAD,
-                  padding=(0, 1, 0, 0), pad_edge=False)
+    table = Table(
+        title=title,
+        title_justify="left",
+        header_style="bold",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1, 0, 0),
+        pad_edge=False,
+    )
     table.add_column("#", justify="right")
     table.add_column("entry")
     table.add_column("mu-3σ", justify="right")
@@ -44,10 +51,14 @@ def leaderboard_table(rows: Sequence[Row], title: str = "Leaderboard",
         if r.faults:
             faults += " [dim](" + ", ".join(f"{k} {v}" for k, v in r.fault_kinds.items()) + ")[/]"
         table.add_row(
-            str(r.rank), r.entry, f"{r.conservative:.1f}", f"{r.mu:.1f} ± {r.sigma:.1f}",
-            str(r.games), str(r.wins) + (f" +{r.ties}=" if r.ties else ""),
-            f"{100 * r.win_rate:.0f}%" + _interval(100 * r.win_rate_low, 100 * r.win_rate_high,
-                                                    "{:.0f}"),
+            str(r.rank),
+            r.entry,
+            f"{r.conservative:.1f}",
+            f"{r.mu:.1f} ± {r.sigma:.1f}",
+            str(r.games),
+            str(r.wins) + (f" +{r.ties}=" if r.ties else ""),
+            f"{100 * r.win_rate:.0f}%"
+            + _interval(100 * r.win_rate_low, 100 * r.win_rate_high, "{:.0f}"),
             mean + _interval(r.mean_score_low, r.mean_score_high, "{:.1f}"),
             "" if math.isnan(r.cpu_per_game) else f"{r.cpu_per_game:.2f}s",
             faults,
@@ -59,8 +70,11 @@ def leaderboard_table(rows: Sequence[Row], title: str = "Leaderboard",
 
 def crosstable_table(names: Sequence[str], cells: dict[tuple[str, str], Pairwise]) -> Table:
     """Row entry's record against column entry as wins-losses(-draws) of finishing ahead."""
-    table = Table(title="Crosstable (row vs column: ahead-behind[-level])", title_justify="left",
-                  header_style="bold")
+    table = Table(
+        title="Crosstable (row vs column: ahead-behind[-level])",
+        title_justify="left",
+        header_style="bold",
+    )
     table.add_column("")
     for n in names:
         table.add_column(n, justify="center")

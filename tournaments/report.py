@@ -20,9 +20,38 @@ from tournaments.store import Store, StoredGame
 
 Z95 = 1.959963984540054
 # Two-sided 95% Student-t quantiles for 1..30 degrees of freedom; beyond, the normal's.
-_T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-        2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+_T95 = [
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+]
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -151,14 +180,27 @@ def leaderboard(names: Sequence[str], done: Sequence[StoredGame], ratings: Ratin
         w = wins.get(name, 0)
         lo, hi = wilson(w, n)
         mean, mlo, mhi = mean_interval(scores[name])
-        rows.append(Row(
-            rank=0, entry=name, mu=float(r.mu), sigma=float(r.sigma),
-            conservative=float(r.mu - 3 * r.sigma), games=n, wins=w, ties=ties.get(name, 0),
-            win_rate=(w / n if n else 0.0), win_rate_low=lo, win_rate_high=hi,
-            mean_score=mean, mean_score_low=mlo, mean_score_high=mhi,
-            faults=sum(faults[name].values()), fault_kinds=dict(sorted(faults[name].items())),
-            cpu_per_game=(sum(cpu[name]) / len(cpu[name]) if cpu.get(name) else math.nan),
-        ))
+        rows.append(
+            Row(
+                rank=0,
+                entry=name,
+                mu=float(r.mu),
+                sigma=float(r.sigma),
+                conservative=float(r.mu - 3 * r.sigma),
+                games=n,
+                wins=w,
+                ties=ties.get(name, 0),
+                win_rate=(w / n if n else 0.0),
+                win_rate_low=lo,
+                win_rate_high=hi,
+                mean_score=mean,
+                mean_score_low=mlo,
+                mean_score_high=mhi,
+                faults=sum(faults[name].values()),
+                fault_kinds=dict(sorted(faults[name].items())),
+                cpu_per_game=(sum(cpu[name]) / len(cpu[name]) if cpu.get(name) else math.nan),
+            )
+        )
     rows.sort(key=lambda r: (-r.conservative, -r.mu, r.entry))
     for i, row in enumerate(rows, 1):
         row.rank = i
@@ -181,12 +223,19 @@ def crosstable(names: Sequence[str], done: Iterable[StoredGame]) -> dict[tuple[s
                 else:
                     cell.draws += 1
     order = {n: i for i, n in enumerate(names)}
-    return dict(sorted(table.items(),
-                       key=lambda kv: (order.get(kv[0][0], 1 << 30), order.get(kv[0][1], 1 << 30))))
+    return dict(
+        sorted(
+            table.items(),
+            key=lambda kv: (order.get(kv[0][0], 1 << 30), order.get(kv[0][1], 1 << 30)),
+        )
+    )
 
 
-def rate_games(names: Sequence[str], done: Sequence[StoredGame],
-               after: Callable[[StoredGame, Ratings], None] | None = None) -> Ratings:
+def rate_games(
+    names: Sequence[str],
+    done: Sequence[StoredGame],
+    after: Callable[[StoredGame, Ratings], None] | None = None,
+) -> Ratings:
     """Ratings recomputed from stored games, in schedule order (deterministic); `after(game,
     ratings)` sees the ratings after each game (the report's rating history)."""
     ordered = sorted(done, key=lambda g: g.game.index)
@@ -220,9 +269,27 @@ def build_report(store: Store) -> Report:
 
 # -- exports --------------------------------------------------------------------------------
 
-CSV_COLUMNS = ["game_id", "index", "status", "seed", "seat", "entry", "score", "rank",
-               "termination", "strikes", "faults", "moves", "move_time", "duration", "cpu_time",
-               "host", "isolation", "cpus", "ruleset"]
+CSV_COLUMNS = [
+    "game_id",
+    "index",
+    "status",
+    "seed",
+    "seat",
+    "entry",
+    "score",
+    "rank",
+    "termination",
+    "strikes",
+    "faults",
+    "moves",
+    "move_time",
+    "duration",
+    "cpu_time",
+    "host",
+    "isolation",
+    "cpus",
+    "ruleset",
+]
 
 
 def export_csv(store: Store) -> str:
@@ -231,22 +298,41 @@ def export_csv(store: Store) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     ruleset = (store.config() or {}).get("ruleset", "")  # one per tournament, on every row so
-    for g in store.games():                                # that files can be concatenated
+    for g in store.games():  # that files can be concatenated
         if g.status != "done":
             for seat, name in enumerate(g.game.seats):
-                writer.writerow([g.game.game_id, g.game.index, g.status, g.game.seed, seat, name]
-                                + [""] * (len(CSV_COLUMNS) - 7) + [ruleset])
+                writer.writerow(
+                    [g.game.game_id, g.game.index, g.status, g.game.seed, seat, name]
+                    + [""] * (len(CSV_COLUMNS) - 7)
+                    + [ruleset]
+                )
             continue
         for seat, s in enumerate(g.seats):
-            writer.writerow([
-                g.game.game_id, g.game.index, g.status, g.game.seed, seat, s.entry, s.score,
-                s.rank, s.termination, s.strikes, json.dumps(s.faults, sort_keys=True), s.moves,
-                f"{s.move_time:.6f}", f"{g.duration:.6f}" if g.duration is not None else "",
-                f"{s.cpu_time:.4f}" if s.cpu_time is not None else "",
-                *((g.machine.host, g.machine.isolation, g.machine.cpus) if g.machine
-                  else ("", "", "")),
-                ruleset,
-            ])
+            writer.writerow(
+                [
+                    g.game.game_id,
+                    g.game.index,
+                    g.status,
+                    g.game.seed,
+                    seat,
+                    s.entry,
+                    s.score,
+                    s.rank,
+                    s.termination,
+                    s.strikes,
+                    json.dumps(s.faults, sort_keys=True),
+                    s.moves,
+                    f"{s.move_time:.6f}",
+                    f"{g.duration:.6f}" if g.duration is not None else "",
+                    f"{s.cpu_time:.4f}" if s.cpu_time is not None else "",
+                    *(
+                        (g.machine.host, g.machine.isolation, g.machine.cpus)
+                        if g.machine
+                        else ("", "", "")
+                    ),
+                    ruleset,
+                ]
+            )
     return buf.getvalue()
 
 
@@ -255,14 +341,17 @@ def export_json(store: Store, replays: bool = True) -> dict[str, Any]:
     games = []
     for g in store.games():
         item: dict[str, Any] = {
-            "game_id": g.game.game_id, "index": g.game.index, "status": g.status,
-            "seats": list(g.game.seats), "seed": g.game.seed, "duration": g.duration,
+            "game_id": g.game.game_id,
+            "index": g.game.index,
+            "status": g.status,
+            "seats": list(g.game.seats),
+            "seed": g.game.seed,
+            "duration": g.duration,
             "machine": asdict(g.machine) if g.machine else None,
         }
         if g.status == "done":
             # The log's path is the playing machine's, not part of the store's results.
-            item["results"] = [{k: v for k, v in asdict(s).items() if k != "log"}
-                               for s in g.seats]
+            item["results"] = [{k: v for k, v in asdict(s).items() if k != "log"} for s in g.seats]
             if replays:
                 item["record"] = store.replay(g.game.game_id)
         games.append(item)

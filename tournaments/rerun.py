@@ -53,13 +53,19 @@ class Rerun:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "names": self.names, "entries": self.entries, "moves": self.moves,
+            "names": self.names,
+            "entries": self.entries,
+            "moves": self.moves,
             "same": self.difference is None,
-            "first_difference": (dataclasses.asdict(self.difference)
-                                 if self.difference is not None else None),
-            "recorded_scores": self.recorded_scores, "scores": self.result.scores,
-            "recorded_ranks": self.recorded_ranks, "ranks": self.result.ranks,
-            "swapped_seat": self.swapped, "notes": self.notes,
+            "first_difference": (
+                dataclasses.asdict(self.difference) if self.difference is not None else None
+            ),
+            "recorded_scores": self.recorded_scores,
+            "scores": self.result.scores,
+            "recorded_ranks": self.recorded_ranks,
+            "ranks": self.result.ranks,
+            "swapped_seat": self.swapped,
+            "notes": self.notes,
             "terminations": [s.termination for s in self.result.seats],
             "logs": [s.log_path for s in self.result.seats],
         }
@@ -83,27 +89,34 @@ def movers(record: dict[str, Any]) -> list[int]:
 def first_difference(recorded: dict[str, Any], played: dict[str, Any]) -> Difference | None:
     """Where `played` first leaves `recorded` (a rerun of it), or None when it never does."""
     old, new = moves_of(recorded), moves_of(played)
-    ply = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
-               min(len(old), len(new)))
+    ply = next(
+        (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
+        min(len(old), len(new)),
+    )
     if ply == len(old) == len(new):
         return None
     seats = movers(recorded if ply < len(old) else played)
     names = list(recorded.get("players") or [])
     seat = seats[ply] if ply < len(seats) else -1
     return Difference(
-        ply=ply, seat=seat, name=names[seat] if 0 <= seat < len(names) else f"seat {seat}",
+        ply=ply,
+        seat=seat,
+        name=names[seat] if 0 <= seat < len(names) else f"seat {seat}",
         recorded=old[ply] if ply < len(old) else "(the game had ended)",
         played=new[ply] if ply < len(new) else "(the game had ended)",
         recorded_substituted=ply in recorded.get("referee", {}).get("substituted", []),
-        played_substituted=ply in played.get("referee", {}).get("substituted", []))
+        played_substituted=ply in played.get("referee", {}).get("substituted", []),
+    )
 
 
 def rerun_config(record: dict[str, Any], time_limit: bool = True) -> tuple[MatchConfig, list[str]]:
     """The match settings a record was played with (and notes on what it did not record)."""
     referee = record.get("referee")
     if not isinstance(referee, dict) or not isinstance(referee.get("config"), dict):
-        raise RerunError("this record has no referee part (it was not played through the "
-                         "referee): there is nothing to play again")
+        raise RerunError(
+            "this record has no referee part (it was not played through the "
+            "referee): there is nothing to play again"
+        )
     stored = referee["config"]
     known = {f.name for f in dataclasses.fields(MatchConfig)}
     settings = {k: v for k, v in stored.items() if k in known}
@@ -112,8 +125,10 @@ def rerun_config(record: dict[str, Any], time_limit: bool = True) -> tuple[Match
             settings[key] = tuple(settings[key])
     notes = []
     if not settings.get("bot_seeds"):
-        notes.append("the record holds no bot seeds (played before bots had them): the bots "
-                     "get seeds derived from the deal's seed and the game id")
+        notes.append(
+            "the record holds no bot seeds (played before bots had them): the bots "
+            "get seeds derived from the deal's seed and the game id"
+        )
     settings["time_limit"] = time_limit
     try:
         return MatchConfig(**settings), notes
@@ -121,10 +136,16 @@ def rerun_config(record: dict[str, Any], time_limit: bool = True) -> tuple[Match
         raise RerunError(f"this record's settings cannot be played again: {exc}") from None
 
 
-async def rerun(record: dict[str, Any], specs: dict[str, str] | None = None, *,
-                isolation: str | None = None, time_limit: bool = True,
-                swap: tuple[int, str] | None = None, log_dir: Path | None = None,
-                arena_options: dict[str, Any] | None = None) -> Rerun:
+async def rerun(
+    record: dict[str, Any],
+    specs: dict[str, str] | None = None,
+    *,
+    isolation: str | None = None,
+    time_limit: bool = True,
+    swap: tuple[int, str] | None = None,
+    log_dir: Path | None = None,
+    arena_options: dict[str, Any] | None = None,
+) -> Rerun:
     """Play `record` again. `specs` gives each seat name's entry (from the tournament's
     database; None: the entries the record names); `swap` (seat, entry) puts another bot in
     one seat; `arena_options`: how the tournament ran its bots (tournaments.arena
@@ -150,12 +171,21 @@ async def rerun(record: dict[str, Any], specs: dict[str, str] | None = None, *,
             seats[seat] = f"{names[seat]}@rerun"
     match_id = str(referee.get("match_id") or record.get("game_id") or "")
     options = {**(arena_options or {}), "isolation": isolation}
-    async with Arena(dict(zip(seats, entries, strict=True)), log_dir=log_dir,
-                     **options) as arena:
+    async with Arena(dict(zip(seats, entries, strict=True)), log_dir=log_dir, **options) as arena:
         result = await arena.play(seats, config, match_id=match_id or None)
     result.record["players"] = names
     forfeited = [b.get("termination", "ok") not in ("ok",) for b in referee.get("bots") or []]
-    ranks = final_ranks(final.ranks(), forfeited if len(forfeited) == len(names)
-                        else [False] * len(names))
-    return Rerun(names, entries, len(moves_of(record)), first_difference(record, result.record),
-                 list(final.scores), ranks, result, swap[0] if swap else None, notes)
+    ranks = final_ranks(
+        final.ranks(), forfeited if len(forfeited) == len(names) else [False] * len(names)
+    )
+    return Rerun(
+        names,
+        entries,
+        len(moves_of(record)),
+        first_difference(record, result.record),
+        list(final.scores),
+        ranks,
+        result,
+        swap[0] if swap else None,
+        notes,
+    )

@@ -38,23 +38,27 @@ class RoundPlan:
         if self.players not in (2, 3, 4):
             raise ScheduleError(f"players must be 2, 3 or 4, not {self.players}")
         if entries < self.players:
-            raise ScheduleError(f"a {self.players}-player {self.kind} tournament needs at "
-                                f"least {self.players} entries")
+            raise ScheduleError(
+                f"a {self.players}-player {self.kind} tournament needs at "
+                f"least {self.players} entries"
+            )
         if self.kind == "swiss":
             if not self.rounds or self.rounds < 1:
                 raise ScheduleError("a Swiss tournament needs --rounds R (at least 1)")
             return
         if not self.games or self.games < self.players:
-            raise ScheduleError(f"an adaptive tournament needs --games N (at least "
-                                f"{self.players})")
+            raise ScheduleError(f"an adaptive tournament needs --games N (at least {self.players})")
         if self.games % self.players:
-            raise ScheduleError(f"--games {self.games} is not a multiple of --players "
-                                f"{self.players}: every group plays a full seat rotation")
+            raise ScheduleError(
+                f"--games {self.games} is not a multiple of --players "
+                f"{self.players}: every group plays a full seat rotation"
+            )
         need = -(-entries * self.min_games // self.players)  # seats needed / seats per game
         if need > self.games:
             raise ScheduleError(
                 f"--games {self.games} is too few for {entries} entries to play --min-games "
-                f"{self.min_games} each; give at least --games {need + (-need) % self.players}")
+                f"{self.min_games} each; give at least --games {need + (-need) % self.players}"
+            )
 
 
 class Rounds:

@@ -56,7 +56,7 @@ class RunSummary:
         self.played += other.played
         self.failed += other.failed
         self.withdrawn += other.withdrawn
-        self.errors += other.errors[:max(0, 20 - len(self.errors))]
+        self.errors += other.errors[: max(0, 20 - len(self.errors))]
         self.aborted = self.aborted or other.aborted
         self.elapsed += other.elapsed
         self.store_time += other.store_time
@@ -117,8 +117,10 @@ class Pool:
             return True
         if self.parallel is not None and self.in_flight >= self.parallel:
             return False
-        return (self.max_processes is None
-                or sum(self.held.values()) + first + extra <= self.max_processes)
+        return (
+            self.max_processes is None
+            or sum(self.held.values()) + first + extra <= self.max_processes
+        )
 
     def start(self, game: ScheduledGame) -> None:
         for name, seats in Counter(game.seats).items():
@@ -179,9 +181,13 @@ class Dispatch:
     schedule (`in_schedule` says no: its entry was removed) is dropped unplayed.
     """
 
-    def __init__(self, games: Iterable[ScheduledGame], pool: Pool | None = None,
-                 window: int = 256,
-                 in_schedule: Callable[[ScheduledGame], bool] | None = None) -> None:
+    def __init__(
+        self,
+        games: Iterable[ScheduledGame],
+        pool: Pool | None = None,
+        window: int = 256,
+        in_schedule: Callable[[ScheduledGame], bool] | None = None,
+    ) -> None:
         self._pending: deque[ScheduledGame] = deque(games)
         self.pool = pool if pool is not None else Pool()
         self.window = window
@@ -328,8 +334,9 @@ async def run_games(  # noqa: C901, PLR0915  # one loop owns the games in flight
                 summary.errors.append((game.game_id, error))
             consecutive_errors += 1
             if consecutive_errors >= limit and summary.played == 0:
-                summary.aborted = (f"the first {consecutive_errors} games all failed; "
-                                   f"last error: {error}")
+                summary.aborted = (
+                    f"the first {consecutive_errors} games all failed; last error: {error}"
+                )
                 stop.set()
             if on_done:
                 on_done(game, None, error)

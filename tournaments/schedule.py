@@ -132,8 +132,9 @@ def _games(
             index += 1
 
 
-def round_games(groups: Sequence[tuple[str, ...]], round_no: int, first_index: int,
-                first_group: int, seed: int) -> list[ScheduledGame]:
+def round_games(
+    groups: Sequence[tuple[str, ...]], round_no: int, first_index: int, first_group: int, seed: int
+) -> list[ScheduledGame]:
     """One round of an adaptive or Swiss tournament: each group plays a full seat rotation,
     and every group of the round plays the round's deal (deal number = round number).
 
@@ -145,9 +146,16 @@ def round_games(groups: Sequence[tuple[str, ...]], round_no: int, first_index: i
     index = first_index
     for k, group in enumerate(groups):
         for rotation in range(len(group)):
-            games.append(ScheduledGame(
-                index=index, game_id=f"r{round_no}-p{k}-g{rotation}",
-                seats=group[rotation:] + group[:rotation], seed=dseed,
-                group=first_group + k, deal=round_no, rotation=rotation))
+            games.append(
+                ScheduledGame(
+                    index=index,
+                    game_id=f"r{round_no}-p{k}-g{rotation}",
+                    seats=group[rotation:] + group[:rotation],
+                    seed=dseed,
+                    group=first_group + k,
+                    deal=round_no,
+                    rotation=rotation,
+                )
+            )
             index += 1
     return games

@@ -153,16 +153,19 @@ def _prepare_path(path: Path) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise StoreError(f"cannot create the folder {path.parent} for the database {path}: "
-                         f"{exc.strerror or exc}") from None
+        raise StoreError(
+            f"cannot create the folder {path.parent} for the database {path}: {exc.strerror or exc}"
+        ) from None
 
 
 def _insert_games(c: sqlite3.Connection, games: Sequence[ScheduledGame]) -> None:
     c.executemany(
         "INSERT INTO games (idx, game_id, seats, seed, grp, deal, rotation) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(g.index, g.game_id, json.dumps(list(g.seats)), g.seed, g.group, g.deal, g.rotation)
-         for g in games],
+        [
+            (g.index, g.game_id, json.dumps(list(g.seats)), g.seed, g.group, g.deal, g.rotation)
+            for g in games
+        ],
     )
 
 
@@ -183,14 +186,16 @@ class RunLock:
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as exc:
-            raise StoreError(f"cannot create the lock file {self.path}: "
-                             f"{exc.strerror or exc}") from None
+            raise StoreError(
+                f"cannot create the lock file {self.path}: {exc.strerror or exc}"
+            ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise StoreError(f"another azul-arena run is using {self.db}; wait for it or use "
-                             "another --db") from None
+            raise StoreError(
+                f"another azul-arena run is using {self.db}; wait for it or use another --db"
+            ) from None
         self._fd = fd
         return self
 
@@ -251,8 +256,10 @@ class Store:
                 row, version = None, 0
             if row is None or version < 1:
                 # Someone else's `meta` table: adding our tables would spoil their file.
-                raise StoreError(f"{self.path} is not an azul-arena database (it has tables "
-                                 "but no azul-arena schema version); give another --db")
+                raise StoreError(
+                    f"{self.path} is not an azul-arena database (it has tables "
+                    "but no azul-arena schema version); give another --db"
+                )
             if version > SCHEMA_VERSION:
                 raise StoreError(
                     f"{self.path} has schema version {version}; this azul-arena reads up to "
@@ -263,8 +270,10 @@ class Store:
                 self._add_columns()
                 return
         elif tables:
-            raise StoreError(f"{self.path} is not an azul-arena database (it holds other "
-                             "tables); give another --db")
+            raise StoreError(
+                f"{self.path} is not an azul-arena database (it holds other "
+                "tables); give another --db"
+            )
         if not create:
             raise StoreError(f"{self.path} holds no tournament yet")
         self._pragmas()
@@ -278,9 +287,13 @@ class Store:
             )
 
     # Columns added since schema version 1, which older azul-arena versions read past.
-    _ADDED_COLUMNS = (("games", "host", "TEXT"), ("games", "isolation", "TEXT"),
-                      ("games", "cpus", "INTEGER"), ("results", "cpu_time", "REAL"),
-                      ("entries", "options", "TEXT"))  # a late entry's memory and env
+    _ADDED_COLUMNS = (
+        ("games", "host", "TEXT"),
+        ("games", "isolation", "TEXT"),
+        ("games", "cpus", "INTEGER"),
+        ("results", "cpu_time", "REAL"),
+        ("entries", "options", "TEXT"),
+    )  # a late entry's memory and env
 
     def _add_columns(self) -> None:
         for table, column, kind in self._ADDED_COLUMNS:
@@ -363,7 +376,8 @@ class Store:
         """(next game index, next group number, next deal number) after the stored schedule."""
         row = self.conn.execute(
             "SELECT COALESCE(MAX(idx), -1), COALESCE(MAX(grp), -1), COALESCE(MAX(deal), -1) "
-            "FROM games").fetchone()
+            "FROM games"
+        ).fetchone()
         return int(row[0]) + 1, int(row[1]) + 1, int(row[2]) + 1
 
     # -- entries that join late or retire (adaptive and Swiss) -----------------------------
@@ -383,8 +397,10 @@ class Store:
         changes = [] if row is None else list(json.loads(row[0]))
         done = c.execute("SELECT COUNT(*) FROM games WHERE status = 'done'").fetchone()[0]
         changes.append(dict(change, at=time.time(), games_done=int(done)))
-        c.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('entry_changes', ?)",
-                  (json.dumps(changes),))
+        c.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('entry_changes', ?)",
+            (json.dumps(changes),),
+        )
 
     def add_entry(self, entry: Entry) -> None:
         """Add a late entry (one transaction; a running tournament pairs it from its next
@@ -392,11 +408,18 @@ class Store:
         with self.transaction() as c:
             if c.execute("SELECT 1 FROM entries WHERE name = ?", (entry.name,)).fetchone():
                 raise StoreError(f"there is already an entry named {entry.name!r} in {self.path}")
-            position = c.execute("SELECT COALESCE(MAX(position), -1) + 1 FROM entries"
-                                 ).fetchone()[0]
-            c.execute("INSERT INTO entries (position, name, spec, options) VALUES (?, ?, ?, ?)",
-                      (position, entry.name, entry.spec,
-                       json.dumps(entry.options()) if entry.options() else None))
+            position = c.execute("SELECT COALESCE(MAX(position), -1) + 1 FROM entries").fetchone()[
+                0
+            ]
+            c.execute(
+                "INSERT INTO entries (position, name, spec, options) VALUES (?, ?, ?, ?)",
+                (
+                    position,
+                    entry.name,
+                    entry.spec,
+                    json.dumps(entry.options()) if entry.options() else None,
+                ),
+            )
             self._note_change(c, {"action": "add", "entry": entry.name, "spec": entry.spec})
 
     def remove_entry(self, name: str) -> int:
@@ -412,8 +435,7 @@ class Store:
             rows = c.execute("SELECT idx, seats FROM games WHERE status = 'pending'").fetchall()
             withdrawn = [(r["idx"],) for r in rows if name in json.loads(r["seats"])]
             c.executemany("DELETE FROM games WHERE idx = ?", withdrawn)
-            self._note_change(c, {"action": "remove", "entry": name,
-                                  "withdrawn": len(withdrawn)})
+            self._note_change(c, {"action": "remove", "entry": name, "withdrawn": len(withdrawn)})
         return len(withdrawn)
 
     def entries(self) -> list[Entry]:
@@ -423,8 +445,9 @@ class Store:
         found = []
         for r in rows:
             options = json.loads(r["options"] or "{}") if "options" in r.keys() else {}
-            found.append(Entry(r["name"], r["spec"], options.get("memory"),
-                               tuple(options.get("env", ()))))
+            found.append(
+                Entry(r["name"], r["spec"], options.get("memory"), tuple(options.get("env", ())))
+            )
         return found
 
     @staticmethod
@@ -446,8 +469,12 @@ class Store:
 
     def scheduled(self, game: ScheduledGame) -> bool:
         """Whether `game` is in the schedule (not withdrawn by `remove_entry`)."""
-        return self.conn.execute("SELECT 1 FROM games WHERE idx = ? AND game_id = ?",
-                                 (game.index, game.game_id)).fetchone() is not None
+        return (
+            self.conn.execute(
+                "SELECT 1 FROM games WHERE idx = ? AND game_id = ?", (game.index, game.game_id)
+            ).fetchone()
+            is not None
+        )
 
     def counts(self) -> tuple[int, int]:
         """(games done, games in the schedule)."""
@@ -469,20 +496,39 @@ class Store:
                 "UPDATE games SET status = 'done', duration = ?, finished_at = ?, "
                 "attempts = attempts + 1, last_error = NULL, host = ?, isolation = ?, cpus = ? "
                 "WHERE idx = ? AND status = 'pending'",
-                (outcome.duration, time.time(), machine and machine.host,
-                 machine and machine.isolation, machine and machine.cpus, game.index),
+                (
+                    outcome.duration,
+                    time.time(),
+                    machine and machine.host,
+                    machine and machine.isolation,
+                    machine and machine.cpus,
+                    game.index,
+                ),
             ).rowcount
             if updated != 1:
                 if not c.execute("SELECT 1 FROM games WHERE idx = ?", (game.index,)).fetchone():
-                    raise GameWithdrawn(f"game {game.game_id} is not in the schedule (withdrawn "
-                                        "when one of its entries was removed)")
+                    raise GameWithdrawn(
+                        f"game {game.game_id} is not in the schedule (withdrawn "
+                        "when one of its entries was removed)"
+                    )
                 raise StoreError(f"game {game.game_id} is already recorded")
             c.executemany(
                 "INSERT INTO results (game_idx, seat, entry, score, rank, termination, strikes, "
                 "faults, move_time, moves, cpu_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (game.index, seat, s.entry, s.score, s.rank, s.termination, s.strikes,
-                     json.dumps(s.faults, sort_keys=True), s.move_time, s.moves, s.cpu_time)
+                    (
+                        game.index,
+                        seat,
+                        s.entry,
+                        s.score,
+                        s.rank,
+                        s.termination,
+                        s.strikes,
+                        json.dumps(s.faults, sort_keys=True),
+                        s.move_time,
+                        s.moves,
+                        s.cpu_time,
+                    )
                     for seat, s in enumerate(outcome.seats)
                 ],
             )
@@ -506,7 +552,8 @@ class Store:
         rows = self.conn.execute(
             # r.*: an older read-only file may lack the columns added since (cpu_time)
             f"SELECT g.*, r.* FROM games g LEFT JOIN results r ON r.game_idx = g.idx "
-            f"{where} ORDER BY g.idx, r.seat", (since,)
+            f"{where} ORDER BY g.idx, r.seat",
+            (since,),
         )
         current: StoredGame | None = None
         for row in rows:
@@ -526,9 +573,13 @@ class Store:
             if row["seat"] is not None:
                 current.seats.append(
                     SeatOutcome(
-                        entry=row["entry"], score=row["score"], rank=row["rank"],
-                        termination=row["termination"], strikes=row["strikes"],
-                        faults=json.loads(row["faults"]), move_time=row["move_time"],
+                        entry=row["entry"],
+                        score=row["score"],
+                        rank=row["rank"],
+                        termination=row["termination"],
+                        strikes=row["strikes"],
+                        faults=json.loads(row["faults"]),
+                        move_time=row["move_time"],
                         moves=row["moves"],
                         cpu_time=row["cpu_time"] if "cpu_time" in row.keys() else None,
                     )
@@ -539,8 +590,7 @@ class Store:
     def replay(self, game_id: str) -> dict[str, Any] | None:
         """The stored record of one game, or None."""
         row = self.conn.execute(
-            "SELECT r.record FROM replays r JOIN games g ON g.idx = r.game_idx "
-            "WHERE g.game_id = ?",
+            "SELECT r.record FROM replays r JOIN games g ON g.idx = r.game_idx WHERE g.game_id = ?",
             (game_id,),
         ).fetchone()
         return None if row is None else dict(json.loads(row[0]))

@@ -69,8 +69,9 @@ class TournamentConfig:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        data["entries"] = [[e.name, e.spec, *([e.options()] if e.options() else [])]
-                           for e in self.entries]
+        data["entries"] = [
+            [e.name, e.spec, *([e.options()] if e.options() else [])] for e in self.entries
+        ]
         data["format"] = CONFIG_FORMAT
         if self.schedule == "round-robin":
             # Stored as before these options existed, so older databases resume unchanged.
@@ -88,14 +89,22 @@ class TournamentConfig:
         if self.schedule == "round-robin":
             return None
         assert self.seed is not None
-        return RoundPlan(self.schedule, self.players, self.seed, self.games, self.rounds,
-                         self.min_games or 0)
+        return RoundPlan(
+            self.schedule, self.players, self.seed, self.games, self.rounds, self.min_games or 0
+        )
 
     def settings(self) -> GameSettings:
-        return GameSettings(self.ruleset, self.time_per_move, self.fault_policy,
-                            isolation=self.isolation, ponder=self.ponder,
-                            bot_env=tuple(self.bot_env), options=self.options,
-                            seed=self.seed, clock=self.clock or "wall")
+        return GameSettings(
+            self.ruleset,
+            self.time_per_move,
+            self.fault_policy,
+            isolation=self.isolation,
+            ponder=self.ponder,
+            bot_env=tuple(self.bot_env),
+            options=self.options,
+            seed=self.seed,
+            clock=self.clock or "wall",
+        )
 
 
 def _differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
@@ -149,8 +158,13 @@ def prepare(store: Store, config: TournamentConfig) -> tuple[TournamentConfig, l
         plan.check(len(config.entries))
         store.write_schedule(config.to_json(), config.entries, [])
         return config, Rounds(store, plan).next_games()
-    games = build_schedule([e.name for e in config.entries], config.players,
-                           config.games_per_pairing, config.seed, config.gauntlet)
+    games = build_schedule(
+        [e.name for e in config.entries],
+        config.players,
+        config.games_per_pairing,
+        config.seed,
+        config.gauntlet,
+    )
     store.write_schedule(config.to_json(), config.entries, games)
     return config, games
 
@@ -192,12 +206,12 @@ def play(  # noqa: C901, PLR0913  # the run's parts; two callers: tournament run
     finished = list(store.games(done_only=True)) if done_games else []
     cap = process_cap(len(names), config.players, concurrency)
 
-    async def run_all(view: LiveView, play_fn: PlayFn, games_at_once: int,
-                      pool: Pool) -> RunSummary:
+    async def run_all(
+        view: LiveView, play_fn: PlayFn, games_at_once: int, pool: Pool
+    ) -> RunSummary:
         summary, batch = RunSummary(), games
         while batch:
-            part = await run_games(store, batch, play_fn, games_at_once, view.update,
-                                   pool=pool)
+            part = await run_games(store, batch, play_fn, games_at_once, view.update, pool=pool)
             summary.add(part)
             if part.failed or part.aborted or rounds is None:
                 break
@@ -216,16 +230,24 @@ def play(  # noqa: C901, PLR0913  # the run's parts; two callers: tournament run
                 from tournaments.cluster import cluster_player
 
                 remote = await stack.enter_async_context(
-                    cluster_player(store.entries(), config.settings(), cluster, config.players,
-                                   entry_of))
+                    cluster_player(
+                        store.entries(), config.settings(), cluster, config.players, entry_of
+                    )
+                )
                 console.print(f"cluster: {remote.describe()}", markup=False, highlight=False)
                 # Each worker caps its own Arena; no one model of processes holds here.
                 play_fn, games_at_once, pool = remote.play, remote.concurrency, Pool()
             elif play_fn is None:
                 play_fn = await stack.enter_async_context(
-                    arena_player(_with_options(store.entries(), config.entries),
-                                 config.settings(), log_dir, cap, entry_of,
-                                 hidden=_private_paths(store.path)))
+                    arena_player(
+                        _with_options(store.entries(), config.entries),
+                        config.settings(),
+                        log_dir,
+                        cap,
+                        entry_of,
+                        hidden=_private_paths(store.path),
+                    )
+                )
             view = LiveView(console, names, total, finished, plain=None if live else True)
             with view:
                 return await run_all(view, play_fn, games_at_once, pool)

@@ -30,17 +30,22 @@ from referee.engine.record import RECORD_FORMAT, load_record, replay, verify
 from referee.engine.rulesets import RULESETS, Ruleset, get_ruleset
 
 
-def new_game(ruleset: str = "azul", players: int = 2, seed: int | None = None,
-             first_player: int = 0, *, wild_order: str | None = None) -> Game:
+def new_game(
+    ruleset: str = "azul",
+    players: int = 2,
+    seed: int | None = None,
+    first_player: int = 0,
+    *,
+    wild_order: str | None = None,
+) -> Game:
     """A fresh game of `ruleset` for `players` seats; `seed` makes its chance reproducible.
     `wild_order` (Summer Pavilion only): the wild colour of rounds 1-6, e.g. "PGOYBR"."""
     engine: Any = Game.family_of(ruleset)
-    if wild_order is None:
-        return engine(ruleset, players, seed=seed, first_player=first_player)  # type: ignore[no-any-return]
-    if engine.family != "pavilion":
+    options = {} if wild_order is None else {"wild_order": wild_order}
+    if options and engine.family != "pavilion":
         raise EngineError(f"{ruleset} has no option wild_order (Summer Pavilion rulesets do)")
-    return engine(ruleset, players, seed=seed, first_player=first_player,  # type: ignore[no-any-return]
-                  wild_order=wild_order)
+    game: Game = engine(ruleset, players, seed=seed, first_player=first_player, **options)
+    return game
 
 
 def game_from_state(state: dict[str, Any], seed: int | None = None) -> Game:
@@ -50,9 +55,32 @@ def game_from_state(state: dict[str, Any], seed: int | None = None) -> Game:
 
 __all__ = [
     "COMPILED",
-    "BONUS", "PLAY", "PavilionGame", "PavilionMove",
-    "CENTRE", "COLOUR_LETTERS", "COLOUR_NAMES", "FLOOR", "OVER", "RECORD_FORMAT", "RULESETS",
-    "TAKE", "WALL", "ClassicGame", "EngineError", "Game", "IllegalMoveError", "Move",
-    "NotationError", "RecordError", "Ruleset", "game_from_state", "get_ruleset", "load_record",
-    "new_game", "read_header", "replay", "verify",
+    "BONUS",
+    "PLAY",
+    "PavilionGame",
+    "PavilionMove",
+    "CENTRE",
+    "COLOUR_LETTERS",
+    "COLOUR_NAMES",
+    "FLOOR",
+    "OVER",
+    "RECORD_FORMAT",
+    "RULESETS",
+    "TAKE",
+    "WALL",
+    "ClassicGame",
+    "EngineError",
+    "Game",
+    "IllegalMoveError",
+    "Move",
+    "NotationError",
+    "RecordError",
+    "Ruleset",
+    "game_from_state",
+    "get_ruleset",
+    "load_record",
+    "new_game",
+    "read_header",
+    "replay",
+    "verify",
 ]

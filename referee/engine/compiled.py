@@ -22,8 +22,20 @@ from types import ModuleType
 HERE = Path(__file__).resolve().parent
 # The modules mypyc compiles: the hot core, and everything its classes derive from.
 # Dotted names below referee.engine (a family's modules are in its package).
-MODULES = ("game", "errors", "rng", "rulesets", "classic.game", "classic.moves", "classic.tables",
-           "classic.state", "pavilion.game", "pavilion.moves", "pavilion.tables", "pavilion.state")
+MODULES = (
+    "game",
+    "errors",
+    "rng",
+    "rulesets",
+    "classic.game",
+    "classic.moves",
+    "classic.tables",
+    "classic.state",
+    "pavilion.game",
+    "pavilion.moves",
+    "pavilion.tables",
+    "pavilion.state",
+)
 STAMP = HERE / "compiled.sha256"
 
 
@@ -53,10 +65,11 @@ def build_is_current() -> bool:
 class _SourcesFirst(importlib.abc.MetaPathFinder):
     """Imports the engine's compiled modules from their .py files."""
 
-    def find_spec(self, fullname: str, path: Sequence[str] | None,
-                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
         prefix = f"{__package__}."
-        name = fullname[len(prefix):] if fullname.startswith(prefix) else ""
+        name = fullname[len(prefix) :] if fullname.startswith(prefix) else ""
         if name not in MODULES:
             return None
         return importlib.util.spec_from_file_location(fullname, source_path(name))

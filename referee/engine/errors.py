@@ -29,8 +29,15 @@ class NotationError(EngineError, ValueError):
 class RecordError(EngineError, ValueError):
     """A game record that cannot be read or replayed; the message says where (round, move)."""
 
-    def __init__(self, message: str, *, round: int | None = None, move: str | None = None,
-                 move_number: int | None = None, rule: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        round: int | None = None,
+        move: str | None = None,
+        move_number: int | None = None,
+        rule: str | None = None,
+    ) -> None:
         where = []
         if round is not None:
             where.append(f"round {round}")

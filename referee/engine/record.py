@@ -31,8 +31,9 @@ def load_record(path: str | Path) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{p}: not valid JSON at line {exc.lineno}, column {exc.colno}: "
-                          f"{exc.msg}") from None
+        raise RecordError(
+            f"{p}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ) from None
     if not isinstance(data, dict):
         raise RecordError(f"{p}: a record is a JSON object, not {type(data).__name__}")
     return data
@@ -78,22 +79,24 @@ def read_common(record: dict[str, Any], family: str) -> CommonHeader:
         raise RecordError("'players' must be a number or a list of names")
     n = len(names)
     if not rules.min_players <= n <= rules.max_players:
-        raise RecordError(f"{ruleset} is played by {rules.min_players}-{rules.max_players} "
-                          f"players, the record has {n}")
+        raise RecordError(
+            f"{ruleset} is played by {rules.min_players}-{rules.max_players} "
+            f"players, the record has {n}"
+        )
     first = record.get("first_player", 0)
     if not isinstance(first, int) or not 0 <= first < n:
         raise RecordError(f"'first_player' must be a seat from 0 to {n - 1}")
     rounds = record.get("rounds")
     if not isinstance(rounds, list) or not rounds:
-        raise RecordError("'rounds' must be a non-empty list of {\"factories\": [...], "
-                          "\"moves\": [...]}")
+        raise RecordError(
+            '\'rounds\' must be a non-empty list of {"factories": [...], "moves": [...]}'
+        )
     for k, rnd in enumerate(rounds, 1):
         if not isinstance(rnd, dict):
             raise RecordError("a round is an object with 'factories' and 'moves'", round=k)
         moves = rnd.get("moves", [])
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-            raise RecordError("'moves' must be a list of moves in notation, e.g. \"4K2\"",
-                              round=k)
+            raise RecordError("'moves' must be a list of moves in notation, e.g. \"4K2\"", round=k)
     return CommonHeader(rules, names, first, rounds)
 
 
@@ -104,8 +107,10 @@ def read_factories(rnd: dict[str, Any], round_no: int, players: int) -> list[Any
     if not isinstance(factories, list):
         raise RecordError("'factories' must be a list of strings", round=round_no)
     if len(factories) != FACTORIES_FOR_PLAYERS[players]:
-        raise RecordError(f"{len(factories)} factories; {players} players use "
-                          f"{FACTORIES_FOR_PLAYERS[players]}", round=round_no)
+        raise RecordError(
+            f"{len(factories)} factories; {players} players use {FACTORIES_FOR_PLAYERS[players]}",
+            round=round_no,
+        )
     return factories
 
 
@@ -137,22 +142,30 @@ def play_rounds(game: Game, rounds: list[list[str]]) -> None:
             if game.is_over():
                 raise RecordError("the game was already over", round=k, move_number=j, move=text)
             if game.round != k:
-                raise RecordError(f"round {k} ended after move {j - 1}, yet the record goes on",
-                                  round=k, move_number=j, move=text)
+                raise RecordError(
+                    f"round {k} ended after move {j - 1}, yet the record goes on",
+                    round=k,
+                    move_number=j,
+                    move=text,
+                )
             try:
                 game.push(game.parse_move(text))
             except NotationError as exc:
                 raise RecordError(str(exc), round=k, move_number=j, move=text) from None
             except IllegalMoveError as exc:
-                raise RecordError(f"{exc.reason} [{exc.rule}]", round=k, move_number=j, move=text,
-                                  rule=exc.rule) from None
+                raise RecordError(
+                    f"{exc.reason} [{exc.rule}]", round=k, move_number=j, move=text, rule=exc.rule
+                ) from None
             except RecordError as exc:  # a chance outcome the record lacks or that cannot be
                 if exc.round is not None:
                     raise
                 raise RecordError(exc.reason, round=k, move_number=j, move=text) from None
         if game.round == k and not game.is_over() and k < len(rounds):
-            raise RecordError(f"the round is not finished after its {len(moves)} moves, yet "
-                              "another round follows", round=k)
+            raise RecordError(
+                f"the round is not finished after its {len(moves)} moves, yet "
+                "another round follows",
+                round=k,
+            )
 
 
 def replay(record: dict[str, Any]) -> Game:
@@ -188,10 +201,10 @@ def verify(record: dict[str, Any]) -> Verdict:
     final = list(game.scores) if game.is_over() else None
     mismatches = []
     if "final_scores" in record and record["final_scores"] != final:
-        mismatches.append(f"the record says final scores {record['final_scores']}, "
-                          f"the replay gives {final}")
+        mismatches.append(
+            f"the record says final scores {record['final_scores']}, the replay gives {final}"
+        )
     stated = record.get("round_scores")
     if isinstance(stated, list) and stated != round_scores:
-        mismatches.append(f"the record says round scores {stated}, the replay gives "
-                          f"{round_scores}")
+        mismatches.append(f"the record says round scores {stated}, the replay gives {round_scores}")
     return Verdict(not mismatches, round_scores, final, game.is_over(), mismatches=mismatches)

@@ -51,20 +51,43 @@ RULESETS: dict[str, Ruleset] = {
     r.name: r
     for r in (
         Ruleset("azul", "classic", "Azul", "Classic Azul with the coloured wall, 2-4 players."),
-        Ruleset("azul-mini", "classic", "Azul Mini",
-                "The travel edition: the same rules as classic Azul, labelled as Azul Mini."),
-        Ruleset("azul-gray", "classic", "Azul (gray wall)",
-                "Variant play: the player chooses the wall column of each tile; no colour twice "
-                "in a column.", gray_wall=True),
-        Ruleset("azul-greenbox", "classic", "Azul (Green Box)",
-                "Classic Azul, and a colour may not be in two pattern lines at the same time.",
-                unique_line_colours=True),
-        Ruleset("pavilion", "pavilion", "Azul: Summer Pavilion",
-                "Summer Pavilion (Mini) with the coloured stars, 2-4 players, 6 rounds.",
-                max_rounds=6),
-        Ruleset("pavilion-mono", "pavilion", "Azul: Summer Pavilion (monochrome stars)",
-                "Variant play #1: each star single-coloured or multicoloured, the player's choice.",
-                max_rounds=6, space_numbers=MONOCHROME_SPACE_NUMBERS, monochrome_stars=True),
+        Ruleset(
+            "azul-mini",
+            "classic",
+            "Azul Mini",
+            "The travel edition: the same rules as classic Azul, labelled as Azul Mini.",
+        ),
+        Ruleset(
+            "azul-gray",
+            "classic",
+            "Azul (gray wall)",
+            "Variant play: the player chooses the wall column of each tile; no colour twice "
+            "in a column.",
+            gray_wall=True,
+        ),
+        Ruleset(
+            "azul-greenbox",
+            "classic",
+            "Azul (Green Box)",
+            "Classic Azul, and a colour may not be in two pattern lines at the same time.",
+            unique_line_colours=True,
+        ),
+        Ruleset(
+            "pavilion",
+            "pavilion",
+            "Azul: Summer Pavilion",
+            "Summer Pavilion (Mini) with the coloured stars, 2-4 players, 6 rounds.",
+            max_rounds=6,
+        ),
+        Ruleset(
+            "pavilion-mono",
+            "pavilion",
+            "Azul: Summer Pavilion (monochrome stars)",
+            "Variant play #1: each star single-coloured or multicoloured, the player's choice.",
+            max_rounds=6,
+            space_numbers=MONOCHROME_SPACE_NUMBERS,
+            monochrome_stars=True,
+        ),
     )
 }
 

@@ -26,8 +26,15 @@ def generate(out_dir: Path = STUB_DIR) -> None:
 
     include = str(Path(grpc_tools.__file__).parent / "_proto")
     files = [str(p.relative_to(PROTO_DIR)) for p in proto_files()]
-    args = ["protoc", f"-I{PROTO_DIR}", f"-I{include}", f"--python_out={out_dir}",
-            f"--pyi_out={out_dir}", f"--grpc_python_out={out_dir}", *files]
+    args = [
+        "protoc",
+        f"-I{PROTO_DIR}",
+        f"-I{include}",
+        f"--python_out={out_dir}",
+        f"--pyi_out={out_dir}",
+        f"--grpc_python_out={out_dir}",
+        *files,
+    ]
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
     # The generated modules import each other as `azul_arena.v1.*`; package markers make the

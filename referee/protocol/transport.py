@@ -17,8 +17,10 @@ import re
 import sys
 from collections.abc import MutableMapping
 
-EXPERIMENTS = ("-event_engine_client,-event_engine_listener,"
-               "-event_engine_for_all_other_endpoints,-event_engine_callback_cq")
+EXPERIMENTS = (
+    "-event_engine_client,-event_engine_listener,"
+    "-event_engine_for_all_other_endpoints,-event_engine_callback_cq"
+)
 # The referee starts bots with fork+exec (uvloop's spawn runs fork handlers), and no process of
 # this project uses grpc in a forked child: grpc's fork handlers would only log a line per bot.
 FORK_SUPPORT = "0"
@@ -53,8 +55,9 @@ def grpc_settings(one_connection: bool = False) -> dict[str, str]:
     return settings
 
 
-def tune_grpc(environ: MutableMapping[str, str] = os.environ, *,
-              one_connection: bool = False) -> bool:
+def tune_grpc(
+    environ: MutableMapping[str, str] = os.environ, *, one_connection: bool = False
+) -> bool:
     """Apply `grpc_settings` to this process and its children, unless grpc is loaded already;
     a variable the user set is kept. Returns whether grpc will run with these settings."""
     if "grpc" in sys.modules:

@@ -27,20 +27,37 @@ def test_scaffolded_bot_passes_bot_check_and_its_own_tests(tmp_path: Path) -> No
     readme = (project / "README.md").read_text()
     assert "azul-arena match" in readme and "legal_moves" in readme
 
-    checked = runner.invoke(app, ["bot", "check", str(project / "bot.py"), "--time-per-move",
-                                  "0.3", "--json"])
+    checked = runner.invoke(
+        app, ["bot", "check", str(project / "bot.py"), "--time-per-move", "0.3", "--json"]
+    )
     assert checked.exit_code == 0, checked.output
     report = json.loads(checked.output.strip().splitlines()[-1])
     assert report["passed"] is True
-    assert report["rulesets"] == ["azul", "azul-mini", "azul-gray", "azul-greenbox",
-                                  "pavilion", "pavilion-mono"]
+    assert report["rulesets"] == [
+        "azul",
+        "azul-mini",
+        "azul-gray",
+        "azul-greenbox",
+        "pavilion",
+        "pavilion-mono",
+    ]
     names = {c["name"] for c in report["checks"]}
-    assert {"launch and handshake", "only legal moves", "survives 4-player games",
-            "plays azul-gray", "plays pavilion", "plays pavilion-mono"} <= names
+    assert {
+        "launch and handshake",
+        "only legal moves",
+        "survives 4-player games",
+        "plays azul-gray",
+        "plays pavilion",
+        "plays pavilion-mono",
+    } <= names
     assert all(c["passed"] for c in report["checks"])
 
-    tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                            str(project)], capture_output=True, text=True, cwd=tmp_path)
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(project)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert tests.returncode == 0, tests.stdout + tests.stderr
 
     again = runner.invoke(app, ["bot", "new", "my-first", "--dir", str(tmp_path)])
@@ -48,8 +65,9 @@ def test_scaffolded_bot_passes_bot_check_and_its_own_tests(tmp_path: Path) -> No
 
 
 def test_bot_check_fails_a_bot_that_plays_illegal_moves() -> None:
-    result = runner.invoke(app, ["bot", "check", str(HERE / "illegal_bot.py"), "-r", "azul",
-                                 "-t", "0.3", "--json"])
+    result = runner.invoke(
+        app, ["bot", "check", str(HERE / "illegal_bot.py"), "-r", "azul", "-t", "0.3", "--json"]
+    )
     assert result.exit_code == 1, result.output
     report = json.loads(result.output.strip().splitlines()[-1])
     failed = {c["name"] for c in report["checks"] if not c["passed"]}
@@ -65,8 +83,23 @@ def test_bot_check_reports_an_entry_that_cannot_start() -> None:
 
 
 def test_bench_strength_json_shape_on_a_tiny_local_run() -> None:
-    result = runner.invoke(app, ["bench", "strength", "--local", "-n", "2", "-t", "0.02",
-                                 "-b", "random", "-b", "greedy", "--json"])
+    result = runner.invoke(
+        app,
+        [
+            "bench",
+            "strength",
+            "--local",
+            "-n",
+            "2",
+            "-t",
+            "0.02",
+            "-b",
+            "random",
+            "-b",
+            "greedy",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output.strip().splitlines()[-1])
     (pair,) = data["pairs"]

@@ -75,8 +75,9 @@ def test_thinking_bots_keep_a_quick_clock_in_every_ruleset_they_declare(bot: typ
             seats = [RandomBot(seed=s) for s in range(players)]
             seats[seat] = bot()
             timed = _Timed(seats[seat])
-            result = play_local(seats, ruleset=ruleset, seed=40 + players,
-                                time_per_move=QUICK, grace=GRACE)
+            result = play_local(
+                seats, ruleset=ruleset, seed=40 + players, time_per_move=QUICK, grace=GRACE
+            )
             where = f"{bot.name} {ruleset} {players}p"
             assert result.illegal[seat] == 0, where
             assert result.errors[seat] == 0, where

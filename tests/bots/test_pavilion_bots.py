@@ -29,8 +29,9 @@ def test_bot_plays_pavilion_with_2_3_4_players(bot: type, ruleset: str) -> None:
         seat = players - 2
         seats = [RandomBot(seed=s) for s in range(players)]
         seats[seat] = bot()
-        result = play_local(seats, ruleset=ruleset, seed=200 + players, time_per_move=TIME,
-                            grace=GRACE)
+        result = play_local(
+            seats, ruleset=ruleset, seed=200 + players, time_per_move=TIME, grace=GRACE
+        )
         where = f"{bot.__name__} {ruleset} {players}p"
         assert result.illegal[seat] == 0, where
         assert result.errors[seat] == 0, where
@@ -54,8 +55,12 @@ def test_greedy_beats_random_in_at_least_95_percent_of_2_player_games() -> None:
 
 
 def test_greedy_uses_the_wild_order_it_is_given() -> None:
-    result = play_local([GreedyBot(seed=1), RandomBot(seed=1)], ruleset="pavilion", seed=3,
-                        options={"wild_order": "RBYOGP"})
+    result = play_local(
+        [GreedyBot(seed=1), RandomBot(seed=1)],
+        ruleset="pavilion",
+        seed=3,
+        options={"wild_order": "RBYOGP"},
+    )
     assert result.record["options"] == {"wild_order": "RBYOGP"}
     assert result.ranks == [1, 2]
 

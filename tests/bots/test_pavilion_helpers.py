@@ -12,15 +12,41 @@ EMPTY = "......"
 
 
 def state(**board: Any) -> dict[str, Any]:
-    me = {"score": 10, "stars": [EMPTY] * 7, "tiles": "", "kept": "", "passed": False,
-          "has_marker": False}
+    me = {
+        "score": 10,
+        "stars": [EMPTY] * 7,
+        "tiles": "",
+        "kept": "",
+        "passed": False,
+        "has_marker": False,
+    }
     me.update(board)
-    other = {"score": 10, "stars": [EMPTY] * 7, "tiles": "", "kept": "", "passed": False,
-             "has_marker": False}
-    return {"ruleset": "pavilion", "players": 2, "round": 2, "turn": 0, "phase": "play",
-            "round_starter": 0, "wild_order": "PGOYBR", "wild": "G", "factories": [""] * 5,
-            "centre": "", "marker_in_centre": False, "supply": "PGOYBRPGOY", "bag": "",
-            "depot": "", "bonus_owed": 0, "boards": [me, other]}
+    other = {
+        "score": 10,
+        "stars": [EMPTY] * 7,
+        "tiles": "",
+        "kept": "",
+        "passed": False,
+        "has_marker": False,
+    }
+    return {
+        "ruleset": "pavilion",
+        "players": 2,
+        "round": 2,
+        "turn": 0,
+        "phase": "play",
+        "round_starter": 0,
+        "wild_order": "PGOYBR",
+        "wild": "G",
+        "factories": [""] * 5,
+        "centre": "",
+        "marker_in_centre": False,
+        "supply": "PGOYBRPGOY",
+        "bag": "",
+        "depot": "",
+        "bonus_owed": 0,
+        "boards": [me, other],
+    }
 
 
 def value(**board: Any) -> float:

@@ -39,8 +39,9 @@ def test_bot_plays_every_ruleset_with_2_3_4_players(name: str, ruleset: str) -> 
         seat = players - 2
         seats = [RandomBot(seed=s) for s in range(players)]
         seats[seat] = BOTS[name]()
-        result = play_local(seats, ruleset=ruleset, seed=100 + players,
-                            time_per_move=TIME, grace=GRACE)
+        result = play_local(
+            seats, ruleset=ruleset, seed=100 + players, time_per_move=TIME, grace=GRACE
+        )
         where = f"{name} {ruleset} {players}p"
         assert result.illegal[seat] == 0, where
         assert result.errors[seat] == 0, where
@@ -53,8 +54,11 @@ def test_greedy_beats_random_over_a_seeded_match() -> None:
     wins = 0
     for game in range(6):
         greedy_seat = game % 2
-        seats = [RandomBot(seed=game), GreedyBot(seed=game)] if greedy_seat else \
-            [GreedyBot(seed=game), RandomBot(seed=game)]
+        seats = (
+            [RandomBot(seed=game), GreedyBot(seed=game)]
+            if greedy_seat
+            else [GreedyBot(seed=game), RandomBot(seed=game)]
+        )
         result = play_local(seats, seed=game // 2, time_per_move=1.0)
         wins += result.ranks[greedy_seat] == 1 and result.ranks[1 - greedy_seat] == 2
     assert wins >= 5

@@ -77,12 +77,14 @@ class Board:
         return len(self.lines[line]) == line + 1
 
     def complete_rows(self) -> int:
-        return sum(1 for row in range(5) if all(self.wall[row][col] is not None
-                                                  for col in range(5)))
+        return sum(
+            1 for row in range(5) if all(self.wall[row][col] is not None for col in range(5))
+        )
 
     def complete_columns(self) -> int:
-        return sum(1 for col in range(5) if all(self.wall[row][col] is not None
-                                                  for row in range(5)))
+        return sum(
+            1 for col in range(5) if all(self.wall[row][col] is not None for row in range(5))
+        )
 
     def complete_colours(self) -> int:
         placed = Counter(tile for row in self.wall for tile in row if tile is not None)
@@ -90,8 +92,11 @@ class Board:
 
     def gray_columns(self, row: int, colour: str) -> list[int]:
         """Gray wall: the free columns of `row` whose column does not hold `colour` yet."""
-        return [col for col in range(5)
-                if self.wall[row][col] is None and not self.column_has(col, colour)]
+        return [
+            col
+            for col in range(5)
+            if self.wall[row][col] is None and not self.column_has(col, colour)
+        ]
 
     def row_can_be_completed_gray(self, row: int) -> bool:
         """Gray wall: can the free spaces of `row` still all be filled, each with a colour the
@@ -101,8 +106,9 @@ class Board:
         if len(free) != len(missing):  # cannot happen (the row rule keeps rows duplicate-free)
             return False
         for order in itertools.permutations(missing):
-            if all(not self.column_has(col, colour)
-                   for col, colour in zip(free, order, strict=True)):
+            if all(
+                not self.column_has(col, colour) for col, colour in zip(free, order, strict=True)
+            ):
                 return True
         return False
 
@@ -145,7 +151,7 @@ class Board:
         return points
 
     def floor_penalty(self) -> int:
-        return sum(FLOOR_PENALTIES[:len(self.floor)])
+        return sum(FLOOR_PENALTIES[: len(self.floor)])
 
 
 @dataclass
@@ -164,8 +170,13 @@ class OracleGame:
     more deals can be given later with `add_deal` (the game waits in phase "deal" for them).
     """
 
-    def __init__(self, ruleset: str, players: int, first_player: int = 0,
-                 deals: list[list[str]] | None = None) -> None:
+    def __init__(
+        self,
+        ruleset: str,
+        players: int,
+        first_player: int = 0,
+        deals: list[list[str]] | None = None,
+    ) -> None:
         if ruleset not in RULESETS:
             raise OracleError(f"unknown ruleset {ruleset!r}")
         if players not in FACTORY_COUNT:
@@ -232,12 +243,19 @@ class OracleGame:
                 game.marker_taker = seat
                 if len(board.floor) < FLOOR_SPACES:
                     board.floor.insert(0, MARKER)
-        total = (sum(game.bag.values()) + sum(game.lid.values()) + len(game.centre)
-                 + sum(len(f) for f in game.factories)
-                 + sum(len(b.floor) - b.floor.count(MARKER)
-                       + sum(len(line) for line in b.lines)
-                       + sum(1 for row in b.wall for t in row if t is not None)
-                       for b in game.boards))
+        total = (
+            sum(game.bag.values())
+            + sum(game.lid.values())
+            + len(game.centre)
+            + sum(len(f) for f in game.factories)
+            + sum(
+                len(b.floor)
+                - b.floor.count(MARKER)
+                + sum(len(line) for line in b.lines)
+                + sum(1 for row in b.wall for t in row if t is not None)
+                for b in game.boards
+            )
+        )
         if total != TILES_PER_COLOUR * len(COLOURS):
             raise OracleError(f"from_state: {total} tiles, expected 100")
         return game
@@ -267,8 +285,10 @@ class OracleGame:
     def push(self, text: str) -> None:
         move = text.strip().upper()
         if move not in self.legal_moves():
-            raise OracleError(f"illegal move {text!r} in phase {self.phase} "
-                              f"(round {self.round}, seat {self.turn})")
+            raise OracleError(
+                f"illegal move {text!r} in phase {self.phase} "
+                f"(round {self.round}, seat {self.turn})"
+            )
         self.moves_played.append(move)
         if self.phase == TAKE:
             self._apply_take(move)
@@ -284,13 +304,15 @@ class OracleGame:
         """The public state in the format of docs/engine.md (for comparison with the engine)."""
         boards = []
         for seat, board in enumerate(self.boards):
-            boards.append({
-                "score": board.score,
-                "lines": ["".join(line) for line in board.lines],
-                "wall": ["".join(tile or "." for tile in row) for row in board.wall],
-                "floor": sort_tiles(t for t in board.floor if t != MARKER),
-                "has_marker": not self.marker_in_centre and self.marker_taker == seat,
-            })
+            boards.append(
+                {
+                    "score": board.score,
+                    "lines": ["".join(line) for line in board.lines],
+                    "wall": ["".join(tile or "." for tile in row) for row in board.wall],
+                    "floor": sort_tiles(t for t in board.floor if t != MARKER),
+                    "has_marker": not self.marker_in_centre and self.marker_taker == seat,
+                }
+            )
         return {
             "ruleset": self.ruleset,
             "players": self.players,
@@ -446,8 +468,9 @@ class OracleGame:
         if any(board.complete_rows() > 0 for board in self.boards):
             self._end_game("complete row")
             return
-        if self.gray and not any(board.row_can_be_completed_gray(row)
-                                 for board in self.boards for row in range(5)):
+        if self.gray and not any(
+            board.row_can_be_completed_gray(row) for board in self.boards for row in range(5)
+        ):
             self._end_game("gray dead end")
             return
         if self.round >= MAX_ROUNDS:
@@ -461,8 +484,11 @@ class OracleGame:
 
     def _end_game(self, reason: str) -> None:
         for board in self.boards:
-            board.score += (2 * board.complete_rows() + 7 * board.complete_columns()
-                            + 10 * board.complete_colours())
+            board.score += (
+                2 * board.complete_rows()
+                + 7 * board.complete_columns()
+                + 10 * board.complete_colours()
+            )
         self.phase = OVER
         self.turn = self.round_starter  # unspecified; not compared
         self.end_reason = reason
@@ -492,8 +518,7 @@ class OracleGame:
         """Take the deal's tiles out of the bag (and the lid) and check it was possible."""
         where = f"round {self.round + 1} deal {factories}"
         if len(factories) != self.factory_count:
-            raise OracleError(f"{where}: {len(factories)} factories, "
-                              f"expected {self.factory_count}")
+            raise OracleError(f"{where}: {len(factories)} factories, expected {self.factory_count}")
         exhausted = False
         for index, text in enumerate(factories):
             text = text.upper()
@@ -508,26 +533,33 @@ class OracleGame:
             bag_count = sum(self.bag.values())
             if bag_count >= len(text):
                 if not counter_contains(self.bag, need):
-                    raise OracleError(f"{where}: factory {index + 1} {text!r} not in the bag "
-                                      f"{sort_tiles(self.bag.elements())}")
+                    raise OracleError(
+                        f"{where}: factory {index + 1} {text!r} not in the bag "
+                        f"{sort_tiles(self.bag.elements())}"
+                    )
                 self.bag -= need
             else:
                 # the bag runs out inside this factory: all of it is here, the rest comes
                 # from the lid poured into the bag
                 if not counter_contains(need, self.bag):
-                    raise OracleError(f"{where}: factory {index + 1} {text!r} must contain the "
-                                      f"last bag tiles {sort_tiles(self.bag.elements())}")
+                    raise OracleError(
+                        f"{where}: factory {index + 1} {text!r} must contain the "
+                        f"last bag tiles {sort_tiles(self.bag.elements())}"
+                    )
                 need -= self.bag
                 self.bag, self.lid = self.lid, Counter()
                 self.lid_pours += 1
                 if not counter_contains(self.bag, need):
-                    raise OracleError(f"{where}: factory {index + 1} {text!r}: the rest is not "
-                                      f"in the lid {sort_tiles(self.bag.elements())}")
+                    raise OracleError(
+                        f"{where}: factory {index + 1} {text!r}: the rest is not "
+                        f"in the lid {sort_tiles(self.bag.elements())}"
+                    )
                 self.bag -= need
             if len(text) < TILES_PER_FACTORY:
                 if self.bag or self.lid:
-                    raise OracleError(f"{where}: factory {index + 1} {text!r} short although "
-                                      "tiles were left")
+                    raise OracleError(
+                        f"{where}: factory {index + 1} {text!r} short although tiles were left"
+                    )
                 exhausted = True
 
 

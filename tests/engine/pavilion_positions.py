@@ -19,14 +19,26 @@ FACTORIES = {2: 5, 3: 7, 4: 9}
 EMPTY_STAR = "......"
 
 
-def board(score: int = 5, stars: dict[int, str] | None = None, tiles: str = "", kept: str = "",
-          passed: bool = False, has_marker: bool = False) -> dict[str, Any]:
+def board(
+    score: int = 5,
+    stars: dict[int, str] | None = None,
+    tiles: str = "",
+    kept: str = "",
+    passed: bool = False,
+    has_marker: bool = False,
+) -> dict[str, Any]:
     """One player's board; `stars` maps a star (0 = centre, 1-6) to its 6 spaces."""
     rows = [EMPTY_STAR] * 7
     for s, text in (stars or {}).items():
         rows[s] = text
-    return {"score": score, "stars": rows, "tiles": _sorted(tiles), "kept": _sorted(kept),
-            "passed": passed, "has_marker": has_marker}
+    return {
+        "score": score,
+        "stars": rows,
+        "tiles": _sorted(tiles),
+        "kept": _sorted(kept),
+        "passed": passed,
+        "has_marker": has_marker,
+    }
 
 
 def _sorted(tiles: str) -> str:
@@ -47,12 +59,24 @@ def tile_count(state: dict[str, Any]) -> Counter[str]:
     return count
 
 
-def state(ruleset: str = "pavilion", players: int = 2,
-          boards: list[dict[str, Any]] | None = None, factories: list[str] | None = None,
-          centre: str = "", marker_in_centre: bool = True, turn: int = 0, round: int = 1,
-          round_starter: int | None = None, wild_order: str = "PGOYBR",
-          supply: str = "PGOYBRPGOY", depot: str = "", bag: str | None = None,
-          phase: str = "take", bonus_owed: int = 0, rest: str = "bag") -> dict[str, Any]:
+def state(
+    ruleset: str = "pavilion",
+    players: int = 2,
+    boards: list[dict[str, Any]] | None = None,
+    factories: list[str] | None = None,
+    centre: str = "",
+    marker_in_centre: bool = True,
+    turn: int = 0,
+    round: int = 1,
+    round_starter: int | None = None,
+    wild_order: str = "PGOYBR",
+    supply: str = "PGOYBRPGOY",
+    depot: str = "",
+    bag: str | None = None,
+    phase: str = "take",
+    bonus_owed: int = 0,
+    rest: str = "bag",
+) -> dict[str, Any]:
     """A state dict; boards beyond those given are fresh; the tiles not placed elsewhere go to
     `rest`: "bag" (unless `bag` is given), "depot", or "seat N" (that seat's tiles)."""
     boards = [dict(b) for b in (boards or [])]
@@ -60,11 +84,22 @@ def state(ruleset: str = "pavilion", players: int = 2,
     facs = [_sorted(f) for f in (factories or [])]
     facs += [""] * (FACTORIES[players] - len(facs))
     out: dict[str, Any] = {
-        "ruleset": ruleset, "players": players, "round": round, "turn": turn, "phase": phase,
+        "ruleset": ruleset,
+        "players": players,
+        "round": round,
+        "turn": turn,
+        "phase": phase,
         "round_starter": turn if round_starter is None else round_starter,
-        "wild_order": wild_order, "wild": wild_order[round - 1], "factories": facs,
-        "centre": _sorted(centre), "marker_in_centre": marker_in_centre, "supply": supply,
-        "bag": "", "depot": _sorted(depot), "bonus_owed": bonus_owed, "boards": boards,
+        "wild_order": wild_order,
+        "wild": wild_order[round - 1],
+        "factories": facs,
+        "centre": _sorted(centre),
+        "marker_in_centre": marker_in_centre,
+        "supply": supply,
+        "bag": "",
+        "depot": _sorted(depot),
+        "bonus_owed": bonus_owed,
+        "boards": boards,
     }
     out["bag"] = bag or ""
     if bag is None or rest != "bag":

@@ -36,8 +36,13 @@ def coloured_wall(rows: dict[int, str] | None = None) -> list[str]:
     return ["".join(row) for row in out]
 
 
-def board(lines: list[str] | None = None, wall: list[str] | None = None, floor: str = "",
-          score: int = 0, has_marker: bool = False) -> dict[str, Any]:
+def board(
+    lines: list[str] | None = None,
+    wall: list[str] | None = None,
+    floor: str = "",
+    score: int = 0,
+    has_marker: bool = False,
+) -> dict[str, Any]:
     """One player's board; `lines` are pattern lines 1-5 (tiles on each), `wall` rows 1-5."""
     return {
         "score": score,
@@ -48,11 +53,21 @@ def board(lines: list[str] | None = None, wall: list[str] | None = None, floor: 
     }
 
 
-def state(ruleset: str = "azul", players: int = 2, boards: list[dict[str, Any]] | None = None,
-          factories: list[str] | None = None, centre: str = "", marker_in_centre: bool = True,
-          turn: int = 0, round: int = 2, round_starter: int | None = None, lid: str = "",
-          bag: str | None = None, phase: str = "take",
-          wall_line: int | None = None) -> dict[str, Any]:
+def state(
+    ruleset: str = "azul",
+    players: int = 2,
+    boards: list[dict[str, Any]] | None = None,
+    factories: list[str] | None = None,
+    centre: str = "",
+    marker_in_centre: bool = True,
+    turn: int = 0,
+    round: int = 2,
+    round_starter: int | None = None,
+    lid: str = "",
+    bag: str | None = None,
+    phase: str = "take",
+    wall_line: int | None = None,
+) -> dict[str, Any]:
     """A state dict; boards beyond those given are empty, the bag holds the rest of the tiles."""
     boards = [dict(b) for b in (boards or [])]
     boards += [board() for _ in range(players - len(boards))]
@@ -67,10 +82,19 @@ def state(ruleset: str = "azul", players: int = 2, boards: list[dict[str, Any]] 
             raise ValueError(f"more than 20 tiles of a colour placed: {short}")
         bag = "".join(c * (20 - placed[c]) for c in COLOURS)
     return {
-        "ruleset": ruleset, "players": players, "round": round, "turn": turn, "phase": phase,
+        "ruleset": ruleset,
+        "players": players,
+        "round": round,
+        "turn": turn,
+        "phase": phase,
         "round_starter": turn if round_starter is None else round_starter,
-        "factories": facs, "centre": centre, "marker_in_centre": marker_in_centre,
-        "bag": bag, "lid": lid, "boards": boards, "wall_line": wall_line,
+        "factories": facs,
+        "centre": centre,
+        "marker_in_centre": marker_in_centre,
+        "bag": bag,
+        "lid": lid,
+        "boards": boards,
+        "wall_line": wall_line,
     }
 
 
@@ -94,19 +118,30 @@ def play(game: ClassicGame, *moves: str) -> ClassicGame:
     return game
 
 
-def record(ruleset: str = "azul", players: int = 2, rounds: list[tuple[list[str], list[str]]]
-           | None = None, first_player: int = 0, **extra: Any) -> dict[str, Any]:
+def record(
+    ruleset: str = "azul",
+    players: int = 2,
+    rounds: list[tuple[list[str], list[str]]] | None = None,
+    first_player: int = 0,
+    **extra: Any,
+) -> dict[str, Any]:
     """A record dict from (factories, moves) per round."""
     return {
-        "format": "azul-arena/record/1", "ruleset": ruleset, "players": players,
+        "format": "azul-arena/record/1",
+        "ruleset": ruleset,
+        "players": players,
         "first_player": first_player,
         "rounds": [{"factories": list(f), "moves": list(m)} for f, m in (rounds or [])],
         **extra,
     }
 
 
-def dealt(ruleset: str = "azul", players: int = 2, rounds: list[tuple[list[str], list[str]]]
-          | None = None, first_player: int = 0) -> ClassicGame:
+def dealt(
+    ruleset: str = "azul",
+    players: int = 2,
+    rounds: list[tuple[list[str], list[str]]] | None = None,
+    first_player: int = 0,
+) -> ClassicGame:
     """A game replayed from chosen deals and moves (the last round may be unfinished)."""
     return replay(record(ruleset, players, rounds, first_player))
 

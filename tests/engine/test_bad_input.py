@@ -31,18 +31,21 @@ def good() -> dict:  # type: ignore[type-arg]
 
 
 # ------------------------------------------------------------------ notation
-@pytest.mark.parametrize(("text", "hint"), [
-    ("", "not a move"),
-    ("4K", "not a move"),
-    ("4K23", "not a move"),
-    ("0B1", "source"),
-    ("XB1", "source"),
-    ("1Z1", "colour"),
-    ("1B6", "destination"),
-    ("1B0", "destination"),
-    ("6@1", "wall placement"),
-    ("1@9", "wall placement"),
-])
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("", "not a move"),
+        ("4K", "not a move"),
+        ("4K23", "not a move"),
+        ("0B1", "source"),
+        ("XB1", "source"),
+        ("1Z1", "colour"),
+        ("1B6", "destination"),
+        ("1B0", "destination"),
+        ("6@1", "wall placement"),
+        ("1@9", "wall placement"),
+    ],
+)
 def test_illegal_notation_raises_notation_error_saying_what_is_wrong(text: str, hint: str) -> None:
     game = new_game("azul", 2, seed=1)
     with pytest.raises(NotationError, match=hint):
@@ -67,10 +70,13 @@ def test_notation_is_case_insensitive_and_ignores_spaces() -> None:
 
 
 # ------------------------------------------------------------------ illegal moves name their rule
-@pytest.mark.parametrize(("text", "rule"), [
-    ("8B1", "no-such-factory"),
-    ("CB1", "source-lacks-colour"),
-])
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("8B1", "no-such-factory"),
+        ("CB1", "source-lacks-colour"),
+    ],
+)
 def test_illegal_move_error_has_rule_and_message(text: str, rule: str) -> None:
     game = position(factories=["BBYR"])
     with pytest.raises(IllegalMoveError) as info:
@@ -101,16 +107,19 @@ def _record_error(rec: object) -> RecordError:
     return info.value
 
 
-@pytest.mark.parametrize(("change", "words"), [
-    (lambda r: r.update(format="other/2"), "format"),
-    (lambda r: r.pop("ruleset"), "ruleset"),
-    (lambda r: r.update(ruleset="chess"), "chess"),
-    (lambda r: r.update(players="two"), "players"),
-    (lambda r: r.update(players=5), "2-4"),
-    (lambda r: r.update(first_player=7), "first_player"),
-    (lambda r: r.update(rounds=[]), "rounds"),
-    (lambda r: r.update(rounds="x"), "rounds"),
-])
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda r: r.update(format="other/2"), "format"),
+        (lambda r: r.pop("ruleset"), "ruleset"),
+        (lambda r: r.update(ruleset="chess"), "chess"),
+        (lambda r: r.update(players="two"), "players"),
+        (lambda r: r.update(players=5), "2-4"),
+        (lambda r: r.update(first_player=7), "first_player"),
+        (lambda r: r.update(rounds=[]), "rounds"),
+        (lambda r: r.update(rounds="x"), "rounds"),
+    ],
+)
 def test_malformed_record_header_gives_record_error(change, words: str) -> None:  # type: ignore[no-untyped-def]
     rec = good()
     change(rec)
@@ -121,12 +130,15 @@ def test_record_not_an_object_gives_record_error() -> None:
     _record_error([1, 2, 3])
 
 
-@pytest.mark.parametrize(("factories", "words"), [
-    (DEAL[:4], "4 factories"),
-    (["BBYRK"] + DEAL[1:], "at most 4"),
-    (["BBXR"] + DEAL[1:], "'X'"),
-    ([7] + DEAL[1:], "string"),
-])
+@pytest.mark.parametrize(
+    ("factories", "words"),
+    [
+        (DEAL[:4], "4 factories"),
+        (["BBYRK"] + DEAL[1:], "at most 4"),
+        (["BBXR"] + DEAL[1:], "'X'"),
+        ([7] + DEAL[1:], "string"),
+    ],
+)
 def test_malformed_factories_give_record_error_with_round(factories, words: str) -> None:  # type: ignore[no-untyped-def]
     err = _record_error(record(rounds=[(factories, ["1B1"])]))
     assert err.round == 1
@@ -145,8 +157,7 @@ def test_short_factories_while_bag_not_empty_give_record_error() -> None:
 
 def test_illegal_move_in_record_gives_round_move_number_and_rule() -> None:
     err = _record_error(record(rounds=[(DEAL, ["1B2", "1Y1"])]))
-    assert (err.round, err.move_number, err.move, err.rule) == (1, 2, "1Y1",
-                                                                "source-lacks-colour")
+    assert (err.round, err.move_number, err.move, err.rule) == (1, 2, "1Y1", "source-lacks-colour")
     assert "round 1, move 2, '1Y1'" in str(err)
 
 

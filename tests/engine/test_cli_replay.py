@@ -59,9 +59,13 @@ def test_cli_verify_illegal_move_reports_round_move_and_why_exit_1() -> None:
     assert "source-lacks-colour" in result.output
     d = json_lines(run("--json", str(path)).output)[0]
     assert d["ok"] is False and d["file"] == str(path)
-    assert d["error"] == {"round": 1, "move_number": 2, "move": "1Y1",
-                          "reason": "factory 1 holds no yellow tile",
-                          "rule": "source-lacks-colour"}
+    assert d["error"] == {
+        "round": 1,
+        "move_number": 2,
+        "move": "1Y1",
+        "reason": "factory 1 holds no yellow tile",
+        "rule": "source-lacks-colour",
+    }
 
 
 def test_cli_verify_wrong_final_score_fails_with_mismatch() -> None:
@@ -96,10 +100,13 @@ def test_cli_verify_checks_every_file_even_after_a_bad_one(tmp_path: Path) -> No
 
 
 def test_cli_verify_odd_json_is_an_error_not_a_traceback(tmp_path: Path) -> None:
-    odd = {"a.json": "[]", "b.json": '{"ruleset": "azul", "players": 2, "rounds": [1]}',
-           "c.json": '{"ruleset": "azul", "players": 2, "rounds": [{"factories": null}]}',
-           "d.json": '{"ruleset": "azul", "players": 2, "rounds": [{"factories": '
-                     '["BBYR","KKWW","RRRY","BYKW","WWKK"], "moves": [3]}]}'}
+    odd = {
+        "a.json": "[]",
+        "b.json": '{"ruleset": "azul", "players": 2, "rounds": [1]}',
+        "c.json": '{"ruleset": "azul", "players": 2, "rounds": [{"factories": null}]}',
+        "d.json": '{"ruleset": "azul", "players": 2, "rounds": [{"factories": '
+        '["BBYR","KKWW","RRRY","BYKW","WWKK"], "moves": [3]}]}',
+    }
     for name, text in odd.items():
         (tmp_path / name).write_text(text)
     result = run(*(str(tmp_path / n) for n in odd))
@@ -138,8 +145,12 @@ def test_cli_verify_subprocess_exit_codes_and_no_traceback() -> None:
     cmd = [sys.executable, "-m", "tournaments.cli", "replay", "verify"]
     ok = subprocess.run([*cmd, str(GOOD[0])], capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0 and "OK" in ok.stdout
-    bad = subprocess.run([*cmd, "--json", *map(str, sorted(RECORDS.glob("bad-*.json")))],
-                         capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [*cmd, "--json", *map(str, sorted(RECORDS.glob("bad-*.json")))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 1
     assert "Traceback" not in bad.stdout + bad.stderr
     assert len(bad.stdout.splitlines()) == len(sorted(RECORDS.glob("bad-*.json"))) == 6

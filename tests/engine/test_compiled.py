@@ -32,13 +32,20 @@ print(json.dumps(out))
 
 def _play(pure: bool) -> dict[str, object]:
     env = {**os.environ, "AZUL_ARENA_PURE_PYTHON": "1" if pure else "0"}
-    done = subprocess.run([sys.executable, "-c", PLAY], capture_output=True, text=True,
-                          env=env, check=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", PLAY],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=300,
+    )
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
-@pytest.mark.skipif(not referee.engine.COMPILED,
-                    reason="the engine is not compiled here (make install compiles it)")
+@pytest.mark.skipif(
+    not referee.engine.COMPILED, reason="the engine is not compiled here (make install compiles it)"
+)
 def test_compiled_engine_plays_the_same_games_as_its_sources() -> None:
     compiled, pure = _play(pure=False), _play(pure=True)
     assert compiled["compiled"] is True and pure["compiled"] is False

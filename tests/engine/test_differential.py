@@ -44,6 +44,7 @@ class Difference(AssertionError):
 
 # ---------------------------------------------------------------------------- policies ----
 
+
 def _uniform(rng: random.Random, game, moves: list[str]) -> str:
     return rng.choice(moves)
 
@@ -82,8 +83,7 @@ def _sensible(rng: random.Random, game, moves: list[str]) -> str:
 POLICIES = {"uniform": _uniform, "sensible": _sensible}
 
 
-def play_engine_game(ruleset: str, players: int, seed: int, policy: str,
-                     first_player: int = 0):
+def play_engine_game(ruleset: str, players: int, seed: int, policy: str, first_player: int = 0):
     game = new_game(ruleset, players=players, seed=seed, first_player=first_player)
     rng = random.Random(f"{ruleset}/{players}/{seed}/{policy}")
     choose = POLICIES[policy]
@@ -94,6 +94,7 @@ def play_engine_game(ruleset: str, players: int, seed: int, policy: str,
 
 
 # ---------------------------------------------------------------------------- comparing ---
+
 
 def _normalise_state(state: dict) -> dict:
     """Letters in colour order where the format leaves the order free."""
@@ -112,10 +113,12 @@ def _state_diff(engine_state: dict, oracle_state: dict) -> list[str]:
         if key == "boards":
             continue
         if engine_state.get(key) != oracle_state.get(key):
-            diffs.append(f"{key}: engine {engine_state.get(key)!r} "
-                         f"oracle {oracle_state.get(key)!r}")
-    for seat, (eb, ob) in enumerate(zip(engine_state["boards"], oracle_state["boards"],
-                                        strict=True)):
+            diffs.append(
+                f"{key}: engine {engine_state.get(key)!r} oracle {oracle_state.get(key)!r}"
+            )
+    for seat, (eb, ob) in enumerate(
+        zip(engine_state["boards"], oracle_state["boards"], strict=True)
+    ):
         for key in sorted(set(eb) | set(ob)):
             if eb.get(key) != ob.get(key):
                 diffs.append(f"seat {seat} {key}: engine {eb.get(key)!r} oracle {ob.get(key)!r}")
@@ -123,11 +126,13 @@ def _state_diff(engine_state: dict, oracle_state: dict) -> list[str]:
 
 
 def _context(label: str, record: dict, rnd: int, move_no: int, move, engine, oracle) -> str:
-    return (f"{label}: round {rnd}, move {move_no} (next/last move {move!r}), engine phase "
-            f"{engine.phase} turn {engine.turn}, oracle phase {oracle.phase} turn {oracle.turn}\n"
-            f"engine state: {json.dumps(engine.to_state())}\n"
-            f"oracle state: {json.dumps(oracle.to_state())}\n"
-            f"record: {json.dumps(record)}")
+    return (
+        f"{label}: round {rnd}, move {move_no} (next/last move {move!r}), engine phase "
+        f"{engine.phase} turn {engine.turn}, oracle phase {oracle.phase} turn {oracle.turn}\n"
+        f"engine state: {json.dumps(engine.to_state())}\n"
+        f"oracle state: {json.dumps(oracle.to_state())}\n"
+        f"record: {json.dumps(record)}"
+    )
 
 
 ALL_TAKES = [f"{s}{c}{d}" for s in "123456789C" for c in COLOURS for d in "12345F"]
@@ -146,12 +151,15 @@ def check_illegal_refused(label, record, rnd, move_no, engine, oracle) -> None:
             engine.push_notation(text)
         except EngineError:
             continue
-        raise Difference(f"engine accepted {text!r}, illegal per the oracle\n"
-                         + _context(label, record, rnd, move_no, text, engine, oracle))
+        raise Difference(
+            f"engine accepted {text!r}, illegal per the oracle\n"
+            + _context(label, record, rnd, move_no, text, engine, oracle)
+        )
 
 
-def compare_step(label, record, rnd, move_no, move, engine, oracle, compare_states=True,
-                 check_illegal=False):
+def compare_step(
+    label, record, rnd, move_no, move, engine, oracle, compare_states=True, check_illegal=False
+):
     engine_moves = {str(m) for m in engine.legal_moves()}
     oracle_moves = oracle.legal_moves()
     if check_illegal:
@@ -160,18 +168,25 @@ def compare_step(label, record, rnd, move_no, move, engine, oracle, compare_stat
         raise Difference(
             f"legal moves differ\n  only engine: {sorted(engine_moves - oracle_moves)}\n"
             f"  only oracle: {sorted(oracle_moves - engine_moves)}\n"
-            + _context(label, record, rnd, move_no, move, engine, oracle))
+            + _context(label, record, rnd, move_no, move, engine, oracle)
+        )
     if engine.is_over() != oracle.is_over():
-        raise Difference(f"is_over differs: engine {engine.is_over()} oracle {oracle.is_over()} "
-                         f"(oracle end reason {oracle.end_reason})\n"
-                         + _context(label, record, rnd, move_no, move, engine, oracle))
+        raise Difference(
+            f"is_over differs: engine {engine.is_over()} oracle {oracle.is_over()} "
+            f"(oracle end reason {oracle.end_reason})\n"
+            + _context(label, record, rnd, move_no, move, engine, oracle)
+        )
     if list(map(list, engine.round_scores)) != list(map(list, oracle.round_scores)):
-        raise Difference(f"round scores differ: engine {engine.round_scores} "
-                         f"oracle {oracle.round_scores}\n"
-                         + _context(label, record, rnd, move_no, move, engine, oracle))
+        raise Difference(
+            f"round scores differ: engine {engine.round_scores} "
+            f"oracle {oracle.round_scores}\n"
+            + _context(label, record, rnd, move_no, move, engine, oracle)
+        )
     if tuple(engine.scores) != tuple(oracle.scores):
-        raise Difference(f"scores differ: engine {engine.scores} oracle {oracle.scores}\n"
-                         + _context(label, record, rnd, move_no, move, engine, oracle))
+        raise Difference(
+            f"scores differ: engine {engine.scores} oracle {oracle.scores}\n"
+            + _context(label, record, rnd, move_no, move, engine, oracle)
+        )
     if compare_states:
         engine_state = _normalise_state(engine.to_state())
         oracle_state = _normalise_state(oracle.to_state())
@@ -183,12 +198,17 @@ def compare_step(label, record, rnd, move_no, move, engine, oracle, compare_stat
                     board["has_marker"] = None
         diffs = _state_diff(engine_state, oracle_state)
         if diffs:
-            raise Difference("states differ:\n  " + "\n  ".join(diffs) + "\n"
-                             + _context(label, record, rnd, move_no, move, engine, oracle))
+            raise Difference(
+                "states differ:\n  "
+                + "\n  ".join(diffs)
+                + "\n"
+                + _context(label, record, rnd, move_no, move, engine, oracle)
+            )
 
 
-def replay_and_compare(record: dict, engine_factory, label: str,
-                       check_illegal: bool = False) -> tuple[OracleGame, int]:
+def replay_and_compare(
+    record: dict, engine_factory, label: str, check_illegal: bool = False
+) -> tuple[OracleGame, int]:
     """Replay `record` in the oracle next to a fresh engine game from `engine_factory()`
     (which must deal the same factories); compare at every step. Returns (oracle, positions)."""
     players = record["players"] if isinstance(record["players"], int) else len(record["players"])
@@ -199,8 +219,9 @@ def replay_and_compare(record: dict, engine_factory, label: str,
     move_no = 0
     for rnd_index, rnd in enumerate(record["rounds"], start=1):
         for move in rnd["moves"]:
-            compare_step(label, record, rnd_index, move_no, move, engine, oracle,
-                         check_illegal=check_illegal)
+            compare_step(
+                label, record, rnd_index, move_no, move, engine, oracle, check_illegal=check_illegal
+            )
             positions += 1
             engine.push_notation(move)
             oracle.push(move)
@@ -208,32 +229,39 @@ def replay_and_compare(record: dict, engine_factory, label: str,
     compare_step(label, record, len(record["rounds"]), move_no, None, engine, oracle)
     positions += 1
     if not oracle.is_over():
-        raise Difference(f"record ends but the oracle's game is not over (phase {oracle.phase})\n"
-                         + _context(label, record, len(record["rounds"]), move_no, None,
-                                    engine, oracle))
+        raise Difference(
+            f"record ends but the oracle's game is not over (phase {oracle.phase})\n"
+            + _context(label, record, len(record["rounds"]), move_no, None, engine, oracle)
+        )
     if tuple(engine.ranks()) != tuple(oracle.ranks()):
-        raise Difference(f"ranks differ: engine {engine.ranks()} oracle {oracle.ranks()}\n"
-                         + _context(label, record, len(record["rounds"]), move_no, None,
-                                    engine, oracle))
+        raise Difference(
+            f"ranks differ: engine {engine.ranks()} oracle {oracle.ranks()}\n"
+            + _context(label, record, len(record["rounds"]), move_no, None, engine, oracle)
+        )
     final = record.get("final_scores")
     if final is not None and list(final) != list(oracle.scores):
-        raise Difference(f"record final_scores {final} != oracle {oracle.scores}\n"
-                         + _context(label, record, len(record["rounds"]), move_no, None,
-                                    engine, oracle))
+        raise Difference(
+            f"record final_scores {final} != oracle {oracle.scores}\n"
+            + _context(label, record, len(record["rounds"]), move_no, None, engine, oracle)
+        )
     if "round_scores" in record and list(map(list, record["round_scores"])) != list(
-            map(list, oracle.round_scores)):
-        raise Difference(f"record round_scores {record['round_scores']} != oracle "
-                         f"{oracle.round_scores}")
+        map(list, oracle.round_scores)
+    ):
+        raise Difference(
+            f"record round_scores {record['round_scores']} != oracle {oracle.round_scores}"
+        )
     return oracle, positions
 
 
-def run_seed(ruleset: str, players: int, seed: int, policy: str,
-             check_illegal: bool = False) -> tuple[OracleGame, int]:
+def run_seed(
+    ruleset: str, players: int, seed: int, policy: str, check_illegal: bool = False
+) -> tuple[OracleGame, int]:
     game = play_engine_game(ruleset, players, seed, policy)
     record = game.record()
     label = f"{ruleset} {players}p seed={seed} policy={policy}"
     oracle, positions = replay_and_compare(
-        record, lambda: new_game(ruleset, players=players, seed=seed), label, check_illegal)
+        record, lambda: new_game(ruleset, players=players, seed=seed), label, check_illegal
+    )
     assert list(game.scores) == list(oracle.scores), label
     return oracle, positions
 
@@ -290,10 +318,12 @@ def test_engine_matches_oracle_other_first_player(ruleset: str, first_player: in
             replay_and_compare(
                 record,
                 lambda s=seed: new_game(ruleset, players=3, seed=s, first_player=first_player),
-                f"{ruleset} 3p seed={seed} first_player={first_player} policy={policy}")
+                f"{ruleset} 3p seed={seed} first_player={first_player} policy={policy}",
+            )
 
 
 # ---------------------------------------------------------------------------- hand-made ---
+
 
 def sorted_deal(oracle: OracleGame) -> list[str]:
     """Draw the bag in colour order (then the lid, poured in when the bag runs out)."""
@@ -312,8 +342,9 @@ def sorted_deal(oracle: OracleGame) -> list[str]:
     return factories
 
 
-def build_record(ruleset: str, players: int, deal_fn, move_fn, first_player: int = 0,
-                 max_rounds: int = 40) -> tuple[dict, OracleGame]:
+def build_record(
+    ruleset: str, players: int, deal_fn, move_fn, first_player: int = 0, max_rounds: int = 40
+) -> tuple[dict, OracleGame]:
     """Play a game in the oracle with chosen deals and moves; return its record."""
     oracle = OracleGame(ruleset, players, first_player)
     rounds: list[dict] = []
@@ -328,9 +359,13 @@ def build_record(ruleset: str, players: int, deal_fn, move_fn, first_player: int
         move = move_fn(oracle, sorted(oracle.legal_moves()))
         rounds[-1]["moves"].append(move)
         oracle.push(move)
-    record = {"format": "azul-arena/record/1", "ruleset": ruleset, "players": players,
-              "first_player": first_player, "rounds": rounds,
-              }
+    record = {
+        "format": "azul-arena/record/1",
+        "ruleset": ruleset,
+        "players": players,
+        "first_player": first_player,
+        "rounds": rounds,
+    }
     if oracle.is_over():
         record["final_scores"] = list(oracle.scores)
     return record, oracle
@@ -347,9 +382,11 @@ def engine_replay_stepwise(record: dict, label: str) -> tuple[OracleGame, int]:
     move_no = 0
 
     def truncated(rounds_done: int, moves_in_round: int) -> dict:
-        rounds = [dict(r) for r in record["rounds"][:rounds_done + 1]]
-        rounds[-1] = {"factories": rounds[-1]["factories"],
-                      "moves": rounds[-1]["moves"][:moves_in_round]}
+        rounds = [dict(r) for r in record["rounds"][: rounds_done + 1]]
+        rounds[-1] = {
+            "factories": rounds[-1]["factories"],
+            "moves": rounds[-1]["moves"][:moves_in_round],
+        }
         partial = {k: v for k, v in record.items() if k not in ("final_scores", "round_scores")}
         partial["rounds"] = rounds
         return partial
@@ -370,8 +407,11 @@ def engine_replay_stepwise(record: dict, label: str) -> tuple[OracleGame, int]:
         oracle.add_deal(engine.record()["rounds"][-1]["factories"])
     compare_step(label, record, len(record["rounds"]), move_no, None, engine, oracle)
     if oracle.is_over():
-        assert tuple(engine.ranks()) == tuple(oracle.ranks()), (label, engine.ranks(),
-                                                                oracle.ranks())
+        assert tuple(engine.ranks()) == tuple(oracle.ranks()), (
+            label,
+            engine.ranks(),
+            oracle.ranks(),
+        )
     return oracle, positions + 1
 
 
@@ -381,12 +421,14 @@ def _first(oracle, moves):
 
 def _prefer(*patterns):
     """Move chooser: the first legal move matching a predicate in order, else sensible."""
+
     def choose(oracle, moves):
         for pattern in patterns:
             hits = [m for m in moves if pattern(oracle, m)]
             if hits:
                 return hits[0]
         return _oracle_sensible(oracle, moves)
+
     return choose
 
 
@@ -414,8 +456,9 @@ def _oracle_sensible(oracle: OracleGame, moves: list[str]) -> str:
 def test_handmade_bag_runs_out_mid_deal() -> None:
     """4 players deal 36 tiles a round: round 3 empties the bag inside a factory and must pour
     the lid into the bag; later rounds keep cycling tiles through bag and lid."""
-    record, oracle = build_record("azul", 4, lambda o, r: sorted_deal(o),
-                                  lambda o, m: _oracle_sensible(o, m))
+    record, oracle = build_record(
+        "azul", 4, lambda o, r: sorted_deal(o), lambda o, m: _oracle_sensible(o, m)
+    )
     assert oracle.lid_pours >= 1
     deal3 = record["rounds"][2]["factories"]
     assert all(len(f) == 4 for f in deal3)
@@ -451,8 +494,9 @@ def test_handmade_bag_and_lid_run_out() -> None:
         return max(moves, key=lambda m: _hoard_value(oracle, m))
 
     record, oracle = build_record("azul", 4, _random_deal_fn(5), hoard, max_rounds=25)
-    short_rounds = [i for i, r in enumerate(record["rounds"])
-                    if any(len(f) < 4 for f in r["factories"])]
+    short_rounds = [
+        i for i, r in enumerate(record["rounds"]) if any(len(f) < 4 for f in r["factories"])
+    ]
     assert len(short_rounds) >= 5, short_rounds
     assert any(not f for r in record["rounds"] for f in r["factories"])
     engine_replay_stepwise(record, "hand-made: bag and lid run out")
@@ -462,6 +506,7 @@ def _floor_then_centre(threshold: int):
     """Everything to the floor, taking the most tiles from factories; the first to take from
     the centre does so once their floor holds `threshold` or more tiles (6: the marker takes the
     last space and the turn's tiles all go to the lid; 7: the marker finds the floor full)."""
+
     def choose(oracle, moves):
         floor = len(oracle.boards[oracle.turn].floor)
         centre_floor = [m for m in moves if m[0] == "C" and m.endswith("F")]
@@ -469,9 +514,9 @@ def _floor_then_centre(threshold: int):
             return max(centre_floor, key=lambda m: oracle.centre.count(m[1]))
         factory_floor = [m for m in moves if m[0] != "C" and m.endswith("F")]
         if factory_floor:
-            return max(factory_floor,
-                       key=lambda m: oracle.factories[int(m[0]) - 1].count(m[1]))
+            return max(factory_floor, key=lambda m: oracle.factories[int(m[0]) - 1].count(m[1]))
         return centre_floor[0]
+
     return choose
 
 
@@ -481,11 +526,17 @@ def test_handmade_floor_overflow_and_marker_on_full_floor() -> None:
     for players in PLAYER_COUNTS:
         for index, ruleset in enumerate(RULESETS):
             for threshold in (6, 7):
-                record, oracle = build_record(ruleset, players, _random_deal_fn(index),
-                                              _floor_then_centre(threshold), max_rounds=4)
+                record, oracle = build_record(
+                    ruleset,
+                    players,
+                    _random_deal_fn(index),
+                    _floor_then_centre(threshold),
+                    max_rounds=4,
+                )
                 assert oracle.lid_pours >= 1 or players == 2
                 engine_replay_stepwise(
-                    record, f"hand-made: floor overflow {ruleset} {players}p >={threshold}")
+                    record, f"hand-made: floor overflow {ruleset} {players}p >={threshold}"
+                )
 
 
 def _scripted(script: list[str], fallback=None):
@@ -495,6 +546,7 @@ def _scripted(script: list[str], fallback=None):
         if script:
             return script.pop(0)
         return (fallback or _oracle_sensible)(oracle, moves)
+
     return choose
 
 
@@ -511,8 +563,7 @@ def test_handmade_marker_on_full_floor(ruleset: str) -> None:
     script = ["1BF", "2YF", "3R3", "5WF", "4KF", "CBF"]
     if ruleset == "azul-gray":
         script.append("3@1")  # seat 0 chooses the wall column for its line 3
-    record, oracle = build_record(ruleset, 2, _first_deal_then_random(deal, 1),
-                                  _scripted(script))
+    record, oracle = build_record(ruleset, 2, _first_deal_then_random(deal, 1), _scripted(script))
     assert oracle.marker_on_full_floor == 1
     assert record["rounds"][1]["moves"][0][0] in "123456789C"
     check = OracleGame(ruleset, 2, 0, [r["factories"] for r in record["rounds"]])
@@ -533,16 +584,16 @@ def test_handmade_marker_takes_last_floor_space(ruleset: str) -> None:
     (penalty 14) and the two tiles taken that turn go to the lid."""
     deal = ["BBBB", "YYYY", "RRKK", "WWWW", "BBYY"]
     script = ["1BF", "2YF", "3R5", "4WF", "CKF"]
-    record, oracle = build_record(ruleset, 2, _first_deal_then_random(deal, 2),
-                                  _scripted(script))
+    record, oracle = build_record(ruleset, 2, _first_deal_then_random(deal, 2), _scripted(script))
     engine_replay_stepwise(record, f"hand-made: marker on the last floor space ({ruleset})")
 
 
 def test_handmade_round_cap() -> None:
     """Everything to the floor, for ever: the game ends after round 50 (docs/engine.md)."""
     for players in PLAYER_COUNTS:
-        record, oracle = build_record("azul", players, _random_deal_fn(players),
-                                      _floor_then_centre(7), max_rounds=60)
+        record, oracle = build_record(
+            "azul", players, _random_deal_fn(players), _floor_then_centre(7), max_rounds=60
+        )
         assert oracle.end_reason == "round cap" and len(record["rounds"]) == 50
         engine_replay_stepwise(record, f"hand-made: round cap {players}p")
 
@@ -550,8 +601,9 @@ def test_handmade_round_cap() -> None:
 def test_handmade_nobody_takes_from_centre() -> None:
     """Colour-ordered deals start with single-colour factories (BBBB x 5): nobody takes from
     the centre in round 1, so the round-1 starter (seat 1) starts round 2 as well."""
-    record, oracle = build_record("azul", 2, lambda o, r: sorted_deal(o), _oracle_sensible,
-                                  first_player=1)
+    record, oracle = build_record(
+        "azul", 2, lambda o, r: sorted_deal(o), _oracle_sensible, first_player=1
+    )
     assert all(f == "BBBB" for f in record["rounds"][0]["factories"])
     assert not any(m.startswith("C") for m in record["rounds"][0]["moves"])
     engine_replay_stepwise(record, "hand-made: nobody takes from the centre")
@@ -576,6 +628,7 @@ def _random_deal_fn(seed):
                 f.append(bag.pop())
             factories.append("".join(f))
         return factories
+
     return deal
 
 
@@ -583,6 +636,7 @@ def _random_deal_fn(seed):
 def test_handmade_gray_wall_choices(players: int) -> None:
     """Gray wall: always the leftmost / rightmost legal column, and a deliberately bad chooser
     that blocks its own rows (dead ends, lines falling to the floor)."""
+
     def leftmost(oracle, moves):
         return _oracle_sensible(oracle, moves) if oracle.phase == TAKE else moves[0]
 
@@ -599,7 +653,8 @@ def test_handmade_gray_wall_choices(players: int) -> None:
         for seed in range(3):
             record, oracle = build_record("azul-gray", players, _random_deal_fn(seed), chooser)
             engine_replay_stepwise(
-                record, f"hand-made gray {chooser.__name__} {players}p seed={seed}")
+                record, f"hand-made gray {chooser.__name__} {players}p seed={seed}"
+            )
 
 
 def _gray_blocker(seed: int):
@@ -625,19 +680,22 @@ def _gray_blocker(seed: int):
             if best is None or open_rows < best[0]:
                 best = (open_rows, move)
         return best[1]
+
     return choose
 
 
 GRAY_DEAD_END_SEEDS = {2: (1, 13, 38), 3: (18, 25)}
 
 
-@pytest.mark.parametrize("players,seed", [(p, s) for p, seeds in GRAY_DEAD_END_SEEDS.items()
-                                          for s in seeds])
+@pytest.mark.parametrize(
+    "players,seed", [(p, s) for p, seeds in GRAY_DEAD_END_SEEDS.items() for s in seeds]
+)
 def test_handmade_gray_dead_end(players: int, seed: int) -> None:
     """No player can complete any row any more after a wall-tiling: the game ends there, with
     the end bonuses (docs/engine.md decision)."""
-    record, oracle = build_record("azul-gray", players, _random_deal_fn(seed),
-                                  _gray_blocker(seed), max_rounds=40)
+    record, oracle = build_record(
+        "azul-gray", players, _random_deal_fn(seed), _gray_blocker(seed), max_rounds=40
+    )
     assert oracle.end_reason == "gray dead end"
     engine_replay_stepwise(record, f"hand-made: gray dead end {players}p seed={seed}")
 
@@ -655,6 +713,7 @@ def test_oracle_scoring_examples() -> None:
     """The rulebook's scoring examples, on the oracle's own board (a sanity check of the
     oracle itself)."""
     from tests.engine.oracle import Board
+
     board = Board()
     board.wall[2][2] = "R"
     assert board.score_placed_tile(2, 2) == 1
@@ -672,6 +731,7 @@ def test_oracle_scoring_examples() -> None:
 
 
 # ---------------------------------------------------------------------------- positions ---
+
 
 def play_from_state(state: dict, choose, label: str, max_rounds: int = 30) -> OracleGame:
     """Both sides start from the same public state (Game.from_state / OracleGame.from_state)
@@ -710,14 +770,19 @@ def test_position_gray_dead_end_by_matching_only() -> None:
     still has a possible colour, but the row cannot be completed, so after this round's
     wall-tiling nobody can complete a row: the game ends (docs/engine.md: gray wall dead end)."""
     wall = ["BY.WK", "YRK.W", "RKWB.", "KBRY.", "....Y"]
-    empty_board = {"score": 20, "lines": [""] * 5, "wall": wall, "floor": "",
-                   "has_marker": False}
+    empty_board = {"score": 20, "lines": [""] * 5, "wall": wall, "floor": "", "has_marker": False}
     state = {
-        "ruleset": "azul-gray", "players": 2, "round": 6, "turn": 0, "phase": "take",
+        "ruleset": "azul-gray",
+        "players": 2,
+        "round": 6,
+        "turn": 0,
+        "phase": "take",
         "round_starter": 0,
-        "factories": ["BBBB", "RRRR", "WWWW", "KKKK", "YYYY"], "centre": "",
+        "factories": ["BBBB", "RRRR", "WWWW", "KKKK", "YYYY"],
+        "centre": "",
         "marker_in_centre": True,
-        "bag": "B" * 10 + "Y" * 8 + "R" * 10 + "K" * 8 + "W" * 10, "lid": "",
+        "bag": "B" * 10 + "Y" * 8 + "R" * 10 + "K" * 8 + "W" * 10,
+        "lid": "",
         "boards": [dict(empty_board), dict(empty_board, score=30)],
         "wall_line": None,
     }
@@ -735,24 +800,32 @@ def test_position_gray_row_still_open() -> None:
     blocked = ["BY.WK", "YRK.W", "RKWB.", "KBRY.", "....Y"]
     open_wall = ["BY.WK", "YRK.W", "RKWB.", "K.RY.", "....Y"]
     state = {
-        "ruleset": "azul-gray", "players": 2, "round": 6, "turn": 0, "phase": "take",
+        "ruleset": "azul-gray",
+        "players": 2,
+        "round": 6,
+        "turn": 0,
+        "phase": "take",
         "round_starter": 0,
-        "factories": ["BBBB", "RRRR", "WWWW", "KKKK", "YYYY"], "centre": "",
+        "factories": ["BBBB", "RRRR", "WWWW", "KKKK", "YYYY"],
+        "centre": "",
         "marker_in_centre": True,
-        "bag": "B" * 11 + "Y" * 8 + "R" * 10 + "K" * 8 + "W" * 10, "lid": "",
-        "boards": [{"score": 20, "lines": [""] * 5, "wall": blocked, "floor": "",
-                    "has_marker": False},
-                   {"score": 20, "lines": [""] * 5, "wall": open_wall, "floor": "",
-                    "has_marker": False}],
+        "bag": "B" * 11 + "Y" * 8 + "R" * 10 + "K" * 8 + "W" * 10,
+        "lid": "",
+        "boards": [
+            {"score": 20, "lines": [""] * 5, "wall": blocked, "floor": "", "has_marker": False},
+            {"score": 20, "lines": [""] * 5, "wall": open_wall, "floor": "", "has_marker": False},
+        ],
         "wall_line": None,
     }
-    oracle = play_from_state(state, _everything_to_floor, "position: gray row still open",
-                             max_rounds=1)
+    oracle = play_from_state(
+        state, _everything_to_floor, "position: gray row still open", max_rounds=1
+    )
     assert oracle.end_reason != "gray dead end"
 
 
-def _position(ruleset: str, walls: list[list[str]], scores: list[int], factories: list[str],
-              round_no: int = 5) -> dict:
+def _position(
+    ruleset: str, walls: list[list[str]], scores: list[int], factories: list[str], round_no: int = 5
+) -> dict:
     """A take-phase state with the given walls and scores, empty lines and floors, the
     marker in the centre; the bag holds every tile not on a wall or a factory."""
     used = Counter("".join(factories))
@@ -762,11 +835,21 @@ def _position(ruleset: str, walls: list[list[str]], scores: list[int], factories
     bag.subtract(used)
     assert all(n >= 0 for n in bag.values())
     return {
-        "ruleset": ruleset, "players": len(walls), "round": round_no, "turn": 0,
-        "phase": "take", "round_starter": 0, "factories": factories, "centre": "",
-        "marker_in_centre": True, "bag": sort_tiles(bag.elements()), "lid": "",
-        "boards": [{"score": score, "lines": [""] * 5, "wall": wall, "floor": "",
-                    "has_marker": False} for wall, score in zip(walls, scores, strict=True)],
+        "ruleset": ruleset,
+        "players": len(walls),
+        "round": round_no,
+        "turn": 0,
+        "phase": "take",
+        "round_starter": 0,
+        "factories": factories,
+        "centre": "",
+        "marker_in_centre": True,
+        "bag": sort_tiles(bag.elements()),
+        "lid": "",
+        "boards": [
+            {"score": score, "lines": [""] * 5, "wall": wall, "floor": "", "has_marker": False}
+            for wall, score in zip(walls, scores, strict=True)
+        ],
         "wall_line": None,
     }
 
@@ -794,15 +877,23 @@ def test_position_shared_rank(ruleset: str) -> None:
     assert oracle.scores == (18, 18, 0) and oracle.ranks() == (1, 1, 3)
 
 
-@pytest.mark.parametrize("factories", [
-    ["BBBB"] * 7,  # 28 blue tiles
-    ["BBB", "BBBB", "BBBB", "BBBB", "YYYY", "YYYY", "YYYY"],  # short although the bag is full
-])
+@pytest.mark.parametrize(
+    "factories",
+    [
+        ["BBBB"] * 7,  # 28 blue tiles
+        ["BBB", "BBBB", "BBBB", "BBBB", "YYYY", "YYYY", "YYYY"],  # short although the bag is full
+    ],
+)
 def test_engine_and_oracle_both_reject_impossible_deals(factories: list[str]) -> None:
     from referee.engine import EngineError
 
-    record = {"format": "azul-arena/record/1", "ruleset": "azul", "players": 3,
-              "first_player": 0, "rounds": [{"factories": factories, "moves": []}]}
+    record = {
+        "format": "azul-arena/record/1",
+        "ruleset": "azul",
+        "players": 3,
+        "first_player": 0,
+        "rounds": [{"factories": factories, "moves": []}],
+    }
     with pytest.raises(OracleError):
         OracleGame("azul", 3, 0, [factories])
     with pytest.raises(EngineError):

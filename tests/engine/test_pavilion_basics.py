@@ -24,8 +24,9 @@ from referee.engine import (
 from tests.engine.pavilion_positions import tile_count
 
 
-def random_game(ruleset: str = "pavilion", players: int = 2, seed: int = 0,
-                wild_order: str | None = None) -> PavilionGame:
+def random_game(
+    ruleset: str = "pavilion", players: int = 2, seed: int = 0, wild_order: str | None = None
+) -> PavilionGame:
     """A finished game of random moves that prefers placing (so boards fill up)."""
     chooser = random.Random(seed)
     game = new_game(ruleset, players, seed=seed, wild_order=wild_order)
@@ -67,9 +68,24 @@ def test_wild_order_option() -> None:
 
 def test_state_has_exactly_the_contract_keys() -> None:
     s = new_game("pavilion", 3, seed=1).to_state()
-    assert set(s) == {"ruleset", "players", "round", "turn", "phase", "round_starter",
-                      "wild_order", "wild", "factories", "centre", "marker_in_centre", "supply",
-                      "bag", "depot", "bonus_owed", "boards"}
+    assert set(s) == {
+        "ruleset",
+        "players",
+        "round",
+        "turn",
+        "phase",
+        "round_starter",
+        "wild_order",
+        "wild",
+        "factories",
+        "centre",
+        "marker_in_centre",
+        "supply",
+        "bag",
+        "depot",
+        "bonus_owed",
+        "boards",
+    }
     assert set(s["boards"][0]) == {"score", "stars", "tiles", "kept", "passed", "has_marker"}
     assert s["boards"][0]["stars"] == ["......"] * 7
 
@@ -103,8 +119,9 @@ def test_moves_have_notation_and_are_shared_objects() -> None:
     assert isinstance(game.parse_move("bonus:R"), PavilionMove)
 
 
-@pytest.mark.parametrize("text", ["", "pass:PPPPP", "7-1P", "1-7P", "1-1X", "1-6P+6", "3X",
-                                  "bonus:PG", "take", 5])
+@pytest.mark.parametrize(
+    "text", ["", "pass:PPPPP", "7-1P", "1-7P", "1-1X", "1-6P+6", "3X", "bonus:PG", "take", 5]
+)
 def test_bad_notation_says_what_is_wrong(text: object) -> None:
     game = new_game("pavilion", 2, seed=2)
     with pytest.raises(NotationError):

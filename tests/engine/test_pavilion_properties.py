@@ -14,15 +14,21 @@ from tests.engine.pavilion_positions import COLOURS, tile_count
 
 MAX_MOVES = 5000  # far above any real game
 
-games = st.tuples(st.sampled_from(["pavilion", "pavilion-mono"]), st.integers(2, 4),
-                  st.integers(0, 2**40), st.integers(0, 2**32),
-                  st.permutations(list(COLOURS)).map("".join), st.floats(0.0, 1.0))
+games = st.tuples(
+    st.sampled_from(["pavilion", "pavilion-mono"]),
+    st.integers(2, 4),
+    st.integers(0, 2**40),
+    st.integers(0, 2**32),
+    st.permutations(list(COLOURS)).map("".join),
+    st.floats(0.0, 1.0),
+)
 Args = tuple[str, int, int, int, str, float]
 FAST = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def random_game(ruleset: str, players: int, seed: int, choice_seed: int, wild_order: str,
-                pass_rate: float) -> Iterator[PavilionGame]:
+def random_game(
+    ruleset: str, players: int, seed: int, choice_seed: int, wild_order: str, pass_rate: float
+) -> Iterator[PavilionGame]:
     """Yield the game before every move and once more at the end (the same object, mutated).
     `pass_rate`: how often a pass is chosen when a placement is possible (0 = never)."""
     game = new_game(ruleset, players, seed=seed, wild_order=wild_order)

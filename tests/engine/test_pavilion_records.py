@@ -59,8 +59,9 @@ def test_record_holds_options_initial_supply_deals_and_refills() -> None:
     record = game.record(["a", "b", "c"])
     assert record["options"] == {"wild_order": "YBRPGO"} and record["players"] == ["a", "b", "c"]
     assert len(record["supply"]) == 10
-    assert all(len(r["factories"]) == 7 and isinstance(r["refills"], list)
-               for r in record["rounds"])
+    assert all(
+        len(r["factories"]) == 7 and isinstance(r["refills"], list) for r in record["rounds"]
+    )
     assert replay(record).to_state() == game.to_state()
 
 
@@ -104,13 +105,16 @@ def test_deal_the_bag_cannot_give_is_a_record_error() -> None:
     assert exc.value.round == 1
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ({"options": {"wild_order": "PPGOYB"}}, "each of P G O Y B R once"),
-    ({"options": {"speed": 1}}, "unknown option"),
-    ({"supply": "PGX"}, "not a tile colour"),
-    ({"supply": "PGOYBRPGOYB"}, "at most 10"),
-    ({"ruleset": "azul"}, "factory 1"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"options": {"wild_order": "PPGOYB"}}, "each of P G O Y B R once"),
+        ({"options": {"speed": 1}}, "unknown option"),
+        ({"supply": "PGX"}, "not a tile colour"),
+        ({"supply": "PGOYBRPGOYB"}, "at most 10"),
+        ({"ruleset": "azul"}, "factory 1"),
+    ],
+)
 def test_bad_headers_say_what_is_wrong(change: dict[str, Any], message: str) -> None:
     record = random_game("pavilion", 2, seed=3).record()
     record.update(change)

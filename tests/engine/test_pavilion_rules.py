@@ -20,8 +20,10 @@ def moves(game: PavilionGame) -> set[str]:
 def star(number: int, spaces: str) -> str:
     """Star `number` with a tile on each of `spaces` ("1256"): its own colour, or on the centre
     star the colour P G O Y B R by space (all different)."""
-    return "".join((STAR_LETTER[number] if number else "PGOYBR"[k]) if str(k + 1) in spaces
-                   else "." for k in range(6))
+    return "".join(
+        (STAR_LETTER[number] if number else "PGOYBR"[k]) if str(k + 1) in spaces else "."
+        for k in range(6)
+    )
 
 
 def stars(cells: list[tuple[int, int]]) -> dict[int, str]:
@@ -113,13 +115,17 @@ def test_the_wild_colour_cannot_be_chosen_when_another_colour_is_there() -> None
     assert exc.value.rule == "wild-taken-alone"
 
 
-@pytest.mark.parametrize(("centre", "move", "taken", "left"), [
-    ("PPYYY", "CY", "PYYY", "P"),   # wild plus colour
-    ("PPP", "CP", "P", "PP"),       # only wild tiles: exactly one
-    ("GGO", "CG", "GG", "O"),       # no wild tile
-])
-def test_take_from_the_centre_with_and_without_wild(centre: str, move: str, taken: str,
-                                                    left: str) -> None:
+@pytest.mark.parametrize(
+    ("centre", "move", "taken", "left"),
+    [
+        ("PPYYY", "CY", "PYYY", "P"),  # wild plus colour
+        ("PPP", "CP", "P", "PP"),  # only wild tiles: exactly one
+        ("GGO", "CG", "GG", "O"),  # no wild tile
+    ],
+)
+def test_take_from_the_centre_with_and_without_wild(
+    centre: str, move: str, taken: str, left: str
+) -> None:
     s = play(position(centre=centre, marker_in_centre=False), move).to_state()
     assert s["boards"][0]["tiles"] == taken and s["centre"] == left
 
@@ -132,8 +138,12 @@ def test_first_take_from_the_centre_takes_the_token_and_loses_a_point_per_tile()
 
 
 def test_later_takes_from_the_centre_lose_nothing() -> None:
-    game = position(centre="GGOO", marker_in_centre=False,
-                    boards=[board(), board(has_marker=True)], factories=["BBBB"])
+    game = position(
+        centre="GGOO",
+        marker_in_centre=False,
+        boards=[board(), board(has_marker=True)],
+        factories=["BBBB"],
+    )
     s = play(game, "CG").to_state()
     assert s["boards"][0]["score"] == 5 and not s["boards"][0]["has_marker"]
 
@@ -160,9 +170,12 @@ def test_nobody_took_from_the_centre_the_round_starter_starts_play() -> None:
 
 # --- placing -----------------------------------------------------------------------------------
 def test_play_phase_token_holder_then_clockwise() -> None:
-    game = position(phase="play", players=3, turn=1,
-                    boards=[board(tiles="BB"), board(tiles="BB", has_marker=True),
-                            board(tiles="BB")])
+    game = position(
+        phase="play",
+        players=3,
+        turn=1,
+        boards=[board(tiles="BB"), board(tiles="BB", has_marker=True), board(tiles="BB")],
+    )
     play(game, "4-1B")
     assert game.turn == 2
     play(game, "4-1B")
@@ -253,21 +266,25 @@ def test_only_empty_spaces() -> None:
 
 
 # --- placement score ---------------------------------------------------------------------------
-@pytest.mark.parametrize(("covered", "space", "points"), [
-    ("", 3, 1),          # alone
-    ("2", 3, 2),         # one neighbour
-    ("24", 3, 3),        # both sides
-    ("12", 3, 3),        # a run of two on one side
-    ("45", 3, 3),
-    ("1245", 3, 5),      # joins two runs
-    ("6", 1, 2),         # ring: space 6 is next to space 1
-    ("56", 1, 3),
-    ("2", 1, 2),
-    ("12345", 6, 6),     # completes the star: all six
-    ("135", 2, 3),       # the run 1-2-3; 5 stands apart
-])
-def test_placement_scores_one_plus_the_run_it_joins_on_a_ring(covered: str, space: int,
-                                                              points: int) -> None:
+@pytest.mark.parametrize(
+    ("covered", "space", "points"),
+    [
+        ("", 3, 1),  # alone
+        ("2", 3, 2),  # one neighbour
+        ("24", 3, 3),  # both sides
+        ("12", 3, 3),  # a run of two on one side
+        ("45", 3, 3),
+        ("1245", 3, 5),  # joins two runs
+        ("6", 1, 2),  # ring: space 6 is next to space 1
+        ("56", 1, 3),
+        ("2", 1, 2),
+        ("12345", 6, 6),  # completes the star: all six
+        ("135", 2, 3),  # the run 1-2-3; 5 stands apart
+    ],
+)
+def test_placement_scores_one_plus_the_run_it_joins_on_a_ring(
+    covered: str, space: int, points: int
+) -> None:
     cells = [(3, int(k)) for k in covered]
     game = placing(cells, "RRRRRR")
     play(game, f"3-{space}R")
@@ -321,8 +338,7 @@ def test_rulebook_turn_example() -> None:
     # Round 1, purple wild. Ina takes both red (no wild there), yellow to the centre; Andrea
     # takes a green and a purple, the other two to the centre; Tom takes three yellow and a wild
     # from the centre, the token, and loses 4 points.
-    game = position(players=3, factories=["RRYY", "GPPY", "BBBO", "OOOB", "BBOO", "GGGO",
-                                          "BOOG"])
+    game = position(players=3, factories=["RRYY", "GPPY", "BBBO", "OOOB", "BBOO", "GGGO", "BOOG"])
     play(game, "1R")
     assert game.to_state()["centre"] == "YY"
     play(game, "2G")
@@ -356,8 +372,9 @@ def test_every_window_gives_3_tiles(n: int, cells: list[tuple[int, int]]) -> Non
 
 
 @pytest.mark.parametrize(("n", "cells"), STATUES)
-def test_every_statue_gives_2_tiles_star_6_with_star_1(n: int,
-                                                       cells: list[tuple[int, int]]) -> None:
+def test_every_statue_gives_2_tiles_star_6_with_star_1(
+    n: int, cells: list[tuple[int, int]]
+) -> None:
     for last in cells:
         game = _complete(cells, last)
         assert game.phase == "bonus" and game.bonus_owed == 2
@@ -512,8 +529,11 @@ def test_passing_is_allowed_with_a_placement_available_and_with_no_tiles() -> No
 
 
 def test_a_player_who_passed_takes_no_more_turns_round_ends_when_all_passed() -> None:
-    game = position(phase="play", players=3,
-                    boards=[board(tiles="BBBB"), board(tiles="RRRR"), board(tiles="GG")])
+    game = position(
+        phase="play",
+        players=3,
+        boards=[board(tiles="BBBB"), board(tiles="RRRR"), board(tiles="GG")],
+    )
     play(game, "pass")
     assert game.turn == 1
     play(game, "3-1R", "pass", "3-2R")
@@ -523,8 +543,9 @@ def test_a_player_who_passed_takes_no_more_turns_round_ends_when_all_passed() ->
 
 
 def test_kept_tiles_join_the_tiles_at_the_next_round() -> None:
-    game = position(phase="play", boards=[board(tiles="GGGGRR"), board(passed=True)],
-                    supply="PGOYBRPGOY")
+    game = position(
+        phase="play", boards=[board(tiles="GGGGRR"), board(passed=True)], supply="PGOYBRPGOY"
+    )
     play(game, "pass:GGGG")
     s = game.to_state()
     assert s["round"] == 2 and s["wild"] == "G"
@@ -532,8 +553,9 @@ def test_kept_tiles_join_the_tiles_at_the_next_round() -> None:
 
 
 def test_kept_tiles_at_the_end_lose_a_point_each() -> None:
-    game = position(phase="play", round=6, boards=[board(tiles="GGGRR", score=20),
-                                                   board(passed=True, score=3)])
+    game = position(
+        phase="play", round=6, boards=[board(tiles="GGGRR", score=20), board(passed=True, score=3)]
+    )
     play(game, "pass:GGR")
     assert game.is_over()
     assert game.scores == (20 - 2 - 3, 3)
@@ -542,8 +564,9 @@ def test_kept_tiles_at_the_end_lose_a_point_each() -> None:
 
 
 def test_the_token_holder_starts_the_next_round() -> None:
-    game = position(phase="play", boards=[board(passed=True), board(has_marker=True)], turn=1,
-                    round_starter=0)
+    game = position(
+        phase="play", boards=[board(passed=True), board(has_marker=True)], turn=1, round_starter=0
+    )
     play(game, "pass")
     s = game.to_state()
     assert s["round"] == 2 and s["turn"] == 1 and s["round_starter"] == 1
@@ -551,8 +574,9 @@ def test_the_token_holder_starts_the_next_round() -> None:
 
 
 def test_a_deal_refills_the_bag_from_the_depot() -> None:
-    game = position(phase="play", boards=[board(passed=True), board()], turn=1, bag="BBB",
-                    rest="depot")
+    game = position(
+        phase="play", boards=[board(passed=True), board()], turn=1, bag="BBB", rest="depot"
+    )
     depot = len(game.to_state()["depot"])
     play(game, "pass")
     s = game.to_state()
@@ -593,17 +617,22 @@ def test_no_tile_to_deal_skips_to_the_play_phase() -> None:
 
 
 # --- end of the game ---------------------------------------------------------------------------
-def _end_with(stars_of_seat_0: dict[int, str], ruleset: str = "pavilion",
-              score: int = 5) -> int:
-    game = position(ruleset=ruleset, phase="play", round=6, turn=0,
-                    boards=[board(stars=stars_of_seat_0, score=score), board(passed=True)])
+def _end_with(stars_of_seat_0: dict[int, str], ruleset: str = "pavilion", score: int = 5) -> int:
+    game = position(
+        ruleset=ruleset,
+        phase="play",
+        round=6,
+        turn=0,
+        boards=[board(stars=stars_of_seat_0, score=score), board(passed=True)],
+    )
     play(game, "pass")
     assert game.is_over()
     return game.scores[0] - score
 
 
-@pytest.mark.parametrize(("number", "bonus"), [(0, 12), (1, 20), (2, 17), (3, 14), (4, 15),
-                                               (5, 16), (6, 18)])
+@pytest.mark.parametrize(
+    ("number", "bonus"), [(0, 12), (1, 20), (2, 17), (3, 14), (4, 15), (5, 16), (6, 18)]
+)
 def test_end_bonus_of_every_full_star(number: int, bonus: int) -> None:
     assert _end_with({number: star(number, "123456")}) == bonus
 
@@ -633,8 +662,12 @@ def test_the_game_ends_after_round_6() -> None:
 
 
 def test_ties_share_the_rank() -> None:
-    game = position(phase="play", round=6, boards=[board(score=9), board(score=9, passed=True),
-                                                   board(score=4, passed=True)], players=3)
+    game = position(
+        phase="play",
+        round=6,
+        boards=[board(score=9), board(score=9, passed=True), board(score=4, passed=True)],
+        players=3,
+    )
     play(game, "pass")
     assert game.ranks() == (1, 1, 3)
 
@@ -647,29 +680,50 @@ def test_mono_any_colour_on_an_empty_star() -> None:
 
 
 def test_mono_two_same_colours_make_a_single_coloured_star() -> None:
-    game = position(ruleset="pavilion-mono", phase="play", round=2,
-                    boards=[board(stars={3: "OO...."}, tiles="OOOYYY")])
+    game = position(
+        ruleset="pavilion-mono",
+        phase="play",
+        round=2,
+        boards=[board(stars={3: "OO...."}, tiles="OOOYYY")],
+    )
     legal = moves(game)
     assert "3-3O" in legal and "3-3Y" not in legal
 
 
 def test_mono_two_different_colours_make_a_multicoloured_star() -> None:
-    game = position(ruleset="pavilion-mono", phase="play", round=2,
-                    boards=[board(stars={3: "OY...."}, tiles="OOOBBB")])
+    game = position(
+        ruleset="pavilion-mono",
+        phase="play",
+        round=2,
+        boards=[board(stars={3: "OY...."}, tiles="OOOBBB")],
+    )
     legal = moves(game)
     assert "3-3B" in legal and "3-3O" not in legal
 
 
 def test_mono_one_tile_leaves_the_choice_open() -> None:
-    game = position(ruleset="pavilion-mono", phase="play", round=2,
-                    boards=[board(stars={3: "O....."}, tiles="OOBB")])
+    game = position(
+        ruleset="pavilion-mono",
+        phase="play",
+        round=2,
+        boards=[board(stars={3: "O....."}, tiles="OOBB")],
+    )
     legal = moves(game)
     assert "3-2O" in legal and "3-2B" in legal
 
 
-@pytest.mark.parametrize(("text", "bonus"), [("PPPPPP", 20), ("GGGGGG", 18), ("OOOOOO", 17),
-                                             ("YYYYYY", 16), ("BBBBBB", 15), ("RRRRRR", 14),
-                                             ("PGOYBR", 12)])
+@pytest.mark.parametrize(
+    ("text", "bonus"),
+    [
+        ("PPPPPP", 20),
+        ("GGGGGG", 18),
+        ("OOOOOO", 17),
+        ("YYYYYY", 16),
+        ("BBBBBB", 15),
+        ("RRRRRR", 14),
+        ("PGOYBR", 12),
+    ],
+)
 def test_mono_end_bonus_by_the_tiles_on_the_star(text: str, bonus: int) -> None:
     assert _end_with({2: text}, ruleset="pavilion-mono") == bonus
 
@@ -678,6 +732,5 @@ def test_mono_space_numbers_are_the_coloured_sides_from_one_table() -> None:
     from referee.engine.rulesets import COLOURED_SPACE_NUMBERS, RULESETS
 
     assert RULESETS["pavilion-mono"].space_numbers == COLOURED_SPACE_NUMBERS
-    game = position(ruleset="pavilion-mono", phase="play", round=2,
-                    boards=[board(tiles="BBBB")])
+    game = position(ruleset="pavilion-mono", phase="play", round=2, boards=[board(tiles="BBBB")])
     assert "5-4B" in moves(game) and "5-5B" not in moves(game)

@@ -15,8 +15,9 @@ from tests.engine.positions import COLOURS, tiles_in
 CLASSIC = ["azul", "azul-mini", "azul-gray", "azul-greenbox"]
 MAX_MOVES = 2000  # far above any real game (a round has at most 9 * 4 + 9 turns)
 
-games = st.tuples(st.sampled_from(CLASSIC), st.integers(2, 4), st.integers(0, 2**40),
-                  st.integers(0, 2**32))
+games = st.tuples(
+    st.sampled_from(CLASSIC), st.integers(2, 4), st.integers(0, 2**40), st.integers(0, 2**32)
+)
 FAST = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -78,7 +79,8 @@ def test_property_replaying_own_record_gives_same_scores(args: tuple[str, int, i
 @FAST
 @given(games, st.integers(0, 2**32))
 def test_property_replaying_a_partial_record_gives_the_same_position(
-        args: tuple[str, int, int, int], cut: int) -> None:
+    args: tuple[str, int, int, int], cut: int
+) -> None:
     states = [(g.to_state(), g.record()) for g in random_game(*args)]
     st_, rec = states[cut % len(states)]
     assert replay(rec).to_state() == st_
@@ -86,8 +88,9 @@ def test_property_replaying_a_partial_record_gives_the_same_position(
 
 @FAST
 @given(games, st.integers(0, 2**32))
-def test_property_copy_is_independent_of_original(args: tuple[str, int, int, int],
-                                                  pick: int) -> None:
+def test_property_copy_is_independent_of_original(
+    args: tuple[str, int, int, int], pick: int
+) -> None:
     rnd = random.Random(pick)
     for game in random_game(*args):
         if game.is_over() or rnd.random() > 0.3:
@@ -114,7 +117,8 @@ def test_property_copy_is_independent_of_original(args: tuple[str, int, int, int
 @FAST
 @given(games)
 def test_property_to_state_from_state_gives_same_legal_moves(
-        args: tuple[str, int, int, int]) -> None:
+    args: tuple[str, int, int, int],
+) -> None:
     for game in random_game(*args):
         state = game.to_state()
         rebuilt = ClassicGame.from_state(state, seed=1)
@@ -126,7 +130,8 @@ def test_property_to_state_from_state_gives_same_legal_moves(
 @FAST
 @given(games)
 def test_property_from_state_game_plays_on_like_the_original(
-        args: tuple[str, int, int, int]) -> None:
+    args: tuple[str, int, int, int],
+) -> None:
     # Within a round no chance is involved: the rebuilt game follows the original move by move.
     rnd = random.Random(args[3])
     for game in random_game(*args):
@@ -184,10 +189,14 @@ def _legal_moves_are_the_pushable_ones(args: tuple[str, int, int, int]) -> None:
 
 
 @FAST
-@given(st.tuples(st.sampled_from(CLASSIC), st.integers(2, 4), st.integers(0, 2**40),
-                 st.integers(0, 2**32)))
+@given(
+    st.tuples(
+        st.sampled_from(CLASSIC), st.integers(2, 4), st.integers(0, 2**40), st.integers(0, 2**32)
+    )
+)
 def test_property_legal_moves_are_exactly_the_pushable_ones(
-        args: tuple[str, int, int, int]) -> None:
+    args: tuple[str, int, int, int],
+) -> None:
     _legal_moves_are_the_pushable_ones(args)
 
 

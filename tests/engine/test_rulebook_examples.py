@@ -37,8 +37,11 @@ def test_rulebook_andrea_yellow_tiles(ruleset: str) -> None:
     andrea = board(lines=["", "", "", "B", ""], wall=coloured_wall({1: "Y", 2: "Y"}))
     game = position(ruleset, boards=[andrea], factories=["YYRK", "BBBW"])
     assert {m for m in legal(game) if m.startswith("1Y")} == {"1Y1", "1Y5", "1YF"}
-    for text, rule in (("1Y2", "row-has-colour"), ("1Y3", "row-has-colour"),
-                       ("1Y4", "line-has-other-colour")):
+    for text, rule in (
+        ("1Y2", "row-has-colour"),
+        ("1Y3", "row-has-colour"),
+        ("1Y4", "line-has-other-colour"),
+    ):
         with pytest.raises(IllegalMoveError) as info:
             game.push_notation(text)
         assert info.value.rule == rule
@@ -73,8 +76,9 @@ def test_rulebook_oliver_wall_tiling(ruleset: str) -> None:
 @pytest.mark.parametrize("ruleset", AZUL_BOOKS)
 def test_rulebook_scoring_red_tile_alone_scores_1(ruleset: str) -> None:
     wall = coloured_wall({0: "B", 4: "W"})
-    game = position(ruleset, boards=[board(lines=["", "", "RR", "", ""], wall=wall)],
-                    factories=["R"])
+    game = position(
+        ruleset, boards=[board(lines=["", "", "RR", "", ""], wall=wall)], factories=["R"]
+    )
     play(game, "1R3")
     assert game.scores[0] == 1
 
@@ -93,8 +97,9 @@ def test_rulebook_scoring_blue_3_vertical(ruleset: str) -> None:
     # Column 3: red on row 1 above, yellow on row 2 ... blue goes to row 3 column 3; with the red
     # (row 1) and yellow (row 2) above it: 3 vertically linked tiles.
     wall = coloured_wall({0: "R", 1: "Y"})
-    game = position(ruleset, boards=[board(lines=["", "", "BB", "", ""], wall=wall)],
-                    factories=["B"])
+    game = position(
+        ruleset, boards=[board(lines=["", "", "BB", "", ""], wall=wall)], factories=["B"]
+    )
     play(game, "1B3")
     assert [r[2] for r in game.to_state()["boards"][0]["wall"][:3]] == ["R", "Y", "B"]
     assert game.scores[0] == 3
@@ -104,8 +109,9 @@ def test_rulebook_scoring_blue_3_vertical(ruleset: str) -> None:
 def test_rulebook_scoring_yellow_4_plus_3_is_7(ruleset: str) -> None:
     # 4 horizontally linked tiles and 3 vertically linked ones, the new yellow in both.
     wall = coloured_wall({0: "K", 1: "R", 2: "KWB"})
-    game = position(ruleset, boards=[board(lines=["", "", "YY", "", ""], wall=wall, score=10)],
-                    factories=["Y"])
+    game = position(
+        ruleset, boards=[board(lines=["", "", "YY", "", ""], wall=wall, score=10)], factories=["Y"]
+    )
     play(game, "1Y3")
     assert game.scores[0] == 17
 
@@ -136,9 +142,11 @@ def test_rulebook_end_bonuses_row_column_colour(ruleset: str) -> None:
 
 @pytest.mark.parametrize("ruleset", AZUL_BOOKS)
 def test_rulebook_game_ends_after_the_round_a_row_is_completed(ruleset: str) -> None:
-    game = position(ruleset, boards=[board(wall=coloured_wall({3: "BYRK"}),
-                                           lines=["", "", "", "WWW", ""])],
-                    factories=["W", "B"])
+    game = position(
+        ruleset,
+        boards=[board(wall=coloured_wall({3: "BYRK"}), lines=["", "", "", "WWW", ""])],
+        factories=["W", "B"],
+    )
     play(game, "1W4")
     assert not game.is_over()
     play(game, "2B1")
@@ -148,8 +156,9 @@ def test_rulebook_game_ends_after_the_round_a_row_is_completed(ruleset: str) -> 
 def test_greenbox_example_marker_and_3_tiles_lose_6() -> None:
     # "If you have 4 tiles in the Floor Line (black meeple + 3 tiles) you loose a total of 6
     # points (-1 -1 -2 -2 = -6)."
-    game = position("azul-greenbox", boards=[board(floor="RR", score=10)], centre="Y",
-                    factories=["B"])
+    game = position(
+        "azul-greenbox", boards=[board(floor="RR", score=10)], centre="Y", factories=["B"]
+    )
     play(game, "CYF", "1B5")
     assert game.scores[0] == 10 - 6
 
@@ -168,16 +177,22 @@ def test_azul_mini_variant_special_case_no_valid_space_all_tiles_to_floor() -> N
 
 def test_azul_mini_variant_no_colour_twice_in_a_row_either() -> None:
     # "keep in mind that in each horizontal line, no color may appear more than once either"
-    game = position("azul-gray", boards=[board(wall=["..B..", ".....", ".....", ".....",
-                                                     "....."])], factories=["BBYR"])
+    game = position(
+        "azul-gray",
+        boards=[board(wall=["..B..", ".....", ".....", ".....", "....."])],
+        factories=["BBYR"],
+    )
     with pytest.raises(IllegalMoveError) as info:
         game.push_notation("1B1")
     assert info.value.rule == "row-has-colour"
 
 
 def test_azul_variant_no_colour_twice_in_a_column() -> None:
-    game = position("azul-gray", boards=[board(wall=[".....", "..B..", ".....", ".....",
-                                                     "....."])], factories=["B"])
+    game = position(
+        "azul-gray",
+        boards=[board(wall=[".....", "..B..", ".....", ".....", "....."])],
+        factories=["B"],
+    )
     play(game, "1B1")
     assert game.phase == "wall"
     assert "1@3" not in legal(game)

@@ -40,8 +40,9 @@ def test_tiles_are_five_colours_of_twenty(ruleset: str) -> None:
 
 @pytest.mark.parametrize("ruleset", CLASSIC)
 @pytest.mark.parametrize(("players", "factories"), [(2, 5), (3, 7), (4, 9)])
-def test_factory_count_5_7_9_for_2_3_4_players_with_4_tiles_each(ruleset: str, players: int,
-                                                                   factories: int) -> None:
+def test_factory_count_5_7_9_for_2_3_4_players_with_4_tiles_each(
+    ruleset: str, players: int, factories: int
+) -> None:
     st = new_game(ruleset, players, seed=11).to_state()
     assert len(st["factories"]) == factories
     assert all(len(f) == 4 for f in st["factories"])
@@ -51,8 +52,9 @@ def test_factory_count_5_7_9_for_2_3_4_players_with_4_tiles_each(ruleset: str, p
 
 @pytest.mark.parametrize("row", range(5))
 @pytest.mark.parametrize("colour", COLOURS)
-def test_coloured_wall_layout_row_r_colour_c_at_column_c_plus_r_mod_5(row: int,
-                                                                      colour: str) -> None:
+def test_coloured_wall_layout_row_r_colour_c_at_column_c_plus_r_mod_5(
+    row: int, colour: str
+) -> None:
     lines = [""] * 5
     lines[row] = colour * row  # one short of full
     game = position(boards=[board(lines=lines)], factories=[colour])
@@ -73,8 +75,9 @@ def test_coloured_wall_state_refuses_a_tile_off_its_column() -> None:
     from referee.engine import EngineError
 
     with pytest.raises(EngineError, match="column"):
-        position(boards=[board(wall=["Y....", ".....", ".....", ".....", "....."])],
-                 factories=["B"])
+        position(
+            boards=[board(wall=["Y....", ".....", ".....", ".....", "....."])], factories=["B"]
+        )
 
 
 # ------------------------------------------------------------------ taking and placing
@@ -183,8 +186,13 @@ def test_start_marker_costs_a_floor_space() -> None:
 
 
 def test_start_marker_on_full_floor_costs_nothing_but_still_starts_next_round() -> None:
-    game = position(boards=[board(floor="RRRRRRR", score=20)], centre="K", factories=["B"],
-                    turn=0, round_starter=1)
+    game = position(
+        boards=[board(floor="RRRRRRR", score=20)],
+        centre="K",
+        factories=["B"],
+        turn=0,
+        round_starter=1,
+    )
     play(game, "CKF")
     st = game.to_state()
     assert st["boards"][0]["has_marker"] is True
@@ -212,9 +220,13 @@ def test_start_marker_is_never_counted_as_a_tile() -> None:
 
 def test_nobody_took_from_centre_same_player_starts_next_round() -> None:
     # Single-colour factories leave nothing in the centre: nobody takes the marker.
-    game = dealt(players=2, first_player=1, rounds=[
-        (["BBBB", "YYYY", "RRRR", "KKKK", "WWWW"], ["1B5", "2Y4", "3R3", "4KF", "5WF"]),
-    ])
+    game = dealt(
+        players=2,
+        first_player=1,
+        rounds=[
+            (["BBBB", "YYYY", "RRRR", "KKKK", "WWWW"], ["1B5", "2Y4", "3R3", "4KF", "5WF"]),
+        ],
+    )
     assert game.round == 2
     assert game.round_starter == 1 and game.turn == 1
 
@@ -230,8 +242,9 @@ def test_score_clamped_at_zero_after_floor_penalty() -> None:
 def test_score_clamp_comes_after_wall_points_and_floor_penalty_together() -> None:
     # 0 + 3 (red next to blue and yellow) - 2 (two floor tiles) = 1; clamping the penalty
     # before adding the wall points would give 3.
-    game = position(boards=[board(wall=coloured_wall({0: "BY"}), floor="KK", score=0)],
-                    factories=["R"])
+    game = position(
+        boards=[board(wall=coloured_wall({0: "BY"}), floor="KK", score=0)], factories=["R"]
+    )
     play(game, "1R1")
     assert game.scores[0] == 1
 
@@ -244,15 +257,18 @@ def test_score_never_negative_with_empty_wall_and_full_floor() -> None:
 
 # ------------------------------------------------------------------ wall scoring
 def test_wall_scoring_lone_tile_scores_1() -> None:
-    game = position(boards=[board(wall=coloured_wall({0: "B", 4: "K"}),
-                                  lines=["", "", "RR", "", ""])], factories=["R"])
+    game = position(
+        boards=[board(wall=coloured_wall({0: "B", 4: "K"}), lines=["", "", "RR", "", ""])],
+        factories=["R"],
+    )
     play(game, "1R3")
     assert game.scores[0] == 1
 
 
 def test_wall_scoring_horizontal_run_counts_new_tile() -> None:
-    game = position(boards=[board(wall=coloured_wall({2: "KW"}), lines=["", "", "BB", "", ""])],
-                    factories=["B"])
+    game = position(
+        boards=[board(wall=coloured_wall({2: "KW"}), lines=["", "", "BB", "", ""])], factories=["B"]
+    )
     play(game, "1B3")  # row 3: K W B at columns 1-3
     assert game.to_state()["boards"][0]["wall"][2] == "KWB.."
     assert game.scores[0] == 3
@@ -260,8 +276,10 @@ def test_wall_scoring_horizontal_run_counts_new_tile() -> None:
 
 def test_wall_scoring_vertical_run_counts_new_tile() -> None:
     # Column 1 (0-based 0): B row 0, W row 1; placing K on row 2 column 0.
-    game = position(boards=[board(wall=coloured_wall({0: "B", 1: "W"}),
-                                  lines=["", "", "KK", "", ""])], factories=["K"])
+    game = position(
+        boards=[board(wall=coloured_wall({0: "B", 1: "W"}), lines=["", "", "KK", "", ""])],
+        factories=["K"],
+    )
     play(game, "1K3")
     assert game.to_state()["boards"][0]["wall"][2][0] == "K"
     assert game.scores[0] == 3
@@ -298,8 +316,7 @@ def test_remaining_tiles_of_a_tiled_line_go_to_the_lid_incomplete_lines_stay() -
 
 # ------------------------------------------------------------------ end of the game
 def test_game_ends_after_the_wall_tiling_in_which_a_row_is_completed() -> None:
-    game = position(boards=[board(wall=coloured_wall({0: "BYRK"}), score=10)],
-                    factories=["W", "B"])
+    game = position(boards=[board(wall=coloured_wall({0: "BYRK"}), score=10)], factories=["W", "B"])
     play(game, "1W1")
     assert not game.is_over() and game.phase == "take"  # tiles on the line are not on the wall
     play(game, "2B5")
@@ -313,8 +330,9 @@ def test_game_ends_after_the_wall_tiling_in_which_a_row_is_completed() -> None:
 
 def test_completed_column_alone_does_not_end_the_game() -> None:
     column_0_but_row_4 = coloured_wall({0: "B", 1: "W", 2: "K", 3: "R"})
-    game = position(boards=[board(wall=column_0_but_row_4, lines=["", "", "", "", "YYYY"])],
-                    factories=["Y"])
+    game = position(
+        boards=[board(wall=column_0_but_row_4, lines=["", "", "", "", "YYYY"])], factories=["Y"]
+    )
     play(game, "1Y5")  # yellow on row 5 column 1 completes column 1
     assert [r[0] for r in game.to_state()["boards"][0]["wall"]] == list("BWKRY")
     assert not game.is_over() and game.round == 3
@@ -342,8 +360,10 @@ def test_end_bonus_per_complete_row_counts_every_row() -> None:
 
 # ------------------------------------------------------------------ winner
 def _finished(scores: list[int], rows: list[int]) -> ClassicGame:
-    boards = [board(score=s, wall=coloured_wall({r: COLOURS for r in range(n)}))
-              for s, n in zip(scores, rows, strict=True)]
+    boards = [
+        board(score=s, wall=coloured_wall({r: COLOURS for r in range(n)}))
+        for s, n in zip(scores, rows, strict=True)
+    ]
     st = state(players=len(scores), boards=boards, phase="over", turn=-1)
     return ClassicGame.from_state(st, seed=1)
 
@@ -398,8 +418,9 @@ def test_bag_empty_while_filling_pours_the_lid_in_and_goes_on() -> None:
 def test_bag_and_lid_both_empty_round_starts_with_factories_as_they_are() -> None:
     # 4 players. Each wall: columns 1-4 full (20 tiles, 4 of each colour), no row complete.
     # Pattern lines hold 14 more tiles, the centre 1, the bag 5 (4 white, 1 blue), lid empty.
-    wall = coloured_wall({r: "".join(c for c in COLOURS if (COLOURS.index(c) + r) % 5 != 4)
-                          for r in range(5)})
+    wall = coloured_wall(
+        {r: "".join(c for c in COLOURS if (COLOURS.index(c) + r) % 5 != 4) for r in range(5)}
+    )
     boards = [
         board(wall=wall, lines=["", "K", "RR", "YYY", "BB"]),
         board(wall=wall, lines=["", "K", "RR", "Y", ""]),
@@ -461,8 +482,11 @@ def test_gray_wall_completing_a_row_ends_the_game() -> None:
 def test_gray_wall_no_legal_column_sends_all_tiles_of_the_line_to_floor() -> None:
     # Row 5: the only free space is column 5, which already holds blue (row 1).
     wall = ["....B", ".....", ".....", ".....", "YRKW."]
-    game = position("azul-gray", boards=[board(wall=wall, lines=["", "", "", "", "BBBB"],
-                                               score=20)], factories=["B"])
+    game = position(
+        "azul-gray",
+        boards=[board(wall=wall, lines=["", "", "", "", "BBBB"], score=20)],
+        factories=["B"],
+    )
     play(game, "1B5")
     st = game.to_state()
     assert game.round == 3 and game.phase == "take"
@@ -474,8 +498,11 @@ def test_gray_wall_no_legal_column_sends_all_tiles_of_the_line_to_floor() -> Non
 
 def test_gray_wall_no_legal_column_overflow_goes_to_lid_without_penalty() -> None:
     wall = ["....B", ".....", ".....", ".....", "YRKW."]
-    game = position("azul-gray", boards=[board(wall=wall, lines=["", "", "", "", "BBBB"],
-                                               floor="RRRR", score=20)], factories=["B"])
+    game = position(
+        "azul-gray",
+        boards=[board(wall=wall, lines=["", "", "", "", "BBBB"], floor="RRRR", score=20)],
+        factories=["B"],
+    )
     play(game, "1B5")
     assert game.scores[0] == 20 - 14  # 4 + 5 tiles, only 7 spaces count
     assert tiles_in(game.to_state()) == {c: 20 for c in COLOURS}
@@ -483,22 +510,23 @@ def test_gray_wall_no_legal_column_overflow_goes_to_lid_without_penalty() -> Non
 
 # ------------------------------------------------------------------ Green Box
 def test_greenbox_colour_may_not_be_in_two_pattern_lines() -> None:
-    game = position("azul-greenbox", boards=[board(lines=["", "R", "", "", ""])],
-                    factories=["RRYB"])
+    game = position(
+        "azul-greenbox", boards=[board(lines=["", "R", "", "", ""])], factories=["RRYB"]
+    )
     assert illegal_rule(game, "1R3") == "colour-in-other-line"
     assert illegal_rule(game, "1R5") == "colour-in-other-line"
     assert {"1R2", "1RF"} <= legal(game)
 
 
 def test_greenbox_full_line_still_blocks_its_colour_until_wall_tiling() -> None:
-    game = position("azul-greenbox", boards=[board(lines=["R", "", "", "", ""])],
-                    factories=["RRYB", "K"])
+    game = position(
+        "azul-greenbox", boards=[board(lines=["R", "", "", "", ""])], factories=["RRYB", "K"]
+    )
     assert {m for m in legal(game) if m.startswith("1R")} == {"1RF"}
 
 
 def test_greenbox_colour_free_again_after_wall_tiling() -> None:
-    game = position("azul-greenbox", boards=[board(lines=["R", "", "", "", ""])],
-                    factories=["K"])
+    game = position("azul-greenbox", boards=[board(lines=["R", "", "", "", ""])], factories=["K"])
     play(game, "1K5")
     assert game.round == 3
     st = game.to_state()
@@ -522,8 +550,9 @@ def test_classic_allows_a_colour_in_two_pattern_lines() -> None:
 def test_is_legal_agrees_with_legal_moves(ruleset: str) -> None:
     from referee.engine.classic.moves import ALL_MOVES
 
-    game = position(ruleset, boards=[board(lines=["", "R", "", "", ""])],
-                    factories=["RRYB", "KKKW"])
+    game = position(
+        ruleset, boards=[board(lines=["", "R", "", "", ""])], factories=["RRYB", "KKKW"]
+    )
     legal_now = set(game.legal_moves())
     assert {m for m in ALL_MOVES if game.is_legal(m)} == legal_now
 

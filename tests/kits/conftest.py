@@ -21,8 +21,9 @@ CACHE = ROOT / ".kits-cache"
 BOTS = Path(__file__).parent / "bots"
 SAMPLE = {"node": "greedy-js", "cpp": "greedy-cpp"}
 # The tests' faulty bot joins the C++ kit's CMake project (it links the kit's library).
-CPP_FAULTY = ("\nadd_executable(faulty faulty.cpp)\n"
-              "target_link_libraries(faulty PRIVATE azul_arena_kit)\n")
+CPP_FAULTY = (
+    "\nadd_executable(faulty faulty.cpp)\ntarget_link_libraries(faulty PRIVATE azul_arena_kit)\n"
+)
 
 
 def missing_tools(lang: str) -> str:
@@ -30,8 +31,11 @@ def missing_tools(lang: str) -> str:
     if lang == "node":
         lacking = [t for t in ("node", "npm") if shutil.which(t) is None]
         return f"{', '.join(lacking)} not installed: {KITS['node'].needs}" if lacking else ""
-    lacking = [t for t in ("g++", "cmake", "pkg-config", "protoc", "grpc_cpp_plugin")
-               if shutil.which(t) is None]
+    lacking = [
+        t
+        for t in ("g++", "cmake", "pkg-config", "protoc", "grpc_cpp_plugin")
+        if shutil.which(t) is None
+    ]
     if not lacking and subprocess.run(["pkg-config", "--exists", "grpc++", "protobuf"]).returncode:
         lacking = ["grpc++ and protobuf development files"]
     return f"{', '.join(lacking)} not installed: {KITS['cpp'].needs}" if lacking else ""
@@ -84,7 +88,9 @@ def node_bot() -> Path:
 @pytest.fixture(scope="session")
 def cpp_bot() -> Path:
     """The C++ sample bot's folder, built (build/bot, build/faulty)."""
+
     def with_faulty(folder: Path) -> None:
         with open(folder / "CMakeLists.txt", "a") as cmake:
             cmake.write(CPP_FAULTY)
+
     return kit_bot("cpp", "faulty.cpp", with_faulty)

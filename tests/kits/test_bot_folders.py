@@ -25,8 +25,12 @@ def python_folder(where: Path, build_step: str = "cp first.py bot.py", **extra: 
     """A bot folder whose build step makes bot.py, run from the folder by a relative path."""
     where.mkdir(parents=True)
     shutil.copy(FIRST_BOT, where / "first.py")
-    lines = ['name = "folder-bot"', f'run = "{sys.executable} bot.py"',
-             f"build = '{build_step}'", *(f"{k} = {v}" for k, v in extra.items())]
+    lines = [
+        'name = "folder-bot"',
+        f'run = "{sys.executable} bot.py"',
+        f"build = '{build_step}'",
+        *(f"{k} = {v}" for k, v in extra.items()),
+    ]
     (where / "bot.toml").write_text("\n".join(lines) + "\n")
     return where
 
@@ -35,6 +39,7 @@ def play(seats: list[str], log_dir: Path) -> MatchResult:
     async def go() -> MatchResult:
         async with Arena(list(dict.fromkeys(seats)), log_dir=log_dir) as arena:
             return await arena.play(seats, MatchConfig(seed=3))
+
     return asyncio.run(go())
 
 
@@ -53,8 +58,9 @@ def test_a_folder_is_built_once_then_plays_from_its_own_directory(tmp_path: Path
 
 def test_a_failed_build_ends_the_seat_with_the_build_error(tmp_path: Path) -> None:
     # make's last line ("Error 2") says nothing: the compiler's error line is the one shown.
-    folder = python_folder(tmp_path / "broken", "echo bot.cpp:3: error: oops >&2; "
-                           "echo make: Error 2; exit 3")
+    folder = python_folder(
+        tmp_path / "broken", "echo bot.cpp:3: error: oops >&2; echo make: Error 2; exit 3"
+    )
     result = play([str(folder), "random"], tmp_path / "logs")
     assert result.seats[0].termination == "crash"
     assert result.seats[1].termination == "ok"
@@ -75,13 +81,16 @@ def test_a_build_over_its_time_limit_is_stopped(tmp_path: Path) -> None:
         asyncio.run(build(read_folder(folder), tmp_path / "build.log"))
 
 
-@pytest.mark.parametrize(("toml", "says"), [
-    (None, "without a bot.toml"),
-    ('run = "node bot.js"\nbild = "make"\n', "unknown key(s) bild"),
-    ('build = "make"\n', "run is missing"),
-    ('run = "node bot.js\n', "not valid TOML"),
-    ('run = "node bot.js"\nbuild_timeout = -1\n', "build_timeout must be a positive"),
-])
+@pytest.mark.parametrize(
+    ("toml", "says"),
+    [
+        (None, "without a bot.toml"),
+        ('run = "node bot.js"\nbild = "make"\n', "unknown key(s) bild"),
+        ('build = "make"\n', "run is missing"),
+        ('run = "node bot.js\n', "not valid TOML"),
+        ('run = "node bot.js"\nbuild_timeout = -1\n', "build_timeout must be a positive"),
+    ],
+)
 def test_a_bad_folder_is_explained(tmp_path: Path, toml: str | None, says: str) -> None:
     if toml is not None:
         (tmp_path / "bot.toml").write_text(toml)
@@ -101,11 +110,14 @@ def test_a_folder_without_build_needs_its_program(tmp_path: Path) -> None:
 def test_a_toml_entries_file_names_folders_relative_to_itself(tmp_path: Path) -> None:
     python_folder(tmp_path / "students" / "alice")
     entries = tmp_path / "entries.toml"
-    entries.write_text('[[entry]]\nfolder = "students/alice"\n'
-                       '[[entry]]\nname = "base"\nbuiltin = "greedy"\n')
+    entries.write_text(
+        '[[entry]]\nfolder = "students/alice"\n[[entry]]\nname = "base"\nbuiltin = "greedy"\n'
+    )
     loaded = load_entries_toml(entries)
     assert [(e.name, e.spec) for e in loaded] == [
-        ("folder-bot", str(tmp_path / "students" / "alice")), ("base", "greedy")]
+        ("folder-bot", str(tmp_path / "students" / "alice")),
+        ("base", "greedy"),
+    ]
     entries.write_text('[[entry]]\nfolder = "students/bob"\n')
     with pytest.raises(EntryError, match="no such bot folder"):
         load_entries_toml(entries)
@@ -120,7 +132,8 @@ def test_a_release_ships_every_kit_file_and_the_protos() -> None:
 
     root = Path(__file__).resolve().parents[2]
     patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
-        "package-data"]["sdk"]
+        "package-data"
+    ]["sdk"]
     shipped = [f"kits/{lang}/{name}" for lang, kit in KITS.items() for name in kit.files]
     shipped += [f"kits/proto/azul_arena/v1/{name}" for name in PROTO_FILES]
     for path in shipped:

@@ -17,16 +17,24 @@ CLASSIC = ["azul", "azul-mini", "azul-gray", "azul-greenbox"]
 
 
 def test_bot_new_cpp_makes_a_self_contained_folder(tmp_path: Path) -> None:
-    made = runner.invoke(app, ["bot", "new", "my-cpp", "--lang", "cpp", "--no-install",
-                               "--dir", str(tmp_path)])
+    made = runner.invoke(
+        app, ["bot", "new", "my-cpp", "--lang", "cpp", "--no-install", "--dir", str(tmp_path)]
+    )
     assert made.exit_code == 0, made.output
     folder = tmp_path / "my-cpp"
-    assert {p.name for p in folder.iterdir()} >= {"bot.cpp", "azul_arena.hpp", "azul_arena.cpp",
-                                                  "CMakeLists.txt", "bot.toml", "README.md",
-                                                  "proto"}
+    assert {p.name for p in folder.iterdir()} >= {
+        "bot.cpp",
+        "azul_arena.hpp",
+        "azul_arena.cpp",
+        "CMakeLists.txt",
+        "bot.toml",
+        "README.md",
+        "proto",
+    }
     for proto in (ROOT / "proto" / "azul_arena" / "v1").glob("*.proto"):
-        assert (folder / "proto" / "azul_arena" / "v1" / proto.name).read_text() == \
-            proto.read_text()
+        assert (
+            folder / "proto" / "azul_arena" / "v1" / proto.name
+        ).read_text() == proto.read_text()
     described = read_folder(folder)
     assert described.name == "my-cpp" and described.run == ("./build/bot",)
     assert described.build.startswith("cmake -S . -B build")

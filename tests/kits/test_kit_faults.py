@@ -11,8 +11,14 @@ import pytest
 from referee import Arena, MatchConfig, MatchResult
 
 # A limit the faulty bot's 450 ms think overruns; the first move has room for start-up.
-CONFIG = MatchConfig(seed=5, time_per_move=0.2, grace=0.05, first_move_allowance=1.0,
-                     fault_policy="random", max_strikes=3)
+CONFIG = MatchConfig(
+    seed=5,
+    time_per_move=0.2,
+    grace=0.05,
+    first_move_allowance=1.0,
+    fault_policy="random",
+    max_strikes=3,
+)
 
 
 def faulty_entry(lang: str, request: pytest.FixtureRequest, mode: str) -> str:
@@ -27,12 +33,14 @@ def play(seats: list[str], log_dir: Path) -> MatchResult:
     async def go() -> MatchResult:
         async with Arena(list(dict.fromkeys(seats)), log_dir=log_dir) as arena:
             return await arena.play(seats, CONFIG)
+
     return asyncio.run(go())
 
 
 @pytest.mark.parametrize("lang", ["node", "cpp"])
-def test_slow_choose_move_is_a_timeout_not_a_disconnect(lang: str, request: pytest.FixtureRequest,
-                                                        tmp_path: Path) -> None:
+def test_slow_choose_move_is_a_timeout_not_a_disconnect(
+    lang: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
     result = play([faulty_entry(lang, request, "slow"), "random"], tmp_path)
     bot = result.seats[0]
     # Its next request may time out too (it came while the bot still thought; the referee
@@ -46,7 +54,8 @@ def test_slow_choose_move_is_a_timeout_not_a_disconnect(lang: str, request: pyte
 
 @pytest.mark.parametrize("lang", ["node", "cpp"])
 def test_exception_in_choose_move_is_a_strike_with_its_message_in_the_log(
-        lang: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    lang: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
     result = play([faulty_entry(lang, request, "throw"), "random"], tmp_path)
     bot = result.seats[0]
     assert sum(bot.faults.values()) == 1 and bot.strikes == 1, bot.faults
@@ -58,21 +67,24 @@ def test_exception_in_choose_move_is_a_strike_with_its_message_in_the_log(
 
 
 @pytest.mark.parametrize("lang", ["node", "cpp"])
-def test_an_idle_kit_bot_answers_pings(lang: str, request: pytest.FixtureRequest,
-                                       tmp_path: Path) -> None:
+def test_an_idle_kit_bot_answers_pings(
+    lang: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
     """Between games the referee pings every 0.1 s here; a bot that did not answer within the
     timeout would be disconnected, and its next game would start from a new process. (With
     `ponder`: a bot frozen between its moves, the default, is never pinged.)"""
     entry = faulty_entry(lang, request, "none")  # plays the first legal move, no fault
 
     async def go() -> tuple[MatchResult, MatchResult, list[int]]:
-        async with Arena([entry, "random"], log_dir=tmp_path, ping_interval=0.1,
-                         ping_timeout=0.5, ponder=True) as arena:
+        async with Arena(
+            [entry, "random"], log_dir=tmp_path, ping_interval=0.1, ping_timeout=0.5, ponder=True
+        ) as arena:
             first = await arena.play([entry, "random"], CONFIG)
             await asyncio.sleep(1.0)  # idle: about ten pings
             pongs = [w.session.pongs for w in arena._idle[entry]]
             second = await arena.play([entry, "random"], CONFIG)
             return first, second, pongs
+
     first, second, pongs = asyncio.run(go())
     assert pongs and pongs[0] >= 5, pongs
     assert first.seats[0].termination == second.seats[0].termination == "ok"
@@ -80,8 +92,9 @@ def test_an_idle_kit_bot_answers_pings(lang: str, request: pytest.FixtureRequest
 
 
 @pytest.mark.parametrize("lang", ["node", "cpp"])
-def test_a_kit_bot_reads_its_seed_at_each_game_start(lang: str, request: pytest.FixtureRequest,
-                                                     tmp_path: Path) -> None:
+def test_a_kit_bot_reads_its_seed_at_each_game_start(
+    lang: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
     entry = faulty_entry(lang, request, "none")
     result = play([entry, "random"], tmp_path)
     seeds = result.record["referee"]["config"]["bot_seeds"]

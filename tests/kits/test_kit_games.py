@@ -17,13 +17,16 @@ runner = CliRunner()
 
 
 def test_a_match_between_the_node_sample_the_cpp_sample_and_a_python_bot(
-        node_bot: Path, cpp_bot: Path, tmp_path: Path) -> None:
+    node_bot: Path, cpp_bot: Path, tmp_path: Path
+) -> None:
     seats = [str(node_bot), str(cpp_bot), "greedy"]
 
     async def go() -> MatchResult:
         async with Arena(seats, log_dir=tmp_path) as arena:
-            return await arena.play(seats, MatchConfig(seed=7, time_per_move=0.5,
-                                                       first_move_allowance=1.0))
+            return await arena.play(
+                seats, MatchConfig(seed=7, time_per_move=0.5, first_move_allowance=1.0)
+            )
+
     result = asyncio.run(go())
     assert result.reason == "completed"
     assert [s.bot_name for s in result.seats] == ["greedy-js", "greedy-cpp", "greedy"]
@@ -33,15 +36,32 @@ def test_a_match_between_the_node_sample_the_cpp_sample_and_a_python_bot(
 
 
 def test_a_tournament_of_kit_folders_named_in_a_toml_entries_file(
-        node_bot: Path, cpp_bot: Path, tmp_path: Path) -> None:
+    node_bot: Path, cpp_bot: Path, tmp_path: Path
+) -> None:
     entries = tmp_path / "entries.toml"
-    entries.write_text(f'[[entry]]\nname = "js"\nfolder = "{node_bot}"\n'
-                       f'[[entry]]\nname = "cpp"\nfolder = "{cpp_bot}"\n'
-                       '[[entry]]\nname = "py"\nbuiltin = "greedy"\n'
-                       '[[entry]]\nname = "rnd"\nbuiltin = "random"\n')
+    entries.write_text(
+        f'[[entry]]\nname = "js"\nfolder = "{node_bot}"\n'
+        f'[[entry]]\nname = "cpp"\nfolder = "{cpp_bot}"\n'
+        '[[entry]]\nname = "py"\nbuiltin = "greedy"\n'
+        '[[entry]]\nname = "rnd"\nbuiltin = "random"\n'
+    )
     db = tmp_path / "t.db"
-    run = runner.invoke(app, ["tournament", "run", "--entries", str(entries), "--seed", "2",
-                              "--time-per-move", "0.5", "--db", str(db), "--plain"])
+    run = runner.invoke(
+        app,
+        [
+            "tournament",
+            "run",
+            "--entries",
+            str(entries),
+            "--seed",
+            "2",
+            "--time-per-move",
+            "0.5",
+            "--db",
+            str(db),
+            "--plain",
+        ],
+    )
     assert run.exit_code == 0, run.output
     shown = runner.invoke(app, ["tournament", "show", "--db", str(db), "--json"])
     data = json.loads(shown.output)
@@ -54,8 +74,10 @@ def test_a_tournament_of_kit_folders_named_in_a_toml_entries_file(
 
 def test_bench_latency_sets_a_kit_bot_beside_the_sdk_bot(cpp_bot: Path) -> None:
     """The figures' shape only (the bench prints times; tests never judge them)."""
-    run = runner.invoke(app, ["bench", "latency", "--entry", str(cpp_bot), "--games", "1",
-                              "--spawns", "1", "--json"])
+    run = runner.invoke(
+        app,
+        ["bench", "latency", "--entry", str(cpp_bot), "--games", "1", "--spawns", "1", "--json"],
+    )
     assert run.exit_code == 0, run.output
     figures = json.loads(run.output.strip().splitlines()[-1])
     [kit] = figures["entries"]

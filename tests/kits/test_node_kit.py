@@ -20,15 +20,23 @@ CLASSIC = ["azul", "azul-mini", "azul-gray", "azul-greenbox"]
 
 
 def test_bot_new_node_makes_a_self_contained_folder(tmp_path: Path) -> None:
-    made = runner.invoke(app, ["bot", "new", "my-js", "--lang", "node", "--no-install",
-                               "--dir", str(tmp_path)])
+    made = runner.invoke(
+        app, ["bot", "new", "my-js", "--lang", "node", "--no-install", "--dir", str(tmp_path)]
+    )
     assert made.exit_code == 0, made.output
     folder = tmp_path / "my-js"
-    assert {p.name for p in folder.iterdir()} >= {"bot.js", "azul-arena.js", "bot.toml",
-                                                  "package.json", "README.md", "proto"}
+    assert {p.name for p in folder.iterdir()} >= {
+        "bot.js",
+        "azul-arena.js",
+        "bot.toml",
+        "package.json",
+        "README.md",
+        "proto",
+    }
     for proto in (ROOT / "proto" / "azul_arena" / "v1").glob("*.proto"):
-        assert (folder / "proto" / "azul_arena" / "v1" / proto.name).read_text() == \
-            proto.read_text()
+        assert (
+            folder / "proto" / "azul_arena" / "v1" / proto.name
+        ).read_text() == proto.read_text()
     assert 'run = "node --v8-pool-size=1 bot.js"' in (folder / "bot.toml").read_text()
     assert "name: 'my-js'" in (folder / "bot.js").read_text()
     assert json.loads((folder / "package.json").read_text())["name"] == "my-js"
@@ -57,8 +65,13 @@ def test_node_sample_passes_bot_check_on_every_ruleset_it_declares(node_bot: Pat
 
 
 def run_node(bot: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["node", str(bot / "bot.js"), *args], capture_output=True, text=True,
-                          timeout=60, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        ["node", str(bot / "bot.js"), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_the_node_kit_says_why_it_cannot_play(node_bot: Path, tmp_path: Path) -> None:
@@ -74,9 +87,15 @@ def test_the_node_kit_says_why_it_cannot_play(node_bot: Path, tmp_path: Path) ->
     async def go() -> subprocess.CompletedProcess[str]:
         async with Arena(["random"], listen="127.0.0.1:0", tokens=tokens) as arena:
             assert arena.server is not None
-            return await asyncio.to_thread(run_node, node_bot, "--referee",
-                                           f"127.0.0.1:{arena.server.port}",
-                                           "--token", "alice.not-the-secret")
+            return await asyncio.to_thread(
+                run_node,
+                node_bot,
+                "--referee",
+                f"127.0.0.1:{arena.server.port}",
+                "--token",
+                "alice.not-the-secret",
+            )
+
     refused = asyncio.run(go())
     assert refused.returncode == 3, refused.stderr
     assert "the referee refused this bot" in refused.stderr
@@ -88,10 +107,21 @@ def test_a_match_shows_why_a_kit_bot_crashed(tmp_path: Path) -> None:
     reason = missing_tools("node")
     if reason:
         pytest.skip(reason)
-    made = runner.invoke(app, ["bot", "new", "early", "--lang", "node", "--no-install",
-                               "--dir", str(tmp_path)])
+    made = runner.invoke(
+        app, ["bot", "new", "early", "--lang", "node", "--no-install", "--dir", str(tmp_path)]
+    )
     assert made.exit_code == 0, made.output
-    played = runner.invoke(app, ["match", str(tmp_path / "early"), "random", "--seed", "3",
-                                 "--replay", str(tmp_path / "game.json")])
+    played = runner.invoke(
+        app,
+        [
+            "match",
+            str(tmp_path / "early"),
+            "random",
+            "--seed",
+            "3",
+            "--replay",
+            str(tmp_path / "game.json"),
+        ],
+    )
     assert "crash" in played.output
     assert '@grpc/grpc-js is not installed: run "npm install"' in played.output

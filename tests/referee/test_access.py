@@ -43,7 +43,8 @@ def descendants(pid: int) -> set[int]:
         if entry.name.isdigit():
             try:
                 parents[int(entry.name)] = int(
-                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+                )
             except (OSError, IndexError, ValueError):
                 continue
     found, frontier = set(), {pid}
@@ -63,8 +64,12 @@ def start_serve(*args: str) -> tuple[subprocess.Popen[str], str]:
     """`referee serve ARGS` and what it printed up to its API line (it listens by then)."""
     server = subprocess.Popen(
         [sys.executable, "-m", "tournaments.cli", "referee", "serve", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
-        env={**os.environ, "AZUL_ARENA_WARM_START": "0"})
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "AZUL_ARENA_WARM_START": "0"},
+    )
     assert server.stdout is not None
     head = []
     for line in server.stdout:
@@ -75,37 +80,74 @@ def start_serve(*args: str) -> tuple[subprocess.Popen[str], str]:
 
 
 def cli(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tournaments.cli", *args], capture_output=True,
-                          text=True, timeout=60, cwd=ROOT, **kwargs)  # type: ignore[call-overload]
+    return subprocess.run(
+        [sys.executable, "-m", "tournaments.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        **kwargs,
+    )  # type: ignore[call-overload]
 
 
 # -- a bot on its own socket ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_bot_calling_the_referee_api_on_its_socket_is_refused(level: str,
-                                                                tmp_path: Path) -> None:
+def test_a_bot_calling_the_referee_api_on_its_socket_is_refused(level: str, tmp_path: Path) -> None:
     need(level)
     secret_dir = tmp_path / "host"
     secret_dir.mkdir()
     (secret_dir / "secret.txt").write_text("the organiser's secret")
     marker = tmp_path / "ran"
-    env = {**os.environ, "AZUL_TEST_MARKER_FILE": str(marker),
-           "AZUL_TEST_HOST_FILE": str(secret_dir / "secret.txt")}
+    env = {
+        **os.environ,
+        "AZUL_TEST_MARKER_FILE": str(marker),
+        "AZUL_TEST_HOST_FILE": str(secret_dir / "secret.txt"),
+    }
     run = subprocess.run(
-        [sys.executable, "-m", "tournaments.cli", "tournament", "run",
-         f"caller={HOSTILE / 'caller' / 'bot.py'}", "random", "--isolation", level,
-         "--db", str(tmp_path / "t.db"), "--log-dir", str(tmp_path / "logs"),
-         "--games-per-pairing", "1", "--time-per-move", "10", "--plain",
-         "--bot-env", "AZUL_TEST_MARKER_FILE", "--bot-env", "AZUL_TEST_HOST_FILE"],
-        capture_output=True, text=True, timeout=240, env=env, cwd=tmp_path)
+        [
+            sys.executable,
+            "-m",
+            "tournaments.cli",
+            "tournament",
+            "run",
+            f"caller={HOSTILE / 'caller' / 'bot.py'}",
+            "random",
+            "--isolation",
+            level,
+            "--db",
+            str(tmp_path / "t.db"),
+            "--log-dir",
+            str(tmp_path / "logs"),
+            "--games-per-pairing",
+            "1",
+            "--time-per-move",
+            "10",
+            "--plain",
+            "--bot-env",
+            "AZUL_TEST_MARKER_FILE",
+            "--bot-env",
+            "AZUL_TEST_HOST_FILE",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+        cwd=tmp_path,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     logs = sorted((tmp_path / "logs").glob("caller-*.log"))
     assert logs, "the caller ran"
     text = logs[0].read_text(errors="replace")
     assert "ATTEMPTS DONE" in text, text[-2000:]
     seen = attempts(text)
-    assert set(seen) == {"run_match_command", "run_match_builtins", "watch_match",
-                         "list_referee_service"}, seen
+    assert set(seen) == {
+        "run_match_command",
+        "run_match_builtins",
+        "watch_match",
+        "list_referee_service",
+    }, seen
     assert all(verdict == "blocked" for verdict, _ in seen.values()), seen
     for name in ("run_match_command", "run_match_builtins", "watch_match"):
         assert seen[name][1] == "UNIMPLEMENTED", seen
@@ -126,6 +168,7 @@ def test_the_arena_sockets_are_their_owners_alone(tmp_path: Path) -> None:
 
 # -- referee serve on TCP ------------------------------------------------------------------------
 
+
 @pytest.fixture
 def served(tmp_path: Path, certificate: tuple[Path, Path]) -> Iterator[dict[str, object]]:
     """`referee serve` on 127.0.0.1 with TLS, a bot token, an operator token and one registered
@@ -140,43 +183,66 @@ def served(tmp_path: Path, certificate: tuple[Path, Path]) -> Iterator[dict[str,
     entries = tmp_path / "entries.toml"
     entries.write_text('[[entry]]\nname = "house"\nbuiltin = "greedy"\n')
     port = free_port()
-    server, head = start_serve("--listen", f"127.0.0.1:{port}", "--tls-cert", str(cert),
-                               "--tls-key", str(key), "--tokens", str(tokens), "--entries",
-                               str(entries), "--isolation", "process")
+    server, head = start_serve(
+        "--listen",
+        f"127.0.0.1:{port}",
+        "--tls-cert",
+        str(cert),
+        "--tls-key",
+        str(key),
+        "--tokens",
+        str(tokens),
+        "--entries",
+        str(entries),
+        "--isolation",
+        "process",
+    )
     assert head.startswith("referee listening") and "RunMatch seats" in head, head
     try:
-        yield {"server": server, "port": port, "cert": cert, "bot": issued["alice"],
-               "operator": issued["ops"], "head": head}
+        yield {
+            "server": server,
+            "port": port,
+            "cert": cert,
+            "bot": issued["alice"],
+            "operator": issued["ops"],
+            "head": head,
+        }
     finally:
         server.terminate()
         server.wait(10)
 
 
-async def call_run_match(served: dict[str, object], seats: list[str],
-                         token: str | None) -> tuple[grpc.StatusCode, str]:
+async def call_run_match(
+    served: dict[str, object], seats: list[str], token: str | None
+) -> tuple[grpc.StatusCode, str]:
     credentials = grpc.ssl_channel_credentials(Path(str(served["cert"])).read_bytes())
     async with grpc.aio.secure_channel(f"localhost:{served['port']}", credentials) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
         request = referee_pb2.RunMatchRequest(
             seats=[referee_pb2.SeatSpec(entry=s) for s in seats],
-            settings=referee_pb2.MatchSettings(seed=3, move_time_ms=2000))
+            settings=referee_pb2.MatchSettings(seed=3, move_time_ms=2000),
+        )
         try:
             response = await stub.RunMatch(
-                request, timeout=120, metadata=operator_metadata(token) if token else None)
+                request, timeout=120, metadata=operator_metadata(token) if token else None
+            )
         except grpc.aio.AioRpcError as exc:
             return exc.code(), exc.details() or ""
         return grpc.StatusCode.OK, json.dumps([s.name for s in response.seats])
 
 
-def test_referee_serve_runs_matches_for_its_operator_alone(served: dict[str, object],
-                                                           tmp_path: Path) -> None:
+def test_referee_serve_runs_matches_for_its_operator_alone(
+    served: dict[str, object], tmp_path: Path
+) -> None:
     server = served["server"]
     assert isinstance(server, subprocess.Popen)
     marker = tmp_path / "ran"
     evil_file = tmp_path / "evil.py"
-    evil_file.write_text(f"open({str(marker)!r}, 'w').write('pwned')\nimport sdk\n"
-                         "class Evil(sdk.Bot):\n    def choose_move(self, s):\n"
-                         "        return s.legal_moves()[0]\n")
+    evil_file.write_text(
+        f"open({str(marker)!r}, 'w').write('pwned')\nimport sdk\n"
+        "class Evil(sdk.Bot):\n    def choose_move(self, s):\n"
+        "        return s.legal_moves()[0]\n"
+    )
     command = f"sh -c 'touch {marker}; sleep 30'"
     wrong = str(served["operator"]).split(".")[0] + ".not-the-secret"
     before = descendants(server.pid)
@@ -187,11 +253,13 @@ def test_referee_serve_runs_matches_for_its_operator_alone(served: dict[str, obj
         "command line": ([command, "random"], str(served["operator"])),
         "host path": ([str(evil_file), "random"], str(served["operator"])),
     }
-    expected = {"anonymous": grpc.StatusCode.UNAUTHENTICATED,
-                "bot token": grpc.StatusCode.PERMISSION_DENIED,
-                "wrong operator": grpc.StatusCode.UNAUTHENTICATED,
-                "command line": grpc.StatusCode.PERMISSION_DENIED,
-                "host path": grpc.StatusCode.PERMISSION_DENIED}
+    expected = {
+        "anonymous": grpc.StatusCode.UNAUTHENTICATED,
+        "bot token": grpc.StatusCode.PERMISSION_DENIED,
+        "wrong operator": grpc.StatusCode.UNAUTHENTICATED,
+        "command line": grpc.StatusCode.PERMISSION_DENIED,
+        "host path": grpc.StatusCode.PERMISSION_DENIED,
+    }
     for what, (seats, token) in attempts.items():
         code, details = asyncio.run(call_run_match(served, seats, token))
         assert code == expected[what], (what, code, details)
@@ -200,12 +268,12 @@ def test_referee_serve_runs_matches_for_its_operator_alone(served: dict[str, obj
     assert not marker.exists(), "nothing the caller named ran"
     code, details = asyncio.run(call_run_match(served, ["random", "random"], None))
     assert "operator token" in details
-    code, details = asyncio.run(call_run_match(served, [command, "random"],
-                                               str(served["operator"])))
+    code, details = asyncio.run(
+        call_run_match(served, [command, "random"], str(served["operator"]))
+    )
     assert "never names a command line or a path" in details and "--entries" in details
 
-    code, names = asyncio.run(call_run_match(served, ["house", "random"],
-                                             str(served["operator"])))
+    code, names = asyncio.run(call_run_match(served, ["house", "random"], str(served["operator"])))
     assert code == grpc.StatusCode.OK, names
     assert json.loads(names) == ["house", "random"]
     assert "an operator token: 1 issued" in str(served["head"])
@@ -215,8 +283,11 @@ async def watch(arena: Arena, token: str | None) -> grpc.StatusCode:
     """WatchMatch of a match that never comes: DEADLINE_EXCEEDED when it was served."""
     async with grpc.aio.insecure_channel(arena.api_address) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
-        call = stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id="none"), timeout=1,
-                               metadata=operator_metadata(token) if token else None)
+        call = stub.WatchMatch(
+            referee_pb2.WatchMatchRequest(match_id="none"),
+            timeout=1,
+            metadata=operator_metadata(token) if token else None,
+        )
         try:
             async for _ in call:
                 pass
@@ -233,8 +304,10 @@ def test_watch_match_needs_the_operator_unless_it_is_public(tmp_path: Path) -> N
         async with Arena(listen="127.0.0.1:0", tokens=tokens, public_watch=public) as arena:
             return [await watch(arena, None), await watch(arena, operator)]
 
-    assert asyncio.run(go(False)) == [grpc.StatusCode.UNAUTHENTICATED,
-                                      grpc.StatusCode.DEADLINE_EXCEEDED]
+    assert asyncio.run(go(False)) == [
+        grpc.StatusCode.UNAUTHENTICATED,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+    ]
     assert asyncio.run(go(True)) == [grpc.StatusCode.DEADLINE_EXCEEDED] * 2
 
 
@@ -251,26 +324,30 @@ def test_a_unix_socket_asks_for_an_operator_token_once_there_is_one(tmp_path: Pa
     operator = ""
     assert asyncio.run(go())[0] == grpc.StatusCode.DEADLINE_EXCEEDED  # the owner's socket
     operator = tokens.issue("ops", operator=True)
-    assert asyncio.run(go()) == [grpc.StatusCode.UNAUTHENTICATED,
-                                 grpc.StatusCode.DEADLINE_EXCEEDED]
+    assert asyncio.run(go()) == [grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.DEADLINE_EXCEEDED]
 
 
 def test_an_api_port_with_mutual_tls_takes_a_client_certificate_of_its_ca(
-        certificate: tuple[Path, Path], client_certificates: dict[str, Path]) -> None:
+    certificate: tuple[Path, Path], client_certificates: dict[str, Path]
+) -> None:
     cert, key = certificate
     certs = client_certificates
 
     async def run_as(who: str | None, arena: Arena) -> grpc.StatusCode:
         kwargs = {"root_certificates": cert.read_bytes()}
         if who is not None:
-            kwargs |= {"private_key": certs[f"{who}.key"].read_bytes(),
-                       "certificate_chain": certs[f"{who}.pem"].read_bytes()}
+            kwargs |= {
+                "private_key": certs[f"{who}.key"].read_bytes(),
+                "certificate_chain": certs[f"{who}.pem"].read_bytes(),
+            }
         port = arena.api_address.rsplit(":", 1)[1]
-        async with grpc.aio.secure_channel(f"localhost:{port}",
-                                           grpc.ssl_channel_credentials(**kwargs)) as channel:
+        async with grpc.aio.secure_channel(
+            f"localhost:{port}", grpc.ssl_channel_credentials(**kwargs)
+        ) as channel:
             request = referee_pb2.RunMatchRequest(
                 seats=[referee_pb2.SeatSpec(entry="random")] * 2,
-                settings=referee_pb2.MatchSettings(seed=1))
+                settings=referee_pb2.MatchSettings(seed=1),
+            )
             try:
                 await referee_pb2_grpc.RefereeServiceStub(channel).RunMatch(request, timeout=60)
             except grpc.aio.AioRpcError as exc:
@@ -278,8 +355,11 @@ def test_an_api_port_with_mutual_tls_takes_a_client_certificate_of_its_ca(
             return grpc.StatusCode.OK
 
     async def go() -> list[grpc.StatusCode]:
-        async with Arena(api=["127.0.0.1:0"], tls=(cert.read_bytes(), key.read_bytes()),
-                         client_ca=certs["ca.pem"].read_bytes()) as arena:
+        async with Arena(
+            api=["127.0.0.1:0"],
+            tls=(cert.read_bytes(), key.read_bytes()),
+            client_ca=certs["ca.pem"].read_bytes(),
+        ) as arena:
             return [await run_as(who, arena) for who in (None, "stranger", "operator")]
 
     none, stranger, operator = asyncio.run(go())
@@ -289,8 +369,10 @@ def test_an_api_port_with_mutual_tls_takes_a_client_certificate_of_its_ca(
 
 # -- safe by default -----------------------------------------------------------------------------
 
+
 def test_serve_on_a_network_address_refuses_without_tls_or_operator(
-        tmp_path: Path, certificate: tuple[Path, Path]) -> None:
+    tmp_path: Path, certificate: tuple[Path, Path]
+) -> None:
     cert, key = certificate
     tokens = tmp_path / "tokens.json"
     assert cli("referee", "token", "new", "alice", "--tokens", str(tokens)).returncode == 0
@@ -299,8 +381,18 @@ def test_serve_on_a_network_address_refuses_without_tls_or_operator(
     assert plain.returncode == 2, plain.stdout + plain.stderr
     assert "without TLS" in plain.stderr and "--insecure" in plain.stderr
     assert "no operator credential" in plain.stderr
-    tls_only = cli("referee", "serve", "--listen", f"0.0.0.0:{port}", "--tls-cert", str(cert),
-                   "--tls-key", str(key), "--tokens", str(tokens))
+    tls_only = cli(
+        "referee",
+        "serve",
+        "--listen",
+        f"0.0.0.0:{port}",
+        "--tls-cert",
+        str(cert),
+        "--tls-key",
+        str(key),
+        "--tokens",
+        str(tokens),
+    )
     assert tls_only.returncode == 2
     assert "no operator credential" in tls_only.stderr and "without TLS" not in tls_only.stderr
     with socket.socket() as probe:  # neither of them ever listened
@@ -309,18 +401,19 @@ def test_serve_on_a_network_address_refuses_without_tls_or_operator(
 
 def test_serve_insecure_still_refuses_anonymous_run_match(tmp_path: Path) -> None:
     port = free_port()
-    server, head = start_serve("--listen", f"0.0.0.0:{port}", "--insecure", "--isolation",
-                               "process")
+    server, head = start_serve(
+        "--listen", f"0.0.0.0:{port}", "--insecure", "--isolation", "process"
+    )
     try:
         assert "warning (--insecure)" in head and "referee listening" in head, head
 
         async def anonymous() -> grpc.StatusCode:
             async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
                 request = referee_pb2.RunMatchRequest(
-                    seats=[referee_pb2.SeatSpec(entry="random")] * 2)
+                    seats=[referee_pb2.SeatSpec(entry="random")] * 2
+                )
                 try:
-                    await referee_pb2_grpc.RefereeServiceStub(channel).RunMatch(request,
-                                                                                timeout=30)
+                    await referee_pb2_grpc.RefereeServiceStub(channel).RunMatch(request, timeout=30)
                 except grpc.aio.AioRpcError as exc:
                     return exc.code()
                 return grpc.StatusCode.OK

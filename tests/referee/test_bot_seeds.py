@@ -56,6 +56,7 @@ def play_twice(config: MatchConfig, tmp_path: Path) -> tuple[MatchResult, MatchR
             first = await arena.play([TELLER, "greedy"], config, match_id="g0007")
             second = await arena.play([TELLER, "greedy"], config, match_id="g0007")
             return first, second
+
     return asyncio.run(go())
 
 
@@ -67,11 +68,13 @@ def test_a_bot_gets_its_seed_and_the_game_id_and_replays_move_for_move(tmp_path:
     config = MatchConfig(seed=41, time_per_move=2.0)
     first, second = play_twice(config, tmp_path)
     seeds = first.record["referee"]["config"]["bot_seeds"]
-    assert seeds == second.record["referee"]["config"]["bot_seeds"] == list(
-        bot_seeds(41, "g0007", 2))
+    assert (
+        seeds == second.record["referee"]["config"]["bot_seeds"] == list(bot_seeds(41, "g0007", 2))
+    )
     assert 41 not in seeds
     said = Path(first.seats[0].log_path).read_text()  # one process played both games
-    assert re.findall(r"game (\S+) seat (\d) seed (\d+)", said) == [
-        ("g0007", "0", str(seeds[0]))] * 2
+    assert (
+        re.findall(r"game (\S+) seat (\d) seed (\d+)", said) == [("g0007", "0", str(seeds[0]))] * 2
+    )
     # Both the teller (its rng) and greedy (its ties) drew from the seeds: the same game twice.
     assert moves(first) == moves(second) and first.scores == second.scores

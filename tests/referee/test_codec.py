@@ -26,15 +26,30 @@ def pavilion_state(players: int = 2) -> dict[str, Any]:
     """A mid-game Summer Pavilion state written by hand in the contract's format."""
     stars = ["P.G...", "......", "..R...", "......", "B.....", "......", "YYY..."]
     return {
-        "ruleset": "pavilion", "players": players, "round": 3, "turn": 1, "phase": "play",
-        "round_starter": 0, "wild_order": "PGOYBR", "wild": "O",
-        "factories": ["PPGO", "", "YBRR", "GGGO", "OOOO", "", "PR", "YB", "BR"][:2 * players + 1],
-        "centre": "PGG", "marker_in_centre": False, "supply": "PG.OYB..RR",
-        "bag": "PPPPGGOOYYYBBRRRR", "depot": "GGOB", "bonus_owed": 0,
+        "ruleset": "pavilion",
+        "players": players,
+        "round": 3,
+        "turn": 1,
+        "phase": "play",
+        "round_starter": 0,
+        "wild_order": "PGOYBR",
+        "wild": "O",
+        "factories": ["PPGO", "", "YBRR", "GGGO", "OOOO", "", "PR", "YB", "BR"][: 2 * players + 1],
+        "centre": "PGG",
+        "marker_in_centre": False,
+        "supply": "PG.OYB..RR",
+        "bag": "PPPPGGOOYYYBBRRRR",
+        "depot": "GGOB",
+        "bonus_owed": 0,
         "boards": [
-            {"score": 12 + seat, "stars": list(stars) if seat == 0 else ["......"] * 7,
-             "tiles": "PPGO" if seat == 1 else "", "kept": "GG" if seat == 0 else "",
-             "passed": seat == 0, "has_marker": seat == 0}
+            {
+                "score": 12 + seat,
+                "stars": list(stars) if seat == 0 else ["......"] * 7,
+                "tiles": "PPGO" if seat == 1 else "",
+                "kept": "GG" if seat == 0 else "",
+                "passed": seat == 0,
+                "has_marker": seat == 0,
+            }
             for seat in range(players)
         ],
     }
@@ -57,15 +72,29 @@ def test_a_pavilion_state_round_trips_in_typed_fields(players: int, phase: str) 
 
 # One changed value per key of the contract: each must reach the other side as changed.
 _TOP_CHANGES: dict[str, Any] = {
-    "ruleset": "pavilion-mono", "players": 3, "round": 6, "turn": 0, "phase": "bonus",
-    "round_starter": 1, "wild_order": "GOPYBR", "wild": "R", "factories": ["", "RRRR", "PGOY",
-                                                                          "YYBB", "GR"],
-    "centre": "", "marker_in_centre": True, "supply": "..........", "bag": "", "depot": "",
+    "ruleset": "pavilion-mono",
+    "players": 3,
+    "round": 6,
+    "turn": 0,
+    "phase": "bonus",
+    "round_starter": 1,
+    "wild_order": "GOPYBR",
+    "wild": "R",
+    "factories": ["", "RRRR", "PGOY", "YYBB", "GR"],
+    "centre": "",
+    "marker_in_centre": True,
+    "supply": "..........",
+    "bag": "",
+    "depot": "",
     "bonus_owed": 3,
 }
 _BOARD_CHANGES: dict[str, Any] = {
-    "score": 0, "stars": ["RRRRRR"] * 7, "tiles": "BBBBBY", "kept": "PGOY",
-    "passed": "flipped", "has_marker": "flipped",  # booleans: each seat's value is flipped
+    "score": 0,
+    "stars": ["RRRRRR"] * 7,
+    "tiles": "BBBBBY",
+    "kept": "PGOY",
+    "passed": "flipped",
+    "has_marker": "flipped",  # booleans: each seat's value is flipped
 }
 
 
@@ -132,14 +161,21 @@ def test_phases_have_their_own_enum_values() -> None:
         state = pavilion_state()
         state["phase"] = phase
         seen.add(encode_state(state).phase)
-    assert seen == {game_pb2.PHASE_TAKE, game_pb2.PHASE_PLAY, game_pb2.PHASE_BONUS,
-                    game_pb2.PHASE_OVER}
+    assert seen == {
+        game_pb2.PHASE_TAKE,
+        game_pb2.PHASE_PLAY,
+        game_pb2.PHASE_BONUS,
+        game_pb2.PHASE_OVER,
+    }
 
 
-@pytest.mark.parametrize(("ruleset", "players", "options"), [
-    ("pavilion", 2, {}), ("pavilion", 4, {"wild_order": "GOPYBR"}), ("pavilion-mono", 3, {})])
-def test_engine_states_of_whole_pavilion_games_round_trip(ruleset: str, players: int,
-                                                          options: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("ruleset", "players", "options"),
+    [("pavilion", 2, {}), ("pavilion", 4, {"wild_order": "GOPYBR"}), ("pavilion-mono", 3, {})],
+)
+def test_engine_states_of_whole_pavilion_games_round_trip(
+    ruleset: str, players: int, options: dict[str, str]
+) -> None:
     from referee.engine import Game
 
     rng = random.Random(players)

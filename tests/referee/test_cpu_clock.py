@@ -23,19 +23,23 @@ from tournaments.store import Store
 BOT = str(Path(__file__).parent / "bots" / "cpu_user.py")
 
 needs_cgroups = pytest.mark.skipif(
-    layout() is None, reason="no writable cgroup tree here: the cpu clock cannot count a bot's "
-                             "CPU (run as root, or with delegated cgroup v2 controllers)")
+    layout() is None,
+    reason="no writable cgroup tree here: the cpu clock cannot count a bot's "
+    "CPU (run as root, or with delegated cgroup v2 controllers)",
+)
 
 
 def play(spend: str, tmp_path: Path, moves: int = 1, **config: object) -> MatchResult:
-    settings = {"seed": 3, "time_per_move": 0.3, "grace": 0.05, "fault_policy": "forfeit",
-                **config}
+    settings = {"seed": 3, "time_per_move": 0.3, "grace": 0.05, "fault_policy": "forfeit", **config}
 
     async def go() -> MatchResult:
-        async with Arena([BOT, "random"], log_dir=tmp_path,
-                         bot_env={"AZUL_TEST_SPEND": spend,
-                                  "AZUL_TEST_MOVES": str(moves)}) as arena:
+        async with Arena(
+            [BOT, "random"],
+            log_dir=tmp_path,
+            bot_env={"AZUL_TEST_SPEND": spend, "AZUL_TEST_MOVES": str(moves)},
+        ) as arena:
             return await arena.play([BOT, "random"], MatchConfig(**settings))  # type: ignore[arg-type]
+
     return asyncio.run(go())
 
 
@@ -53,8 +57,7 @@ def test_a_bot_that_sleeps_past_the_ceiling_times_out(tmp_path: Path) -> None:
 
 
 @needs_cgroups
-def test_a_bot_that_sleeps_past_its_limit_but_under_the_ceiling_is_on_time(
-        tmp_path: Path) -> None:
+def test_a_bot_that_sleeps_past_its_limit_but_under_the_ceiling_is_on_time(tmp_path: Path) -> None:
     result = play("sleep:0.6", tmp_path, moves=2, clock="cpu")  # twice the limit, no CPU
     assert result.seats[0].termination == "ok" and not result.seats[0].faults
     assert result.record["referee"]["bots"][0]["clock"] == "cpu"
@@ -62,8 +65,7 @@ def test_a_bot_that_sleeps_past_its_limit_but_under_the_ceiling_is_on_time(
 
 
 @needs_cgroups
-def test_a_bot_that_uses_one_and_a_half_times_its_limit_in_cpu_times_out(
-        tmp_path: Path) -> None:
+def test_a_bot_that_uses_one_and_a_half_times_its_limit_in_cpu_times_out(tmp_path: Path) -> None:
     # A ceiling wide enough that only the CPU count can end the move, even on a loaded machine.
     result = play("burn:0.45", tmp_path, clock="cpu", ceiling=20.0)
     assert result.seats[0].termination == "timeout"
@@ -90,7 +92,8 @@ def cpu_hogs() -> Iterator[None]:
 @needs_cgroups
 @pytest.mark.usefixtures("cpu_hogs")
 def test_a_bot_under_its_cpu_limit_beside_a_cpu_hog_is_on_time_only_on_the_cpu_clock(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     # 0.22 s of CPU a move against a 0.3 s limit (+ 0.05 s grace): on CPU 0 beside three hogs
     # it gets a quarter of the core, or half where the scheduler weighs the bot's cgroup
     # against the hogs' as one group: 0.44 s of wall time at the least, a timeout.
@@ -108,13 +111,16 @@ def invoke(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, " ".join(result.stderr.split())
 
 
-def test_the_cpu_clock_is_refused_where_bots_get_no_cgroup(monkeypatch: pytest.MonkeyPatch,
-                                                          tmp_path: Path) -> None:
+def test_the_cpu_clock_is_refused_where_bots_get_no_cgroup(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     # What a machine without a writable cgroup tree says (this one may have one).
     monkeypatch.setattr(cgroups, "layout", lambda: None)
-    for command in (["match", "random", "random"],
-                    ["tournament", "run", "random", "greedy", "--db", str(tmp_path / "t.db")],
-                    ["bench", "latency"]):
+    for command in (
+        ["match", "random", "random"],
+        ["tournament", "run", "random", "greedy", "--db", str(tmp_path / "t.db")],
+        ["bench", "latency"],
+    ):
         code, _, said = invoke(*command, "--clock", "cpu")
         assert code == 2 and "cannot make cgroups here" in said and "--clock wall" in said
     assert not (tmp_path / "t.db").exists()
@@ -127,8 +133,21 @@ def test_the_cpu_clock_is_refused_where_bots_get_no_cgroup(monkeypatch: pytest.M
 @needs_cgroups
 def test_a_tournament_stores_its_clock_and_shows_it(tmp_path: Path) -> None:
     db = str(tmp_path / "t.db")
-    code, out, said = invoke("tournament", "run", "random", "greedy", "--clock", "cpu",
-                             "--seed", "3", "--db", db, "--plain", "--time-per-move", "0.5")
+    code, out, said = invoke(
+        "tournament",
+        "run",
+        "random",
+        "greedy",
+        "--clock",
+        "cpu",
+        "--seed",
+        "3",
+        "--db",
+        db,
+        "--plain",
+        "--time-per-move",
+        "0.5",
+    )
     assert code == 0, said
     assert "clock: cpu" in out
     code, out, _ = invoke("tournament", "show", "--db", db)
@@ -138,38 +157,46 @@ def test_a_tournament_stores_its_clock_and_shows_it(tmp_path: Path) -> None:
     with Store.open(Path(db), create=False) as store:
         records = [store.replay(g.game.game_id) or {} for g in store.games()]
     assert {r["referee"]["config"]["clock"] for r in records} == {"cpu"}
-    code, _, said = invoke("tournament", "run", "random", "greedy", "--clock", "wall",
-                           "--db", db)
+    code, _, said = invoke("tournament", "run", "random", "greedy", "--clock", "wall", "--db", db)
     assert code == 2 and "clock (stored 'cpu', asked 'wall')" in said
 
 
 @needs_cgroups
 def test_bench_latency_sets_the_cpu_clock_beside_the_wall_clock() -> None:
-    code, out, said = invoke("bench", "latency", "--games", "2", "--spawns", "1", "--clock",
-                             "cpu", "--json")
+    code, out, said = invoke(
+        "bench", "latency", "--games", "2", "--spawns", "1", "--clock", "cpu", "--json"
+    )
     assert code == 0, said
     figures = json.loads(out)
     assert figures["clock"] == "cpu"
     assert figures["per_move_us_cpu_clock"] > 0 and figures["per_move_us_wall_clock"] > 0
     assert figures["cpu_clock_ratio"] == pytest.approx(
-        figures["per_move_us_cpu_clock"] / figures["per_move_us_wall_clock"], abs=0.001)
+        figures["per_move_us_cpu_clock"] / figures["per_move_us_wall_clock"], abs=0.001
+    )
 
 
 @needs_cgroups
-def test_a_match_the_referee_service_runs_keeps_the_clock_it_is_asked_for(
-        tmp_path: Path) -> None:
+def test_a_match_the_referee_service_runs_keeps_the_clock_it_is_asked_for(tmp_path: Path) -> None:
     import grpc
 
     from referee.protocol import referee_pb2, referee_pb2_grpc
 
     async def go() -> referee_pb2.RunMatchResponse:
-        async with Arena(api=[f"unix:{tmp_path / 'api.sock'}"]) as arena, \
-                grpc.aio.insecure_channel(arena.api_address) as channel:
+        async with (
+            Arena(api=[f"unix:{tmp_path / 'api.sock'}"]) as arena,
+            grpc.aio.insecure_channel(arena.api_address) as channel,
+        ):
             stub = referee_pb2_grpc.RefereeServiceStub(channel)
-            return await stub.RunMatch(referee_pb2.RunMatchRequest(
-                seats=[referee_pb2.SeatSpec(entry="random"), referee_pb2.SeatSpec(entry="greedy")],
-                settings=referee_pb2.MatchSettings(seed=4, clock=referee_pb2.CLOCK_KIND_CPU)),
-                timeout=60)
+            return await stub.RunMatch(
+                referee_pb2.RunMatchRequest(
+                    seats=[
+                        referee_pb2.SeatSpec(entry="random"),
+                        referee_pb2.SeatSpec(entry="greedy"),
+                    ],
+                    settings=referee_pb2.MatchSettings(seed=4, clock=referee_pb2.CLOCK_KIND_CPU),
+                ),
+                timeout=60,
+            )
 
     record = json.loads(asyncio.run(go()).record_json)["referee"]
     assert record["config"]["clock"] == "cpu"
@@ -186,8 +213,7 @@ def test_the_help_states_the_ceiling_the_referee_keeps() -> None:
     assert SeatClock(0.5, grace=0.05).wall_deadline() == pytest.approx(0.55)
 
 
-def test_without_a_time_limit_no_move_is_late_and_the_bot_is_told_its_limit(
-        tmp_path: Path) -> None:
+def test_without_a_time_limit_no_move_is_late_and_the_bot_is_told_its_limit(tmp_path: Path) -> None:
     # Two moves of 0.8 s against a 0.3 s limit (a bot stopped in a debugger, say).
     result = play("sleep:0.8", tmp_path, moves=2, time_limit=False)
     assert result.seats[0].termination == "ok" and not result.seats[0].faults

@@ -32,8 +32,10 @@ def need(level: str) -> None:
 def findings(log_dir: Path, name: str) -> list[dict[str, object]]:
     """What each process of entry `name` reported (NOSY lines), in launch order."""
     out = []
-    logs = sorted((p for p in log_dir.glob(f"{name}-*.log") if p.stem.rsplit("-", 1)[1].isdigit()),
-                  key=lambda p: int(p.stem.rsplit("-", 1)[1]))  # not its build's log
+    logs = sorted(
+        (p for p in log_dir.glob(f"{name}-*.log") if p.stem.rsplit("-", 1)[1].isdigit()),
+        key=lambda p: int(p.stem.rsplit("-", 1)[1]),
+    )  # not its build's log
     for log in logs:
         seen: dict[str, object] = {}
         for line in log.read_text(errors="replace").splitlines():
@@ -51,8 +53,7 @@ def nosy_at(folder: Path) -> Path:
 
 
 @pytest.mark.parametrize("level", ["process", "sandbox"])
-def test_a_late_entry_is_limited_and_hidden_as_the_first_ones(level: str,
-                                                              tmp_path: Path) -> None:
+def test_a_late_entry_is_limited_and_hidden_as_the_first_ones(level: str, tmp_path: Path) -> None:
     """`outer` holds the late entry's folder, which holds `peer`'s: the late entry joins with
     its own memory limit, outer no longer sees its files, and it does not see peer's."""
     need(level)
@@ -66,8 +67,15 @@ def test_a_late_entry_is_limited_and_hidden_as_the_first_ones(level: str,
     async def go() -> None:
         settings = GameSettings(isolation=level, time_per_move=5.0)
         async with arena_player(first, settings, log_dir, entry_of=joined.get) as play:
-            game = ScheduledGame(index=0, game_id="g0", seats=("outer", "late", "peer"),
-                                 seed=4, group=0, deal=0, rotation=0)
+            game = ScheduledGame(
+                index=0,
+                game_id="g0",
+                seats=("outer", "late", "peer"),
+                seed=4,
+                group=0,
+                deal=0,
+                rotation=0,
+            )
             outcome = await play(game)
             assert all(s.termination == "ok" for s in outcome.seats), outcome.seats
 
@@ -95,11 +103,17 @@ def test_no_state_survives_from_one_game_to_the_next(level: str, tmp_path: Path)
     log_dir = tmp_path / "logs"
 
     async def go() -> None:
-        async with Arena({"alice": str(alice), "bob": str(bob)}, log_dir=log_dir,
-                         isolation=level, reuse=False, bot_env=env) as arena:
+        async with Arena(
+            {"alice": str(alice), "bob": str(bob)},
+            log_dir=log_dir,
+            isolation=level,
+            reuse=False,
+            bot_env=env,
+        ) as arena:
             for seed in (1, 2):
-                result = await arena.play(["alice", "bob"], MatchConfig(seed=seed,
-                                                                        time_per_move=5.0))
+                result = await arena.play(
+                    ["alice", "bob"], MatchConfig(seed=seed, time_per_move=5.0)
+                )
                 assert all(s.termination == "ok" for s in result.seats), result.seats
 
     try:
@@ -117,8 +131,7 @@ def test_no_state_survives_from_one_game_to_the_next(level: str, tmp_path: Path)
 
 
 @pytest.mark.parametrize("level", ["process", "sandbox"])
-def test_a_folder_with_a_build_step_is_limited_and_hidden_too(level: str,
-                                                               tmp_path: Path) -> None:
+def test_a_folder_with_a_build_step_is_limited_and_hidden_too(level: str, tmp_path: Path) -> None:
     """A bot folder built before its first game: the build sees its folder without the
     entries nested in it, and its bot runs with the entry's own memory limit, hidden alike."""
     need(level)
@@ -127,7 +140,8 @@ def test_a_folder_with_a_build_step_is_limited_and_hidden_too(level: str,
     shutil.copy(NOSY, builder / "nosy.py")
     (builder / "bot.toml").write_text(
         f'run = "{sys.executable} bot.py"\n'
-        "build = 'cp nosy.py bot.py && find . -type f | sort > seen-by-build.txt'\n")
+        "build = 'cp nosy.py bot.py && find . -type f | sort > seen-by-build.txt'\n"
+    )
     inner = nosy_at(builder / "inner")
     entries = [Entry("builder", str(builder), memory=256 << 20), Entry("inner", str(inner))]
     log_dir = tmp_path / "logs"
@@ -135,8 +149,15 @@ def test_a_folder_with_a_build_step_is_limited_and_hidden_too(level: str,
     async def go() -> None:
         settings = GameSettings(isolation=level, time_per_move=5.0)
         async with arena_player(entries, settings, log_dir) as play:
-            game = ScheduledGame(index=0, game_id="g0", seats=("builder", "inner"), seed=4,
-                                 group=0, deal=0, rotation=0)
+            game = ScheduledGame(
+                index=0,
+                game_id="g0",
+                seats=("builder", "inner"),
+                seed=4,
+                group=0,
+                deal=0,
+                rotation=0,
+            )
             outcome = await play(game)
             assert all(s.termination == "ok" for s in outcome.seats), outcome.seats
 

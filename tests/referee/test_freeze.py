@@ -64,7 +64,8 @@ def put_off(session: BotSession, freezer: Recorder) -> float:
 
 
 def test_the_freeze_waits_for_the_grace_only_while_the_waits_are_short(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     clock = Clock()
     monkeypatch.setattr(sessions, "_perf", clock)
 
@@ -122,8 +123,9 @@ def test_after_a_game_between_fast_bots_both_are_frozen() -> None:
             result = await arena.play(["random", "greedy"], MatchConfig(seed=5))
             assert [s.termination for s in result.seats] == ["ok", "ok"]
             await asyncio.sleep(FREEZE_GRACE * 10)
-            return [_state(python_pid(w.process.pid)) for w in arena._workers
-                    if w.process is not None]
+            return [
+                _state(python_pid(w.process.pid)) for w in arena._workers if w.process is not None
+            ]
 
     states = asyncio.run(go())
     assert states and all(s == "T" for s in states), f"process states after the game: {states}"

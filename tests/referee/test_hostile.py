@@ -84,8 +84,9 @@ def attempts(log: str) -> dict[str, tuple[str, str]]:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_a_hostile_bot_at_each_level(level: str, tmp_path: Path,
-                                     listener: tuple[int, list[object]]) -> None:
+def test_a_hostile_bot_at_each_level(
+    level: str, tmp_path: Path, listener: tuple[int, list[object]]
+) -> None:
     need(level)
     port, accepted = listener
     db_dir = tmp_path / "data"
@@ -96,20 +97,44 @@ def test_a_hostile_bot_at_each_level(level: str, tmp_path: Path,
     home_file.write_text("private")
     marker = uuid.uuid4().hex
     peer = HOSTILE / "peer" / "bot.py"
-    test_env = {"AZUL_TEST_DB": str(db), "AZUL_TEST_PEER": str(peer),
-                "AZUL_TEST_HOME_FILE": str(home_file), "AZUL_TEST_TMPFILE": str(host_tmp),
-                "AZUL_TEST_PORT": str(port), "AZUL_TEST_SECRET_NAME": "ORGANISER_SECRET",
-                "AZUL_TEST_MARKER": marker}
+    test_env = {
+        "AZUL_TEST_DB": str(db),
+        "AZUL_TEST_PEER": str(peer),
+        "AZUL_TEST_HOME_FILE": str(home_file),
+        "AZUL_TEST_TMPFILE": str(host_tmp),
+        "AZUL_TEST_PORT": str(port),
+        "AZUL_TEST_SECRET_NAME": "ORGANISER_SECRET",
+        "AZUL_TEST_MARKER": marker,
+    }
     env = {**os.environ, **test_env, "ORGANISER_SECRET": "hunter2"}
-    argv = [sys.executable, "-m", "tournaments.cli", "tournament", "run",
-            f"attacker={HOSTILE / 'attacker' / 'bot.py'}", f"peer={peer}",
-            "--isolation", level, "--db", str(db), "--log-dir", str(tmp_path / "logs"),
-            "--games-per-pairing", "2", "--time-per-move", "2", "--plain", "--concurrency", "1"]
+    argv = [
+        sys.executable,
+        "-m",
+        "tournaments.cli",
+        "tournament",
+        "run",
+        f"attacker={HOSTILE / 'attacker' / 'bot.py'}",
+        f"peer={peer}",
+        "--isolation",
+        level,
+        "--db",
+        str(db),
+        "--log-dir",
+        str(tmp_path / "logs"),
+        "--games-per-pairing",
+        "2",
+        "--time-per-move",
+        "2",
+        "--plain",
+        "--concurrency",
+        "1",
+    ]
     for name in test_env:
         argv += ["--bot-env", name]
     try:
-        run = subprocess.run(argv, capture_output=True, text=True, timeout=240, env=env,
-                             cwd=tmp_path)
+        run = subprocess.run(
+            argv, capture_output=True, text=True, timeout=240, env=env, cwd=tmp_path
+        )
         survivors = marked(f"AZUL_TEST_MARKER={marker}")
         written_to_host_tmp = host_tmp.exists()
     finally:
@@ -173,8 +198,9 @@ def _burner_cpu_between_moves(level: str, ponder: bool) -> list[float]:
     gaps: list[float] = []
 
     async def go() -> None:
-        async with Arena([burner, sleepy], isolation=level, ponder=ponder,
-                         bot_env={"AZUL_TEST_SLEEP": "0.15"}) as arena:
+        async with Arena(
+            [burner, sleepy], isolation=level, ponder=ponder, bot_env={"AZUL_TEST_SLEEP": "0.15"}
+        ) as arena:
             pid: list[int] = []
             start: list[float] = []
 
@@ -191,8 +217,9 @@ def _burner_cpu_between_moves(level: str, ponder: bool) -> list[float]:
                     gaps.append(_cpu(pid[0]) - start[0])
                     start.clear()
 
-            await arena.play([burner, sleepy], MatchConfig(seed=3, time_per_move=1.0),
-                             on_event=watch)
+            await arena.play(
+                [burner, sleepy], MatchConfig(seed=3, time_per_move=1.0), on_event=watch
+            )
 
     asyncio.run(asyncio.wait_for(go(), 120))
     return gaps
@@ -222,8 +249,9 @@ def _cgroup_cpu_between_moves(bot: str, level: str) -> list[float]:
     gaps: list[float] = []
 
     async def go() -> None:
-        async with Arena([bot, sleepy], isolation=level,
-                         bot_env={"AZUL_TEST_SLEEP": "0.15"}) as arena:
+        async with Arena(
+            [bot, sleepy], isolation=level, bot_env={"AZUL_TEST_SLEEP": "0.15"}
+        ) as arena:
             start: list[float] = []
 
             def cpu() -> float:
@@ -242,8 +270,7 @@ def _cgroup_cpu_between_moves(bot: str, level: str) -> list[float]:
                     gaps.append(cpu() - start[0])
                     start.clear()
 
-            await arena.play([bot, sleepy], MatchConfig(seed=3, time_per_move=2.0),
-                             on_event=watch)
+            await arena.play([bot, sleepy], MatchConfig(seed=3, time_per_move=2.0), on_event=watch)
 
     asyncio.run(asyncio.wait_for(go(), 120))
     return gaps
@@ -255,8 +282,10 @@ def test_a_frozen_bot_s_children_are_frozen_too(level: str) -> None:
     other thinks none of them may run, those started during the freeze included."""
     need(level)
     if layout() is None:
-        pytest.skip("no cgroups here: a child that leaves its process group is not frozen "
-                    "(the isolation line says so)")
+        pytest.skip(
+            "no cgroups here: a child that leaves its process group is not frozen "
+            "(the isolation line says so)"
+        )
     gaps = _cgroup_cpu_between_moves(str(HOSTILE / "forker" / "bot.py"), level)
     assert len(gaps) == 6
     # Unfrozen children spin through most of the other's 0.15 s turn (0.10-0.16 s a gap before
@@ -277,8 +306,12 @@ def test_a_cgroup_oom_kill_ends_the_seat_as_memory(level: str, tmp_path: Path) -
     hog = str(HOSTILE / "hog" / "bot.py")
 
     async def go() -> list[str]:
-        async with Arena({"hog": hog, "random": "random"}, log_dir=tmp_path, isolation=level,
-                         entry_limits={"hog": Limits(memory=512 << 20)}) as arena:
+        async with Arena(
+            {"hog": hog, "random": "random"},
+            log_dir=tmp_path,
+            isolation=level,
+            entry_limits={"hog": Limits(memory=512 << 20)},
+        ) as arena:
             result = await arena.play(["hog", "random"], MatchConfig(seed=1, time_per_move=20))
             return [s.termination for s in result.seats]
 

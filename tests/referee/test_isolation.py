@@ -17,14 +17,22 @@ from referee import sandbox
 from referee.sandbox import IsolationError
 
 
-def cli(*args: str, env: dict[str, str] | None = None,
-        cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tournaments.cli", *args], capture_output=True,
-                          text=True, timeout=120, env=env, cwd=cwd)
+def cli(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tournaments.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=cwd,
+    )
 
 
-def test_sandbox_without_bubblewrap_is_a_clear_error(monkeypatch: pytest.MonkeyPatch,
-                                                     tmp_path: Path) -> None:
+def test_sandbox_without_bubblewrap_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap (nor anything else) on it
     sandbox.probe.cache_clear()
     try:
@@ -34,8 +42,17 @@ def test_sandbox_without_bubblewrap_is_a_clear_error(monkeypatch: pytest.MonkeyP
     finally:
         monkeypatch.undo()
         sandbox.probe.cache_clear()
-    out = cli("tournament", "run", "random", "greedy", "--isolation", "sandbox",
-              "--db", str(tmp_path / "t.db"), env={**os.environ, "PATH": str(tmp_path)})
+    out = cli(
+        "tournament",
+        "run",
+        "random",
+        "greedy",
+        "--isolation",
+        "sandbox",
+        "--db",
+        str(tmp_path / "t.db"),
+        env={**os.environ, "PATH": str(tmp_path)},
+    )
     assert out.returncode == 2
     assert "isolation 'sandbox' cannot work" in out.stderr and "bubblewrap" in out.stderr
     assert not (tmp_path / "t.db").exists(), "nothing ran at a weaker level"
@@ -45,14 +62,34 @@ def test_an_unknown_level_or_a_missing_variable_is_refused(tmp_path: Path) -> No
     out = cli("match", "random", "random", "--isolation", "chroot")
     assert out.returncode == 2 and "choose none, process, sandbox" in out.stderr
     env = {k: v for k, v in os.environ.items() if k != "AZUL_NOT_SET"}
-    out = cli("tournament", "run", "random", "greedy", "--bot-env", "AZUL_NOT_SET",
-              "--db", str(tmp_path / "t.db"), env=env)
+    out = cli(
+        "tournament",
+        "run",
+        "random",
+        "greedy",
+        "--bot-env",
+        "AZUL_NOT_SET",
+        "--db",
+        str(tmp_path / "t.db"),
+        env=env,
+    )
     assert out.returncode == 2 and "AZUL_NOT_SET is not set" in out.stderr
 
 
 def test_the_default_is_the_strongest_level_and_is_printed(tmp_path: Path) -> None:
-    out = cli("tournament", "run", "random", "greedy", "--games-per-pairing", "1",
-              "--db", str(tmp_path / "t.db"), "--plain", "--time-per-move", "0.5")
+    out = cli(
+        "tournament",
+        "run",
+        "random",
+        "greedy",
+        "--games-per-pairing",
+        "1",
+        "--db",
+        str(tmp_path / "t.db"),
+        "--plain",
+        "--time-per-move",
+        "0.5",
+    )
     assert out.returncode == 0, out.stderr
     assert f"isolation: {sandbox.strongest()}" in out.stdout
 
@@ -61,9 +98,20 @@ def test_a_bot_environment_is_built_from_nothing(tmp_path: Path) -> None:
     env = sandbox.environment("process", tmp_path, {"AZUL_ARENA_TOKEN": "t", "MINE": "1"})
     assert env["HOME"] == env["TMPDIR"] == str(tmp_path)
     assert env["PATH"].endswith(sandbox.PATH) and env["MINE"] == "1"
-    leaked = set(env) - {"PATH", "HOME", "TMPDIR", "PYTHONUNBUFFERED", "PYTHONPATH",
-                         "AZUL_ARENA_TOKEN", "MINE", "LANG"} - {k for k in env
-                                                               if k.startswith("LC_")}
+    leaked = (
+        set(env)
+        - {
+            "PATH",
+            "HOME",
+            "TMPDIR",
+            "PYTHONUNBUFFERED",
+            "PYTHONPATH",
+            "AZUL_ARENA_TOKEN",
+            "MINE",
+            "LANG",
+        }
+        - {k for k in env if k.startswith("LC_")}
+    )
     assert not leaked
     inside = sandbox.environment("sandbox", tmp_path, {})
     assert inside["HOME"] == "/tmp"
@@ -73,9 +121,11 @@ def test_the_entries_file_says_how_bots_run(tmp_path: Path) -> None:
     from tournaments.entries import EntryError, load_entries_toml, load_run_options
 
     good = tmp_path / "good.toml"
-    good.write_text('isolation = "process"\nbot_env = ["A=1"]\nponder = true\n'
-                    '[[entry]]\nname = "a"\nbuiltin = "random"\nmemory = "512M"\n'
-                    'env = ["B=2"]\n[[entry]]\nname = "b"\nbuiltin = "greedy"\n')
+    good.write_text(
+        'isolation = "process"\nbot_env = ["A=1"]\nponder = true\n'
+        '[[entry]]\nname = "a"\nbuiltin = "random"\nmemory = "512M"\n'
+        'env = ["B=2"]\n[[entry]]\nname = "b"\nbuiltin = "greedy"\n'
+    )
     entries = load_entries_toml(good)
     assert entries[0].memory == 512 << 20 and entries[0].env == ("B=2",)
     options = load_run_options(good)
@@ -94,11 +144,18 @@ def test_in_the_sandbox_only_its_bounded_tmp_is_writable(tmp_path: Path) -> None
     if sandbox.probe("sandbox"):
         pytest.skip(f"isolation sandbox is not available here: {sandbox.probe('sandbox')}")
     place = sandbox.Place(tmp_path, tmp_path)
-    script = ("for f in /x /dev/x /bot/x /usr/x; do touch $f 2>/dev/null && echo wrote $f; done; "
-              "head -c 3000000 /dev/zero > /tmp/big 2>/dev/null || echo tmp full")
+    script = (
+        "for f in /x /dev/x /bot/x /usr/x; do touch $f 2>/dev/null && echo wrote $f; done; "
+        "head -c 3000000 /dev/zero > /tmp/big 2>/dev/null || echo tmp full"
+    )
     limits = sandbox.Limits(tmp_size=1 << 20)
-    argv = sandbox.command(["/bin/sh", "-c", script], "sandbox", limits, place,
-                           sandbox.environment("sandbox", tmp_path, {}))
+    argv = sandbox.command(
+        ["/bin/sh", "-c", script],
+        "sandbox",
+        limits,
+        place,
+        sandbox.environment("sandbox", tmp_path, {}),
+    )
     out = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     assert out.stdout.split("\n")[:-1] == ["tmp full"], out.stdout + out.stderr
     assert not list(tmp_path.iterdir()), "its own folder is read-only"
@@ -128,18 +185,39 @@ def test_a_project_installed_under_tmp_gets_the_sandbox(tmp_path: Path) -> None:
     clone = _clone_under_tmp()
     try:
         python = clone / ".venv" / "bin" / "python"
-        where = subprocess.run([str(python), "-c", "import sys, referee; "
-                                "print(sys.prefix); print(referee.__file__)"],
-                               capture_output=True, text=True, cwd=clone, timeout=60)
+        where = subprocess.run(
+            [str(python), "-c", "import sys, referee; print(sys.prefix); print(referee.__file__)"],
+            capture_output=True,
+            text=True,
+            cwd=clone,
+            timeout=60,
+        )
         prefix, package = where.stdout.split()
         assert prefix.startswith("/tmp/") and package.startswith(str(clone)), where.stdout
         bot = clone / "mine" / "bot.py"  # a user's own bot, under /tmp too
         bot.parent.mkdir()
         shutil.copy(Path(__file__).parent / "bots" / "sleepy.py", bot)
-        out = subprocess.run([str(python), "-m", "tournaments.cli", "match", "random",
-                              str(bot), "--seed", "3", "--time-per-move", "2", "--json",
-                              "--bot-env", "AZUL_TEST_SLEEP=0"],
-                             capture_output=True, text=True, cwd=clone, timeout=180)
+        out = subprocess.run(
+            [
+                str(python),
+                "-m",
+                "tournaments.cli",
+                "match",
+                "random",
+                str(bot),
+                "--seed",
+                "3",
+                "--time-per-move",
+                "2",
+                "--json",
+                "--bot-env",
+                "AZUL_TEST_SLEEP=0",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=clone,
+            timeout=180,
+        )
         assert out.returncode == 0, out.stdout + out.stderr
         result = json.loads(out.stdout.splitlines()[-1])
         assert result["isolation"] == "sandbox"
@@ -148,8 +226,9 @@ def test_a_project_installed_under_tmp_gets_the_sandbox(tmp_path: Path) -> None:
         shutil.rmtree(clone, ignore_errors=True)
 
 
-def test_a_sandbox_that_cannot_be_set_up_says_which_part(monkeypatch: pytest.MonkeyPatch,
-                                                          tmp_path: Path) -> None:
+def test_a_sandbox_that_cannot_be_set_up_says_which_part(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """When bubblewrap works but a path it must show does not exist, the message says so,
     not that user namespaces are disabled."""
     if sandbox.probe("sandbox"):
@@ -166,8 +245,7 @@ def test_a_sandbox_that_cannot_be_set_up_says_which_part(monkeypatch: pytest.Mon
     assert "unprivileged" not in why
 
 
-def test_a_default_below_sandbox_says_why(monkeypatch: pytest.MonkeyPatch,
-                                          tmp_path: Path) -> None:
+def test_a_default_below_sandbox_says_why(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Without bwrap the default is `process`, and the isolation line (as `tournament run`
     prints it, and `tournament show` repeats it) says the sandbox is missing and why."""
     if sandbox.probe("process"):
@@ -175,8 +253,9 @@ def test_a_default_below_sandbox_says_why(monkeypatch: pytest.MonkeyPatch,
     from tournaments.commands.common import isolation_line
 
     which = shutil.which
-    monkeypatch.setattr(shutil, "which",
-                        lambda name, *a, **k: None if name == "bwrap" else which(name, *a, **k))
+    monkeypatch.setattr(
+        shutil, "which", lambda name, *a, **k: None if name == "bwrap" else which(name, *a, **k)
+    )
     sandbox.probe.cache_clear()
     try:
         assert sandbox.strongest() == "process"
@@ -186,7 +265,6 @@ def test_a_default_below_sandbox_says_why(monkeypatch: pytest.MonkeyPatch,
         sandbox.probe.cache_clear()
     assert line.startswith("isolation: process (below sandbox")
     assert "bubblewrap (bwrap) is not installed" in line
-
 
 
 def test_a_run_below_sandbox_says_why_and_show_repeats_it(tmp_path: Path) -> None:
@@ -201,9 +279,20 @@ def test_a_run_below_sandbox_says_why_and_show_repeats_it(tmp_path: Path) -> Non
         assert found is not None
         (tools / name).symlink_to(found)
     db = tmp_path / "t.db"
-    out = cli("tournament", "run", "random", "greedy", "--games-per-pairing", "1", "--plain",
-              "--time-per-move", "0.5", "--db", str(db),
-              env={**os.environ, "PATH": str(tools)})
+    out = cli(
+        "tournament",
+        "run",
+        "random",
+        "greedy",
+        "--games-per-pairing",
+        "1",
+        "--plain",
+        "--time-per-move",
+        "0.5",
+        "--db",
+        str(db),
+        env={**os.environ, "PATH": str(tools)},
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     why = "below sandbox, which is not available here: bubblewrap (bwrap) is not installed"
     assert f"isolation: process ({why}" in " ".join(out.stdout.split())
@@ -214,7 +303,8 @@ def test_a_run_below_sandbox_says_why_and_show_repeats_it(tmp_path: Path) -> Non
 
 
 def test_without_cgroups_the_isolation_line_says_what_is_not_enforced(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """No cgroups (a container without them, no delegation): the process cap falls back to
     RLIMIT_NPROC, which the kernel does not apply to root; the isolation line says so."""
     from referee import cgroups

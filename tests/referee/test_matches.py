@@ -33,6 +33,7 @@ def play(seats: list[str], config: MatchConfig, **arena_kw: object) -> MatchResu
     async def go() -> MatchResult:
         async with Arena(seats, **arena_kw) as arena:  # type: ignore[arg-type]
             return await arena.play(seats, config)
+
     return asyncio.run(go())
 
 
@@ -83,16 +84,17 @@ FAULTS = [
 ]
 
 
-@pytest.mark.parametrize(("entry", "policy", "termination"), FAULTS,
-                         ids=[f[2] for f in FAULTS])
-def test_each_fault_ends_with_its_reason(entry: str, policy: str, termination: str,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("entry", "policy", "termination"), FAULTS, ids=[f[2] for f in FAULTS])
+def test_each_fault_ends_with_its_reason(
+    entry: str, policy: str, termination: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("AZUL_TEST_SLEEP", "0.6")
     config = MatchConfig(seed=3, time_per_move=0.2, grace=0.05, fault_policy=policy)
     t0 = time.perf_counter()
     # a short start-up timeout only where the test is about it: machines under load start slowly
-    result = play(["random", entry], config,
-                  startup_timeout=3.0 if termination == "no_hello" else 15.0)
+    result = play(
+        ["random", entry], config, startup_timeout=3.0 if termination == "no_hello" else 15.0
+    )
     bad, good = result.seats[1], result.seats[0]
     assert bad.termination == termination
     assert bad.faults.get(termination) == 1
@@ -123,11 +125,13 @@ def test_strikes_below_the_limit_keep_the_seat_in(monkeypatch: pytest.MonkeyPatc
 
 
 def test_a_late_reply_is_one_timeout_not_a_malformed_message(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # The late answer arrives while the next request is open: it is stale, not malformed.
     monkeypatch.setenv("AZUL_TEST_SLEEP", "0.5")
-    config = MatchConfig(seed=4, time_per_move=0.2, grace=0.05, fault_policy="random",
-                         max_strikes=3)
+    config = MatchConfig(
+        seed=4, time_per_move=0.2, grace=0.05, fault_policy="random", max_strikes=3
+    )
     result = play(["random", str(BOTS / "late_once.py")], config)
     late = result.seats[1]
     # Its next request may time out too (the bot was still asleep when it came), but nothing is
@@ -146,11 +150,10 @@ MISTAKES = [
 ]
 
 
-@pytest.mark.parametrize(("mistake", "fault", "explained"), MISTAKES,
-                         ids=[m[0] for m in MISTAKES])
+@pytest.mark.parametrize(("mistake", "fault", "explained"), MISTAKES, ids=[m[0] for m in MISTAKES])
 def test_a_buggy_choose_move_costs_strikes_not_the_process(
-        mistake: str, fault: str, explained: str, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    mistake: str, fault: str, explained: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("AZUL_TEST_MISTAKE", mistake)
     config = MatchConfig(seed=6, time_per_move=0.5, fault_policy="random", max_strikes=3)
     result = play(["random", str(BOTS / "mistaken.py")], config, log_dir=tmp_path)
@@ -163,11 +166,13 @@ def test_a_buggy_choose_move_costs_strikes_not_the_process(
 
 
 def test_a_bot_that_floods_its_output_is_stopped_at_the_file_size_limit(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("AZUL_TEST_MISTAKE", "chatty")
     config = MatchConfig(seed=6, time_per_move=0.5)
-    result = play(["random", str(BOTS / "mistaken.py")], config, log_dir=tmp_path,
-                  file_size=3 << 20)
+    result = play(
+        ["random", str(BOTS / "mistaken.py")], config, log_dir=tmp_path, file_size=3 << 20
+    )
     bad = result.seats[1]
     # Past the limit a write fails: Python raises OSError in choose_move, a crash of the bot's
     # code whose last line the result shows though the log is full (other programs die of
@@ -181,12 +186,18 @@ def test_a_bot_that_floods_its_output_is_stopped_at_the_file_size_limit(
 def test_an_unreachable_referee_is_a_clear_error_not_a_hang() -> None:
     import subprocess
 
-    env = {**os.environ, "AZUL_ARENA_REFEREE": "unix:/nonexistent/referee.sock",
-           "AZUL_ARENA_TOKEN": "x"}
-    code = ("import sdk.client as c; from bots.random_bot import RandomBot\n"
-            "c.play(RandomBot(), 'unix:/nonexistent/referee.sock', 'x', connect_timeout=1)")
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          timeout=30)
+    env = {
+        **os.environ,
+        "AZUL_ARENA_REFEREE": "unix:/nonexistent/referee.sock",
+        "AZUL_ARENA_TOKEN": "x",
+    }
+    code = (
+        "import sdk.client as c; from bots.random_bot import RandomBot\n"
+        "c.play(RandomBot(), 'unix:/nonexistent/referee.sock', 'x', connect_timeout=1)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=30
+    )
     assert done.returncode != 0
     assert "cannot reach the referee at unix:/nonexistent/referee.sock" in done.stderr
 
@@ -202,8 +213,9 @@ def test_bot_that_uses_its_clock(tmp_path: Path) -> None:
     assert seat.move_time_total >= 0.04 * seat.moves
 
 
-async def _still_connected_then_killed(arena: Arena, entry: str, game: asyncio.Future[MatchResult],
-                                      after: float, pongs: int = 0) -> MatchResult:
+async def _still_connected_then_killed(
+    arena: Arena, entry: str, game: asyncio.Future[MatchResult], after: float, pongs: int = 0
+) -> MatchResult:
     """After `after` seconds of `game`, check that the bot `entry` is still connected (and has
     answered at least `pongs` pings), then kill it to end the long game early."""
     await asyncio.sleep(after)
@@ -216,7 +228,8 @@ async def _still_connected_then_killed(arena: Arena, entry: str, game: asyncio.F
 
 
 def test_a_bot_that_owes_a_move_is_not_pinged_so_a_single_threaded_bot_may_think(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # A bot that reads nothing while it thinks (0.4 s per move) would miss a 0.2 s ping timeout
     # if pings came during its moves; the referee's Welcome promises they do not.
     monkeypatch.setenv("AZUL_TEST_SLEEP", "0.4")
@@ -234,7 +247,8 @@ def test_a_bot_that_owes_a_move_is_not_pinged_so_a_single_threaded_bot_may_think
 
 
 def test_a_bot_thinking_past_its_deadline_is_not_pinged_until_it_answers(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # Its late moves are timeouts (strikes), not a disconnect for a missed ping.
     monkeypatch.setenv("AZUL_TEST_SLEEP", "1.2")
 
@@ -295,8 +309,9 @@ def _pids_with_env(marker: str) -> dict[int, str]:
 
 
 @pytest.mark.parametrize("isolation", ["process", "none"])
-def test_killed_bot_leaves_no_orphan(isolation: str, tmp_path: Path,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_killed_bot_leaves_no_orphan(
+    isolation: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from referee.sandbox import probe
 
     if probe(isolation):
@@ -307,16 +322,22 @@ def test_killed_bot_leaves_no_orphan(isolation: str, tmp_path: Path,
 
     async def go() -> tuple[MatchResult, dict[int, str]]:
         async with Arena(isolation=isolation) as arena:
-            task = asyncio.ensure_future(arena.play(["random", str(BOTS / "forker.py")],
-                                                    MatchConfig(seed=2, time_per_move=1.0)))
+            task = asyncio.ensure_future(
+                arena.play(
+                    ["random", str(BOTS / "forker.py")], MatchConfig(seed=2, time_per_move=1.0)
+                )
+            )
             for _ in range(100):
                 await asyncio.sleep(0.1)
                 if pidfile.exists() and pidfile.read_text().endswith("\n"):
                     break
             await asyncio.sleep(0.3)
             procs = _pids_with_env(marker)
-            bot = [pid for pid, cmd in procs.items()
-                   if cmd.startswith(sys.executable) and "forker.py" in cmd]
+            bot = [
+                pid
+                for pid, cmd in procs.items()
+                if cmd.startswith(sys.executable) and "forker.py" in cmd
+            ]
             assert len(bot) == 1, procs
             os.kill(bot[0], 9)  # killed from outside, mid-game
             return await task, procs
@@ -326,23 +347,29 @@ def test_killed_bot_leaves_no_orphan(isolation: str, tmp_path: Path,
     assert result.seats[1].termination == "crash"
     assert_finished(result, 2)
     deadline = time.time() + 3
-    while any("random" not in c for c in _pids_with_env(marker).values()) \
-            and time.time() < deadline:
+    while (
+        any("random" not in c for c in _pids_with_env(marker).values()) and time.time() < deadline
+    ):
         time.sleep(0.05)
-    assert not [p for p, c in _pids_with_env(marker).items() if "random" not in c], \
+    assert not [p for p, c in _pids_with_env(marker).items() if "random" not in c], (
         "a process of the forking bot survived"
+    )
 
 
 def test_an_isolated_bot_cannot_see_or_kill_the_referee_or_other_bots(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from referee.sandbox import probe
 
     if probe("process"):
         pytest.skip(f"no PID namespaces here: {probe('process')}")
     report = tmp_path / "report"
     monkeypatch.setenv("AZUL_TEST_REPORT", str(report))
-    result = play(["random", str(BOTS / "hostile.py")], MatchConfig(seed=5, time_per_move=1.0),
-                  isolation="process")  # it writes its report in the test's folder
+    result = play(
+        ["random", str(BOTS / "hostile.py")],
+        MatchConfig(seed=5, time_per_move=1.0),
+        isolation="process",
+    )  # it writes its report in the test's folder
     visible, parent = map(int, report.read_text().split())
     assert visible == 0 and parent == 0  # alone in its namespace: nothing else to name
     assert result.seats[0].termination == "ok"  # the other bot played on
@@ -352,11 +379,13 @@ def test_an_isolated_bot_cannot_see_or_kill_the_referee_or_other_bots(
 def test_processes_are_reused_and_all_killed_at_close() -> None:
     async def go() -> tuple[list[MatchResult], set[int]]:
         async with Arena(["random"]) as arena:
-            results = [await arena.play(["random", "random"], MatchConfig(seed=s))
-                       for s in range(3)]
+            results = [
+                await arena.play(["random", "random"], MatchConfig(seed=s)) for s in range(3)
+            ]
             # two concurrent games need four processes
-            results += await asyncio.gather(*(arena.play(["random", "random"],
-                                                         MatchConfig(seed=s)) for s in (7, 8)))
+            results += await asyncio.gather(
+                *(arena.play(["random", "random"], MatchConfig(seed=s)) for s in (7, 8))
+            )
             pids = {w.process.pid for w in arena._workers}
         return results, pids
 
@@ -369,8 +398,10 @@ def test_processes_are_reused_and_all_killed_at_close() -> None:
 
 
 def test_replay_is_json_and_has_bot_names_times_and_faults() -> None:
-    result = play(["random", f"{RAW} illegal_index"],
-                  MatchConfig(seed=4, fault_policy="random", max_strikes=2))
+    result = play(
+        ["random", f"{RAW} illegal_index"],
+        MatchConfig(seed=4, fault_policy="random", max_strikes=2),
+    )
     text = json.dumps(result.record)
     back = json.loads(text)
     ref = back["referee"]
@@ -386,13 +417,14 @@ def test_a_bot_that_does_not_play_the_ruleset_forfeits_before_the_first_move() -
 
     async def go() -> tuple[MatchResult, MatchResult, int, int]:
         async with Arena([first, "random"]) as arena:
-            pavilion = await arena.play([first, "random"], MatchConfig(seed=4,
-                                                                        ruleset="pavilion"))
-            pid = next(w.process.pid for w in arena._workers if w.entry == first
-                       and w.process is not None)
+            pavilion = await arena.play([first, "random"], MatchConfig(seed=4, ruleset="pavilion"))
+            pid = next(
+                w.process.pid for w in arena._workers if w.entry == first and w.process is not None
+            )
             classic = await arena.play([first, "random"], MatchConfig(seed=4))
-            again = next(w.process.pid for w in arena._workers if w.entry == first
-                         and w.process is not None)
+            again = next(
+                w.process.pid for w in arena._workers if w.entry == first and w.process is not None
+            )
             return pavilion, classic, pid, again
 
     pavilion, classic, pid, again = asyncio.run(go())

@@ -25,13 +25,15 @@ async def _run_on(api: str, settings: referee_pb2.MatchSettings) -> referee_pb2.
             stub = referee_pb2_grpc.RefereeServiceStub(channel)
             request = referee_pb2.RunMatchRequest(
                 seats=[referee_pb2.SeatSpec(entry="random"), referee_pb2.SeatSpec(entry="greedy")],
-                settings=settings)
+                settings=settings,
+            )
             return await stub.RunMatch(request, timeout=120)
 
 
 def test_run_match_plays_pavilion_with_the_wild_order_asked() -> None:
-    response = asyncio.run(_run(referee_pb2.MatchSettings(ruleset="pavilion", seed=2,
-                                                          wild_order="BRPGOY")))
+    response = asyncio.run(
+        _run(referee_pb2.MatchSettings(ruleset="pavilion", seed=2, wild_order="BRPGOY"))
+    )
     record = json.loads(response.record_json)
     assert record["ruleset"] == "pavilion" and record["options"] == {"wild_order": "BRPGOY"}
     assert [s.name for s in response.seats] == ["random", "greedy"]

@@ -17,16 +17,22 @@ STUB_TREE = generate.STUB_DIR / "azul_arena"
 
 
 def _files(root: Path) -> set[str]:
-    return {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()
-            and "__pycache__" not in p.parts}
+    return {
+        str(p.relative_to(root))
+        for p in root.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 def test_committed_stubs_match_the_proto(tmp_path: Path) -> None:
     generate.generate(tmp_path)
     fresh, committed = _files(tmp_path / "azul_arena"), _files(STUB_TREE)
     assert fresh == committed, "stub files differ: run `python -m referee.protocol.generate`"
-    drifted = [name for name in sorted(fresh)
-               if not filecmp.cmp(tmp_path / "azul_arena" / name, STUB_TREE / name, shallow=False)]
+    drifted = [
+        name
+        for name in sorted(fresh)
+        if not filecmp.cmp(tmp_path / "azul_arena" / name, STUB_TREE / name, shallow=False)
+    ]
     assert not drifted, f"stubs drifted from proto/: {drifted}; regenerate and commit them"
 
 
@@ -39,8 +45,9 @@ def _buf() -> str:
 
 def test_buf_lint_passes() -> None:
     # buf.yaml declares no dependencies, so lint runs offline.
-    result = subprocess.run([_buf(), "lint"], cwd=generate.PROTO_DIR, capture_output=True,
-                            text=True, timeout=60)
+    result = subprocess.run(
+        [_buf(), "lint"], cwd=generate.PROTO_DIR, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -48,10 +55,12 @@ def test_buf_lint_catches_a_missing_comment(tmp_path: Path) -> None:
     # The lint test is only worth something if it fails on a violation.
     shutil.copytree(generate.PROTO_DIR, tmp_path / "proto")
     bad = tmp_path / "proto" / "azul_arena" / "v1" / "extra.proto"
-    bad.write_text('syntax = "proto3";\npackage azul_arena.v1;\n'
-                   "message Uncommented { int32 x = 1; }\n")
-    result = subprocess.run([_buf(), "lint"], cwd=tmp_path / "proto", capture_output=True,
-                            text=True, timeout=60)
+    bad.write_text(
+        'syntax = "proto3";\npackage azul_arena.v1;\nmessage Uncommented { int32 x = 1; }\n'
+    )
+    result = subprocess.run(
+        [_buf(), "lint"], cwd=tmp_path / "proto", capture_output=True, text=True, timeout=60
+    )
     assert result.returncode != 0
     assert "Uncommented" in result.stdout + result.stderr
 
@@ -63,8 +72,13 @@ RELEASE_IMAGE = Path(__file__).parent / "data" / f"proto-release-{RELEASE}.binpb
 
 
 def _breaking(proto_dir: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([_buf(), "breaking", "--against", str(RELEASE_IMAGE)], cwd=proto_dir,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [_buf(), "breaking", "--against", str(RELEASE_IMAGE)],
+        cwd=proto_dir,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_buf_breaking_against_the_last_release() -> None:
@@ -86,13 +100,22 @@ def test_buf_breaking_catches_a_removed_field(tmp_path: Path) -> None:
 def test_the_release_image_is_that_commit_s_contract(tmp_path: Path) -> None:
     # Where the history holds the release, the committed image is what buf builds from it.
     root = generate.ROOT
-    known = subprocess.run(["git", "cat-file", "-e", f"{RELEASE}^{{commit}}"], cwd=root,
-                           capture_output=True, timeout=30)
+    known = subprocess.run(
+        ["git", "cat-file", "-e", f"{RELEASE}^{{commit}}"],
+        cwd=root,
+        capture_output=True,
+        timeout=30,
+    )
     if known.returncode != 0:
         pytest.skip(f"commit {RELEASE} is not in this clone's history (shallow clone?)")
     built = tmp_path / "release.binpb"
-    result = subprocess.run([_buf(), "build", f"{root}/.git#ref={RELEASE},subdir=proto", "-o",
-                             str(built)], cwd=root, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [_buf(), "build", f"{root}/.git#ref={RELEASE},subdir=proto", "-o", str(built)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     if result.returncode != 0 and "git" in result.stderr.lower():
         pytest.skip(f"buf cannot read this clone's git data: {result.stderr.strip()[:200]}")
     assert result.returncode == 0, result.stderr

@@ -18,25 +18,49 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def issue(tokens: Path, name: str) -> str:
-    out = subprocess.run([sys.executable, "-m", "tournaments.cli", "referee", "token", "new",
-                          name, "--tokens", str(tokens), "--json"],
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tournaments.cli",
+            "referee",
+            "token",
+            "new",
+            name,
+            "--tokens",
+            str(tokens),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     return str(json.loads(out.stdout)["token"])
 
 
 async def remote_bot(port: int, token: str, ca: Path | None) -> asyncio.subprocess.Process:
-    argv = [sys.executable, "-m", "sdk.run", "bots.random_bot:RandomBot",
-            "--referee", f"localhost:{port}", "--token", token]
+    argv = [
+        sys.executable,
+        "-m",
+        "sdk.run",
+        "bots.random_bot:RandomBot",
+        "--referee",
+        f"localhost:{port}",
+        "--token",
+        token,
+    ]
     if ca is not None:
         argv += ["--tls-ca", str(ca)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return await asyncio.create_subprocess_exec(*argv, env=env, stdout=asyncio.subprocess.PIPE,
-                                                stderr=asyncio.subprocess.STDOUT)
+    return await asyncio.create_subprocess_exec(
+        *argv, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    )
 
 
-def test_a_remote_entry_with_its_token_over_tls(tmp_path: Path,
-                                                 certificate: tuple[Path, Path]) -> None:
+def test_a_remote_entry_with_its_token_over_tls(
+    tmp_path: Path, certificate: tuple[Path, Path]
+) -> None:
     cert, key = certificate
     tokens = tmp_path / "tokens.json"
     token = issue(tokens, "alice")
@@ -44,9 +68,12 @@ def test_a_remote_entry_with_its_token_over_tls(tmp_path: Path,
     assert stat.S_IMODE(tokens.stat().st_mode) == 0o600, "the tokens file is its owner's"
 
     async def go() -> tuple[object, bytes, bytes, bytes, int | None]:
-        async with Arena(["random"], listen="127.0.0.1:0", tls=(cert.read_bytes(),
-                                                                key.read_bytes()),
-                         tokens=TokenFile.load(tokens)) as arena:
+        async with Arena(
+            ["random"],
+            listen="127.0.0.1:0",
+            tls=(cert.read_bytes(), key.read_bytes()),
+            tokens=TokenFile.load(tokens),
+        ) as arena:
             assert arena.server is not None
             port = arena.server.port
             alice = await remote_bot(port, token, cert)  # connects before its match: it waits
@@ -55,8 +82,11 @@ def test_a_remote_entry_with_its_token_over_tls(tmp_path: Path,
             wrong = await remote_bot(port, "alice.not-the-secret", cert)
             plain = await remote_bot(port, token, None)  # no TLS: no connection at all
             outs = [(await asyncio.wait_for(p.communicate(), 60))[0] for p in (twin, wrong)]
-            result = await arena.play(["alice", "random"], MatchConfig(seed=4),
-                                      _workers=[worker, await arena.acquire("random")])
+            result = await arena.play(
+                ["alice", "random"],
+                MatchConfig(seed=4),
+                _workers=[worker, await arena.acquire("random")],
+            )
             plain.kill()
             plain_out = (await plain.communicate())[0]
             alice.terminate()
@@ -71,18 +101,32 @@ def test_a_remote_entry_with_its_token_over_tls(tmp_path: Path,
     assert b"connected" not in plain_out
 
 
-def test_serve_refuses_half_a_tls_pair_and_a_missing_tokens_file(tmp_path: Path,
-                                                                  certificate: tuple[Path, Path]
-                                                                  ) -> None:
-    cli = [sys.executable, "-m", "tournaments.cli", "referee", "serve", "--listen",
-           "127.0.0.1:0"]
-    out = subprocess.run([*cli, "--tls-cert", str(certificate[0])], capture_output=True,
-                         text=True, timeout=60)
+def test_serve_refuses_half_a_tls_pair_and_a_missing_tokens_file(
+    tmp_path: Path, certificate: tuple[Path, Path]
+) -> None:
+    cli = [sys.executable, "-m", "tournaments.cli", "referee", "serve", "--listen", "127.0.0.1:0"]
+    out = subprocess.run(
+        [*cli, "--tls-cert", str(certificate[0])], capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 2 and "--tls-key" in out.stderr
-    out = subprocess.run([*cli, "--tokens", str(tmp_path / "none.json")], capture_output=True,
-                         text=True, timeout=60)
+    out = subprocess.run(
+        [*cli, "--tokens", str(tmp_path / "none.json")], capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 2 and "referee token new" in out.stderr
-    out = subprocess.run([sys.executable, "-m", "tournaments.cli", "referee", "token", "new",
-                          "a.b", "--tokens", str(tmp_path / "t.json")], capture_output=True,
-                         text=True, timeout=60)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tournaments.cli",
+            "referee",
+            "token",
+            "new",
+            "a.b",
+            "--tokens",
+            str(tmp_path / "t.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 2 and "no dot" in out.stderr

@@ -42,8 +42,13 @@ def numbers() -> dict[str, int]:
 
 def run_probe(tmp_path: Path) -> dict[str, int]:
     place = sandbox.Place(tmp_path, PROBE.parent)
-    argv = sandbox.command([sys.executable, "/bot/probe.py", json.dumps(numbers())], "sandbox",
-                           sandbox.Limits(), place, sandbox.environment("sandbox", tmp_path, {}))
+    argv = sandbox.command(
+        [sys.executable, "/bot/probe.py", json.dumps(numbers())],
+        "sandbox",
+        sandbox.Limits(),
+        place,
+        sandbox.environment("sandbox", tmp_path, {}),
+    )
     out = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
     found: dict[str, int] = json.loads(out.stdout.splitlines()[-1])
@@ -58,21 +63,44 @@ def test_each_refused_call_gets_eperm_and_the_rest_works(tmp_path: Path) -> None
     refused = {k: v for k, v in found.items() if k not in allowed}
     expected = {k: errno.ENOSYS if k == "clone3" else errno.EPERM for k in refused}
     assert refused == expected, {k: errno.errorcode.get(v, v) for k, v in refused.items()}
-    for name in ("ptrace", "mount", "keyctl", "bpf", "perf_event_open", "userfaultfd",
-                 "unshare", "setns", "kexec_load", "init_module", "finit_module",
-                 "delete_module", "socket AF_INET", "socket AF_INET6", "clone CLONE_NEWUSER"):
+    for name in (
+        "ptrace",
+        "mount",
+        "keyctl",
+        "bpf",
+        "perf_event_open",
+        "userfaultfd",
+        "unshare",
+        "setns",
+        "kexec_load",
+        "init_module",
+        "finit_module",
+        "delete_module",
+        "socket AF_INET",
+        "socket AF_INET6",
+        "clone CLONE_NEWUSER",
+    ):
         assert name in refused, f"{name} was not tried"
 
 
 def test_without_the_filter_the_same_calls_are_not_all_refused(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The control: the sandbox without its filter lets several of them through or fails them
     for another reason, so the EPERMs above are the filter's."""
     need_filter()
     monkeypatch.setattr(seccomp, "filter_file", lambda: None)
     found = run_probe(tmp_path)
-    for name in ("socket AF_INET", "ptrace", "keyctl", "unshare", "clone CLONE_NEWUSER", "bpf",
-                 "io_uring_setup", "clone3"):
+    for name in (
+        "socket AF_INET",
+        "ptrace",
+        "keyctl",
+        "unshare",
+        "clone CLONE_NEWUSER",
+        "bpf",
+        "io_uring_setup",
+        "clone3",
+    ):
         if name in found:
             assert found[name] not in (errno.EPERM, errno.ENOSYS), (name, found[name])
 

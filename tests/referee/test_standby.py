@@ -39,9 +39,14 @@ def test_python_bots_start_warm_and_look_like_cold_ones(tmp_path: Path) -> None:
             seen = []
             for worker in arena._workers:
                 assert worker.process is not None
-                seen.append((worker.entry, worker.process.warm,
-                             cmdline(python_pid(worker.process.pid)),
-                             worker.process.log_path.name))
+                seen.append(
+                    (
+                        worker.entry,
+                        worker.process.warm,
+                        cmdline(python_pid(worker.process.pid)),
+                        worker.process.log_path.name,
+                    )
+                )
             standby = await arena._standby
             return result, seen, standby.pid
 

@@ -13,8 +13,13 @@ SHOW = "import os, referee; print(os.environ.get('GRPC_EXPERIMENTS', '-'))"
 
 def run(env: dict[str, str]) -> str:
     clean = {k: v for k, v in os.environ.items() if k != "GRPC_EXPERIMENTS"}
-    out = subprocess.run([sys.executable, "-c", SHOW], env={**clean, **env}, check=True,
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", SHOW],
+        env={**clean, **env},
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return out.stdout.strip()
 
 
@@ -23,7 +28,8 @@ def test_the_installed_grpc_is_one_the_flags_were_tried_with() -> None:
     assert version is not None
     assert TRIED[0] <= version <= TRIED[1], (
         f"grpcio {version} is outside {TRIED}: measure the flags again (docs/protocol.md) and "
-        "widen TRIED, or drop them")
+        "widen TRIED, or drop them"
+    )
 
 
 def test_importing_the_referee_sets_the_flags_for_it_and_its_bots() -> None:
@@ -42,9 +48,12 @@ def test_nothing_is_set_once_grpc_is_loaded() -> None:
 
 
 def test_a_bot_with_its_one_connection_also_gets_the_poll_poller() -> None:
-    code = ("import os; from referee.protocol.transport import tune_grpc; e = {}; "
-            "print(tune_grpc(e, one_connection=True), e.get('GRPC_POLL_STRATEGY'))")
+    code = (
+        "import os; from referee.protocol.transport import tune_grpc; e = {}; "
+        "print(tune_grpc(e, one_connection=True), e.get('GRPC_POLL_STRATEGY'))"
+    )
     clean = {k: v for k, v in os.environ.items() if not k.startswith("GRPC_")}
-    out = subprocess.run([sys.executable, "-c", code], env=clean, check=True,
-                         capture_output=True, text=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=clean, check=True, capture_output=True, text=True
+    ).stdout.split()
     assert out == ["True", "poll"]

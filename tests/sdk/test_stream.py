@@ -34,10 +34,17 @@ class ScriptedReferee:
         self.address = f"unix:{tmp_path / 'referee.sock'}"
         self._server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
         handler = grpc.stream_stream_rpc_method_handler(
-            self._connect, request_deserializer=Request.FromString,
-            response_serializer=Response.SerializeToString)
-        self._server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
-            "azul_arena.v1.BotService", {"Connect": handler}),))
+            self._connect,
+            request_deserializer=Request.FromString,
+            response_serializer=Response.SerializeToString,
+        )
+        self._server.add_generic_rpc_handlers(
+            (
+                grpc.method_handlers_generic_handler(
+                    "azul_arena.v1.BotService", {"Connect": handler}
+                ),
+            )
+        )
         self._server.add_insecure_port(self.address)
         self._server.start()
 
@@ -115,8 +122,7 @@ def kind(item: Any) -> str:
     return str(msg.WhichOneof("message"))
 
 
-def test_the_hello_is_sent_and_pings_never_reach_the_bots_code(
-        referee: ScriptedReferee) -> None:
+def test_the_hello_is_sent_and_pings_never_reach_the_bots_code(referee: ScriptedReferee) -> None:
     stream = BotStream(referee.address, HELLO, reply_to)
     hello, _ = referee.received("hello")
     assert hello.hello.token == "t"
@@ -128,7 +134,8 @@ def test_the_hello_is_sent_and_pings_never_reach_the_bots_code(
 
 
 def test_a_busy_bot_has_its_pings_answered_and_its_messages_kept_in_order(
-        referee: ScriptedReferee) -> None:
+    referee: ScriptedReferee,
+) -> None:
     stream = BotStream(referee.address, HELLO, reply_to, poll=0.02)
     referee.send(welcome(quiet=False))
     assert kind(stream.read()) == "welcome"
@@ -146,7 +153,8 @@ def test_a_busy_bot_has_its_pings_answered_and_its_messages_kept_in_order(
 
 
 def test_moves_are_answered_inside_the_stream_once_the_referee_promises_quiet(
-        referee: ScriptedReferee) -> None:
+    referee: ScriptedReferee,
+) -> None:
     threads = []
 
     def on_move(msg: Any, received: float) -> Any:
@@ -189,7 +197,8 @@ def test_without_the_promise_moves_come_back_to_the_caller(referee: ScriptedRefe
 
 
 def test_a_ping_just_before_a_move_is_answered_before_the_bot_thinks(
-        referee: ScriptedReferee) -> None:
+    referee: ScriptedReferee,
+) -> None:
     thought: list[float] = []
 
     def on_move(msg: Any, received: float) -> Any:

@@ -12,7 +12,7 @@ from django.contrib.auth.hashers import Argon2PasswordHasher
 
 from tournaments.server.accounts.models import Participant
 
-RANDOM_BOT = b'''import random
+RANDOM_BOT = b"""import random
 
 import sdk
 
@@ -26,9 +26,9 @@ class RandomBot(sdk.Bot):
 
 if __name__ == "__main__":
     sdk.run(RandomBot)
-'''
+"""
 
-CRASHING_BOT = b'''import sdk
+CRASHING_BOT = b"""import sdk
 
 
 class CrashBot(sdk.Bot):
@@ -40,7 +40,7 @@ class CrashBot(sdk.Bot):
 
 if __name__ == "__main__":
     sdk.run(CrashBot)
-'''
+"""
 
 
 def zip_bytes(files: dict[str, bytes]) -> bytes:
@@ -61,10 +61,12 @@ def tgz_bytes(files: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
-def participant(name: str, password: str = "a long enough pass 7", staff: bool = False
-                ) -> tuple[Any, Participant]:
-    user = get_user_model().objects.create_user(name, password=password, is_staff=staff,
-                                                is_superuser=staff)
+def participant(
+    name: str, password: str = "a long enough pass 7", staff: bool = False
+) -> tuple[Any, Participant]:
+    user = get_user_model().objects.create_user(
+        name, password=password, is_staff=staff, is_superuser=staff
+    )
     who = Participant.objects.create(name=name)
     who.members.add(user)
     return user, who

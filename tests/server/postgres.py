@@ -20,8 +20,10 @@ from pathlib import Path
 
 def binaries() -> Path | None:
     """The newest installed PostgreSQL's bin folder, or None."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-                   key=lambda p: int(Path(p).parent.parent.name.split(".")[0]))
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+        key=lambda p: int(Path(p).parent.parent.name.split(".")[0]),
+    )
     return Path(found[-1]).parent if found else None
 
 
@@ -56,10 +58,29 @@ def server() -> Iterator[str]:
         subprocess.run([*prefix, *args], check=True, capture_output=True, timeout=120)
 
     try:
-        run(str(bin_dir / "initdb"), "-D", str(data), "-U", "arena", "-A", "trust", "-E",
-            "UTF8", "--no-sync")
-        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-o",
-            f"-k {folder} -c listen_addresses='' -F", "start")
+        run(
+            str(bin_dir / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            "arena",
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        )
+        run(
+            str(bin_dir / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(log),
+            "-w",
+            "-o",
+            f"-k {folder} -c listen_addresses='' -F",
+            "start",
+        )
         try:
             run(str(bin_dir / "createdb"), "-h", str(folder), "-U", "arena", "arena")
             yield f"postgresql://arena@/arena?host={folder}"

@@ -66,8 +66,9 @@ def refused(archive: Path, tmp_path: Path, match: str, limits: Limits | None = N
 
 
 def test_honest_tar_and_zip_unpack_and_find_the_bot(tmp_path: Path) -> None:
-    tgz = make_tar(tmp_path / "a.tar.gz", [tar_file("mybot/bot.py"),
-                                           tar_file("mybot/lib/util.py", b"x = 1\n")])
+    tgz = make_tar(
+        tmp_path / "a.tar.gz", [tar_file("mybot/bot.py"), tar_file("mybot/lib/util.py", b"x = 1\n")]
+    )
     done = unpack(tgz, tmp_path / "t")
     assert (done.format, done.files) == ("tar.gz", 2)
     root = bot_root(tmp_path / "t")
@@ -79,14 +80,18 @@ def test_honest_tar_and_zip_unpack_and_find_the_bot(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("kind", ["tar", "zip"])
-@pytest.mark.parametrize("name, match", [
-    ("../evil/bot.py", r"contains '\.\.'"),
-    ("mybot/../../evil.py", r"contains '\.\.'"),
-    ("/tmp/azul-arena-evil", "absolute path"),
-    ("..\\evil.py", r"contains '\.\.'"),
-])
-def test_paths_leaving_the_folder_are_refused(tmp_path: Path, kind: str, name: str,
-                                              match: str) -> None:
+@pytest.mark.parametrize(
+    "name, match",
+    [
+        ("../evil/bot.py", r"contains '\.\.'"),
+        ("mybot/../../evil.py", r"contains '\.\.'"),
+        ("/tmp/azul-arena-evil", "absolute path"),
+        ("..\\evil.py", r"contains '\.\.'"),
+    ],
+)
+def test_paths_leaving_the_folder_are_refused(
+    tmp_path: Path, kind: str, name: str, match: str
+) -> None:
     if kind == "tar":
         archive = make_tar(tmp_path / "x.tar.gz", [tar_file("bot.py"), tar_file(name)])
     else:
@@ -94,34 +99,44 @@ def test_paths_leaving_the_folder_are_refused(tmp_path: Path, kind: str, name: s
     refused(archive, tmp_path, match)
 
 
-@pytest.mark.parametrize("member, match", [
-    (tar_special("evil", tarfile.SYMTYPE, "/etc/passwd"), "is a link"),
-    (tar_special("inside", tarfile.SYMTYPE, "bot.py"), "is a link"),
-    (tar_special("hard", tarfile.LNKTYPE, "bot.py"), "is a link"),
-    (tar_special("dev", tarfile.CHRTYPE), "device, FIFO"),
-    (tar_special("blk", tarfile.BLKTYPE), "device, FIFO"),
-    (tar_special("fifo", tarfile.FIFOTYPE), "device, FIFO"),
-])
-def test_tar_links_and_devices_are_refused(tmp_path: Path, member: tuple[tarfile.TarInfo, None],
-                                           match: str) -> None:
+@pytest.mark.parametrize(
+    "member, match",
+    [
+        (tar_special("evil", tarfile.SYMTYPE, "/etc/passwd"), "is a link"),
+        (tar_special("inside", tarfile.SYMTYPE, "bot.py"), "is a link"),
+        (tar_special("hard", tarfile.LNKTYPE, "bot.py"), "is a link"),
+        (tar_special("dev", tarfile.CHRTYPE), "device, FIFO"),
+        (tar_special("blk", tarfile.BLKTYPE), "device, FIFO"),
+        (tar_special("fifo", tarfile.FIFOTYPE), "device, FIFO"),
+    ],
+)
+def test_tar_links_and_devices_are_refused(
+    tmp_path: Path, member: tuple[tarfile.TarInfo, None], match: str
+) -> None:
     archive = make_tar(tmp_path / "x.tar.gz", [tar_file("bot.py"), member])
     refused(archive, tmp_path, match)
 
 
 def test_a_link_then_a_write_through_it_is_refused_at_the_link(tmp_path: Path) -> None:
-    archive = make_tar(tmp_path / "x.tar.gz", [tar_special("d", tarfile.SYMTYPE, str(tmp_path)),
-                                               tar_file("d/evil", b"x")])
+    archive = make_tar(
+        tmp_path / "x.tar.gz",
+        [tar_special("d", tarfile.SYMTYPE, str(tmp_path)), tar_file("d/evil", b"x")],
+    )
     refused(archive, tmp_path, "is a link")
 
 
-@pytest.mark.parametrize("mode, match", [
-    (stat.S_IFLNK | 0o777, "symbolic link"),
-    (stat.S_IFCHR | 0o666, "device, FIFO"),
-    (stat.S_IFIFO | 0o666, "device, FIFO"),
-])
+@pytest.mark.parametrize(
+    "mode, match",
+    [
+        (stat.S_IFLNK | 0o777, "symbolic link"),
+        (stat.S_IFCHR | 0o666, "device, FIFO"),
+        (stat.S_IFIFO | 0o666, "device, FIFO"),
+    ],
+)
 def test_zip_links_and_devices_are_refused(tmp_path: Path, mode: int, match: str) -> None:
-    archive = make_zip(tmp_path / "x.zip", [("bot.py", BOT), (zip_mode("evil", mode),
-                                                              b"/etc/passwd")])
+    archive = make_zip(
+        tmp_path / "x.zip", [("bot.py", BOT), (zip_mode("evil", mode), b"/etc/passwd")]
+    )
     refused(archive, tmp_path, match)
 
 
@@ -141,8 +156,8 @@ def test_a_zip_whose_header_lies_about_its_size_is_cut_at_the_limit(tmp_path: Pa
     raw = bytearray(archive.read_bytes())
     # Rewrite the central directory's uncompressed size of "pad" to 10 bytes.
     cd = raw.rfind(b"PK\x01\x02")
-    assert raw[cd + 46:cd + 49] == b"pad"
-    raw[cd + 24:cd + 28] = (10).to_bytes(4, "little")
+    assert raw[cd + 46 : cd + 49] == b"pad"
+    raw[cd + 24 : cd + 28] = (10).to_bytes(4, "little")
     archive.write_bytes(bytes(raw))
     dest = tmp_path / "out"
     with pytest.raises(ArchiveError):
@@ -160,12 +175,15 @@ def test_too_many_files_are_refused(tmp_path: Path, kind: str) -> None:
     refused(archive, tmp_path, "more than 20 members", Limits(max_files=20))
 
 
-@pytest.mark.parametrize("content, match", [
-    (b"just text, not an archive", "not a .zip or .tar.gz"),
-    (b"", "not a .zip or .tar.gz"),
-    (b"PK\x03\x04" + b"\x00" * 40, "not a readable .zip"),
-    (b"\x1f\x8b\x08\x00" + b"\x00" * 40, "not a readable .tar.gz"),
-])
+@pytest.mark.parametrize(
+    "content, match",
+    [
+        (b"just text, not an archive", "not a .zip or .tar.gz"),
+        (b"", "not a .zip or .tar.gz"),
+        (b"PK\x03\x04" + b"\x00" * 40, "not a readable .zip"),
+        (b"\x1f\x8b\x08\x00" + b"\x00" * 40, "not a readable .tar.gz"),
+    ],
+)
 def test_wrong_or_broken_formats_are_refused(tmp_path: Path, content: bytes, match: str) -> None:
     archive = tmp_path / "x.bin"
     archive.write_bytes(content)
@@ -213,8 +231,10 @@ def test_executable_bits_survive_and_nothing_else(tmp_path: Path) -> None:
     unpack(archive, tmp_path / "t")
     mode = (tmp_path / "t" / "run.sh").stat().st_mode
     assert mode & 0o111 and not mode & (stat.S_ISUID | 0o002)
-    z = make_zip(tmp_path / "x.zip", [("bot.py", BOT), (zip_mode("run.sh", stat.S_IFREG | 0o755),
-                                                        b"#!/bin/sh\n")])
+    z = make_zip(
+        tmp_path / "x.zip",
+        [("bot.py", BOT), (zip_mode("run.sh", stat.S_IFREG | 0o755), b"#!/bin/sh\n")],
+    )
     unpack(z, tmp_path / "z")
     assert (tmp_path / "z" / "run.sh").stat().st_mode & 0o111
     assert not (tmp_path / "z" / "bot.py").stat().st_mode & 0o111

@@ -17,7 +17,7 @@ import pytest
 from tests.server.test_cli import start
 from tests.web.browser import chromium_browser, console_errors, drawn_fraction
 
-CHATTY_BOT = b'''import random
+CHATTY_BOT = b"""import random
 import sys
 
 import sdk
@@ -33,7 +33,7 @@ class ChattyBot(sdk.Bot):
 
 if __name__ == "__main__":
     sdk.run(ChattyBot)
-'''
+"""
 PASSWORD = "zed's long password 42"
 
 
@@ -52,13 +52,23 @@ def until(driver: Any, url: str, check: Any, timeout: float, what: str) -> None:
     raise AssertionError(f"timed out waiting for {what}; the page:\n{driver.page_source[:3000]}")
 
 
-def test_sign_up_upload_validate_play_watch_and_read_the_log(browser: Any,
-                                                             tmp_path: Path) -> None:
+def test_sign_up_upload_validate_play_watch_and_read_the_log(browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    proc, url = start(tmp_path, "server", "demo", "--home", str(tmp_path / "srv"),
-                      "--listen", "127.0.0.1:0", "--bot", "random", "-c", "1")
+    proc, url = start(
+        tmp_path,
+        "server",
+        "demo",
+        "--home",
+        str(tmp_path / "srv"),
+        "--listen",
+        "127.0.0.1:0",
+        "--bot",
+        "random",
+        "-c",
+        "1",
+    )
     try:
         b = browser
         b.get(f"{url}/signup/")
@@ -76,8 +86,13 @@ def test_sign_up_upload_validate_play_watch_and_read_the_log(browser: Any,
         b.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
         WebDriverWait(b, 30).until(lambda d: "version 1 received" in d.page_source)
 
-        until(b, f"{url}/p/zed-bots/v/1/", lambda page: 'id="state" class="passed"' in page,
-              120, "the upload's validation")
+        until(
+            b,
+            f"{url}/p/zed-bots/v/1/",
+            lambda page: 'id="state" class="passed"' in page,
+            120,
+            "the upload's validation",
+        )
         assert "only legal moves" in b.page_source
         assert "chatty thinks about move" in b.find_element(By.ID, "log-tail").text
 

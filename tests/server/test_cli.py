@@ -29,16 +29,30 @@ def env(tmp_path: Path) -> dict[str, str]:
     return e
 
 
-def cli(tmp_path: Path, *args: str, stdin: str = "", timeout: float = 120
-        ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], input=stdin, capture_output=True, text=True,
-                          env=env(tmp_path), cwd=ROOT, timeout=timeout)
+def cli(
+    tmp_path: Path, *args: str, stdin: str = "", timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CLI, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env(tmp_path),
+        cwd=ROOT,
+        timeout=timeout,
+    )
 
 
 def start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
     """Start a server command; returns it and its URL (read from its banner)."""
-    proc = subprocess.Popen([*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, env=env(tmp_path), cwd=ROOT)
+    proc = subprocess.Popen(
+        [*CLI, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env(tmp_path),
+        cwd=ROOT,
+    )
     assert proc.stdout is not None
     seen = []
     deadline = time.monotonic() + 60
@@ -70,19 +84,33 @@ def wait_for(predicate, timeout: float, what: str) -> None:  # type: ignore[no-u
 
 def test_init_run_login_submit_and_see_it_validated(tmp_path: Path) -> None:
     home = tmp_path / "contest"
-    done = cli(tmp_path, "server", "init", "--home", str(home), "--organiser", "org",
-               "--password", "org pass 12345", "--time-per-move", "0.3")
+    done = cli(
+        tmp_path,
+        "server",
+        "init",
+        "--home",
+        str(home),
+        "--organiser",
+        "org",
+        "--password",
+        "org pass 12345",
+        "--time-per-move",
+        "0.3",
+    )
     assert done.returncode == 0, done.stderr
     assert "organiser account: org" in done.stdout
     db = home / "server.sqlite3"
     assert query(db, "PRAGMA journal_mode") == [("wal",)]
     # A participant signs up through the real HTTP server, then uses the CLI.
-    proc, url = start(tmp_path, "server", "run", "--home", str(home), "--listen",
-                      "127.0.0.1:0")
+    proc, url = start(tmp_path, "server", "run", "--home", str(home), "--listen", "127.0.0.1:0")
     try:
         import django.contrib.auth.hashers  # noqa: F401  (the hasher the server uses)
 
-        made = subprocess.run([sys.executable, "-c", f"""
+        made = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                f"""
 import os, sys
 os.environ['AZUL_ARENA_SERVER_HOME'] = {str(home)!r}
 from tournaments.server import setup; setup()
@@ -90,13 +118,29 @@ from django.contrib.auth import get_user_model
 from tournaments.server.accounts.models import Participant
 u = get_user_model().objects.create_user('zoe', password='zoe pass 12345')
 p = Participant.objects.create(name='zoe'); p.members.add(u)
-"""], capture_output=True, text=True, env=env(tmp_path), cwd=ROOT, timeout=60)
+""",
+            ],
+            capture_output=True,
+            text=True,
+            env=env(tmp_path),
+            cwd=ROOT,
+            timeout=60,
+        )
         assert made.returncode == 0, made.stderr
-        bad = cli(tmp_path, "login", "--server", url, "-u", "zoe", "--password-stdin",
-                  stdin="wrong\n")
+        bad = cli(
+            tmp_path, "login", "--server", url, "-u", "zoe", "--password-stdin", stdin="wrong\n"
+        )
         assert bad.returncode == 1 and "wrong user name or password" in bad.stderr
-        ok = cli(tmp_path, "login", "--server", url, "-u", "zoe", "--password-stdin",
-                 stdin="zoe pass 12345\n")
+        ok = cli(
+            tmp_path,
+            "login",
+            "--server",
+            url,
+            "-u",
+            "zoe",
+            "--password-stdin",
+            stdin="zoe pass 12345\n",
+        )
         assert ok.returncode == 0, ok.stderr
         saved = tmp_path / "config" / "servers.json"
         assert saved.stat().st_mode & 0o077 == 0, "the token file is the user's only"
@@ -122,8 +166,7 @@ p = Participant.objects.create(name='zoe'); p.members.add(u)
         assert not (home.parent / "escape.py").exists()
 
         def validated() -> bool:
-            rows = query(home / "server.sqlite3",
-                         "SELECT state FROM arena_submissions_version")
+            rows = query(home / "server.sqlite3", "SELECT state FROM arena_submissions_version")
             return rows == [("passed",)]
 
         wait_for(validated, 90, "the version's validation")
@@ -137,8 +180,21 @@ p = Participant.objects.create(name='zoe'); p.members.add(u)
 
 def test_a_sigkilled_ladder_resumes_with_nothing_rated_twice(tmp_path: Path) -> None:
     home = tmp_path / "ladder"
-    proc, _ = start(tmp_path, "server", "demo", "--home", str(home), "--listen", "127.0.0.1:0",
-                    "--bot", "random", "--bot", "greedy", "-c", "1")
+    proc, _ = start(
+        tmp_path,
+        "server",
+        "demo",
+        "--home",
+        str(home),
+        "--listen",
+        "127.0.0.1:0",
+        "--bot",
+        "random",
+        "--bot",
+        "greedy",
+        "-c",
+        "1",
+    )
     db = home / "server.sqlite3"
 
     def some_done() -> bool:
@@ -146,19 +202,25 @@ def test_a_sigkilled_ladder_resumes_with_nothing_rated_twice(tmp_path: Path) -> 
 
     try:
         wait_for(some_done, 120, "three ladder games")
-        wait_for(lambda: query(db, "SELECT count(*) FROM arena_ladder_game WHERE "
-                                   "status='scheduled'")[0][0] > 0, 30, "a game in flight")
+        wait_for(
+            lambda: (
+                query(db, "SELECT count(*) FROM arena_ladder_game WHERE status='scheduled'")[0][0]
+                > 0
+            ),
+            30,
+            "a game in flight",
+        )
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
     time.sleep(0.5)
-    in_flight = {r[0] for r in query(db, "SELECT id FROM arena_ladder_game WHERE "
-                                         "status='scheduled'")}
+    in_flight = {
+        r[0] for r in query(db, "SELECT id FROM arena_ladder_game WHERE status='scheduled'")
+    }
     before = query(db, "SELECT count(*) FROM arena_ladder_game WHERE status='done'")[0][0]
     # Nothing half-written: every rated game has its seats, ratings counted once per seat.
     assert query(db, "SELECT sum(games) FROM arena_ladder_standing")[0][0] == 2 * before
-    resumed = cli(tmp_path, "server", "ladder", "--home", str(home), "--games", "4",
-                  timeout=180)
+    resumed = cli(tmp_path, "server", "ladder", "--home", str(home), "--games", "4", timeout=180)
     assert resumed.returncode == 0, resumed.stderr
     assert "4 games played" in resumed.stderr
     statuses = dict(query(db, "SELECT id, status FROM arena_ladder_game"))
@@ -166,21 +228,33 @@ def test_a_sigkilled_ladder_resumes_with_nothing_rated_twice(tmp_path: Path) -> 
     done = query(db, "SELECT count(*) FROM arena_ladder_game WHERE status='done'")[0][0]
     assert done >= before + 4
     assert query(db, "SELECT sum(games) FROM arena_ladder_standing")[0][0] == 2 * done
-    assert query(db, "SELECT count(*) FROM arena_ladder_seat s JOIN arena_ladder_game g ON "
-                     "g.id = s.game_id WHERE g.status='done' AND s.mu_after IS NULL")[0][0] == 0
+    assert (
+        query(
+            db,
+            "SELECT count(*) FROM arena_ladder_seat s JOIN arena_ladder_game g ON "
+            "g.id = s.game_id WHERE g.status='done' AND s.mu_after IS NULL",
+        )[0][0]
+        == 0
+    )
 
 
-@pytest.mark.parametrize("args, message", [
-    (["server", "run", "--listen", "nonsense"], "--listen is HOST:PORT"),
-    (["server", "demo", "--bot", "nobody"], "unknown reference bot"),
-    (["server", "init", "--ruleset", "pavilion", "--wild-order", "PPPPPP"], "wild"),
-    (["server", "init", "--ruleset", "chess"], "unknown ruleset"),
-    (["submit", "/nonexistent/bot", "--server", "http://127.0.0.1:9"], "does not exist"),
-    (["submissions", "--server", "http://127.0.0.1:9"], "not logged in"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["server", "run", "--listen", "nonsense"], "--listen is HOST:PORT"),
+        (["server", "demo", "--bot", "nobody"], "unknown reference bot"),
+        (["server", "init", "--ruleset", "pavilion", "--wild-order", "PPPPPP"], "wild"),
+        (["server", "init", "--ruleset", "chess"], "unknown ruleset"),
+        (["submit", "/nonexistent/bot", "--server", "http://127.0.0.1:9"], "does not exist"),
+        (["submissions", "--server", "http://127.0.0.1:9"], "not logged in"),
+    ],
+)
 def test_bad_arguments_say_what_is_wrong(tmp_path: Path, args: list[str], message: str) -> None:
-    extra = ["--home", str(tmp_path / "h")] if args[:2] in (["server", "run"],
-                                                             ["server", "init"]) else []
+    extra = (
+        ["--home", str(tmp_path / "h")]
+        if args[:2] in (["server", "run"], ["server", "init"])
+        else []
+    )
     done = cli(tmp_path, *args, *extra)
     assert done.returncode in (1, 2)
     assert message in done.stderr + done.stdout

@@ -12,8 +12,18 @@ from tests.server.test_cli import cli
 
 def test_a_contest_and_a_class_from_the_command_line(tmp_path: Path) -> None:
     home = ["--home", str(tmp_path / "course")]
-    made = cli(tmp_path, "server", "contest", "create", "comp", *home, "--deadline",
-               "2030-01-01T17:00", "--hidden", "--json")
+    made = cli(
+        tmp_path,
+        "server",
+        "contest",
+        "create",
+        "comp",
+        *home,
+        "--deadline",
+        "2030-01-01T17:00",
+        "--hidden",
+        "--json",
+    )
     assert made.returncode == 0, made.stderr
     about = json.loads(made.stdout)
     assert (about["state"], about["visibility"]) == ("open", "hidden")
@@ -25,31 +35,68 @@ def test_a_contest_and_a_class_from_the_command_line(tmp_path: Path) -> None:
     assert refused.returncode == 2
     assert "line 3" in refused.stderr and "nothing was imported" in refused.stderr
     good = tmp_path / "class.csv"
-    good.write_text("login,name,email,team\nann,Ann A,ann@x.org,t1\nbob,Bob B,bob@x.org,t1\n"
-                    "cy,Cy C,cy@x.org,t2\n")
+    good.write_text(
+        "login,name,email,team\nann,Ann A,ann@x.org,t1\nbob,Bob B,bob@x.org,t1\n"
+        "cy,Cy C,cy@x.org,t2\n"
+    )
     links = tmp_path / "links.csv"
-    first = cli(tmp_path, "server", "import-class", str(good), "--contest", "comp", *home,
-                "--links", str(links), "--json")
+    first = cli(
+        tmp_path,
+        "server",
+        "import-class",
+        str(good),
+        "--contest",
+        "comp",
+        *home,
+        "--links",
+        str(links),
+        "--json",
+    )
     assert first.returncode == 0, first.stderr
     assert json.loads(first.stdout) | {"links_file": ""} == {
-        "created": 3, "updated": 0, "teams_created": 2, "links": 3, "links_file": "",
-        "mailed": 0}
+        "created": 3,
+        "updated": 0,
+        "teams_created": 2,
+        "links": 3,
+        "links_file": "",
+        "mailed": 0,
+    }
     rows = links.read_text().splitlines()
     assert rows[0] == "login,email,link" and len(rows) == 4 and "/welcome/" in rows[1]
-    again = cli(tmp_path, "server", "import-class", str(good), "--contest", "comp", *home,
-                "--links", str(links), "--json")
+    again = cli(
+        tmp_path,
+        "server",
+        "import-class",
+        str(good),
+        "--contest",
+        "comp",
+        *home,
+        "--links",
+        str(links),
+        "--json",
+    )
     assert json.loads(again.stdout)["created"] == 0
     assert json.loads(again.stdout)["updated"] == 3
 
-    ext = cli(tmp_path, "server", "contest", "extend", "comp", "t2", "--until",
-              "2030-01-03T17:00", "--reason", "illness", *home)
+    ext = cli(
+        tmp_path,
+        "server",
+        "contest",
+        "extend",
+        "comp",
+        "t2",
+        "--until",
+        "2030-01-03T17:00",
+        "--reason",
+        "illness",
+        *home,
+    )
     assert ext.returncode == 0, ext.stderr
     frozen = cli(tmp_path, "server", "contest", "set", "comp", "frozen", *home)
     assert frozen.returncode == 0, frozen.stderr
     back = cli(tmp_path, "server", "contest", "set", "comp", "open", *home)
     assert back.returncode == 2 and "only moves forward" in back.stderr
-    shown = json.loads(cli(tmp_path, "server", "contest", "show", "comp", *home,
-                           "--json").stdout)
+    shown = json.loads(cli(tmp_path, "server", "contest", "show", "comp", *home, "--json").stdout)
     assert shown["state"] == "frozen" and shown["participants"] == 2
     assert shown["extensions"][0]["team"] == "t2"
     early = cli(tmp_path, "server", "export-results", "comp", *home, "-o", str(tmp_path / "r"))

@@ -34,8 +34,11 @@ class IntakeTests(TestCase):
         self.assertTrue(str(v1.folder()).startswith(str(settings.HOME)))
 
     def test_a_refused_archive_leaves_nothing(self) -> None:
-        before = sorted(p.name for p in (Path(settings.HOME) / "uploads").glob("*")) if (
-            Path(settings.HOME) / "uploads").exists() else []
+        before = (
+            sorted(p.name for p in (Path(settings.HOME) / "uploads").glob("*"))
+            if (Path(settings.HOME) / "uploads").exists()
+            else []
+        )
         with self.assertRaisesRegex(SubmissionError, r"contains '\.\.'"):
             submit(self.who, [zip_bytes({"bot.py": RANDOM_BOT, "../escape.py": b"x"})])
         with self.assertRaisesRegex(SubmissionError, "no bot.py or bot.toml"):

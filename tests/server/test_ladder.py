@@ -28,21 +28,27 @@ def cand(v: int, p: int, mu: float = 25.0, games: int = 50, idle_min: int = 0) -
 
 def test_a_new_version_is_seeded_first_then_the_longest_idle() -> None:
     rng = random.Random(1)
-    field = [cand(1, 1, idle_min=5), cand(2, 2, idle_min=1), cand(3, 3, idle_min=9),
-             Candidate(4, 4, 25.0, 0, None)]
+    field = [
+        cand(1, 1, idle_min=5),
+        cand(2, 2, idle_min=1),
+        cand(3, 3, idle_min=9),
+        Candidate(4, 4, 25.0, 0, None),
+    ]
     assert 4 in {c.version for c in pick_game(field, 2, rng) or []}
     rated = [cand(1, 1, idle_min=5), cand(2, 2, idle_min=1), cand(3, 3, idle_min=9)]
     for _ in range(10):
         assert 2 in {c.version for c in pick_game(rated, 2, rng) or []}
-    under = [cand(1, 1, games=PROVISIONAL_GAMES - 1, idle_min=0), cand(2, 2, idle_min=-100),
-             cand(3, 3, idle_min=50)]
+    under = [
+        cand(1, 1, games=PROVISIONAL_GAMES - 1, idle_min=0),
+        cand(2, 2, idle_min=-100),
+        cand(3, 3, idle_min=50),
+    ]
     assert 1 in {c.version for c in pick_game(under, 2, rng) or []}
 
 
 def test_opponents_are_near_in_rating_and_one_version_per_participant() -> None:
     rng = random.Random(2)
-    field = [cand(1, 1, mu=20, games=0)] + [cand(10 + i, 10 + i, mu=20 + i * 3)
-                                            for i in range(12)]
+    field = [cand(1, 1, mu=20, games=0)] + [cand(10 + i, 10 + i, mu=20 + i * 3) for i in range(12)]
     field += [cand(99, 1, mu=20.1)]  # the hero's own other version is never its opponent
     for _ in range(50):
         game = pick_game(field, 3, rng) or []
@@ -65,9 +71,14 @@ class RecordTests(TestCase):
 
     def outcome(self, first_wins: bool = True) -> GameOutcome:
         a, b = self.versions
-        return GameOutcome(seats=[SeatOutcome(a.entry_name, 40, 1 if first_wins else 2),
-                                  SeatOutcome(b.entry_name, 30, 2 if first_wins else 1)],
-                           record={"ruleset": "azul"}, duration=0.5)
+        return GameOutcome(
+            seats=[
+                SeatOutcome(a.entry_name, 40, 1 if first_wins else 2),
+                SeatOutcome(b.entry_name, 30, 2 if first_wins else 1),
+            ],
+            record={"ruleset": "azul"},
+            duration=0.5,
+        )
 
     def test_a_game_is_rated_once_even_when_recorded_twice(self) -> None:
         game = results.schedule(Contest.current(), self.versions)
@@ -77,12 +88,10 @@ class RecordTests(TestCase):
         self.assertEqual((a.games, b.games, a.wins), (1, 1, 1))
         self.assertGreater(a.mu, b.mu)
 
-    def test_infrastructure_failures_are_never_rated_and_give_up_after_max_attempts(
-            self) -> None:
+    def test_infrastructure_failures_are_never_rated_and_give_up_after_max_attempts(self) -> None:
         game = results.schedule(Contest.current(), self.versions)
         for _ in range(results.MAX_ATTEMPTS - 1):
-            self.assertEqual(results.infrastructure_failure(game.pk, "worker lost"),
-                             Game.SCHEDULED)
+            self.assertEqual(results.infrastructure_failure(game.pk, "worker lost"), Game.SCHEDULED)
         self.assertEqual(results.infrastructure_failure(game.pk, "worker lost"), Game.FAILED)
         self.assertFalse(results.record(game.pk, self.outcome()))
         self.assertEqual(sum(s.games for s in Standing.objects.all()), 0)
@@ -129,8 +138,7 @@ class WorkerTests(TransactionTestCase):
         self.assertEqual(Version.objects.get(participant=bad).state, Version.FAILED)
         done = Game.objects.filter(status=Game.DONE)
         self.assertEqual(done.count(), 6)
-        self.assertTrue(all(g.rated and g.record and g.record["ruleset"] == "azul"
-                            for g in done))
+        self.assertTrue(all(g.rated and g.record and g.record["ruleset"] == "azul" for g in done))
         self.assertEqual(sum(s.games for s in Standing.objects.all()), 12)
         seats = Seat.objects.filter(game__in=done)
         self.assertTrue(all(s.termination == "ok" and s.log for s in seats))
@@ -176,8 +184,9 @@ class WorkerTests(TransactionTestCase):
             v = submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])
             Version.objects.filter(pk=v.pk).update(state=Version.PASSED)
             enter(v)
-        worker = LadderWorker(max_games=3, validate=False, poll=0.05,
-                              cluster=ClusterOptions(workers=1, threads=1))
+        worker = LadderWorker(
+            max_games=3, validate=False, poll=0.05, cluster=ClusterOptions(workers=1, threads=1)
+        )
         stats = run_loop(worker.run())
         self.assertEqual((stats.played, stats.infrastructure_failures), (3, 0), stats)
         done = Game.objects.filter(status=Game.DONE)

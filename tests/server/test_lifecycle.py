@@ -29,8 +29,9 @@ def passed(who: object) -> Version:
 
 class LifecycleTests(TestCase):
     def setUp(self) -> None:
-        self.contest = Contest.objects.create(slug="c", state=Contest.DRAFT,
-                                              opens=timezone.now() + timedelta(hours=1))
+        self.contest = Contest.objects.create(
+            slug="c", state=Contest.DRAFT, opens=timezone.now() + timedelta(hours=1)
+        )
         _, self.ann = participant("ann")
         _, self.ben = participant("ben")
         for who in (self.ann, self.ben):

@@ -22,17 +22,20 @@ class DefaultContestMigrationTests(TransactionTestCase):
         old = executor.loader.project_state(BEFORE).apps
         # (The row the first migration run made is there already; it stands for the old one.)
         old.get_model("arena_ladder", "Contest").objects.update_or_create(
-            pk=1, defaults={"name": "Old ladder"})
+            pk=1, defaults={"name": "Old ladder"}
+        )
         old.get_model("arena_accounts", "Participant").objects.create(name="ann")
-        old.get_model("arena_ladder", "Game").objects.create(ruleset="azul", time_per_move=1.0,
-                                                             seed=7)
+        old.get_model("arena_ladder", "Game").objects.create(
+            ruleset="azul", time_per_move=1.0, seed=7
+        )
         executor = MigrationExecutor(connection)
         executor.loader.build_graph()
         executor.migrate(AFTER)
         new = executor.loader.project_state(AFTER).apps
         contest = new.get_model("arena_ladder", "Contest").objects.get(pk=1)
-        self.assertEqual((contest.slug, contest.name, contest.state),
-                         ("default", "Old ladder", "open"))
+        self.assertEqual(
+            (contest.slug, contest.name, contest.state), ("default", "Old ladder", "open")
+        )
         ann = new.get_model("arena_accounts", "Participant").objects.get(name="ann")
         self.assertEqual(ann.contest_id, 1)
         self.assertEqual(new.get_model("arena_ladder", "Game").objects.get().contest_id, 1)

@@ -23,10 +23,24 @@ def test_the_server_runs_a_term_on_postgresql() -> None:
     with postgres.server() as url:
         env = dict(os.environ, AZUL_ARENA_TEST_DATABASE_URL=url)
         env.pop("DATABASE_URL", None)
-        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                              "tests/server/test_term.py", "tests/server/test_ladder.py",
-                              "tests/server/test_lifecycle.py",
-                              "tests/server/test_migration.py"],
-                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "tests/server/test_term.py",
+                "tests/server/test_ladder.py",
+                "tests/server/test_lifecycle.py",
+                "tests/server/test_migration.py",
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "passed" in run.stdout and "skipped" not in run.stdout, run.stdout[-2000:]

@@ -13,7 +13,12 @@ def test_postgresql_urls_become_psycopg_settings() -> None:
     db = from_url("postgresql://arena:p%40ss@db.example.edu:5433/contest?sslmode=require")
     assert db["ENGINE"] == "django.db.backends.postgresql"
     assert (db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == (
-        "contest", "arena", "p@ss", "db.example.edu", "5433")
+        "contest",
+        "arena",
+        "p@ss",
+        "db.example.edu",
+        "5433",
+    )
     assert db["OPTIONS"] == {"sslmode": "require"}
     socket = from_url("postgres:///contest?host=/run/postgresql")
     assert (socket["HOST"], socket["NAME"]) == ("/run/postgresql", "contest")
@@ -23,9 +28,11 @@ def test_sqlite_urls_and_bad_urls() -> None:
     db = from_url("sqlite:////srv/arena/db.sqlite3")
     assert db["NAME"] == "/srv/arena/db.sqlite3"
     assert "journal_mode=WAL" in db["OPTIONS"]["init_command"]
-    for bad, message in (("mysql://x/y", "must start with postgresql://"),
-                         ("postgresql://host", "needs the database NAME"),
-                         ("sqlite://", "needs the database file")):
+    for bad, message in (
+        ("mysql://x/y", "must start with postgresql://"),
+        ("postgresql://host", "needs the database NAME"),
+        ("sqlite://", "needs the database file"),
+    ):
         with pytest.raises(DatabaseUrlError, match=message):
             from_url(bad)
 
@@ -57,8 +64,10 @@ def test_contest_settings_no_game_could_use_are_refused() -> None:
     ok = Contest(ruleset="pavilion", players=3, wild_order="GOPYBR")
     ok.clean()
     assert ok.options() == {"wild_order": "GOPYBR"}
-    for bad, message in ((Contest(ruleset="chess"), "unknown ruleset"),
-                         (Contest(ruleset="azul", players=5), "played by 2-4"),
-                         (Contest(ruleset="pavilion", wild_order="XXXXXX"), "six letters")):
+    for bad, message in (
+        (Contest(ruleset="chess"), "unknown ruleset"),
+        (Contest(ruleset="azul", players=5), "played by 2-4"),
+        (Contest(ruleset="pavilion", wild_order="XXXXXX"), "six letters"),
+    ):
         with pytest.raises(ValidationError, match=message):
             bad.clean()

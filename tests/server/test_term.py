@@ -61,18 +61,27 @@ class TermTests(TransactionTestCase):
 
     def test_a_whole_term(self) -> None:
         contest = Contest.objects.create(
-            slug="term", name="COMP-TEST", players=2, time_per_move=0.2,
-            visibility=Contest.HIDDEN, final_min_games=4, challenge_quota=1,
-            deadline=timezone.now() + timedelta(days=7))
+            slug="term",
+            name="COMP-TEST",
+            players=2,
+            time_per_move=0.2,
+            visibility=Contest.HIDDEN,
+            final_min_games=4,
+            challenge_quota=1,
+            deadline=timezone.now() + timedelta(days=7),
+        )
         organiser = get_user_model().objects.create_superuser("prof", password="organiser pw 1")
 
         # -- the class: 30 students in 30 teams, one-time sign-up links ------------------------
         students = classlist.read(class_csv(self.tmp / "class.csv"))
         result = classlist.apply(students, contest, "http://testserver")
-        self.assertEqual((len(result.created), len(result.teams_created), len(result.links)),
-                         (TEAMS, TEAMS, TEAMS))
-        again = classlist.apply(classlist.read(self.tmp / "class.csv"), contest,
-                                "http://testserver")
+        self.assertEqual(
+            (len(result.created), len(result.teams_created), len(result.links)),
+            (TEAMS, TEAMS, TEAMS),
+        )
+        again = classlist.apply(
+            classlist.read(self.tmp / "class.csv"), contest, "http://testserver"
+        )
         self.assertEqual((len(again.created), len(again.updated)), (0, TEAMS))
         self.assertEqual(get_user_model().objects.filter(is_staff=False).count(), TEAMS)
         self.assertEqual(contest.participants.count(), TEAMS)
@@ -81,12 +90,13 @@ class TermTests(TransactionTestCase):
         page = student.get(link, follow=True)
         self.assertContains(page, "Choose your password")
         set_pw = page.redirect_chain[-1][0] if page.redirect_chain else link
-        done = student.post(set_pw, {"new_password1": "a long student pass 1",
-                                     "new_password2": "a long student pass 1"})
+        done = student.post(
+            set_pw,
+            {"new_password1": "a long student pass 1", "new_password2": "a long student pass 1"},
+        )
         self.assertEqual(done.status_code, 302)
         self.assertContains(student.get(link, follow=True), "no longer works")  # one time
-        logged = student.post("/login/", {"username": "s001",
-                                          "password": "a long student pass 1"})
+        logged = student.post("/login/", {"username": "s001", "password": "a long student pass 1"})
         self.assertEqual(logged.status_code, 302)
 
         # -- submissions: 28 good, 2 broken, one bad archive refused; 2 staff bots -----------
@@ -103,8 +113,9 @@ class TermTests(TransactionTestCase):
         worker = LadderWorker(concurrency=2, max_games=12, contest="term", poll=0.1)
         stats = run_loop(worker.run())
         self.assertGreaterEqual(stats.played, 12)
-        failed = set(Version.objects.filter(state=Version.FAILED)
-                     .values_list("participant__name", flat=True))
+        failed = set(
+            Version.objects.filter(state=Version.FAILED).values_list("participant__name", flat=True)
+        )
         self.assertEqual(failed, BROKEN)
         self.assertEqual(Version.objects.filter(state=Version.PASSED).count(), TEAMS - 2 + 2)
         self.assertTrue(Game.objects.filter(contest=contest, status=Game.DONE).exists())
@@ -142,10 +153,10 @@ class TermTests(TransactionTestCase):
         self.assertEqual(contest.state, Contest.OPEN)
 
         # -- an extension, then the deadline passes -------------------------------------------
-        lifecycle.extend(contest, teams["team-03"], timezone.now() + timedelta(hours=1),
-                         "illness", "prof")
-        Contest.objects.filter(pk=contest.pk).update(deadline=timezone.now() - timedelta(
-            seconds=1))
+        lifecycle.extend(
+            contest, teams["team-03"], timezone.now() + timedelta(hours=1), "illness", "prof"
+        )
+        Contest.objects.filter(pk=contest.pk).update(deadline=timezone.now() - timedelta(seconds=1))
         contest = lifecycle.advance(contest)  # what the ladder worker does before each game
         self.assertEqual(contest.state, Contest.FROZEN)
         with self.assertRaises(SubmissionError) as late:
@@ -177,16 +188,25 @@ class TermTests(TransactionTestCase):
             self.assertEqual(config["schedule"], "adaptive")
             games = list(store.games(done_only=True))
             entries = {e.name for e in store.entries()}
-        self.assertEqual(entries, {h.participant.name for h in HandIn.objects.filter(
-            contest=contest).select_related("participant")})
+        self.assertEqual(
+            entries,
+            {
+                h.participant.name
+                for h in HandIn.objects.filter(contest=contest).select_related("participant")
+            },
+        )
         self.assertGreaterEqual(min(sum(n in g.game.seats for g in games) for n in entries), 4)
 
         # -- the export: standings = the final's ratings; staff-bot win rates counted ---------
         from tournaments.ratings import compute
 
-        ratings = compute(sorted(entries), [(g.game.game_id, [s.entry for s in g.seats],
-                                              [s.rank for s in g.seats])
-                                             for g in sorted(games, key=lambda g: g.game.index)])
+        ratings = compute(
+            sorted(entries),
+            [
+                (g.game.game_id, [s.entry for s in g.seats], [s.rank for s in g.seats])
+                for g in sorted(games, key=lambda g: g.game.index)
+            ],
+        )
         header, rows = standings_rows(contest)
         self.assertEqual(len(rows), len(entries))
         col = {name: i for i, name in enumerate(header)}
@@ -195,8 +215,9 @@ class TermTests(TransactionTestCase):
             self.assertAlmostEqual(float(row[col["mu"]]), float(r.mu), places=3)
             self.assertAlmostEqual(float(row[col["sigma"]]), float(r.sigma), places=3)
             team = row[col["team"]]
-            self.assertEqual(row[col["version_sha256"]],
-                             HandIn.objects.get(participant__name=team).sha256)
+            self.assertEqual(
+                row[col["version_sha256"]], HandIn.objects.get(participant__name=team).sha256
+            )
             for bot in ("staff-greedy", "staff-random"):
                 met = [g for g in games if {team, bot} <= set(g.game.seats)]
                 if team == bot or not met:
@@ -205,10 +226,12 @@ class TermTests(TransactionTestCase):
                 score = 0.0
                 for g in met:
                     rank = {s.entry: s.rank for s in g.seats}
-                    score += 1.0 if rank[team] < rank[bot] else 0.5 if rank[team] == rank[bot] \
-                        else 0.0
-                self.assertAlmostEqual(float(row[col[f"win_rate_vs_{bot}"]]), score / len(met),
-                                       places=3)
+                    score += (
+                        1.0 if rank[team] < rank[bot] else 0.5 if rank[team] == rank[bot] else 0.0
+                    )
+                self.assertAlmostEqual(
+                    float(row[col[f"win_rate_vs_{bot}"]]), score / len(met), places=3
+                )
                 low, high = (float(row[col[f"win_rate_vs_{bot}_{k}"]]) for k in ("low", "high"))
                 self.assertLessEqual(low, score / len(met) + 1e-9)
                 self.assertGreaterEqual(high, score / len(met) - 1e-9)
@@ -219,24 +242,40 @@ class TermTests(TransactionTestCase):
         # The whole contest as one archive: `tournament report` and `replay verify` read it.
         archive = self.tmp / "term.tar.gz"
         count = write_archive(contest, archive)
-        self.assertEqual(count, len(games) + Game.objects.filter(
-            contest=contest, status=Game.DONE).count())
+        self.assertEqual(
+            count, len(games) + Game.objects.filter(contest=contest, status=Game.DONE).count()
+        )
         out = self.tmp / "unpacked"
         with tarfile.open(archive) as tar:
             tar.extractall(out, filter="data")
         records = sorted((out / "term" / "games").glob("*.json"))
         self.assertEqual(len(records), count)
-        verify = subprocess.run([*CLI, "replay", "verify", *map(str, records[:6]),
-                                 *map(str, records[-6:]), "--json"],
-                                capture_output=True, text=True, cwd=ROOT, timeout=300)
+        verify = subprocess.run(
+            [*CLI, "replay", "verify", *map(str, records[:6]), *map(str, records[-6:]), "--json"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=300,
+        )
         self.assertEqual(verify.returncode, 0, verify.stdout + verify.stderr)
-        report = subprocess.run([*CLI, "tournament", "report", "--db",
-                                 str(out / "term" / "final.db"), "-o", str(self.tmp / "r.html")],
-                                capture_output=True, text=True, cwd=ROOT, timeout=300)
+        report = subprocess.run(
+            [
+                *CLI,
+                "tournament",
+                "report",
+                "--db",
+                str(out / "term" / "final.db"),
+                "-o",
+                str(self.tmp / "r.html"),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=300,
+        )
         self.assertEqual(report.returncode, 0, report.stdout + report.stderr)
         self.assertIn("staff-greedy", (self.tmp / "r.html").read_text())
-        exported = list(csv.reader(io.StringIO(
-            (out / "term" / "standings.csv").read_text())))
+        exported = list(csv.reader(io.StringIO((out / "term" / "standings.csv").read_text())))
         self.assertEqual(exported[1:], rows)
         about = json.loads((out / "term" / "contest.json").read_text())
         self.assertEqual(len(about["handins"]), TEAMS)

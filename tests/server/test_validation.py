@@ -21,7 +21,8 @@ class ValidationTests(TransactionTestCase):
         self.user, self.who = participant("carol")
 
     def test_a_good_bot_passes_and_enters_the_ladder_a_crashing_one_fails_with_its_log(
-            self) -> None:
+        self,
+    ) -> None:
         good = submit(self.who, [zip_bytes({"bot.py": RANDOM_BOT})])
         claimed = claim_next()
         assert claimed is not None and claimed.pk == good.pk
@@ -57,12 +58,13 @@ class ValidationTests(TransactionTestCase):
         s2 = enter(v2)
         self.assertEqual((s2.mu, s2.sigma), (31.0, 2.0 + SIGMA_WIDENING))
 
-    def test_a_bot_toml_folder_is_built_then_validated_and_a_failed_build_says_so(
-            self) -> None:
+    def test_a_bot_toml_folder_is_built_then_validated_and_a_failed_build_says_so(self) -> None:
         import sys
 
-        toml = (f'name = "folder-bot"\nrun = "{sys.executable} bot.py"\n'
-                f"build = 'cp first.py bot.py'\n").encode()
+        toml = (
+            f'name = "folder-bot"\nrun = "{sys.executable} bot.py"\n'
+            f"build = 'cp first.py bot.py'\n"
+        ).encode()
         good = submit(self.who, [zip_bytes({"mine/bot.toml": toml, "mine/first.py": RANDOM_BOT})])
         self.assertEqual(good.entry, "mine")
         claimed = claim_next()

@@ -47,17 +47,20 @@ class Pages(TestCase):
         game = results.schedule(Contest.current(), [self.va, self.vb])
         record = played_record([self.va.entry_name, self.vb.entry_name])
         scores = record.get("final_scores") or [10, 5]
-        outcome = GameOutcome(seats=[
-            SeatOutcome(self.va.entry_name, int(scores[0]), 1, log=str(self.alice_log)),
-            SeatOutcome(self.vb.entry_name, int(scores[1]), 2, log=str(self.bob_log))],
-            record=record, duration=1.0)
+        outcome = GameOutcome(
+            seats=[
+                SeatOutcome(self.va.entry_name, int(scores[0]), 1, log=str(self.alice_log)),
+                SeatOutcome(self.vb.entry_name, int(scores[1]), 2, log=str(self.bob_log)),
+            ],
+            record=record,
+            duration=1.0,
+        )
         results.record(game.pk, outcome)
         self.game = game
 
     def passed(self, who: Participant) -> Version:
         v = submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])
-        Version.objects.filter(pk=v.pk).update(state=Version.PASSED, log_tail="tail of " +
-                                               who.name)
+        Version.objects.filter(pk=v.pk).update(state=Version.PASSED, log_tail="tail of " + who.name)
         enter(v)
         return Version.objects.get(pk=v.pk)
 
@@ -103,8 +106,12 @@ class Pages(TestCase):
             self.assertNotIn(b"tail of bob", page)
             self.assertNotIn(b"archive</a>", page)
             # Guessed ids: other seats, versions and games do not exist or are not theirs.
-            for url in (f"/games/{self.game.pk}/log/7", "/games/99999/log/0",
-                        "/p/bob/v/99/archive", "/p/nobody/v/1/archive"):
+            for url in (
+                f"/games/{self.game.pk}/log/7",
+                "/games/99999/log/0",
+                "/p/bob/v/99/archive",
+                "/p/nobody/v/1/archive",
+            ):
                 self.assertEqual(client.get(url).status_code, 404, url)
         staff_user, _ = participant("org", PASSWORD, staff=True)
         staff = self.login("org")
@@ -112,7 +119,8 @@ class Pages(TestCase):
 
     def test_why_a_version_failed_is_for_its_members_and_the_organisers(self) -> None:
         Version.objects.filter(pk=self.vb.pk).update(
-            state=Version.FAILED, reason="launch and handshake: crash: secret_helper.py line 3")
+            state=Version.FAILED, reason="launch and handshake: crash: secret_helper.py line 3"
+        )
         for client in (Client(), self.login("alice")):
             for url in ("/p/bob/", f"/p/bob/v/{self.vb.number}/"):
                 page = client.get(url).content.decode()
@@ -129,15 +137,26 @@ class Pages(TestCase):
 
     def test_rating_chart_and_results_against_each_opponent(self) -> None:
         game = results.schedule(Contest.current(), [self.va, self.vb])
-        results.record(game.pk, GameOutcome(seats=[
-            SeatOutcome(self.va.entry_name, 10, 2), SeatOutcome(self.vb.entry_name, 20, 1)],
-            record={}, duration=1.0))
+        results.record(
+            game.pk,
+            GameOutcome(
+                seats=[
+                    SeatOutcome(self.va.entry_name, 10, 2),
+                    SeatOutcome(self.vb.entry_name, 20, 1),
+                ],
+                record={},
+                duration=1.0,
+            ),
+        )
         page = Client().get("/p/alice/").content.decode()
         self.assertIn('id="rating-chart"', page)
         self.assertRegex(page, r"<polyline points=\"[0-9., ]+\"")
-        against = page[page.index('id="against"'):]
-        self.assertRegex(against, r"bob</a></td><td class=\"num\">2</td><td class=\"num\">1"
-                                  r"</td><td class=\"num\">1</td>")
+        against = page[page.index('id="against"') :]
+        self.assertRegex(
+            against,
+            r"bob</a></td><td class=\"num\">2</td><td class=\"num\">1"
+            r"</td><td class=\"num\">1</td>",
+        )
 
     def test_a_member_pins_a_version_and_nobody_else_can(self) -> None:
         from tournaments.server.ladder.standings import active_versions
@@ -159,8 +178,13 @@ class Pages(TestCase):
         client = Client(enforce_csrf_checks=True)
         page = client.get("/signup/")
         token = page.cookies["csrftoken"].value
-        form = {"username": "dave", "password1": PASSWORD, "password2": PASSWORD,
-                "participant": "dave-bots", "csrfmiddlewaretoken": token}
+        form = {
+            "username": "dave",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "participant": "dave-bots",
+            "csrfmiddlewaretoken": token,
+        }
         reply = client.post("/signup/", form)
         self.assertEqual(reply.status_code, 302, reply.content[:2000])
         user = Participant.objects.get(name="dave-bots").members.get()
@@ -170,8 +194,7 @@ class Pages(TestCase):
         upload = SimpleUploadedFile("bot.zip", zip_bytes({"bot.py": RANDOM_BOT}))
         reply = client.post("/p/dave-bots/", {"archive": upload, "csrfmiddlewaretoken": token})
         self.assertEqual(reply.status_code, 302)
-        self.assertEqual(Version.objects.get(participant__name="dave-bots").state,
-                         Version.PENDING)
+        self.assertEqual(Version.objects.get(participant__name="dave-bots").state, Version.PENDING)
         bad = SimpleUploadedFile("bot.zip", zip_bytes({"../evil.py": b"x", "bot.py": b""}))
         reply = client.post("/p/dave-bots/", {"archive": bad, "csrfmiddlewaretoken": token})
         self.assertContains(reply, "contains &#x27;..&#x27;")
@@ -180,19 +203,26 @@ class Pages(TestCase):
         contest = Contest.current()
         contest.signup, contest.signup_code = Contest.CODE, "azul-2026"
         contest.save()
-        form = {"username": "erin", "password1": PASSWORD, "password2": PASSWORD,
-                "participant": "erin"}
+        form = {
+            "username": "erin",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "participant": "erin",
+        }
         self.assertContains(Client().post("/signup/", form), "invitation code")
-        self.assertEqual(Client().post("/signup/", {**form, "code": "azul-2026"}).status_code,
-                         302)
+        self.assertEqual(Client().post("/signup/", {**form, "code": "azul-2026"}).status_code, 302)
 
     def test_forms_without_their_csrf_token_are_refused(self) -> None:
         alice = self.login("alice", csrf=True)
         upload = SimpleUploadedFile("bot.zip", zip_bytes({"bot.py": RANDOM_BOT}))
         self.assertEqual(alice.post("/p/alice/", {"archive": upload}).status_code, 403)
         self.assertEqual(alice.post("/tokens/", {"name": "x"}).status_code, 403)
-        self.assertEqual(Client(enforce_csrf_checks=True).post(
-            "/login/", {"username": "alice", "password": PASSWORD}).status_code, 403)
+        self.assertEqual(
+            Client(enforce_csrf_checks=True)
+            .post("/login/", {"username": "alice", "password": PASSWORD})
+            .status_code,
+            403,
+        )
         self.assertEqual(Version.objects.filter(participant=self.alice).count(), 1)
 
     def test_a_member_of_another_participant_cannot_upload_for_it(self) -> None:
@@ -207,17 +237,24 @@ class Pages(TestCase):
         self.assertEqual(reply.status_code, 302, "the right password logs in")
         client = Client()
         for _ in range(settings.AXES_FAILURE_LIMIT - 1):
-            self.assertEqual(client.post("/login/", {"username": "alice",
-                                                     "password": "guess"}).status_code, 200)
-        self.assertEqual(client.post("/login/", {"username": "alice", "password": "guess"})
-                         .status_code, 429, "the last failure allowed locks the account out")
+            self.assertEqual(
+                client.post("/login/", {"username": "alice", "password": "guess"}).status_code, 200
+            )
+        self.assertEqual(
+            client.post("/login/", {"username": "alice", "password": "guess"}).status_code,
+            429,
+            "the last failure allowed locks the account out",
+        )
         locked = client.post("/login/", {"username": "alice", "password": PASSWORD})
         self.assertEqual(locked.status_code, 429, "even the right password, once locked out")
-        self.assertEqual(Client().post("/api/token", {"username": "alice",
-                                                      "password": PASSWORD}).status_code, 429)
+        self.assertEqual(
+            Client().post("/api/token", {"username": "alice", "password": PASSWORD}).status_code,
+            429,
+        )
         # Another account is not locked by alice's failures.
-        self.assertEqual(Client().post("/login/", {"username": "bob", "password": PASSWORD})
-                         .status_code, 302)
+        self.assertEqual(
+            Client().post("/login/", {"username": "bob", "password": PASSWORD}).status_code, 302
+        )
 
     def test_a_session_expires(self) -> None:
         self.assertTrue(settings.SESSION_EXPIRE_AT_BROWSER_CLOSE)
@@ -228,8 +265,9 @@ class Pages(TestCase):
     # -- tokens and the API --------------------------------------------------------------------
     def test_api_tokens_submit_and_revoked_tokens_are_refused(self) -> None:
         anon = Client()
-        self.assertEqual(anon.post("/api/token", {"username": "alice",
-                                                  "password": "wrong"}).status_code, 401)
+        self.assertEqual(
+            anon.post("/api/token", {"username": "alice", "password": "wrong"}).status_code, 401
+        )
         reply = anon.post("/api/token", {"username": "alice", "password": PASSWORD}).json()
         token = reply["token"]
         self.assertEqual(reply["participant"], "alice")
@@ -244,21 +282,28 @@ class Pages(TestCase):
         self.assertEqual([v["version"] for v in listing["versions"]], [2, 1])
         # Submitting for another participant with one's own token.
         archive = SimpleUploadedFile("bot.zip", zip_bytes({"bot.py": RANDOM_BOT}))
-        self.assertEqual(anon.post("/api/submit", {"archive": archive, "participant": "bob"},
-                                   headers=auth).status_code, 403)
+        self.assertEqual(
+            anon.post(
+                "/api/submit", {"archive": archive, "participant": "bob"}, headers=auth
+            ).status_code,
+            403,
+        )
         row.revoke()
         archive = SimpleUploadedFile("bot.zip", zip_bytes({"bot.py": RANDOM_BOT}))
         refused = anon.post("/api/submit", {"archive": archive}, headers=auth)
         self.assertEqual(refused.status_code, 401)
         self.assertIn("revoked", refused.json()["error"])
-        self.assertEqual(anon.get("/api/versions", headers={
-            "Authorization": "Bearer aat_made-up"}).status_code, 401)
+        self.assertEqual(
+            anon.get("/api/versions", headers={"Authorization": "Bearer aat_made-up"}).status_code,
+            401,
+        )
         self.assertEqual(Version.objects.filter(participant=self.bob).count(), 1)
 
     def test_the_logs_api_gives_only_ones_own_seats(self) -> None:
         _, alice_token = ApiToken.issue(self.alice_user)
-        reply = Client().get(f"/api/games/{self.game.pk}/logs",
-                             headers={"Authorization": f"Bearer {alice_token}"})
+        reply = Client().get(
+            f"/api/games/{self.game.pk}/logs", headers={"Authorization": f"Bearer {alice_token}"}
+        )
         self.assertEqual(reply.status_code, 200)
         seats = reply.json()["seats"]
         self.assertEqual([s["seat"] for s in seats], [0])
@@ -266,8 +311,14 @@ class Pages(TestCase):
         self.assertNotIn("opening book", reply.content.decode())
         carl, _ = participant("carl", PASSWORD)
         _, carl_token = ApiToken.issue(carl)
-        self.assertEqual(Client().get(f"/api/games/{self.game.pk}/logs", headers={
-            "Authorization": f"Bearer {carl_token}"}).status_code, 404)
+        self.assertEqual(
+            Client()
+            .get(
+                f"/api/games/{self.game.pk}/logs", headers={"Authorization": f"Bearer {carl_token}"}
+            )
+            .status_code,
+            404,
+        )
         self.assertEqual(Client().get(f"/api/games/{self.game.pk}/logs").status_code, 401)
 
     def test_the_tokens_page_shows_a_new_token_once_and_revokes_only_ones_own(self) -> None:
@@ -283,5 +334,6 @@ class Pages(TestCase):
     def test_the_admin_is_for_organisers_only(self) -> None:
         self.assertEqual(self.login("alice").get("/admin/").status_code, 302)
         participant("org2", PASSWORD, staff=True)
-        self.assertEqual(self.login("org2").get("/admin/arena_submissions/version/")
-                         .status_code, 200)
+        self.assertEqual(
+            self.login("org2").get("/admin/arena_submissions/version/").status_code, 200
+        )

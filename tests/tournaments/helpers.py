@@ -13,10 +13,22 @@ def fake_outcome(game: ScheduledGame, termination: dict[str, str] | None = None)
     scores = [10 * STRENGTH.get(n, 1) + (game.index % 4) for n in game.seats]
     ranks = [1 + sum(1 for o in scores if o > s) for s in scores]
     seats = [
-        SeatOutcome(entry=n, score=s, rank=r,
-                    termination=(termination or {}).get(n, "ok"), moves=20, move_time=0.01)
+        SeatOutcome(
+            entry=n,
+            score=s,
+            rank=r,
+            termination=(termination or {}).get(n, "ok"),
+            moves=20,
+            move_time=0.01,
+        )
         for n, s, r in zip(game.seats, scores, ranks, strict=True)
     ]
-    return GameOutcome(seats=seats, record={"format": "azul-arena/record/1",
-                                            "players": list(game.seats),
-                                            "final_scores": scores}, duration=0.05)
+    return GameOutcome(
+        seats=seats,
+        record={
+            "format": "azul-arena/record/1",
+            "players": list(game.seats),
+            "final_scores": scores,
+        },
+        duration=0.05,
+    )

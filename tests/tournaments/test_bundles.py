@@ -53,9 +53,14 @@ def test_a_folder_packs_to_the_same_bytes_whatever_its_times(tmp_path: Path) -> 
 
 def test_entries_become_portable_specs_and_one_bundle_per_folder(tmp_path: Path) -> None:
     folder = bot_dir(tmp_path)
-    entries = [Entry("a", str(folder / "bot.py")), Entry("b", f"{folder / 'bot.py'}:Other"),
-               Entry("c", f"sh {folder / 'run.sh'} --level 3"), Entry("d", "random"),
-               Entry("e", "/bin/sh -c true"), Entry("f", str(folder))]
+    entries = [
+        Entry("a", str(folder / "bot.py")),
+        Entry("b", f"{folder / 'bot.py'}:Other"),
+        Entry("c", f"sh {folder / 'run.sh'} --level 3"),
+        Entry("d", "random"),
+        Entry("e", "/bin/sh -c true"),
+        Entry("f", str(folder)),
+    ]
     (folder / "bot.toml").write_text('run = "sh run.sh"\n')
     portable, bundles = portable_entries(entries)
     assert len(bundles) == 1  # one folder, packed once
@@ -86,8 +91,9 @@ def test_unpacking_checks_the_digest_and_reuses_what_is_there(tmp_path: Path) ->
     assert [p.name for p in folder.parent.iterdir()] == [digest]  # no half-unpacked leftovers
 
 
-def test_a_folder_too_large_to_ship_is_refused_clearly(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_folder_too_large_to_ship_is_refused_clearly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import tournaments.bundles as bundles
 
     monkeypatch.setattr(bundles, "MAX_BUNDLE_FILES", 2)

@@ -22,8 +22,7 @@ from tournaments.store import GameOutcome, RunLock, Store
 def invoke(*args: str) -> tuple[int, str]:
     """Exit code and stderr with rich's line wrapping undone."""
     result = CliRunner().invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        result.exception)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.exit_code, " ".join(result.stderr.split())
 
 
@@ -50,15 +49,14 @@ def test_unknown_entry_is_refused_before_anything_is_written(tmp_path: Path) -> 
     assert code == 2
     assert "entry 'grredy': unknown bot entry 'grredy'" in err and "random" in err
     assert not db.exists()
-    code, err = invoke("tournament", "run", "random", f"me={tmp_path / 'gone.py'}",
-                       "--db", str(db))
+    code, err = invoke("tournament", "run", "random", f"me={tmp_path / 'gone.py'}", "--db", str(db))
     assert code == 2 and "entry 'me': bot file not found" in err
-    code, err = invoke("tournament", "run", "random", "no-such-program-xyz --fast",
-                       "--db", str(db))
+    code, err = invoke("tournament", "run", "random", "no-such-program-xyz --fast", "--db", str(db))
     assert code == 2 and "program 'no-such-program-xyz'" in err and "PATH" in err
     toml = tmp_path / "e.toml"
-    toml.write_text('[[entry]]\nname = "a"\nbuiltin = "random"\n'
-                    '[[entry]]\nname = "b"\nbuiltin = "grredy"\n')
+    toml.write_text(
+        '[[entry]]\nname = "a"\nbuiltin = "random"\n[[entry]]\nname = "b"\nbuiltin = "grredy"\n'
+    )
     code, err = invoke("tournament", "run", "--entries", str(toml), "--db", str(db))
     assert code == 2 and "entry 2: unknown built-in bot 'grredy'" in err
     assert not db.exists() and not Path(f"{db}.lock").exists()
@@ -66,23 +64,26 @@ def test_unknown_entry_is_refused_before_anything_is_written(tmp_path: Path) -> 
 
 def test_bad_ruleset_and_player_count_are_refused_before_the_db(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
-    code, err = invoke("tournament", "run", "random", "greedy", "--ruleset", "nope",
-                       "--db", str(db))
+    code, err = invoke(
+        "tournament", "run", "random", "greedy", "--ruleset", "nope", "--db", str(db)
+    )
     assert code == 2 and "'nope' is not a ruleset" in err
     assert "azul, azul-mini, azul-gray, azul-greenbox" in err
     assert not db.exists()
 
 
 def test_a_built_in_bot_that_does_not_play_the_ruleset_is_refused(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Every reference bot plays every ruleset: a built-in that names no rulesets (the classic
     # family) stands in for one that does not.
     from referee import builtin_bots
 
     monkeypatch.setitem(builtin_bots(), "first", "bots.first_bot:FirstBot")
     db = tmp_path / "p.db"
-    code, err = invoke("tournament", "run", "first", "random", "--ruleset", "pavilion",
-                       "--db", str(db))
+    code, err = invoke(
+        "tournament", "run", "first", "random", "--ruleset", "pavilion", "--db", str(db)
+    )
     assert code == 2 and "the built-in bot first does not play pavilion" in err
     assert not db.exists()
     code, err = invoke("play", "first", "--ruleset", "pavilion")
@@ -92,16 +93,14 @@ def test_a_built_in_bot_that_does_not_play_the_ruleset_is_refused(
 def test_error_messages_keep_their_brackets(tmp_path: Path) -> None:
     toml = tmp_path / "e.toml"
     toml.write_text("x = 1\n")
-    code, err = invoke("tournament", "run", "--entries", str(toml), "--db",
-                       str(tmp_path / "x.db"))
+    code, err = invoke("tournament", "run", "--entries", str(toml), "--db", str(tmp_path / "x.db"))
     assert code == 2 and "expected a list of [[entry]] tables" in err
 
 
 def test_binary_entries_file(tmp_path: Path) -> None:
     toml = tmp_path / "e.toml"
     toml.write_bytes(b"\xff\xfe\x00\x81 binary")
-    code, err = invoke("tournament", "run", "--entries", str(toml), "--db",
-                       str(tmp_path / "x.db"))
+    code, err = invoke("tournament", "run", "--entries", str(toml), "--db", str(tmp_path / "x.db"))
     assert code == 2 and f"{toml} is not a text (UTF-8) TOML file" in err
 
 
@@ -138,11 +137,19 @@ def test_another_applications_sqlite_file_is_left_alone(tmp_path: Path) -> None:
 def test_export_to_a_missing_folder(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     make_store(db, n_done=2)
-    code, err = invoke("tournament", "export", "--json", "--db", str(db),
-                       "-o", str(tmp_path / "missing" / "x.json"))
+    code, err = invoke(
+        "tournament",
+        "export",
+        "--json",
+        "--db",
+        str(db),
+        "-o",
+        str(tmp_path / "missing" / "x.json"),
+    )
     assert code == 2 and "-o" in err and "does not exist" in err
-    code, _ = invoke("tournament", "export", "--json", "--db", str(db),
-                     "-o", str(tmp_path / "x.json"))
+    code, _ = invoke(
+        "tournament", "export", "--json", "--db", str(db), "-o", str(tmp_path / "x.json")
+    )
     assert code == 0 and (tmp_path / "x.json").stat().st_size > 0
 
 
@@ -184,9 +191,15 @@ def test_a_failing_store_write_does_not_crash_the_runner(tmp_path: Path) -> None
 
     reported: list[tuple[str, str | None]] = []
     with Store.open(db) as store:
-        summary = asyncio.run(run_games(
-            store, games, play, concurrency=2,
-            on_done=lambda g, o, e: reported.append((g.game_id, e))))
+        summary = asyncio.run(
+            run_games(
+                store,
+                games,
+                play,
+                concurrency=2,
+                on_done=lambda g, o, e: reported.append((g.game_id, e)),
+            )
+        )
         assert store.counts() == (len(games), len(games))
     assert summary.played == len(games) - 1 and summary.failed == 1
     game_id, error = summary.errors[0]

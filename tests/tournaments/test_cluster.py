@@ -41,7 +41,7 @@ pytest.importorskip("distributed", reason="Dask not installed: pip install -e '.
 
 BOTS = Path(__file__).parent / "bots"
 VENV_BIN = Path(sys.executable).parent
-SLOW_BOT = '''
+SLOW_BOT = """
 import time
 
 from steady import SteadyBot
@@ -51,7 +51,7 @@ class SlowBot(SteadyBot):
     def choose_move(self, state):
         time.sleep(0.01)  # games long enough to be caught in flight
         return super().choose_move(state)
-'''
+"""
 
 
 def bot_folder(base: Path) -> Path:
@@ -80,17 +80,22 @@ def stored(db: Path) -> dict[str, Any]:
             record = store.replay(g.game.game_id) or {}
             moves = [m for rnd in record.get("rounds", []) for m in rnd.get("moves", [])]
             games[g.game.game_id] = {
-                "status": g.status, "seats": list(g.game.seats), "seed": g.game.seed,
+                "status": g.status,
+                "seats": list(g.game.seats),
+                "seed": g.game.seed,
                 "results": [(s.entry, s.score, s.rank, s.termination, s.moves) for s in g.seats],
-                "moves": moves, "machine": g.machine}
+                "moves": moves,
+                "machine": g.machine,
+            }
         return games
 
 
 def assert_exactly_once(db: Path, games: int) -> None:
     """Every game done, with one result row per seat and one replay: nothing lost or doubled."""
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM games WHERE status = 'done'").fetchone()[0] \
-            == games
+        assert (
+            conn.execute("SELECT COUNT(*) FROM games WHERE status = 'done'").fetchone()[0] == games
+        )
         per_game = conn.execute(
             "SELECT g.game_id, COUNT(r.seat), length(g.seats) - length(replace(g.seats, ',', ''))"
             " + 1 FROM games g LEFT JOIN results r ON r.game_idx = g.idx GROUP BY g.idx"
@@ -99,10 +104,12 @@ def assert_exactly_once(db: Path, games: int) -> None:
         assert conn.execute("SELECT COUNT(*) FROM replays").fetchone()[0] == games
 
 
-def run_tournament(db: Path, chosen: list[Entry], cluster: ClusterOptions | None,
-                   **options: Any) -> None:
-    config = TournamentConfig(entries=chosen, seed=5, games_per_pairing=2, time_per_move=2.0,
-                              **options)
+def run_tournament(
+    db: Path, chosen: list[Entry], cluster: ClusterOptions | None, **options: Any
+) -> None:
+    config = TournamentConfig(
+        entries=chosen, seed=5, games_per_pairing=2, time_per_move=2.0, **options
+    )
     with Store.open(db) as store:
         config, pending = prepare(store, config)
         summary = play(store, config, pending, 2, quiet(), live=False, cluster=cluster)
@@ -121,7 +128,8 @@ def test_local_cluster_plays_the_embedded_runners_tournament(tmp_path: Path) -> 
         rows = list(csv.DictReader(io.StringIO(export_csv(store))))
     assert len(rows) == 12
     assert {(r["host"], r["isolation"], r["cpus"]) for r in rows} == {
-        (socket.gethostname(), isolation_level(), str(os.cpu_count()))}
+        (socket.gethostname(), isolation_level(), str(os.cpu_count()))
+    }
 
 
 def assert_same_games(local: dict[str, Any], remote: dict[str, Any]) -> None:
@@ -129,20 +137,24 @@ def assert_same_games(local: dict[str, Any], remote: dict[str, Any]) -> None:
     for game_id, game in local.items():
         other = remote[game_id]
         assert game["status"] == other["status"] == "done"
-        assert (game["seats"], game["seed"], game["results"], game["moves"]) == \
-            (other["seats"], other["seed"], other["results"], other["moves"]), game_id
+        assert (game["seats"], game["seed"], game["results"], game["moves"]) == (
+            other["seats"],
+            other["seed"],
+            other["results"],
+            other["moves"],
+        ), game_id
         assert other["machine"] is not None and other["machine"].cpus >= 1
 
 
-def test_adaptive_pairing_on_the_cluster_pairs_as_the_embedded_runner_does(
-        tmp_path: Path) -> None:
+def test_adaptive_pairing_on_the_cluster_pairs_as_the_embedded_runner_does(tmp_path: Path) -> None:
     folder = bot_folder(tmp_path)
-    chosen = [*entries(folder, "strong", "steady", "weak"),
-              Entry("steady2", str(folder / "steady.py"))]
+    chosen = [
+        *entries(folder, "strong", "steady", "weak"),
+        Entry("steady2", str(folder / "steady.py")),
+    ]
     options = {"schedule": "adaptive", "games": 12}
     run_tournament(tmp_path / "embedded.db", chosen, None, **options)
-    run_tournament(tmp_path / "cluster.db", chosen, ClusterOptions(workers=2, threads=1),
-                   **options)
+    run_tournament(tmp_path / "cluster.db", chosen, ClusterOptions(workers=2, threads=1), **options)
     local, remote = stored(tmp_path / "embedded.db"), stored(tmp_path / "cluster.db")
     assert len(local) == 12  # rounds chosen from the results so far: the same ones
     assert_same_games(local, remote)
@@ -189,8 +201,9 @@ def test_a_worker_killed_mid_run_loses_nothing_and_doubles_nothing(tmp_path: Pat
     timer = threading.Timer(0.2, kill_one)
 
     async def main() -> Any:
-        async with cluster_player(chosen, config.settings(),
-                                  ClusterOptions(workers=2, threads=1)) as remote:
+        async with cluster_player(
+            chosen, config.settings(), ClusterOptions(workers=2, threads=1)
+        ) as remote:
             # Two games at once and no queue: each worker is playing when the kill comes.
             return await run_games(store, pending, remote.play, 2, on_done)
 
@@ -203,18 +216,40 @@ def test_a_worker_killed_mid_run_loses_nothing_and_doubles_nothing(tmp_path: Pat
 
 
 def cli(*args: str, cwd: Path, **kwargs: Any) -> subprocess.Popen[str]:
-    return subprocess.Popen([str(VENV_BIN / "azul-arena"), *args], cwd=cwd, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            start_new_session=True, **kwargs)
+    return subprocess.Popen(
+        [str(VENV_BIN / "azul-arena"), *args],
+        cwd=cwd,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        **kwargs,
+    )
 
 
 def test_the_client_killed_mid_run_and_rerun_records_every_game_once(tmp_path: Path) -> None:
     folder = bot_folder(tmp_path)
     db = tmp_path / "t.db"
-    args = ["tournament", "run", f"slow={folder / 'slow.py'}", f"steady={folder / 'steady.py'}",
-            f"weak={folder / 'weak.py'}", "--seed", "4", "--games-per-pairing", "2",
-            "--time-per-move", "2", "--workers", "2", "--concurrency", "2", "--db", str(db),
-            "--plain"]
+    args = [
+        "tournament",
+        "run",
+        f"slow={folder / 'slow.py'}",
+        f"steady={folder / 'steady.py'}",
+        f"weak={folder / 'weak.py'}",
+        "--seed",
+        "4",
+        "--games-per-pairing",
+        "2",
+        "--time-per-move",
+        "2",
+        "--workers",
+        "2",
+        "--concurrency",
+        "2",
+        "--db",
+        str(db),
+        "--plain",
+    ]
     first = cli(*args, cwd=tmp_path)
     try:
         deadline = time.monotonic() + 60
@@ -241,6 +276,7 @@ def test_the_client_killed_mid_run_and_rerun_records_every_game_once(tmp_path: P
 
 # -- a worker that sees nothing of the client's folders ------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def far_cluster(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """A `dask scheduler` and a `dask worker` started in another folder with another HOME and
@@ -252,28 +288,67 @@ def far_cluster(tmp_path_factory: pytest.TempPathFactory) -> Any:
     client_dir, home, elsewhere = base / "client", base / "home", base / "elsewhere"
     for folder in (client_dir, home, elsewhere):
         folder.mkdir()
-    probe = subprocess.run([bwrap, "--dev-bind", "/", "/", "--tmpfs", str(client_dir), "true"],
-                           capture_output=True)
+    probe = subprocess.run(
+        [bwrap, "--dev-bind", "/", "/", "--tmpfs", str(client_dir), "true"], capture_output=True
+    )
     if probe.returncode != 0:
         pytest.skip(f"bubblewrap cannot make a mount namespace here: {probe.stderr!r}")
     scheduler_file = base / "scheduler.json"
-    env = {"HOME": str(home), "PATH": "/usr/local/bin:/usr/bin:/bin",
-           "LANG": os.environ.get("LANG", "C.UTF-8")}
-    processes = [subprocess.Popen(
-        [str(VENV_BIN / "dask"), "scheduler", "--scheduler-file", str(scheduler_file),
-         "--port", "0", "--no-dashboard"], cwd=elsewhere, env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)]
+    env = {
+        "HOME": str(home),
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "LANG": os.environ.get("LANG", "C.UTF-8"),
+    }
+    processes = [
+        subprocess.Popen(
+            [
+                str(VENV_BIN / "dask"),
+                "scheduler",
+                "--scheduler-file",
+                str(scheduler_file),
+                "--port",
+                "0",
+                "--no-dashboard",
+            ],
+            cwd=elsewhere,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    ]
     try:
         deadline = time.monotonic() + 60
         while not scheduler_file.exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         address = json.loads(scheduler_file.read_text())["address"]
-        processes.append(subprocess.Popen(
-            [bwrap, "--dev-bind", "/", "/", "--tmpfs", str(client_dir), "--chdir",
-             str(elsewhere), "--", str(VENV_BIN / "dask"), "worker", address,
-             "--nthreads", "2", "--no-dashboard", "--name", "far"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True))
+        processes.append(
+            subprocess.Popen(
+                [
+                    bwrap,
+                    "--dev-bind",
+                    "/",
+                    "/",
+                    "--tmpfs",
+                    str(client_dir),
+                    "--chdir",
+                    str(elsewhere),
+                    "--",
+                    str(VENV_BIN / "dask"),
+                    "worker",
+                    address,
+                    "--nthreads",
+                    "2",
+                    "--no-dashboard",
+                    "--name",
+                    "far",
+                ],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
         yield {"address": address, "client": client_dir, "home": home}
     finally:
         for process in reversed(processes):
@@ -288,10 +363,22 @@ def test_entries_are_shipped_to_a_worker_that_cannot_see_them(far_cluster: Any) 
     folder = bot_folder(far_cluster["client"] / "t1")  # under client/: hidden from the worker
     assert str(folder).startswith(str(far_cluster["client"]))
     db = far_cluster["client"] / "t1" / "t.db"
-    proc = cli("tournament", "run", f"strong={folder / 'strong.py'}",
-               f"steady={folder / 'steady.py'}", "--seed", "3", "--time-per-move", "2",
-               "--cluster", far_cluster["address"], "--db", str(db), "--plain",
-               cwd=folder.parent)
+    proc = cli(
+        "tournament",
+        "run",
+        f"strong={folder / 'strong.py'}",
+        f"steady={folder / 'steady.py'}",
+        "--seed",
+        "3",
+        "--time-per-move",
+        "2",
+        "--cluster",
+        far_cluster["address"],
+        "--db",
+        str(db),
+        "--plain",
+        cwd=folder.parent,
+    )
     out = proc.communicate(timeout=120)[0]
     assert proc.returncode == 0, out
     assert_exactly_once(db, 2)
@@ -307,7 +394,8 @@ def test_entries_are_shipped_to_a_worker_that_cannot_see_them(far_cluster: Any) 
 
 
 def test_a_worker_that_cannot_start_an_entry_reports_it_and_the_game_stays_pending(
-        far_cluster: Any, tmp_path: Path) -> None:
+    far_cluster: Any, tmp_path: Path
+) -> None:
     folder = bot_folder(far_cluster["client"] / "t2")
     programs = tmp_path / "bin"  # on the client's PATH only
     programs.mkdir()
@@ -315,10 +403,23 @@ def test_a_worker_that_cannot_start_an_entry_reports_it_and_the_game_stays_pendi
     launcher.write_text(f"#!/bin/sh\nexec {sys.executable} -m sdk.run {folder / 'steady.py'}\n")
     launcher.chmod(0o755)
     db = far_cluster["client"] / "t2" / "t.db"
-    proc = cli("tournament", "run", f"strong={folder / 'strong.py'}", "cmd=steady-bot --fast",
-               "--seed", "3", "--time-per-move", "2", "--cluster", far_cluster["address"],
-               "--db", str(db), "--plain", cwd=folder.parent,
-               env=dict(os.environ, PATH=f"{programs}:{os.environ['PATH']}"))
+    proc = cli(
+        "tournament",
+        "run",
+        f"strong={folder / 'strong.py'}",
+        "cmd=steady-bot --fast",
+        "--seed",
+        "3",
+        "--time-per-move",
+        "2",
+        "--cluster",
+        far_cluster["address"],
+        "--db",
+        str(db),
+        "--plain",
+        cwd=folder.parent,
+        env=dict(os.environ, PATH=f"{programs}:{os.environ['PATH']}"),
+    )
     out = proc.communicate(timeout=120)[0]
     assert proc.returncode == 1, out
     assert "cannot start entry 'cmd'" in out and "steady-bot" in out, out
@@ -328,21 +429,32 @@ def test_a_worker_that_cannot_start_an_entry_reports_it_and_the_game_stays_pendi
     assert all("failed 3 times" in (g.last_error or "") for g in games)
 
 
-def test_bench_tournament_compares_local_clusters_with_the_embedded_runner(
-        tmp_path: Path) -> None:
-    proc = cli("bench", "tournament", "--games", "4", "--concurrency", "2", "--workers", "1",
-               "--json", cwd=tmp_path)
+def test_bench_tournament_compares_local_clusters_with_the_embedded_runner(tmp_path: Path) -> None:
+    proc = cli(
+        "bench",
+        "tournament",
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--workers",
+        "1",
+        "--json",
+        cwd=tmp_path,
+    )
     out = proc.communicate(timeout=120)[0]
     assert proc.returncode == 0, out
     data = json.loads(out.strip().splitlines()[-1])
     assert data["games"] == 4 and data["games_per_s"] > 0
-    assert [(r["workers"], r["threads_per_worker"], r["games"], r["failed"])
-            for r in data["cluster"]] == [(1, 2, 4, 0)]
+    assert [
+        (r["workers"], r["threads_per_worker"], r["games"], r["failed"]) for r in data["cluster"]
+    ] == [(1, 2, 4, 0)]
     assert all(r["ratio_to_embedded"] > 0 for r in data["cluster"])
 
 
 def test_an_entry_that_joins_during_the_run_is_shipped_when_its_first_game_comes(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     folder = bot_folder(tmp_path)
     late = tmp_path / "late"  # a folder of its own: its own bundle, packed only when needed
     shutil.copytree(folder, late)
@@ -351,8 +463,9 @@ def test_an_entry_that_joins_during_the_run_is_shipped_when_its_first_game_comes
     game = ScheduledGame(0, "late-g0", ("weak", "strong"), seed=7, group=0, deal=0, rotation=0)
 
     async def main() -> GameOutcome:
-        async with cluster_player(known, GameSettings(time_per_move=2.0),
-                                  ClusterOptions(workers=1), entry_of=joined.get) as remote:
+        async with cluster_player(
+            known, GameSettings(time_per_move=2.0), ClusterOptions(workers=1), entry_of=joined.get
+        ) as remote:
             return await remote.play(game)
 
     outcome = asyncio.run(main())
@@ -362,18 +475,19 @@ def test_an_entry_that_joins_during_the_run_is_shipped_when_its_first_game_comes
 
 
 def test_a_worker_that_replaces_a_lost_one_gets_the_entries_again(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     cache = tmp_path / "cache"  # the LocalCluster's workers inherit it
     monkeypatch.setenv("AZUL_ARENA_CACHE", str(cache))
     chosen = entries(bot_folder(tmp_path / "client"), "strong", "steady")
     first = ScheduledGame(0, "p0-g0", ("strong", "steady"), seed=7, group=0, deal=0, rotation=0)
-    second = ScheduledGame(1, "p0-g1", ("steady", "strong"), seed=8, group=0, deal=0,
-                           rotation=1)
+    second = ScheduledGame(1, "p0-g1", ("steady", "strong"), seed=8, group=0, deal=0, rotation=1)
     parent = os.getpid()
 
     async def main() -> tuple[GameOutcome, GameOutcome]:
-        async with cluster_player(chosen, GameSettings(time_per_move=2.0),
-                                  ClusterOptions(workers=1)) as remote:
+        async with cluster_player(
+            chosen, GameSettings(time_per_move=2.0), ClusterOptions(workers=1)
+        ) as remote:
             before = await remote.play(first)
             (pid,) = worker_pids(parent)
             os.kill(pid, signal.SIGKILL)  # its nanny starts another worker process
@@ -385,26 +499,45 @@ def test_a_worker_that_replaces_a_lost_one_gets_the_entries_again(
     before, after = asyncio.run(main())
     for outcome in (before, after):
         assert all(s.termination == "ok" for s in outcome.seats)
-        assert all(spec.startswith(str(cache / "entries"))
-                   for spec in outcome.record["referee"]["entries"])
+        assert all(
+            spec.startswith(str(cache / "entries")) for spec in outcome.record["referee"]["entries"]
+        )
     assert len(list((cache / "entries").iterdir())) == 1  # unpacked again, from what was sent
 
 
 def dask_cluster(base: Path) -> tuple[str, list[subprocess.Popen[bytes]]]:
     """A `dask scheduler` and one `dask worker` (one game at once) started in `base`."""
     scheduler_file = base / f"scheduler-{time.monotonic_ns()}.json"
-    processes = [subprocess.Popen(
-        [str(VENV_BIN / "dask"), "scheduler", "--scheduler-file", str(scheduler_file),
-         "--port", "0", "--no-dashboard"], cwd=base, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL, start_new_session=True)]
+    processes = [
+        subprocess.Popen(
+            [
+                str(VENV_BIN / "dask"),
+                "scheduler",
+                "--scheduler-file",
+                str(scheduler_file),
+                "--port",
+                "0",
+                "--no-dashboard",
+            ],
+            cwd=base,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    ]
     deadline = time.monotonic() + 60
     while not scheduler_file.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     address = json.loads(scheduler_file.read_text())["address"]
-    processes.append(subprocess.Popen(
-        [str(VENV_BIN / "dask"), "worker", address, "--nthreads", "1", "--no-dashboard"],
-        cwd=base, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True))
+    processes.append(
+        subprocess.Popen(
+            [str(VENV_BIN / "dask"), "worker", address, "--nthreads", "1", "--no-dashboard"],
+            cwd=base,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    )
     return address, processes
 
 
@@ -420,9 +553,22 @@ def end(processes: list[subprocess.Popen[bytes]]) -> None:
 def test_a_lost_scheduler_stops_the_run_clearly_and_a_rerun_resumes(tmp_path: Path) -> None:
     folder = bot_folder(tmp_path)
     db = tmp_path / "t.db"
-    args = ["tournament", "run", f"slow={folder / 'slow.py'}", f"steady={folder / 'steady.py'}",
-            f"weak={folder / 'weak.py'}", "--seed", "4", "--games-per-pairing", "2",
-            "--time-per-move", "2", "--db", str(db), "--plain"]
+    args = [
+        "tournament",
+        "run",
+        f"slow={folder / 'slow.py'}",
+        f"steady={folder / 'steady.py'}",
+        f"weak={folder / 'weak.py'}",
+        "--seed",
+        "4",
+        "--games-per-pairing",
+        "2",
+        "--time-per-move",
+        "2",
+        "--db",
+        str(db),
+        "--plain",
+    ]
     address, processes = dask_cluster(tmp_path)
     try:
         first = cli(*args, "--cluster", address, cwd=tmp_path)

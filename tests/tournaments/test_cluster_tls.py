@@ -33,13 +33,52 @@ def openssl(*args: str, cwd: Path) -> None:
 
 def certificates(folder: Path, ca: str, *names: str) -> None:
     """A CA `ca` and, for each name, `name.pem` and `name.key` that it signed."""
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-keyout",
-            f"{ca}.key", "-out", f"{ca}.pem", "-subj", f"/CN={ca}", cwd=folder)
+    openssl(
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-keyout",
+        f"{ca}.key",
+        "-out",
+        f"{ca}.pem",
+        "-subj",
+        f"/CN={ca}",
+        cwd=folder,
+    )
     for name in names:
-        openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out",
-                f"{name}.csr", "-subj", f"/CN={name}", cwd=folder)
-        openssl("x509", "-req", "-in", f"{name}.csr", "-CA", f"{ca}.pem", "-CAkey", f"{ca}.key",
-                "-CAcreateserial", "-out", f"{name}.pem", "-days", "1", cwd=folder)
+        openssl(
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            f"{name}.key",
+            "-out",
+            f"{name}.csr",
+            "-subj",
+            f"/CN={name}",
+            cwd=folder,
+        )
+        openssl(
+            "x509",
+            "-req",
+            "-in",
+            f"{name}.csr",
+            "-CA",
+            f"{ca}.pem",
+            "-CAkey",
+            f"{ca}.key",
+            "-CAcreateserial",
+            "-out",
+            f"{name}.pem",
+            "-days",
+            "1",
+            cwd=folder,
+        )
 
 
 def security_folder(base: Path, name: str, cert: str, ca: str = "ca") -> Path:
@@ -62,41 +101,98 @@ def tls_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     certificates(base, "other-ca", "stranger")
     tls = ["--tls-ca-file", str(base / "ca.pem")]
     scheduler_file = base / "scheduler.json"
-    processes = [subprocess.Popen(
-        [str(VENV_BIN / "dask"), "scheduler", "--protocol", "tls", "--host", "127.0.0.1",
-         "--port", "0", "--no-dashboard", "--scheduler-file", str(scheduler_file), *tls,
-         "--tls-cert", str(base / "scheduler.pem"), "--tls-key", str(base / "scheduler.key")],
-        cwd=base, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True)]
+    processes = [
+        subprocess.Popen(
+            [
+                str(VENV_BIN / "dask"),
+                "scheduler",
+                "--protocol",
+                "tls",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-dashboard",
+                "--scheduler-file",
+                str(scheduler_file),
+                *tls,
+                "--tls-cert",
+                str(base / "scheduler.pem"),
+                "--tls-key",
+                str(base / "scheduler.key"),
+            ],
+            cwd=base,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    ]
     try:
         deadline = time.monotonic() + 60
         while not scheduler_file.exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         address = json.loads(scheduler_file.read_text())["address"]
         assert address.startswith("tls://")
-        processes.append(subprocess.Popen(
-            [str(VENV_BIN / "dask"), "worker", address, "--nthreads", "1", "--no-dashboard",
-             *tls, "--tls-cert", str(base / "worker.pem"), "--tls-key",
-             str(base / "worker.key")],
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True))
+        processes.append(
+            subprocess.Popen(
+                [
+                    str(VENV_BIN / "dask"),
+                    "worker",
+                    address,
+                    "--nthreads",
+                    "1",
+                    "--no-dashboard",
+                    *tls,
+                    "--tls-cert",
+                    str(base / "worker.pem"),
+                    "--tls-key",
+                    str(base / "worker.key"),
+                ],
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
         yield address, base
     finally:
         end(processes)
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tournaments.cli", *args], capture_output=True,
-                          text=True, timeout=180, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "tournaments.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=cwd,
+    )
 
 
-def test_a_tournament_on_a_cluster_over_mutual_tls(tls_cluster: tuple[str, Path],
-                                                   tmp_path: Path) -> None:
+def test_a_tournament_on_a_cluster_over_mutual_tls(
+    tls_cluster: tuple[str, Path], tmp_path: Path
+) -> None:
     address, base = tls_cluster
     security = security_folder(base, "client-side", "client")
-    out = run("tournament", "run", "random", "greedy", "--games-per-pairing", "2", "--seed", "3",
-              "--cluster", address, "--cluster-security", str(security), "--db",
-              str(tmp_path / "t.db"), "--plain", "--json", cwd=tmp_path)
+    out = run(
+        "tournament",
+        "run",
+        "random",
+        "greedy",
+        "--games-per-pairing",
+        "2",
+        "--seed",
+        "3",
+        "--cluster",
+        address,
+        "--cluster-security",
+        str(security),
+        "--db",
+        str(tmp_path / "t.db"),
+        "--plain",
+        "--json",
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "warning" not in out.stderr
     from tournaments.store import Store
@@ -106,7 +202,8 @@ def test_a_tournament_on_a_cluster_over_mutual_tls(tls_cluster: tuple[str, Path]
 
 
 def test_the_tls_scheduler_refuses_a_client_without_its_certificate(
-        tls_cluster: tuple[str, Path], tmp_path: Path) -> None:
+    tls_cluster: tuple[str, Path], tmp_path: Path
+) -> None:
     from distributed import Client
     from distributed.security import Security
 
@@ -126,18 +223,27 @@ def test_the_tls_scheduler_refuses_a_client_without_its_certificate(
         context = ssl.create_default_context(cafile=str(base / "ca.pem"))
         context.check_hostname = False
         try:
-            with socket.create_connection((host, int(port)), timeout=5) as raw, \
-                    context.wrap_socket(raw) as session:
+            with (
+                socket.create_connection((host, int(port)), timeout=5) as raw,
+                context.wrap_socket(raw) as session,
+            ):
                 session.sendall(b"\0" * 8)
                 return "answered" if session.recv(1) else "closed"
         except (OSError, ssl.SSLError) as exc:
             return type(exc).__name__
 
-    stranger = Security(tls_ca_file=str(base / "ca.pem"),
-                        tls_client_cert=str(base / "stranger.pem"),
-                        tls_client_key=str(base / "stranger.key"), require_encryption=True)
-    client = Security(tls_ca_file=str(base / "ca.pem"), tls_client_cert=str(base / "client.pem"),
-                      tls_client_key=str(base / "client.key"), require_encryption=True)
+    stranger = Security(
+        tls_ca_file=str(base / "ca.pem"),
+        tls_client_cert=str(base / "stranger.pem"),
+        tls_client_key=str(base / "stranger.key"),
+        require_encryption=True,
+    )
+    client = Security(
+        tls_ca_file=str(base / "ca.pem"),
+        tls_client_cert=str(base / "client.pem"),
+        tls_client_key=str(base / "client.key"),
+        require_encryption=True,
+    )
     refused = tls_without_certificate()
     assert refused != "answered"
     assert asyncio.run(connect(stranger)) != "connected"
@@ -145,12 +251,33 @@ def test_the_tls_scheduler_refuses_a_client_without_its_certificate(
 
     # The command line: no certificate at all is said before connecting; a stranger's is
     # refused by the scheduler; neither plays anything.
-    plain = run("tournament", "run", "random", "greedy", "--cluster", address, "--db",
-                str(tmp_path / "a.db"), "--plain", cwd=tmp_path)
+    plain = run(
+        "tournament",
+        "run",
+        "random",
+        "greedy",
+        "--cluster",
+        address,
+        "--db",
+        str(tmp_path / "a.db"),
+        "--plain",
+        cwd=tmp_path,
+    )
     assert plain.returncode != 0 and "--cluster-security" in plain.stdout + plain.stderr
-    wrong = run("tournament", "run", "random", "greedy", "--cluster", address,
-                "--cluster-security", str(security_folder(base, "stranger-side", "stranger")),
-                "--db", str(tmp_path / "b.db"), "--plain", cwd=tmp_path)
+    wrong = run(
+        "tournament",
+        "run",
+        "random",
+        "greedy",
+        "--cluster",
+        address,
+        "--cluster-security",
+        str(security_folder(base, "stranger-side", "stranger")),
+        "--db",
+        str(tmp_path / "b.db"),
+        "--plain",
+        cwd=tmp_path,
+    )
     assert wrong.returncode != 0, wrong.stdout
     assert "cannot reach the Dask scheduler" in wrong.stdout + wrong.stderr
 

@@ -22,38 +22,66 @@ from typing import Any
 import pytest
 
 BOTS = Path(__file__).parent / "bots"
-STRONG, STEADY, WEAK, CRASH = (f"{n}={BOTS / f}" for n, f in
-                               (("strong", "strong.py"), ("steady", "steady.py"),
-                                ("weak", "weak.py"), ("crash", "crasher.py")))
+STRONG, STEADY, WEAK, CRASH = (
+    f"{n}={BOTS / f}"
+    for n, f in (
+        ("strong", "strong.py"),
+        ("steady", "steady.py"),
+        ("weak", "weak.py"),
+        ("crash", "crasher.py"),
+    )
+)
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run([sys.executable, "-m", "tournaments.cli", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=240,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(
+        [sys.executable, "-m", "tournaments.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     if check:
         assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc
 
 
 def show(db: Path, cwd: Path) -> dict[str, Any]:
-    return dict(json.loads(cli("tournament", "show", "--db", str(db), "--json",
-                               cwd=cwd).stdout))
+    return dict(json.loads(cli("tournament", "show", "--db", str(db), "--json", cwd=cwd).stdout))
 
 
 def results(db: Path) -> list[tuple]:
     with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT g.game_id, r.seat, r.entry, r.score, r.rank, r.termination "
-                            "FROM results r JOIN games g ON g.idx = r.game_idx "
-                            "ORDER BY g.idx, r.seat").fetchall()
+        return conn.execute(
+            "SELECT g.game_id, r.seat, r.entry, r.score, r.rank, r.termination "
+            "FROM results r JOIN games g ON g.idx = r.game_idx "
+            "ORDER BY g.idx, r.seat"
+        ).fetchall()
 
 
 def test_two_player_round_robin_crasher_last_stronger_first(tmp_path: Path) -> None:
     db = tmp_path / "rr.db"
-    run = cli("tournament", "run", STRONG, STEADY, WEAK, CRASH, "--games-per-pairing", "2",
-              "--seed", "3", "--time-per-move", "2", "--db", str(db), "--concurrency", "2",
-              cwd=tmp_path)
+    run = cli(
+        "tournament",
+        "run",
+        STRONG,
+        STEADY,
+        WEAK,
+        CRASH,
+        "--games-per-pairing",
+        "2",
+        "--seed",
+        "3",
+        "--time-per-move",
+        "2",
+        "--db",
+        str(db),
+        "--concurrency",
+        "2",
+        cwd=tmp_path,
+    )
     assert "Leaderboard" in run.stdout and "Crosstable" in run.stdout
     data = show(db, tmp_path)
     assert data["games_total"] == data["games_done"] == 6 * 2
@@ -65,18 +93,37 @@ def test_two_player_round_robin_crasher_last_stronger_first(tmp_path: Path) -> N
     assert all(row["games"] == 6 for row in data["leaderboard"])
     assert data["leaderboard"][0]["faults"] == 0
     # every game has its replay, and the export lists every seat of every game
-    rows = list(csv.DictReader(io.StringIO(cli("tournament", "export", "--db", str(db), "--csv",
-                                               cwd=tmp_path).stdout)))
+    rows = list(
+        csv.DictReader(
+            io.StringIO(cli("tournament", "export", "--db", str(db), "--csv", cwd=tmp_path).stdout)
+        )
+    )
     assert len(rows) == 24 and {r["status"] for r in rows} == {"done"}
-    exported = json.loads(cli("tournament", "export", "--db", str(db), "--json",
-                              cwd=tmp_path).stdout)
+    exported = json.loads(
+        cli("tournament", "export", "--db", str(db), "--json", cwd=tmp_path).stdout
+    )
     assert all(g["record"]["final_scores"] for g in exported["games"])
 
 
 def test_four_player_round_robin(tmp_path: Path) -> None:
     db = tmp_path / "four.db"
-    cli("tournament", "run", STRONG, STEADY, WEAK, "rnd=random", "--players", "4",
-        "--seed", "5", "--time-per-move", "2", "--db", str(db), cwd=tmp_path)
+    cli(
+        "tournament",
+        "run",
+        STRONG,
+        STEADY,
+        WEAK,
+        "rnd=random",
+        "--players",
+        "4",
+        "--seed",
+        "5",
+        "--time-per-move",
+        "2",
+        "--db",
+        str(db),
+        cwd=tmp_path,
+    )
     data = show(db, tmp_path)
     assert data["games_total"] == data["games_done"] == 4  # one group, 4 seat rotations
     assert all(row["games"] == 4 for row in data["leaderboard"])
@@ -89,16 +136,35 @@ def test_four_player_round_robin(tmp_path: Path) -> None:
 
 
 def test_sigkill_mid_run_then_resume_matches_uninterrupted(tmp_path: Path) -> None:
-    args = ["tournament", "run", STRONG, STEADY, WEAK, "--games-per-pairing", "8",
-            "--seed", "11", "--time-per-move", "3", "--concurrency", "2", "--plain"]
+    args = [
+        "tournament",
+        "run",
+        STRONG,
+        STEADY,
+        WEAK,
+        "--games-per-pairing",
+        "8",
+        "--seed",
+        "11",
+        "--time-per-move",
+        "3",
+        "--concurrency",
+        "2",
+        "--plain",
+    ]
     total = 3 * 8
     reference = tmp_path / "reference.db"
     cli(*args, "--db", str(reference), cwd=tmp_path)
 
     killed = tmp_path / "killed.db"
-    proc = subprocess.Popen([sys.executable, "-m", "tournaments.cli", *args, "--db", str(killed)],
-                            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)}, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tournaments.cli", *args, "--db", str(killed)],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        start_new_session=True,
+    )
     done = 0
     try:
         deadline = time.monotonic() + 120
@@ -107,7 +173,8 @@ def test_sigkill_mid_run_then_resume_matches_uninterrupted(tmp_path: Path) -> No
                 try:
                     with sqlite3.connect(f"file:{killed}?mode=ro", uri=True) as conn:
                         done = conn.execute(
-                            "SELECT COUNT(*) FROM games WHERE status='done'").fetchone()[0]
+                            "SELECT COUNT(*) FROM games WHERE status='done'"
+                        ).fetchone()[0]
                 except sqlite3.OperationalError:
                     done = 0  # schema not written yet
             if done >= 4:
@@ -144,10 +211,24 @@ def test_sigkill_mid_run_then_resume_matches_uninterrupted(tmp_path: Path) -> No
 
 
 def test_rerun_of_finished_tournament_plays_nothing_and_other_options_are_refused(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "g.db"
-    base = ["tournament", "run", STRONG, STEADY, WEAK, "--gauntlet", "strong", "--seed", "2",
-            "--time-per-move", "2", "--db", str(db)]
+    base = [
+        "tournament",
+        "run",
+        STRONG,
+        STEADY,
+        WEAK,
+        "--gauntlet",
+        "strong",
+        "--seed",
+        "2",
+        "--time-per-move",
+        "2",
+        "--db",
+        str(db),
+    ]
     cli(*base, cwd=tmp_path)
     first = results(db)
     assert {row[2] for row in first} == {"strong", "steady", "weak"}
@@ -157,8 +238,16 @@ def test_rerun_of_finished_tournament_plays_nothing_and_other_options_are_refuse
     assert results(db) == first
     other = cli(*base, "--players", "3", cwd=tmp_path, check=False)
     assert other.returncode == 2 and "different tournament" in other.stderr
-    dup = cli("tournament", "run", "random", "random", "--db", str(tmp_path / "d.db"),
-              cwd=tmp_path, check=False)
+    dup = cli(
+        "tournament",
+        "run",
+        "random",
+        "random",
+        "--db",
+        str(tmp_path / "d.db"),
+        cwd=tmp_path,
+        check=False,
+    )
     assert dup.returncode == 2 and "unique" in dup.stderr
 
 
@@ -171,8 +260,20 @@ def test_bench_tournament_reports_its_figures(tmp_path: Path) -> None:
 
 
 def test_bench_tournament_compares_concurrencies_in_one_run(tmp_path: Path) -> None:
-    out = cli("bench", "tournament", "--games", "6", "--entries", "4", "--concurrency", "1,4",
-              "--repeat", "1", "--json", cwd=tmp_path).stdout
+    out = cli(
+        "bench",
+        "tournament",
+        "--games",
+        "6",
+        "--entries",
+        "4",
+        "--concurrency",
+        "1,4",
+        "--repeat",
+        "1",
+        "--json",
+        cwd=tmp_path,
+    ).stdout
     data = json.loads(out.strip().splitlines()[-1])
     assert data["concurrency"] == [1, 4] and data["rounds"] == 1
     one, four = data["levels"]
@@ -188,8 +289,9 @@ def test_bench_tournament_compares_concurrencies_in_one_run(tmp_path: Path) -> N
 
 @pytest.mark.slow
 def test_demo_runs_a_real_round_robin(tmp_path: Path) -> None:
-    out = cli("demo", "--games-per-pairing", "2", "--db", str(tmp_path / "demo.db"),
-              cwd=tmp_path).stdout
+    out = cli(
+        "demo", "--games-per-pairing", "2", "--db", str(tmp_path / "demo.db"), cwd=tmp_path
+    ).stdout
     assert "Final leaderboard" in out
     report = tmp_path / "demo-report.html"
     assert f"The report: {report}" in out.replace("\n", "") and report.exists()

@@ -53,12 +53,19 @@ def test_toml_entries(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "text, message",
     [
-        ('[[entry]]\nname = "a"\nbuiltin = "random"\n[[entry]]\nname = "a"\nbuiltin = "greedy"\n',
-         "repeated: a"),
-        ('[[entry]]\nname = "a"\nbuiltin = "grredy"\n', "entry 1: unknown built-in bot 'grredy'; "
-         "the built-ins are .*random"),
-        ('[[entry]]\nname = "a"\ncommand = "no-such-program-xyz --fast"\n',
-         "entry 1: program 'no-such-program-xyz' .* neither on PATH nor an existing file"),
+        (
+            '[[entry]]\nname = "a"\nbuiltin = "random"\n'
+            '[[entry]]\nname = "a"\nbuiltin = "greedy"\n',
+            "repeated: a",
+        ),
+        (
+            '[[entry]]\nname = "a"\nbuiltin = "grredy"\n',
+            "entry 1: unknown built-in bot 'grredy'; the built-ins are .*random",
+        ),
+        (
+            '[[entry]]\nname = "a"\ncommand = "no-such-program-xyz --fast"\n',
+            "entry 1: program 'no-such-program-xyz' .* neither on PATH nor an existing file",
+        ),
         ('[[entry]]\nname = "a"\n', "exactly one of"),
         ('[[entry]]\nname = "a"\nfile = "nope.py"\n', "no such bot file"),
         ('[[entry]]\nname = "a b"\nbuiltin = "random"\n', "entry name"),
@@ -82,12 +89,18 @@ def test_binary_toml_is_explained(tmp_path: Path) -> None:
 
 def test_check_entries_names_the_bad_entry(tmp_path: Path) -> None:
     (tmp_path / "ok.py").write_text("# bot\n")
-    good = [Entry("r", "random"), Entry("f", str(tmp_path / "ok.py")),
-            Entry("s", "sh bot.sh"), Entry("p", f"{sys.executable} bot.py")]
+    good = [
+        Entry("r", "random"),
+        Entry("f", str(tmp_path / "ok.py")),
+        Entry("s", "sh bot.sh"),
+        Entry("p", f"{sys.executable} bot.py"),
+    ]
     assert check_entries(good) == good
-    for spec, message in [("grredy", "entry 'x': unknown bot entry 'grredy'.*random"),
-                          ("gone.py", "entry 'x': bot file not found: gone.py"),
-                          ("nope-xyz --a", "entry 'x': program 'nope-xyz'")]:
+    for spec, message in [
+        ("grredy", "entry 'x': unknown bot entry 'grredy'.*random"),
+        ("gone.py", "entry 'x': bot file not found: gone.py"),
+        ("nope-xyz --a", "entry 'x': program 'nope-xyz'"),
+    ]:
         with pytest.raises(EntryError, match=message):
             check_entries([Entry("r", "random"), Entry("x", spec)])
 
@@ -96,7 +109,9 @@ def test_a_built_in_takes_its_parameters_after_a_colon(tmp_path: Path) -> None:
     from referee.launcher import python_target
 
     assert parse_entries(["mcts:iterations=400", "deep=search:depth=3"]) == [
-        Entry("mcts-iterations400", "mcts:iterations=400"), Entry("deep", "search:depth=3")]
+        Entry("mcts-iterations400", "mcts:iterations=400"),
+        Entry("deep", "search:depth=3"),
+    ]
     assert python_target("mcts:iterations=400") == "bots.mcts_bot:MctsBot?iterations=400"
     assert python_target("mcts") == "bots.mcts_bot:MctsBot"
     path = tmp_path / "e.toml"
@@ -104,12 +119,15 @@ def test_a_built_in_takes_its_parameters_after_a_colon(tmp_path: Path) -> None:
     assert load_entries_toml(path) == [Entry("m", "mcts:iterations=50")]
 
 
-@pytest.mark.parametrize(("spec", "says"), [
-    ("mcts:depth=3", "has no parameter 'depth'; it takes iterations"),
-    ("greedy:iterations=3", "it takes no parameters"),
-    ("mcts:iterations=0", "iterations must be a positive whole number, not '0'"),
-    ("search:depth=two", "depth must be a positive whole number, not 'two'"),
-])
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        ("mcts:depth=3", "has no parameter 'depth'; it takes iterations"),
+        ("greedy:iterations=3", "it takes no parameters"),
+        ("mcts:iterations=0", "iterations must be a positive whole number, not '0'"),
+        ("search:depth=two", "depth must be a positive whole number, not 'two'"),
+    ],
+)
 def test_a_bad_parameter_is_explained(tmp_path: Path, spec: str, says: str) -> None:
     with pytest.raises(EntryError, match=re.escape(says)):
         check_entries([Entry("x", spec)])

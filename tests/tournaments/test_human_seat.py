@@ -19,18 +19,25 @@ PROMPT = r"your move \[1-(\d+)\] or notation(?: \(\d+ s\))?: "
 
 def spawn_play(tmp_path: Path, *args: str) -> Any:
     """`azul-arena play random ARGS --replay tmp_path/game.json` in a pseudo-terminal."""
-    pexpect = pytest.importorskip("pexpect", reason="pexpect is not installed: pip install -e "
-                                                    "'.[dev]'")
+    pexpect = pytest.importorskip(
+        "pexpect", reason="pexpect is not installed: pip install -e '.[dev]'"
+    )
     env = dict(os.environ, COLUMNS="120", LINES="50", TERM="xterm-256color")
-    return pexpect.spawn(sys.executable, ["-m", "tournaments.cli", "play", "random", *args,
-                                          "--replay", str(tmp_path / "game.json")],
-                         cwd=str(tmp_path), env=env, encoding="utf-8", timeout=60)
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "tournaments.cli", "play", "random", *args, "--replay", str(tmp_path / "game.json")],
+        cwd=str(tmp_path),
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+    )
 
 
 def test_a_whole_game_typed_at_the_terminal(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     child = spawn_play(tmp_path, "--seed", "3", "--seat", "1")
     import pexpect  # present: spawn_play skips the test otherwise
+
     try:
         child.expect(r"You are seat 1")
         child.expect(PROMPT)
@@ -75,8 +82,13 @@ def test_a_whole_game_typed_at_the_terminal(tmp_path: Path) -> None:
 def test_play_refuses_an_unknown_bot() -> None:
     import subprocess
 
-    done = subprocess.run([sys.executable, "-m", "tournaments.cli", "play", "nobody"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "tournaments.cli", "play", "nobody"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert done.returncode == 2 and "nobody" in done.stderr
 
 
@@ -84,9 +96,25 @@ def test_match_draws_the_board_after_every_move(tmp_path: Path) -> None:
     import subprocess
 
     record = tmp_path / "m.json"
-    done = subprocess.run([sys.executable, "-m", "tournaments.cli", "match", "random", "greedy",
-                           "--board", "--seed", "4", "--replay", str(record)],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tournaments.cli",
+            "match",
+            "random",
+            "greedy",
+            "--board",
+            "--seed",
+            "4",
+            "--replay",
+            str(record),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     moves = [m for r in json.loads(record.read_text())["rounds"] for m in r["moves"]]
     out = done.stdout
@@ -99,6 +127,7 @@ def test_a_summer_pavilion_game_with_a_wild_order_typed_at_the_terminal(tmp_path
     record = tmp_path / "game.json"
     child = spawn_play(tmp_path, "--seed", "5", "--ruleset", "pavilion", "--wild-order", "gopybr")
     import pexpect  # present: spawn_play skips the test otherwise
+
     try:
         child.expect(r"You are seat 0")
         while child.expect([PROMPT, r"The game is saved"]) == 0:

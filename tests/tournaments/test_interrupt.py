@@ -22,8 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def done_games(db: Path) -> int:
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-            return int(conn.execute(
-                "SELECT COUNT(*) FROM games WHERE status='done'").fetchone()[0])
+            return int(conn.execute("SELECT COUNT(*) FROM games WHERE status='done'").fetchone()[0])
     except sqlite3.Error:
         return 0
 
@@ -52,12 +51,31 @@ def test_signal_cancels_the_run_cleanly(tmp_path: Path, sig: signal.Signals, cod
     tmp.mkdir()
     db = tmp_path / "t.db"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tournaments.cli", "tournament", "run", "random",
-         f"steady={bots / 'steady.py'}", "--games-per-pairing", "400", "--seed", "1",
-         "--concurrency", "2", "--plain", "--db", str(db)],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "tournaments.cli",
+            "tournament",
+            "run",
+            "random",
+            f"steady={bots / 'steady.py'}",
+            "--games-per-pairing",
+            "400",
+            "--seed",
+            "1",
+            "--concurrency",
+            "2",
+            "--plain",
+            "--db",
+            str(db),
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp)},
-        start_new_session=True)
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and proc.poll() is None and done_games(db) < 2:
@@ -70,8 +88,11 @@ def test_signal_cancels_the_run_cleanly(tmp_path: Path, sig: signal.Signals, cod
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == code, out + err
-    match = re.search(r"interrupted: (\d+) of (\d+) games done; run the same command again "
-                      r"to resume", " ".join(err.split()))
+    match = re.search(
+        r"interrupted: (\d+) of (\d+) games done; run the same command again "
+        r"to resume",
+        " ".join(err.split()),
+    )
     assert match, err
     assert "Traceback" not in err
     done, total = int(match[1]), int(match[2])

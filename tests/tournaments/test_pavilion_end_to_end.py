@@ -11,16 +11,35 @@ from tests.tournaments.test_end_to_end import cli, show
 
 def test_a_pavilion_tournament_with_a_wild_order(tmp_path: Path) -> None:
     db = tmp_path / "pav.db"
-    run = cli("tournament", "run", "random", "greedy", "--ruleset", "pavilion", "--wild-order",
-              "gopybr", "--games-per-pairing", "2", "--seed", "3", "--time-per-move", "2",
-              "--db", str(db), "--concurrency", "2", cwd=tmp_path)
+    run = cli(
+        "tournament",
+        "run",
+        "random",
+        "greedy",
+        "--ruleset",
+        "pavilion",
+        "--wild-order",
+        "gopybr",
+        "--games-per-pairing",
+        "2",
+        "--seed",
+        "3",
+        "--time-per-move",
+        "2",
+        "--db",
+        str(db),
+        "--concurrency",
+        "2",
+        cwd=tmp_path,
+    )
     assert "pavilion, wild order GOPYBR, 2 players" in run.stdout
     data = show(db, tmp_path)
     assert data["games_total"] == data["games_done"] == 2
     assert [row["entry"] for row in data["leaderboard"]] == ["greedy", "random"]
     assert all(row["faults"] == 0 for row in data["leaderboard"])
-    exported = json.loads(cli("tournament", "export", "--db", str(db), "--json",
-                              cwd=tmp_path).stdout)
+    exported = json.loads(
+        cli("tournament", "export", "--db", str(db), "--json", cwd=tmp_path).stdout
+    )
     assert exported["config"]["ruleset"] == "pavilion"
     assert exported["config"]["options"] == {"wild_order": "GOPYBR"}
     records = []
@@ -40,15 +59,37 @@ def test_a_pavilion_tournament_with_a_wild_order(tmp_path: Path) -> None:
     shown = cli("tournament", "show", "--db", str(db), cwd=tmp_path).stdout
     assert "pavilion, wild order GOPYBR" in shown
     # Resuming with another wild order is another tournament: refused, nothing played.
-    other = cli("tournament", "run", "random", "greedy", "--ruleset", "pavilion", "--db",
-                str(db), cwd=tmp_path, check=False)
+    other = cli(
+        "tournament",
+        "run",
+        "random",
+        "greedy",
+        "--ruleset",
+        "pavilion",
+        "--db",
+        str(db),
+        cwd=tmp_path,
+        check=False,
+    )
     assert other.returncode == 2 and "options" in other.stderr
 
 
 def test_a_pavilion_match_through_the_referee_reads_as_it_goes(tmp_path: Path) -> None:
     record = tmp_path / "m.json"
-    proc = cli("match", "greedy", "random", "--ruleset", "pavilion-mono", "--seed", "5", "-t",
-               "2", "--replay", str(record), cwd=tmp_path)
+    proc = cli(
+        "match",
+        "greedy",
+        "random",
+        "--ruleset",
+        "pavilion-mono",
+        "--seed",
+        "5",
+        "-t",
+        "2",
+        "--replay",
+        str(record),
+        cwd=tmp_path,
+    )
     out = proc.stdout
     saved = json.loads(record.read_text())
     moves = [m for r in saved["rounds"] for m in r["moves"]]
@@ -65,8 +106,19 @@ def test_a_pavilion_match_through_the_referee_reads_as_it_goes(tmp_path: Path) -
 
 
 def test_the_search_bot_plays_pavilion_through_the_referee(tmp_path: Path) -> None:
-    proc = cli("match", "search", "random", "--ruleset", "pavilion", "-t", "0.1", "--seed",
-               "5", "--json", cwd=tmp_path)
+    proc = cli(
+        "match",
+        "search",
+        "random",
+        "--ruleset",
+        "pavilion",
+        "-t",
+        "0.1",
+        "--seed",
+        "5",
+        "--json",
+        cwd=tmp_path,
+    )
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["ranks"] == [1, 2], result
     assert all(seat["termination"] == "ok" for seat in result["seats"]), result

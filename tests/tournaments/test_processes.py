@@ -23,8 +23,17 @@ ROOT = Path(__file__).resolve().parents[2]
 def _run_counting(tmp_path: Path, *args: str) -> tuple[str, int, int]:
     """`tournament run ARGS` in a process of its own: (its output, the peak of its live bot
     processes read from /proc, how many times they were counted)."""
-    cmd = [sys.executable, "-m", "tournaments.cli", "tournament", "run", *args,
-           "--db", str(tmp_path / "t.db"), "--plain"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "tournaments.cli",
+        "tournament",
+        "run",
+        *args,
+        "--db",
+        str(tmp_path / "t.db"),
+        "--plain",
+    ]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     peak, samples = 0, 0
     while proc.poll() is None:
@@ -39,8 +48,9 @@ def _run_counting(tmp_path: Path, *args: str) -> tuple[str, int, int]:
 @pytest.mark.parametrize("concurrency", [8, 16])
 def test_sixteen_entries_stay_under_24_bot_processes(tmp_path: Path, concurrency: int) -> None:
     entries = [f"r{i}=random" for i in range(16)]
-    out, peak, samples = _run_counting(tmp_path, *entries, "--concurrency", str(concurrency),
-                                       "--seed", "3")
+    out, peak, samples = _run_counting(
+        tmp_path, *entries, "--concurrency", str(concurrency), "--seed", "3"
+    )
     assert "240/240 games" in out
     # 8 games in flight hold 16 bots; the rest are a few idle ones and the warm standby. At
     # --concurrency 16 the entries cannot fill more games without second processes, which
@@ -98,15 +108,25 @@ def test_dispatch_without_room_to_wait_still_plays() -> None:
 def test_two_entries_at_concurrency_4_still_play_games_at_once(tmp_path: Path) -> None:
     # Two entries fill one game; the others each need a second process of both, and those buy
     # parallelism while the machine has cores for them (two games per CPU).
-    out, peak, _ = _run_counting(tmp_path, "a=random", "b=random", "--games-per-pairing", "40",
-                                 "--concurrency", "4", "--seed", "3")
+    out, peak, _ = _run_counting(
+        tmp_path,
+        "a=random",
+        "b=random",
+        "--games-per-pairing",
+        "40",
+        "--concurrency",
+        "4",
+        "--seed",
+        "3",
+    )
     assert "40/40 games" in out
     at_once = min(4, parallel_games())
     assert 2 * at_once <= peak <= 2 * 4 + 1, f"peak {peak} bot processes"
 
 
-def _simulate(entries: int, concurrency: int, pool: Pool,
-              per_group: int = 2) -> tuple[int, int, Pool]:
+def _simulate(
+    entries: int, concurrency: int, pool: Pool, per_group: int = 2
+) -> tuple[int, int, Pool]:
     """Run a round-robin through a `Dispatch` as `concurrency` workers would, games ending in a
     random order: (most games in flight, most processes held, the pool)."""
     names = "".join(chr(ord("A") + i) for i in range(entries))

@@ -51,7 +51,8 @@ def test_leaderboard_order_stats_and_faults(tmp_path: Path) -> None:
     js = report.to_json()
     assert js["games_total"] == js["games_done"] == 12
     assert {"entry", "mu", "sigma", "games", "wins", "mean_score", "faults"} <= set(
-        js["leaderboard"][0])
+        js["leaderboard"][0]
+    )
 
 
 def test_report_of_partial_run_and_ratings_recomputable(tmp_path: Path) -> None:
@@ -61,7 +62,8 @@ def test_report_of_partial_run_and_ratings_recomputable(tmp_path: Path) -> None:
     assert sum(r.games for r in a.leaderboard) == 10
     b = build_report(store)
     assert [(r.entry, r.mu, r.sigma) for r in a.leaderboard] == [
-        (r.entry, r.mu, r.sigma) for r in b.leaderboard]
+        (r.entry, r.mu, r.sigma) for r in b.leaderboard
+    ]
 
 
 def test_exports(tmp_path: Path) -> None:

@@ -45,8 +45,9 @@ def tournament(tmp_path: Path) -> tuple[Path, Path]:
     db = tmp_path / "t.db"
     chosen = parse_entries([f"picky={bot}", "greedy", "mcts:iterations=20"])
     with Store.open(db) as store:
-        config, pending = prepare(store, TournamentConfig(entries=chosen, seed=12,
-                                                          time_per_move=5.0))
+        config, pending = prepare(
+            store, TournamentConfig(entries=chosen, seed=12, time_per_move=5.0)
+        )
         summary = play(store, config, pending, 2, quiet(), live=False)
     assert summary.failed == 0 and summary.played == 6, summary.errors
     return db, bot
@@ -64,7 +65,8 @@ def games_of(db: Path) -> dict[str, dict[str, Any]]:
 
 
 def test_rerun_follows_the_record_then_finds_a_changed_bot_and_plays_a_swapped_one(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     db, bot = tournament(tmp_path)
     games = games_of(db)
     for game_id in games:  # every game: the reference bots and the seeded file bot
@@ -73,8 +75,7 @@ def test_rerun_follows_the_record_then_finds_a_changed_bot_and_plays_a_swapped_o
         assert found["scores"] == found["recorded_scores"]
     # Stepped through: no isolation and no time limit change nothing either.
     some = next(iter(games))
-    code, found = invoke("--db", str(db), "--game", some, "--isolation", "none",
-                         "--no-time-limit")
+    code, found = invoke("--db", str(db), "--game", some, "--isolation", "none", "--no-time-limit")
     assert code == 0 and found["same"]
 
     # A new version of picky plays its 4th decision otherwise: the rerun names that move.
@@ -91,8 +92,9 @@ def test_rerun_follows_the_record_then_finds_a_changed_bot_and_plays_a_swapped_o
 
     # Would another bot have done better in that seat? The same deals, another player.
     bot.write_text(PICKY.format(change_at=0))
-    code, found = invoke("--db", str(db), "--game", game_id, "--seat", str(seat),
-                         "--entry", "greedy")
+    code, found = invoke(
+        "--db", str(db), "--game", game_id, "--seat", str(seat), "--entry", "greedy"
+    )
     assert code == 0 and found["swapped_seat"] == seat and found["entries"][seat] == "greedy"
     assert found["terminations"] == ["ok", "ok"]
 
@@ -101,7 +103,12 @@ def test_rerun_explains_what_it_cannot_do(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["replay", "rerun", "--seat", "1"])
     assert result.exit_code == 2 and "--seat and --entry go together" in result.stderr
     bare = tmp_path / "bare.json"
-    bare.write_text(json.dumps(json.loads(
-        (Path(__file__).parents[1] / "engine" / "records" / "good-azul.json").read_text())))
+    bare.write_text(
+        json.dumps(
+            json.loads(
+                (Path(__file__).parents[1] / "engine" / "records" / "good-azul.json").read_text()
+            )
+        )
+    )
     result = CliRunner().invoke(app, ["replay", "rerun", str(bare)])
     assert result.exit_code == 2 and "no referee part" in " ".join(result.stderr.split())

@@ -65,8 +65,7 @@ def test_adaptive_plays_its_games_with_the_minimum_each(tmp_path: Path, players:
         assert len(group) == players and len({g.seed for g in group}) == 1
         assert sorted(g.rotation for g in group) == list(range(players))
         assert {g.seats[0] for g in group} == set(group[0].seats)
-    assert len({g.seed for g in games if g.deal == 0} | {g.seed for g in games if g.deal == 1}
-               ) == 2
+    assert len({g.seed for g in games if g.deal == 0} | {g.seed for g in games if g.deal == 1}) == 2
 
 
 def test_adaptive_pairs_close_ratings_once_it_knows_them(tmp_path: Path) -> None:
@@ -77,8 +76,7 @@ def test_adaptive_pairs_close_ratings_once_it_knows_them(tmp_path: Path) -> None
     store = _open(tmp_path / "a.db", names, plan)
     _play_rounds(store, plan)
     met = Counter(frozenset(g.seats) for g in _games(store))
-    assert met[frozenset("de")] + met[frozenset("cd")] > met[frozenset("ae")] + \
-        met[frozenset("be")]
+    assert met[frozenset("de")] + met[frozenset("cd")] > met[frozenset("ae")] + met[frozenset("be")]
 
 
 def test_swiss_plays_every_entry_each_round_but_the_byes(tmp_path: Path) -> None:
@@ -91,8 +89,10 @@ def test_swiss_plays_every_entry_each_round_but_the_byes(tmp_path: Path) -> None
     for round_no in range(5):
         seated = Counter(n for g in games if g.deal == round_no for n in g.seats)
         assert len(seated) == 8 and set(seated.values()) == {2}
-    rested = [next(n for n in names if n not in {s for g in games if g.deal == r
-                                                  for s in g.seats}) for r in range(5)]
+    rested = [
+        next(n for n in names if n not in {s for g in games if g.deal == r for s in g.seats})
+        for r in range(5)
+    ]
     assert len(set(rested)) == 5  # the bye goes round
     assert all(len(set(g.seats)) == 2 for g in games)
 
@@ -110,8 +110,9 @@ def test_same_stored_results_give_the_same_next_round(tmp_path: Path, kind: str)
         with Store.open(tmp_path / db, create=False) as again:
             nexts.append([(g.game_id, g.seats, g.seed) for g in Rounds(again, plan).next_games()])
             # Asked again (a resume before any of them is played): the same pending games.
-            assert [(g.game_id, g.seats, g.seed) for g in Rounds(again, plan).next_games()
-                    ] == nexts[-1]
+            assert [
+                (g.game_id, g.seats, g.seed) for g in Rounds(again, plan).next_games()
+            ] == nexts[-1]
     assert nexts[0] == nexts[1] and len(nexts[0]) == 12
     assert all(gid.startswith("r4-") for gid, _, _ in nexts[0])
 
@@ -160,8 +161,9 @@ def test_a_removed_entry_plays_no_more_games_of_its_round(tmp_path: Path) -> Non
     # Withdrawn games do not count against --games (a group whose seat rotation was cut
     # short leaves the total one game under it: groups play full rotations).
     assert 60 - plan.players < len(games) <= 60
-    assert [g.game_id for g in games if victim in g.seats and g.deal >= current[0].deal
-            ] == [current[0].game_id]
+    assert [g.game_id for g in games if victim in g.seats and g.deal >= current[0].deal] == [
+        current[0].game_id
+    ]
 
 
 def test_impossible_plans_are_refused() -> None:
@@ -176,8 +178,22 @@ def test_impossible_plans_are_refused() -> None:
 
 
 def test_bench_schedule_on_a_300_entry_field() -> None:
-    result = CliRunner().invoke(app, ["bench", "schedule", "--entries", "300", "--games", "900",
-                                      "--fields", "1", "--checkpoints", "3", "--json"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "bench",
+            "schedule",
+            "--entries",
+            "300",
+            "--games",
+            "900",
+            "--fields",
+            "1",
+            "--checkpoints",
+            "3",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["entries"] == 300 and data["games"] == 900
@@ -192,20 +208,25 @@ def test_bench_schedule_on_a_300_entry_field() -> None:
     assert schedules["round-robin"]["pairing_us_per_game"] >= 0
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--schedule", "adaptive"], "needs --games"),
-    (["--schedule", "swiss"], "needs --rounds"),
-    (["--games", "10"], "goes with --schedule adaptive"),
-    (["--schedule", "swiss", "--rounds", "3", "--gauntlet", "a"], "does not go with"),
-    (["--schedule", "adaptive", "--games", "9"], "not a multiple of --players"),
-    (["--schedule", "adaptive", "--games", "4", "--min-games", "6"], "too few"),
-    (["--schedule", "knockout"], "is not one of"),
-])
-def test_run_refuses_schedule_options_that_do_not_fit(tmp_path: Path, args: list[str],
-                                                      message: str) -> None:
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--schedule", "adaptive"], "needs --games"),
+        (["--schedule", "swiss"], "needs --rounds"),
+        (["--games", "10"], "goes with --schedule adaptive"),
+        (["--schedule", "swiss", "--rounds", "3", "--gauntlet", "a"], "does not go with"),
+        (["--schedule", "adaptive", "--games", "9"], "not a multiple of --players"),
+        (["--schedule", "adaptive", "--games", "4", "--min-games", "6"], "too few"),
+        (["--schedule", "knockout"], "is not one of"),
+    ],
+)
+def test_run_refuses_schedule_options_that_do_not_fit(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
     db = tmp_path / "t.db"
-    result = CliRunner().invoke(app, ["tournament", "run", "a=random", "b=random", "c=random",
-                                      "--db", str(db), *args])
+    result = CliRunner().invoke(
+        app, ["tournament", "run", "a=random", "b=random", "c=random", "--db", str(db), *args]
+    )
     assert result.exit_code == 2, result.output
     assert message in result.output
     assert not db.exists()  # refused before the database was touched

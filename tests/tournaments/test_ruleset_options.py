@@ -16,10 +16,13 @@ from tournaments.tournament import TournamentConfig, prepare
 
 def test_wild_order_is_refused_for_a_ruleset_without_wild_colours(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
-    for command in (["tournament", "run", "random", "greedy", "--db", str(db)],
-                    ["match", "random", "greedy"]):
-        proc = cli(*command, "--ruleset", "azul", "--wild-order", "GOPYBR", cwd=tmp_path,
-                   check=False)
+    for command in (
+        ["tournament", "run", "random", "greedy", "--db", str(db)],
+        ["match", "random", "greedy"],
+    ):
+        proc = cli(
+            *command, "--ruleset", "azul", "--wild-order", "GOPYBR", cwd=tmp_path, check=False
+        )
         assert proc.returncode == 2, proc.stdout + proc.stderr
         assert "--wild-order is a Summer Pavilion option" in proc.stderr
         assert "azul has no wild colours" in proc.stderr
@@ -43,18 +46,28 @@ def test_the_options_are_stored_with_the_schedule(tmp_path: Path) -> None:
     entries = [Entry("a", "random"), Entry("b", "random")]
     db = tmp_path / "p.db"
     with Store.open(db) as store:
-        prepare(store, TournamentConfig(entries=entries, ruleset="pavilion", seed=1,
-                                        options={"wild_order": "GOPYBR"}))
+        prepare(
+            store,
+            TournamentConfig(
+                entries=entries, ruleset="pavilion", seed=1, options={"wild_order": "GOPYBR"}
+            ),
+        )
     with sqlite3.connect(db) as conn:
-        stored = json.loads(conn.execute("SELECT value FROM meta WHERE key = 'config'")
-                            .fetchone()[0])
+        stored = json.loads(
+            conn.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()[0]
+        )
     assert stored["ruleset"] == "pavilion" and stored["options"] == {"wild_order": "GOPYBR"}
-    assert describe_rules(stored) == ("pavilion, wild order GOPYBR, 2 players, 1 s a move (wall "
-                                      "clock)")
+    assert describe_rules(stored) == (
+        "pavilion, wild order GOPYBR, 2 players, 1 s a move (wall clock)"
+    )
     with Store.open(db) as store:  # the same tournament with another order is another one
         try:
-            prepare(store, TournamentConfig(entries=entries, ruleset="pavilion",
-                                            options={"wild_order": "PGOYBR"}))
+            prepare(
+                store,
+                TournamentConfig(
+                    entries=entries, ruleset="pavilion", options={"wild_order": "PGOYBR"}
+                ),
+            )
         except ValueError as exc:
             assert "options" in str(exc) and "GOPYBR" in str(exc)
         else:
@@ -63,8 +76,9 @@ def test_the_options_are_stored_with_the_schedule(tmp_path: Path) -> None:
 
 def test_a_match_says_each_move_and_shows_the_table_at_each_round(tmp_path: Path) -> None:
     record = tmp_path / "r.json"
-    out = cli("match", "greedy", "random", "--seed", "3", "-t", "1", "--replay", str(record),
-              cwd=tmp_path).stdout
+    out = cli(
+        "match", "greedy", "random", "--seed", "3", "-t", "1", "--replay", str(record), cwd=tmp_path
+    ).stdout
     moves = [m for r in json.loads(record.read_text())["rounds"] for m in r["moves"]]
     assert "round 1, phase take" in out and "round 2, phase take" in out
     assert out.index("round 1, phase take") < out.index(f"   1  greedy {moves[0]}: takes")

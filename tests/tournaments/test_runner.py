@@ -61,8 +61,9 @@ def test_failing_games_stay_pending_and_others_go_on(tmp_path: Path) -> None:
     assert summary.played == 10 and summary.failed == 2
     assert [g.index for g in store.pending_games()] == [2, 7]
     # A resume plays only those two.
-    summary = asyncio.run(run_games(store, store.pending_games(),
-                                    lambda g: _async(fake_outcome(g)), concurrency=2))
+    summary = asyncio.run(
+        run_games(store, store.pending_games(), lambda g: _async(fake_outcome(g)), concurrency=2)
+    )
     assert summary.played == 2 and store.counts() == (12, 12)
 
 
@@ -106,7 +107,8 @@ def test_games_withdrawn_meanwhile_are_neither_played_nor_recorded(tmp_path: Pat
 
 
 def test_a_play_that_stops_the_run_keeps_the_games_in_flight_and_notes_no_error(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     store, games = _setup(tmp_path)
     gone = asyncio.Event()  # the cluster went away
     calls = 0
@@ -125,5 +127,6 @@ def test_a_play_that_stops_the_run_keeps_the_games_in_flight_and_notes_no_error(
     assert summary.aborted == "lost the Dask scheduler" and summary.failed == 0
     done = {g.game.index for g in store.games(done_only=True)}
     assert 3 in done and summary.played == len(done) < 12 and calls < 12
-    assert all(g.attempts == 0 and g.last_error is None
-               for g in store.games() if g.status == "pending")
+    assert all(
+        g.attempts == 0 and g.last_error is None for g in store.games() if g.status == "pending"
+    )

@@ -70,7 +70,8 @@ def test_record_error_keeps_game_pending(tmp_path: Path) -> None:
     store, games = make(tmp_path)
     store.record_error(games[0], "boom")
     row = store.conn.execute(
-        "SELECT status, attempts, last_error FROM games WHERE idx=0").fetchone()
+        "SELECT status, attempts, last_error FROM games WHERE idx=0"
+    ).fetchone()
     assert tuple(row) == ("pending", 1, "boom")
 
 

@@ -16,7 +16,11 @@ from tournaments.cli import app
 def test_two_players_swap_seats_over_the_same_deal() -> None:
     games = schedule(["a", "b", "c"], 2, 4, seed=10)
     assert [(g.seats, g.seed) for g in games[:4]] == [
-        (("a", "b"), 10), (("b", "a"), 10), (("a", "b"), 11), (("b", "a"), 11)]
+        (("a", "b"), 10),
+        (("b", "a"), 10),
+        (("a", "b"), 11),
+        (("b", "a"), 11),
+    ]
     assert len(games) == 3 * 4  # three pairs
 
 
@@ -48,14 +52,35 @@ def test_a_multiplayer_game_counts_for_every_pair_in_it() -> None:
 
 
 def test_bench_strength_with_three_players_in_process() -> None:
-    result = CliRunner().invoke(app, ["bench", "strength", "--local", "-n", "3", "-t", "0.02",
-                                      "-p", "3", "-b", "random", "-b", "greedy", "-b",
-                                      "search", "--json"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "bench",
+            "strength",
+            "--local",
+            "-n",
+            "3",
+            "-t",
+            "0.02",
+            "-p",
+            "3",
+            "-b",
+            "random",
+            "-b",
+            "greedy",
+            "-b",
+            "search",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output.strip().splitlines()[-1])
     assert data["players"] == 3 and data["games"] == 3
     assert {(p["a"], p["b"]) for p in data["pairs"]} == {
-        ("random", "greedy"), ("random", "search"), ("greedy", "search")}
+        ("random", "greedy"),
+        ("random", "search"),
+        ("greedy", "search"),
+    }
     assert all(p["games"] == 3 for p in data["pairs"])
     by_name = {b["name"]: b for b in data["bots"]}
     assert by_name["random"]["mean_rank"] == 3.0  # last in every game
@@ -63,7 +88,8 @@ def test_bench_strength_with_three_players_in_process() -> None:
 
 
 def test_bench_strength_says_when_the_bots_are_too_few_for_the_players() -> None:
-    result = CliRunner().invoke(app, ["bench", "strength", "--local", "-p", "3", "-b",
-                                      "random", "-b", "greedy"])
+    result = CliRunner().invoke(
+        app, ["bench", "strength", "--local", "-p", "3", "-b", "random", "-b", "greedy"]
+    )
     assert result.exit_code == 2
     assert "--players 3 needs at least 3 bots" in result.output

@@ -45,8 +45,8 @@ def png_pixels(png: bytes) -> tuple[int, int, list[tuple[int, int, int]]]:
     pos, idat, width = 8, b"", 0
     height = channels = 0
     while pos < len(png):
-        length, kind = struct.unpack(">I4s", png[pos:pos + 8])
-        body = png[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", png[pos : pos + 8])
+        body = png[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             width, height, depth, colour = struct.unpack(">IIBB", body[:10])
             assert depth == 8 and colour in (2, 6), f"unexpected PNG type {depth}/{colour}"
@@ -60,7 +60,7 @@ def png_pixels(png: bytes) -> tuple[int, int, list[tuple[int, int, int]]]:
     pixels = []
     for y in range(height):
         start = y * (stride + 1)
-        kind_byte, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        kind_byte, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
         for i in range(stride):
             a = line[i - channels] if i >= channels else 0
             b = prev[i]
@@ -76,7 +76,7 @@ def png_pixels(png: bytes) -> tuple[int, int, list[tuple[int, int, int]]]:
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 pred = a if pa <= pb and pa <= pc else b if pb <= pc else c
                 line[i] = (line[i] + pred) & 255
-        pixels.extend(tuple(line[x:x + 3]) for x in range(0, stride, channels))
+        pixels.extend(tuple(line[x : x + 3]) for x in range(0, stride, channels))
         prev = line
     return width, height, pixels  # type: ignore[return-value]
 

@@ -17,10 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "tournaments.cli"]
 
 
-def run_cli(*args: str, cwd: Path | None = None,
-            timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=cwd or ROOT,
-                          timeout=timeout)
+def run_cli(
+    *args: str, cwd: Path | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CLI, *args], capture_output=True, text=True, cwd=cwd or ROOT, timeout=timeout
+    )
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +36,19 @@ def fault_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
     substituted moves, a forfeit) and greedy plays well (measured move times)."""
     folder = tmp_path_factory.mktemp("match")
     path = folder / "faulty.json"
-    done = run_cli("match", str(ROOT / "tests/bots/illegal_bot.py"), "greedy", "--seed", "11",
-                   "-t", "2", "--replay", str(path), "--json", cwd=folder)
+    done = run_cli(
+        "match",
+        str(ROOT / "tests/bots/illegal_bot.py"),
+        "greedy",
+        "--seed",
+        "11",
+        "-t",
+        "2",
+        "--replay",
+        str(path),
+        "--json",
+        cwd=folder,
+    )
     assert done.returncode == 0, done.stderr
     record = json.loads(path.read_text())
     assert record["referee"]["substituted"] and record["referee"]["faults"]

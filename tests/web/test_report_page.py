@@ -17,10 +17,26 @@ def tournament_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real tournament: random, greedy and a bot that plays illegal moves (faults)."""
     folder = tmp_path_factory.mktemp("tournament")
     db = folder / "t.db"
-    done = run_cli("tournament", "run", "random", "greedy",
-                   f"illegal={ROOT / 'tests/bots/illegal_bot.py'}", "--games-per-pairing", "2",
-                   "--db", str(db), "--plain", "--time-per-move", "1", "--seed", "5",
-                   "--concurrency", "2", cwd=folder, timeout=300)
+    done = run_cli(
+        "tournament",
+        "run",
+        "random",
+        "greedy",
+        f"illegal={ROOT / 'tests/bots/illegal_bot.py'}",
+        "--games-per-pairing",
+        "2",
+        "--db",
+        str(db),
+        "--plain",
+        "--time-per-move",
+        "1",
+        "--seed",
+        "5",
+        "--concurrency",
+        "2",
+        cwd=folder,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     return db
 
@@ -33,8 +49,9 @@ def report_page(tournament_db: Path) -> Path:
     return out
 
 
-def test_the_leaderboard_is_the_one_tournament_show_prints(browser: Any, tournament_db: Path,
-                                                          report_page: Path) -> None:
+def test_the_leaderboard_is_the_one_tournament_show_prints(
+    browser: Any, tournament_db: Path, report_page: Path
+) -> None:
     shown = run_cli("tournament", "show", "--db", str(tournament_db), "--json")
     assert shown.returncode == 0, shown.stderr
     expected = json.loads(shown.stdout)["leaderboard"]
@@ -51,19 +68,22 @@ def test_the_leaderboard_is_the_one_tournament_show_prints(browser: Any, tournam
     for got, want in zip(rows, expected, strict=True):
         assert got["mu"] == f"{want['mu']:.2f}" and got["sigma"] == f"{want['sigma']:.2f}"
         assert got["conservative"] == f"{want['conservative']:.2f}"
-        assert (got["games"], got["wins"], got["faults"]) == (want["games"], want["wins"],
-                                                              want["faults"])
+        assert (got["games"], got["wins"], got["faults"]) == (
+            want["games"],
+            want["wins"],
+            want["faults"],
+        )
     assert rows[-1]["entry"] == "illegal" and rows[-1]["faults"] > 0
     embedded = browser.execute_script(
-        "return JSON.parse(document.getElementById('report-data').textContent).leaderboard")
+        "return JSON.parse(document.getElementById('report-data').textContent).leaderboard"
+    )
     for row in embedded:
         assert 0 <= (row.pop("p_better_than_next") or 0) <= 1
     assert embedded == expected
     assert console_errors(browser) == []
 
 
-def test_every_game_opens_in_the_viewer_inside_the_report(browser: Any,
-                                                          report_page: Path) -> None:
+def test_every_game_opens_in_the_viewer_inside_the_report(browser: Any, report_page: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
@@ -75,12 +95,14 @@ def test_every_game_opens_in_the_viewer_inside_the_report(browser: Any,
     modal = browser.find_element(By.ID, "modal")
     assert modal.is_displayed()
     pos = lambda: browser.execute_script(  # noqa: E731
-        "return document.querySelector('#modal .pos').textContent")
+        "return document.querySelector('#modal .pos').textContent"
+    )
     assert pos().startswith("move 0 /")
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
     assert pos().startswith("move 1 /")
     WebDriverWait(browser, 5).until(
-        lambda b: b.execute_script("return location.hash") == "#game=1&move=1")
+        lambda b: b.execute_script("return location.hash") == "#game=1&move=1"
+    )
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
     assert not modal.is_displayed()
     # A link to a moment of a game opens it there.
@@ -97,14 +119,22 @@ def test_the_report_draws_its_plots(browser: Any, report_page: Path) -> None:
 
     browser.get(report_page.as_uri())
     text = browser.find_element(By.ID, "report").text
-    for heading in ("Leaderboard", "Results by seat", "Crosstable", "Rating history", "Faults",
-                    "Games", "The game to watch"):
+    for heading in (
+        "Leaderboard",
+        "Results by seat",
+        "Crosstable",
+        "Rating history",
+        "Faults",
+        "Games",
+        "The game to watch",
+    ):
         assert heading in text
     assert "illegal" in browser.find_element(By.CSS_SELECTOR, "table.faults").text
     lines = browser.find_elements(By.CSS_SELECTOR, ".hist svg polyline")
     assert len(lines) == 3
     drawn, colours = drawn_fraction(
-        browser.find_element(By.CSS_SELECTOR, ".hist svg").screenshot_as_png)
+        browser.find_element(By.CSS_SELECTOR, ".hist svg").screenshot_as_png
+    )
     assert drawn > 0.05 and colours > 5
     assert console_errors(browser) == []
 

@@ -11,15 +11,16 @@ from tournaments.schedule import build_schedule
 from tournaments.store import GameOutcome, SeatOutcome, Store
 
 
-def test_view_writes_next_to_the_record_and_refuses_bad_input(fault_record: Path,
-                                                                tmp_path: Path) -> None:
+def test_view_writes_next_to_the_record_and_refuses_bad_input(
+    fault_record: Path, tmp_path: Path
+) -> None:
     copy = tmp_path / "game.json"
     copy.write_text(fault_record.read_text())
     done = run_cli("replay", "view", str(copy))
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "game.html").read_text().startswith("<!doctype html>")
     bad = tmp_path / "bad.json"
-    bad.write_text("{\"ruleset\": \"azul\", \"players\": 2, \"rounds\": []}")
+    bad.write_text('{"ruleset": "azul", "players": 2, "rounds": []}')
     done = run_cli("replay", "view", str(bad))
     assert done.returncode == 1 and "rounds" in done.stderr and "Traceback" not in done.stderr
     done = run_cli("replay", "view", str(tmp_path / "missing.json"))
@@ -28,15 +29,16 @@ def test_view_writes_next_to_the_record_and_refuses_bad_input(fault_record: Path
     assert done.returncode == 2 and "--db FILE --game ID" in done.stderr
 
 
-def test_view_and_show_a_game_of_a_tournament_database(fault_record: Path,
-                                                        tmp_path: Path) -> None:
+def test_view_and_show_a_game_of_a_tournament_database(fault_record: Path, tmp_path: Path) -> None:
     record = json.loads(fault_record.read_text())
     db = tmp_path / "t.db"
     games = build_schedule(["a", "b"], 2, 2, seed=1)
     with Store.open(db) as store:
         store.write_schedule({"seed": 1}, [], games)
-        seats = [SeatOutcome("a", record["final_scores"][0], 2),
-                 SeatOutcome("b", record["final_scores"][1], 1)]
+        seats = [
+            SeatOutcome("a", record["final_scores"][0], 2),
+            SeatOutcome("b", record["final_scores"][1], 1),
+        ]
         store.record(games[0], GameOutcome(seats, record))
     done = run_cli("replay", "view", "--db", str(db), "--game", games[0].game_id)
     assert done.returncode == 0, done.stderr
@@ -62,16 +64,29 @@ def test_summer_pavilion_moves_in_words_and_in_the_terminal(pavilion_record: Pat
     takes = [w for m, w in words.items() if len(m) == 2]
     assert takes and all(w.startswith("takes ") for w in takes)
     places = [w for m, w in words.items() if "-" in m]
-    assert places and all(re.match(r"places \w+ on space [1-6] of (the \w+ star|star \d)"
-                                   r" \(pays ", w) for w in places)
+    assert places and all(
+        re.match(
+            r"places \w+ on space [1-6] of (the \w+ star|star \d)"
+            r" \(pays ",
+            w,
+        )
+        for w in places
+    )
     assert any(w.startswith("passes") for w in words.values())
-    state = {"ruleset": "pavilion", "wild": "P", "centre": "PGGO", "factories": ["GGPB"],
-             "marker_in_centre": True}
+    state = {
+        "ruleset": "pavilion",
+        "wild": "P",
+        "centre": "PGGO",
+        "factories": ["GGPB"],
+        "marker_in_centre": True,
+    }
     assert view.describe(state, "1G") == "takes 2 green and 1 wild purple from factory 1"
-    assert view.describe(state, "CO") == ("takes 1 orange and 1 wild purple from the centre "
-                                          "with the start token")
-    assert view.describe(state, "4-6B+5") == ("places blue on space 6 of the blue star (pays 1 "
-                                              "blue and 5 wild purple)")
+    assert view.describe(state, "CO") == (
+        "takes 1 orange and 1 wild purple from the centre with the start token"
+    )
+    assert view.describe(state, "4-6B+5") == (
+        "places blue on space 6 of the blue star (pays 1 blue and 5 wild purple)"
+    )
     assert view.describe(state, "pass:GGO") == "passes, keeping 2 green and 1 orange"
     assert view.describe(state, "pass:OYBB") == "passes, keeping 1 orange, 1 yellow and 2 blue"
     assert view.describe(state, "bonus:R") == "takes a red bonus tile from the supply"

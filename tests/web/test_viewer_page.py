@@ -48,8 +48,7 @@ def _hash_becomes(browser: Any, expected: str) -> None:
     """The address follows the position (at most ten times a second: wait for it)."""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    WebDriverWait(browser, 5).until(lambda b: b.execute_script("return location.hash")
-                                    == expected)
+    WebDriverWait(browser, 5).until(lambda b: b.execute_script("return location.hash") == expected)
 
 
 def _key(browser: Any, key: str) -> None:
@@ -60,15 +59,16 @@ def _key(browser: Any, key: str) -> None:
 
 def test_the_page_needs_no_network(fault_page: Path) -> None:
     text = fault_page.read_text()
-    assert "<script src" not in text and "<link rel=\"stylesheet\"" not in text
+    assert "<script src" not in text and '<link rel="stylesheet"' not in text
     assert not re.search(r"(src|href)=\"https?://", text)
     # The record is in the page as it was written.
     record = json.loads(re.search(r'id="game-record">(.*?)</script>', text, re.S).group(1))
     assert record["referee"]["match_id"]
 
 
-def test_stepping_shows_each_move_and_the_records_scores(browser: Any, fault_page: Path,
-                                                         fault_record: Path) -> None:
+def test_stepping_shows_each_move_and_the_records_scores(
+    browser: Any, fault_page: Path, fault_record: Path
+) -> None:
     from selenium.webdriver.common.keys import Keys
 
     record = json.loads(fault_record.read_text())
@@ -93,8 +93,9 @@ def test_stepping_shows_each_move_and_the_records_scores(browser: Any, fault_pag
     assert console_errors(browser) == []
 
 
-def test_the_slider_reaches_the_last_move_and_the_final_scores(browser: Any, fault_page: Path,
-                                                               fault_record: Path) -> None:
+def test_the_slider_reaches_the_last_move_and_the_final_scores(
+    browser: Any, fault_page: Path, fault_record: Path
+) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 
@@ -103,14 +104,16 @@ def test_the_slider_reaches_the_last_move_and_the_final_scores(browser: Any, fau
     _open(browser, fault_page)
     slider = browser.find_element(By.CSS_SELECTOR, ".slider")
     # Dragged by the mouse from its left end to past its right end, as a person would.
-    ActionChains(browser).move_to_element_with_offset(slider, -slider.size["width"] // 2 + 2, 0) \
-        .click_and_hold().move_by_offset(slider.size["width"] + 40, 0).release().perform()
+    ActionChains(browser).move_to_element_with_offset(
+        slider, -slider.size["width"] // 2 + 2, 0
+    ).click_and_hold().move_by_offset(slider.size["width"] + 40, 0).release().perform()
     shown = _shown(browser)
     assert shown["pos"].startswith(f"move {total} / {total}")
     assert shown["scores"] == record["final_scores"]
     finals = browser.execute_script(
         "return Array.from(document.querySelectorAll('table.final tr[data-seat]')).map("
-        "function (r) { return [+r.dataset.seat, +r.querySelector('.final-score').textContent]; })")
+        "function (r) { return [+r.dataset.seat, +r.querySelector('.final-score').textContent]; })"
+    )
     assert sorted(finals) == [[i, s] for i, s in enumerate(record["final_scores"])]
     _hash_becomes(browser, f"#move={total}")
     assert console_errors(browser) == []
@@ -135,7 +138,8 @@ def test_play_pause_and_speed_keys(browser: Any, fault_page: Path) -> None:
 
     _open(browser, fault_page)
     speed = lambda: browser.execute_script(  # noqa: E731
-        "return document.querySelector('.speed').textContent")
+        "return document.querySelector('.speed').textContent"
+    )
     assert speed() == "4 moves/s"
     _key(browser, "+")
     _key(browser, "+")
@@ -152,8 +156,9 @@ def test_play_pause_and_speed_keys(browser: Any, fault_page: Path) -> None:
     assert console_errors(browser) == []
 
 
-def test_moves_in_words_times_substitutions_and_faults(browser: Any, fault_page: Path,
-                                                       fault_record: Path) -> None:
+def test_moves_in_words_times_substitutions_and_faults(
+    browser: Any, fault_page: Path, fault_record: Path
+) -> None:
     record = json.loads(fault_record.read_text())
     ref = record["referee"]
     first_sub = ref["substituted"][0]
@@ -162,8 +167,9 @@ def test_moves_in_words_times_substitutions_and_faults(browser: Any, fault_page:
     assert "substituted" in shown["info"]
     fault = next(f for f in ref["faults"] if f["ply"] == first_sub)
     assert fault["fault"] in shown["info"]
-    assert re.match(r"takes \d+ (blue|yellow|red|black|white) from (factory \d|the centre)",
-                    shown["words"])
+    assert re.match(
+        r"takes \d+ (blue|yellow|red|black|white) from (factory \d|the centre)", shown["words"]
+    )
     # A move the bot chose itself carries the time the referee measured.
     timed = next(i for i, us in enumerate(ref["move_times_us"]) if us > 0)
     _open(browser, fault_page, move=timed + 1)
@@ -219,7 +225,8 @@ def test_a_summer_pavilion_game(browser: Any, pavilion_record: Path, tmp_path: P
     assert states[40]["wild"] in "PGOYBR" and "wild" in wild
     placed = sum(ch != "." for b in states[40]["boards"] for star in b["stars"] for ch in star)
     drawn = browser.execute_script(
-        "return document.querySelectorAll('.drawing .star .sp > .t:not(.free)').length")
+        "return document.querySelectorAll('.drawing .star .sp > .t:not(.free)').length"
+    )
     assert drawn == placed
     _key(browser, Keys.END)
     assert _shown(browser)["scores"] == record["final_scores"]

@@ -20,8 +20,9 @@ def run_codec_bench(ruleset: str, players: int, positions: int, seed: int) -> di
     """Per-call times over positions from every stage of random games, in microseconds."""
     games = sample_positions(ruleset, players, positions, seed)
     states = {id(g): g.to_state() for g in games}
-    messages = {id(g): bot_pb2.MoveRequest.FromString(encode_request(states[id(g)])).state
-                for g in games}
+    messages = {
+        id(g): bot_pb2.MoveRequest.FromString(encode_request(states[id(g)])).state for g in games
+    }
     payloads = {id(g): encode_request(states[id(g)]) for g in games}
 
     def codec(game: Game) -> None:  # the codec alone: dict -> message -> dict

@@ -71,7 +71,8 @@ async def _pingpong(payload: bytes, rounds: int, client: str, address: str) -> l
 
     server = grpc.aio.server()
     handler = grpc.method_handlers_generic_handler(
-        "bench.Echo", {"Pong": grpc.stream_stream_rpc_method_handler(pong)})
+        "bench.Echo", {"Pong": grpc.stream_stream_rpc_method_handler(pong)}
+    )
     server.add_generic_rpc_handlers((handler,))
     server.add_insecure_port(address)
     await server.start()
@@ -114,16 +115,16 @@ def grpc_import_ms(runs: int = 5) -> float:
     return statistics.median(times) * 1e3
 
 
-async def spawn_to_hello(spawns: int, warm_start: bool = True,
-                         isolation: str | None = None) -> list[float]:
+async def spawn_to_hello(
+    spawns: int, warm_start: bool = True, isolation: str | None = None
+) -> list[float]:
     """Seconds from asking the Arena for a new `random` bot to its accepted Hello. With
     `warm_start` the Arena hands out its warm standby process (sdk.standby), given half a second
     to warm up first, as between the bot starts of a tournament; without, a fresh process."""
     from referee import Arena
 
     times = []
-    async with Arena(["random"], reuse=False, warm_start=warm_start,
-                     isolation=isolation) as arena:
+    async with Arena(["random"], reuse=False, warm_start=warm_start, isolation=isolation) as arena:
         for _ in range(spawns):
             await asyncio.sleep(0.5)
             worker = await arena._spawn("random")
@@ -136,8 +137,7 @@ async def spawn_to_hello(spawns: int, warm_start: bool = True,
 INSTANT_BOT = str(Path(__file__).resolve().parents[2] / "bots" / "first_bot.py")
 
 
-async def _mixed_game(arena: Any, entry: str, seed: int,
-                      times: dict[str, list[float]]) -> None:
+async def _mixed_game(arena: Any, entry: str, seed: int, times: dict[str, list[float]]) -> None:
     """One game of `entry` against the SDK's instant bot, seats alternating with `seed`: each
     seat's answered moves' round trips (seconds) go to `times[entry]` and `times["first"]`."""
     from referee import MatchConfig, MatchEvent, MovePlayed
@@ -149,17 +149,25 @@ async def _mixed_game(arena: Any, entry: str, seed: int,
             times[seats[event.seat]].append(event.elapsed)
 
     # A fresh process's first answer includes its warm-up (JIT, lazy loading).
-    played = await arena.play(seats, MatchConfig(seed=seed, first_move_allowance=1.0),
-                              on_event=note)
+    played = await arena.play(
+        seats, MatchConfig(seed=seed, first_move_allowance=1.0), on_event=note
+    )
     faulty = [s for s in played.seats if s.termination != "ok" or s.strikes]
     if faulty:
-        raise ValueError(f"{faulty[0].entry} did not play cleanly ({faulty[0].termination}, "
-                         f"{faulty[0].strikes} strikes); see {faulty[0].log_path}")
+        raise ValueError(
+            f"{faulty[0].entry} did not play cleanly ({faulty[0].termination}, "
+            f"{faulty[0].strikes} strikes); see {faulty[0].log_path}"
+        )
 
 
-async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None,
-                  entries: tuple[str, ...] = (), ponder: bool = False,
-                  clock: str = "wall") -> dict[str, Any]:
+async def latency(
+    games: int = 20,
+    spawns: int = 5,
+    isolation: str | None = None,
+    entries: tuple[str, ...] = (),
+    ponder: bool = False,
+    clock: str = "wall",
+) -> dict[str, Any]:
     """Run the benchmark with bots at `isolation` (None: the strongest available), frozen between
     their moves unless `ponder` (as in a tournament); every figure
     is a median, times in microseconds / milliseconds. A level other than `process` is measured
@@ -181,8 +189,10 @@ async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None
     paired: list[int] = []  # moves at `level`, game for game beside the baseline's
     baseline: list[int] = []
     if level != "process":
-        async with Arena({"first": INSTANT_BOT}, isolation=level, ponder=ponder) as arena, \
-                Arena({"first": INSTANT_BOT}, isolation="process", ponder=ponder) as base:
+        async with (
+            Arena({"first": INSTANT_BOT}, isolation=level, ponder=ponder) as arena,
+            Arena({"first": INSTANT_BOT}, isolation="process", ponder=ponder) as base,
+        ):
             for seed in range(games):
                 pair = ((arena, paired), (base, baseline))
                 for which, into in pair if seed % 2 else pair[::-1]:  # neither always first
@@ -198,15 +208,17 @@ async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None
     bare: list[float] = []
     bare_aio: list[float] = []
     chunks = games  # a bare chunk after every game: the two share the machine's phases
-    async with Arena({"first": INSTANT_BOT, **{e: e for e in entries}},
-                     isolation=level, ponder=ponder) as arena:
+    async with Arena(
+        {"first": INSTANT_BOT, **{e: e for e in entries}}, isolation=level, ponder=ponder
+    ) as arena:
         for seed in range(games):
             result = await arena.play(["first", "first"], MatchConfig(seed=seed))
             per_move += result.record["referee"]["move_times_us"]
             if clock == "cpu":
                 for kind in ("cpu", "wall") if seed % 2 else ("wall", "cpu"):  # neither first
-                    played = await arena.play(["first", "first"],
-                                              MatchConfig(seed=seed, clock=kind))
+                    played = await arena.play(
+                        ["first", "first"], MatchConfig(seed=seed, clock=kind)
+                    )
                     clocks[kind] += played.record["referee"]["move_times_us"]
             for entry in entries:
                 await _mixed_game(arena, entry, seed, mixed[entry])
@@ -221,30 +233,47 @@ async def latency(games: int = 20, spawns: int = 5, isolation: str | None = None
     compared = {}
     if baseline:
         base_us, paired_us = statistics.median(baseline), statistics.median(paired)
-        compared = {"per_move_us_paired": round(paired_us, 1),
-                    "per_move_us_process": round(base_us, 1),
-                    "ratio_to_process": round(paired_us / base_us, 3)}
+        compared = {
+            "per_move_us_paired": round(paired_us, 1),
+            "per_move_us_process": round(base_us, 1),
+            "ratio_to_process": round(paired_us / base_us, 3),
+        }
     if clock == "cpu":
         on_cpu, on_wall = statistics.median(clocks["cpu"]), statistics.median(clocks["wall"])
-        compared |= {"per_move_us_cpu_clock": round(on_cpu, 1),
-                     "per_move_us_wall_clock": round(on_wall, 1),
-                     "cpu_clock_ratio": round(on_cpu / on_wall, 3)}
+        compared |= {
+            "per_move_us_cpu_clock": round(on_cpu, 1),
+            "per_move_us_wall_clock": round(on_wall, 1),
+            "cpu_clock_ratio": round(on_cpu / on_wall, 3),
+        }
     kits = []
     for entry, times in mixed.items():
         mine, sdk = statistics.median(times[entry]) * 1e6, statistics.median(times["first"]) * 1e6
-        kits.append({"entry": entry, "per_move_us": round(mine, 1),
-                     "sdk_per_move_us": round(sdk, 1), "ratio_to_sdk": round(mine / sdk, 3),
-                     "moves": len(times[entry])})
-    return {"isolation": level, "ponder": ponder, "clock": clock,
-            "per_move_us": round(move_us, 1), **compared,
-            "bare_pingpong_us": round(bare_us, 1),
-            "ratio": round(move_us / bare_us, 3),
-            "bare_pingpong_aio_us": round(bare_aio_us, 1),
-            "ratio_to_aio": round(move_us / bare_aio_us, 3), "moves": len(per_move),
-            "payload_bytes": len(payload),
-            "spawn_to_hello_ms": round(statistics.median(warm) * 1e3, 1),
-            "spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in warm],
-            "cold_spawn_to_hello_ms": round(statistics.median(cold) * 1e3, 1),
-            "cold_spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in cold],
-            "python_import_grpc_ms": round(grpc_import_ms(), 1), "event_loop": loop_name(),
-            "entries": kits}
+        kits.append(
+            {
+                "entry": entry,
+                "per_move_us": round(mine, 1),
+                "sdk_per_move_us": round(sdk, 1),
+                "ratio_to_sdk": round(mine / sdk, 3),
+                "moves": len(times[entry]),
+            }
+        )
+    return {
+        "isolation": level,
+        "ponder": ponder,
+        "clock": clock,
+        "per_move_us": round(move_us, 1),
+        **compared,
+        "bare_pingpong_us": round(bare_us, 1),
+        "ratio": round(move_us / bare_us, 3),
+        "bare_pingpong_aio_us": round(bare_aio_us, 1),
+        "ratio_to_aio": round(move_us / bare_aio_us, 3),
+        "moves": len(per_move),
+        "payload_bytes": len(payload),
+        "spawn_to_hello_ms": round(statistics.median(warm) * 1e3, 1),
+        "spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in warm],
+        "cold_spawn_to_hello_ms": round(statistics.median(cold) * 1e3, 1),
+        "cold_spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in cold],
+        "python_import_grpc_ms": round(grpc_import_ms(), 1),
+        "event_loop": loop_name(),
+        "entries": kits,
+    }

@@ -90,14 +90,25 @@ def circle_rounds(names: Sequence[str]) -> Iterator[list[tuple[str, ...]]]:
     n = len(ring)
     while True:
         for _ in range(n - 1):
-            yield [(a, b) for a, b in ((ring[i], ring[n - 1 - i]) for i in range(n // 2))
-                   if a is not None and b is not None]
+            yield [
+                (a, b)
+                for a, b in ((ring[i], ring[n - 1 - i]) for i in range(n // 2))
+                if a is not None and b is not None
+            ]
             ring = [ring[0], ring[-1], *ring[1:-1]]
 
 
-def simulate(kind: str, entries: int, games: int, players: int = 2, seed: int = 1,  # noqa: PLR0913  # the field, the schedule, and the luck apart
-             checkpoints: int = 40, min_games: int | None = None,
-             luck_seed: int | None = None, keep_mus: bool = False) -> SimResult:
+def simulate(  # noqa: PLR0913  # the field, the schedule, and the luck apart
+    kind: str,
+    entries: int,
+    games: int,
+    players: int = 2,
+    seed: int = 1,
+    checkpoints: int = 40,
+    min_games: int | None = None,
+    luck_seed: int | None = None,
+    keep_mus: bool = False,
+) -> SimResult:
     """Play `games` simulated games of schedule `kind` on a field of `entries` (strengths from
     `seed`; the games' luck and the pairing's tie-breaks from `luck_seed`, default `seed`)."""
     if kind not in KINDS:
@@ -112,8 +123,9 @@ def simulate(kind: str, entries: int, games: int, players: int = 2, seed: int = 
     beta = fld.ratings.env.beta
     result = SimResult(kind)
     step = max(players, games // checkpoints // players * players)
-    next_groups = _round_maker(kind, names, players, fld, luck,
-                               players if min_games is None else min_games)
+    next_groups = _round_maker(
+        kind, names, players, fld, luck, players if min_games is None else min_games
+    )
     round_no = 0
     while result.games < games:
         t0 = time.process_time()
@@ -141,8 +153,9 @@ def simulate(kind: str, entries: int, games: int, players: int = 2, seed: int = 
     return result
 
 
-def _round_maker(kind: str, names: list[str], players: int, fld: Field, seed: int,
-                 min_games: int) -> Callable[[], list[tuple[str, ...]]]:
+def _round_maker(
+    kind: str, names: list[str], players: int, fld: Field, seed: int, min_games: int
+) -> Callable[[], list[tuple[str, ...]]]:
     if kind == "adaptive":
         return lambda: adaptive_round(names, players, fld, min_games)
     if kind == "swiss":
@@ -155,8 +168,7 @@ def _round_maker(kind: str, names: list[str], players: int, fld: Field, seed: in
     def random_partition() -> list[tuple[str, ...]]:
         order = list(names)
         shuffler.shuffle(order)
-        return [tuple(order[i:i + players])
-                for i in range(0, len(order) - players + 1, players)]
+        return [tuple(order[i : i + players]) for i in range(0, len(order) - players + 1, players)]
 
     return random_partition
 
@@ -165,25 +177,41 @@ def average(results: Sequence[SimResult]) -> SimResult:
     """One schedule's runs on several fields, as one: tau averaged at each checkpoint, times
     added up."""
     first = results[0]
-    merged = SimResult(first.kind, games=sum(r.games for r in results),
-                       pairing_s=sum(r.pairing_s for r in results),
-                       rating_s=sum(r.rating_s for r in results))
+    merged = SimResult(
+        first.kind,
+        games=sum(r.games for r in results),
+        pairing_s=sum(r.pairing_s for r in results),
+        rating_s=sum(r.rating_s for r in results),
+    )
     for i, (k, _) in enumerate(first.tau):
         merged.tau.append((k, sum(r.tau[i][1] for r in results) / len(results)))
     return merged
 
 
-def compare(entries: int, games: int, players: int = 2, seed: int = 1, fields: int = 1,
-            checkpoints: int = 40) -> dict[str, SimResult]:
+def compare(
+    entries: int,
+    games: int,
+    players: int = 2,
+    seed: int = 1,
+    fields: int = 1,
+    checkpoints: int = 40,
+) -> dict[str, SimResult]:
     """Every schedule on the same `fields` simulated fields (seeds `seed`, `seed` + 10, ...);
     tau is averaged over the fields, since one field's luck moves it by a few hundredths."""
-    return {kind: average([simulate(kind, entries, games, players, seed + 10 * f, checkpoints)
-                           for f in range(fields)])
-            for kind in KINDS}
+    return {
+        kind: average(
+            [
+                simulate(kind, entries, games, players, seed + 10 * f, checkpoints)
+                for f in range(fields)
+            ]
+        )
+        for kind in KINDS
+    }
 
 
-def summary(results: dict[str, SimResult], entries: int, games: int, players: int,
-            fields: int) -> dict[str, object]:
+def summary(
+    results: dict[str, SimResult], entries: int, games: int, players: int, fields: int
+) -> dict[str, object]:
     """The `--json` document of `bench schedule` (its keys are a stable interface)."""
     rr, adaptive = results["round-robin"], results["adaptive"]
     reach = adaptive.games_to_reach(rr.final_tau)
@@ -193,8 +221,9 @@ def summary(results: dict[str, SimResult], entries: int, games: int, players: in
         "games": games,
         "players": players,
         "fields": fields,
-        "schedules": {kind: dict(r.to_json(), games=r.games // fields)
-                      for kind, r in results.items()},
+        "schedules": {
+            kind: dict(r.to_json(), games=r.games // fields) for kind, r in results.items()
+        },
         "round_robin_tau": rr.final_tau,
         "adaptive_games_to_round_robin_tau": reach,
         "adaptive_fraction_of_games": (reach / per_field) if reach else None,
@@ -202,13 +231,18 @@ def summary(results: dict[str, SimResult], entries: int, games: int, players: in
     }
 
 
-def stability(kind: str, entries: int, games: int, players: int = 2, seed: int = 1,
-              checkpoints: int = 40, min_games: int | None = None
-              ) -> list[tuple[int, float, float]]:
+def stability(
+    kind: str,
+    entries: int,
+    games: int,
+    players: int = 2,
+    seed: int = 1,
+    checkpoints: int = 40,
+    min_games: int | None = None,
+) -> list[tuple[int, float, float]]:
     """Two independent tournaments of the same field (same strengths, different luck and
     pairing): at each checkpoint (games, tau between the two standings, tau of the first with
     the true order). How many games a final needs for its standings to be reproducible."""
     a = simulate(kind, entries, games, players, seed, checkpoints, min_games, seed, True)
     b = simulate(kind, entries, games, players, seed, checkpoints, min_games, seed + 1000, True)
-    return [(k, kendall_tau(ma, mb), t)
-            for (k, t), ma, mb in zip(a.tau, a.mus, b.mus, strict=True)]
+    return [(k, kendall_tau(ma, mb), t) for (k, t), ma, mb in zip(a.tau, a.mus, b.mus, strict=True)]

@@ -48,11 +48,19 @@ class PairResult:
 
     def as_dict(self) -> dict[str, Any]:
         low, high = wilson(self.a_wins + 0.5 * self.draws, self.games)
-        return {"a": self.a, "b": self.b, "games": self.games, "a_win_rate": round(
-            self.a_win_rate, 4), "ci95": [round(low, 4), round(high, 4)], "a_wins": self.a_wins,
-            "b_wins": self.b_wins, "draws": self.draws,
+        return {
+            "a": self.a,
+            "b": self.b,
+            "games": self.games,
+            "a_win_rate": round(self.a_win_rate, 4),
+            "ci95": [round(low, 4), round(high, 4)],
+            "a_wins": self.a_wins,
+            "b_wins": self.b_wins,
+            "draws": self.draws,
             "a_mean_score": round(self.a_points / max(1, self.games), 2),
-            "b_mean_score": round(self.b_points / max(1, self.games), 2), "faults": self.faults}
+            "b_mean_score": round(self.b_points / max(1, self.games), 2),
+            "faults": self.faults,
+        }
 
 
 @dataclass
@@ -71,9 +79,14 @@ class BotResult:
         return self.rank_total / self.games if self.games else 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "games": self.games, "mean_rank": round(self.mean_rank, 3),
-                "firsts": self.firsts, "mean_score": round(self.points / max(1, self.games), 2),
-                "faults": self.faults}
+        return {
+            "name": self.name,
+            "games": self.games,
+            "mean_rank": round(self.mean_rank, 3),
+            "firsts": self.firsts,
+            "mean_score": round(self.points / max(1, self.games), 2),
+            "faults": self.faults,
+        }
 
 
 @dataclass(frozen=True)
@@ -87,8 +100,9 @@ class Seating:
 def schedule(bots: list[str], players: int, games: int, seed: int) -> list[Seating]:
     """Every game of the ladder, line-up by line-up (see the module docstring)."""
     if players > len(bots):
-        raise ValueError(f"{players} players need at least {players} different bots, "
-                         f"{len(bots)} named")
+        raise ValueError(
+            f"{players} players need at least {players} different bots, {len(bots)} named"
+        )
     out = []
     for lineup in combinations(bots, players):
         for g in range(games):
@@ -103,12 +117,13 @@ class Ladder:
 
     def __init__(self, bots: list[str]) -> None:
         self.bots = list(bots)
-        self.pairs = {(a, b): PairResult(a, b) for i, a in enumerate(bots) for b in bots[i + 1:]}
+        self.pairs = {(a, b): PairResult(a, b) for i, a in enumerate(bots) for b in bots[i + 1 :]}
         self.by_bot = {b: BotResult(b) for b in bots}
         self.games = 0
 
-    def add(self, seats: tuple[str, ...], scores: list[int], ranks: list[int],
-            faults: list[int]) -> None:
+    def add(
+        self, seats: tuple[str, ...], scores: list[int], ranks: list[int], faults: list[int]
+    ) -> None:
         """Count one finished game (`faults` per seat)."""
         self.games += 1
         for i, name in enumerate(seats):
@@ -151,10 +166,17 @@ Progress = Callable[[Ladder, int], None]  # (the tally so far, games in all)
 
 
 def play_referee(  # noqa: PLR0913  # the ladder's settings, each with a default past the fifth
-        bots: list[str], games: int, time_per_move: float, ruleset: str, seed: int,
-                 players: int = 2, concurrency: int = 1, progress: Progress | None = None,
-                 options: dict[str, str] | None = None,
-                 first_move_allowance: float = 0.0) -> Ladder:
+    bots: list[str],
+    games: int,
+    time_per_move: float,
+    ruleset: str,
+    seed: int,
+    players: int = 2,
+    concurrency: int = 1,
+    progress: Progress | None = None,
+    options: dict[str, str] | None = None,
+    first_move_allowance: float = 0.0,
+) -> Ladder:
     """The ladder through the real referee: one Arena, its bot processes reused, at most
     `concurrency` games at once; each bot's first move of a game may take
     `first_move_allowance` seconds more (a freshly launched bot warms up)."""
@@ -166,15 +188,18 @@ def play_referee(  # noqa: PLR0913  # the ladder's settings, each with a default
     async def main() -> None:
         slots = asyncio.Semaphore(concurrency)
         async with Arena(bots) as arena:
+
             async def one(game: Seating) -> None:
-                config = MatchConfig(ruleset=ruleset, seed=game.seed,
-                                     options=dict(options or {}),
-                                     time_per_move=time_per_move,
-                                     first_move_allowance=first_move_allowance)
+                config = MatchConfig(
+                    ruleset=ruleset,
+                    seed=game.seed,
+                    options=dict(options or {}),
+                    time_per_move=time_per_move,
+                    first_move_allowance=first_move_allowance,
+                )
                 async with slots:
                     r = await arena.play(list(game.seats), config)
-                ladder.add(game.seats, r.scores, r.ranks,
-                           [sum(s.faults.values()) for s in r.seats])
+                ladder.add(game.seats, r.scores, r.ranks, [sum(s.faults.values()) for s in r.seats])
                 if progress:
                     progress(ladder, len(plan))
 
@@ -184,9 +209,16 @@ def play_referee(  # noqa: PLR0913  # the ladder's settings, each with a default
     return ladder
 
 
-def play_local(bots: list[str], games: int, time_per_move: float, ruleset: str, seed: int,
-               players: int = 2, progress: Progress | None = None,
-               options: dict[str, str] | None = None) -> Ladder:
+def play_local(
+    bots: list[str],
+    games: int,
+    time_per_move: float,
+    ruleset: str,
+    seed: int,
+    players: int = 2,
+    progress: Progress | None = None,
+    options: dict[str, str] | None = None,
+) -> Ladder:
     """The ladder in this process (sdk.local: no referee, no processes), one game at a time."""
     from referee import builtin_target
     from sdk.local import play_local as play_one
@@ -196,10 +228,15 @@ def play_local(bots: list[str], games: int, time_per_move: float, ruleset: str, 
     ladder = Ladder(bots)
     for game in plan:
         seated = [load_bot(builtin_target(n) or n) for n in game.seats]
-        r = play_one(seated, ruleset=ruleset, seed=game.seed, time_per_move=time_per_move,
-                     options=options)
-        ladder.add(game.seats, r.scores, r.ranks,
-                   [r.illegal[i] + r.timeouts[i] + r.errors[i] for i in range(players)])
+        r = play_one(
+            seated, ruleset=ruleset, seed=game.seed, time_per_move=time_per_move, options=options
+        )
+        ladder.add(
+            game.seats,
+            r.scores,
+            r.ranks,
+            [r.illegal[i] + r.timeouts[i] + r.errors[i] for i in range(players)],
+        )
         if progress:
             progress(ladder, len(plan))
     return ladder

@@ -53,8 +53,14 @@ def _engine_us_per_move(records: list[dict[str, Any]], ruleset: str) -> float:
 ENTRIES = [Entry("random-a", "random"), Entry("random-b", "random")]
 
 
-def run_cluster_bench(games: int, concurrency: int, workers: int, ruleset: str = "azul",
-                      isolation: str | None = None, ponder: bool = False) -> dict[str, Any]:
+def run_cluster_bench(
+    games: int,
+    concurrency: int,
+    workers: int,
+    ruleset: str = "azul",
+    isolation: str | None = None,
+    ponder: bool = False,
+) -> dict[str, Any]:
     """`games` random-vs-random games on a LocalCluster of `workers` processes, `concurrency`
     games at once in all (at least one per worker), with `run_bench`'s isolation and ponder;
     games/s after a warm-up, as `run_bench`."""
@@ -67,23 +73,28 @@ def run_cluster_bench(games: int, concurrency: int, workers: int, ruleset: str =
         warmup = 2 * threads * workers
         schedule = build_schedule([e.name for e in ENTRIES], 2, games + warmup, seed=1)
         store.write_schedule({"bench": True}, ENTRIES, schedule)
-        settings = GameSettings(ruleset=ruleset, time_per_move=1.0, isolation=isolation,
-                                ponder=ponder)
+        settings = GameSettings(
+            ruleset=ruleset, time_per_move=1.0, isolation=isolation, ponder=ponder
+        )
 
         async def main() -> tuple[Any, float]:
             async with cluster_player(ENTRIES, settings, options) as remote:
                 await run_games(store, schedule[:warmup], remote.play, remote.concurrency)
                 cpu0 = tree_cpu_s(os.getpid())
-                summary = await run_games(store, schedule[warmup:], remote.play,
-                                          remote.concurrency)
+                summary = await run_games(store, schedule[warmup:], remote.play, remote.concurrency)
                 return summary, tree_cpu_s(os.getpid()) - cpu0
 
         summary, cpu = run_loop(main())
         store.close()
-    return {"workers": workers, "threads_per_worker": threads, "games": summary.played,
-            "failed": summary.failed, "elapsed_s": summary.elapsed,
-            "games_per_s": summary.played / summary.elapsed if summary.elapsed else 0.0,
-            "cpu_ms_per_game": 1e3 * cpu / summary.played if summary.played else 0.0}
+    return {
+        "workers": workers,
+        "threads_per_worker": threads,
+        "games": summary.played,
+        "failed": summary.failed,
+        "elapsed_s": summary.elapsed,
+        "games_per_s": summary.played / summary.elapsed if summary.elapsed else 0.0,
+        "cpu_ms_per_game": 1e3 * cpu / summary.played if summary.played else 0.0,
+    }
 
 
 # Processes the isolation wraps a bot in (unshare --fork waits for it): not bots themselves.
@@ -104,8 +115,8 @@ def _tree(root: int) -> list[tuple[int, str, str, float]]:
             stat = Path(f"/proc/{text}/stat").read_text()
         except OSError:
             continue  # it ended meanwhile
-        comm = stat[stat.index("(") + 1:stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2:].split()
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
         cpu = sum(int(f) for f in fields[11:15]) / _TICKS  # utime stime cutime cstime
         process = (int(text), comm, fields[0], cpu)
         children.setdefault(int(fields[1]), []).append(process)
@@ -125,8 +136,11 @@ _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 def live_bot_processes(root: int) -> list[int]:
     """The live processes under `root` that run bot code, read from /proc (zombies and the
     isolation's wrappers left out; [] where there is no /proc)."""
-    return [pid for pid, comm, state, _ in _tree(root)
-            if pid != root and state != "Z" and comm not in WRAPPERS]
+    return [
+        pid
+        for pid, comm, state, _ in _tree(root)
+        if pid != root and state != "Z" and comm not in WRAPPERS
+    ]
 
 
 def tree_cpu_s(root: int) -> float:
@@ -162,9 +176,14 @@ def warmup_games(schedule: list[ScheduledGame], count: int) -> list[ScheduledGam
     return chosen
 
 
-def run_bench(games: int, concurrency: int, ruleset: str = "azul",  # noqa: PLR0915  # one benchmark's steps, in order
-              entries_count: int = 2, isolation: str | None = None,
-              ponder: bool = False) -> dict[str, Any]:
+def run_bench(  # noqa: PLR0915  # one benchmark's steps, in order
+    games: int,
+    concurrency: int,
+    ruleset: str = "azul",
+    entries_count: int = 2,
+    isolation: str | None = None,
+    ponder: bool = False,
+) -> dict[str, Any]:
     """Play `games` games of a round-robin among `entries_count` random bots at `isolation`
     (None: the strongest available), frozen between their moves unless `ponder`; return
     throughput, the per-move breakdown and the peak of live bot processes (from /proc)."""
@@ -179,8 +198,9 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",  # noqa: PLR0
         measured = [g for g in full if g.index not in warm_ids][:games]
         schedule = sorted([*warm, *measured], key=lambda g: g.index)
         store.write_schedule({"bench": True}, entries, schedule)
-        settings = GameSettings(ruleset=ruleset, time_per_move=1.0, isolation=isolation,
-                                ponder=ponder)
+        settings = GameSettings(
+            ruleset=ruleset, time_per_move=1.0, isolation=isolation, ponder=ponder
+        )
         peak, referee_cpu, started, finished, after = 0, 0.0, 0, 0, 0
         cpu = [0.0]
         # (wall, this process's CPU, the whole tree's CPU) when the warm-up's count ended
@@ -210,8 +230,9 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",  # noqa: PLR0
             try:
                 async with arena_player(entries, settings, Path(tmp) / "logs", cap) as play:
                     pool = local_pool(cap)
-                    summary = await run_games(store, [*warm, *measured], play, concurrency,
-                                              on_done, pool=pool)
+                    summary = await run_games(
+                        store, [*warm, *measured], play, concurrency, on_done, pool=pool
+                    )
                     wall, referee0, cpu0 = mark or (t0, 0.0, 0.0)
                     referee_cpu = time.process_time() - referee0
                     cpu[0] = tree_cpu_s(os.getpid()) - cpu0
@@ -228,8 +249,7 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",  # noqa: PLR0
         duration = sum(g.duration or 0.0 for g in done)
         bot_time = sum(s.move_time for g in done for s in g.seats)
         sample = [store.replay(g.game.game_id) or {} for g in done[:50]]
-        sample_moves = sum(len(r.get("moves", [])) for rnd in sample
-                           for r in rnd.get("rounds", []))
+        sample_moves = sum(len(r.get("moves", [])) for rnd in sample for r in rnd.get("rounds", []))
         del sample_moves
         store.close()
     try:
@@ -269,15 +289,24 @@ def run_bench(games: int, concurrency: int, ruleset: str = "azul",  # noqa: PLR0
     }
 
 
-def compare_isolation(games: int, concurrency: int, isolation: str, ruleset: str = "azul",
-                      rounds: int = 2, ponder: bool = False) -> dict[str, Any]:
+def compare_isolation(
+    games: int,
+    concurrency: int,
+    isolation: str,
+    ruleset: str = "azul",
+    rounds: int = 2,
+    ponder: bool = False,
+) -> dict[str, Any]:
     """`run_bench` at `isolation` and at `process`, in alternating rounds of the same run (the
     machine's speed drifts): the figures of `isolation`, the baseline's, and their ratio."""
     runs: dict[str, list[dict[str, Any]]] = {isolation: [], "process": []}
     for _ in range(rounds):
         for level in runs:
-            runs[level].append(run_bench(max(1, games // rounds), concurrency, ruleset,
-                                         isolation=level, ponder=ponder))
+            runs[level].append(
+                run_bench(
+                    max(1, games // rounds), concurrency, ruleset, isolation=level, ponder=ponder
+                )
+            )
 
     def pooled(results: list[dict[str, Any]]) -> tuple[float, float]:
         moves = sum(r["moves"] for r in results)
@@ -288,17 +317,28 @@ def compare_isolation(games: int, concurrency: int, isolation: str, ruleset: str
     figures = dict(runs[isolation][-1])
     per_move, per_s = pooled(runs[isolation])
     base_move, base_s = pooled(runs["process"])
-    figures.update(games=sum(r["games"] for r in runs[isolation]), per_move_us=per_move,
-                   games_per_s=per_s, process_per_move_us=base_move, process_games_per_s=base_s,
-                   ratio_to_process=per_move / base_move,
-                   per_move_us_rounds=[r["per_move_us"] for r in runs[isolation]],
-                   process_per_move_us_rounds=[r["per_move_us"] for r in runs["process"]])
+    figures.update(
+        games=sum(r["games"] for r in runs[isolation]),
+        per_move_us=per_move,
+        games_per_s=per_s,
+        process_per_move_us=base_move,
+        process_games_per_s=base_s,
+        ratio_to_process=per_move / base_move,
+        per_move_us_rounds=[r["per_move_us"] for r in runs[isolation]],
+        process_per_move_us_rounds=[r["per_move_us"] for r in runs["process"]],
+    )
     return figures
 
 
-def compare_concurrency(games: int, levels: list[int], rounds: int = 2, ruleset: str = "azul",
-                        entries_count: int = 2, isolation: str | None = None,
-                        ponder: bool = False) -> dict[str, Any]:
+def compare_concurrency(
+    games: int,
+    levels: list[int],
+    rounds: int = 2,
+    ruleset: str = "azul",
+    entries_count: int = 2,
+    isolation: str | None = None,
+    ponder: bool = False,
+) -> dict[str, Any]:
     """`run_bench` at each concurrency of `levels`, in `rounds` rounds of the same run (the
     machine's speed drifts), every other round in reverse order: each level's pooled games/s,
     its figure per round, the peak of live bot processes, and games/s as a ratio to the first
@@ -307,33 +347,50 @@ def compare_concurrency(games: int, levels: list[int], rounds: int = 2, ruleset:
     for turn in range(rounds):
         # Forward, then backward: no level always runs right after the same other one.
         for level in levels if turn % 2 == 0 else levels[::-1]:
-            runs[level].append(run_bench(games, level, ruleset, entries_count, isolation,
-                                         ponder))
+            runs[level].append(run_bench(games, level, ruleset, entries_count, isolation, ponder))
     rows = []
     for level, results in runs.items():
         elapsed = sum(r["elapsed_s"] for r in results)
         played = sum(r["games"] for r in results)
-        rows.append({"concurrency": level, "games": played,
-                     "games_per_s": played / elapsed if elapsed else 0.0,
-                     "games_per_s_rounds": [r["games_per_s"] for r in results],
-                     "bot_processes_peak": max(r["bot_processes_peak"] for r in results),
-                     "games_in_flight_mean": sum(r["games_in_flight_mean"] for r in results)
-                     / len(results),
-                     "referee_cpu_ms_per_game": sum(r["referee_cpu_ms_per_game"]
-                                                    for r in results) / len(results),
-                     "cpu_ms_per_game": sum(r["cpu_ms_per_game"] for r in results)
-                     / len(results),
-                     "failed": sum(r["failed"] for r in results)})
+        rows.append(
+            {
+                "concurrency": level,
+                "games": played,
+                "games_per_s": played / elapsed if elapsed else 0.0,
+                "games_per_s_rounds": [r["games_per_s"] for r in results],
+                "bot_processes_peak": max(r["bot_processes_peak"] for r in results),
+                "games_in_flight_mean": sum(r["games_in_flight_mean"] for r in results)
+                / len(results),
+                "referee_cpu_ms_per_game": sum(r["referee_cpu_ms_per_game"] for r in results)
+                / len(results),
+                "cpu_ms_per_game": sum(r["cpu_ms_per_game"] for r in results) / len(results),
+                "failed": sum(r["failed"] for r in results),
+            }
+        )
     base = rows[0]["games_per_s"]
     for row in rows:
         row["ratio_to_first"] = row["games_per_s"] / base if base else 0.0
-    return {"entries": runs[levels[0]][0]["entries"],
-            "isolation": runs[levels[0]][0]["isolation"], "ponder": ponder, "rounds": rounds,
-            "games_per_round": games, "concurrency": levels, "levels": rows}
+    return {
+        "entries": runs[levels[0]][0]["entries"],
+        "isolation": runs[levels[0]][0]["isolation"],
+        "ponder": ponder,
+        "rounds": rounds,
+        "games_per_round": games,
+        "concurrency": levels,
+        "levels": rows,
+    }
 
 
-def compare_cluster(result: dict[str, Any], games: int, concurrency: int, workers: int,
-                    repeat: int, ruleset: str, isolation: str, ponder: bool) -> dict[str, Any]:
+def compare_cluster(
+    result: dict[str, Any],
+    games: int,
+    concurrency: int,
+    workers: int,
+    repeat: int,
+    ruleset: str,
+    isolation: str,
+    ponder: bool,
+) -> dict[str, Any]:
     """`result` (the embedded runner's) with the same games on Dask LocalClusters of 1 to
     `workers` worker processes beside it (`cluster`, each row's ratio to the embedded runner),
     `repeat` times alternating, each figure the best of its runs (a busy machine's noise)."""
@@ -350,9 +407,11 @@ def compare_cluster(result: dict[str, Any], games: int, concurrency: int, worker
     result["cluster"] = [best[n] for n in sorted(best)]
     result["repeat"] = repeat
     for row in result["cluster"]:
-        row["ratio_to_embedded"] = (row["games_per_s"] / result["games_per_s"]
-                                    if result["games_per_s"] else 0.0)
+        row["ratio_to_embedded"] = (
+            row["games_per_s"] / result["games_per_s"] if result["games_per_s"] else 0.0
+        )
         # CPU per game, all processes counted: the overhead, whatever else runs meanwhile.
-        row["cpu_ratio_to_embedded"] = (row["cpu_ms_per_game"] / result["cpu_ms_per_game"]
-                                        if result["cpu_ms_per_game"] else 0.0)
+        row["cpu_ratio_to_embedded"] = (
+            row["cpu_ms_per_game"] / result["cpu_ms_per_game"] if result["cpu_ms_per_game"] else 0.0
+        )
     return result

@@ -46,10 +46,15 @@ def run_bench(players: int = 4, use_browser: bool = True) -> dict[str, Any]:
     page = viewer_html(record)
     build = time.perf_counter() - t0
     out: dict[str, Any] = {
-        "players": players, "rounds": len(record["rounds"]),
+        "players": players,
+        "rounds": len(record["rounds"]),
         "moves": sum(len(r["moves"]) for r in record["rounds"]),
-        "build_s": round(build, 4), "page_bytes": len(page.encode()),
-        "browser": None, "load_ms": None, "step_ms_mean": None, "step_ms_p95": None,
+        "build_s": round(build, 4),
+        "page_bytes": len(page.encode()),
+        "browser": None,
+        "load_ms": None,
+        "step_ms_mean": None,
+        "step_ms_p95": None,
         "step_ms_max": None,
     }
     why = browser.missing() if use_browser else "not asked for"
@@ -66,9 +71,12 @@ def run_bench(players: int = 4, use_browser: bool = True) -> dict[str, Any]:
             driver.get(path.as_uri())
             out["load_ms"] = round((time.perf_counter() - t0) * 1000, 1)
             _, mean, p95, worst = driver.execute_script(_STEP_ALL)
-            out.update(browser="chromium " + driver.capabilities.get("browserVersion", ""),
-                       step_ms_mean=round(mean, 2), step_ms_p95=round(p95, 2),
-                       step_ms_max=round(worst, 2))
+            out.update(
+                browser="chromium " + driver.capabilities.get("browserVersion", ""),
+                step_ms_mean=round(mean, 2),
+                step_ms_p95=round(p95, 2),
+                step_ms_max=round(worst, 2),
+            )
         finally:
             driver.quit()
     finally:

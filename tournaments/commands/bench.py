@@ -55,14 +55,19 @@ def bench_engine(
         print_json(result)
         raise typer.Exit(int(Exit.OK))
     build = "compiled with mypyc" if COMPILED else "plain Python"
-    table = Table(title=f"engine ({build}): {ruleset}, {players} players, {games} random games "
-                        f"(one core, CPython {result['python']})")
+    table = Table(
+        title=f"engine ({build}): {ruleset}, {players} players, {games} random games "
+        f"(one core, CPython {result['python']})"
+    )
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_column("target", justify="right")
     target = engine.GAMES_PER_S_TARGET[RULESETS[ruleset].family]
-    table.add_row("games/s", f"{result['games_per_s']:,.0f}",
-                  f">= {target:,} (2 players)" if players == 2 else "")
+    table.add_row(
+        "games/s",
+        f"{result['games_per_s']:,.0f}",
+        f">= {target:,} (2 players)" if players == 2 else "",
+    )
     table.add_row("moves/s", f"{result['moves_per_s']:,.0f}", "")
     table.add_row("moves/game", f"{result['moves_per_game']:.1f}", "")
     table.add_row("state copy", f"{result['copy_us']:.2f} us", "<= 1 us")
@@ -93,20 +98,29 @@ def bench_codec(
     if json_out:
         print_json(result)
         raise typer.Exit(int(Exit.OK))
-    table = Table(title=f"codec: {ruleset}, {players} players, {result['positions']} positions "
-                        f"(one core; {result['state_bytes']:.0f} bytes of state per request)")
+    table = Table(
+        title=f"codec: {ruleset}, {players} players, {result['positions']} positions "
+        f"(one core; {result['state_bytes']:.0f} bytes of state per request)"
+    )
     table.add_column("measure")
     table.add_column("per call", justify="right")
     table.add_column("target", justify="right")
-    table.add_row("encode + decode (state dict -> GameState -> dict)",
-                  f"{result['encode_decode_us']:.1f} us", "< 40 us")
+    table.add_row(
+        "encode + decode (state dict -> GameState -> dict)",
+        f"{result['encode_decode_us']:.1f} us",
+        "< 40 us",
+    )
     table.add_row("  encode_state", f"{result['encode_us']:.1f} us", "")
     table.add_row("  decode_state", f"{result['decode_us']:.1f} us", "")
     table.add_row("game.to_state()", f"{result['to_state_us']:.1f} us", "")
-    table.add_row("game -> bytes -> dict (to_state, encode, serialize, parse, decode)",
-                  f"{result['wire_us']:.1f} us", "")
-    table.add_row("Game.from_state (the bot's rebuild, on first use)",
-                  f"{result['from_state_us']:.1f} us", "")
+    table.add_row(
+        "game -> bytes -> dict (to_state, encode, serialize, parse, decode)",
+        f"{result['wire_us']:.1f} us",
+        "",
+    )
+    table.add_row(
+        "Game.from_state (the bot's rebuild, on first use)", f"{result['from_state_us']:.1f} us", ""
+    )
     console.print(table)
 
 
@@ -115,14 +129,22 @@ def bench_schedule(
     entries: Annotated[int, typer.Option(min=2, help="Entries in the simulated field.")] = 300,
     games: Annotated[int, typer.Option(min=2, help="Games each schedule plays.")] = 20000,
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game.")] = 2,
-    fields: Annotated[int, typer.Option(
-        min=1, help="Simulated fields to average over (each its own true strengths).")] = 3,
+    fields: Annotated[
+        int,
+        typer.Option(min=1, help="Simulated fields to average over (each its own true strengths)."),
+    ] = 3,
     seed: Annotated[int, typer.Option(help="Seed of the first field.")] = 1,
-    checkpoints: Annotated[int, typer.Option(
-        min=1, help="Points of the tau curve (each costs O(entries^2)).")] = 40,
-    json_out: Annotated[bool, typer.Option(
-        "--json", help="JSON: schedules.{round-robin,swiss,adaptive}.tau, final_tau, "
-                       "scheduler_us_per_game, adaptive_fraction_of_games ...")] = False,
+    checkpoints: Annotated[
+        int, typer.Option(min=1, help="Points of the tau curve (each costs O(entries^2)).")
+    ] = 40,
+    json_out: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="JSON: schedules.{round-robin,swiss,adaptive}.tau, final_tau, "
+            "scheduler_us_per_game, adaptive_fraction_of_games ...",
+        ),
+    ] = False,
 ) -> None:
     """How well each schedule's ratings recover the true order (Kendall tau) after k games,
     on a field without bots: true strengths drawn at random, results drawn from the TrueSkill
@@ -147,8 +169,10 @@ def bench_schedule(
     if json_out:
         print_json(data)
         return
-    table = Table(title=f"Kendall tau of the ratings vs the true order: {entries} entries, "
-                        f"{players} players, mean of {fields} simulated field(s)")
+    table = Table(
+        title=f"Kendall tau of the ratings vs the true order: {entries} entries, "
+        f"{players} players, mean of {fields} simulated field(s)"
+    )
     table.add_column("games")
     for kind in results:
         table.add_column(kind, justify="right")
@@ -157,41 +181,63 @@ def bench_schedule(
     shown = sorted({ks[min(len(ks) - 1, i * len(ks) // 8)] for i in range(1, 9)})
     for k in shown:
         table.add_row(f"{k:,}", *(f"{taus[kind].get(k, float('nan')):.3f}" for kind in results))
-    table.add_row("scheduler us/game (CPU)",
-                  *(f"{r.scheduler_us_per_game():.0f}" for r in results.values()))
+    table.add_row(
+        "scheduler us/game (CPU)", *(f"{r.scheduler_us_per_game():.0f}" for r in results.values())
+    )
     console.print(table)
     reach, fraction = data["adaptive_games_to_round_robin_tau"], data["adaptive_fraction_of_games"]
     if reach is None:
-        console.print(f"adaptive did not reach round-robin's tau "
-                      f"({data['round_robin_tau']:.3f}) within {games:,} games")
+        console.print(
+            f"adaptive did not reach round-robin's tau "
+            f"({data['round_robin_tau']:.3f}) within {games:,} games"
+        )
     else:
         assert isinstance(fraction, float)
         verdict = "met" if fraction <= TARGET_FRACTION else "NOT met"
-        console.print(f"adaptive reaches round-robin's final tau ({data['round_robin_tau']:.3f}) "
-                      f"after {reach:,} games: {fraction:.0%} of round-robin's (target <= "
-                      f"{TARGET_FRACTION:.0%}: {verdict})")
+        console.print(
+            f"adaptive reaches round-robin's final tau ({data['round_robin_tau']:.3f}) "
+            f"after {reach:,} games: {fraction:.0%} of round-robin's (target <= "
+            f"{TARGET_FRACTION:.0%}: {verdict})"
+        )
     cost = results["adaptive"].scheduler_us_per_game()
-    console.print(f"adaptive scheduler: {cost:.0f} us of CPU per game (pairing and the rating "
-                  f"updates it needs; target < {TARGET_US_PER_GAME:.0f}: "
-                  f"{'met' if cost < TARGET_US_PER_GAME else 'NOT met'})")
+    console.print(
+        f"adaptive scheduler: {cost:.0f} us of CPU per game (pairing and the rating "
+        f"updates it needs; target < {TARGET_US_PER_GAME:.0f}: "
+        f"{'met' if cost < TARGET_US_PER_GAME else 'NOT met'})"
+    )
 
 
 @bench_app.command("latency")
-def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option(5, "--spawns"),
-            entry: list[str] = typer.Option([], "--entry", "-e",
-                                            help="also measure this bot (a kit's folder, a "
-                                                 "command line), against the SDK's bot"),
-            as_json: bool = typer.Option(False, "--json"),
-            isolation: str | None = typer.Option(
-                None, "--isolation", help="bots at this level (default: the strongest); "
-                "another than process is measured beside process, game for game"),
-            ponder: bool = typer.Option(
-                False, "--ponder", help="bots are not frozen between their moves (as "
-                "`tournament run --ponder`): shows what the freeze and thaw cost"),
-            clock: str = typer.Option(
-                "wall", "--clock", help="cpu: every game is also played on the cpu clock and "
-                "on the wall clock, alternating, on the same deals: what reading each bot's "
-                "CPU counter costs a move")) -> None:
+def latency(
+    games: int = typer.Option(20, "--games"),
+    spawns: int = typer.Option(5, "--spawns"),
+    entry: list[str] = typer.Option(
+        [],
+        "--entry",
+        "-e",
+        help="also measure this bot (a kit's folder, a command line), against the SDK's bot",
+    ),
+    as_json: bool = typer.Option(False, "--json"),
+    isolation: str | None = typer.Option(
+        None,
+        "--isolation",
+        help="bots at this level (default: the strongest); "
+        "another than process is measured beside process, game for game",
+    ),
+    ponder: bool = typer.Option(
+        False,
+        "--ponder",
+        help="bots are not frozen between their moves (as "
+        "`tournament run --ponder`): shows what the freeze and thaw cost",
+    ),
+    clock: str = typer.Option(
+        "wall",
+        "--clock",
+        help="cpu: every game is also played on the cpu clock and "
+        "on the wall clock, alternating, on the same deals: what reading each bot's "
+        "CPU counter costs a move",
+    ),
+) -> None:
     """Per-move round trip through the referee vs a bare gRPC stream ping-pong of the same
     payload in the same run (grpc's textbook sync client; an asyncio client beside it), and bot
     spawn-to-Hello (medians). With --entry, that bot plays as many games against the Python SDK's
@@ -213,8 +259,16 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
     except ValueError as exc:
         fail(str(exc))
     try:
-        figures = run_loop(run_bench(games=games, spawns=spawns, isolation=level,
-                                     entries=tuple(entry), ponder=ponder, clock=clock))
+        figures = run_loop(
+            run_bench(
+                games=games,
+                spawns=spawns,
+                isolation=level,
+                entries=tuple(entry),
+                ponder=ponder,
+                clock=clock,
+            )
+        )
     except ValueError as exc:
         fail(str(exc), Exit.FAILED)
         return
@@ -227,34 +281,46 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
     for column in ("measure", "value", "target"):
         table.add_column(column, justify="right" if column != "measure" else "left")
     table.add_row("isolation", figures["isolation"], "")
-    table.add_row("move round trip via the referee (Python SDK)",
-                  f"{figures['per_move_us']:.0f} us", "")
+    table.add_row(
+        "move round trip via the referee (Python SDK)", f"{figures['per_move_us']:.0f} us", ""
+    )
     if "ratio_to_process" in figures:
-        table.add_row(f"  {figures['isolation']} vs process, game for game",
-                      f"{figures['per_move_us_paired']:.0f} / "
-                      f"{figures['per_move_us_process']:.0f} us", "")
+        table.add_row(
+            f"  {figures['isolation']} vs process, game for game",
+            f"{figures['per_move_us_paired']:.0f} / {figures['per_move_us_process']:.0f} us",
+            "",
+        )
         table.add_row("  ratio to process", f"{figures['ratio_to_process']:.3f}", "<= 1.10")
     if "cpu_clock_ratio" in figures:
-        table.add_row("  cpu clock vs wall clock, game for game",
-                      f"{figures['per_move_us_cpu_clock']:.0f} / "
-                      f"{figures['per_move_us_wall_clock']:.0f} us", "")
+        table.add_row(
+            "  cpu clock vs wall clock, game for game",
+            f"{figures['per_move_us_cpu_clock']:.0f} / {figures['per_move_us_wall_clock']:.0f} us",
+            "",
+        )
         table.add_row("  ratio", f"{figures['cpu_clock_ratio']:.3f}", "<= 1.05")
     for kit in figures["entries"]:
         table.add_row(f"{kit['entry']}, against the SDK bot", f"{kit['per_move_us']:.0f} us", "")
         table.add_row("  the SDK bot, in the same games", f"{kit['sdk_per_move_us']:.0f} us", "")
         table.add_row("  ratio", f"{kit['ratio_to_sdk']:.2f}", "<= 1.5")
-    table.add_row("bare gRPC ping-pong, same payload (sync client)",
-                  f"{figures['bare_pingpong_us']:.0f} us", "")
+    table.add_row(
+        "bare gRPC ping-pong, same payload (sync client)",
+        f"{figures['bare_pingpong_us']:.0f} us",
+        "",
+    )
     table.add_row("ratio", f"{figures['ratio']:.2f}", "<= 1.3")
-    table.add_row("  bare ping-pong, asyncio client", f"{figures['bare_pingpong_aio_us']:.0f} us",
-                  "")
+    table.add_row(
+        "  bare ping-pong, asyncio client", f"{figures['bare_pingpong_aio_us']:.0f} us", ""
+    )
     table.add_row("  ratio to it", f"{figures['ratio_to_aio']:.2f}", "")
-    table.add_row("bot spawn to Hello (warm standby)", f"{figures['spawn_to_hello_ms']:.0f} ms",
-                  "<= 150 ms")
-    table.add_row("bot spawn to Hello (fresh process)",
-                  f"{figures['cold_spawn_to_hello_ms']:.0f} ms", "")
-    table.add_row("  its floor: python -c 'import grpc'",
-                  f"{figures['python_import_grpc_ms']:.0f} ms", "")
+    table.add_row(
+        "bot spawn to Hello (warm standby)", f"{figures['spawn_to_hello_ms']:.0f} ms", "<= 150 ms"
+    )
+    table.add_row(
+        "bot spawn to Hello (fresh process)", f"{figures['cold_spawn_to_hello_ms']:.0f} ms", ""
+    )
+    table.add_row(
+        "  its floor: python -c 'import grpc'", f"{figures['python_import_grpc_ms']:.0f} ms", ""
+    )
     table.add_row("referee's event loop", figures["event_loop"], "")
     console.print(table)
 
@@ -262,31 +328,64 @@ def latency(games: int = typer.Option(20, "--games"), spawns: int = typer.Option
 @bench_app.command("tournament")
 def bench_tournament(
     games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 400,
-    concurrency: Annotated[str, typer.Option(
-        metavar="C[,C...]",
-        help="Games at once; several (2,8,16): each in turn, --repeat rounds alternating, "
-             "games/s side by side.")] = str(os.cpu_count() or 1),
-    json_out: Annotated[bool, typer.Option(
-        "--json", help="JSON: games_per_s, per_move_us, breakdown_us, ...")] = False,
+    concurrency: Annotated[
+        str,
+        typer.Option(
+            metavar="C[,C...]",
+            help="Games at once; several (2,8,16): each in turn, --repeat rounds alternating, "
+            "games/s side by side.",
+        ),
+    ] = str(os.cpu_count() or 1),
+    json_out: Annotated[
+        bool, typer.Option("--json", help="JSON: games_per_s, per_move_us, breakdown_us, ...")
+    ] = False,
     ruleset: Annotated[str, typer.Option(help="Ruleset.")] = "azul",
-    workers: Annotated[int | None, typer.Option(
-        "--workers", min=1, max=16, metavar="N",
-        help="Also play the games on Dask LocalClusters of 1..N worker processes (--concurrency "
-             "games at once shared among them, at least one each) and compare with the "
-             "embedded runner.")] = None,
-    repeat: Annotated[int | None, typer.Option(
-        min=1, help="With --workers: run the embedded and each cluster figure this many times, "
-                    "alternating, and keep each one's best (a busy machine's noise). With "
-                    "several --concurrency: rounds of them all, pooled (default 2).")] = None,
-    entries: Annotated[int, typer.Option(
-        "--entries", min=2, help="Random bots in the round-robin (bot_processes_peak in the "
-                                 "JSON shows how many processes they needed).")] = 2,
-    isolation: Annotated[str | None, typer.Option(
-        help="Bots at this level (default: the strongest available); a level other than "
-             "process is measured beside process in the same run (ratio_to_process).")] = None,
-    ponder: Annotated[bool, typer.Option(
-        "--ponder", help="Bots keep their CPU between their moves (no freeze and thaw per "
-                         "move), as `tournament run --ponder`.")] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            min=1,
+            max=16,
+            metavar="N",
+            help="Also play the games on Dask LocalClusters of 1..N worker processes "
+            "(--concurrency "
+            "games at once shared among them, at least one each) and compare with the "
+            "embedded runner.",
+        ),
+    ] = None,
+    repeat: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="With --workers: run the embedded and each cluster figure this many times, "
+            "alternating, and keep each one's best (a busy machine's noise). With "
+            "several --concurrency: rounds of them all, pooled (default 2).",
+        ),
+    ] = None,
+    entries: Annotated[
+        int,
+        typer.Option(
+            "--entries",
+            min=2,
+            help="Random bots in the round-robin (bot_processes_peak in the "
+            "JSON shows how many processes they needed).",
+        ),
+    ] = 2,
+    isolation: Annotated[
+        str | None,
+        typer.Option(
+            help="Bots at this level (default: the strongest available); a level other than "
+            "process is measured beside process in the same run (ratio_to_process)."
+        ),
+    ] = None,
+    ponder: Annotated[
+        bool,
+        typer.Option(
+            "--ponder",
+            help="Bots keep their CPU between their moves (no freeze and thaw per "
+            "move), as `tournament run --ponder`.",
+        ),
+    ] = False,
 ) -> None:
     """Random bots, 2 players, through the real path (bot processes, referee, SQLite store).
 
@@ -314,10 +413,11 @@ def bench_tournament(
     level = check_isolation(isolation)
     if len(levels) > 1:
         if workers or (isolation is not None and level != "process"):
-            fail("several --concurrency values compare the embedded runner at one isolation "
-                 "level: leave out --workers, and --isolation other than process")
-        compared = compare_concurrency(games, levels, repeat or 2, ruleset, entries, level,
-                                       ponder)
+            fail(
+                "several --concurrency values compare the embedded runner at one isolation "
+                "level: leave out --workers, and --isolation other than process"
+            )
+        compared = compare_concurrency(games, levels, repeat or 2, ruleset, entries, level, ponder)
         _show_concurrency(compared, json_out)
         return
     concurrency_one, repeat = levels[0], repeat or 1
@@ -327,8 +427,9 @@ def bench_tournament(
         result = run_bench(games, concurrency_one, ruleset, entries, level, ponder)
     if workers:
         try:
-            result = compare_cluster(result, games, concurrency_one, workers, repeat, ruleset,
-                                     level, ponder)
+            result = compare_cluster(
+                result, games, concurrency_one, workers, repeat, ruleset, level, ponder
+            )
         except ClusterError as exc:
             fail(str(exc))
     if json_out:
@@ -338,36 +439,62 @@ def bench_tournament(
 
 
 def _show_tournament(result: dict[str, Any], ponder: bool) -> None:
-    console.print(f"{result['games']} games in {result['elapsed_s']:.2f} s at concurrency "
-                  f"{result['concurrency']}: [bold]{result['games_per_s']:.1f} games/s[/], "
-                  f"{result['per_move_us']:.0f} us per move ({result['moves']} moves)")
-    console.print(f"{result['entries']} entries; at most {result['bot_processes_peak']} live bot "
-                  "processes (counted from /proc)")
-    console.print(f"isolation: {result['isolation']}"
-                  + (", bots ponder (not frozen between moves)" if ponder else ""),
-                  highlight=False)
+    console.print(
+        f"{result['games']} games in {result['elapsed_s']:.2f} s at concurrency "
+        f"{result['concurrency']}: [bold]{result['games_per_s']:.1f} games/s[/], "
+        f"{result['per_move_us']:.0f} us per move ({result['moves']} moves)"
+    )
+    console.print(
+        f"{result['entries']} entries; at most {result['bot_processes_peak']} live bot "
+        "processes (counted from /proc)"
+    )
+    console.print(
+        f"isolation: {result['isolation']}"
+        + (", bots ponder (not frozen between moves)" if ponder else ""),
+        highlight=False,
+    )
     if "ratio_to_process" in result:
-        console.print(f"process, same run: {result['process_games_per_s']:.1f} games/s, "
-                      f"{result['process_per_move_us']:.0f} us per move; per-move ratio "
-                      f"[bold]{result['ratio_to_process']:.3f}[/] (target <= 1.10)")
+        console.print(
+            f"process, same run: {result['process_games_per_s']:.1f} games/s, "
+            f"{result['process_per_move_us']:.0f} us per move; per-move ratio "
+            f"[bold]{result['ratio_to_process']:.3f}[/] (target <= 1.10)"
+        )
     console.print("where a move's time goes (us per move):")
     for key, value in result["breakdown_us"].items():
         console.print(f"  {key:<28} {value:8.1f}")
     if "cluster" not in result:
         return
     repeat = result["repeat"]
-    table = Table(title="Embedded runner and Dask LocalClusters"
-                        + (f", best of {repeat}" if repeat > 1 else ""))
-    for column in ("runner", "games at once", "games/s", "vs embedded", "CPU ms/game",
-                   "vs embedded"):
+    table = Table(
+        title="Embedded runner and Dask LocalClusters"
+        + (f", best of {repeat}" if repeat > 1 else "")
+    )
+    for column in (
+        "runner",
+        "games at once",
+        "games/s",
+        "vs embedded",
+        "CPU ms/game",
+        "vs embedded",
+    ):
         table.add_column(column, justify="right")
-    table.add_row("embedded", str(result["concurrency"]), f"{result['games_per_s']:.1f}",
-                  "1.00", f"{result['cpu_ms_per_game']:.1f}", "1.00")
+    table.add_row(
+        "embedded",
+        str(result["concurrency"]),
+        f"{result['games_per_s']:.1f}",
+        "1.00",
+        f"{result['cpu_ms_per_game']:.1f}",
+        "1.00",
+    )
     for row in result["cluster"]:
-        table.add_row(f"{row['workers']} worker(s)",
-                      str(row["workers"] * row["threads_per_worker"]),
-                      f"{row['games_per_s']:.1f}", f"{row['ratio_to_embedded']:.2f}",
-                      f"{row['cpu_ms_per_game']:.1f}", f"{row['cpu_ratio_to_embedded']:.2f}")
+        table.add_row(
+            f"{row['workers']} worker(s)",
+            str(row["workers"] * row["threads_per_worker"]),
+            f"{row['games_per_s']:.1f}",
+            f"{row['ratio_to_embedded']:.2f}",
+            f"{row['cpu_ms_per_game']:.1f}",
+            f"{row['cpu_ratio_to_embedded']:.2f}",
+        )
     console.print(table)
 
 
@@ -378,8 +505,10 @@ def _concurrency_levels(text: str) -> list[int]:
     except ValueError:
         levels = []
     if not levels or min(levels) < 1:
-        fail(f"--concurrency {text!r} is not a number of games at once (1 or more) or a list "
-             "of them such as 2,8,16")
+        fail(
+            f"--concurrency {text!r} is not a number of games at once (1 or more) or a list "
+            "of them such as 2,8,16"
+        )
     return levels
 
 
@@ -389,26 +518,40 @@ def _show_concurrency(result: dict[str, Any], json_out: bool) -> None:
         return
     from rich.table import Table
 
-    table = Table(title=f"{result['entries']} entries, {result['games_per_round']} games per "
-                        f"run, rounds: {result['rounds']} (alternating), isolation "
-                        f"{result['isolation']}")
-    for column in ("games at once", "games/s (pooled)", "each round", "bot processes (peak)",
-                   "vs first"):
+    table = Table(
+        title=f"{result['entries']} entries, {result['games_per_round']} games per "
+        f"run, rounds: {result['rounds']} (alternating), isolation "
+        f"{result['isolation']}"
+    )
+    for column in (
+        "games at once",
+        "games/s (pooled)",
+        "each round",
+        "bot processes (peak)",
+        "vs first",
+    ):
         table.add_column(column, justify="right")
     for row in result["levels"]:
-        table.add_row(str(row["concurrency"]), f"{row['games_per_s']:.1f}",
-                      " ".join(f"{v:.1f}" for v in row["games_per_s_rounds"]),
-                      str(row["bot_processes_peak"]), f"{row['ratio_to_first']:.2f}")
+        table.add_row(
+            str(row["concurrency"]),
+            f"{row['games_per_s']:.1f}",
+            " ".join(f"{v:.1f}" for v in row["games_per_s_rounds"]),
+            str(row["bot_processes_peak"]),
+            f"{row['ratio_to_first']:.2f}",
+        )
     console.print(table)
 
 
 @bench_app.command("viewer")
 def bench_viewer(
     players: Annotated[int, typer.Option(min=2, max=4, help="Players of the game.")] = 4,
-    no_browser: Annotated[bool, typer.Option(
-        "--no-browser", help="Only build the page (no chromium).")] = False,
-    as_json: Annotated[bool, typer.Option(
-        "--json", help="JSON: moves, build_s, page_bytes, load_ms, step_ms_mean, ...")] = False,
+    no_browser: Annotated[
+        bool, typer.Option("--no-browser", help="Only build the page (no chromium).")
+    ] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="JSON: moves, build_s, page_bytes, load_ms, step_ms_mean, ..."),
+    ] = False,
 ) -> None:
     """The replay page of the longest game there can be (50 rounds): its size, the time to
     build it, and in headless chromium the time to show each position.
@@ -422,38 +565,60 @@ def bench_viewer(
     if as_json:
         print_json(figures)
         return
-    console.print(f"{figures['players']} players, {figures['rounds']} rounds, "
-                  f"{figures['moves']} moves: page of {figures['page_bytes'] / 1e3:.0f} KB "
-                  f"built in {figures['build_s']:.2f} s", highlight=False)
+    console.print(
+        f"{figures['players']} players, {figures['rounds']} rounds, "
+        f"{figures['moves']} moves: page of {figures['page_bytes'] / 1e3:.0f} KB "
+        f"built in {figures['build_s']:.2f} s",
+        highlight=False,
+    )
     if figures["step_ms_mean"] is None:
         console.print(f"browser: {figures['browser']}", highlight=False)
         return
-    console.print(f"{figures['browser']}: loads in {figures['load_ms']:.0f} ms; one position "
-                  f"shown in {figures['step_ms_mean']:.1f} ms on average (95%: "
-                  f"{figures['step_ms_p95']:.1f} ms, slowest {figures['step_ms_max']:.1f} ms; "
-                  "a 60 Hz frame is 16.7 ms)", highlight=False)
+    console.print(
+        f"{figures['browser']}: loads in {figures['load_ms']:.0f} ms; one position "
+        f"shown in {figures['step_ms_mean']:.1f} ms on average (95%: "
+        f"{figures['step_ms_p95']:.1f} ms, slowest {figures['step_ms_max']:.1f} ms; "
+        "a 60 Hz frame is 16.7 ms)",
+        highlight=False,
+    )
 
 
 @bench_app.command("strength")
 def bench_strength(
-    time_per_move: float = typer.Option(0.1, "--time-per-move", "-t", min=0.001,
-                                        help="seconds per move"),
-    games: int = typer.Option(20, "--games", "-n", min=1,
-                              help="games per line-up (2 players: per pair; seats rotate "
-                                   "over the same deals)"),
-    bots: list[str] = typer.Option(list(REFERENCE_BOTS), "--bot", "-b",
-                                   help="bots to compare (default: the reference bots)"),
+    time_per_move: float = typer.Option(
+        0.1, "--time-per-move", "-t", min=0.001, help="seconds per move"
+    ),
+    games: int = typer.Option(
+        20,
+        "--games",
+        "-n",
+        min=1,
+        help="games per line-up (2 players: per pair; seats rotate over the same deals)",
+    ),
+    bots: list[str] = typer.Option(
+        list(REFERENCE_BOTS), "--bot", "-b", help="bots to compare (default: the reference bots)"
+    ),
     ruleset: str = typer.Option("azul", "--ruleset", "-r"),
-    players: int = typer.Option(2, "--players", "-p", min=2, max=4,
-                                help="players per game: 3 or 4 play every line-up of that "
-                                     "many bots"),
+    players: int = typer.Option(
+        2,
+        "--players",
+        "-p",
+        min=2,
+        max=4,
+        help="players per game: 3 or 4 play every line-up of that many bots",
+    ),
     wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
     seed: int = typer.Option(1, "--seed", help="seed of the first deal"),
-    concurrency: int = typer.Option(1, "--concurrency", "-c", min=1,
-                                    help="games at once through the referee (1: the bots do "
-                                         "not compete for the CPU)"),
-    local: bool = typer.Option(False, "--local", help="play in-process with sdk.local instead "
-                                                      "of through the referee"),
+    concurrency: int = typer.Option(
+        1,
+        "--concurrency",
+        "-c",
+        min=1,
+        help="games at once through the referee (1: the bots do not compete for the CPU)",
+    ),
+    local: bool = typer.Option(
+        False, "--local", help="play in-process with sdk.local instead of through the referee"
+    ),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
 ) -> None:
     """The strength ladder among the reference bots: every pair's win rate with a 95% interval,
@@ -473,8 +638,11 @@ def bench_strength(
     options = check_ruleset(ruleset, players, wild_order)
     # The default ladder leaves out the reference bots that do not play the ruleset; a bot
     # named with --bot must play it.
-    skipped = [b for b in bots if ruleset not in (builtin_rulesets(b) or [ruleset])
-               ] if list(bots) == list(REFERENCE_BOTS) else []
+    skipped = (
+        [b for b in bots if ruleset not in (builtin_rulesets(b) or [ruleset])]
+        if list(bots) == list(REFERENCE_BOTS)
+        else []
+    )
     bots = [b for b in bots if b not in skipped]
     try:
         check_plays(bots, ruleset)
@@ -487,8 +655,10 @@ def bench_strength(
     if len(set(bots)) != len(bots):
         fail("name each bot once (a bot is not compared with itself)")
     if players > len(bots):
-        fail(f"--players {players} needs at least {players} bots; {len(bots)} play {ruleset}: "
-             f"{', '.join(bots)}")
+        fail(
+            f"--players {players} needs at least {players} bots; {len(bots)} play {ruleset}: "
+            f"{', '.join(bots)}"
+        )
     began = time.monotonic()
 
     def progress(ladder: Any, total: int) -> None:
@@ -497,40 +667,74 @@ def bench_strength(
 
     try:
         if local:
-            ladder = play_local(list(bots), games, time_per_move, ruleset, seed, players,
-                                progress, options)
+            ladder = play_local(
+                list(bots), games, time_per_move, ruleset, seed, players, progress, options
+            )
         else:
-            ladder = play_referee(list(bots), games, time_per_move, ruleset, seed, players,
-                                  concurrency, progress, options, FIRST_MOVE_ALLOWANCE)
+            ladder = play_referee(
+                list(bots),
+                games,
+                time_per_move,
+                ruleset,
+                seed,
+                players,
+                concurrency,
+                progress,
+                options,
+                FIRST_MOVE_ALLOWANCE,
+            )
     except ValueError as exc:
         fail(str(exc))
         return
     elapsed = time.monotonic() - began
     path = "local" if local else "referee"
     if as_json:
-        print_json({"pairs": [p.as_dict() for p in ladder.pairs.values()],
-                    "bots": [b.as_dict() for b in ladder.by_bot.values()],
-                    "time_per_move": time_per_move, "games_per_pair": games,
-                    "ruleset": ruleset, "options": options, "left_out": skipped,
-                    "players": players, "concurrency": 1 if local else concurrency,
-                    "games": ladder.games, "faults": ladder.faults(), "path": path,
-                    "seed": seed, "seconds": round(elapsed, 1)})
+        print_json(
+            {
+                "pairs": [p.as_dict() for p in ladder.pairs.values()],
+                "bots": [b.as_dict() for b in ladder.by_bot.values()],
+                "time_per_move": time_per_move,
+                "games_per_pair": games,
+                "ruleset": ruleset,
+                "options": options,
+                "left_out": skipped,
+                "players": players,
+                "concurrency": 1 if local else concurrency,
+                "games": ladder.games,
+                "faults": ladder.faults(),
+                "path": path,
+                "seed": seed,
+                "seconds": round(elapsed, 1),
+            }
+        )
         return
-    _show_strength(ladder, bots, ruleset, players, time_per_move, games, local, concurrency,
-                   elapsed)
+    _show_strength(
+        ladder, bots, ruleset, players, time_per_move, games, local, concurrency, elapsed
+    )
 
 
-def _show_strength(ladder: Any, bots: list[str], ruleset: str, players: int,
-                   time_per_move: float, games: int, local: bool, concurrency: int,
-                   elapsed: float) -> None:
+def _show_strength(
+    ladder: Any,
+    bots: list[str],
+    ruleset: str,
+    players: int,
+    time_per_move: float,
+    games: int,
+    local: bool,
+    concurrency: int,
+    elapsed: float,
+) -> None:
     """The ladder as a matrix of win rates, and each bot's mean rank, score and faults."""
     path = "local" if local else "referee"
-    title = (f"strength: {ruleset}, {players} players, {time_per_move:g} s/move, "
-             f"{games} games per {'pair' if players == 2 else 'line-up'}, {path} path"
-             + ("" if local or concurrency == 1 else f", {concurrency} at once")
-             + f" ({elapsed:.0f} s)")
-    matrix = Table(title=title, caption="row's win rate against the column (draws half), "
-                                        "95% interval, games")
+    title = (
+        f"strength: {ruleset}, {players} players, {time_per_move:g} s/move, "
+        f"{games} games per {'pair' if players == 2 else 'line-up'}, {path} path"
+        + ("" if local or concurrency == 1 else f", {concurrency} at once")
+        + f" ({elapsed:.0f} s)"
+    )
+    matrix = Table(
+        title=title, caption="row's win rate against the column (draws half), 95% interval, games"
+    )
     matrix.add_column("")
     for b in bots:
         matrix.add_column(b, justify="center")
@@ -548,7 +752,12 @@ def _show_strength(ladder: Any, bots: list[str], ruleset: str, players: int,
     for col in ("bot", "games", "mean rank", "firsts", "mean score", "faults"):
         table.add_column(col)
     for r in sorted(ladder.by_bot.values(), key=lambda r: r.mean_rank):
-        table.add_row(r.name, str(r.games), f"{r.mean_rank:.2f}", str(r.firsts),
-                      f"{r.points / max(1, r.games):.1f}",
-                      str(r.faults) if not r.faults else f"[bold red]{r.faults}[/]")
+        table.add_row(
+            r.name,
+            str(r.games),
+            f"{r.mean_rank:.2f}",
+            str(r.firsts),
+            f"{r.points / max(1, r.games):.1f}",
+            str(r.faults) if not r.faults else f"[bold red]{r.faults}[/]",
+        )
     console.print(table)

@@ -47,8 +47,11 @@ def scaffold(name: str, directory: Path) -> list[Path]:
     target.mkdir(parents=True, exist_ok=True)
     written = []
     templates = resources.files("bots") / "templates"
-    for template, out in (("bot.py.tmpl", "bot.py"), ("test_bot.py.tmpl", "test_bot.py"),
-                          ("README.md.tmpl", "README.md")):
+    for template, out in (
+        ("bot.py.tmpl", "bot.py"),
+        ("test_bot.py.tmpl", "test_bot.py"),
+        ("README.md.tmpl", "README.md"),
+    ):
         text = string.Template((templates / template).read_text()).substitute(values)
         path = target / out
         path.write_text(text)
@@ -60,10 +63,12 @@ def scaffold(name: str, directory: Path) -> list[Path]:
 def bot_new(
     name: str = typer.Argument(..., help="the bot's name; also its folder"),
     directory: Path = typer.Option(Path("."), "--dir", "-d", help="where to create the folder"),
-    lang: str = typer.Option("python", "--lang", "-l",
-                             help="python, node (Node.js) or cpp (C++17)"),
-    install: bool = typer.Option(True, "--install/--no-install",
-                                 help="node: run npm install; cpp: build it (else say how)"),
+    lang: str = typer.Option(
+        "python", "--lang", "-l", help="python, node (Node.js) or cpp (C++17)"
+    ),
+    install: bool = typer.Option(
+        True, "--install/--no-install", help="node: run npm install; cpp: build it (else say how)"
+    ),
 ) -> None:
     """Scaffold a bot project that plays as it is. python: bot.py, test_bot.py and a README on the
     API. node, cpp: a bot folder from the starter kit (its library, a greedy sample bot, bot.toml,
@@ -79,8 +84,9 @@ def bot_new(
     if lang != "python" and lang not in KITS:
         fail(f"--lang is python, {' or '.join(KITS)}, not {lang!r}")
     try:
-        written = scaffold(name, directory) if lang == "python" else _scaffold_kit(lang, name,
-                                                                                   directory)
+        written = (
+            scaffold(name, directory) if lang == "python" else _scaffold_kit(lang, name, directory)
+        )
     except FileExistsError as exc:
         fail(str(exc))
         return
@@ -88,18 +94,23 @@ def bot_new(
         console.print(f"created {path}")
     if lang == "python":
         bot_file = written[0]
-        console.print(f"\nnext:\n  azul-arena match {bot_file} random\n"
-                      f"  azul-arena bot check {bot_file}\n  python -m pytest {bot_file.parent}")
+        console.print(
+            f"\nnext:\n  azul-arena match {bot_file} random\n"
+            f"  azul-arena bot check {bot_file}\n  python -m pytest {bot_file.parent}"
+        )
         return
     folder = directory / name
     ready = _prepare_kit(lang, folder) if install else False
     if not ready:
         from tournaments.kits import prepare_command
 
-        console.print(f"\nbefore its first game, run in {folder}:\n  "
-                      f"{prepare_command(lang, folder)}")
-    console.print(f"\nnext (edit {folder / KITS[lang].bot_file}):\n"
-                  f"  azul-arena match {folder} random\n  azul-arena bot check {folder}")
+        console.print(
+            f"\nbefore its first game, run in {folder}:\n  {prepare_command(lang, folder)}"
+        )
+    console.print(
+        f"\nnext (edit {folder / KITS[lang].bot_file}):\n"
+        f"  azul-arena match {folder} random\n  azul-arena bot check {folder}"
+    )
 
 
 def _scaffold_kit(lang: str, name: str, directory: Path) -> list[Path]:
@@ -127,8 +138,9 @@ def _prepare_kit(lang: str, folder: Path) -> bool:
             return False
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
-        err_console.print(f"{command} failed (exit {done.returncode}):", style="yellow",
-                          markup=False)
+        err_console.print(
+            f"{command} failed (exit {done.returncode}):", style="yellow", markup=False
+        )
         err_console.print(tail, highlight=False, markup=False)
         return False
     console.print(f"done: {command}", markup=False)
@@ -138,16 +150,22 @@ def _prepare_kit(lang: str, folder: Path) -> bool:
 # -- bot check -------------------------------------------------------------------------------
 @bot_app.command("check")
 def bot_check(
-    entry: str = typer.Argument(..., help="built-in name, path/bot.py[:Class], a bot folder "
-                                          "(its bot.toml) or a quoted command line"),
-    games: int = typer.Option(1, "--games", "-n", min=1,
-                              help="games per ruleset and player count"),
-    time_per_move: float = typer.Option(0.5, "--time-per-move", "-t", min=0.001,
-                                        help="seconds per move"),
+    entry: str = typer.Argument(
+        ...,
+        help="built-in name, path/bot.py[:Class], a bot folder "
+        "(its bot.toml) or a quoted command line",
+    ),
+    games: int = typer.Option(1, "--games", "-n", min=1, help="games per ruleset and player count"),
+    time_per_move: float = typer.Option(
+        0.5, "--time-per-move", "-t", min=0.001, help="seconds per move"
+    ),
     grace: float = typer.Option(0.05, "--grace", min=0.0, help="grace margin, seconds"),
-    ruleset: list[str] = typer.Option([], "--ruleset", "-r",
-                                      help="check these rulesets (default: all it claims; "
-                                           "a command line: the classic ones)"),
+    ruleset: list[str] = typer.Option(
+        [],
+        "--ruleset",
+        "-r",
+        help="check these rulesets (default: all it claims; a command line: the classic ones)",
+    ),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
     isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
 ) -> None:
@@ -176,8 +194,7 @@ def bot_check(
             table.add_column(col)
         table.add_column("detail", overflow="fold")  # paths to logs in full
         for c in report.checks:
-            table.add_row(c.name, "[green]pass[/]" if c.passed else "[bold red]FAIL[/]",
-                          c.detail)
+            table.add_row(c.name, "[green]pass[/]" if c.passed else "[bold red]FAIL[/]", c.detail)
         console.print(table)
         console.print("[bold green]PASS[/]" if report.passed else "[bold red]FAIL[/]")
     raise typer.Exit(int(Exit.OK if report.passed else Exit.FAILED))

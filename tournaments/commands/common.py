@@ -36,15 +36,19 @@ def fail(message: str, code: Exit = Exit.USAGE) -> None:
     raise typer.Exit(int(code))
 
 
-ISOLATION_HELP = ("How bots run: none | process | sandbox (default: the strongest this machine "
-                  "offers; docs/security.md).")
+ISOLATION_HELP = (
+    "How bots run: none | process | sandbox (default: the strongest this machine "
+    "offers; docs/security.md)."
+)
 
 
 # referee.clocks.CPU_CEILING, written out so that --help needs no import of the referee.
-CLOCK_HELP = ("What a move's time limit counts: wall (the default: time from request to answer) "
-              "| cpu (the CPU time the bot's processes used, from its cgroup: load from others "
-              "costs it nothing; a wall-clock ceiling of 4x the limit still ends a move in which "
-              "it sleeps or is starved; docs/security.md).")
+CLOCK_HELP = (
+    "What a move's time limit counts: wall (the default: time from request to answer) "
+    "| cpu (the CPU time the bot's processes used, from its cgroup: load from others "
+    "costs it nothing; a wall-clock ceiling of 4x the limit still ends a move in which "
+    "it sleeps or is starved; docs/security.md)."
+)
 
 
 def check_clock(clock: str) -> str:
@@ -90,8 +94,9 @@ def check_fault_policy(policy: str) -> str:
     return policy
 
 
-def check_ruleset(ruleset: str, players: int | None = None,
-                  wild_order: str | None = None) -> dict[str, str]:
+def check_ruleset(
+    ruleset: str, players: int | None = None, wild_order: str | None = None
+) -> dict[str, str]:
     """Check --ruleset (with --players and --wild-order) before anything runs, failing with a
     clear message; return the ruleset's options as new_game's keyword arguments."""
     from referee.engine import RULESETS, EngineError, new_game
@@ -107,8 +112,10 @@ def check_ruleset(ruleset: str, players: int | None = None,
     if wild_order is None:
         return {}
     if rules.family != PAVILION_FAMILY:
-        fail(f"--wild-order is a Summer Pavilion option (rulesets pavilion, pavilion-mono); "
-             f"{ruleset} has no wild colours")
+        fail(
+            f"--wild-order is a Summer Pavilion option (rulesets pavilion, pavilion-mono); "
+            f"{ruleset} has no wild colours"
+        )
     options = {"wild_order": wild_order.upper()}
     try:  # the engine is the judge of what an order may be
         new_game(ruleset, players or rules.min_players, seed=0, first_player=0, **options)
@@ -118,8 +125,10 @@ def check_ruleset(ruleset: str, players: int | None = None,
 
 
 PAVILION_FAMILY = "pavilion"
-WILD_ORDER_HELP = ("Summer Pavilion: the wild colour of rounds 1-6 as six letters, an order of "
-                   "PGOYBR (purple green orange yellow blue red), e.g. GOPYBR; default PGOYBR.")
+WILD_ORDER_HELP = (
+    "Summer Pavilion: the wild colour of rounds 1-6 as six letters, an order of "
+    "PGOYBR (purple green orange yellow blue red), e.g. GOPYBR; default PGOYBR."
+)
 
 
 def builtin_rulesets(name: str) -> list[str] | None:
@@ -147,8 +156,9 @@ def check_plays(specs: list[str], ruleset: str) -> None:
     for spec in dict.fromkeys(specs):
         plays = builtin_rulesets(spec)
         if plays is not None and ruleset not in plays:
-            raise ValueError(f"the built-in bot {spec} does not play {ruleset}; it plays "
-                             f"{', '.join(plays)}")
+            raise ValueError(
+                f"the built-in bot {spec} does not play {ruleset}; it plays {', '.join(plays)}"
+            )
 
 
 def write_page(path: Path, text: str, what: str) -> None:

@@ -37,10 +37,13 @@ def _reference_bots(ruleset: str) -> list[str]:
 
 @app.command("demo")
 def demo(
-    games_per_pairing: Annotated[int | None, typer.Option(
-        min=1, help="Games per pair (default: sized to finish in about a minute).")] = None,
-    db: Annotated[Path | None, typer.Option(
-        help="Database (default: a new one under ./arena-data).")] = None,
+    games_per_pairing: Annotated[
+        int | None,
+        typer.Option(min=1, help="Games per pair (default: sized to finish in about a minute)."),
+    ] = None,
+    db: Annotated[
+        Path | None, typer.Option(help="Database (default: a new one under ./arena-data).")
+    ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Games at once.")] = os.cpu_count() or 1,
     ruleset: Annotated[str, typer.Option(help="Ruleset every game uses.")] = "azul",
     wild_order: Annotated[str | None, typer.Option(help=WILD_ORDER_HELP)] = None,
@@ -69,9 +72,15 @@ def demo(
         games_per_pairing = 40 if thinkers == 0 else 4
     if db is None:
         db = Path("arena-data") / f"demo-{secrets.token_hex(3)}.db"
-    config = TournamentConfig(entries=entries, ruleset=ruleset, options=options, players=2,
-                              games_per_pairing=games_per_pairing, seed=None,
-                              time_per_move=DEMO_TIME_PER_MOVE)
+    config = TournamentConfig(
+        entries=entries,
+        ruleset=ruleset,
+        options=options,
+        players=2,
+        games_per_pairing=games_per_pairing,
+        seed=None,
+        time_per_move=DEMO_TIME_PER_MOVE,
+    )
     with contextlib.ExitStack() as stack:
         try:
             stack.enter_context(RunLock(db))
@@ -79,9 +88,11 @@ def demo(
         except StoreError as exc:
             fail(str(exc))
         config, pending = prepare(store, config)
-        console.print(f"[bold]demo[/]: {ruleset} round-robin of "
-                      f"{', '.join(e.name for e in entries)}, {len(pending)} games, "
-                      f"seed {config.seed}, db {db}")
+        console.print(
+            f"[bold]demo[/]: {ruleset} round-robin of "
+            f"{', '.join(e.name for e in entries)}, {len(pending)} games, "
+            f"seed {config.seed}, db {db}"
+        )
         summary = play(store, config, pending, concurrency, console, log_dir=db.parent / "logs")
         if summary.interrupted:
             _interrupted(summary.interrupted, db)
@@ -91,9 +102,12 @@ def demo(
     report = default_report(db)
     write_report(db, report, games=300)
     console.print(f"[dim]again: azul-arena tournament show --db {db}[/]")
-    console.print(f"[bold]The report: {report.resolve()}[/]\nOpen it in a browser: the game to "
-                  "watch is at the top, and every game opens in the replay viewer.",
-                  highlight=False, soft_wrap=True)
+    console.print(
+        f"[bold]The report: {report.resolve()}[/]\nOpen it in a browser: the game to "
+        "watch is at the top, and every game opens in the replay viewer.",
+        highlight=False,
+        soft_wrap=True,
+    )
     if summary.failed:
         err_console.print(f"[red]{summary.failed} game(s) failed[/]")
         for game_id, error in summary.errors[:5]:

@@ -30,18 +30,20 @@ HELLO_TIMEOUT = 30.0
 
 @app.command("play")
 def play(
-    bot: str = typer.Argument(..., help="The opponent: built-in name, path/bot.py[:Class] or a "
-                                        "quoted command line"),
+    bot: str = typer.Argument(
+        ..., help="The opponent: built-in name, path/bot.py[:Class] or a quoted command line"
+    ),
     ruleset: str = typer.Option("azul", "--ruleset", "-r", help="ruleset name"),
     seat: int = typer.Option(0, "--seat", min=0, max=1, help="your seat: 0 moves first, 1 second"),
-    time_limit: float | None = typer.Option(None, "--time", min=1.0,
-                                            help="your seconds per move (default: no limit)"),
-    bot_time: float = typer.Option(1.0, "--bot-time", min=0.01,
-                                   help="the bot's seconds per move"),
+    time_limit: float | None = typer.Option(
+        None, "--time", min=1.0, help="your seconds per move (default: no limit)"
+    ),
+    bot_time: float = typer.Option(1.0, "--bot-time", min=0.01, help="the bot's seconds per move"),
     seed: int | None = typer.Option(None, "--seed", "-s", help="seed of the deals"),
     name: str = typer.Option("you", "--name", help="your name in the record"),
-    replay: Path | None = typer.Option(None, "--replay", help="record file (default: "
-                                                              "azul-arena-replays/<id>.json)"),
+    replay: Path | None = typer.Option(
+        None, "--replay", help="record file (default: azul-arena-replays/<id>.json)"
+    ),
     wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
 ) -> None:
     """Play a game against a bot in this terminal: the board, your legal moves numbered and in
@@ -69,9 +71,15 @@ def play(
     limits: list[float | None] = [None, None]
     limits[seat] = time_limit or NO_LIMIT
     try:
-        config = MatchConfig(ruleset=ruleset, seed=seed, time_per_move=bot_time,
-                             seat_time_per_move=tuple(limits), fault_policy="random",
-                             max_strikes=3, options=options)
+        config = MatchConfig(
+            ruleset=ruleset,
+            seed=seed,
+            time_per_move=bot_time,
+            seat_time_per_move=tuple(limits),
+            fault_policy="random",
+            max_strikes=3,
+            options=options,
+        )
     except ValueError as exc:
         fail(str(exc))
     watcher = TableWatcher(console, ruleset, names, seed, options=options)
@@ -81,8 +89,12 @@ def play(
             token = f"{secrets.token_hex(6)}.{secrets.token_hex(12)}"
             human = asyncio.ensure_future(arena.connect_remote(token, HELLO_TIMEOUT))
             await asyncio.sleep(0)  # the Arena now waits for this token's Hello
-            thread = threading.Thread(target=play_seat, daemon=True, name="human-seat",
-                                      args=(HumanSeat(console), arena.address, token))
+            thread = threading.Thread(
+                target=play_seat,
+                daemon=True,
+                name="human-seat",
+                args=(HumanSeat(console), arena.address, token),
+            )
             thread.start()
             workers: list[Any] = [None, None]
             workers[seat] = await human
@@ -104,8 +116,9 @@ def play(
         raise typer.Exit(int(Exit.FAILED))
 
 
-def _show_result(result: Any, names: list[str], seat: int, opponent: str, title: str,
-                 path: Path) -> Any:
+def _show_result(
+    result: Any, names: list[str], seat: int, opponent: str, title: str, path: Path
+) -> Any:
     """The final table and who won; the person's own seat's result."""
     from rich.table import Table
 
@@ -116,9 +129,15 @@ def _show_result(result: Any, names: list[str], seat: int, opponent: str, title:
         table.add_row(str(i), names[i], str(s.score), str(s.rank), s.termination)
     console.print(table)
     mine = result.seats[seat]
-    verdict = "You win!" if mine.rank == 1 and result.ranks.count(1) == 1 else (
-        "A shared first place." if mine.rank == 1 else f"{opponent} wins.")
-    console.print(f"[bold]{verdict}[/] The game is saved: {path}\n"
-                  f"watch it again: azul-arena replay view {path} --open", highlight=False,
-                  soft_wrap=True)
+    verdict = (
+        "You win!"
+        if mine.rank == 1 and result.ranks.count(1) == 1
+        else ("A shared first place." if mine.rank == 1 else f"{opponent} wins.")
+    )
+    console.print(
+        f"[bold]{verdict}[/] The game is saved: {path}\n"
+        f"watch it again: azul-arena replay view {path} --open",
+        highlight=False,
+        soft_wrap=True,
+    )
     return mine

@@ -43,14 +43,18 @@ class Exposure:
         out = []
         exposed = [a for a in [self.listen, *self.api] if not is_loopback(a)]
         if exposed and not self.tls:
-            out.append(f"{', '.join(exposed)} is reachable from the network, and without TLS "
-                       "the bots' and operators' tokens and every move cross it in clear: give "
-                       "--tls-cert and --tls-key")
+            out.append(
+                f"{', '.join(exposed)} is reachable from the network, and without TLS "
+                "the bots' and operators' tokens and every move cross it in clear: give "
+                "--tls-cert and --tls-key"
+            )
         mutual = self.client_ca and any(a in exposed for a in self.api)
         if exposed and not self.operators and not mutual:
-            out.append("there is no operator credential: RunMatch would refuse every caller. "
-                       "Issue one (`azul-arena referee token new NAME --operator --tokens F`, "
-                       "then --tokens F), or use --api-listen with --tls-client-ca")
+            out.append(
+                "there is no operator credential: RunMatch would refuse every caller. "
+                "Issue one (`azul-arena referee token new NAME --operator --tokens F`, "
+                "then --tokens F), or use --api-listen with --tls-client-ca"
+            )
         return out
 
     def api_line(self, public_watch: bool) -> str:
@@ -58,8 +62,10 @@ class Exposure:
         where = []
         for address in [self.listen, *self.api]:
             if address.startswith("unix:"):
-                where.append(f"{address} (the socket file's owner only"
-                             + (", with an operator token)" if self.operators else ")"))
+                where.append(
+                    f"{address} (the socket file's owner only"
+                    + (", with an operator token)" if self.operators else ")")
+                )
             elif address in self.api and self.client_ca and self.tls:
                 where.append(f"{address} (a client certificate of --tls-client-ca)")
             else:
@@ -79,31 +85,51 @@ def _read(path: Path | None) -> bytes | None:
 
 
 @referee_app.command("serve")
-def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--listen",
-                                     help="unix:PATH or HOST:PORT: remote bots connect here"),
-          tls_cert: Path | None = typer.Option(None, "--tls-cert",
-                                               help="PEM certificate (chain): serve TLS"),
-          tls_key: Path | None = typer.Option(None, "--tls-key", help="its PEM private key"),
-          tokens: Path | None = typer.Option(
-              None, "--tokens", help="tokens file (referee token new): a remote bot with one "
-                                     "of its bot tokens is that entry, one connection at a "
-                                     "time; an operator token lets a caller use RunMatch"),
-          entries: Path | None = typer.Option(
-              None, "--entries", help="entries TOML: the only entries (besides the built-in "
-                                      "bots and remote bots by token) a RunMatch may seat"),
-          api_listen: list[str] = typer.Option(
-              [], "--api-listen", help="one more address that serves the referee API alone "
-                                       "(unix:PATH for the local operator, or HOST:PORT)"),
-          tls_client_ca: Path | None = typer.Option(
-              None, "--tls-client-ca", help="PEM CA: an --api-listen HOST:PORT then requires a "
-                                            "client certificate it signed (mutual TLS)"),
-          public_watch: bool = typer.Option(False, "--public-watch",
-                                            help="anyone may WatchMatch (never RunMatch)"),
-          insecure: bool = typer.Option(False, "--insecure",
-                                        help="serve on a network address without TLS or "
-                                             "without an operator credential anyway"),
-          isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
-          ) -> None:
+def serve(
+    listen: str = typer.Option(
+        "unix:/tmp/azul-arena-referee.sock",
+        "--listen",
+        help="unix:PATH or HOST:PORT: remote bots connect here",
+    ),
+    tls_cert: Path | None = typer.Option(
+        None, "--tls-cert", help="PEM certificate (chain): serve TLS"
+    ),
+    tls_key: Path | None = typer.Option(None, "--tls-key", help="its PEM private key"),
+    tokens: Path | None = typer.Option(
+        None,
+        "--tokens",
+        help="tokens file (referee token new): a remote bot with one "
+        "of its bot tokens is that entry, one connection at a "
+        "time; an operator token lets a caller use RunMatch",
+    ),
+    entries: Path | None = typer.Option(
+        None,
+        "--entries",
+        help="entries TOML: the only entries (besides the built-in "
+        "bots and remote bots by token) a RunMatch may seat",
+    ),
+    api_listen: list[str] = typer.Option(
+        [],
+        "--api-listen",
+        help="one more address that serves the referee API alone "
+        "(unix:PATH for the local operator, or HOST:PORT)",
+    ),
+    tls_client_ca: Path | None = typer.Option(
+        None,
+        "--tls-client-ca",
+        help="PEM CA: an --api-listen HOST:PORT then requires a "
+        "client certificate it signed (mutual TLS)",
+    ),
+    public_watch: bool = typer.Option(
+        False, "--public-watch", help="anyone may WatchMatch (never RunMatch)"
+    ),
+    insecure: bool = typer.Option(
+        False,
+        "--insecure",
+        help="serve on a network address without TLS or without an operator credential anyway",
+    ),
+    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+) -> None:
     """Run the referee standalone: remote bots connect and play; its operator runs matches
     (RunMatch) and watches them (WatchMatch). Over TCP every API call needs an operator token
     (metadata `authorization: Bearer TOKEN`); a RunMatch seat is a built-in bot, an entry of
@@ -120,10 +146,13 @@ def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--lis
 
     if (tls_cert is None) != (tls_key is None):
         fail("give both --tls-cert and --tls-key (or neither)")
-    if tls_client_ca is not None and (tls_cert is None or not any(
-            not a.startswith("unix:") for a in api_listen)):
-        fail("--tls-client-ca applies to an --api-listen HOST:PORT served with --tls-cert and "
-             "--tls-key (bots on --listen present tokens, not certificates)")
+    if tls_client_ca is not None and (
+        tls_cert is None or not any(not a.startswith("unix:") for a in api_listen)
+    ):
+        fail(
+            "--tls-client-ca applies to an --api-listen HOST:PORT served with --tls-cert and "
+            "--tls-key (bots on --listen present tokens, not certificates)"
+        )
     cert, key, client_ca = _read(tls_cert), _read(tls_key), _read(tls_client_ca)
     tls = (cert, key) if cert is not None and key is not None else None
     issued = None
@@ -138,30 +167,56 @@ def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--lis
             registered = load_entries_toml(entries)
         except EntryError as exc:
             fail(str(exc))
-    exposure = Exposure(listen, list(api_listen), tls is not None,
-                        len(issued.operators) if issued else 0, client_ca is not None)
+    exposure = Exposure(
+        listen,
+        list(api_listen),
+        tls is not None,
+        len(issued.operators) if issued else 0,
+        client_ca is not None,
+    )
     problems = exposure.problems()
     if problems and not insecure:
-        fail("refusing to serve: " + "; and ".join(problems)
-             + ". (--insecure serves anyway: for a network you trust entirely)")
+        fail(
+            "refusing to serve: "
+            + "; and ".join(problems)
+            + ". (--insecure serves anyway: for a network you trust entirely)"
+        )
     for problem in problems:
-        console.print(f"[yellow]warning (--insecure):[/] {problem}", highlight=False,
-                      soft_wrap=True)
+        console.print(
+            f"[yellow]warning (--insecure):[/] {problem}", highlight=False, soft_wrap=True
+        )
     level = check_isolation(isolation)
     local = [a for a in [listen, *api_listen] if a.startswith("unix:")]
     if local and not exposure.operators and level != "sandbox":
-        console.print(f"[yellow]warning:[/] bots at isolation {level} run as your user on this "
-                      f"file system and can dial {', '.join(local)}: issue an operator token "
-                      "(referee token new NAME --operator) and the API asks for it there too",
-                      highlight=False, soft_wrap=True)
+        console.print(
+            f"[yellow]warning:[/] bots at isolation {level} run as your user on this "
+            f"file system and can dial {', '.join(local)}: issue an operator token "
+            "(referee token new NAME --operator) and the API asks for it there too",
+            highlight=False,
+            soft_wrap=True,
+        )
     options = arena_options(registered, GameSettings(isolation=level))
 
     async def go() -> None:
-        async with Arena({e.name: e.spec for e in registered}, listen=listen, tls=tls,
-                         tokens=issued, api=list(api_listen), client_ca=client_ca,
-                         public_watch=public_watch, **options) as arena:
-            _say_serving(arena.address, tls is not None, issued, level, exposure, public_watch,
-                         len(registered))
+        async with Arena(
+            {e.name: e.spec for e in registered},
+            listen=listen,
+            tls=tls,
+            tokens=issued,
+            api=list(api_listen),
+            client_ca=client_ca,
+            public_watch=public_watch,
+            **options,
+        ) as arena:
+            _say_serving(
+                arena.address,
+                tls is not None,
+                issued,
+                level,
+                exposure,
+                public_watch,
+                len(registered),
+            )
             assert arena.server is not None
             await arena.server.wait()
 
@@ -173,28 +228,48 @@ def serve(listen: str = typer.Option("unix:/tmp/azul-arena-referee.sock", "--lis
         fail(f"cannot listen on {listen}: {exc}", Exit.FAILED)
 
 
-def _say_serving(address: str, tls: bool, issued: Any, level: str, exposure: Exposure,
-                 public_watch: bool, registered: int) -> None:
+def _say_serving(
+    address: str,
+    tls: bool,
+    issued: Any,
+    level: str,
+    exposure: Exposure,
+    public_watch: bool,
+    registered: int,
+) -> None:
     """What the referee serves, to whom, and how isolated its bots are."""
-    console.print(f"referee listening on {address}" + (" with TLS" if tls else "")
-                  + (f", {len(issued.digests)} issued bot tokens" if issued else "")
-                  + f" (health and reflection on); {isolation_line(level)}",
-                  highlight=False, soft_wrap=True)
+    console.print(
+        f"referee listening on {address}"
+        + (" with TLS" if tls else "")
+        + (f", {len(issued.digests)} issued bot tokens" if issued else "")
+        + f" (health and reflection on); {isolation_line(level)}",
+        highlight=False,
+        soft_wrap=True,
+    )
     console.print(exposure.api_line(public_watch), highlight=False, soft_wrap=True)
-    console.print("RunMatch seats: the built-in bots"
-                  + (f", {registered} registered entries" if registered else "")
-                  + ", remote bots by token", highlight=False, soft_wrap=True)
+    console.print(
+        "RunMatch seats: the built-in bots"
+        + (f", {registered} registered entries" if registered else "")
+        + ", remote bots by token",
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 @token_app.command("new")
-def token_new(name: str = typer.Argument(..., help="the entry's (or operator's) name"),
-              tokens: Path = typer.Option(DEFAULT_TOKENS, "--tokens", help="tokens file"),
-              operator: bool = typer.Option(False, "--operator",
-                                            help="a token for calling the referee's API "
-                                                 "(RunMatch, WatchMatch), not for a bot"),
-              replace: bool = typer.Option(False, "--replace",
-                                           help="issue a new token for a name that has one"),
-              as_json: bool = typer.Option(False, "--json")) -> None:
+def token_new(
+    name: str = typer.Argument(..., help="the entry's (or operator's) name"),
+    tokens: Path = typer.Option(DEFAULT_TOKENS, "--tokens", help="tokens file"),
+    operator: bool = typer.Option(
+        False,
+        "--operator",
+        help="a token for calling the referee's API (RunMatch, WatchMatch), not for a bot",
+    ),
+    replace: bool = typer.Option(
+        False, "--replace", help="issue a new token for a name that has one"
+    ),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
     """Issue the token a remote bot says Hello with to be entry NAME, or with --operator the
     token an operator calls RunMatch with (printed once: the file keeps only its hash).
 
@@ -208,16 +283,29 @@ def token_new(name: str = typer.Argument(..., help="the entry's (or operator's) 
         fail(str(exc))
         return
     if as_json:
-        print_json({"name": name, "token": token, "tokens": str(tokens),
-                    "kind": "operator" if operator else "bot"})
+        print_json(
+            {
+                "name": name,
+                "token": token,
+                "tokens": str(tokens),
+                "kind": "operator" if operator else "bot",
+            }
+        )
         return
     print(token)
     if operator:
-        err_console.print(f"operator token {name} saved (hashed) in {tokens}; send it with each "
-                          "RunMatch/WatchMatch call as metadata `authorization: Bearer TOKEN` "
-                          "(keep it secret: it runs matches on the referee)", highlight=False,
-                          soft_wrap=True)
+        err_console.print(
+            f"operator token {name} saved (hashed) in {tokens}; send it with each "
+            "RunMatch/WatchMatch call as metadata `authorization: Bearer TOKEN` "
+            "(keep it secret: it runs matches on the referee)",
+            highlight=False,
+            soft_wrap=True,
+        )
         return
-    err_console.print(f"token for {name} saved (hashed) in {tokens}; give it to {name}: "
-                      f"python -m sdk.run bot.py --referee HOST:PORT --token TOKEN "
-                      "[--tls-ca cert.pem]", highlight=False, soft_wrap=True)
+    err_console.print(
+        f"token for {name} saved (hashed) in {tokens}; give it to {name}: "
+        f"python -m sdk.run bot.py --referee HOST:PORT --token TOKEN "
+        "[--tls-ca cert.pem]",
+        highlight=False,
+        soft_wrap=True,
+    )

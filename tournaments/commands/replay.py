@@ -32,16 +32,27 @@ def _error_json(error: RecordError | None, path: Path) -> dict[str, Any] | None:
     if error.rule and reason.endswith(f" [{error.rule}]"):
         reason = reason[: -len(f" [{error.rule}]")]
     if reason.startswith(f"{path}: "):
-        reason = reason[len(f"{path}: "):]
-    return {"round": error.round, "move_number": error.move_number, "move": error.move,
-            "reason": reason, "rule": error.rule}
+        reason = reason[len(f"{path}: ") :]
+    return {
+        "round": error.round,
+        "move_number": error.move_number,
+        "move": error.move,
+        "reason": reason,
+        "rule": error.rule,
+    }
 
 
 def check_file(path: Path) -> dict[str, Any]:
     """Verify one record file; never raises for a bad file (the result says what is wrong)."""
-    result: dict[str, Any] = {"file": str(path), "ok": False, "complete": False,
-                              "round_scores": [], "final_scores": None, "error": None,
-                              "mismatches": []}
+    result: dict[str, Any] = {
+        "file": str(path),
+        "ok": False,
+        "complete": False,
+        "round_scores": [],
+        "final_scores": None,
+        "error": None,
+        "mismatches": [],
+    }
     try:
         record = load_record(path)
         verdict = verify(record)
@@ -50,13 +61,22 @@ def check_file(path: Path) -> dict[str, Any]:
         return result
     except (EngineError, ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
         # Anything the engine did not foresee still becomes a one-line error, not a traceback.
-        result["error"] = {"round": None, "move_number": None, "move": None,
-                           "reason": f"unreadable record ({type(exc).__name__}: {exc})",
-                           "rule": None}
+        result["error"] = {
+            "round": None,
+            "move_number": None,
+            "move": None,
+            "reason": f"unreadable record ({type(exc).__name__}: {exc})",
+            "rule": None,
+        }
         return result
-    result.update(ok=verdict.ok, complete=verdict.complete, round_scores=verdict.round_scores,
-                  final_scores=verdict.final_scores, error=_error_json(verdict.error, path),
-                  mismatches=list(verdict.mismatches))
+    result.update(
+        ok=verdict.ok,
+        complete=verdict.complete,
+        round_scores=verdict.round_scores,
+        final_scores=verdict.final_scores,
+        error=_error_json(verdict.error, path),
+        mismatches=list(verdict.mismatches),
+    )
     return result
 
 
@@ -77,8 +97,12 @@ def _print_human(result: dict[str, Any]) -> None:
     if error is not None:
         where = _where(error)
         rule = f" [{error['rule']}]" if error.get("rule") else ""
-        console.print(f"[bold red]FAIL[/] {escape(name)}: {escape(where + ': ' if where else '')}"
-                      f"{escape(error['reason'] + rule)}", highlight=False, soft_wrap=True)
+        console.print(
+            f"[bold red]FAIL[/] {escape(name)}: {escape(where + ': ' if where else '')}"
+            f"{escape(error['reason'] + rule)}",
+            highlight=False,
+            soft_wrap=True,
+        )
         return
     if result["ok"]:
         status = "[bold green]OK[/]" + ("" if result["complete"] else " (game not finished)")
@@ -104,8 +128,9 @@ def _print_human(result: dict[str, Any]) -> None:
 @replay_app.command("verify")
 def verify_cmd(
     files: Annotated[list[Path], typer.Argument(help="Record files (JSON) to replay and check.")],
-    as_json: Annotated[bool, typer.Option("--json",
-                                          help="One JSON object per line per file.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object per line per file.")
+    ] = False,
 ) -> None:
     """Replay each record: report the first illegal move (file, round, move, why) and the scores
     after each round (classic: its wall-tiling; pavilion: its play phase) and at the end. Exit 0
@@ -124,12 +149,17 @@ def verify_cmd(
     raise typer.Exit(int(Exit.OK if all_ok else Exit.FAILED))
 
 
-RecordArg = Annotated[Path | None, typer.Argument(
-    metavar="[GAME]", help="A record file (JSON), as `match` and `play` write them.")]
-DbOpt = Annotated[Path | None, typer.Option(
-    "--db", help="A tournament database: take the game from it (with --game).")]
-GameOpt = Annotated[str | None, typer.Option(
-    "--game", help="The game's id in --db (e.g. p0-g1).")]
+RecordArg = Annotated[
+    Path | None,
+    typer.Argument(
+        metavar="[GAME]", help="A record file (JSON), as `match` and `play` write them."
+    ),
+]
+DbOpt = Annotated[
+    Path | None,
+    typer.Option("--db", help="A tournament database: take the game from it (with --game)."),
+]
+GameOpt = Annotated[str | None, typer.Option("--game", help="The game's id in --db (e.g. p0-g1).")]
 
 
 def read_game(record_file: Path | None, db: Path | None, game: str | None) -> dict[str, Any]:
@@ -173,8 +203,10 @@ def view(
     record_file: RecordArg = None,
     db: DbOpt = None,
     game: GameOpt = None,
-    output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="The HTML file to write (default: next to the input).")] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="The HTML file to write (default: next to the input)."),
+    ] = None,
     open_it: Annotated[bool, typer.Option("--open", help="Open it in a browser.")] = False,
 ) -> None:
     """Write a game as one self-contained HTML page (no network needed): step through it, play
@@ -202,8 +234,12 @@ def show(
     record_file: RecordArg = None,
     db: DbOpt = None,
     game: GameOpt = None,
-    move: Annotated[int | None, typer.Option(
-        "--move", "-m", help="Show the table after this many moves (default: the end).")] = None,
+    move: Annotated[
+        int | None,
+        typer.Option(
+            "--move", "-m", help="Show the table after this many moves (default: the end)."
+        ),
+    ] = None,
 ) -> None:
     """Print the table at one move of a game, in colour, with who moved and how.
 
@@ -227,8 +263,11 @@ def show(
     if n > 0:
         before = states[n - 1]
         who = names[before["turn"]] if names else f"seat {before['turn']}"
-        console.print(f"move {n} of {len(moves)}: [bold]{escape(who)}[/] {moves[n - 1]} "
-                      f"({escape(family.describe(before, moves[n - 1]))})", highlight=False)
+        console.print(
+            f"move {n} of {len(moves)}: [bold]{escape(who)}[/] {moves[n - 1]} "
+            f"({escape(family.describe(before, moves[n - 1]))})",
+            highlight=False,
+        )
     else:
         console.print(f"start of the game ({len(moves)} moves)")
     console.print(family.board(states[n], names))
@@ -248,8 +287,9 @@ def _tournament_bots(db: Path, level: str) -> tuple[dict[str, str], dict[str, An
     for name, spec, *rest in config.get("entries", []):
         extra = rest[0] if rest else {}
         entries.append(Entry(name, spec, extra.get("memory"), tuple(extra.get("env", []))))
-    settings = GameSettings(isolation=level, ponder=bool(config.get("ponder")),
-                            bot_env=tuple(config.get("bot_env", [])))
+    settings = GameSettings(
+        isolation=level, ponder=bool(config.get("ponder")), bot_env=tuple(config.get("bot_env", []))
+    )
     try:
         options = arena_options(entries, settings)
     except EntryError as exc:
@@ -264,20 +304,38 @@ def rerun(
     record_file: RecordArg = None,
     db: DbOpt = None,
     game: GameOpt = None,
-    seat: Annotated[int | None, typer.Option(
-        "--seat", min=0, help="Put --entry in this seat (0-based) instead of its bot.")] = None,
-    entry: Annotated[str | None, typer.Option(
-        "--entry", help="The bot for --seat: a built-in, path/bot.py[:Class], a bot folder or "
-                        "a command line.")] = None,
-    isolation: Annotated[str | None, typer.Option(help=ISOLATION_HELP)] = None,
-    no_time_limit: Annotated[bool, typer.Option(
-        "--no-time-limit", help="No move is late, however long it takes (step through a bot "
-                                "in a debugger); the bots are still told their limits.")] = False,
-    log_dir: Annotated[Path | None, typer.Option(
-        "--log-dir", help="Folder for the bots' logs (default: a temporary one, printed).")
+    seat: Annotated[
+        int | None,
+        typer.Option(
+            "--seat", min=0, help="Put --entry in this seat (0-based) instead of its bot."
+        ),
     ] = None,
-    replay: Annotated[Path | None, typer.Option(
-        "--replay", help="Also write the rerun's record here.")] = None,
+    entry: Annotated[
+        str | None,
+        typer.Option(
+            "--entry",
+            help="The bot for --seat: a built-in, path/bot.py[:Class], a bot folder or "
+            "a command line.",
+        ),
+    ] = None,
+    isolation: Annotated[str | None, typer.Option(help=ISOLATION_HELP)] = None,
+    no_time_limit: Annotated[
+        bool,
+        typer.Option(
+            "--no-time-limit",
+            help="No move is late, however long it takes (step through a bot "
+            "in a debugger); the bots are still told their limits.",
+        ),
+    ] = False,
+    log_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--log-dir", help="Folder for the bots' logs (default: a temporary one, printed)."
+        ),
+    ] = None,
+    replay: Annotated[
+        Path | None, typer.Option("--replay", help="Also write the rerun's record here.")
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
 ) -> None:
     """Play a recorded game again, with the same entries in the same seats, the same deals, the
@@ -306,9 +364,17 @@ def rerun(
     try:
         if entry is not None:
             check_entry(entry)
-        done = run_loop(rerun_game(record, specs, isolation=level, time_limit=not no_time_limit,
-                                   swap=(seat, entry) if seat is not None and entry else None,
-                                   log_dir=log_dir, arena_options=options))
+        done = run_loop(
+            rerun_game(
+                record,
+                specs,
+                isolation=level,
+                time_limit=not no_time_limit,
+                swap=(seat, entry) if seat is not None and entry else None,
+                log_dir=log_dir,
+                arena_options=options,
+            )
+        )
     except (RerunError, ClockError, ValueError) as exc:
         fail(str(exc))
         return
@@ -325,26 +391,40 @@ def rerun(
         console.print(f"seat {i}: {name} = {spec}{swapped}", markup=False, highlight=False)
     diff = done.difference
     if diff is None:
-        console.print(f"[green]the rerun followed the record: all {done.moves} moves the "
-                      "same[/]")
+        console.print(f"[green]the rerun followed the record: all {done.moves} moves the same[/]")
     else:
         who = f"seat {diff.seat} ({diff.name})"
-        why = ("; the referee chose the recorded one for a faulty seat"
-               if diff.recorded_substituted else "")
+        why = (
+            "; the referee chose the recorded one for a faulty seat"
+            if diff.recorded_substituted
+            else ""
+        )
         why += "; the referee chose this one for a faulty seat" if diff.played_substituted else ""
-        console.print(f"[yellow]first difference at move {diff.ply}[/] (0-based, of "
-                      f"{done.moves}): {who} played {diff.played}, the record has "
-                      f"{diff.recorded}{why}", highlight=False)
-        console.print(f"  the position before it: azul-arena replay show GAME --move {diff.ply}"
-                      f"; in a test: Game.from_record(record, upto={diff.ply})",
-                      markup=False, highlight=False)
-    console.print(f"scores: recorded {done.recorded_scores}, rerun {done.result.scores}; ranks: "
-                  f"recorded {done.recorded_ranks}, rerun {done.result.ranks}", highlight=False)
+        console.print(
+            f"[yellow]first difference at move {diff.ply}[/] (0-based, of "
+            f"{done.moves}): {who} played {diff.played}, the record has "
+            f"{diff.recorded}{why}",
+            highlight=False,
+        )
+        console.print(
+            f"  the position before it: azul-arena replay show GAME --move {diff.ply}"
+            f"; in a test: Game.from_record(record, upto={diff.ply})",
+            markup=False,
+            highlight=False,
+        )
+    console.print(
+        f"scores: recorded {done.recorded_scores}, rerun {done.result.scores}; ranks: "
+        f"recorded {done.recorded_ranks}, rerun {done.result.ranks}",
+        highlight=False,
+    )
     for i, s in enumerate(done.result.seats):
         if s.termination != "ok" or s.strikes:
             console.print(f"seat {i}: {s.termination}, faults {s.faults}", highlight=False)
-    console.print("bot logs: " + ", ".join(s.log_path for s in done.result.seats),
-                  markup=False, highlight=False)
+    console.print(
+        "bot logs: " + ", ".join(s.log_path for s in done.result.seats),
+        markup=False,
+        highlight=False,
+    )
     if replay is not None:
         console.print(f"rerun's record: {replay}", markup=False, highlight=False)
     raise typer.Exit(int(Exit.FAILED if differs else Exit.OK))

@@ -23,8 +23,10 @@ from tournaments.commands.common import (
 )
 from tournaments.commands.groups import app, server_app
 
-HOME_HELP = ("the server's data folder: database, archives, versions, logs (default: "
-             "$AZUL_ARENA_SERVER_HOME, else ./arena-server)")
+HOME_HELP = (
+    "the server's data folder: database, archives, versions, logs (default: "
+    "$AZUL_ARENA_SERVER_HOME, else ./arena-server)"
+)
 SERVER_HELP = "the server's URL, e.g. http://localhost:8000"
 
 
@@ -39,8 +41,12 @@ def _setup(home: Path | None) -> Path:
     return chosen.resolve()
 
 
-def _contest_options(ruleset: str | None, players: int | None,
-                     time_per_move: float | None, wild_order: str | None = None) -> None:
+def _contest_options(
+    ruleset: str | None,
+    players: int | None,
+    time_per_move: float | None,
+    wild_order: str | None = None,
+) -> None:
     from django.core.exceptions import ValidationError
 
     from tournaments.server.ladder.models import Contest
@@ -61,8 +67,13 @@ def _contest_options(ruleset: str | None, players: int | None,
     contest.save()
 
 
-def _ladder(concurrency: int, isolation: str | None, games: int | None,
-            cluster: str | None = None, contest: str | None = None) -> Any:
+def _ladder(
+    concurrency: int,
+    isolation: str | None,
+    games: int | None,
+    cluster: str | None = None,
+    contest: str | None = None,
+) -> Any:
     from referee import run_loop
     from tournaments.server.ladder.worker import LadderWorker
 
@@ -74,8 +85,14 @@ def _ladder(concurrency: int, isolation: str | None, games: int | None,
         from tournaments.cluster import ClusterOptions
 
         options = ClusterOptions(address=cluster)
-    worker = LadderWorker(concurrency=concurrency, isolation=isolation, max_games=games,
-                          on_game=told, cluster=options, contest=contest)
+    worker = LadderWorker(
+        concurrency=concurrency,
+        isolation=isolation,
+        max_games=games,
+        on_game=told,
+        cluster=options,
+        contest=contest,
+    )
     try:
         return run_loop(worker.run())
     except Exception as exc:  # a cluster that cannot be used at all, said in a sentence
@@ -90,11 +107,13 @@ def _ladder(concurrency: int, isolation: str | None, games: int | None,
 def server_init(
     home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
     organiser: str = typer.Option("organiser", "--organiser", help="the organiser's login"),
-    password: str | None = typer.Option(None, "--password", help="default: a random one, "
-                                        "printed once"),
+    password: str | None = typer.Option(
+        None, "--password", help="default: a random one, printed once"
+    ),
     ruleset: str | None = typer.Option(None, "--ruleset", "-r", help="the contest's ruleset"),
-    players: int | None = typer.Option(None, "--players", min=2, max=4,
-                                       help="seats per ladder game"),
+    players: int | None = typer.Option(
+        None, "--players", min=2, max=4, help="seats per ladder game"
+    ),
     time_per_move: float | None = typer.Option(None, "--time-per-move", "-t", min=0.01),
     wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
 ) -> None:
@@ -111,14 +130,20 @@ def server_init(
     _, made = create_organiser(organiser, password)
     console.print(f"server data in {folder}", highlight=False)
     if made is not None:
-        console.print(f"organiser account: [bold]{organiser}[/] password [bold]{made}[/] "
-                      f"(shown once; change it in the admin)", highlight=False)
+        console.print(
+            f"organiser account: [bold]{organiser}[/] password [bold]{made}[/] "
+            f"(shown once; change it in the admin)",
+            highlight=False,
+        )
     else:
-        console.print(f"organiser account {organiser!r} exists (its password is unchanged)",
-                      highlight=False)
-    console.print(f"next: azul-arena server run --home {folder} --listen 127.0.0.1:8000, "
-                  f"then log in at http://127.0.0.1:8000/login/ (organisers: /admin/)",
-                  highlight=False)
+        console.print(
+            f"organiser account {organiser!r} exists (its password is unchanged)", highlight=False
+        )
+    console.print(
+        f"next: azul-arena server run --home {folder} --listen 127.0.0.1:8000, "
+        f"then log in at http://127.0.0.1:8000/login/ (organisers: /admin/)",
+        highlight=False,
+    )
 
 
 @server_app.command("ladder")
@@ -126,13 +151,19 @@ def server_ladder(
     home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
     concurrency: int = typer.Option(2, "--concurrency", "-c", min=1, help="games at once"),
     isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
-    games: int | None = typer.Option(None, "--games", min=1,
-                                     help="stop after this many games (default: never)"),
-    cluster: str | None = typer.Option(None, "--cluster", metavar="tcp://HOST:8786",
-                                       help="play the games on this Dask scheduler's workers "
-                                            "(docs/cluster.md); validation stays here"),
-    contest: str | None = typer.Option(None, "--contest", help="the contest it serves "
-                                       "(default: the default contest)"),
+    games: int | None = typer.Option(
+        None, "--games", min=1, help="stop after this many games (default: never)"
+    ),
+    cluster: str | None = typer.Option(
+        None,
+        "--cluster",
+        metavar="tcp://HOST:8786",
+        help="play the games on this Dask scheduler's workers "
+        "(docs/cluster.md); validation stays here",
+    ),
+    contest: str | None = typer.Option(
+        None, "--contest", help="the contest it serves (default: the default contest)"
+    ),
 ) -> None:
     """The ladder worker alone: validates new versions and plays ranked games until stopped
     (SIGTERM or Ctrl-C; a SIGKILL loses nothing either: the next start replays the games in
@@ -145,18 +176,28 @@ def server_ladder(
     from tournaments.server.runtime import migrate
 
     migrate()
-    err_console.print(f"ladder worker started (isolation: {level}, {concurrency} games at once)",
-                      highlight=False)
+    err_console.print(
+        f"ladder worker started (isolation: {level}, {concurrency} games at once)", highlight=False
+    )
     if contest is not None:
         _contest(contest)
     stats = _ladder(concurrency, level, games, cluster, contest)
-    err_console.print(f"ladder stopped: {stats.played} games played, {stats.validated} "
-                      f"versions validated, {stats.infrastructure_failures} infrastructure "
-                      f"failures (not rated)", highlight=False)
+    err_console.print(
+        f"ladder stopped: {stats.played} games played, {stats.validated} "
+        f"versions validated, {stats.infrastructure_failures} infrastructure "
+        f"failures (not rated)",
+        highlight=False,
+    )
 
 
-def _run(listen: str, concurrency: int, isolation: str | None, ladder: bool,
-         games: int | None, banner: str = "") -> None:
+def _run(
+    listen: str,
+    concurrency: int,
+    isolation: str | None,
+    ladder: bool,
+    games: int | None,
+    banner: str = "",
+) -> None:
     from tournaments.server.runtime import ListenError, serve
 
     level = check_isolation(isolation) if ladder else None
@@ -165,9 +206,11 @@ def _run(listen: str, concurrency: int, isolation: str | None, ladder: bool,
     except (ListenError, OSError) as exc:
         fail(f"cannot listen on {listen}: {exc}")
         return
-    console.print(f"{banner}serving on [bold]{web.url}[/]"
-                  + (f" (ladder: isolation {level})" if ladder else " (no ladder)"),
-                  highlight=False)
+    console.print(
+        f"{banner}serving on [bold]{web.url}[/]"
+        + (f" (ladder: isolation {level})" if ladder else " (no ladder)"),
+        highlight=False,
+    )
     try:
         if ladder:
             _ladder(concurrency, level, games)
@@ -189,11 +232,11 @@ def _run(listen: str, concurrency: int, isolation: str | None, ladder: bool,
 def server_run(
     home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
     listen: str = typer.Option("127.0.0.1:8000", "--listen", help="HOST:PORT to serve on"),
-    concurrency: int = typer.Option(2, "--concurrency", "-c", min=1,
-                                    help="ladder games at once"),
+    concurrency: int = typer.Option(2, "--concurrency", "-c", min=1, help="ladder games at once"),
     isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
-    ladder: bool = typer.Option(True, "--ladder/--no-ladder",
-                                help="run the ladder worker in this process too"),
+    ladder: bool = typer.Option(
+        True, "--ladder/--no-ladder", help="run the ladder worker in this process too"
+    ),
 ) -> None:
     """The web site and the ladder worker, one command on one machine.
 
@@ -213,10 +256,12 @@ def server_demo(
     listen: str = typer.Option("127.0.0.1:8000", "--listen", help="HOST:PORT to serve on"),
     concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
     isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
-    games: int | None = typer.Option(None, "--games", min=1,
-                                     help="stop after this many ladder games"),
-    bots: list[str] = typer.Option([], "--bot", "-b", help="reference bots entered (default: "
-                                   "random, greedy, search, mcts)"),
+    games: int | None = typer.Option(
+        None, "--games", min=1, help="stop after this many ladder games"
+    ),
+    bots: list[str] = typer.Option(
+        [], "--bot", "-b", help="reference bots entered (default: random, greedy, search, mcts)"
+    ),
 ) -> None:
     """A local contest server with the reference bots as participants playing the ladder:
     what to run first. Prints the URL and an organiser's login.
@@ -241,11 +286,15 @@ def server_demo(
     _, password = create_organiser("organiser")
     added = seed_reference_bots(tuple(bots) or DEMO_BOTS)
     if added:
-        console.print(f"reference bots entered: {', '.join(added)} (validated first, then "
-                      f"they play)", highlight=False)
+        console.print(
+            f"reference bots entered: {', '.join(added)} (validated first, then they play)",
+            highlight=False,
+        )
     if password:
-        console.print(f"organiser login: [bold]organiser[/] / [bold]{password}[/] "
-                      f"(shown once)", highlight=False)
+        console.print(
+            f"organiser login: [bold]organiser[/] / [bold]{password}[/] (shown once)",
+            highlight=False,
+        )
     _run(listen, concurrency, isolation, True, games, banner="Azul Arena contest server demo: ")
 
 
@@ -262,9 +311,12 @@ def server_bench(
     entries: int = typer.Option(16, "--entries", min=2, help="participants (random bots)"),
     isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
     database_url: str | None = typer.Option(
-        None, "--database-url", metavar="postgresql://...",
+        None,
+        "--database-url",
+        metavar="postgresql://...",
         help="an empty database to run the ladder on (default: a fresh SQLite file); compare "
-             "PostgreSQL with SQLite through each run's ratio to bench tournament"),
+        "PostgreSQL with SQLite through each run's ratio to bench tournament",
+    ),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
 ) -> None:
     """Ladder throughput: games/s of the ladder worker on ENTRIES participants' random bots
@@ -291,17 +343,21 @@ def server_bench(
     if as_json:
         print_json(result)
         return
-    console.print(f"ladder: {result['ladder_games_per_s']:.1f} games/s "
-                  f"({result['games']} games, {entries} participants, concurrency "
-                  f"{concurrency}, isolation {result['isolation']}); bench tournament: "
-                  f"{result['tournament_games_per_s']:.1f} games/s; ratio "
-                  f"{result['ratio']:.2f}", highlight=False)
+    console.print(
+        f"ladder: {result['ladder_games_per_s']:.1f} games/s "
+        f"({result['games']} games, {entries} participants, concurrency "
+        f"{concurrency}, isolation {result['isolation']}); bench tournament: "
+        f"{result['tournament_games_per_s']:.1f} games/s; ratio "
+        f"{result['ratio']:.2f}",
+        highlight=False,
+    )
 
 
 @server_app.command("bench-upload")
 def server_bench_upload(
-    participants: int = typer.Option(50, "--participants", min=2,
-                                     help="random bots already on the ladder"),
+    participants: int = typer.Option(
+        50, "--participants", min=2, help="random bots already on the ladder"
+    ),
     uploads: int = typer.Option(5, "--uploads", min=1, help="newcomers, one after the other"),
     concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
     isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
@@ -324,10 +380,13 @@ def server_bench_upload(
     if as_json:
         print_json(result)
         return
-    console.print(f"upload to first ranked game, {participants} participants on the ladder: "
-                  f"p50 {result['p50_s']:.1f} s, p95 {result['p95_s']:.1f} s over "
-                  f"{result['uploads']} uploads (validation {result['validation_s_mean']:.1f} s "
-                  f"of it on average)", highlight=False)
+    console.print(
+        f"upload to first ranked game, {participants} participants on the ladder: "
+        f"p50 {result['p50_s']:.1f} s, p95 {result['p95_s']:.1f} s over "
+        f"{result['uploads']} uploads (validation {result['validation_s_mean']:.1f} s "
+        f"of it on average)",
+        highlight=False,
+    )
 
 
 @server_app.command("bench-pages")
@@ -353,12 +412,17 @@ def server_bench_pages(
     if as_json:
         print_json(result)
         return
-    console.print(f"{participants} participants, {games} games (built in "
-                  f"{result['build_s']:.0f} s)", highlight=False)
+    console.print(
+        f"{participants} participants, {games} games (built in {result['build_s']:.0f} s)",
+        highlight=False,
+    )
     for page in ("leaderboard", "participant"):
         t = result[page]
-        console.print(f"  {page}: p50 {t['p50_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms, max "
-                      f"{t['max_ms']:.1f} ms ({t['requests']} requests)", highlight=False)
+        console.print(
+            f"  {page}: p50 {t['p50_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms, max "
+            f"{t['max_ms']:.1f} ms ({t['requests']} requests)",
+            highlight=False,
+        )
 
 
 # -- the participant's commands --------------------------------------------------------------
@@ -375,8 +439,9 @@ def _client_call(fn: Any, *args: Any) -> Any:
 def login(
     server: str = typer.Option(..., "--server", help=SERVER_HELP),
     user: str | None = typer.Option(None, "--user", "-u", help="your login (default: asked)"),
-    password_stdin: bool = typer.Option(False, "--password-stdin",
-                                        help="read the password from stdin (scripts)"),
+    password_stdin: bool = typer.Option(
+        False, "--password-stdin", help="read the password from stdin (scripts)"
+    ),
 ) -> None:
     """Log in to a contest server: an API token is made for this machine and kept in your
     config folder (readable by you only); `submit` uses it. Revoke it on the server's tokens
@@ -391,17 +456,20 @@ def login(
     user = user or input("user: ")
     password = sys.stdin.readline().rstrip("\n") if password_stdin else getpass.getpass()
     reply = _client_call(client.login, server, user, password)
-    console.print(f"logged in to {client.normal(server)} as {reply['user']}"
-                  + (f" (participant {reply['participant']})" if reply.get("participant")
-                     else ""), highlight=False)
+    console.print(
+        f"logged in to {client.normal(server)} as {reply['user']}"
+        + (f" (participant {reply['participant']})" if reply.get("participant") else ""),
+        highlight=False,
+    )
 
 
 @app.command("submit")
 def submit(
     path: Path = typer.Argument(..., help="the bot's folder, its bot.py, or a .zip/.tar.gz"),
     server: str = typer.Option(..., "--server", help=SERVER_HELP),
-    participant: str | None = typer.Option(None, "--participant",
-                                           help="the team to submit for (default: yours)"),
+    participant: str | None = typer.Option(
+        None, "--participant", help="the team to submit for (default: yours)"
+    ),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
 ) -> None:
     """Submit a new version of your bot (a folder is packed as .tar.gz; .git and caches are
@@ -417,9 +485,12 @@ def submit(
     if as_json:
         print_json(reply)
         return
-    console.print(f"version {reply['version']} of {reply['participant']} received "
-                  f"({reply['size']} bytes, sha256 {reply['sha256'][:12]}); validation "
-                  f"follows: {reply['url']}", highlight=False)
+    console.print(
+        f"version {reply['version']} of {reply['participant']} received "
+        f"({reply['size']} bytes, sha256 {reply['sha256'][:12]}); validation "
+        f"follows: {reply['url']}",
+        highlight=False,
+    )
 
 
 @app.command("submissions")
@@ -443,8 +514,9 @@ def submissions(
     for col in ("version", "uploaded", "state", "reason"):
         table.add_column(col, overflow="fold")
     for v in reply["versions"]:
-        table.add_row(str(v["version"]), v["uploaded"][:19], v["state"],
-                      v["reason"] or v["suspended"])
+        table.add_row(
+            str(v["version"]), v["uploaded"][:19], v["state"], v["reason"] or v["suspended"]
+        )
     console.print(table)
 
 
@@ -466,15 +538,16 @@ def logs(
         print_json(reply)
         return
     for seat in reply["seats"]:
-        console.rule(f"game {game}, seat {seat['seat']}: {seat['version']} "
-                     f"({seat['termination']})")
+        console.rule(f"game {game}, seat {seat['seat']}: {seat['version']} ({seat['termination']})")
         console.print(seat["log"] or "(empty)", highlight=False, markup=False)
 
 
 # -- contests: a course's term or a competition's season (docs/course.md) ----------------------
 
-contest_app = typer.Typer(help="Contests: dates, deadline, extensions, the final tournament "
-                               "(docs/course.md).", no_args_is_help=True)
+contest_app = typer.Typer(
+    help="Contests: dates, deadline, extensions, the final tournament (docs/course.md).",
+    no_args_is_help=True,
+)
 server_app.add_typer(contest_app, name="contest")
 WHEN_HELP = "a date and time in UTC, e.g. 2026-12-01T17:00"
 
@@ -502,19 +575,35 @@ def _when(text: str | None, what: str) -> Any:
 
 
 def _about(contest: Any) -> dict[str, Any]:
-    return {"contest": contest.label, "name": contest.name, "state": contest.state,
-            "ruleset": contest.ruleset, "options": contest.options(),
-            "players": contest.players, "time_per_move": contest.time_per_move,
-            "isolation": contest.isolation or None, "visibility": contest.visibility,
-            **{k: (getattr(contest, k).isoformat() if getattr(contest, k) else None)
-               for k in ("opens", "deadline", "closes")},
-            "participants": contest.participants.filter(staff_bot=False).count(),
-            "staff_bots": sorted(contest.participants.filter(staff_bot=True)
-                                 .values_list("name", flat=True)),
-            "handed_in": contest.handins.count(),
-            "extensions": [{"team": e.participant.name, "until": e.deadline.isoformat(),
-                            "reason": e.reason, "granted_by": e.granted_by}
-                           for e in contest.extensions.select_related("participant")]}
+    return {
+        "contest": contest.label,
+        "name": contest.name,
+        "state": contest.state,
+        "ruleset": contest.ruleset,
+        "options": contest.options(),
+        "players": contest.players,
+        "time_per_move": contest.time_per_move,
+        "isolation": contest.isolation or None,
+        "visibility": contest.visibility,
+        **{
+            k: (getattr(contest, k).isoformat() if getattr(contest, k) else None)
+            for k in ("opens", "deadline", "closes")
+        },
+        "participants": contest.participants.filter(staff_bot=False).count(),
+        "staff_bots": sorted(
+            contest.participants.filter(staff_bot=True).values_list("name", flat=True)
+        ),
+        "handed_in": contest.handins.count(),
+        "extensions": [
+            {
+                "team": e.participant.name,
+                "until": e.deadline.isoformat(),
+                "reason": e.reason,
+                "granted_by": e.granted_by,
+            }
+            for e in contest.extensions.select_related("participant")
+        ],
+    }
 
 
 def _show(contest: Any, as_json: bool) -> None:
@@ -538,12 +627,15 @@ def contest_create(
     isolation: str = typer.Option("", "--isolation", help=ISOLATION_HELP),
     opens: str | None = typer.Option(None, "--opens", help=f"draft until then; {WHEN_HELP}"),
     deadline: str | None = typer.Option(None, "--deadline", help=f"submissions end; {WHEN_HELP}"),
-    closes: str | None = typer.Option(None, "--closes",
-                                      help=f"results published (after the final); {WHEN_HELP}"),
-    hidden: bool = typer.Option(False, "--hidden", help="standings hidden from participants "
-                                "until the contest is closed"),
-    min_games: int = typer.Option(30, "--final-min-games", min=1,
-                                  help="final on a large field: games per entry at least"),
+    closes: str | None = typer.Option(
+        None, "--closes", help=f"results published (after the final); {WHEN_HELP}"
+    ),
+    hidden: bool = typer.Option(
+        False, "--hidden", help="standings hidden from participants until the contest is closed"
+    ),
+    min_games: int = typer.Option(
+        30, "--final-min-games", min=1, help="final on a large field: games per entry at least"
+    ),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Create a contest (draft until --opens, or open at once when no date is given).
@@ -564,12 +656,21 @@ def contest_create(
         fail(f"contest name {slug!r} must be letters, digits, - and _")
     if Contest.objects.filter(slug=slug).exists():
         fail(f"a contest {slug!r} exists already (server contest show {slug})")
-    contest = Contest(slug=slug, name=name or slug, ruleset=ruleset, players=players,
-                      time_per_move=time_per_move, wild_order=wild_order, isolation=isolation,
-                      opens=_when(opens, "--opens"), deadline=_when(deadline, "--deadline"),
-                      closes=_when(closes, "--closes"), final_min_games=min_games,
-                      visibility=Contest.HIDDEN if hidden else Contest.PUBLIC,
-                      state=Contest.DRAFT if opens else Contest.OPEN)
+    contest = Contest(
+        slug=slug,
+        name=name or slug,
+        ruleset=ruleset,
+        players=players,
+        time_per_move=time_per_move,
+        wild_order=wild_order,
+        isolation=isolation,
+        opens=_when(opens, "--opens"),
+        deadline=_when(deadline, "--deadline"),
+        closes=_when(closes, "--closes"),
+        final_min_games=min_games,
+        visibility=Contest.HIDDEN if hidden else Contest.PUBLIC,
+        state=Contest.DRAFT if opens else Contest.OPEN,
+    )
     try:
         contest.clean()
     except ValidationError as exc:
@@ -579,9 +680,11 @@ def contest_create(
 
 
 @contest_app.command("show")
-def contest_show(slug: str = typer.Argument(...),
-                 home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
-                 as_json: bool = typer.Option(False, "--json")) -> None:
+def contest_show(
+    slug: str = typer.Argument(...),
+    home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
     """A contest's settings, dates, state, hand-ins and extensions.
 
     Example: [bold]azul-arena server contest show comp-2026 --json[/]
@@ -645,8 +748,9 @@ def contest_extend(
 def contest_staff_bot(
     slug: str = typer.Argument(...),
     name: str = typer.Argument(..., help="its name on the leaderboard, e.g. staff-greedy"),
-    bot: str | None = typer.Option(None, "--reference", help="a reference bot: random, greedy, "
-                                   "search, mcts"),
+    bot: str | None = typer.Option(
+        None, "--reference", help="a reference bot: random, greedy, search, mcts"
+    ),
     archive: Path | None = typer.Option(None, "--archive", help="or a bot's .zip/.tar.gz"),
     home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
 ) -> None:
@@ -666,8 +770,10 @@ def contest_staff_bot(
         version = add_staff_bot(contest, name, data)
     except (KeyError, OSError, ValueError, SubmissionError) as exc:
         fail(f"cannot enter {name}: {exc}")
-    console.print(f"staff bot {version.label} entered in {slug}; the ladder worker validates "
-                  f"it", highlight=False)
+    console.print(
+        f"staff bot {version.label} entered in {slug}; the ladder worker validates it",
+        highlight=False,
+    )
 
 
 @contest_app.command("final")
@@ -691,8 +797,11 @@ def contest_final(
         summary = run_final(contest, concurrency, console)
     except LifecycleError as exc:
         fail(str(exc))
-    console.print(f"final of {slug}: {summary.played} games played, {summary.failed} failed; "
-                  f"its database: {final_path(contest)}", highlight=False)
+    console.print(
+        f"final of {slug}: {summary.played} games played, {summary.failed} failed; "
+        f"its database: {final_path(contest)}",
+        highlight=False,
+    )
     if summary.failed or summary.aborted:
         raise typer.Exit(int(Exit.FAILED))
 
@@ -701,12 +810,15 @@ def contest_final(
 def import_class(
     csv_file: Path = typer.Argument(..., help="columns login,name,email,team (a header first)"),
     contest: str | None = typer.Option(None, "--contest", help="default: the default contest"),
-    links: Path = typer.Option(Path("signup-links.csv"), "--links",
-                               help="where the one-time sign-up links are written"),
-    base_url: str = typer.Option("http://localhost:8000", "--base-url",
-                                 help="the server's address as the students reach it"),
-    send: bool = typer.Option(False, "--send", help="also mail each link (Django's email "
-                              "backend, EMAIL_* settings)"),
+    links: Path = typer.Option(
+        Path("signup-links.csv"), "--links", help="where the one-time sign-up links are written"
+    ),
+    base_url: str = typer.Option(
+        "http://localhost:8000", "--base-url", help="the server's address as the students reach it"
+    ),
+    send: bool = typer.Option(
+        False, "--send", help="also mail each link (Django's email backend, EMAIL_* settings)"
+    ),
     home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -729,15 +841,23 @@ def import_class(
         fail(f"{exc}; nothing was imported")
     classlist.write_links(result, students, links)
     sent = classlist.send(result, students, target.name) if send else 0
-    summary = {"created": len(result.created), "updated": len(result.updated),
-               "teams_created": len(result.teams_created), "links": len(result.links),
-               "links_file": str(links), "mailed": sent}
+    summary = {
+        "created": len(result.created),
+        "updated": len(result.updated),
+        "teams_created": len(result.teams_created),
+        "links": len(result.links),
+        "links_file": str(links),
+        "mailed": sent,
+    }
     if as_json:
         print_json(summary)
         return
-    console.print(f"{summary['created']} accounts created, {summary['updated']} updated, "
-                  f"{summary['teams_created']} teams created; {summary['links']} sign-up links "
-                  f"in {links}" + (f", {sent} mailed" if send else ""), highlight=False)
+    console.print(
+        f"{summary['created']} accounts created, {summary['updated']} updated, "
+        f"{summary['teams_created']} teams created; {summary['links']} sign-up links "
+        f"in {links}" + (f", {sent} mailed" if send else ""),
+        highlight=False,
+    )
 
 
 @server_app.command("export-results")
@@ -764,8 +884,11 @@ def export_results(
         games = write_archive(found, output / f"{contest}-games.tar.gz")
     except LifecycleError as exc:
         fail(str(exc))
-    console.print(f"{output / (contest + '-standings.csv')}; {games} game records in "
-                  f"{output / (contest + '-games.tar.gz')}", highlight=False)
+    console.print(
+        f"{output / (contest + '-standings.csv')}; {games} game records in "
+        f"{output / (contest + '-games.tar.gz')}",
+        highlight=False,
+    )
 
 
 @server_app.command("bench-final")
@@ -773,12 +896,15 @@ def server_bench_final(
     teams: int = typer.Option(300, "--teams", min=2),
     staff: int = typer.Option(3, "--staff", min=0, help="staff bots in the final"),
     players: int = typer.Option(2, "--players", min=2, max=4),
-    max_per_entry: int = typer.Option(150, "--max-games-per-entry", min=1,
-                                      help="how far the simulated finals go"),
-    target: float = typer.Option(0.9, "--target", min=0.0, max=1.0,
-                                 help="Kendall tau between two independent finals"),
-    real_games: int = typer.Option(60, "--real-games", min=2,
-                                   help="games of the real final that is timed"),
+    max_per_entry: int = typer.Option(
+        150, "--max-games-per-entry", min=1, help="how far the simulated finals go"
+    ),
+    target: float = typer.Option(
+        0.9, "--target", min=0.0, max=1.0, help="Kendall tau between two independent finals"
+    ),
+    real_games: int = typer.Option(
+        60, "--real-games", min=2, help="games of the real final that is timed"
+    ),
     concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
     isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
@@ -792,18 +918,23 @@ def server_bench_final(
     from tournaments.server.ladder.bench import run_final_bench
 
     level = check_isolation(isolation)
-    result = run_final_bench(teams, staff, players, max_per_entry, target, real_games,
-                             concurrency, level)
+    result = run_final_bench(
+        teams, staff, players, max_per_entry, target, real_games, concurrency, level
+    )
     if as_json:
         print_json(result)
         return
     reach = result["games_for_target"]
     console.print(
         f"final of {result['entries']} entries ({teams} teams, {staff} staff bots), "
-        f"{players}-player games: " + (
+        f"{players}-player games: "
+        + (
             f"{reach} games ({result['games_per_entry_for_target']:.0f} per entry) for two "
-            f"finals to agree at tau >= {target}" if reach else
-            f"tau {target} not reached in {max_per_entry} games per entry") +
-        f"; a real final here: {result['wall_s_per_1000_games']:.0f} s per 1,000 games "
+            f"finals to agree at tau >= {target}"
+            if reach
+            else f"tau {target} not reached in {max_per_entry} games per entry"
+        )
+        + f"; a real final here: {result['wall_s_per_1000_games']:.0f} s per 1,000 games "
         f"(random bots, isolation {result['real_isolation']}, concurrency {concurrency})",
-        highlight=False)
+        highlight=False,
+    )

@@ -68,8 +68,7 @@ def _reading(db: Path, data_errors: bool = True) -> Iterator[None]:
     except (ValueError, KeyError, TypeError) as exc:  # unreadable JSON in a row
         if not data_errors:
             raise
-        fail(f"cannot read the tournament database {db}: bad data ({exc}); is the file "
-             "damaged?")
+        fail(f"cannot read the tournament database {db}: bad data ({exc}); is the file damaged?")
 
 
 def _interrupted(signum: int, db: Path) -> None:
@@ -83,8 +82,9 @@ def _interrupted(signum: int, db: Path) -> None:
         counts = f"{done} of {total} games done; "
     except (StoreError, sqlite3.Error):
         pass
-    err_console.print(f"interrupted: {counts}run the same command again to resume",
-                      markup=False, highlight=False)
+    err_console.print(
+        f"interrupted: {counts}run the same command again to resume", markup=False, highlight=False
+    )
     raise typer.Exit(128 + signum)
 
 
@@ -92,19 +92,25 @@ def describe_rules(config: dict[str, Any]) -> str:
     """A stored tournament's rules in words: "pavilion, wild order GOPYBR, 2 players, 1 s a move
     (cpu clock)"."""
     words = [str(config.get("ruleset", "azul"))]
-    words += [f"{key.replace('_', ' ')} {value}"
-              for key, value in sorted((config.get("options") or {}).items())]
+    words += [
+        f"{key.replace('_', ' ')} {value}"
+        for key, value in sorted((config.get("options") or {}).items())
+    ]
     if config.get("players"):
         words.append(f"{config['players']} players")
     if config.get("time_per_move"):
         # Stored before the clock could be chosen: the wall clock.
-        words.append(f"{config['time_per_move']:g} s a move ({config.get('clock', 'wall')} "
-                     "clock)")
+        words.append(f"{config['time_per_move']:g} s a move ({config.get('clock', 'wall')} clock)")
     return ", ".join(words)
 
 
-def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ignore[no-untyped-def]
-                 title: str = "Leaderboard", isolation: bool = False) -> None:
+def print_report(
+    db_store,
+    json_out: bool,
+    crosstable: bool = True,  # type: ignore[no-untyped-def]
+    title: str = "Leaderboard",
+    isolation: bool = False,
+) -> None:
     """Print the leaderboard (and crosstable) recomputed from the store; `isolation`: and how
     its last run isolated the bots (`tournament show`; `run` prints it as it starts)."""
     from tournaments.render import CROSSTABLE_MAX, crosstable_table, leaderboard_table
@@ -125,13 +131,18 @@ def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ign
             data["isolation"] = line.removeprefix("isolation: ")
         print_json(data)
         return
-    out.print(leaderboard_table(
-        report.leaderboard,
-        title=f"{title} ({describe_rules(db_store.config() or {})}; "
-              f"{report.games_done}/{report.games_total} games)"))
+    out.print(
+        leaderboard_table(
+            report.leaderboard,
+            title=f"{title} ({describe_rules(db_store.config() or {})}; "
+            f"{report.games_done}/{report.games_total} games)",
+        )
+    )
     if report.skipped:
-        console.print(f"[yellow]{len(report.skipped)} game(s) could not be rated "
-                      f"(numerical trouble): {', '.join(report.skipped[:10])}[/]")
+        console.print(
+            f"[yellow]{len(report.skipped)} game(s) could not be rated "
+            f"(numerical trouble): {', '.join(report.skipped[:10])}[/]"
+        )
     if line:
         out.print(line, markup=False, highlight=False)
     for change in changes:
@@ -143,13 +154,20 @@ def print_report(db_store, json_out: bool, crosstable: bool = True,  # type: ign
     if crosstable and 1 < len(report.entries) <= CROSSTABLE_MAX:
         out.print(crosstable_table(report.entries, report.crosstable))
     elif crosstable and len(report.entries) > CROSSTABLE_MAX:
-        console.print(f"[dim]crosstable not shown for {len(report.entries)} entries; "
-                      "see `tournament show --json` or `tournament export`[/]")
+        console.print(
+            f"[dim]crosstable not shown for {len(report.entries)} entries; "
+            "see `tournament show --json` or `tournament export`[/]"
+        )
 
 
-def _check_schedule(schedule: str, games: int | None, rounds: int | None,
-                    min_games: int | None, gauntlet: str | None,
-                    games_per_pairing: int | None) -> None:
+def _check_schedule(
+    schedule: str,
+    games: int | None,
+    rounds: int | None,
+    min_games: int | None,
+    gauntlet: str | None,
+    games_per_pairing: int | None,
+) -> None:
     """Refuse options that do not go with the chosen --schedule."""
     from tournaments.rounds import SCHEDULES
 
@@ -160,8 +178,10 @@ def _check_schedule(schedule: str, games: int | None, rounds: int | None,
     if schedule == "swiss" and rounds is None:
         fail("--schedule swiss needs --rounds R")
     if games is not None and schedule != "adaptive":
-        fail("--games goes with --schedule adaptive (a round-robin's size follows from its "
-             "entries and --games-per-pairing)")
+        fail(
+            "--games goes with --schedule adaptive (a round-robin's size follows from its "
+            "entries and --games-per-pairing)"
+        )
     if rounds is not None and schedule != "swiss":
         fail("--rounds goes with --schedule swiss")
     if min_games is not None and schedule != "adaptive":
@@ -169,80 +189,163 @@ def _check_schedule(schedule: str, games: int | None, rounds: int | None,
     if schedule != "round-robin" and gauntlet is not None:
         fail(f"--gauntlet is a schedule of its own; it does not go with --schedule {schedule}")
     if schedule != "round-robin" and games_per_pairing is not None:
-        fail(f"--games-per-pairing does not go with --schedule {schedule}: each group plays "
-             "one seat rotation, and the schedule decides who meets again")
+        fail(
+            f"--games-per-pairing does not go with --schedule {schedule}: each group plays "
+            "one seat rotation, and the schedule decides who meets again"
+        )
 
 
 @tournament_app.command("run")
 def run(
-    entries: Annotated[list[str] | None, typer.Argument(
-        metavar="ENTRY...", help="Bots: a built-in name, path/bot.py[:Class], a bot folder "
-                                 "(its bot.toml), a command line in quotes, or NAME=any of "
-                                 "these.")] = None,
-    entries_file: Annotated[Path | None, typer.Option(
-        "--entries", help=r"TOML file listing the entries (\[\[entry]] name + "
-                          "builtin|file|folder|command).")] = None,
+    entries: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="ENTRY...",
+            help="Bots: a built-in name, path/bot.py[:Class], a bot folder "
+            "(its bot.toml), a command line in quotes, or NAME=any of "
+            "these.",
+        ),
+    ] = None,
+    entries_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--entries",
+            help=r"TOML file listing the entries (\[\[entry]] name + "
+            "builtin|file|folder|command).",
+        ),
+    ] = None,
     ruleset: Annotated[str, typer.Option(help="Ruleset every game uses.")] = "azul",
     wild_order: Annotated[str | None, typer.Option(help=WILD_ORDER_HELP)] = None,
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game: 2, 3 or 4.")] = 2,
-    games_per_pairing: Annotated[int | None, typer.Option(
-        min=1, help="Games per pair/group (default: the number of players, one full seat "
-                    "rotation). Use a multiple of --players so seat advantage cancels.")] = None,
-    seed: Annotated[int | None, typer.Option(
-        help="Tournament seed: decides every deal (default: random, stored in the "
-             "database).")] = None,
-    gauntlet: Annotated[str | None, typer.Option(
-        "--gauntlet", metavar="ENTRY",
-        help="Play ENTRY against the field instead of a round-robin.")] = None,
-    schedule: Annotated[str, typer.Option(
-        help="round-robin (every pairing), adaptive (--games N, pairings chosen from the "
-             "ratings so far) or swiss (--rounds R).")] = "round-robin",
-    games: Annotated[int | None, typer.Option(
-        "--games", min=1, help="Adaptive: games in all (a multiple of --players).")] = None,
-    rounds: Annotated[int | None, typer.Option(
-        "--rounds", min=1, help="Swiss: rounds (every entry plays one seat rotation a "
-                                "round).")] = None,
-    min_games: Annotated[int | None, typer.Option(
-        "--min-games", min=0, help="Adaptive: games every entry plays at least (default: "
-                                   "--players, one seat rotation).")] = None,
+    games_per_pairing: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Games per pair/group (default: the number of players, one full seat "
+            "rotation). Use a multiple of --players so seat advantage cancels.",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Tournament seed: decides every deal (default: random, stored in the database)."
+        ),
+    ] = None,
+    gauntlet: Annotated[
+        str | None,
+        typer.Option(
+            "--gauntlet",
+            metavar="ENTRY",
+            help="Play ENTRY against the field instead of a round-robin.",
+        ),
+    ] = None,
+    schedule: Annotated[
+        str,
+        typer.Option(
+            help="round-robin (every pairing), adaptive (--games N, pairings chosen from the "
+            "ratings so far) or swiss (--rounds R)."
+        ),
+    ] = "round-robin",
+    games: Annotated[
+        int | None,
+        typer.Option("--games", min=1, help="Adaptive: games in all (a multiple of --players)."),
+    ] = None,
+    rounds: Annotated[
+        int | None,
+        typer.Option(
+            "--rounds", min=1, help="Swiss: rounds (every entry plays one seat rotation a round)."
+        ),
+    ] = None,
+    min_games: Annotated[
+        int | None,
+        typer.Option(
+            "--min-games",
+            min=0,
+            help="Adaptive: games every entry plays at least (default: "
+            "--players, one seat rotation).",
+        ),
+    ] = None,
     time_per_move: Annotated[float, typer.Option(min=0.001, help="Seconds per move.")] = 1.0,
-    fault_policy: Annotated[str, typer.Option(
-        help="On a timeout or illegal move: 'random' (random legal move + a strike) or "
-             "'forfeit'.")] = "random",
-    concurrency: Annotated[int, typer.Option(
-        min=1, help="Games at once (default: the number of cores; with --workers N, shared "
-                    "among them; with --cluster the workers' threads decide).")
+    fault_policy: Annotated[
+        str,
+        typer.Option(
+            help="On a timeout or illegal move: 'random' (random legal move + a strike) or "
+            "'forfeit'."
+        ),
+    ] = "random",
+    concurrency: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Games at once (default: the number of cores; with --workers N, shared "
+            "among them; with --cluster the workers' threads decide).",
+        ),
     ] = os.cpu_count() or 1,
-    cluster: Annotated[str | None, typer.Option(
-        "--cluster", metavar="tls://HOST:8786",
-        help="Play the games on this Dask scheduler's workers (docs/cluster.md).")] = None,
-    cluster_security: Annotated[Path | None, typer.Option(
-        "--cluster-security", metavar="DIR",
-        help="Mutual TLS with a tls:// scheduler: DIR holds ca.pem, client.pem and client.key "
-             "(default: Dask's configuration).")] = None,
-    workers: Annotated[int | None, typer.Option(
-        "--workers", min=1, metavar="N",
-        help="Play the games on a Dask LocalCluster of N worker processes.")] = None,
-    db: Annotated[Path, typer.Option(
-        help="Tournament database (SQLite); rerun the same command with it to resume.")
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            metavar="tls://HOST:8786",
+            help="Play the games on this Dask scheduler's workers (docs/cluster.md).",
+        ),
+    ] = None,
+    cluster_security: Annotated[
+        Path | None,
+        typer.Option(
+            "--cluster-security",
+            metavar="DIR",
+            help="Mutual TLS with a tls:// scheduler: DIR holds ca.pem, client.pem and client.key "
+            "(default: Dask's configuration).",
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            min=1,
+            metavar="N",
+            help="Play the games on a Dask LocalCluster of N worker processes.",
+        ),
+    ] = None,
+    db: Annotated[
+        Path,
+        typer.Option(
+            help="Tournament database (SQLite); rerun the same command with it to resume."
+        ),
     ] = DEFAULT_DB,
-    log_dir: Annotated[Path | None, typer.Option(
-        help="Folder for the bots' logs (default: next to the db).")] = None,
-    json_out: Annotated[bool, typer.Option(
-        "--json", help="Print the final report as JSON.")] = False,
-    plain: Annotated[bool, typer.Option(
-        help="Plain progress lines even on a terminal.")] = False,
+    log_dir: Annotated[
+        Path | None, typer.Option(help="Folder for the bots' logs (default: next to the db).")
+    ] = None,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print the final report as JSON.")
+    ] = False,
+    plain: Annotated[bool, typer.Option(help="Plain progress lines even on a terminal.")] = False,
     isolation: Annotated[str | None, typer.Option(help=ISOLATION_HELP)] = None,
-    bot_env: Annotated[list[str] | None, typer.Option(
-        "--bot-env", metavar="NAME[=VALUE]",
-        help="A variable every bot gets (repeat it); bots get no other of yours.")] = None,
-    memory: Annotated[str | None, typer.Option(
-        help="Memory limit per bot unless its entry says (e.g. 512M, 2G; default 2G).")] = None,
-    ponder: Annotated[bool, typer.Option(
-        "--ponder", help="Let bots think on the others' time (default: a bot is frozen "
-                         "between its moves).")] = False,
-    clock: Annotated[str | None, typer.Option(
-        help=CLOCK_HELP + " Stored with the tournament; a resume keeps it.")] = None,
+    bot_env: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot-env",
+            metavar="NAME[=VALUE]",
+            help="A variable every bot gets (repeat it); bots get no other of yours.",
+        ),
+    ] = None,
+    memory: Annotated[
+        str | None,
+        typer.Option(
+            help="Memory limit per bot unless its entry says (e.g. 512M, 2G; default 2G)."
+        ),
+    ] = None,
+    ponder: Annotated[
+        bool,
+        typer.Option(
+            "--ponder",
+            help="Let bots think on the others' time (default: a bot is frozen between its moves).",
+        ),
+    ] = False,
+    clock: Annotated[
+        str | None,
+        typer.Option(help=CLOCK_HELP + " Stored with the tournament; a resume keeps it."),
+    ] = None,
 ) -> None:
     """Run a tournament (round-robin, gauntlet, adaptive or Swiss), resumably, and print the
     leaderboard.
@@ -259,16 +362,41 @@ def run(
     Exit codes: 0 all games played, 1 some games failed (rerun to retry), 2 bad arguments.
     """
     request = RunRequest(
-        entries or [], entries_file, ruleset, wild_order, players, games_per_pairing, seed,
-        gauntlet, schedule, games, rounds, min_games, time_per_move, fault_policy, isolation,
-        bot_env or [], memory, ponder, clock)
+        entries or [],
+        entries_file,
+        ruleset,
+        wild_order,
+        players,
+        games_per_pairing,
+        seed,
+        gauntlet,
+        schedule,
+        games,
+        rounds,
+        min_games,
+        time_per_move,
+        fault_policy,
+        isolation,
+        bot_env or [],
+        memory,
+        ponder,
+        clock,
+    )
     config = request.config()
     if cluster is not None and workers is not None:
         fail("give --cluster (a running Dask scheduler) or --workers (a local cluster), not both")
     remote = _cluster_options(cluster, workers, concurrency, cluster_security)
     out = err_console if json_out else console
-    summary = _run_stored(db, config, concurrency, out, log_dir or db.parent / "logs",
-                          live=not plain, cluster=remote, json_out=json_out)
+    summary = _run_stored(
+        db,
+        config,
+        concurrency,
+        out,
+        log_dir or db.parent / "logs",
+        live=not plain,
+        cluster=remote,
+        json_out=json_out,
+    )
     if summary is not None and (summary.failed or summary.aborted):
         what = [f"{summary.failed} game(s) failed"] if summary.failed else []
         what += [f"stopped: {summary.aborted}"] if summary.aborted else []
@@ -317,15 +445,24 @@ class RunRequest:
         self._check_schedule(len(chosen), [e.name for e in chosen])
         players, adaptive = self.players, self.schedule == "adaptive"
         return TournamentConfig(
-            entries=chosen, ruleset=self.ruleset, players=players,
-            games_per_pairing=self.games_per_pairing or players, seed=self.seed,
-            gauntlet=self.gauntlet, time_per_move=self.time_per_move,
-            fault_policy=self.fault_policy, options=ruleset_options, schedule=self.schedule,
-            games=self.games, rounds=self.rounds,
-            min_games=(players if self.min_games is None else self.min_games) if adaptive
-            else None,
-            isolation=isolation, ponder=self.ponder or bool(options.ponder), bot_env=all_env,
-            clock=self.clock)
+            entries=chosen,
+            ruleset=self.ruleset,
+            players=players,
+            games_per_pairing=self.games_per_pairing or players,
+            seed=self.seed,
+            gauntlet=self.gauntlet,
+            time_per_move=self.time_per_move,
+            fault_policy=self.fault_policy,
+            options=ruleset_options,
+            schedule=self.schedule,
+            games=self.games,
+            rounds=self.rounds,
+            min_games=(players if self.min_games is None else self.min_games) if adaptive else None,
+            isolation=isolation,
+            ponder=self.ponder or bool(options.ponder),
+            bot_env=all_env,
+            clock=self.clock,
+        )
 
     def _entries(self) -> tuple[list[Entry], RunOptions, list[str]]:
         """The entries (arguments and --entries), each launchable and playing the ruleset, the
@@ -359,8 +496,9 @@ class RunRequest:
             resolve_env(all_env)
             if self.memory is not None:
                 default_memory = parse_size(self.memory, "--memory")
-                chosen = [e if e.memory else Entry(e.name, e.spec, default_memory, e.env)
-                          for e in chosen]
+                chosen = [
+                    e if e.memory else Entry(e.name, e.spec, default_memory, e.env) for e in chosen
+                ]
         except (EntryError, ValueError) as exc:
             fail(str(exc))
         if len(chosen) < 2:
@@ -370,23 +508,43 @@ class RunRequest:
     def _check_schedule(self, count: int, names: list[str]) -> None:
         from tournaments.schedule import ScheduleError
 
-        _check_schedule(self.schedule, self.games, self.rounds, self.min_games, self.gauntlet,
-                        self.games_per_pairing)
+        _check_schedule(
+            self.schedule,
+            self.games,
+            self.rounds,
+            self.min_games,
+            self.gauntlet,
+            self.games_per_pairing,
+        )
         if self.schedule != "round-robin":
             from tournaments.rounds import RoundPlan
 
             try:  # before the database is touched, like every other check
-                RoundPlan(self.schedule, self.players, 0, self.games, self.rounds,
-                          self.players if self.min_games is None else self.min_games
-                          ).check(count)
+                RoundPlan(
+                    self.schedule,
+                    self.players,
+                    0,
+                    self.games,
+                    self.rounds,
+                    self.players if self.min_games is None else self.min_games,
+                ).check(count)
             except ScheduleError as exc:
                 fail(str(exc))
         if self.gauntlet is not None and self.gauntlet not in names:
             fail(f"--gauntlet {self.gauntlet!r} is not one of the entries: " + ", ".join(names))
 
 
-def _run_stored(db: Path, config: TournamentConfig, concurrency: int, out: Console,
-                log_dir: Path, *, live: bool, cluster: Any, json_out: bool) -> Any:
+def _run_stored(
+    db: Path,
+    config: TournamentConfig,
+    concurrency: int,
+    out: Console,
+    log_dir: Path,
+    *,
+    live: bool,
+    cluster: Any,
+    json_out: bool,
+) -> Any:
     """Open (or resume) the tournament in `db`, play what is pending, print the report; the
     run's summary (None when nothing was left to play)."""
     from tournaments.schedule import ScheduleError
@@ -409,8 +567,17 @@ def _run_stored(db: Path, config: TournamentConfig, concurrency: int, out: Conso
                     fail(str(exc))
                 _say_what_runs(out, db, store, config)
                 if pending:
-                    summary = _play(play, store, config, pending, concurrency, out,
-                                    log_dir=log_dir, live=live, cluster=cluster)
+                    summary = _play(
+                        play,
+                        store,
+                        config,
+                        pending,
+                        concurrency,
+                        out,
+                        log_dir=log_dir,
+                        live=live,
+                        cluster=cluster,
+                    )
                 if summary is not None and summary.interrupted:
                     _interrupted(summary.interrupted, db)
                 print_report(store, json_out)
@@ -423,22 +590,31 @@ def _say_what_runs(out: Console, db: Path, store: Any, config: TournamentConfig)
     """The run's first lines: what, where, how isolated, which clock (the stored ones, checked
     again on a resume)."""
     done, total = store.counts()
-    size = {"adaptive": f"{config.games} games, adaptive pairing",
-            "swiss": f"{config.rounds} Swiss rounds ({total} games so far)"
-            }.get(config.schedule, f"{total} games")
-    out.print(f"tournament in [bold]{db}[/]: {len(store.entries())} entries, {size}, "
-              f"seed {config.seed}" + (f"; resuming, {done} already played" if done else ""))
+    size = {
+        "adaptive": f"{config.games} games, adaptive pairing",
+        "swiss": f"{config.rounds} Swiss rounds ({total} games so far)",
+    }.get(config.schedule, f"{total} games")
+    out.print(
+        f"tournament in [bold]{db}[/]: {len(store.entries())} entries, {size}, "
+        f"seed {config.seed}" + (f"; resuming, {done} already played" if done else "")
+    )
     line = isolation_line(str(config.isolation))
-    out.print(line + ("; bots may think on others' time (--ponder)" if config.ponder else ""),
-              highlight=False)
+    out.print(
+        line + ("; bots may think on others' time (--ponder)" if config.ponder else ""),
+        highlight=False,
+    )
     check_isolation(config.isolation)  # the stored level, on a resume
     out.print(f"clock: {config.clock}", highlight=False)
     check_clock(str(config.clock))  # the stored clock, on a resume
     store.set_meta("isolation_line", line)  # what `tournament show` repeats
 
 
-def _cluster_options(address: str | None, workers: int | None, concurrency: int,  # type: ignore[no-untyped-def]
-                     security: Path | None = None):
+def _cluster_options(
+    address: str | None,
+    workers: int | None,
+    concurrency: int,  # type: ignore[no-untyped-def]
+    security: Path | None = None,
+):
     """The `ClusterOptions` for --cluster / --workers, or None for the embedded runner; a
     warning when the scheduler is plain TCP on another machine."""
     if address is None and workers is None:
@@ -472,9 +648,13 @@ def _play(play, *args, **kwargs):  # type: ignore[no-untyped-def]
 @tournament_app.command("show")
 def show(
     db: Annotated[Path, typer.Option(help="Tournament database.")] = DEFAULT_DB,
-    json_out: Annotated[bool, typer.Option(
-        "--json", help="JSON: games_total, games_done, leaderboard (best first), "
-                       "crosstable, isolation.")] = False,
+    json_out: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="JSON: games_total, games_done, leaderboard (best first), crosstable, isolation.",
+        ),
+    ] = False,
 ) -> None:
     """Print the leaderboard and crosstable from a tournament database (even a running or
     killed one), and how its last run isolated the bots (with what that level could not
@@ -489,12 +669,15 @@ def show(
 @tournament_app.command("export")
 def export(
     db: Annotated[Path, typer.Option(help="Tournament database.")] = DEFAULT_DB,
-    csv_out: Annotated[bool, typer.Option(
-        "--csv", help="CSV, one row per seat of every game.")] = False,
-    json_out: Annotated[bool, typer.Option(
-        "--json", help="JSON with every game and its replay.")] = False,
-    output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="Write here instead of stdout.")] = None,
+    csv_out: Annotated[
+        bool, typer.Option("--csv", help="CSV, one row per seat of every game.")
+    ] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="JSON with every game and its replay.")
+    ] = False,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")
+    ] = None,
 ) -> None:
     """Write all games of a tournament as CSV or JSON.
 
@@ -526,9 +709,11 @@ def _check_growing(store) -> None:  # type: ignore[no-untyped-def]
     schedule = str(config.get("schedule", "round-robin"))
     if schedule not in _GROWING:
         kind = "gauntlet" if config.get("gauntlet") else schedule
-        fail(f"{store.path} holds a {kind} tournament, whose schedule is fixed from the start; "
-             "entries join or leave only adaptive and Swiss tournaments (tournament run "
-             "--schedule adaptive or swiss)")
+        fail(
+            f"{store.path} holds a {kind} tournament, whose schedule is fixed from the start; "
+            "entries join or leave only adaptive and Swiss tournaments (tournament run "
+            "--schedule adaptive or swiss)"
+        )
 
 
 def _change(db: Path, apply: Callable[[Any], object]) -> int:
@@ -546,17 +731,30 @@ def _change(db: Path, apply: Callable[[Any], object]) -> int:
 
 @tournament_app.command("add-entry")
 def add_entry(
-    entry: Annotated[str, typer.Argument(
-        metavar="NAME=SPEC", help="The new entry: a built-in, path/bot.py[:Class], a bot folder "
-                                  "or a command line, as for tournament run.")],
-    db: Annotated[Path, typer.Option(help="Tournament database (adaptive or Swiss).")
-    ] = DEFAULT_DB,
-    memory: Annotated[str | None, typer.Option(
-        help="Its memory limit (512M, 2G), as `memory` of an entry in the TOML file (default: "
-             "the referee's, 2G).")] = None,
-    env: Annotated[list[str] | None, typer.Option(
-        "--env", help="A variable it gets: NAME=VALUE, or NAME (the runner's value); "
-                      "repeatable, as `env` of an entry in the TOML file.")] = None,
+    entry: Annotated[
+        str,
+        typer.Argument(
+            metavar="NAME=SPEC",
+            help="The new entry: a built-in, path/bot.py[:Class], a bot folder "
+            "or a command line, as for tournament run.",
+        ),
+    ],
+    db: Annotated[Path, typer.Option(help="Tournament database (adaptive or Swiss).")] = DEFAULT_DB,
+    memory: Annotated[
+        str | None,
+        typer.Option(
+            help="Its memory limit (512M, 2G), as `memory` of an entry in the TOML file (default: "
+            "the referee's, 2G)."
+        ),
+    ] = None,
+    env: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--env",
+            help="A variable it gets: NAME=VALUE, or NAME (the runner's value); "
+            "repeatable, as `env` of an entry in the TOML file.",
+        ),
+    ] = None,
 ) -> None:
     """Add a late entry to an adaptive or Swiss tournament, even while it runs: it is paired
     from the next round on (first, until it has its minimum games); nothing is replayed. It
@@ -576,20 +774,22 @@ def add_entry(
         for item in env or []:  # a NAME alone takes its value in the runner's environment
             if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*(=|$)", item):
                 raise EntryError(f"--env {item!r} is not NAME or NAME=VALUE")
-        new = Entry(new.name, new.spec, parse_size(memory, "--memory") if memory else None,
-                    tuple(env or ()))
+        new = Entry(
+            new.name, new.spec, parse_size(memory, "--memory") if memory else None, tuple(env or ())
+        )
     except EntryError as exc:
         fail(str(exc))
     count = _change(db, lambda store: store.add_entry(new))
-    console.print(f"added [bold]{new.name}[/] ({new.spec}) to {db}: {count} entries are paired "
-                  "from the next round on")
+    console.print(
+        f"added [bold]{new.name}[/] ({new.spec}) to {db}: {count} entries are paired "
+        "from the next round on"
+    )
 
 
 @tournament_app.command("remove-entry")
 def remove_entry(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The entry to retire.")],
-    db: Annotated[Path, typer.Option(help="Tournament database (adaptive or Swiss).")
-    ] = DEFAULT_DB,
+    db: Annotated[Path, typer.Option(help="Tournament database (adaptive or Swiss).")] = DEFAULT_DB,
 ) -> None:
     """Retire an entry of an adaptive or Swiss tournament, even while it runs: its games played
     stay (and count in the ratings), its games not played yet are withdrawn (a game it is
@@ -599,8 +799,10 @@ def remove_entry(
     """
     withdrawn: list[int] = []
     _change(db, lambda store: withdrawn.append(store.remove_entry(name)))
-    console.print(f"removed [bold]{name}[/] from {db}: its games played stay, "
-                  f"{withdrawn[0]} not played yet withdrawn; it is paired no more")
+    console.print(
+        f"removed [bold]{name}[/] from {db}: its games played stay, "
+        f"{withdrawn[0]} not played yet withdrawn; it is paired no more"
+    )
 
 
 def default_report(db: Path) -> Path:
@@ -628,11 +830,16 @@ def write_report(db: Path, output: Path, games: int) -> None:
 @tournament_app.command("report")
 def report(
     db: Annotated[Path, typer.Option(help="Tournament database.")] = DEFAULT_DB,
-    output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="The HTML file (default: next to the db, <db>-report.html).")
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output", "-o", help="The HTML file (default: next to the db, <db>-report.html)."
+        ),
     ] = None,
-    games: Annotated[int, typer.Option(
-        min=0, help="How many games the page carries to watch (the best game first).")] = 300,
+    games: Annotated[
+        int,
+        typer.Option(min=0, help="How many games the page carries to watch (the best game first)."),
+    ] = 300,
     open_it: Annotated[bool, typer.Option("--open", help="Open it in a browser.")] = False,
 ) -> None:
     """Write the tournament as one self-contained HTML page: leaderboard with intervals,

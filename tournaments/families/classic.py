@@ -13,8 +13,13 @@ from referee.engine.classic import FLOOR_LOSS, FLOOR_SLOTS, wall_column
 from tournaments.families import FamilyView, play_states, terminal
 
 # Terminal styles of the tiles: black tiles get a light edge so they show on a dark terminal.
-TILE_STYLE = {"B": "bold white on blue", "Y": "bold black on yellow", "R": "bold white on red",
-              "K": "bold white on grey11", "W": "bold black on grey93"}
+TILE_STYLE = {
+    "B": "bold white on blue",
+    "Y": "bold black on yellow",
+    "R": "bold white on red",
+    "K": "bold white on grey11",
+    "W": "bold black on grey93",
+}
 EMPTY_STYLE = {"B": "blue", "Y": "yellow", "R": "red", "K": "grey50", "W": "grey70"}
 
 
@@ -64,8 +69,13 @@ def replay_states(record: dict[str, Any]) -> tuple[list[dict[str, Any]], list[st
     the record is checked first by the engine (RecordError says where it goes wrong)."""
     replay(record)
     header = read_header(record)
-    game = ClassicGame(header.ruleset, header.players, seed=0, first_player=header.first_player,
-                       deals=[codes for codes, _ in header.rounds])
+    game = ClassicGame(
+        header.ruleset,
+        header.players,
+        seed=0,
+        first_player=header.first_player,
+        deals=[codes for codes, _ in header.rounds],
+    )
     return play_states(game, [moves for _, moves in header.rounds])
 
 
@@ -73,10 +83,20 @@ def layout(ruleset: str) -> dict[str, Any]:
     """The static drawing data of the web page: the wall's colours (None on the gray wall), the
     floor's penalties, the colour names."""
     gray = ruleset == "azul-gray"
-    wall = None if gray else ["".join(COLOUR_LETTERS[c] for k in range(5) for c in range(5)
-                                      if wall_column(d, c) == k) for d in range(5)]
-    return {"wall": wall, "floor_loss": list(FLOOR_LOSS), "floor_slots": FLOOR_SLOTS,
-            "colours": dict(zip(COLOUR_LETTERS, COLOUR_NAMES, strict=True))}
+    wall = (
+        None
+        if gray
+        else [
+            "".join(COLOUR_LETTERS[c] for k in range(5) for c in range(5) if wall_column(d, c) == k)
+            for d in range(5)
+        ]
+    )
+    return {
+        "wall": wall,
+        "floor_loss": list(FLOOR_LOSS),
+        "floor_slots": FLOOR_SLOTS,
+        "colours": dict(zip(COLOUR_LETTERS, COLOUR_NAMES, strict=True)),
+    }
 
 
 def _tile(letter: str) -> Text:
@@ -87,8 +107,9 @@ def _tiles(letters: str) -> Text:
     return terminal.tiles(letters, TILE_STYLE)
 
 
-def _seat_board(state: dict[str, Any], seat: int, name: str, wall_pattern: list[str] | None
-                ) -> Table:
+def _seat_board(
+    state: dict[str, Any], seat: int, name: str, wall_pattern: list[str] | None
+) -> Table:
     b = state["boards"][seat]
     grid = Table.grid()
     grid.add_column(justify="right")
@@ -124,15 +145,17 @@ def board(state: dict[str, Any], names: list[str] | None = None) -> RenderableTy
     if state["phase"] == "over":
         head += "game over"
     elif state["phase"] == "wall":
-        head += (f"{names[state['turn']]} places pattern line {state['wall_line']} on the wall")
+        head += f"{names[state['turn']]} places pattern line {state['wall_line']} on the wall"
     else:
         head += f"{names[state['turn']]} to move"
     factories, centre = terminal.sources(state, TILE_STYLE)
-    centre.append(f"    bag {terminal.count(state['bag'])}, lid {terminal.count(state['lid'])}",
-                  style="dim")
+    centre.append(
+        f"    bag {terminal.count(state['bag'])}, lid {terminal.count(state['lid'])}", style="dim"
+    )
     pattern = layout(state["ruleset"])["wall"]
-    boards = terminal.seats_grid([_seat_board(state, s, names[s], pattern)
-                                  for s in range(state["players"])])
+    boards = terminal.seats_grid(
+        [_seat_board(state, s, names[s], pattern) for s in range(state["players"])]
+    )
     return Group(Text(head, style="bold"), factories, centre, Text(""), boards)
 
 

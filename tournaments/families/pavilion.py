@@ -18,9 +18,14 @@ from referee.engine.pavilion import (
 )
 from tournaments.families import FamilyView, play_states, terminal
 
-TILE_STYLE = {"P": "bold white on purple", "G": "bold white on green4",
-              "O": "bold black on dark_orange", "Y": "bold black on yellow",
-              "B": "bold white on blue", "R": "bold white on red"}
+TILE_STYLE = {
+    "P": "bold white on purple",
+    "G": "bold white on green4",
+    "O": "bold black on dark_orange",
+    "Y": "bold black on yellow",
+    "B": "bold white on blue",
+    "R": "bold white on red",
+}
 
 
 def colour_name(letter: str) -> str:
@@ -28,7 +33,7 @@ def colour_name(letter: str) -> str:
 
 
 def star_name(ruleset: str, star: int) -> str:
-    """"the centre star", "the blue star" (or "star 4" where the stars have no colour)."""
+    """ "the centre star", "the blue star" (or "star 4" where the stars have no colour)."""
     if star == 0:
         return "the centre star"
     if get_ruleset(ruleset).monochrome_stars:
@@ -93,9 +98,14 @@ def replay_states(record: dict[str, Any]) -> tuple[list[dict[str, Any]], list[st
     its moves; the engine checks the record first (RecordError says where it goes wrong)."""
     replay(record)
     header = read_pavilion_header(record)
-    game = PavilionGame(header.ruleset, header.players, seed=0, first_player=header.first_player,
-                        wild_order=header.wild_order,
-                        chance=(header.supply, header.deals, header.refills))
+    game = PavilionGame(
+        header.ruleset,
+        header.players,
+        seed=0,
+        first_player=header.first_player,
+        wild_order=header.wild_order,
+        chance=(header.supply, header.deals, header.refills),
+    )
     return play_states(game, header.moves)
 
 
@@ -105,8 +115,13 @@ def layout(ruleset: str) -> dict[str, Any]:
     stars = []
     for star in range(7):
         colour = None if star == 0 or rules.monochrome_stars else COLOUR_LETTERS[STAR_COLOURS[star]]
-        stars.append({"name": star_name(ruleset, star).removeprefix("the "), "colour": colour,
-                      "costs": list(rules.space_numbers[star])})
+        stars.append(
+            {
+                "name": star_name(ruleset, star).removeprefix("the "),
+                "colour": colour,
+                "costs": list(rules.space_numbers[star]),
+            }
+        )
     return {"stars": stars, "colours": dict(zip(COLOUR_LETTERS, COLOUR_NAMES, strict=True))}
 
 
@@ -132,8 +147,7 @@ def _seat(state: dict[str, Any], seat: int, name: str) -> Table:
                 row.append(f" {costs[star][k]} ", style="dim")
             else:
                 row.append_text(_tiles(ch))
-        grid.add_row(Text(star_name(state["ruleset"], star).removeprefix("the "), style="dim"),
-                     row)
+        grid.add_row(Text(star_name(state["ruleset"], star).removeprefix("the "), style="dim"), row)
     hand = Text("tiles ")
     hand.append_text(_tiles(b["tiles"]) if b["tiles"] else Text("-", style="dim"))
     hand.append("   kept ")
@@ -146,16 +160,27 @@ def board(state: dict[str, Any], names: list[str] | None = None) -> RenderableTy
     names = names or [f"seat {i}" for i in range(state["players"])]
     head = Text(f"{state['ruleset']}  round {state['round']}/6  wild ", style="bold")
     head.append_text(_tiles(state["wild"]))
-    phase = {"take": "takes tiles", "play": "places a tile or passes",
-             "bonus": f"takes {state.get('bonus_owed', 0)} bonus tile(s)"}
-    head.append("  " + ("game over" if state["phase"] == "over"
-                        else f"{names[state['turn']]} {phase.get(state['phase'], '')}"))
+    phase = {
+        "take": "takes tiles",
+        "play": "places a tile or passes",
+        "bonus": f"takes {state.get('bonus_owed', 0)} bonus tile(s)",
+    }
+    head.append(
+        "  "
+        + (
+            "game over"
+            if state["phase"] == "over"
+            else f"{names[state['turn']]} {phase.get(state['phase'], '')}"
+        )
+    )
     factories, centre = terminal.sources(state, TILE_STYLE)
     supply = Text("supply: ", style="bold")
     for ch in state["supply"]:
         supply.append_text(_tiles(ch) if ch != "." else Text(" · ", style="dim"))
-    supply.append(f"    bag {terminal.count(state['bag'])}, depot {terminal.count(state['depot'])}",
-                  style="dim")
+    supply.append(
+        f"    bag {terminal.count(state['bag'])}, depot {terminal.count(state['depot'])}",
+        style="dim",
+    )
     seats = terminal.seats_grid([_seat(state, s, names[s]) for s in range(state["players"])])
     return Group(head, factories, centre, supply, Text(""), seats)
 

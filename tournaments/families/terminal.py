@@ -30,8 +30,9 @@ def sources(state: dict[str, Any], styles: Mapping[str, str]) -> tuple[Text, Tex
     centre = Text("centre: ", style="bold")
     if state["marker_in_centre"]:
         centre.append(" 1 ", style=MARKER_STYLE)
-    centre.append_text(tiles(state["centre"], styles) if state["centre"]
-                       else Text("-", style="dim"))
+    centre.append_text(
+        tiles(state["centre"], styles) if state["centre"] else Text("-", style="dim")
+    )
     return factories, centre
 
 
@@ -41,7 +42,7 @@ def count(value: str | int) -> int:
 
 
 def seat_title(state: dict[str, Any], seat: int, name: str) -> Text:
-    """"▶ seat 1 bob   score 12": the seat to move is marked."""
+    """ "▶ seat 1 bob   score 12": the seat to move is marked."""
     to_move = state["phase"] != "over" and state["turn"] == seat
     title = Text(f"{'▶ ' if to_move else ''}seat {seat} {name}", style="bold" if to_move else "")
     title.append(f"   score {state['boards'][seat]['score']}", style="bold cyan")
@@ -61,5 +62,5 @@ def seats_grid(boards: list[RenderableType]) -> Table:
     for _ in boards[:2]:
         grid.add_column()
     for k in range(0, len(boards), 2):
-        grid.add_row(*boards[k:k + 2])
+        grid.add_row(*boards[k : k + 2])
     return grid

@@ -24,7 +24,8 @@ class ClientError(RuntimeError):
 
 def config_file() -> Path:
     base = os.environ.get("AZUL_ARENA_CONFIG") or os.path.join(
-        os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config", "azul-arena")
+        os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config", "azul-arena"
+    )
     return Path(base) / "servers.json"
 
 
@@ -42,8 +43,10 @@ def saved_token(server: str) -> str:
         data = {}
     token = (data.get(normal(server)) or {}).get("token")
     if not token:
-        raise ClientError(f"not logged in to {normal(server)}: run `azul-arena login --server "
-                          f"{normal(server)}` first")
+        raise ClientError(
+            f"not logged in to {normal(server)}: run `azul-arena login --server "
+            f"{normal(server)}` first"
+        )
     return str(token)
 
 
@@ -62,25 +65,33 @@ def save_token(server: str, token: str, user: str) -> Path:
     return path
 
 
-def _multipart(fields: dict[str, str], files: dict[str, tuple[str, bytes]]
-               ) -> tuple[bytes, str]:
+def _multipart(fields: dict[str, str], files: dict[str, tuple[str, bytes]]) -> tuple[bytes, str]:
     boundary = "azul-arena-" + secrets.token_hex(12)
     out = io.BytesIO()
     for name, value in fields.items():
-        out.write(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'
-                  f"{value}\r\n".encode())
+        out.write(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'
+            f"{value}\r\n".encode()
+        )
     for name, (filename, data) in files.items():
-        out.write(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; '
-                  f'filename="{filename}"\r\nContent-Type: application/octet-stream\r\n\r\n'
-                  .encode())
+        out.write(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; '
+            f'filename="{filename}"\r\nContent-Type: application/octet-stream\r\n\r\n'.encode()
+        )
         out.write(data + b"\r\n")
     out.write(f"--{boundary}--\r\n".encode())
     return out.getvalue(), f"multipart/form-data; boundary={boundary}"
 
 
-def request(server: str, path: str, *, fields: dict[str, str] | None = None,
-            files: dict[str, tuple[str, bytes]] | None = None, token: str | None = None,
-            timeout: float = 60) -> dict[str, Any]:
+def request(
+    server: str,
+    path: str,
+    *,
+    fields: dict[str, str] | None = None,
+    files: dict[str, tuple[str, bytes]] | None = None,
+    token: str | None = None,
+    timeout: float = 60,
+) -> dict[str, Any]:
     url = normal(server) + path
     headers = {"Accept": "application/json"}
     body = None
@@ -88,8 +99,9 @@ def request(server: str, path: str, *, fields: dict[str, str] | None = None,
         body, headers["Content-Type"] = _multipart(fields or {}, files or {})
     if token:
         headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(url, data=body, headers=headers,
-                                 method="POST" if body is not None else "GET")
+    req = urllib.request.Request(
+        url, data=body, headers=headers, method="POST" if body is not None else "GET"
+    )
     try:
         with urllib.request.urlopen(req, timeout=timeout) as reply:
             return dict(json.loads(reply.read()))
@@ -97,16 +109,22 @@ def request(server: str, path: str, *, fields: dict[str, str] | None = None,
         try:
             message = json.loads(exc.read()).get("error") or exc.reason
         except ValueError:
-            message = ("too many failed logins: locked out for a while, try again later"
-                       if exc.code == 429 else exc.reason)
+            message = (
+                "too many failed logins: locked out for a while, try again later"
+                if exc.code == 429
+                else exc.reason
+            )
         raise ClientError(f"{url}: {message} (HTTP {exc.code})") from None
     except (urllib.error.URLError, OSError) as exc:
         raise ClientError(f"cannot reach {url}: {getattr(exc, 'reason', exc)}") from None
 
 
 def login(server: str, username: str, password: str) -> dict[str, Any]:
-    reply = request(server, "/api/token", fields={"username": username, "password": password,
-                                                  "name": f"cli@{os.uname().nodename}"})
+    reply = request(
+        server,
+        "/api/token",
+        fields={"username": username, "password": password, "name": f"cli@{os.uname().nodename}"},
+    )
     save_token(server, reply["token"], reply["user"])
     return reply
 
@@ -133,8 +151,13 @@ def pack(path: Path) -> tuple[str, bytes]:
 def submit(server: str, path: Path, participant: str | None = None) -> dict[str, Any]:
     name, data = pack(path)
     fields = {"participant": participant} if participant else {}
-    return request(server, "/api/submit", fields=fields, files={"archive": (name, data)},
-                   token=saved_token(server))
+    return request(
+        server,
+        "/api/submit",
+        fields=fields,
+        files={"archive": (name, data)},
+        token=saved_token(server),
+    )
 
 
 def versions(server: str) -> dict[str, Any]:

@@ -34,16 +34,20 @@ def from_url(url: str) -> dict[str, Any]:
         # sqlite:////abs/file (four slashes) or sqlite:///relative/file, as is the custom.
         path = unquote(parts.path)[1:]
         if not path:
-            raise DatabaseUrlError("DATABASE_URL sqlite:////ABSOLUTE/PATH needs the database "
-                                   "file's path")
+            raise DatabaseUrlError(
+                "DATABASE_URL sqlite:////ABSOLUTE/PATH needs the database file's path"
+            )
         return sqlite(Path(path))
     if parts.scheme not in ("postgres", "postgresql"):
-        raise DatabaseUrlError(f"DATABASE_URL must start with postgresql:// or sqlite:////, "
-                               f"not {parts.scheme or url!r}")
+        raise DatabaseUrlError(
+            f"DATABASE_URL must start with postgresql:// or sqlite:////, "
+            f"not {parts.scheme or url!r}"
+        )
     name = unquote(parts.path.lstrip("/"))
     if not name:
-        raise DatabaseUrlError("DATABASE_URL postgresql://USER:PASSWORD@HOST:PORT/NAME needs "
-                               "the database NAME")
+        raise DatabaseUrlError(
+            "DATABASE_URL postgresql://USER:PASSWORD@HOST:PORT/NAME needs the database NAME"
+        )
     options = dict(parse_qsl(parts.query))
     # A unix socket folder may be given as ?host=/run/postgresql (libpq's own convention).
     host = options.pop("host", None) or unquote(parts.hostname or "")

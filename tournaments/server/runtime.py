@@ -91,9 +91,11 @@ def reference_archive(bot: str) -> bytes:
 
     module, cls = builtin_bots()[bot].split(":")
     # The launcher runs the one Bot subclass a bot.py defines itself.
-    source = (f"import sdk\nfrom {module} import {cls} as Reference\n\n\n"
-              f"class {cls}(Reference):\n    \"\"\"The reference bot {bot!r}, entered by the "
-              f"organisers.\"\"\"\n\n\nif __name__ == \"__main__\":\n    sdk.run({cls})\n")
+    source = (
+        f"import sdk\nfrom {module} import {cls} as Reference\n\n\n"
+        f'class {cls}(Reference):\n    """The reference bot {bot!r}, entered by the '
+        f'organisers."""\n\n\nif __name__ == "__main__":\n    sdk.run({cls})\n'
+    )
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
         zf.writestr(f"{bot}/bot.py", source)
@@ -106,11 +108,14 @@ def add_staff_bot(contest: Any, name: str, archive: bytes) -> Any:
     from tournaments.server.accounts.models import Participant
     from tournaments.server.submissions.intake import submit
 
-    who, _ = Participant.objects.get_or_create(name=name,
-                                               defaults={"staff_bot": True, "contest": contest})
+    who, _ = Participant.objects.get_or_create(
+        name=name, defaults={"staff_bot": True, "contest": contest}
+    )
     if not who.staff_bot or who.contest_id != contest.pk:
-        raise ValueError(f"{name!r} is already a participant that is not a staff bot of "
-                         f"{contest.label}; choose another name")
+        raise ValueError(
+            f"{name!r} is already a participant that is not a staff bot of "
+            f"{contest.label}; choose another name"
+        )
     return submit(who, [archive])
 
 
@@ -121,8 +126,9 @@ def seed_reference_bots(bots: tuple[str, ...] = DEMO_BOTS) -> list[str]:
 
     added = []
     for bot in bots:
-        who, made = Participant.objects.get_or_create(name=f"ref-{bot}",
-                                                      defaults={"staff_bot": True})
+        who, made = Participant.objects.get_or_create(
+            name=f"ref-{bot}", defaults={"staff_bot": True}
+        )
         if made or not who.versions.exists():
             submit(who, [reference_archive(bot)])
             added.append(who.name)

@@ -35,10 +35,16 @@ def _secret_key() -> str:
 
 SECRET_KEY = _secret_key()
 DEBUG = os.environ.get("AZUL_ARENA_DEBUG", "") == "1"
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get(
-    "AZUL_ARENA_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h.strip()]
-CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get(
-    "AZUL_ARENA_TRUSTED_ORIGINS", "").split(",") if o.strip()]
+ALLOWED_HOSTS = [
+    h.strip()
+    for h in os.environ.get(
+        "AZUL_ARENA_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver"
+    ).split(",")
+    if h.strip()
+]
+CSRF_TRUSTED_ORIGINS = [
+    o.strip() for o in os.environ.get("AZUL_ARENA_TRUSTED_ORIGINS", "").split(",") if o.strip()
+]
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -83,19 +89,26 @@ AXES_VERBOSE = False
 ROOT_URLCONF = "tournaments.server.urls"
 WSGI_APPLICATION = "tournaments.server.wsgi.application"
 
-TEMPLATES = [{
-    "BACKEND": "django.template.backends.django.DjangoTemplates",
-    "DIRS": [],
-    "APP_DIRS": True,
-    "OPTIONS": {"context_processors": [
-        "django.template.context_processors.request",
-        "django.contrib.auth.context_processors.auth",
-        "django.contrib.messages.context_processors.messages",
-    ]},
-}]
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ]
+        },
+    }
+]
 
-DATABASES = {"default": from_url(os.environ["DATABASE_URL"]) if os.environ.get("DATABASE_URL")
-             else sqlite(HOME / "server.sqlite3")}
+DATABASES = {
+    "default": from_url(os.environ["DATABASE_URL"])
+    if os.environ.get("DATABASE_URL")
+    else sqlite(HOME / "server.sqlite3")
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Argon2 first: new and changed passwords are hashed with it (argon2-cffi); the others only

@@ -12,9 +12,18 @@ from typing import Any
 
 CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 DRIVER = ("/usr/bin/chromedriver",)
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--window-size=1300,1000")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--window-size=1300,1000",
+)
 
 
 def _first(paths: tuple[str, ...], name: str) -> str | None:
@@ -44,7 +53,8 @@ def start(profile: Path) -> Any:
     for flag in (*FLAGS, f"--user-data-dir={profile}"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(_first(DRIVER, "chromedriver") or "chromedriver"),
-                              options=options)
+    driver = webdriver.Chrome(
+        service=Service(_first(DRIVER, "chromedriver") or "chromedriver"), options=options
+    )
     driver.set_page_load_timeout(60)
     return driver

@@ -28,13 +28,20 @@ def script_json(data: Any) -> str:
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def render(template: str, *, title: str, styles: list[str], scripts: list[str],
-           blocks: dict[str, Any]) -> str:
+def render(
+    template: str, *, title: str, styles: list[str], scripts: list[str], blocks: dict[str, Any]
+) -> str:
     """The page `template` with its title, the named styles and scripts inlined, and each of
     `blocks` embedded as a JSON script element of that id."""
-    data = "\n".join(f'<script type="application/json" id="{html.escape(key)}">'
-                     f"{script_json(value)}</script>" for key, value in blocks.items())
-    fill = {"/*STYLE*/": "\n".join(asset(s) for s in styles), "<!--DATA-->": data,
-            "/*SCRIPT*/": "\n".join(asset(s) for s in scripts), "{{TITLE}}": html.escape(title)}
+    data = "\n".join(
+        f'<script type="application/json" id="{html.escape(key)}">{script_json(value)}</script>'
+        for key, value in blocks.items()
+    )
+    fill = {
+        "/*STYLE*/": "\n".join(asset(s) for s in styles),
+        "<!--DATA-->": data,
+        "/*SCRIPT*/": "\n".join(asset(s) for s in scripts),
+        "{{TITLE}}": html.escape(title),
+    }
     # One pass: text put in (a bot's name, say) is never read again as a marker.
     return _MARKERS.sub(lambda m: fill[m.group(0)], asset(template))

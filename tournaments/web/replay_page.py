@@ -31,28 +31,39 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
     states, moves = view.replay_states(record)
     game = Game.from_record(record)
     n = game.players
-    names = record["players"] if isinstance(record["players"], list) else [
-        f"seat {i}" for i in range(n)]
+    names = (
+        record["players"]
+        if isinstance(record["players"], list)
+        else [f"seat {i}" for i in range(n)]
+    )
     raw = record.get("referee")
     ref: dict[str, Any] = raw if isinstance(raw, dict) else {}
     times = ref.get("move_times_us") or []
     substituted = set(ref.get("substituted") or [])
     faults: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for f in ref.get("faults") or []:
-        faults[int(f.get("ply", 0))].append({k: f.get(k) for k in
-                                            ("seat", "fault", "detail", "forfeited")})
+        faults[int(f.get("ply", 0))].append(
+            {k: f.get(k) for k in ("seat", "fault", "detail", "forfeited")}
+        )
     plies = []
     for i, move in enumerate(moves):
         before, after = states[i], states[i + 1]
-        ply = {"seat": before["turn"], "round": before["round"], "move": move,
-               "words": view.describe(before, move),
-               "us": times[i] if i < len(times) and i not in substituted else None,
-               "sub": i in substituted, "faults": faults.get(i, [])}
+        ply = {
+            "seat": before["turn"],
+            "round": before["round"],
+            "move": move,
+            "words": view.describe(before, move),
+            "us": times[i] if i < len(times) and i not in substituted else None,
+            "sub": i in substituted,
+            "faults": faults.get(i, []),
+        }
         ended = after["phase"] == "over" and before["phase"] != "over"
         if ended or after["round"] != before["round"]:
             # The move ended a round: what its scoring gave each seat (the board jumps there).
-            ply["round_end"] = [a["score"] - b["score"] for a, b in
-                                zip(after["boards"], before["boards"], strict=True)]
+            ply["round_end"] = [
+                a["score"] - b["score"]
+                for a, b in zip(after["boards"], before["boards"], strict=True)
+            ]
         plies.append(ply)
     bots = ref.get("bots") or [{} for _ in range(n)]
     entries = ref.get("entries") or [""] * n
@@ -63,20 +74,39 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
     seats = []
     for i in range(n):
         bot = bots[i] if i < len(bots) else {}
-        seats.append({"name": names[i], "entry": entries[i] if i < len(entries) else "",
-                      "bot": bot.get("name", ""), "version": bot.get("version", ""),
-                      "score": game.scores[i], "rank": ranks[i], "termination": terminations[i],
-                      "strikes": bot.get("strikes", 0), "moves": bot.get("moves"),
-                      "time_s": bot.get("move_time_total")})
+        seats.append(
+            {
+                "name": names[i],
+                "entry": entries[i] if i < len(entries) else "",
+                "bot": bot.get("name", ""),
+                "version": bot.get("version", ""),
+                "score": game.scores[i],
+                "rank": ranks[i],
+                "termination": terminations[i],
+                "strikes": bot.get("strikes", 0),
+                "moves": bot.get("moves"),
+                "time_s": bot.get("move_time_total"),
+            }
+        )
     return {
-        "format": VIEWER_FORMAT, "family": view.family, "ruleset": record["ruleset"],
-        "players": n, "names": names, "seed": seed,
+        "format": VIEWER_FORMAT,
+        "family": view.family,
+        "ruleset": record["ruleset"],
+        "players": n,
+        "names": names,
+        "seed": seed,
         "match_id": record.get("game_id") or ref.get("match_id") or "",
-        "config": {k: config[k] for k in ("time_per_move", "time_bank", "fault_policy",
-                                          "max_strikes", "clock") if k in config},
-        "duration": ref.get("duration"), "complete": game.is_over(),
-        "layout": view.layout(record["ruleset"]), "seats": seats,
-        "frames": [_frame(s) for s in states], "plies": plies,
+        "config": {
+            k: config[k]
+            for k in ("time_per_move", "time_bank", "fault_policy", "max_strikes", "clock")
+            if k in config
+        },
+        "duration": ref.get("duration"),
+        "complete": game.is_over(),
+        "layout": view.layout(record["ruleset"]),
+        "seats": seats,
+        "frames": [_frame(s) for s in states],
+        "plies": plies,
         "faults": [f for i in sorted(faults) for f in faults[i]],
     }
 
@@ -88,5 +118,10 @@ def title_of(data: dict[str, Any]) -> str:
 def viewer_html(record: dict[str, Any]) -> str:
     """The whole self-contained viewer page of one record."""
     data = game_data(record)
-    return render("viewer.html", title=title_of(data), styles=["viewer.css"],
-                  scripts=["viewer.js"], blocks={"game-data": data, "game-record": record})
+    return render(
+        "viewer.html",
+        title=title_of(data),
+        styles=["viewer.css"],
+        scripts=["viewer.js"],
+        blocks={"game-data": data, "game-record": record},
+    )

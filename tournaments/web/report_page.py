@@ -35,8 +35,7 @@ def seat_results(done: list[StoredGame]) -> list[dict[str, Any]]:
     for g in done:
         firsts = sum(1 for s in g.seats if s.rank == 1)
         for i, s in enumerate(g.seats):
-            row = seats.setdefault(i, {"seat": i, "games": 0, "wins": 0, "scores": [],
-                                       "ranks": []})
+            row = seats.setdefault(i, {"seat": i, "games": 0, "wins": 0, "scores": [], "ranks": []})
             row["games"] += 1
             row["wins"] += int(s.rank == 1 and firsts == 1)
             row["scores"].append(s.score)
@@ -46,11 +45,20 @@ def seat_results(done: list[StoredGame]) -> list[dict[str, Any]]:
         row = seats[i]
         lo, hi = wilson(row["wins"], row["games"])
         mean, mlo, mhi = mean_interval(row["scores"])
-        out.append({"seat": i, "games": row["games"], "wins": row["wins"],
-                    "win_rate": row["wins"] / row["games"], "win_rate_low": lo,
-                    "win_rate_high": hi, "mean_score": _clean(mean),
-                    "mean_score_low": _clean(mlo), "mean_score_high": _clean(mhi),
-                    "mean_rank": sum(row["ranks"]) / row["games"]})
+        out.append(
+            {
+                "seat": i,
+                "games": row["games"],
+                "wins": row["wins"],
+                "win_rate": row["wins"] / row["games"],
+                "win_rate_low": lo,
+                "win_rate_high": hi,
+                "mean_score": _clean(mean),
+                "mean_score_low": _clean(mlo),
+                "mean_score_high": _clean(mhi),
+                "mean_rank": sum(row["ranks"]) / row["games"],
+            }
+        )
     return out
 
 
@@ -77,18 +85,20 @@ def best_game(done: list[StoredGame], order: list[str]) -> StoredGame | None:
     return min(pool, key=margin)
 
 
-def report_data(store: Store, games_embedded: int = GAMES_EMBEDDED,
-                progress: Callable[[int, int], None] | None = None
-                ) -> tuple[dict[str, Any], dict[str, Any]]:
+def report_data(
+    store: Store,
+    games_embedded: int = GAMES_EMBEDDED,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """The report's data and the viewer data of each embedded game (keyed by its block id)."""
     report = build_report(store)
     summary = report.to_json()
     rows = summary["leaderboard"]
     for i, row in enumerate(rows):
         nxt = rows[i + 1] if i + 1 < len(rows) else None
-        row["p_better_than_next"] = (None if nxt is None else
-                                     better_than(row["mu"], row["sigma"], nxt["mu"],
-                                                 nxt["sigma"]))
+        row["p_better_than_next"] = (
+            None if nxt is None else better_than(row["mu"], row["sigma"], nxt["mu"], nxt["sigma"])
+        )
     done = list(store.games(done_only=True))
     history: dict[str, list[list[float]]] = {n: [] for n in report.entries}
 
@@ -96,7 +106,8 @@ def report_data(store: Store, games_embedded: int = GAMES_EMBEDDED,
         for s in g.seats:
             r = ratings.rating(s.entry)
             history.setdefault(s.entry, []).append(
-                [g.game.index, round(float(r.mu), 3), round(float(r.sigma), 3)])
+                [g.game.index, round(float(r.mu), 3), round(float(r.sigma), 3)]
+            )
 
     rate_games(report.entries, done, after=note)
     order = [r["entry"] for r in rows]
@@ -109,10 +120,16 @@ def report_data(store: Store, games_embedded: int = GAMES_EMBEDDED,
         ref = (record or {}).get("referee") or {}
         for f in ref.get("faults") or []:
             seat = int(f.get("seat", 0))
-            faults.append({"game": g.game.game_id, "entry": g.seats[seat].entry
-                           if seat < len(g.seats) else "", "fault": f.get("fault"),
-                           "detail": f.get("detail", ""), "ply": f.get("ply"),
-                           "forfeited": bool(f.get("forfeited"))})
+            faults.append(
+                {
+                    "game": g.game.game_id,
+                    "entry": g.seats[seat].entry if seat < len(g.seats) else "",
+                    "fault": f.get("fault"),
+                    "detail": f.get("detail", ""),
+                    "ply": f.get("ply"),
+                    "forfeited": bool(f.get("forfeited")),
+                }
+            )
         block = None
         if record is not None and g.game.game_id in embed_ids:
             try:
@@ -120,32 +137,62 @@ def report_data(store: Store, games_embedded: int = GAMES_EMBEDDED,
                 block = f"game-{g.game.index}"
             except (EngineError, ValueError, KeyError, TypeError, IndexError):
                 block = None  # an unreadable record: listed, not watchable
-        games.append({"index": g.game.index, "id": g.game.game_id, "seed": g.game.seed,
-                      "seats": [{"entry": s.entry, "score": s.score, "rank": s.rank,
-                                 "termination": s.termination} for s in g.seats],
-                      "duration": g.duration, "viewer": block})
+        games.append(
+            {
+                "index": g.game.index,
+                "id": g.game.game_id,
+                "seed": g.game.seed,
+                "seats": [
+                    {
+                        "entry": s.entry,
+                        "score": s.score,
+                        "rank": s.rank,
+                        "termination": s.termination,
+                    }
+                    for s in g.seats
+                ],
+                "duration": g.duration,
+                "viewer": block,
+            }
+        )
         if progress is not None:
             progress(k + 1, len(done))
     data = {
-        "format": REPORT_FORMAT, "config": store.config() or {},
-        "games_total": summary["games_total"], "games_done": summary["games_done"],
-        "leaderboard": rows, "entries": report.entries, "unrated_games": summary["unrated_games"],
-        "seats": seat_results(done), "crosstable": summary["crosstable"],
+        "format": REPORT_FORMAT,
+        "config": store.config() or {},
+        "games_total": summary["games_total"],
+        "games_done": summary["games_done"],
+        "leaderboard": rows,
+        "entries": report.entries,
+        "unrated_games": summary["unrated_games"],
+        "seats": seat_results(done),
+        "crosstable": summary["crosstable"],
         "history": {name: _thin(points) for name, points in history.items()},
-        "faults": {"by_entry": {r["entry"]: r["fault_kinds"] for r in rows if r["fault_kinds"]},
-                   "log": faults[:2000], "log_total": len(faults)},
-        "games": games, "best_game": best.game.index if best else None,
+        "faults": {
+            "by_entry": {r["entry"]: r["fault_kinds"] for r in rows if r["fault_kinds"]},
+            "log": faults[:2000],
+            "log_total": len(faults),
+        },
+        "games": games,
+        "best_game": best.game.index if best else None,
         "games_embedded": len(viewers),
     }
     return data, viewers
 
 
-def report_html(store: Store, games_embedded: int = GAMES_EMBEDDED,
-                progress: Callable[[int, int], None] | None = None) -> str:
+def report_html(
+    store: Store,
+    games_embedded: int = GAMES_EMBEDDED,
+    progress: Callable[[int, int], None] | None = None,
+) -> str:
     """The whole self-contained report page of a tournament database."""
     data, viewers = report_data(store, games_embedded, progress)
     config = data["config"]
     title = f"Tournament report ({config.get('ruleset', 'azul')}, {data['games_done']} games)"
-    return render("report.html", title=title, styles=["viewer.css", "report.css"],
-                  scripts=["viewer.js", "report.js"],
-                  blocks={"report-data": data, **viewers})
+    return render(
+        "report.html",
+        title=title,
+        styles=["viewer.css", "report.css"],
+        scripts=["viewer.js", "report.js"],
+        blocks={"report-data": data, **viewers},
+    )

@@ -16,6 +16,19 @@ from referee.engine.classic.tables import (
     wall_points,
 )
 
-__all__ = ["CENTRE", "COLOUR_BONUS", "COLOUR_LETTERS", "COLOUR_NAMES", "COLUMN_BONUS", "FLOOR",
-           "FLOOR_LOSS", "FLOOR_SLOTS", "ROW_BONUS", "ClassicGame", "Move", "read_header",
-           "wall_column", "wall_points"]
+__all__ = [
+    "CENTRE",
+    "COLOUR_BONUS",
+    "COLOUR_LETTERS",
+    "COLOUR_NAMES",
+    "COLUMN_BONUS",
+    "FLOOR",
+    "FLOOR_LOSS",
+    "FLOOR_SLOTS",
+    "ROW_BONUS",
+    "ClassicGame",
+    "Move",
+    "read_header",
+    "wall_column",
+    "wall_points",
+]

@@ -23,8 +23,13 @@ def render_classic(state: dict[str, Any]) -> str:
     centre = state["centre"] or "-"
     if state["marker_in_centre"]:
         centre += " +start marker"
-    lines = [head, f"factories  {factories}", f"centre     {centre}",
-             f"bag {len(state['bag'])} tiles, lid {len(state['lid'])} tiles", ""]
+    lines = [
+        head,
+        f"factories  {factories}",
+        f"centre     {centre}",
+        f"bag {len(state['bag'])} tiles, lid {len(state['lid'])} tiles",
+        "",
+    ]
     for seat, board in enumerate(state["boards"]):
         marker = "  (start marker)" if board["has_marker"] else ""
         to_move = " <" if seat == state["turn"] else ""
@@ -34,9 +39,12 @@ def render_classic(state: dict[str, Any]) -> str:
             pattern = ("." * (d + 1 - len(line)) + line).rjust(5)
             row = board["wall"][d]
             if not gray:
-                row = "".join(ch if ch != "." else COLOUR_LETTERS[c].lower()
-                              for k, ch in enumerate(row)
-                              for c in range(5) if wall_column(d, c) == k)
+                row = "".join(
+                    ch if ch != "." else COLOUR_LETTERS[c].lower()
+                    for k, ch in enumerate(row)
+                    for c in range(5)
+                    if wall_column(d, c) == k
+                )
             lines.append(f"  {d + 1} {pattern} | {' '.join(row)}")
         n_floor = min(FLOOR_SLOTS, len(board["floor"]) + board["has_marker"])
         floor = ("1" if board["has_marker"] else "") + board["floor"]

@@ -71,17 +71,24 @@ def _any_full_line(mask: int) -> bool:
 
 
 def _count_full_lines(mask: int) -> int:
-    return bin(mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & (mask >> 4)
-               & _FIRST_IN_EACH_ROW).count("1")
+    return bin(
+        mask & (mask >> 1) & (mask >> 2) & (mask >> 3) & (mask >> 4) & _FIRST_IN_EACH_ROW
+    ).count("1")
 
 
 @lru_cache(maxsize=8192)
 def _wall_rows(wall: int, cells: int) -> tuple[str, ...]:
     """The wall as 5 strings, a letter where a tile is. Cached: walls change only once a round,
     and the referee sends the state at every move."""
-    return tuple("".join(COLOUR_LETTERS[((cells >> (3 * (5 * r + k))) & 7) - 1]
-                         if wall >> (5 * r + k) & 1 else "." for k in range(5))
-                 for r in range(5))
+    return tuple(
+        "".join(
+            COLOUR_LETTERS[((cells >> (3 * (5 * r + k))) & 7) - 1]
+            if wall >> (5 * r + k) & 1
+            else "."
+            for k in range(5)
+        )
+        for r in range(5)
+    )
 
 
 @lru_cache(maxsize=8192)
@@ -100,16 +107,49 @@ class ClassicGame(Game):
     family = "classic"
 
     __slots__ = (
-        "ruleset", "players", "turn", "round", "phase", "round_starter",
-        "_gray", "_unique", "_factories", "_centre", "_sources", "_marker_in_centre",
-        "_next_starter", "_line_colour", "_line_count", "_allowed", "_floor_count",
-        "_floor_tiles", "_wall", "_wall_t", "_colour_rows", "_cells", "_scores", "_bag", "_lid",
-        "_rng", "_deals", "_wall_next", "_history", "_round_scores", "_first_player", "_touched",
+        "ruleset",
+        "players",
+        "turn",
+        "round",
+        "phase",
+        "round_starter",
+        "_gray",
+        "_unique",
+        "_factories",
+        "_centre",
+        "_sources",
+        "_marker_in_centre",
+        "_next_starter",
+        "_line_colour",
+        "_line_count",
+        "_allowed",
+        "_floor_count",
+        "_floor_tiles",
+        "_wall",
+        "_wall_t",
+        "_colour_rows",
+        "_cells",
+        "_scores",
+        "_bag",
+        "_lid",
+        "_rng",
+        "_deals",
+        "_wall_next",
+        "_history",
+        "_round_scores",
+        "_first_player",
+        "_touched",
     )
 
-    def __init__(self, ruleset: str | Ruleset | Blank = "azul", players: int = 2,
-                 seed: int | None = None,
-                 first_player: int = 0, *, deals: list[list[int]] | None = None) -> None:
+    def __init__(
+        self,
+        ruleset: str | Ruleset | Blank = "azul",
+        players: int = 2,
+        seed: int | None = None,
+        first_player: int = 0,
+        *,
+        deals: list[list[int]] | None = None,
+    ) -> None:
         """A new game. `seed` makes the deals reproducible; `deals` gives them instead (the
         factory contents of each round, as factory codes, e.g. from a record: see `replay`)."""
         if ruleset is BLANK:
@@ -204,8 +244,10 @@ class ClassicGame(Game):
         try:
             is_wall = move.is_wall
         except AttributeError:  # compiled, the engine raises this TypeError itself
-            raise TypeError(f"push() takes a Move from legal_moves() or parse_move(), not "
-                            f"{type(move).__name__}; push_notation(text) takes text") from None
+            raise TypeError(
+                f"push() takes a Move from legal_moves() or parse_move(), not "
+                f"{type(move).__name__}; push_notation(text) takes text"
+            ) from None
         if is_wall:
             self._push_wall(move)
             return
@@ -215,8 +257,11 @@ class ClassicGame(Game):
         sources = self._sources
         allowed = self._allowed
         base = p * 5
-        if (self.phase is not TAKE or not sources & move._source_bit
-                or not (allowed[base + c] >> d) & 1):
+        if (
+            self.phase is not TAKE
+            or not sources & move._source_bit
+            or not (allowed[base + c] >> d) & 1
+        ):
             self._raise_illegal(move)
         if self._history is not None:
             self._history[-1][1].append(move._text)
@@ -305,8 +350,9 @@ class ClassicGame(Game):
         g._touched = self._touched
         g._round_scores = self._round_scores
         g._first_player = self._first_player
-        g._history = ([(f, m[:]) for f, m in self._history]
-                      if stack and self._history is not None else None)
+        g._history = (
+            [(f, m[:]) for f, m in self._history] if stack and self._history is not None else None
+        )
         return g
 
     def ranks(self) -> tuple[int, ...]:
@@ -343,8 +389,10 @@ class ClassicGame(Game):
         def fits(c: int, k: int) -> bool:
             return all((cells >> (3 * (5 * r + k)) & 7) != c + 1 for r in range(5))
 
-        return any(all(fits(c, k) for c, k in zip(missing, order, strict=True))
-                   for order in permutations(free))
+        return any(
+            all(fits(c, k) for c, k in zip(missing, order, strict=True))
+            for order in permutations(free)
+        )
 
     def _wall_moves(self) -> tuple[Move, ...]:
         p, row = divmod(self._wall_next, 5)
@@ -352,8 +400,11 @@ class ClassicGame(Game):
         return tuple(WALL_MOVES[row * 5 + col] for col in self._free_columns(p, row, colour))
 
     def _push_wall(self, move: Move) -> None:
-        if self.phase is not WALL or move.line != self._wall_next % 5 \
-                or move not in self._wall_moves():
+        if (
+            self.phase is not WALL
+            or move.line != self._wall_next % 5
+            or move not in self._wall_moves()
+        ):
             self._raise_illegal(move)
         if self._history is not None:
             self._history[-1][1].append(move._text)
@@ -446,8 +497,9 @@ class ClassicGame(Game):
             # Players who send every tile to the floor would play forever: no tile reaches a
             # wall and the lid refills the bag. A match must end (docs/engine.md, decisions).
             self._end_game()
-        elif self._gray and not any(self._row_completable(p, r)
-                                    for p in range(self.players) for r in range(5)):
+        elif self._gray and not any(
+            self._row_completable(p, r) for p in range(self.players) for r in range(5)
+        ):
             # A gray wall can reach a point where no row can ever be completed (the last free
             # space's column already holds the missing colour). The rulebooks do not cover it;
             # the game ends then, as no later round could end it (docs/engine.md, decisions).
@@ -458,11 +510,12 @@ class ClassicGame(Game):
     def _end_game(self) -> None:
         scores = self._scores[:]
         for p in range(self.players):
-            scores[p] += (ROW_BONUS * _count_full_lines(self._wall[p])
-                          + COLUMN_BONUS * _count_full_lines(self._wall_t[p])
-                          + COLOUR_BONUS * sum(
-                              1 for c in range(N_COLOURS)
-                              if (self._colour_rows[p] >> (5 * c)) & 31 == 31))
+            scores[p] += (
+                ROW_BONUS * _count_full_lines(self._wall[p])
+                + COLUMN_BONUS * _count_full_lines(self._wall_t[p])
+                + COLOUR_BONUS
+                * sum(1 for c in range(N_COLOURS) if (self._colour_rows[p] >> (5 * c)) & 31 == 31)
+            )
         self._scores = scores
         self.phase = OVER
         self.turn = -1
@@ -552,8 +605,11 @@ class ClassicGame(Game):
         """Take a recorded deal out of the bag (and the lid, once the bag is empty), checking that
         the bag could have produced it."""
         if len(codes) != len(self._factories):
-            raise RecordError(f"{len(codes)} factories recorded; {self.players} players use "
-                              f"{len(self._factories)}", round=self.round)
+            raise RecordError(
+                f"{len(codes)} factories recorded; {self.players} players use "
+                f"{len(self._factories)}",
+                round=self.round,
+            )
         drawn = [0] * N_COLOURS
         for code in codes:
             for c in range(N_COLOURS):
@@ -565,11 +621,16 @@ class ClassicGame(Game):
             short = [c for c in range(N_COLOURS) if drawn[c] > bag[c]]
             if short:
                 c = short[0]
-                raise RecordError(f"the factories hold {drawn[c]} {COLOUR_NAMES[c]} tiles but the "
-                                  f"bag holds only {bag[c]}", round=self.round)
+                raise RecordError(
+                    f"the factories hold {drawn[c]} {COLOUR_NAMES[c]} tiles but the "
+                    f"bag holds only {bag[c]}",
+                    round=self.round,
+                )
             if total < len(codes) * TILES_PER_FACTORY and total < in_bag + sum(lid):
-                raise RecordError("some factories hold fewer than 4 tiles although the bag was "
-                                  "not empty", round=self.round)
+                raise RecordError(
+                    "some factories hold fewer than 4 tiles although the bag was not empty",
+                    round=self.round,
+                )
             remaining = [bag[c] - drawn[c] for c in range(N_COLOURS)]
         else:
             # The bag ran out: all of it was drawn, then the lid was poured in and drawing went on.
@@ -577,13 +638,19 @@ class ClassicGame(Game):
             short = [c for c in range(N_COLOURS) if need[c] < 0 or need[c] > lid[c]]
             if short:
                 c = short[0]
-                raise RecordError(f"the factories hold {drawn[c]} {COLOUR_NAMES[c]} tiles but the "
-                                  f"bag ({bag[c]}) and the lid ({lid[c]}) cannot supply that "
-                                  f"many", round=self.round)
-            if total < len(codes) * TILES_PER_FACTORY and any(need[c] < lid[c]
-                                                               for c in range(N_COLOURS)):
-                raise RecordError("some factories hold fewer than 4 tiles although tiles were "
-                                  "left in the lid", round=self.round)
+                raise RecordError(
+                    f"the factories hold {drawn[c]} {COLOUR_NAMES[c]} tiles but the "
+                    f"bag ({bag[c]}) and the lid ({lid[c]}) cannot supply that "
+                    f"many",
+                    round=self.round,
+                )
+            if total < len(codes) * TILES_PER_FACTORY and any(
+                need[c] < lid[c] for c in range(N_COLOURS)
+            ):
+                raise RecordError(
+                    "some factories hold fewer than 4 tiles although tiles were left in the lid",
+                    round=self.round,
+                )
             remaining = [lid[c] - need[c] for c in range(N_COLOURS)]
             self._lid = 0
         self._bag = [c for c in range(N_COLOURS) for _ in range(remaining[c])]
@@ -611,17 +678,21 @@ class ClassicGame(Game):
                 return "space-taken", f"column {move.column + 1} of wall row {row + 1} is taken"
             if move not in self._wall_moves():
                 colour = COLOUR_NAMES[self._line_colour[self._wall_next]]
-                return "column-has-colour", (f"column {move.column + 1} already holds a {colour} "
-                                             "tile")
+                return "column-has-colour", (
+                    f"column {move.column + 1} already holds a {colour} tile"
+                )
             return None
         if self.phase is WALL:
-            return "wall-tiling", (f"it is wall-tiling: choose the column for pattern line "
-                                   f"{self._wall_next % 5 + 1} (e.g. '{self._wall_moves()[0]}')")
+            return "wall-tiling", (
+                f"it is wall-tiling: choose the column for pattern line "
+                f"{self._wall_next % 5 + 1} (e.g. '{self._wall_moves()[0]}')"
+            )
         s, c, d, p = move.source, move.colour, move.line, self.turn
         colour = COLOUR_NAMES[c]
         if s != CENTRE and s >= len(self._factories):
-            return "no-such-factory", (f"there are only {len(self._factories)} factories with "
-                                       f"{self.players} players")
+            return "no-such-factory", (
+                f"there are only {len(self._factories)} factories with {self.players} players"
+            )
         if not self._sources & move._source_bit:
             where = "the centre" if s == CENTRE else f"factory {s + 1}"
             return "source-lacks-colour", f"{where} holds no {colour} tile"
@@ -632,13 +703,15 @@ class ClassicGame(Game):
         if held == c and self._line_count[i] == d + 1:
             return "line-full", f"pattern line {d + 1} is already full"
         if held >= 0 and held != c:
-            return "line-has-other-colour", (f"pattern line {d + 1} already holds "
-                                             f"{COLOUR_NAMES[held]} tiles")
+            return "line-has-other-colour", (
+                f"pattern line {d + 1} already holds {COLOUR_NAMES[held]} tiles"
+            )
         if self._colour_rows[p] >> (5 * c + d) & 1:
             return "row-has-colour", f"wall row {d + 1} already holds a {colour} tile"
         if self._unique and any(self._line_colour[p * 5 + x] == c for x in range(5) if x != d):
-            return "colour-in-other-line", (f"{colour} is already in another pattern line "
-                                            "(Green Box rule)")
+            return "colour-in-other-line", (
+                f"{colour} is already in another pattern line (Green Box rule)"
+            )
         if not (self._allowed[p * 5 + c] >> d) & 1:  # pragma: no cover - the cases above cover it
             return "destination-refused", f"pattern line {d + 1} does not accept {colour} now"
         return None
@@ -653,8 +726,10 @@ class ClassicGame(Game):
             "ruleset": self.ruleset.name,
             "players": list(players) if players else self.players,
             "first_player": self._first_player,
-            "rounds": [{"factories": [_factory_to_letters(code) for code in f], "moves": list(m)}
-                       for f, m in self._history],
+            "rounds": [
+                {"factories": [_factory_to_letters(code) for code in f], "moves": list(m)}
+                for f, m in self._history
+            ],
             "round_scores": [list(s) for s in self._round_scores],
         }
         if self.phase is OVER:
@@ -666,8 +741,13 @@ class ClassicGame(Game):
         """Replay a classic record from its recorded deals, checking every move (RecordError says
         where it went wrong); with `upto`, its first `upto` moves only."""
         header = read_header(record)
-        game = cls(header.ruleset, header.players, seed=0, first_player=header.first_player,
-                   deals=[codes for codes, _ in header.rounds])
+        game = cls(
+            header.ruleset,
+            header.players,
+            seed=0,
+            first_player=header.first_player,
+            deals=[codes for codes, _ in header.rounds],
+        )
         play_rounds(game, first_moves([moves for _, moves in header.rounds], upto))
         return game
 
@@ -678,13 +758,15 @@ class ClassicGame(Game):
             for d in range(5):
                 n = self._line_count[p * 5 + d]
                 lines.append(COLOUR_LETTERS[self._line_colour[p * 5 + d]] * n if n else "")
-            boards.append({
-                "score": self._scores[p],
-                "lines": lines,
-                "wall": self._wall_rows(p),
-                "floor": _packed_to_letters(self._floor_tiles[p]),
-                "has_marker": p == self._next_starter,
-            })
+            boards.append(
+                {
+                    "score": self._scores[p],
+                    "lines": lines,
+                    "wall": self._wall_rows(p),
+                    "floor": _packed_to_letters(self._floor_tiles[p]),
+                    "has_marker": p == self._next_starter,
+                }
+            )
         return {
             "ruleset": self.ruleset.name,
             "players": self.players,
@@ -713,8 +795,10 @@ class ClassicGame(Game):
         return render_classic(self.to_state())
 
     def __repr__(self) -> str:
-        return (f"<ClassicGame {self.ruleset.name} players={self.players} round={self.round} "
-                f"phase={self.phase} turn={self.turn} scores={list(self._scores)}>")
+        return (
+            f"<ClassicGame {self.ruleset.name} players={self.players} round={self.round} "
+            f"phase={self.phase} turn={self.turn} scores={list(self._scores)}>"
+        )
 
 
 register_family(ClassicGame)

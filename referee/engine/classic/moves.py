@@ -40,8 +40,9 @@ class Move:
     _text: str
     _source_bit: int
 
-    def __init__(self, index: int, source: int, colour: int, line: int, column: int,
-                 is_wall: bool, text: str) -> None:
+    def __init__(
+        self, index: int, source: int, colour: int, line: int, column: int, is_wall: bool, text: str
+    ) -> None:
         """Made once per possible move when this module loads; get moves with Move.take(...),
         Move.wall(...) or parse_move(text) rather than building new ones."""
         self.index = index
@@ -93,11 +94,14 @@ def _take_text(source: int, colour: int, line: int) -> str:
 
 TAKE_MOVES: Final[tuple[Move, ...]] = tuple(
     Move((s * N_COLOURS + c) * 6 + d, s, c, d, -1, False, _take_text(s, c, d))
-    for s in range(N_SOURCES) for c in range(N_COLOURS) for d in range(6)
+    for s in range(N_SOURCES)
+    for c in range(N_COLOURS)
+    for d in range(6)
 )
 WALL_MOVES: Final[tuple[Move, ...]] = tuple(
     Move(N_TAKE_MOVES + r * 5 + k, -1, -1, r, k, True, f"{r + 1}@{k + 1}")
-    for r in range(5) for k in range(5)
+    for r in range(5)
+    for k in range(5)
 )
 ALL_MOVES: Final[tuple[Move, ...]] = TAKE_MOVES + WALL_MOVES
 MOVES_BY_TEXT: Final = {str(m): m for m in ALL_MOVES}

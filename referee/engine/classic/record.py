@@ -23,17 +23,20 @@ class RecordHeader:
 
 def _factory_code(text: Any, round_no: int, index: int) -> int:
     if not isinstance(text, str):
-        raise RecordError(f"factory {index} must be a string of tile letters such as 'RWYY'",
-                          round=round_no)
+        raise RecordError(
+            f"factory {index} must be a string of tile letters such as 'RWYY'", round=round_no
+        )
     if len(text) > 4:
-        raise RecordError(f"factory {index} holds {len(text)} tiles; a factory holds at most 4",
-                          round=round_no)
+        raise RecordError(
+            f"factory {index} holds {len(text)} tiles; a factory holds at most 4", round=round_no
+        )
     code = 0
     for ch in text.upper():
         c = COLOUR_LETTERS.find(ch)
         if c < 0:
-            raise RecordError(f"factory {index}: {ch!r} is not a tile colour (use B Y R K W)",
-                              round=round_no)
+            raise RecordError(
+                f"factory {index}: {ch!r} is not a tile colour (use B Y R K W)", round=round_no
+            )
         code += 1 << (3 * c)
     return code
 

@@ -60,8 +60,10 @@ def _parse_wall(rows: tuple[str, ...], gray: bool, seat: int) -> tuple[int, int,
                 continue
             c = _colour(ch, f"seat {seat} wall row {r + 1}")
             if not gray and wall_column(r, c) != k:
-                raise EngineError(f"state: seat {seat} wall row {r + 1}: {ch} cannot stand in "
-                                  f"column {k + 1} of the coloured wall")
+                raise EngineError(
+                    f"state: seat {seat} wall row {r + 1}: {ch} cannot stand in "
+                    f"column {k + 1} of the coloured wall"
+                )
             wall |= 1 << (5 * r + k)
             wall_t |= 1 << (5 * k + r)
             colour_rows |= 1 << (5 * c + r)

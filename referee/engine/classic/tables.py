@@ -93,8 +93,9 @@ def _points(h: int, v: int) -> int:
 
 def placement_points(wall: int, wall_t: int, row: int, col: int) -> int:
     """Points for the tile just placed at (row, col); `wall`/`wall_t` already include it."""
-    return _points(RUN[((wall >> (5 * row)) & 31) * 5 + col],
-                   RUN[((wall_t >> (5 * col)) & 31) * 5 + row])
+    return _points(
+        RUN[((wall >> (5 * row)) & 31) * 5 + col], RUN[((wall_t >> (5 * col)) & 31) * 5 + row]
+    )
 
 
 def wall_points(wall: int, row: int, column: int) -> int:
@@ -123,8 +124,10 @@ def build_group(key: int) -> tuple[Move, ...]:
     colour, sources, destinations = key >> 16, (key >> 6) & FIELD, key & 63
     group = tuple(
         TAKE_MOVES[(s * N_COLOURS + colour) * 6 + d]
-        for s in range(CENTRE + 1) if sources >> s & 1
-        for d in range(6) if destinations >> d & 1
+        for s in range(CENTRE + 1)
+        if sources >> s & 1
+        for d in range(6)
+        if destinations >> d & 1
     )
     GROUPS[key] = group
     return group

@@ -7,5 +7,13 @@ from referee.engine.pavilion.moves import COLOUR_LETTERS, COLOUR_NAMES, Pavilion
 from referee.engine.pavilion.record import read_pavilion_header
 from referee.engine.pavilion.tables import BONUS, PLAY, STAR_COLOURS
 
-__all__ = ["BONUS", "COLOUR_LETTERS", "COLOUR_NAMES", "PLAY", "STAR_COLOURS", "PavilionGame",
-           "PavilionMove", "read_pavilion_header"]
+__all__ = [
+    "BONUS",
+    "COLOUR_LETTERS",
+    "COLOUR_NAMES",
+    "PLAY",
+    "STAR_COLOURS",
+    "PavilionGame",
+    "PavilionMove",
+    "read_pavilion_header",
+]

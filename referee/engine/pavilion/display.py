@@ -8,8 +8,11 @@ from referee.engine.pavilion.moves import COLOUR_LETTERS, COLOUR_NAMES
 from referee.engine.pavilion.tables import STAR_COLOURS
 from referee.engine.rulesets import get_ruleset
 
-_PHASE_WORDS = {"take": "takes tiles", "play": "places a tile or passes",
-                "bonus": "takes bonus tiles"}
+_PHASE_WORDS = {
+    "take": "takes tiles",
+    "play": "places a tile or passes",
+    "bonus": "takes bonus tiles",
+}
 
 
 def render_pavilion(state: dict[str, Any]) -> str:
@@ -17,8 +20,10 @@ def render_pavilion(state: dict[str, Any]) -> str:
     covered one the letter of its tile."""
     rules = get_ruleset(state["ruleset"])
     wild = state["wild"]
-    head = (f"{state['ruleset']} | {state['players']} players | round {state['round']}/6 | "
-            f"wild {wild} ({COLOUR_NAMES[COLOUR_LETTERS.index(wild)]}) | ")
+    head = (
+        f"{state['ruleset']} | {state['players']} players | round {state['round']}/6 | "
+        f"wild {wild} ({COLOUR_NAMES[COLOUR_LETTERS.index(wild)]}) | "
+    )
     if state["phase"] == "over":
         head += "game over"
     else:
@@ -29,9 +34,14 @@ def render_pavilion(state: dict[str, Any]) -> str:
     centre = state["centre"] or "-"
     if state["marker_in_centre"]:
         centre += " +start token"
-    lines = [head, f"factories  {factories}", f"centre     {centre}",
-             f"supply     {state['supply']}",
-             f"bag {len(state['bag'])} tiles, depot {len(state['depot'])} tiles", ""]
+    lines = [
+        head,
+        f"factories  {factories}",
+        f"centre     {centre}",
+        f"supply     {state['supply']}",
+        f"bag {len(state['bag'])} tiles, depot {len(state['depot'])} tiles",
+        "",
+    ]
     for seat, board in enumerate(state["boards"]):
         notes = []
         if board["has_marker"]:
@@ -47,8 +57,9 @@ def render_pavilion(state: dict[str, Any]) -> str:
                 name = "centre" if star == 0 else f"star {star}"
             else:
                 name = "centre" if star == 0 else COLOUR_NAMES[STAR_COLOURS[star]]
-            spaces = " ".join(ch if ch != "." else str(rules.space_numbers[star][k])
-                              for k, ch in enumerate(text))
+            spaces = " ".join(
+                ch if ch != "." else str(rules.space_numbers[star][k]) for k, ch in enumerate(text)
+            )
             lines.append(f"  {star} {name:<7} {spaces}")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

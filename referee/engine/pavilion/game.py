@@ -98,12 +98,43 @@ class PavilionGame(Game):
     family = "pavilion"
 
     __slots__ = (
-        "ruleset", "players", "turn", "round", "phase", "round_starter", "wild_order", "wild",
-        "bonus_owed", "_mono", "_numbers", "_number_masks", "_place_groups", "_wilds",
-        "_factories", "_centre", "_src_colours", "_marker_in_centre", "_marker_holder",
-        "_supply", "_bag", "_depot", "_scores", "_hands", "_kept", "_passed", "_filled",
-        "_star_cells", "_star_colours", "_allowed", "_rng", "_chance",
-        "_refill_next", "_history", "_initial_supply", "_round_scores", "_first_player",
+        "ruleset",
+        "players",
+        "turn",
+        "round",
+        "phase",
+        "round_starter",
+        "wild_order",
+        "wild",
+        "bonus_owed",
+        "_mono",
+        "_numbers",
+        "_number_masks",
+        "_place_groups",
+        "_wilds",
+        "_factories",
+        "_centre",
+        "_src_colours",
+        "_marker_in_centre",
+        "_marker_holder",
+        "_supply",
+        "_bag",
+        "_depot",
+        "_scores",
+        "_hands",
+        "_kept",
+        "_passed",
+        "_filled",
+        "_star_cells",
+        "_star_colours",
+        "_allowed",
+        "_rng",
+        "_chance",
+        "_refill_next",
+        "_history",
+        "_initial_supply",
+        "_round_scores",
+        "_first_player",
     )
 
     ruleset: Ruleset
@@ -144,10 +175,16 @@ class PavilionGame(Game):
     _round_scores: list[tuple[int, ...]]
     _first_player: int
 
-    def __init__(self, ruleset: str | Ruleset | Blank = "pavilion", players: int = 2,
-                 seed: int | None = None, first_player: int = 0, *,
-                 wild_order: str = STANDARD_WILD_ORDER,
-                 chance: tuple[str, list[list[int]], list[list[str]]] | None = None) -> None:
+    def __init__(
+        self,
+        ruleset: str | Ruleset | Blank = "pavilion",
+        players: int = 2,
+        seed: int | None = None,
+        first_player: int = 0,
+        *,
+        wild_order: str = STANDARD_WILD_ORDER,
+        chance: tuple[str, list[list[int]], list[list[str]]] | None = None,
+    ) -> None:
         """A new game. `seed` makes the chance outcomes reproducible; `chance` gives them instead
         (the initial supply, each round's factories as factory codes, each round's supply
         refills in order, e.g. from a record: see `from_record`)."""
@@ -285,8 +322,9 @@ class PavilionGame(Game):
                 have = (hand >> (8 * c)) & 255
                 if not have:
                     continue
-                key = (((star * 6 + c) * 64 + empty) * 7 + (have if have < 6 else 6)) * 7 \
-                    + (6 if c == wild else wv)
+                key = (((star * 6 + c) * 64 + empty) * 7 + (have if have < 6 else 6)) * 7 + (
+                    6 if c == wild else wv
+                )
                 found = groups[key]
                 if found is None:
                     found = build_place_group(self._numbers, key)
@@ -325,8 +363,10 @@ class PavilionGame(Game):
         try:
             kind = move.kind
         except AttributeError:
-            raise TypeError(f"push() takes a move from legal_moves() or parse_move(), not "
-                            f"{type(move).__name__}; push_notation(text) takes text") from None
+            raise TypeError(
+                f"push() takes a move from legal_moves() or parse_move(), not "
+                f"{type(move).__name__}; push_notation(text) takes text"
+            ) from None
         why = self._why_illegal(move)
         if why is not None:
             raise IllegalMoveError(why[0], why[1], move)
@@ -515,8 +555,11 @@ class PavilionGame(Game):
             colours = self._star_colours[7 * seat + star]
             if self._mono:
                 single = POPCOUNT6[colours] == 1
-                bonus += (COLOUR_STAR_BONUS[colours.bit_length() - 1] if single
-                          else MULTICOLOUR_STAR_BONUS)
+                bonus += (
+                    COLOUR_STAR_BONUS[colours.bit_length() - 1]
+                    if single
+                    else MULTICOLOUR_STAR_BONUS
+                )
             else:
                 bonus += COLOUR_STAR_BONUS[STAR_COLOURS[star]] if star else MULTICOLOUR_STAR_BONUS
         for bits, points in self._number_masks:
@@ -577,25 +620,33 @@ class PavilionGame(Game):
         if total <= in_bag:
             for c in range(N_COLOURS):
                 if (drawn >> (8 * c)) & 255 > (bag >> (8 * c)) & 255:
-                    raise RecordError(f"{what}: {(drawn >> (8 * c)) & 255} {COLOUR_NAMES[c]} "
-                                      f"tiles drawn but the bag holds only "
-                                      f"{(bag >> (8 * c)) & 255}")
+                    raise RecordError(
+                        f"{what}: {(drawn >> (8 * c)) & 255} {COLOUR_NAMES[c]} "
+                        f"tiles drawn but the bag holds only "
+                        f"{(bag >> (8 * c)) & 255}"
+                    )
             if total < count and (total < in_bag or depot):
-                raise RecordError(f"{what}: {total} tiles drawn where {count} were to be drawn, "
-                                  "although the bag or the depot still held tiles")
+                raise RecordError(
+                    f"{what}: {total} tiles drawn where {count} were to be drawn, "
+                    "although the bag or the depot still held tiles"
+                )
             self._bag = bag - drawn
             return out
         # The bag ran out: all of it was drawn, then the depot was poured in and drawing went on.
         for c in range(N_COLOURS):
             need = ((drawn >> (8 * c)) & 255) - ((bag >> (8 * c)) & 255)
             if need < 0 or need > (depot >> (8 * c)) & 255:
-                raise RecordError(f"{what}: {(drawn >> (8 * c)) & 255} {COLOUR_NAMES[c]} tiles "
-                                  f"drawn but the bag ({(bag >> (8 * c)) & 255}) and the depot "
-                                  f"({(depot >> (8 * c)) & 255}) cannot give that many")
+                raise RecordError(
+                    f"{what}: {(drawn >> (8 * c)) & 255} {COLOUR_NAMES[c]} tiles "
+                    f"drawn but the bag ({(bag >> (8 * c)) & 255}) and the depot "
+                    f"({(depot >> (8 * c)) & 255}) cannot give that many"
+                )
         rest = depot - (drawn - bag)
         if total < count and rest:
-            raise RecordError(f"{what}: {total} tiles drawn where {count} were to be drawn, "
-                              "although the depot still held tiles")
+            raise RecordError(
+                f"{what}: {total} tiles drawn where {count} were to be drawn, "
+                "although the depot still held tiles"
+            )
         self._bag = rest
         self._depot = 0
         return out
@@ -609,16 +660,24 @@ class PavilionGame(Game):
         if chance is not None and self.round <= len(chance[1]):
             codes = chance[1][self.round - 1]
             if len(codes) != n_factories:
-                raise RecordError(f"{len(codes)} factories recorded; {self.players} players use "
-                                  f"{n_factories}", round=self.round)
+                raise RecordError(
+                    f"{len(codes)} factories recorded; {self.players} players use {n_factories}",
+                    round=self.round,
+                )
             text = ""
             for code in codes:
-                text += "".join(COLOUR_LETTERS[c] * ((code >> (3 * c)) & 7)
-                                for c in range(N_COLOURS))
-                if (sum((code >> (3 * c)) & 7 for c in range(N_COLOURS)) < TILES_PER_FACTORY
-                        and code != codes[-1] and any(codes[codes.index(code) + 1:])):
-                    raise RecordError("a factory holds fewer than 4 tiles although a later one "
-                                      "was filled", round=self.round)
+                text += "".join(
+                    COLOUR_LETTERS[c] * ((code >> (3 * c)) & 7) for c in range(N_COLOURS)
+                )
+                if (
+                    sum((code >> (3 * c)) & 7 for c in range(N_COLOURS)) < TILES_PER_FACTORY
+                    and code != codes[-1]
+                    and any(codes[codes.index(code) + 1 :])
+                ):
+                    raise RecordError(
+                        "a factory holds fewer than 4 tiles although a later one was filled",
+                        round=self.round,
+                    )
             try:
                 self._recorded_draw(text, n_factories * TILES_PER_FACTORY, "the deal")
             except RecordError as exc:
@@ -648,8 +707,10 @@ class PavilionGame(Game):
             return
         listed = len(chance[2][k - 1])
         if self._refill_next < listed:
-            raise RecordError(f"{listed} supply refills recorded but only {self._refill_next} "
-                              "were needed", round=k)
+            raise RecordError(
+                f"{listed} supply refills recorded but only {self._refill_next} were needed",
+                round=k,
+            )
 
     def _refill_supply(self) -> None:
         """Fill the supply's empty spaces from the bag, left to right (after a bonus turn)."""
@@ -658,8 +719,10 @@ class PavilionGame(Game):
         if chance is not None:
             refills = chance[2][self.round - 1] if self.round <= len(chance[2]) else []
             if self._refill_next >= len(refills):
-                raise RecordError(f"the supply is refilled after this move, but the record lists "
-                                  f"only {len(refills)} refills for this round")
+                raise RecordError(
+                    f"the supply is refilled after this move, but the record lists "
+                    f"only {len(refills)} refills for this round"
+                )
             text = refills[self._refill_next]
             drawn = self._recorded_draw(text, len(empty), "the supply refill")
         else:
@@ -685,27 +748,33 @@ class PavilionGame(Game):
             s = move.source
             c = move.colour
             if s != CENTRE and s >= len(self._factories):
-                return "no-such-factory", (f"there are only {len(self._factories)} factories "
-                                           f"with {self.players} players")
+                return "no-such-factory", (
+                    f"there are only {len(self._factories)} factories with {self.players} players"
+                )
             held = self._src_colours[s]
             where = "the centre" if s == CENTRE else f"factory {s + 1}"
             if not held >> c & 1:
                 return "source-lacks-colour", f"{where} holds no {COLOUR_NAMES[c]} tile"
             if c == self.wild and held != 1 << c:
-                return "wild-taken-alone", (f"{COLOUR_NAMES[c]} is wild this round: take another "
-                                            "colour (one wild tile comes with it)")
+                return "wild-taken-alone", (
+                    f"{COLOUR_NAMES[c]} is wild this round: take another "
+                    "colour (one wild tile comes with it)"
+                )
             return None
         if kind == BONUS_MOVE:
             if phase is not BONUS:
                 return "no-bonus-owed", "no bonus tile is owed: bonus tiles follow a placement"
             if move.colour not in self._supply:
-                return "supply-lacks-colour", (f"the supply holds no "
-                                               f"{COLOUR_NAMES[move.colour]} tile")
+                return "supply-lacks-colour", (
+                    f"the supply holds no {COLOUR_NAMES[move.colour]} tile"
+                )
             return None
         if phase is not PLAY:
             if phase is BONUS:
-                return "bonus-owed", (f"take {self.bonus_owed} more bonus tile(s) from the supply "
-                                      "first (e.g. 'bonus:P')")
+                return "bonus-owed", (
+                    f"take {self.bonus_owed} more bonus tile(s) from the supply "
+                    "first (e.g. 'bonus:P')"
+                )
             return "not-placement", "it is the acquisition phase: take tiles (e.g. '3G')"
         hand = self._hands[p]
         if kind == PASS_MOVE:
@@ -726,22 +795,31 @@ class PavilionGame(Game):
         have = (hand >> (8 * c)) & 255
         if c == wild:
             if w:
-                return "wild-pays-for-wild", (f"{COLOUR_NAMES[c]} is wild: it pays for its own "
-                                              "space alone (no '+N')")
+                return "wild-pays-for-wild", (
+                    f"{COLOUR_NAMES[c]} is wild: it pays for its own space alone (no '+N')"
+                )
             if have < cost:
-                return "too-few-tiles", (f"space {space + 1} costs {cost} tiles; the player "
-                                         f"holds {have} {COLOUR_NAMES[c]}")
+                return "too-few-tiles", (
+                    f"space {space + 1} costs {cost} tiles; the player "
+                    f"holds {have} {COLOUR_NAMES[c]}"
+                )
             return None
         if w >= cost:
-            return "no-colour-tile", (f"space {space + 1} costs {cost}: at least one "
-                                      f"{COLOUR_NAMES[c]} tile pays, so at most {cost - 1} wild")
+            return "no-colour-tile", (
+                f"space {space + 1} costs {cost}: at least one "
+                f"{COLOUR_NAMES[c]} tile pays, so at most {cost - 1} wild"
+            )
         if have < cost - w:
-            return "too-few-tiles", (f"space {space + 1} costs {cost} tiles: {cost - w} "
-                                     f"{COLOUR_NAMES[c]} and {w} wild; the player holds {have} "
-                                     f"{COLOUR_NAMES[c]}")
+            return "too-few-tiles", (
+                f"space {space + 1} costs {cost} tiles: {cost - w} "
+                f"{COLOUR_NAMES[c]} and {w} wild; the player holds {have} "
+                f"{COLOUR_NAMES[c]}"
+            )
         if (hand >> (8 * wild)) & 255 < w:
-            return "too-few-wild", (f"the player holds {(hand >> (8 * wild)) & 255} wild "
-                                    f"({COLOUR_NAMES[wild]}) tiles, not {w}")
+            return "too-few-wild", (
+                f"the player holds {(hand >> (8 * wild)) & 255} wild "
+                f"({COLOUR_NAMES[wild]}) tiles, not {w}"
+            )
         return None
 
     def _refusal(self, p: int, star: int, c: int) -> str:
@@ -795,8 +873,11 @@ class PavilionGame(Game):
         g._initial_supply = self._initial_supply
         g._round_scores = self._round_scores
         g._first_player = self._first_player
-        g._history = ([(f, m[:], r[:]) for f, m, r in self._history]
-                      if stack and self._history is not None else None)
+        g._history = (
+            [(f, m[:], r[:]) for f, m, r in self._history]
+            if stack and self._history is not None
+            else None
+        )
         return g
 
     def record(self, players: list[str] | None = None) -> dict[str, Any]:
@@ -810,8 +891,14 @@ class PavilionGame(Game):
             "first_player": self._first_player,
             "options": self.options,
             "supply": self._initial_supply,
-            "rounds": [{"factories": [_factory_letters(code) for code in f], "moves": list(m),
-                        "refills": list(r)} for f, m, r in self._history],
+            "rounds": [
+                {
+                    "factories": [_factory_letters(code) for code in f],
+                    "moves": list(m),
+                    "refills": list(r),
+                }
+                for f, m, r in self._history
+            ],
             "round_scores": [list(s) for s in self._round_scores],
         }
         if self.phase is OVER:
@@ -825,9 +912,14 @@ class PavilionGame(Game):
         refills of the moves left out then stay unused)."""
         header = read_pavilion_header(record)
         try:
-            game = cls(header.ruleset, header.players, seed=0, first_player=header.first_player,
-                       wild_order=header.wild_order,
-                       chance=(header.supply, header.deals, header.refills))
+            game = cls(
+                header.ruleset,
+                header.players,
+                seed=0,
+                first_player=header.first_player,
+                wild_order=header.wild_order,
+                chance=(header.supply, header.deals, header.refills),
+            )
         except RecordError as exc:
             raise RecordError(exc.reason, round=exc.round or 1) from None
         play_rounds(game, first_moves(header.moves, upto))
@@ -843,14 +935,16 @@ class PavilionGame(Game):
     def to_state(self) -> dict[str, Any]:
         boards = []
         for p in range(self.players):
-            boards.append({
-                "score": self._scores[p],
-                "stars": [_star_letters(self._star_cells[7 * p + s]) for s in range(7)],
-                "tiles": letters(self._hands[p]),
-                "kept": letters(self._kept[p]),
-                "passed": bool(self._passed >> p & 1),
-                "has_marker": p == self._marker_holder,
-            })
+            boards.append(
+                {
+                    "score": self._scores[p],
+                    "stars": [_star_letters(self._star_cells[7 * p + s]) for s in range(7)],
+                    "tiles": letters(self._hands[p]),
+                    "kept": letters(self._kept[p]),
+                    "passed": bool(self._passed >> p & 1),
+                    "has_marker": p == self._marker_holder,
+                }
+            )
         return {
             "ruleset": self.ruleset.name,
             "players": self.players,
@@ -882,8 +976,10 @@ class PavilionGame(Game):
         return render_pavilion(self.to_state())
 
     def __repr__(self) -> str:
-        return (f"<PavilionGame {self.ruleset.name} players={self.players} round={self.round} "
-                f"phase={self.phase} turn={self.turn} scores={list(self._scores)}>")
+        return (
+            f"<PavilionGame {self.ruleset.name} players={self.players} round={self.round} "
+            f"phase={self.phase} turn={self.turn} scores={list(self._scores)}>"
+        )
 
 
 def _factory_letters(code: int) -> str:
@@ -891,8 +987,10 @@ def _factory_letters(code: int) -> str:
 
 
 def _star_letters(cells: int) -> str:
-    return "".join(COLOUR_LETTERS[((cells >> (3 * k)) & 7) - 1] if (cells >> (3 * k)) & 7
-                   else "." for k in range(6))
+    return "".join(
+        COLOUR_LETTERS[((cells >> (3 * k)) & 7) - 1] if (cells >> (3 * k)) & 7 else "."
+        for k in range(6)
+    )
 
 
 register_family(PavilionGame)

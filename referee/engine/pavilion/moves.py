@@ -36,8 +36,18 @@ class PavilionMove:
     unique to the move.
     """
 
-    __slots__ = ("index", "kind", "source", "colour", "star", "space", "wilds", "keep",
-                 "n_keep", "_text")
+    __slots__ = (
+        "index",
+        "kind",
+        "source",
+        "colour",
+        "star",
+        "space",
+        "wilds",
+        "keep",
+        "n_keep",
+        "_text",
+    )
 
     index: int
     kind: int
@@ -50,8 +60,18 @@ class PavilionMove:
     n_keep: int
     _text: str
 
-    def __init__(self, index: int, kind: int, text: str, source: int = -1, colour: int = -1,  # noqa: PLR0913  # a move's fields, filled once by the move tables
-                 star: int = -1, space: int = -1, wilds: int = 0, keep: int = 0) -> None:
+    def __init__(  # noqa: PLR0913  # a move's fields, filled once by the move tables
+        self,
+        index: int,
+        kind: int,
+        text: str,
+        source: int = -1,
+        colour: int = -1,
+        star: int = -1,
+        space: int = -1,
+        wilds: int = 0,
+        keep: int = 0,
+    ) -> None:
         """Made once per possible move when this module loads; get moves from legal_moves() or
         parse_move(text) rather than building new ones."""
         self.index = index
@@ -130,8 +150,17 @@ def _build() -> tuple[tuple[PavilionMove, ...], ...]:
         for space in range(6):
             for c in range(N_COLOURS):
                 for w in range(6):
-                    places.append(PavilionMove(i, PLACE_MOVE, _place_text(star, space, c, w),
-                                               colour=c, star=star, space=space, wilds=w))
+                    places.append(
+                        PavilionMove(
+                            i,
+                            PLACE_MOVE,
+                            _place_text(star, space, c, w),
+                            colour=c,
+                            star=star,
+                            space=space,
+                            wilds=w,
+                        )
+                    )
                     i += 1
     for n in range(MAX_KEPT + 1):
         for combo in combinations_with_replacement(range(N_COLOURS), n):
@@ -171,8 +200,9 @@ def parse_move(text: object) -> PavilionMove:
     """The move written `text` (case and surrounding spaces ignored, kept tiles in any order);
     NotationError explains what is wrong with it."""
     if not isinstance(text, str):
-        raise NotationError(f"a move is written as text such as '3G' or '4-3B+2', not "
-                            f"{type(text).__name__}")
+        raise NotationError(
+            f"a move is written as text such as '3G' or '4-3B+2', not {type(text).__name__}"
+        )
     clean = text.strip().upper().replace(" ", "")
     if clean.startswith("PASS") or clean.startswith("BONUS"):
         word, _, rest = clean.partition(":")
@@ -186,8 +216,10 @@ def parse_move(text: object) -> PavilionMove:
             return MOVES_BY_TEXT["pass:" + ordered if ordered else "pass"]
         if word == "BONUS" and len(rest) == 1:
             return MOVES_BY_TEXT["bonus:" + rest]
-        raise NotationError(f"{text!r} is not a move: write 'pass', 'pass:<kept tiles>' "
-                            "(e.g. 'pass:GGOO') or 'bonus:<colour>' (e.g. 'bonus:P')")
+        raise NotationError(
+            f"{text!r} is not a move: write 'pass', 'pass:<kept tiles>' "
+            "(e.g. 'pass:GGOO') or 'bonus:<colour>' (e.g. 'bonus:P')"
+        )
     move = MOVES_BY_TEXT.get(clean.replace("+0", ""))
     if move is not None:
         return move
@@ -198,13 +230,18 @@ def parse_move(text: object) -> PavilionMove:
         if not "1" <= space <= "6":
             raise NotationError(f"{text!r}: space {space} must be 1 to 6")
         if colour not in COLOUR_LETTERS:
-            raise NotationError(f"{text!r}: colour {colour!r} must be one of P G O Y B R "
-                                "(purple, green, orange, yellow, blue, red)")
-        raise NotationError(f"{text!r}: at most 5 wild tiles pay for a space (+0 to +5), "
-                            f"not +{wilds}")
+            raise NotationError(
+                f"{text!r}: colour {colour!r} must be one of P G O Y B R "
+                "(purple, green, orange, yellow, blue, red)"
+            )
+        raise NotationError(
+            f"{text!r}: at most 5 wild tiles pay for a space (+0 to +5), not +{wilds}"
+        )
     if _TAKE_RE.fullmatch(clean):
-        raise NotationError(f"{text!r}: colour {clean[1]!r} must be one of P G O Y B R "
-                            "(purple, green, orange, yellow, blue, red)")
+        raise NotationError(
+            f"{text!r}: colour {clean[1]!r} must be one of P G O Y B R "
+            "(purple, green, orange, yellow, blue, red)"
+        )
     raise NotationError(
         f"{text!r} is not a move: take '<factory 1-9 or C><colour>' (e.g. '3G'), place "
         "'<star 0-6>-<space 1-6><colour>[+<wild tiles>]' (e.g. '4-3B+2'), 'pass', "

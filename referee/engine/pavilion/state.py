@@ -104,13 +104,14 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:  # noqa:
         raise EngineError(f"state: round {g.round} is not 1-{ROUNDS}")
     phase = _PHASES.get(state["phase"])
     if phase is None:
-        raise EngineError(f"state: phase {state['phase']!r} is not one of take, play, bonus, "
-                          "over")
+        raise EngineError(f"state: phase {state['phase']!r} is not one of take, play, bonus, over")
     g.phase = phase
     g.wild = g._wilds[g.round - 1]
     if state.get("wild", COLOUR_LETTERS[g.wild]) != COLOUR_LETTERS[g.wild]:
-        raise EngineError(f"state: wild {state['wild']!r} is not round {g.round}'s wild colour "
-                          f"({COLOUR_LETTERS[g.wild]}) in the order {g.wild_order}")
+        raise EngineError(
+            f"state: wild {state['wild']!r} is not round {g.round}'s wild colour "
+            f"({COLOUR_LETTERS[g.wild]}) in the order {g.wild_order}"
+        )
     g.turn = int(state["turn"])
     if phase is not OVER and not 0 <= g.turn < players:
         raise EngineError(f"state: turn {g.turn} is not a seat from 0 to {players - 1}")
@@ -122,8 +123,10 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:  # noqa:
     total = 0
     factories = list(state["factories"])
     if len(factories) != FACTORIES_FOR_PLAYERS[players]:
-        raise EngineError(f"state: {len(factories)} factories; {players} players use "
-                          f"{FACTORIES_FOR_PLAYERS[players]}")
+        raise EngineError(
+            f"state: {len(factories)} factories; {players} players use "
+            f"{FACTORIES_FOR_PLAYERS[players]}"
+        )
     g._factories = []
     src = [0] * (CENTRE + 1)
     for f, text in enumerate(factories):
@@ -138,8 +141,9 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:  # noqa:
     g._marker_in_centre = bool(state["marker_in_centre"])
     supply = state["supply"]
     if not isinstance(supply, str) or len(supply) != SUPPLY_SPACES:
-        raise EngineError(f"state: supply: exactly {SUPPLY_SPACES} characters, a tile letter or "
-                          "'.' per space")
+        raise EngineError(
+            f"state: supply: exactly {SUPPLY_SPACES} characters, a tile letter or '.' per space"
+        )
     g._supply = [COLOUR_LETTERS.find(ch) if ch != "." else -1 for ch in supply]
     if any(c < 0 and ch != "." for c, ch in zip(g._supply, supply, strict=True)):
         raise EngineError("state: supply: use tile letters P G O Y B R, or '.' for an empty space")
@@ -171,20 +175,19 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:  # noqa:
             g._marker_holder = p
         stars = list(board["stars"])
         if len(stars) != 7:
-            raise EngineError(f"state: seat {p}: 7 stars (the centre star first), not "
-                              f"{len(stars)}")
+            raise EngineError(f"state: seat {p}: 7 stars (the centre star first), not {len(stars)}")
         filled = 0
         for s, text in enumerate(stars):
-            bits, cells, colours, n = _star(text, s, rules.monochrome_stars,
-                                            f"seat {p} star {s}")
+            bits, cells, colours, n = _star(text, s, rules.monochrome_stars, f"seat {p} star {s}")
             filled |= bits << (6 * s)
             g._star_cells.append(cells)
             g._star_colours.append(colours)
             total += n
         g._filled.append(filled)
     if total != TILES_PER_COLOUR * N_COLOURS:
-        raise EngineError(f"state: {total} tiles in all; the game has "
-                          f"{TILES_PER_COLOUR * N_COLOURS}")
+        raise EngineError(
+            f"state: {total} tiles in all; the game has {TILES_PER_COLOUR * N_COLOURS}"
+        )
     if phase is not OVER and g._passed >> g.turn & 1:
         raise EngineError(f"state: seat {g.turn} is to move but has passed")
     g._rng = rng.seed_state(fresh_seed() if seed is None else seed)

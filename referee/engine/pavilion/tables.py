@@ -66,18 +66,29 @@ def _structures() -> list[tuple[str, int, int]]:
         out.append((f"window of star {n}", cell(n, 4) | cell(n, 5), WINDOW_TILES))
     for n in range(1, 7):
         after = n % 6 + 1  # star 6 is followed by star 1
-        out.append((f"statue of stars {n}-{after}",
-                    cell(n, 0) | cell(n, 1) | cell(after, 2) | cell(after, 3), STATUE_TILES))
+        out.append(
+            (
+                f"statue of stars {n}-{after}",
+                cell(n, 0) | cell(n, 1) | cell(after, 2) | cell(after, 3),
+                STATUE_TILES,
+            )
+        )
     for n in range(1, 7):
-        out.append((f"pillar of star {n}", cell(n, 1) | cell(n, 2)
-                    | cell(0, (n + 3) % 6) | cell(0, (n + 4) % 6), PILLAR_TILES))
+        out.append(
+            (
+                f"pillar of star {n}",
+                cell(n, 1) | cell(n, 2) | cell(0, (n + 3) % 6) | cell(0, (n + 4) % 6),
+                PILLAR_TILES,
+            )
+        )
     return out
 
 
 STRUCTURES: Final = _structures()
 # STRUCTURES_AT[6*star + space]: the (bits, tiles) of the structures that space belongs to.
-STRUCTURES_AT: Final = tuple(tuple((bits, tiles) for _, bits, tiles in STRUCTURES
-                                   if bits >> i & 1) for i in range(42))
+STRUCTURES_AT: Final = tuple(
+    tuple((bits, tiles) for _, bits, tiles in STRUCTURES if bits >> i & 1) for i in range(42)
+)
 
 
 def _ring_run(bits: int, i: int) -> int:
@@ -130,12 +141,16 @@ def _take_group(source: int, wild: int, colours: int) -> tuple[PavilionMove, ...
         return ()
     if colours == 1 << wild:
         return (TAKE_MOVES[source * N_COLOURS + wild],)
-    return tuple(TAKE_MOVES[source * N_COLOURS + c] for c in range(N_COLOURS)
-                 if c != wild and colours >> c & 1)
+    return tuple(
+        TAKE_MOVES[source * N_COLOURS + c]
+        for c in range(N_COLOURS)
+        if c != wild and colours >> c & 1
+    )
 
 
-TAKE_GROUPS: Final = tuple(_take_group(s, w, m) for s in range(N_SOURCES)
-                           for w in range(N_COLOURS) for m in range(64))
+TAKE_GROUPS: Final = tuple(
+    _take_group(s, w, m) for s in range(N_SOURCES) for w in range(N_COLOURS) for m in range(64)
+)
 CENTRE_SOURCE: Final = CENTRE
 
 
@@ -165,8 +180,7 @@ def colours_of_packed(packed: int) -> int:
 PLACE_KEYS: Final = 7 * 6 * 64 * 7 * 7
 
 
-def build_place_group(numbers: tuple[tuple[int, ...], ...],
-                      key: int) -> tuple[PavilionMove, ...]:
+def build_place_group(numbers: tuple[tuple[int, ...], ...], key: int) -> tuple[PavilionMove, ...]:
     rest, wild = divmod(key, 7)
     rest, have = divmod(rest, 7)
     rest, empty = divmod(rest, 64)
@@ -202,8 +216,11 @@ def build_pass_group(capped: int) -> tuple[PavilionMove, ...]:
     for _ in range(N_COLOURS):
         capped, digit = divmod(capped, 5)
         counts.append(digit)
-    return tuple(m for keep, m in PASS_BY_KEEP.items()
-                 if all((keep >> (8 * c)) & 255 <= counts[c] for c in range(N_COLOURS)))
+    return tuple(
+        m
+        for keep, m in PASS_BY_KEEP.items()
+        if all((keep >> (8 * c)) & 255 <= counts[c] for c in range(N_COLOURS))
+    )
 
 
 def pass_key(hand: int) -> int:
@@ -211,9 +228,10 @@ def pass_key(hand: int) -> int:
     return _capped_key(hand)
 
 
-PASS_KEYS: Final = 5 ** N_COLOURS
-BONUS_GROUPS: Final = tuple(tuple(BONUS_MOVES[c] for c in range(N_COLOURS) if m >> c & 1)
-                            for m in range(64))
+PASS_KEYS: Final = 5**N_COLOURS
+BONUS_GROUPS: Final = tuple(
+    tuple(BONUS_MOVES[c] for c in range(N_COLOURS) if m >> c & 1) for m in range(64)
+)
 
 
 def check_wild_order(wild_order: object) -> str:
@@ -222,6 +240,8 @@ def check_wild_order(wild_order: object) -> str:
         raise EngineError("wild_order: six letters, each of P G O Y B R once (e.g. 'PGOYBR')")
     order = wild_order.strip().upper()
     if len(order) != N_COLOURS or sorted(order) != sorted(COLOUR_LETTERS):
-        raise EngineError(f"wild_order {wild_order!r}: six letters, each of P G O Y B R once "
-                          "(the wild colour of rounds 1-6), e.g. 'PGOYBR'")
+        raise EngineError(
+            f"wild_order {wild_order!r}: six letters, each of P G O Y B R once "
+            "(the wild colour of rounds 1-6), e.g. 'PGOYBR'"
+        )
     return order

@@ -11,6 +11,10 @@ class ClockedBot(sdk.Bot):
         assert 0 < budget <= self.clock.move_time, (budget, self.clock)
         assert self.clock.remaining() >= budget
         time.sleep(min(budget, 0.05))
-        self.log.info("clock move_time=%.3f bank=%.3f budget=%.3f", self.clock.move_time,
-                      self.clock.bank, budget)
+        self.log.info(
+            "clock move_time=%.3f bank=%.3f budget=%.3f",
+            self.clock.move_time,
+            self.clock.bank,
+            budget,
+        )
         return state.legal_moves()[-1]

@@ -25,8 +25,11 @@ from referee.protocol import bot_pb2  # noqa: E402
 token = os.environ["AZUL_ARENA_TOKEN"] + ("x" if mode == "bad_token" else "")
 version = 99 if mode == "old_version" else 1
 out: queue.SimpleQueue = queue.SimpleQueue()
-out.put(bot_pb2.ConnectRequest(hello=bot_pb2.Hello(protocol_version=version, bot_name=mode,
-                                                   token=token)))
+out.put(
+    bot_pb2.ConnectRequest(
+        hello=bot_pb2.Hello(protocol_version=version, bot_name=mode, token=token)
+    )
+)
 
 
 def requests():
@@ -35,9 +38,11 @@ def requests():
 
 
 channel = grpc.insecure_channel(os.environ["AZUL_ARENA_REFEREE"])
-stub = channel.stream_stream("/azul_arena.v1.BotService/Connect",
-                             request_serializer=bot_pb2.ConnectRequest.SerializeToString,
-                             response_deserializer=bot_pb2.ConnectResponse.FromString)
+stub = channel.stream_stream(
+    "/azul_arena.v1.BotService/Connect",
+    request_serializer=bot_pb2.ConnectRequest.SerializeToString,
+    response_deserializer=bot_pb2.ConnectResponse.FromString,
+)
 call = stub(requests())
 for msg in call:
     kind = msg.WhichOneof("message")

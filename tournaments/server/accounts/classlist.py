@@ -63,8 +63,10 @@ def read(path: Path) -> list[Student]:
     rows = csv.reader(io.StringIO(text))
     header = [h.strip().lower() for h in next(rows, [])]
     if header != COLUMNS:
-        raise ClassListError(f"{path}: line 1 must be the header {','.join(COLUMNS)}, "
-                             f"not {','.join(header) or '(empty)'}")
+        raise ClassListError(
+            f"{path}: line 1 must be the header {','.join(COLUMNS)}, "
+            f"not {','.join(header) or '(empty)'}"
+        )
     students: list[Student] = []
     seen: dict[str, int] = {}
     for number, row in enumerate(rows, start=2):
@@ -72,14 +74,16 @@ def read(path: Path) -> list[Student]:
             continue
         where = f"{path}: line {number}"
         if len(row) != len(COLUMNS):
-            raise ClassListError(f"{where}: {len(row)} columns, expected {len(COLUMNS)} "
-                                 f"({','.join(COLUMNS)})")
+            raise ClassListError(
+                f"{where}: {len(row)} columns, expected {len(COLUMNS)} ({','.join(COLUMNS)})"
+            )
         login, name, email, team = (cell.strip() for cell in row)
         try:
             UnicodeUsernameValidator()(login)
         except ValidationError:
-            raise ClassListError(f"{where}: login {login!r} must be letters, digits and "
-                                 f"@ . + - _") from None
+            raise ClassListError(
+                f"{where}: login {login!r} must be letters, digits and @ . + - _"
+            ) from None
         try:
             validate_email(email)
         except ValidationError:
@@ -87,8 +91,10 @@ def read(path: Path) -> list[Student]:
         try:
             validate_slug(team)
         except ValidationError:
-            raise ClassListError(f"{where}: team {team!r} must be letters, digits, - and _ "
-                                 f"(it is its name on the leaderboard)") from None
+            raise ClassListError(
+                f"{where}: team {team!r} must be letters, digits, - and _ "
+                f"(it is its name on the leaderboard)"
+            ) from None
         if login in seen:
             raise ClassListError(f"{where}: login {login!r} is already on line {seen[login]}")
         seen[login] = number
@@ -112,8 +118,10 @@ def apply(students: list[Student], contest: Any, base_url: str) -> ImportResult:
         for s in students:
             team = Participant.objects.filter(name=s.team).first()
             if team is not None and team.contest_id != contest.pk:
-                raise ClassListError(f"line {s.line}: team name {s.team!r} is taken in another "
-                                     f"contest; choose another")
+                raise ClassListError(
+                    f"line {s.line}: team name {s.team!r} is taken in another "
+                    f"contest; choose another"
+                )
             if team is not None and team.staff_bot:
                 raise ClassListError(f"line {s.line}: {s.team!r} is a staff bot, not a team")
             if team is None:
@@ -127,8 +135,9 @@ def apply(students: list[Student], contest: Any, base_url: str) -> ImportResult:
                 result.created.append(s.login)
             else:
                 if user.is_staff:
-                    raise ClassListError(f"line {s.line}: {s.login!r} is an organiser's "
-                                         f"account, not a student's")
+                    raise ClassListError(
+                        f"line {s.line}: {s.login!r} is an organiser's account, not a student's"
+                    )
                 result.updated.append(s.login)
             user.first_name, user.last_name, user.email = first[:150], last[:150], s.email
             user.save()
@@ -159,7 +168,10 @@ def send(result: ImportResult, students: list[Student], contest_name: str) -> in
     emails = {s.login: s.email for s in students}
     sent = 0
     for login, link in sorted(result.links.items()):
-        sent += send_mail(f"Your account for {contest_name}",
-                          f"Your login is {login}. Set your password here (the link works "
-                          f"once): {link}", None, [emails[login]])
+        sent += send_mail(
+            f"Your account for {contest_name}",
+            f"Your login is {login}. Set your password here (the link works once): {link}",
+            None,
+            [emails[login]],
+        )
     return sent

@@ -20,17 +20,28 @@ TOKEN_PREFIX = "aat_"
 
 
 class Participant(models.Model):
-    name = models.SlugField(max_length=64, unique=True,
-                            help_text="shown on the leaderboard; letters, digits, - and _")
+    name = models.SlugField(
+        max_length=64, unique=True, help_text="shown on the leaderboard; letters, digits, - and _"
+    )
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="participants")
     created = models.DateTimeField(default=timezone.now)
     # The version that plays, when its owner chose one; else the newest that passed validation.
-    pinned = models.ForeignKey("arena_submissions.Version", null=True, blank=True,
-                               on_delete=models.SET_NULL, related_name="+")
+    pinned = models.ForeignKey(
+        "arena_submissions.Version",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     staff_bot = models.BooleanField(default=False, help_text="a reference bot of the organisers")
     # Its contest (None is the default contest: set on save).
-    contest = models.ForeignKey("arena_ladder.Contest", null=True, blank=True,
-                                on_delete=models.CASCADE, related_name="participants")
+    contest = models.ForeignKey(
+        "arena_ladder.Contest",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="participants",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -65,8 +76,9 @@ def _digest(token: str) -> str:
 
 
 class ApiToken(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="api_tokens")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
     name = models.CharField(max_length=64, default="cli")
     digest = models.CharField(max_length=64, unique=True)
     hint = models.CharField(max_length=12, help_text="the token's first characters")
@@ -84,8 +96,7 @@ class ApiToken(models.Model):
     def issue(cls, user: Any, name: str = "cli") -> tuple[ApiToken, str]:
         """A new token for `user`: the stored row and the token itself (shown once)."""
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-        row = cls.objects.create(user=user, name=name[:64], digest=_digest(token),
-                                 hint=token[:10])
+        row = cls.objects.create(user=user, name=name[:64], digest=_digest(token), hint=token[:10])
         return row, token
 
     @classmethod
@@ -93,8 +104,11 @@ class ApiToken(models.Model):
         """The active user a token belongs to, or None (unknown, revoked, inactive user)."""
         if not token.startswith(TOKEN_PREFIX):
             return None
-        row = cls.objects.select_related("user").filter(digest=_digest(token),
-                                                        revoked__isnull=True).first()
+        row = (
+            cls.objects.select_related("user")
+            .filter(digest=_digest(token), revoked__isnull=True)
+            .first()
+        )
         if row is None or not row.user.is_active:
             return None
         cls.objects.filter(pk=row.pk).update(last_used=timezone.now())

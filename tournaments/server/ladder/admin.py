@@ -10,8 +10,17 @@ from tournaments.server.ladder.models import Contest, Extension, Game, HandIn, S
 
 @admin.register(Contest)
 class ContestAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("slug", "name", "state", "ruleset", "players", "time_per_move", "deadline",
-                    "visibility", "paused")
+    list_display = (
+        "slug",
+        "name",
+        "state",
+        "ruleset",
+        "players",
+        "time_per_move",
+        "deadline",
+        "visibility",
+        "paused",
+    )
     actions = ["freeze", "close"]
 
     @admin.action(description="Freeze now: submissions end, active versions handed in")
@@ -49,8 +58,17 @@ class HandInAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
     model = Seat
     extra = 0
-    readonly_fields = ("seat", "version", "score", "rank", "termination", "moves", "cpu_time",
-                       "mu_before", "mu_after")
+    readonly_fields = (
+        "seat",
+        "version",
+        "score",
+        "rank",
+        "termination",
+        "moves",
+        "cpu_time",
+        "mu_before",
+        "mu_after",
+    )
     exclude = ("log", "move_time", "sigma_before", "sigma_after")
 
 
@@ -65,16 +83,19 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     @admin.action(description="Cancel the selected scheduled games (never rated)")
     def cancel(self, request: Any, queryset: Any) -> None:
         queryset.filter(status=Game.SCHEDULED).update(
-            status=Game.FAILED, error=f"cancelled by {request.user.username}")
+            status=Game.FAILED, error=f"cancelled by {request.user.username}"
+        )
 
     @admin.action(description="Requeue the selected failed games (played again, then rated)")
     def requeue(self, request: Any, queryset: Any) -> None:
         queryset.filter(status=Game.FAILED, rated=False).update(
-            status=Game.SCHEDULED, attempts=0, finished=None,
-            error=f"requeued by {request.user.username}")
+            status=Game.SCHEDULED,
+            attempts=0,
+            finished=None,
+            error=f"requeued by {request.user.username}",
+        )
 
 
 @admin.register(Standing)
 class StandingAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("version", "mu", "sigma", "games", "wins", "last_game")
-

@@ -16,8 +16,9 @@ from typing import Any
 from referee import run_loop
 
 
-def run_ladder_bench(games: int, concurrency: int, entries: int,
-                     isolation: str | None = None) -> dict[str, Any]:
+def run_ladder_bench(
+    games: int, concurrency: int, entries: int, isolation: str | None = None
+) -> dict[str, Any]:
     """Needs Django set up on a fresh data folder (the command does it)."""
     from tournaments.benchmarks.tournament import run_bench
     from tournaments.server.accounts.models import Participant
@@ -41,8 +42,13 @@ def run_ladder_bench(games: int, concurrency: int, entries: int,
     def on_game(game_id: int) -> None:
         marks.append(time.perf_counter())
 
-    worker = LadderWorker(concurrency=concurrency, isolation=isolation,
-                          max_games=warm + games, validate=False, on_game=on_game)
+    worker = LadderWorker(
+        concurrency=concurrency,
+        isolation=isolation,
+        max_games=warm + games,
+        validate=False,
+        on_game=on_game,
+    )
     began = time.perf_counter()
     stats = run_loop(worker.run())
     measured = len(marks) - warm
@@ -51,9 +57,13 @@ def run_ladder_bench(games: int, concurrency: int, entries: int,
     failed = Game.objects.filter(status=Game.FAILED).count()
     tournament = run_bench(games, concurrency, entries_count=entries, isolation=isolation)
     return {
-        "entries": entries, "concurrency": concurrency, "games": measured,
-        "warmup_games": warm, "isolation": tournament["isolation"],
-        "ladder_games_per_s": ladder, "ladder_elapsed_s": elapsed,
+        "entries": entries,
+        "concurrency": concurrency,
+        "games": measured,
+        "warmup_games": warm,
+        "isolation": tournament["isolation"],
+        "ladder_games_per_s": ladder,
+        "ladder_elapsed_s": elapsed,
         "ladder_total_s": time.perf_counter() - began,
         "ladder_infrastructure_failures": stats.infrastructure_failures + failed,
         "tournament_games_per_s": tournament["games_per_s"],
@@ -61,8 +71,13 @@ def run_ladder_bench(games: int, concurrency: int, entries: int,
     }
 
 
-def run_upload_bench(participants: int, uploads: int, concurrency: int,
-                     isolation: str | None = None, timeout: float = 600) -> dict[str, Any]:
+def run_upload_bench(
+    participants: int,
+    uploads: int,
+    concurrency: int,
+    isolation: str | None = None,
+    timeout: float = 600,
+) -> dict[str, Any]:
     """Time from upload to the new version's first ranked game, with `participants` random
     bots already on the ladder: `uploads` new participants upload one after the other (each
     once the previous one has played), the worker validating and playing throughout."""
@@ -92,8 +107,11 @@ def run_upload_bench(participants: int, uploads: int, concurrency: int,
     try:
         # The field's first games first: every process started, the ladder in its stride.
         deadline = time.monotonic() + timeout
-        while Seat.objects.filter(rank__isnull=False).values("version").distinct().count() \
-                < participants and time.monotonic() < deadline:
+        while (
+            Seat.objects.filter(rank__isnull=False).values("version").distinct().count()
+            < participants
+            and time.monotonic() < deadline
+        ):
             time.sleep(0.5)
         for i in range(uploads):
             who = Participant.objects.create(name=f"newcomer-{i + 1}")
@@ -101,8 +119,10 @@ def run_upload_bench(participants: int, uploads: int, concurrency: int,
             version = submit(who, [archive])
             validated = None
             while time.monotonic() < deadline:
-                if validated is None and Version.objects.filter(
-                        pk=version.pk, state=Version.PASSED).exists():
+                if (
+                    validated is None
+                    and Version.objects.filter(pk=version.pk, state=Version.PASSED).exists()
+                ):
                     validated = time.monotonic() - began
                 if Seat.objects.filter(version=version, rank__isnull=False).exists():
                     waits.append(time.monotonic() - began)
@@ -114,7 +134,9 @@ def run_upload_bench(participants: int, uploads: int, concurrency: int,
         thread.join(timeout=120)
     waits.sort()
     return {
-        "participants": participants, "uploads": len(waits), "concurrency": concurrency,
+        "participants": participants,
+        "uploads": len(waits),
+        "concurrency": concurrency,
         "upload_to_first_game_s": [round(w, 2) for w in waits],
         "p50_s": statistics.median(waits) if waits else None,
         "p95_s": waits[min(len(waits) - 1, int(0.95 * len(waits)))] if waits else None,
@@ -122,9 +144,16 @@ def run_upload_bench(participants: int, uploads: int, concurrency: int,
     }
 
 
-def run_final_bench(teams: int, staff: int, players: int, max_per_entry: int,
-                    target: float, real_games: int, concurrency: int,
-                    isolation: str | None = None) -> dict[str, Any]:
+def run_final_bench(
+    teams: int,
+    staff: int,
+    players: int,
+    max_per_entry: int,
+    target: float,
+    real_games: int,
+    concurrency: int,
+    isolation: str | None = None,
+) -> dict[str, Any]:
     """How many games a contest's final needs, and what they cost here.
 
     Stability: two independent adaptive finals of the same simulated field (`teams` + `staff`
@@ -142,30 +171,60 @@ def run_final_bench(teams: int, staff: int, players: int, max_per_entry: int,
     from tournaments.tournament import TournamentConfig, play, prepare
 
     entries = teams + staff
-    curve = stability("adaptive", entries, entries * max_per_entry // players * players,
-                      players, seed=1, checkpoints=40, min_games=players)
+    curve = stability(
+        "adaptive",
+        entries,
+        entries * max_per_entry // players * players,
+        players,
+        seed=1,
+        checkpoints=40,
+        min_games=players,
+    )
     reach = next((k for k, between, _ in curve if between >= target), None)
     field = bench_entries(max(players * 3, 6))
-    config = TournamentConfig(entries=field, players=players, time_per_move=0.2,
-                              schedule="adaptive", games=real_games // players * players,
-                              min_games=1, isolation=isolation)
-    with tempfile.TemporaryDirectory(prefix="azul-final-bench-") as tmp, \
-            Store.open(Path(tmp) / "final.sqlite") as store:
+    config = TournamentConfig(
+        entries=field,
+        players=players,
+        time_per_move=0.2,
+        schedule="adaptive",
+        games=real_games // players * players,
+        min_games=1,
+        isolation=isolation,
+    )
+    with (
+        tempfile.TemporaryDirectory(prefix="azul-final-bench-") as tmp,
+        Store.open(Path(tmp) / "final.sqlite") as store,
+    ):
         config, games = prepare(store, config)
         began = time.perf_counter()
-        summary = play(store, config, games, concurrency, Console(quiet=True),
-                       log_dir=Path(tmp) / "logs", live=False)
+        summary = play(
+            store,
+            config,
+            games,
+            concurrency,
+            Console(quiet=True),
+            log_dir=Path(tmp) / "logs",
+            live=False,
+        )
         wall = time.perf_counter() - began
     return {
-        "entries": entries, "teams": teams, "staff_bots": staff, "players": players,
-        "target_tau": target, "games_for_target": reach,
+        "entries": entries,
+        "teams": teams,
+        "staff_bots": staff,
+        "players": players,
+        "target_tau": target,
+        "games_for_target": reach,
         "games_per_entry_for_target": (reach * players / entries) if reach else None,
-        "stability": [{"games": k, "tau_between_finals": b, "tau_with_truth": t}
-                      for k, b, t in curve],
-        "real_games": summary.played, "real_failed": summary.failed,
-        "real_isolation": config.isolation, "concurrency": concurrency,
+        "stability": [
+            {"games": k, "tau_between_finals": b, "tau_with_truth": t} for k, b, t in curve
+        ],
+        "real_games": summary.played,
+        "real_failed": summary.failed,
+        "real_isolation": config.isolation,
+        "concurrency": concurrency,
         "real_wall_s": wall,
         "wall_s_per_1000_games": 1000 * wall / summary.played if summary.played else None,
         "final_wall_s_estimate": (wall / summary.played * reach)
-        if summary.played and reach else None,
+        if summary.played and reach
+        else None,
     }

@@ -23,24 +23,29 @@ class ChallengeError(ValueError):
     """A challenge refused; the message says why."""
 
 
-def challenge(participant: Participant, opponents: list[str],
-              now: datetime | None = None) -> Game:
+def challenge(participant: Participant, opponents: list[str], now: datetime | None = None) -> Game:
     """Schedule an unranked game of `participant` against the participants named."""
     contest = Contest.of(participant)
     now = now or timezone.now()
     if contest.state != Contest.OPEN:
-        raise ChallengeError(f"{contest.label} is {contest.state}: challenges are played while "
-                             f"it is open")
+        raise ChallengeError(
+            f"{contest.label} is {contest.state}: challenges are played while it is open"
+        )
     if len(opponents) != contest.players - 1:
-        raise ChallengeError(f"a {contest.players}-player game needs {contest.players - 1} "
-                             f"opponent(s), not {len(opponents)}")
+        raise ChallengeError(
+            f"a {contest.players}-player game needs {contest.players - 1} "
+            f"opponent(s), not {len(opponents)}"
+        )
     if participant.name in opponents or len(set(opponents)) != len(opponents):
         raise ChallengeError("name each opponent once, and not yourself")
-    used = Game.objects.filter(kind=Game.CHALLENGE, requested_by=participant,
-                               created__gt=now - timedelta(days=1)).count()
+    used = Game.objects.filter(
+        kind=Game.CHALLENGE, requested_by=participant, created__gt=now - timedelta(days=1)
+    ).count()
     if used >= contest.challenge_quota:
-        raise ChallengeError(f"{participant.name} has asked for {used} challenges in the last 24 "
-                             f"hours, the contest's limit is {contest.challenge_quota}")
+        raise ChallengeError(
+            f"{participant.name} has asked for {used} challenges in the last 24 "
+            f"hours, the contest's limit is {contest.challenge_quota}"
+        )
     seats: list[Any] = []
     for name in [participant.name, *opponents]:
         who = Participant.objects.filter(name=name, contest=contest).first()

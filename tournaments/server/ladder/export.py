@@ -38,25 +38,53 @@ def staff_win_rates(report: Report, team: str, bot: str) -> tuple[float, float, 
 def standings_rows(contest: Contest) -> tuple[list[str], list[list[str]]]:
     report = final_report(contest)
     bots = staff_names(contest)
-    handins = {h.participant.name: h for h in
-               HandIn.objects.filter(contest=contest).select_related("participant")}
-    members = {p.name: " ".join(sorted(m.username for m in p.members.all()))
-               for p in contest.participants.prefetch_related("members")}
-    header = ["rank", "team", "staff_bot", "members", "version_sha256", "mu", "sigma", "games",
-              "mean_score"]
+    handins = {
+        h.participant.name: h
+        for h in HandIn.objects.filter(contest=contest).select_related("participant")
+    }
+    members = {
+        p.name: " ".join(sorted(m.username for m in p.members.all()))
+        for p in contest.participants.prefetch_related("members")
+    }
+    header = [
+        "rank",
+        "team",
+        "staff_bot",
+        "members",
+        "version_sha256",
+        "mu",
+        "sigma",
+        "games",
+        "mean_score",
+    ]
     for bot in bots:
-        header += [f"win_rate_vs_{bot}", f"win_rate_vs_{bot}_low",
-                   f"win_rate_vs_{bot}_high", f"games_vs_{bot}"]
+        header += [
+            f"win_rate_vs_{bot}",
+            f"win_rate_vs_{bot}_low",
+            f"win_rate_vs_{bot}_high",
+            f"games_vs_{bot}",
+        ]
     rows = []
     for r in report.leaderboard:
         h = handins.get(r.entry)
-        row = [str(r.rank), r.entry, "yes" if r.entry in bots else "no",
-               members.get(r.entry, ""), h.sha256 if h else "", f"{r.mu:.4f}", f"{r.sigma:.4f}",
-               str(r.games), f"{r.mean_score:.2f}"]
+        row = [
+            str(r.rank),
+            r.entry,
+            "yes" if r.entry in bots else "no",
+            members.get(r.entry, ""),
+            h.sha256 if h else "",
+            f"{r.mu:.4f}",
+            f"{r.sigma:.4f}",
+            str(r.games),
+            f"{r.mean_score:.2f}",
+        ]
         for bot in bots:
             rate, low, high, n = staff_win_rates(report, r.entry, bot)
-            row += (["", "", "", "0"] if n == 0 or bot == r.entry else
-                    [f"{rate:.4f}", f"{low:.4f}", f"{high:.4f}", str(n)])
+            row += (
+                ["", "", "", "0"]
+                if n == 0 or bot == r.entry
+                else [f"{rate:.4f}", f"{low:.4f}", f"{high:.4f}", str(n)]
+            )
         rows.append(row)
     return header, rows
 
@@ -83,14 +111,26 @@ def write_archive(contest: Contest, out: Path) -> int:
     count = 0
     with tarfile.open(out, "w:gz") as tar, tempfile.TemporaryDirectory() as tmp:
         _add(tar, f"{contest.label}/standings.csv", standings_csv(contest).encode())
-        about = {"contest": contest.label, "name": contest.name, "ruleset": contest.ruleset,
-                 "options": contest.options(), "players": contest.players,
-                 "time_per_move": contest.time_per_move,
-                 "deadline": contest.deadline.isoformat() if contest.deadline else None,
-                 "handins": [{"team": h.participant.name, "version": h.version.number,
-                              "sha256": h.sha256, "at": h.at.isoformat()}
-                             for h in HandIn.objects.filter(contest=contest)
-                             .select_related("participant", "version")]}
+        about = {
+            "contest": contest.label,
+            "name": contest.name,
+            "ruleset": contest.ruleset,
+            "options": contest.options(),
+            "players": contest.players,
+            "time_per_move": contest.time_per_move,
+            "deadline": contest.deadline.isoformat() if contest.deadline else None,
+            "handins": [
+                {
+                    "team": h.participant.name,
+                    "version": h.version.number,
+                    "sha256": h.sha256,
+                    "at": h.at.isoformat(),
+                }
+                for h in HandIn.objects.filter(contest=contest).select_related(
+                    "participant", "version"
+                )
+            ],
+        }
         _add(tar, f"{contest.label}/contest.json", json.dumps(about, indent=1).encode())
         # A consistent copy of the final's database, even while something reads it.
         copy = Path(tmp) / "final.db"
@@ -101,12 +141,18 @@ def write_archive(contest: Contest, out: Path) -> int:
             for g in store.games(done_only=True):
                 record = store.replay(g.game.game_id)
                 if record is not None:
-                    _add(tar, f"{contest.label}/games/final-{g.game.game_id}.json",
-                         json.dumps(record).encode())
+                    _add(
+                        tar,
+                        f"{contest.label}/games/final-{g.game.game_id}.json",
+                        json.dumps(record).encode(),
+                    )
                     count += 1
         games = Game.objects.filter(contest=contest, status=Game.DONE, record__isnull=False)
         for game in games.iterator():
-            _add(tar, f"{contest.label}/games/{game.kind}-{game.pk}.json",
-                 json.dumps(game.record).encode())
+            _add(
+                tar,
+                f"{contest.label}/games/{game.kind}-{game.pk}.json",
+                json.dumps(game.record).encode(),
+            )
             count += 1
     return count

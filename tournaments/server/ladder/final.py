@@ -32,17 +32,25 @@ def final_path(contest: Contest) -> Path:
 
 def final_entries(contest: Contest) -> list[tuple[HandIn, Entry]]:
     """Each hand-in and its tournament entry, named by its participant."""
-    rows = (HandIn.objects.filter(contest=contest)
-            .select_related("participant", "version__participant").order_by("participant__name"))
+    rows = (
+        HandIn.objects.filter(contest=contest)
+        .select_related("participant", "version__participant")
+        .order_by("participant__name")
+    )
     return [(h, Entry(h.participant.name, h.version.spec())) for h in rows]
 
 
 def final_config(contest: Contest, entries: list[Entry]) -> TournamentConfig:
     n, players = len(entries), contest.players
-    config = TournamentConfig(entries=entries, ruleset=contest.ruleset, players=players,
-                              time_per_move=contest.time_per_move, options=contest.options(),
-                              isolation=contest.isolation or None,
-                              games_per_pairing=contest.final_games_per_pairing)
+    config = TournamentConfig(
+        entries=entries,
+        ruleset=contest.ruleset,
+        players=players,
+        time_per_move=contest.time_per_move,
+        options=contest.options(),
+        isolation=contest.isolation or None,
+        games_per_pairing=contest.final_games_per_pairing,
+    )
     round_robin = count_games(n, players, contest.final_games_per_pairing, False)
     needed = -(-n * contest.final_min_games // players)
     if round_robin > needed:
@@ -53,18 +61,26 @@ def final_config(contest: Contest, entries: list[Entry]) -> TournamentConfig:
     return config
 
 
-def run_final(contest: Contest, concurrency: int = 2, console: Console | None = None,
-              log_dir: Path | None = None) -> RunSummary:
+def run_final(
+    contest: Contest,
+    concurrency: int = 2,
+    console: Console | None = None,
+    log_dir: Path | None = None,
+) -> RunSummary:
     """Play (or resume) the final tournament; the contest is `final` from its start."""
     if contest.state not in (Contest.FROZEN, Contest.FINAL):
-        raise LifecycleError(f"{contest.label} is {contest.state}: the final is played once the "
-                             f"contest is frozen (server contest set {contest.label} frozen)")
+        raise LifecycleError(
+            f"{contest.label} is {contest.state}: the final is played once the "
+            f"contest is frozen (server contest set {contest.label} frozen)"
+        )
     # Staff bots entered after the deadline take part with their active version.
     hand_in(contest, timezone.now(), contest.participants.filter(staff_bot=True))
     pairs = final_entries(contest)
     if len(pairs) < contest.players:
-        raise LifecycleError(f"{contest.label} has {len(pairs)} versions handed in; a final of "
-                             f"{contest.players}-player games needs at least {contest.players}")
+        raise LifecycleError(
+            f"{contest.label} has {len(pairs)} versions handed in; a final of "
+            f"{contest.players}-player games needs at least {contest.players}"
+        )
     Contest.objects.filter(pk=contest.pk).update(state=Contest.FINAL)
     contest.state = Contest.FINAL
     path = final_path(contest)
@@ -72,8 +88,15 @@ def run_final(contest: Contest, concurrency: int = 2, console: Console | None = 
     config = final_config(contest, [e for _, e in pairs])
     with Store.open(path) as store:
         config, games = prepare(store, config)
-        return play(store, config, games, concurrency, console or Console(quiet=True),
-                    log_dir=log_dir or path.parent / "logs", live=False)
+        return play(
+            store,
+            config,
+            games,
+            concurrency,
+            console or Console(quiet=True),
+            log_dir=log_dir or path.parent / "logs",
+            live=False,
+        )
 
 
 def final_done(contest: Contest) -> bool:
@@ -93,8 +116,9 @@ def final_report(contest: Contest) -> Report:
     """The final tournament's report (fresh ratings from its games alone)."""
     path = final_path(contest)
     if not path.exists():
-        raise LifecycleError(f"{contest.label} has no final tournament yet "
-                             f"(server contest final {contest.label})")
+        raise LifecycleError(
+            f"{contest.label} has no final tournament yet (server contest final {contest.label})"
+        )
     with Store.open(path, create=False) as store:
         return build_report(store)
 

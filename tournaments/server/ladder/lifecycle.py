@@ -41,9 +41,12 @@ def submission_refusal(participant: Any, now: datetime | None = None) -> str | N
         return f"the contest {contest.label} is not open yet (it opens at {_when(contest.opens)})"
     deadline = contest.deadline_for(participant.pk)
     if contest.state in (Contest.FINAL, Contest.CLOSED) or (
-            deadline is not None and now >= deadline):
-        return (f"the submission deadline of {contest.label} was {_when(deadline)}; "
-                f"submissions are closed")
+        deadline is not None and now >= deadline
+    ):
+        return (
+            f"the submission deadline of {contest.label} was {_when(deadline)}; "
+            f"submissions are closed"
+        )
     return None
 
 
@@ -59,15 +62,21 @@ def hand_in(contest: Contest, at: datetime, participants: Any = None) -> list[Ha
         if not active:
             continue
         version = active[0]
-        made.append(HandIn.objects.create(contest=contest, participant=who, version=version,
-                                          sha256=version.sha256, at=at))
+        made.append(
+            HandIn.objects.create(
+                contest=contest, participant=who, version=version, sha256=version.sha256, at=at
+            )
+        )
     return made
 
 
 def _extended(contest: Contest, now: datetime) -> set[int]:
     """Participants whose extension has not yet passed."""
-    return set(Extension.objects.filter(contest=contest, deadline__gt=now)
-               .values_list("participant_id", flat=True))
+    return set(
+        Extension.objects.filter(contest=contest, deadline__gt=now).values_list(
+            "participant_id", flat=True
+        )
+    )
 
 
 def freeze(contest: Contest, now: datetime | None = None) -> list[HandIn]:
@@ -77,27 +86,35 @@ def freeze(contest: Contest, now: datetime | None = None) -> list[HandIn]:
     with transaction.atomic():
         contest = Contest.objects.select_for_update().get(pk=contest.pk)
         if contest.state != Contest.OPEN:
-            raise LifecycleError(f"{contest.label} is {contest.state}; only an open contest "
-                                 f"can be frozen")
+            raise LifecycleError(
+                f"{contest.label} is {contest.state}; only an open contest can be frozen"
+            )
         contest.state = Contest.FROZEN
         if contest.deadline is None or contest.deadline > now:
             contest.deadline = now  # frozen by hand before its date: that is the deadline
         contest.save(update_fields=["state", "deadline"])
         late = _extended(contest, now)
-        return hand_in(contest, contest.deadline,
-                       contest.participants.exclude(pk__in=late))
+        return hand_in(contest, contest.deadline, contest.participants.exclude(pk__in=late))
 
 
-def extend(contest: Contest, participant: Any, deadline: datetime, reason: str = "",
-           granted_by: str = "") -> Extension:
+def extend(
+    contest: Contest, participant: Any, deadline: datetime, reason: str = "", granted_by: str = ""
+) -> Extension:
     """A later deadline for one participant, recorded with the reason and who granted it."""
     if contest.state in (Contest.FINAL, Contest.CLOSED):
         raise LifecycleError(f"{contest.label} is {contest.state}: too late for an extension")
     if HandIn.objects.filter(contest=contest, participant=participant).exists():
-        raise LifecycleError(f"{participant.name} has already handed in; an extension must be "
-                             f"granted before its deadline passes")
-    return Extension.objects.create(contest=contest, participant=participant,
-                                    deadline=deadline, reason=reason, granted_by=granted_by)
+        raise LifecycleError(
+            f"{participant.name} has already handed in; an extension must be "
+            f"granted before its deadline passes"
+        )
+    return Extension.objects.create(
+        contest=contest,
+        participant=participant,
+        deadline=deadline,
+        reason=reason,
+        granted_by=granted_by,
+    )
 
 
 def set_state(contest: Contest, state: str) -> None:
@@ -106,8 +123,10 @@ def set_state(contest: Contest, state: str) -> None:
     if state not in ORDER:
         raise LifecycleError(f"unknown state {state!r}; states: {', '.join(ORDER)}")
     if ORDER.index(state) <= ORDER.index(contest.state):
-        raise LifecycleError(f"{contest.label} is already {contest.state}; a contest only "
-                             f"moves forward ({' -> '.join(ORDER)})")
+        raise LifecycleError(
+            f"{contest.label} is already {contest.state}; a contest only "
+            f"moves forward ({' -> '.join(ORDER)})"
+        )
     if contest.state in (Contest.DRAFT, Contest.OPEN) and ORDER.index(state) >= 2:
         if contest.state == Contest.DRAFT:
             Contest.objects.filter(pk=contest.pk).update(state=Contest.OPEN)
@@ -132,8 +151,9 @@ def advance(contest: Contest, now: datetime | None = None) -> Contest:
         freeze(contest, now)
         contest.refresh_from_db()
     if contest.state == Contest.FROZEN:
-        for ext in Extension.objects.filter(contest=contest, deadline__lte=now) \
-                .select_related("participant"):
+        for ext in Extension.objects.filter(contest=contest, deadline__lte=now).select_related(
+            "participant"
+        ):
             hand_in(contest, ext.deadline, [ext.participant])
     if contest.state == Contest.FINAL and contest.closes is not None and contest.closes <= now:
         from tournaments.server.ladder.final import final_done

@@ -37,16 +37,22 @@ def seed_order(c: Candidate) -> tuple[int, int, float]:
     return (1, 0, idle)
 
 
-def pick_game(candidates: Sequence[Candidate], players: int, rng: random.Random,
-              busy: frozenset[int] = frozenset()) -> list[Candidate] | None:
+def pick_game(
+    candidates: Sequence[Candidate],
+    players: int,
+    rng: random.Random,
+    busy: frozenset[int] = frozenset(),
+) -> list[Candidate] | None:
     """The seats of the next game (in a random seat order), or None when fewer than `players`
     participants have a version to play. Versions in `busy` (playing now) are not chosen."""
     free = [c for c in candidates if c.version not in busy]
     if len({c.participant for c in free}) < players:
         return None
     hero = min(free, key=seed_order)
-    others = sorted((c for c in free if c.participant != hero.participant),
-                    key=lambda c: (abs(c.mu - hero.mu), c.version))
+    others = sorted(
+        (c for c in free if c.participant != hero.participant),
+        key=lambda c: (abs(c.mu - hero.mu), c.version),
+    )
     chosen = [hero]
     taken = {hero.participant}
     while len(chosen) < players:

@@ -40,39 +40,65 @@ class Contest(models.Model):
 
     OPEN, CODE = "open", "code"
     DRAFT, FROZEN, FINAL, CLOSED = "draft", "frozen", "final", "closed"
-    STATES = [(DRAFT, "draft"), (OPEN, "open"), (FROZEN, "frozen"), (FINAL, "final"),
-              (CLOSED, "closed")]
+    STATES = [
+        (DRAFT, "draft"),
+        (OPEN, "open"),
+        (FROZEN, "frozen"),
+        (FINAL, "final"),
+        (CLOSED, "closed"),
+    ]
     PUBLIC, HIDDEN = "public", "hidden"
     name = models.CharField(max_length=100, default="Azul Arena ladder")
-    slug = models.SlugField(max_length=64, unique=True, null=True, blank=True,
-                            help_text="the contest's short name in commands and URLs")
+    slug = models.SlugField(
+        max_length=64,
+        unique=True,
+        null=True,
+        blank=True,
+        help_text="the contest's short name in commands and URLs",
+    )
     state = models.CharField(max_length=8, choices=STATES, default=OPEN)
-    visibility = models.CharField(max_length=8, default=PUBLIC, choices=[
-        (PUBLIC, "leaderboard public"), (HIDDEN, "standings hidden until the results")])
+    visibility = models.CharField(
+        max_length=8,
+        default=PUBLIC,
+        choices=[(PUBLIC, "leaderboard public"), (HIDDEN, "standings hidden until the results")],
+    )
     opens = models.DateTimeField(null=True, blank=True, help_text="draft -> open at this time")
-    deadline = models.DateTimeField(null=True, blank=True,
-                                    help_text="submission deadline: open -> frozen")
-    closes = models.DateTimeField(null=True, blank=True,
-                                  help_text="final -> closed (results published) at this time")
-    isolation = models.CharField(max_length=16, blank=True,
-                                 help_text="sandbox level of its games (empty: the strongest)")
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="submission deadline: open -> frozen"
+    )
+    closes = models.DateTimeField(
+        null=True, blank=True, help_text="final -> closed (results published) at this time"
+    )
+    isolation = models.CharField(
+        max_length=16, blank=True, help_text="sandbox level of its games (empty: the strongest)"
+    )
     challenge_quota = models.PositiveIntegerField(
-        default=5, help_text="unranked challenge games per participant per day")
+        default=5, help_text="unranked challenge games per participant per day"
+    )
     final_games_per_pairing = models.PositiveSmallIntegerField(
-        default=2, help_text="final round-robin: games per group, seats rotated on one deal")
+        default=2, help_text="final round-robin: games per group, seats rotated on one deal"
+    )
     final_min_games = models.PositiveIntegerField(
-        default=30, help_text="final on a large field (adaptive pairing): games per entry")
+        default=30, help_text="final on a large field (adaptive pairing): games per entry"
+    )
     ruleset = models.CharField(max_length=32, default="azul")
     players = models.PositiveSmallIntegerField(default=2, help_text="seats per game, 2-4")
     time_per_move = models.FloatField(default=1.0, help_text="seconds")
-    daily_quota = models.PositiveIntegerField(default=20,
-                                              help_text="submissions per participant per day")
-    signup = models.CharField(max_length=8, choices=[(OPEN, "open"), (CODE, "invitation code")],
-                              default=OPEN)
+    daily_quota = models.PositiveIntegerField(
+        default=20, help_text="submissions per participant per day"
+    )
+    signup = models.CharField(
+        max_length=8, choices=[(OPEN, "open"), (CODE, "invitation code")], default=OPEN
+    )
     signup_code = models.CharField(max_length=64, blank=True)
     paused = models.BooleanField(default=False, help_text="the ladder plays no new games")
-    wild_order = models.CharField(max_length=6, blank=True, help_text=(
-        "Summer Pavilion: the wild colour of rounds 1-6, an order of PGOYBR (empty: PGOYBR)"))
+    wild_order = models.CharField(
+        max_length=6,
+        blank=True,
+        help_text=(
+            "Summer Pavilion: the wild colour of rounds 1-6, an order of PGOYBR (empty: PGOYBR)"
+        ),
+    )
 
     def __str__(self) -> str:
         return self.name
@@ -92,11 +118,13 @@ class Contest(models.Model):
             raise ValidationError({"ruleset": f"unknown ruleset; known: {', '.join(RULESETS)}"})
         rules = RULESETS[self.ruleset]
         if not rules.min_players <= self.players <= rules.max_players:
-            raise ValidationError({"players": f"{self.ruleset} is played by "
-                                              f"{rules.min_players}-{rules.max_players}"})
+            raise ValidationError(
+                {"players": f"{self.ruleset} is played by {rules.min_players}-{rules.max_players}"}
+            )
         try:
-            MatchConfig(ruleset=self.ruleset, options=self.options(),
-                        time_per_move=self.time_per_move)
+            MatchConfig(
+                ruleset=self.ruleset, options=self.options(), time_per_move=self.time_per_move
+            )
         except ValueError as exc:
             raise ValidationError(str(exc)) from None
 
@@ -130,16 +158,20 @@ class Contest(models.Model):
 
     def standings_visible_to(self, user: Any) -> bool:
         """A hidden contest shows its standings to organisers only until it is closed."""
-        return bool(self.visibility == self.PUBLIC or self.state == self.CLOSED
-                    or (user.is_authenticated and user.is_staff))
+        return bool(
+            self.visibility == self.PUBLIC
+            or self.state == self.CLOSED
+            or (user.is_authenticated and user.is_staff)
+        )
 
 
 class Extension(models.Model):
     """A later deadline for one participant (a special consideration), with who granted it."""
 
     contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="extensions")
-    participant = models.ForeignKey("arena_accounts.Participant", on_delete=models.CASCADE,
-                                    related_name="extensions")
+    participant = models.ForeignKey(
+        "arena_accounts.Participant", on_delete=models.CASCADE, related_name="extensions"
+    )
     deadline = models.DateTimeField()
     reason = models.CharField(max_length=200, blank=True)
     granted_by = models.CharField(max_length=150, blank=True)
@@ -154,23 +186,29 @@ class HandIn(models.Model):
     archive's hash (what the final tournament plays, and what the grades name)."""
 
     contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="handins")
-    participant = models.ForeignKey("arena_accounts.Participant", on_delete=models.CASCADE,
-                                    related_name="handins")
-    version = models.ForeignKey("arena_submissions.Version", on_delete=models.PROTECT,
-                                related_name="+")
+    participant = models.ForeignKey(
+        "arena_accounts.Participant", on_delete=models.CASCADE, related_name="handins"
+    )
+    version = models.ForeignKey(
+        "arena_submissions.Version", on_delete=models.PROTECT, related_name="+"
+    )
     sha256 = models.CharField(max_length=64)
     at = models.DateTimeField(help_text="the deadline it was taken at")
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["contest", "participant"],
-                                               name="one_handin_per_participant")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["contest", "participant"], name="one_handin_per_participant"
+            )
+        ]
 
 
 class Standing(models.Model):
     """A version's TrueSkill rating on the ladder and what it has played."""
 
-    version = models.OneToOneField("arena_submissions.Version", on_delete=models.CASCADE,
-                                   related_name="standing")
+    version = models.OneToOneField(
+        "arena_submissions.Version", on_delete=models.CASCADE, related_name="standing"
+    )
     mu = models.FloatField(default=_ENV.mu)
     sigma = models.FloatField(default=_ENV.sigma)
     games = models.PositiveIntegerField(default=0)
@@ -186,15 +224,27 @@ class Standing(models.Model):
 class Game(models.Model):
     SCHEDULED, DONE, FAILED = "scheduled", "done", "failed"
     LADDER, CHALLENGE = "ladder", "challenge"
-    contest = models.ForeignKey(Contest, null=True, blank=True, on_delete=models.CASCADE,
-                                related_name="games")
-    kind = models.CharField(max_length=10, default=LADDER, choices=[
-        (LADDER, "ranked ladder game"), (CHALLENGE, "challenge (never rated)")])
-    requested_by = models.ForeignKey("arena_accounts.Participant", null=True, blank=True,
-                                     on_delete=models.SET_NULL, related_name="challenges")
-    status = models.CharField(max_length=10, default=SCHEDULED, db_index=True,
-                              choices=[(SCHEDULED, "scheduled"), (DONE, "done"),
-                                       (FAILED, "failed (not rated)")])
+    contest = models.ForeignKey(
+        Contest, null=True, blank=True, on_delete=models.CASCADE, related_name="games"
+    )
+    kind = models.CharField(
+        max_length=10,
+        default=LADDER,
+        choices=[(LADDER, "ranked ladder game"), (CHALLENGE, "challenge (never rated)")],
+    )
+    requested_by = models.ForeignKey(
+        "arena_accounts.Participant",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="challenges",
+    )
+    status = models.CharField(
+        max_length=10,
+        default=SCHEDULED,
+        db_index=True,
+        choices=[(SCHEDULED, "scheduled"), (DONE, "done"), (FAILED, "failed (not rated)")],
+    )
     created = models.DateTimeField(default=timezone.now)
     finished = models.DateTimeField(null=True, blank=True, db_index=True)
     ruleset = models.CharField(max_length=32)
@@ -221,8 +271,9 @@ class Game(models.Model):
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()
-    version = models.ForeignKey("arena_submissions.Version", on_delete=models.PROTECT,
-                                related_name="seats")
+    version = models.ForeignKey(
+        "arena_submissions.Version", on_delete=models.PROTECT, related_name="seats"
+    )
     score = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     termination = models.CharField(max_length=24, blank=True)

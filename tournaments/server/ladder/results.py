@@ -22,15 +22,23 @@ SUSPEND_AFTER = 4  # games played before a version can be suspended
 _ENV = make_env()
 
 
-def schedule(contest: Contest, versions: Sequence[Version], kind: str = Game.LADDER,
-             requested_by: Any = None) -> Game:
+def schedule(
+    contest: Contest, versions: Sequence[Version], kind: str = Game.LADDER, requested_by: Any = None
+) -> Game:
     """A new game row with its seats and deal seed, written before it is played."""
     with transaction.atomic():
-        game = Game.objects.create(contest=contest, kind=kind, requested_by=requested_by,
-                                   ruleset=contest.ruleset, time_per_move=contest.time_per_move,
-                                   options=contest.options(), seed=secrets.randbelow(2**31))
-        Seat.objects.bulk_create([Seat(game=game, seat=i, version=v)
-                                  for i, v in enumerate(versions)])
+        game = Game.objects.create(
+            contest=contest,
+            kind=kind,
+            requested_by=requested_by,
+            ruleset=contest.ruleset,
+            time_per_move=contest.time_per_move,
+            options=contest.options(),
+            seed=secrets.randbelow(2**31),
+        )
+        Seat.objects.bulk_create(
+            [Seat(game=game, seat=i, version=v) for i, v in enumerate(versions)]
+        )
     return game
 
 
@@ -43,9 +51,12 @@ def record(game_id: int, outcome: GameOutcome) -> bool:
         if game.status != Game.SCHEDULED:
             return False
         seats = list(game.seats.select_related("version").order_by("seat"))
-        standings = {s.version_id: s for s in
-                     Standing.objects.select_for_update().filter(
-                         version_id__in=[s.version_id for s in seats])}
+        standings = {
+            s.version_id: s
+            for s in Standing.objects.select_for_update().filter(
+                version_id__in=[s.version_id for s in seats]
+            )
+        }
         names = [str(s.version_id) for s in seats]
         ratings = Ratings(names)
         for s in seats:
@@ -79,8 +90,13 @@ def record(game_id: int, outcome: GameOutcome) -> bool:
             game.host, game.isolation = outcome.machine.host, outcome.machine.isolation
         game.attempts += 1
         game.save()
-        suspend_faulty([s.version_id for s, o in zip(seats, outcome.seats, strict=True)
-                        if o.termination != "ok"])
+        suspend_faulty(
+            [
+                s.version_id
+                for s, o in zip(seats, outcome.seats, strict=True)
+                if o.termination != "ok"
+            ]
+        )
     return True
 
 
@@ -88,14 +104,17 @@ def suspend_faulty(version_ids: Sequence[int]) -> None:
     """Suspend a version whose bot faulted (crash, timeouts, illegal moves: any termination
     but ok) in most of its last SUSPEND_WINDOW games; its owner sees why on its page."""
     for vid in version_ids:
-        last = list(Seat.objects.filter(version_id=vid, game__status=Game.DONE)
-                    .order_by("-game_id").values_list("termination", flat=True)
-                    [:SUSPEND_WINDOW])
+        last = list(
+            Seat.objects.filter(version_id=vid, game__status=Game.DONE)
+            .order_by("-game_id")
+            .values_list("termination", flat=True)[:SUSPEND_WINDOW]
+        )
         bad = [t for t in last if t != "ok"]
         if len(last) >= SUSPEND_AFTER and len(bad) * 2 > len(last):
             Version.objects.filter(pk=vid, suspended="").update(
                 suspended=f"its bot faulted in {len(bad)} of its last {len(last)} games "
-                          f"({', '.join(sorted(set(bad)))}); submit a fixed version")
+                f"({', '.join(sorted(set(bad)))}); submit a fixed version"
+            )
 
 
 def public_record(record: dict[str, Any], names: list[str]) -> dict[str, Any]:

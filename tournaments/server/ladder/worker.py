@@ -63,20 +63,32 @@ class _Next:
 
 def _next_of(game: Game) -> _Next:
     seats = results.seats_of(game)
-    return _Next(game.pk, tuple(s.version.entry_name for s in seats), game.seed,
-                 {s.version.entry_name: s.version.spec() for s in seats},
-                 tuple(s.version_id for s in seats))
+    return _Next(
+        game.pk,
+        tuple(s.version.entry_name for s in seats),
+        game.seed,
+        {s.version.entry_name: s.version.spec() for s in seats},
+        tuple(s.version_id for s in seats),
+    )
 
 
 class LadderWorker:
     """`run()` until stopped (SIGTERM, SIGINT, `stop()`) or, with `max_games`, until that many
     games are recorded and no upload waits for validation."""
 
-    def __init__(self, concurrency: int = 2, isolation: str | None = None,  # noqa: PLR0913  # keyword-only options, each with a default
-                 max_games: int | None = None, poll: float = 0.5, validate: bool = True,
-                 log_dir: Path | None = None, rng: random.Random | None = None,
-                 on_game: Callable[[int], None] | None = None,
-                 cluster: Any = None, contest: str | None = None) -> None:
+    def __init__(  # noqa: PLR0913  # keyword-only options, each with a default
+        self,
+        concurrency: int = 2,
+        isolation: str | None = None,
+        max_games: int | None = None,
+        poll: float = 0.5,
+        validate: bool = True,
+        log_dir: Path | None = None,
+        rng: random.Random | None = None,
+        on_game: Callable[[int], None] | None = None,
+        cluster: Any = None,
+        contest: str | None = None,
+    ) -> None:
         self.concurrency = max(1, concurrency)
         self.isolation = isolation
         self.max_games = max_games
@@ -118,8 +130,12 @@ class LadderWorker:
         # A scheduled game not in flight here is a stopped worker's, an infrastructure
         # failure's, or one an organiser requeued: it is played (again) first, same deal.
         # Challenges are such games too, scheduled when asked for.
-        orphan = Game.objects.filter(status=Game.SCHEDULED, contest_id=self._contest_id) \
-            .exclude(pk__in=flying).order_by("pk").first()
+        orphan = (
+            Game.objects.filter(status=Game.SCHEDULED, contest_id=self._contest_id)
+            .exclude(pk__in=flying)
+            .order_by("pk")
+            .first()
+        )
         if orphan is not None:
             return _next_of(orphan)
         # The contest's dates: it opens, freezes at its deadline, closes (lifecycle).
@@ -127,8 +143,10 @@ class LadderWorker:
         if contest.paused or contest.state != Contest.OPEN:
             return None
         versions = {v.pk: v for v in active_versions(contest=contest)}
-        candidates = [Candidate(v.pk, v.participant_id, v.standing.mu, v.standing.games,
-                                v.standing.last_game) for v in versions.values()]
+        candidates = [
+            Candidate(v.pk, v.participant_id, v.standing.mu, v.standing.games, v.standing.last_game)
+            for v in versions.values()
+        ]
         chosen = pick_game(candidates, contest.players, self.rng, busy)
         if chosen is None:
             return None
@@ -145,14 +163,15 @@ class LadderWorker:
         contest = await self._db_call(Contest.named, self.contest_slug)
         self._contest_id = contest.pk
         # The contest's settings as the worker starts (a change takes effect at its restart).
-        game_settings = GameSettings(ruleset=contest.ruleset,
-                                     time_per_move=contest.time_per_move,
-                                     isolation=self.isolation or contest.isolation or None,
-                                     options=contest.options())
+        game_settings = GameSettings(
+            ruleset=contest.ruleset,
+            time_per_move=contest.time_per_move,
+            isolation=self.isolation or contest.isolation or None,
+            options=contest.options(),
+        )
         left = await self._db_call(self._resume)
         if left:
-            log.info("resuming: %d games a stopped worker left unfinished are played again",
-                     left)
+            log.info("resuming: %d games a stopped worker left unfinished are played again", left)
         specs: dict[str, str] = {}
         self.log_dir.mkdir(parents=True, exist_ok=True)
         validating: asyncio.Task[Any] | None = None
@@ -172,15 +191,17 @@ class LadderWorker:
                         if nxt is None:
                             break
                         specs.update(nxt.specs)
-                        sched = ScheduledGame(nxt.game_id, str(nxt.game_id), nxt.seats,
-                                              nxt.seed, 0, 0, 0)
+                        sched = ScheduledGame(
+                            nxt.game_id, str(nxt.game_id), nxt.seats, nxt.seed, 0, 0, 0
+                        )
                         in_flight[asyncio.ensure_future(play(sched))] = nxt
                     waiting: set[asyncio.Future[Any]] = set(in_flight)
                     if validating is not None:
                         waiting.add(validating)
                     stop = asyncio.ensure_future(self._stopping.wait())
-                    done, _ = await asyncio.wait(waiting | {stop}, timeout=self.poll,
-                                                 return_when=asyncio.FIRST_COMPLETED)
+                    done, _ = await asyncio.wait(
+                        waiting | {stop}, timeout=self.poll, return_when=asyncio.FIRST_COMPLETED
+                    )
                     stop.cancel()
                     if validating is not None and validating.done():
                         self._validation_done(validating)
@@ -189,8 +210,12 @@ class LadderWorker:
                         await self._finish(in_flight.pop(task), task)
                     # With max_games (tests, benchmarks): stop once they are played and no
                     # upload is waiting for validation.
-                    if self.max_games is not None and self.stats.played >= self.max_games \
-                            and not in_flight and nothing_to_validate:
+                    if (
+                        self.max_games is not None
+                        and self.stats.played >= self.max_games
+                        and not in_flight
+                        and nothing_to_validate
+                    ):
                         break
         finally:
             for task in in_flight:
@@ -203,31 +228,34 @@ class LadderWorker:
         return self.stats
 
     @contextlib.asynccontextmanager
-    async def _player(self, game_settings: GameSettings, cap: int, players: int,
-                      specs: dict[str, str]) -> AsyncIterator[Any]:
+    async def _player(
+        self, game_settings: GameSettings, cap: int, players: int, specs: dict[str, str]
+    ) -> AsyncIterator[Any]:
         """The `play(game)` coroutine: this machine's referee Arena, or the Dask cluster's
         workers (`cluster`) with the versions' files shipped to them, as `tournament run
         --cluster` plays."""
+
         def entry_of(name: str) -> Entry | None:  # a version joins as it is first seated
             spec = specs.get(name)
             return None if spec is None else Entry(name, spec)
 
         if self.cluster is None:
-            async with arena_player([], game_settings, log_dir=self.log_dir,
-                                    max_processes=cap, entry_of=entry_of) as play:
+            async with arena_player(
+                [], game_settings, log_dir=self.log_dir, max_processes=cap, entry_of=entry_of
+            ) as play:
                 yield play
             return
         from tournaments.cluster import cluster_player
 
-        async with cluster_player([], game_settings, self.cluster, players,
-                                  entry_of=entry_of) as remote:
+        async with cluster_player(
+            [], game_settings, self.cluster, players, entry_of=entry_of
+        ) as remote:
             self.concurrency = max(self.concurrency, remote.concurrency)
             log.info("ladder games on the cluster: %s", remote.describe())
             yield remote.play
 
     def _enough(self, in_flight: dict[asyncio.Task[Any], _Next]) -> bool:
-        return self.max_games is not None and self.stats.played + len(in_flight) >= \
-            self.max_games
+        return self.max_games is not None and self.stats.played + len(in_flight) >= self.max_games
 
     async def _start_validation(self) -> asyncio.Task[Any] | None:
         version = await self._db_call(validation.claim_next)

@@ -12,8 +12,18 @@ class VersionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("participant", "number", "state", "uploaded", "size", "suspended")
     list_filter = ("state",)
     search_fields = ("participant__name", "sha256")
-    readonly_fields = ("sha256", "size", "unpacked_bytes", "files", "archive_format", "entry",
-                       "uploaded", "checks", "log_tail", "validated")
+    readonly_fields = (
+        "sha256",
+        "size",
+        "unpacked_bytes",
+        "files",
+        "archive_format",
+        "entry",
+        "uploaded",
+        "checks",
+        "log_tail",
+        "validated",
+    )
     actions = ["revalidate", "suspend", "restore"]
 
     @admin.action(description="Validate the selected versions again")

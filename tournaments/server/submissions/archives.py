@@ -58,12 +58,15 @@ def check_name(name: str) -> PurePosixPath:
     # A zip made on Windows may use backslashes: judge them as separators too.
     posix = name.replace("\\", "/")
     if posix.startswith("/") or (len(posix) > 1 and posix[1] == ":"):
-        raise ArchiveError(f"member {name!r} has an absolute path; archive the bot's folder "
-                           f"with paths relative to it")
+        raise ArchiveError(
+            f"member {name!r} has an absolute path; archive the bot's folder "
+            f"with paths relative to it"
+        )
     path = PurePosixPath(posix)
     if ".." in path.parts:
-        raise ArchiveError(f"member {name!r} contains '..' (it would unpack outside the bot's "
-                           f"folder)")
+        raise ArchiveError(
+            f"member {name!r} contains '..' (it would unpack outside the bot's folder)"
+        )
     return path
 
 
@@ -76,15 +79,19 @@ class _Budget:
     def member(self, name: str) -> None:
         self.files += 1
         if self.files > self.limits.max_files:
-            raise ArchiveError(f"the archive has more than {self.limits.max_files} members; "
-                               f"leave out build outputs and data the bot does not need")
+            raise ArchiveError(
+                f"the archive has more than {self.limits.max_files} members; "
+                f"leave out build outputs and data the bot does not need"
+            )
 
     def add(self, size: int, name: str) -> None:
         self.bytes += size
         if self.bytes > self.limits.max_bytes:
-            raise ArchiveError(f"the archive unpacks to more than {self.limits.max_bytes:,} "
-                               f"bytes (at member {name!r}); the limit is "
-                               f"{self.limits.max_bytes // 2**20} MiB unpacked")
+            raise ArchiveError(
+                f"the archive unpacks to more than {self.limits.max_bytes:,} "
+                f"bytes (at member {name!r}); the limit is "
+                f"{self.limits.max_bytes // 2**20} MiB unpacked"
+            )
 
 
 def unpack(archive: Path, dest: Path, limits: Limits = Limits()) -> Unpacked:
@@ -93,8 +100,10 @@ def unpack(archive: Path, dest: Path, limits: Limits = Limits()) -> Unpacked:
     with open(archive, "rb") as f:
         kind = sniff(f.read(8))
     if kind is None:
-        raise ArchiveError("not a .zip or .tar.gz archive (its first bytes are neither); "
-                           "make one with `zip -r bot.zip mybot` or `tar czf bot.tar.gz mybot`")
+        raise ArchiveError(
+            "not a .zip or .tar.gz archive (its first bytes are neither); "
+            "make one with `zip -r bot.zip mybot` or `tar czf bot.tar.gz mybot`"
+        )
     dest.mkdir(parents=True)
     try:
         budget = _Budget(limits)
@@ -115,12 +124,16 @@ def _untar(archive: Path, dest: Path, budget: _Budget) -> None:
                 budget.member(member.name)
                 check_name(member.name)
                 if member.issym() or member.islnk():
-                    raise ArchiveError(f"member {member.name!r} is a link (to "
-                                       f"{member.linkname!r}); links are not allowed, archive "
-                                       f"the files themselves")
+                    raise ArchiveError(
+                        f"member {member.name!r} is a link (to "
+                        f"{member.linkname!r}); links are not allowed, archive "
+                        f"the files themselves"
+                    )
                 if not (member.isfile() or member.isdir()):
-                    raise ArchiveError(f"member {member.name!r} is a device, FIFO or other "
-                                       f"special file; only files and folders are allowed")
+                    raise ArchiveError(
+                        f"member {member.name!r} is a device, FIFO or other "
+                        f"special file; only files and folders are allowed"
+                    )
                 budget.add(member.size, member.name)
                 try:
                     # The data filter keeps an executable bit and drops set-id bits,
@@ -145,14 +158,20 @@ def _unzip(archive: Path, dest: Path, budget: _Budget) -> None:
                 seen.add(name)
                 mode = info.external_attr >> 16  # unix mode where a unix tool made it
                 if stat.S_ISLNK(mode):
-                    raise ArchiveError(f"member {info.filename!r} is a symbolic link; links "
-                                       f"are not allowed, archive the files themselves")
+                    raise ArchiveError(
+                        f"member {info.filename!r} is a symbolic link; links "
+                        f"are not allowed, archive the files themselves"
+                    )
                 if stat.S_IFMT(mode) and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-                    raise ArchiveError(f"member {info.filename!r} is a device, FIFO or other "
-                                       f"special file; only files and folders are allowed")
+                    raise ArchiveError(
+                        f"member {info.filename!r} is a device, FIFO or other "
+                        f"special file; only files and folders are allowed"
+                    )
                 if info.flag_bits & 0x1:
-                    raise ArchiveError(f"member {info.filename!r} is encrypted; upload an "
-                                       f"archive without a password")
+                    raise ArchiveError(
+                        f"member {info.filename!r} is encrypted; upload an "
+                        f"archive without a password"
+                    )
             declared = _Budget(budget.limits)
             for info in infos:
                 declared.add(info.file_size, info.filename)
@@ -166,8 +185,13 @@ def _unzip(archive: Path, dest: Path, budget: _Budget) -> None:
                     _copy(src, out, budget, info.filename)
                 if (info.external_attr >> 16) & 0o111:  # a script or program made on unix
                     target.chmod(0o755)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError,
-            NotImplementedError) as exc:
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        EOFError,
+        OSError,
+        NotImplementedError,
+    ) as exc:
         raise ArchiveError(f"not a readable .zip archive ({exc})") from None
 
 
@@ -181,17 +205,19 @@ def _copy(src: IO[bytes], out: IO[bytes], budget: _Budget, name: str) -> None:
 def bot_root(folder: Path) -> Path:
     """Where the bot is in an unpacked archive: the folder itself, or its one top folder when
     the archive holds the bot's folder (`zip -r bot.zip mybot`)."""
+
     def is_bot(p: Path) -> bool:
         return (p / "bot.toml").is_file() or (p / "bot.py").is_file()
 
     if is_bot(folder):
         return folder
-    inside = [p for p in folder.iterdir() if not p.name.startswith(".")
-              and p.name != "__MACOSX"]
+    inside = [p for p in folder.iterdir() if not p.name.startswith(".") and p.name != "__MACOSX"]
     if len(inside) == 1 and inside[0].is_dir() and is_bot(inside[0]):
         return inside[0]
-    raise ArchiveError("no bot.py or bot.toml at the top of the archive (nor in its one top "
-                       "folder); archive the bot's folder, e.g. `zip -r bot.zip mybot`")
+    raise ArchiveError(
+        "no bot.py or bot.toml at the top of the archive (nor in its one top "
+        "folder); archive the bot's folder, e.g. `zip -r bot.zip mybot`"
+    )
 
 
 def entry_spec(root: Path) -> str:

@@ -38,14 +38,18 @@ def check_quota(participant: Any, now: Any = None) -> None:
 
     quota = Contest.of(participant).daily_quota
     now = now or timezone.now()
-    recent = list(Version.objects.filter(participant=participant,
-                                         uploaded__gt=now - timedelta(days=1))
-                  .order_by("uploaded").values_list("uploaded", flat=True))
+    recent = list(
+        Version.objects.filter(participant=participant, uploaded__gt=now - timedelta(days=1))
+        .order_by("uploaded")
+        .values_list("uploaded", flat=True)
+    )
     if len(recent) >= quota:
         again = recent[len(recent) - quota] + timedelta(days=1)
-        raise SubmissionError(f"{participant.name} has made {len(recent)} submissions in the "
-                              f"last 24 hours, the contest's limit is {quota}; the next one is "
-                              f"possible at {again:%Y-%m-%d %H:%M} UTC")
+        raise SubmissionError(
+            f"{participant.name} has made {len(recent)} submissions in the "
+            f"last 24 hours, the contest's limit is {quota}; the next one is "
+            f"possible at {again:%Y-%m-%d %H:%M} UTC"
+        )
 
 
 def submit(participant: Any, chunks: Iterable[bytes], user: Any = None) -> Version:
@@ -68,8 +72,10 @@ def submit(participant: Any, chunks: Iterable[bytes], user: Any = None) -> Versi
             for chunk in chunks:
                 size += len(chunk)
                 if size > settings.ARCHIVE_MAX_BYTES:
-                    raise SubmissionError(f"the archive is larger than the limit of "
-                                          f"{settings.ARCHIVE_MAX_BYTES // 2**20} MiB")
+                    raise SubmissionError(
+                        f"the archive is larger than the limit of "
+                        f"{settings.ARCHIVE_MAX_BYTES // 2**20} MiB"
+                    )
                 digest.update(chunk)
                 out.write(chunk)
         if size == 0:
@@ -82,16 +88,27 @@ def submit(participant: Any, chunks: Iterable[bytes], user: Any = None) -> Versi
             except ArchiveError as exc:
                 raise SubmissionError(str(exc)) from None
             rel = root.relative_to(staging / "bot")
-            entry = str(rel / "bot.py") if not (root / "bot.toml").is_file() else (
-                str(rel) if str(rel) != "." else ".")
+            entry = (
+                str(rel / "bot.py")
+                if not (root / "bot.toml").is_file()
+                else (str(rel) if str(rel) != "." else ".")
+            )
             with transaction.atomic():
-                number = (Version.objects.filter(participant=participant)
-                          .aggregate(n=Max("number"))["n"] or 0) + 1
+                number = (
+                    Version.objects.filter(participant=participant).aggregate(n=Max("number"))["n"]
+                    or 0
+                ) + 1
                 version = Version.objects.create(
-                    participant=participant, number=number,
+                    participant=participant,
+                    number=number,
                     uploaded_by=user if user is not None and user.is_authenticated else None,
-                    sha256=digest.hexdigest(), size=size, unpacked_bytes=unpacked.bytes,
-                    files=unpacked.files, archive_format=unpacked.format, entry=entry)
+                    sha256=digest.hexdigest(),
+                    size=size,
+                    unpacked_bytes=unpacked.bytes,
+                    files=unpacked.files,
+                    archive_format=unpacked.format,
+                    entry=entry,
+                )
                 folder = version.folder()
                 folder.parent.mkdir(parents=True, exist_ok=True)
                 if folder.exists():  # left by a version row rolled back after its move

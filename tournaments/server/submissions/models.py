@@ -11,14 +11,20 @@ from django.utils import timezone
 
 class Version(models.Model):
     PENDING, VALIDATING, PASSED, FAILED = "pending", "validating", "passed", "failed"
-    STATES = [(PENDING, "waiting for validation"), (VALIDATING, "validating"),
-              (PASSED, "passed"), (FAILED, "failed")]
+    STATES = [
+        (PENDING, "waiting for validation"),
+        (VALIDATING, "validating"),
+        (PASSED, "passed"),
+        (FAILED, "failed"),
+    ]
 
-    participant = models.ForeignKey("arena_accounts.Participant", on_delete=models.CASCADE,
-                                    related_name="versions")
+    participant = models.ForeignKey(
+        "arena_accounts.Participant", on_delete=models.CASCADE, related_name="versions"
+    )
     number = models.PositiveIntegerField(help_text="1, 2, ... per participant")
-    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                    on_delete=models.SET_NULL, related_name="+")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     uploaded = models.DateTimeField(default=timezone.now, db_index=True)
     sha256 = models.CharField(max_length=64)
     size = models.PositiveIntegerField(help_text="the archive's bytes")
@@ -36,8 +42,11 @@ class Version(models.Model):
 
     class Meta:
         ordering = ["participant", "-number"]
-        constraints = [models.UniqueConstraint(fields=["participant", "number"],
-                                               name="one_number_per_participant_version")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["participant", "number"], name="one_number_per_participant_version"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.participant.name} v{self.number}"
@@ -58,5 +67,8 @@ class Version(models.Model):
         return Path(settings.HOME) / "archives" / f"{self.sha256}.{self.archive_format}"
 
     def spec(self) -> str:
-        return str(self.folder() / "bot" / self.entry) if self.entry != "." else str(
-            self.folder() / "bot")
+        return (
+            str(self.folder() / "bot" / self.entry)
+            if self.entry != "."
+            else str(self.folder() / "bot")
+        )

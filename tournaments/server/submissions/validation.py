@@ -49,12 +49,17 @@ def claim_next() -> Version | None:
     """The oldest version waiting for validation, marked as being validated (one transaction:
     two workers never take the same one)."""
     with transaction.atomic():
-        version = (Version.objects.select_related("participant")
-                   .filter(state=Version.PENDING).order_by("uploaded", "pk").first())
+        version = (
+            Version.objects.select_related("participant")
+            .filter(state=Version.PENDING)
+            .order_by("uploaded", "pk")
+            .first()
+        )
         if version is None:
             return None
         claimed = Version.objects.filter(pk=version.pk, state=Version.PENDING).update(
-            state=Version.VALIDATING)
+            state=Version.VALIDATING
+        )
         return version if claimed else None
 
 
@@ -69,8 +74,14 @@ def validate(version: Version, isolation: str | None = None) -> CheckReport:
     shutil.rmtree(log_dir, ignore_errors=True)  # a re-run starts clean
     spec = version.spec()
     try:
-        report = run_check(spec, games=1, time_per_move=contest.time_per_move,
-                           rulesets=[contest.ruleset], isolation=isolation, log_dir=log_dir)
+        report = run_check(
+            spec,
+            games=1,
+            time_per_move=contest.time_per_move,
+            rulesets=[contest.ruleset],
+            isolation=isolation,
+            log_dir=log_dir,
+        )
     except Exception as exc:  # noqa: BLE001 - the machine's fault: the version waits again
         log.exception("validation of %s could not run", version)
         Version.objects.filter(pk=version.pk).update(state=Version.PENDING)
@@ -84,8 +95,9 @@ def validate(version: Version, isolation: str | None = None) -> CheckReport:
         version.state, version.reason = Version.PASSED, ""
     else:
         version.state = Version.FAILED
-        version.reason = (f"{failed[0].name}: {failed[0].detail}" if failed
-                          else "no check ran").replace(str(version.folder()), "<version>")
+        version.reason = (
+            f"{failed[0].name}: {failed[0].detail}" if failed else "no check ran"
+        ).replace(str(version.folder()), "<version>")
     with transaction.atomic():
         version.save(update_fields=["checks", "log_tail", "validated", "state", "reason"])
         if report.passed:

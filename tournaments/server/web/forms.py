@@ -10,10 +10,14 @@ from tournaments.server.ladder.models import Contest
 
 
 class SignupForm(UserCreationForm):  # type: ignore[misc]
-    participant = forms.SlugField(max_length=64, help_text="your name on the leaderboard "
-                                  "(letters, digits, - and _)")
-    code = forms.CharField(max_length=64, required=False, help_text="the organisers' "
-                           "invitation code, if the contest asks for one")
+    participant = forms.SlugField(
+        max_length=64, help_text="your name on the leaderboard (letters, digits, - and _)"
+    )
+    code = forms.CharField(
+        max_length=64,
+        required=False,
+        help_text="the organisers' invitation code, if the contest asks for one",
+    )
 
     def clean_participant(self) -> str:
         name = str(self.cleaned_data["participant"])
@@ -30,8 +34,9 @@ class SignupForm(UserCreationForm):  # type: ignore[misc]
 
 
 class UploadForm(forms.Form):
-    archive = forms.FileField(help_text=".zip or .tar.gz of the bot's folder (bot.py, or "
-                              "bot.toml in any language)")
+    archive = forms.FileField(
+        help_text=".zip or .tar.gz of the bot's folder (bot.py, or bot.toml in any language)"
+    )
 
     def chunks(self) -> Any:
         return self.cleaned_data["archive"].chunks()

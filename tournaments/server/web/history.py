@@ -21,10 +21,11 @@ def rating_points(participant: Any) -> list[tuple[int, float]]:
     """(game number, mu - 3 sigma after it) for the participant's last rated games, any
     version, oldest first."""
     # By version ids, not a join: the (version, game) index then gives the latest seats.
-    rows = list(Seat.objects.filter(version_id__in=version_ids(participant),
-                                    mu_after__isnull=False)
-                .order_by("-game_id").values_list("game_id", "mu_after", "sigma_after")
-                [:HISTORY_GAMES])
+    rows = list(
+        Seat.objects.filter(version_id__in=version_ids(participant), mu_after__isnull=False)
+        .order_by("-game_id")
+        .values_list("game_id", "mu_after", "sigma_after")[:HISTORY_GAMES]
+    )
     rows.reverse()
     return [(g, mu - 3 * sigma) for g, mu, sigma in rows]
 
@@ -38,10 +39,19 @@ def svg_polyline(points: list[tuple[int, float]]) -> dict[str, Any] | None:
     span = (high - low) or 1.0
     step = (WIDTH - 2 * PAD) / (len(points) - 1)
     tall = HEIGHT - 2 * PAD
-    coords = " ".join(f"{PAD + i * step:.1f},{HEIGHT - PAD - (v - low) / span * tall:.1f}"
-                      for i, (_, v) in enumerate(points))
-    return {"points": coords, "low": low, "high": high, "games": len(points),
-            "width": WIDTH, "height": HEIGHT, "pad": PAD}
+    coords = " ".join(
+        f"{PAD + i * step:.1f},{HEIGHT - PAD - (v - low) / span * tall:.1f}"
+        for i, (_, v) in enumerate(points)
+    )
+    return {
+        "points": coords,
+        "low": low,
+        "high": high,
+        "games": len(points),
+        "width": WIDTH,
+        "height": HEIGHT,
+        "pad": PAD,
+    }
 
 
 @dataclass
@@ -62,11 +72,17 @@ def results_against(participant: Any, last: int = 2000) -> list[Against]:
     level (ranks in the game, any versions)."""
     ids = version_ids(participant)
     # A seat has its rank once its game is recorded (done).
-    mine = dict(Seat.objects.filter(version_id__in=ids, rank__isnull=False)
-                .order_by("-game_id").values_list("game_id", "rank")[:last])
+    mine = dict(
+        Seat.objects.filter(version_id__in=ids, rank__isnull=False)
+        .order_by("-game_id")
+        .values_list("game_id", "rank")[:last]
+    )
     table: dict[str, Against] = defaultdict(lambda: Against(""))
-    others = (Seat.objects.filter(game_id__in=list(mine)).exclude(version_id__in=ids)
-              .values_list("game_id", "rank", "version__participant__name"))
+    others = (
+        Seat.objects.filter(game_id__in=list(mine))
+        .exclude(version_id__in=ids)
+        .values_list("game_id", "rank", "version__participant__name")
+    )
     for game_id, rank, name in others:
         row = table[name]
         row.opponent = name

@@ -12,8 +12,13 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(template_name="web/login.html"), name="login"),
     # The one-time sign-up link of an imported account: its owner sets a password.
-    path("welcome/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
-        template_name="web/welcome.html", success_url=reverse_lazy("login")), name="welcome"),
+    path(
+        "welcome/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name="web/welcome.html", success_url=reverse_lazy("login")
+        ),
+        name="welcome",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("tokens/", views.tokens, name="tokens"),
     path("p/<slug:name>/", views.participant_page, name="participant"),

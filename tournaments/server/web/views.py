@@ -38,15 +38,24 @@ def leaderboard_rows(contest: Contest | None = None) -> list[dict[str, Any]]:
     for v in active_versions(contest=contest):
         st: Standing = v.standing
         name = v.participant.name
-        rows.append({
-            "name": name, "href": person.replace("NAME", name),
-            "reference": v.participant.staff_bot, "version": f"v{v.number}",
-            "version_href": version_url.replace("987654321", str(v.number))
-                                       .replace("NAME", name),
-            "key": st.conservative, "score": f"{st.conservative:.2f}", "mu": f"{st.mu:.2f}",
-            "sigma": f"{st.sigma:.2f}", "games": st.games,
-            "win_rate": f"{100 * st.wins / st.games:.0f}%" if st.games else "-",
-            "last_game": f"{st.last_game:%Y-%m-%d %H:%M:%S}" if st.last_game else "-"})
+        rows.append(
+            {
+                "name": name,
+                "href": person.replace("NAME", name),
+                "reference": v.participant.staff_bot,
+                "version": f"v{v.number}",
+                "version_href": version_url.replace("987654321", str(v.number)).replace(
+                    "NAME", name
+                ),
+                "key": st.conservative,
+                "score": f"{st.conservative:.2f}",
+                "mu": f"{st.mu:.2f}",
+                "sigma": f"{st.sigma:.2f}",
+                "games": st.games,
+                "win_rate": f"{100 * st.wins / st.games:.0f}%" if st.games else "-",
+                "last_game": f"{st.last_game:%Y-%m-%d %H:%M:%S}" if st.last_game else "-",
+            }
+        )
     rows.sort(key=lambda r: -r["key"])
     for i, r in enumerate(rows, 1):
         r["rank"] = i
@@ -58,11 +67,16 @@ def leaderboard(request: HttpRequest, slug: str | None = None) -> HttpResponse:
     # A contest hidden until its results shows participants no standings (nor the games'
     # results that would give them away) before it is closed; organisers see everything.
     visible = contest.standings_visible_to(request.user)
-    context = {"rows": leaderboard_rows(contest) if visible else [], "contest": contest,
-               "hidden": not visible,
-               "recent": Game.objects.filter(status=Game.DONE, contest=contest, kind=Game.LADDER)
-               .order_by("-finished").prefetch_related("seats__version__participant")[:10]
-               if visible else []}
+    context = {
+        "rows": leaderboard_rows(contest) if visible else [],
+        "contest": contest,
+        "hidden": not visible,
+        "recent": Game.objects.filter(status=Game.DONE, contest=contest, kind=Game.LADDER)
+        .order_by("-finished")
+        .prefetch_related("seats__version__participant")[:10]
+        if visible
+        else [],
+    }
     if request.htmx:  # the live refresh asks for the table only
         return render(request, "web/_leaderboard_table.html", context)
     return render(request, "web/leaderboard.html", context)
@@ -84,17 +98,22 @@ def participant_page(request: HttpRequest, name: str) -> HttpResponse:
         if not member:
             return HttpResponse("only the participant's members choose its version", status=403)
         pin = request.POST["pin"]
-        who.pinned = (None if pin == "newest" else
-                      get_object_or_404(Version, participant=who, number=pin,
-                                        state=Version.PASSED))
+        who.pinned = (
+            None
+            if pin == "newest"
+            else get_object_or_404(Version, participant=who, number=pin, state=Version.PASSED)
+        )
         who.save(update_fields=["pinned"])
-        messages.info(request, "the newest version that passed plays" if who.pinned is None
-                      else f"version {who.pinned.number} plays")
+        messages.info(
+            request,
+            "the newest version that passed plays"
+            if who.pinned is None
+            else f"version {who.pinned.number} plays",
+        )
         return redirect("participant", name=who.name)
     if request.method == "POST" and "challenge" in request.POST:
         if not member:
-            return HttpResponse("only the participant's members ask for its challenges",
-                                status=403)
+            return HttpResponse("only the participant's members ask for its challenges", status=403)
         from tournaments.server.ladder.challenges import ChallengeError, challenge
 
         opponents = [n.strip() for n in request.POST["challenge"].split(",") if n.strip()]
@@ -115,28 +134,45 @@ def participant_page(request: HttpRequest, name: str) -> HttpResponse:
             except SubmissionError as exc:
                 form.add_error("archive", str(exc))
             else:
-                messages.success(request, f"version {version.number} received; it is "
-                                          f"validated before it plays")
+                messages.success(
+                    request, f"version {version.number} received; it is validated before it plays"
+                )
                 return redirect("participant", name=who.name)
     versions = list(who.versions.select_related("standing").order_by("-number"))
-    games = (Seat.objects.filter(version_id__in=[v.pk for v in versions],
-                                 rank__isnull=False)
-             .select_related("game", "version").order_by("-game_id")[:20])
+    games = (
+        Seat.objects.filter(version_id__in=[v.pk for v in versions], rank__isnull=False)
+        .select_related("game", "version")
+        .order_by("-game_id")[:20]
+    )
     active = {v.pk for v in active_versions(who)}
     # A contest hidden until its results shows participants no ratings here either.
     rated = Contest.of(who).standings_visible_to(request.user)
-    return render(request, "web/participant.html", {
-        "who": who, "versions": versions, "member": member, "form": form, "seats": games,
-        "active": active, "private": who.may_see_private(request.user), "rated": rated,
-        "chart": svg_polyline(rating_points(who)) if rated else None,
-        "against": results_against(who)})
+    return render(
+        request,
+        "web/participant.html",
+        {
+            "who": who,
+            "versions": versions,
+            "member": member,
+            "form": form,
+            "seats": games,
+            "active": active,
+            "private": who.may_see_private(request.user),
+            "rated": rated,
+            "chart": svg_polyline(rating_points(who)) if rated else None,
+            "against": results_against(who),
+        },
+    )
 
 
 def version_page(request: HttpRequest, name: str, number: int) -> HttpResponse:
     who = get_object_or_404(Participant, name=name)
     version = get_object_or_404(Version, participant=who, number=number)
-    return render(request, "web/version.html", {
-        "who": who, "version": version, "private": who.may_see_private(request.user)})
+    return render(
+        request,
+        "web/version.html",
+        {"who": who, "version": version, "private": who.may_see_private(request.user)},
+    )
 
 
 def version_archive(request: HttpRequest, name: str, number: int) -> FileResponse:
@@ -144,8 +180,11 @@ def version_archive(request: HttpRequest, name: str, number: int) -> FileRespons
     require_private(who, request.user)
     version = get_object_or_404(Version, participant=who, number=number)
     path = version.archive_path()
-    return FileResponse(open(path, "rb"), as_attachment=True,
-                        filename=f"{who.name}-v{version.number}.{version.archive_format}")
+    return FileResponse(
+        open(path, "rb"),
+        as_attachment=True,
+        filename=f"{who.name}-v{version.number}.{version.archive_format}",
+    )
 
 
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -164,13 +203,15 @@ def game_viewer(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         return HttpResponse(viewer_html(game.record or {}))
     except RecordError as exc:
-        return HttpResponse(f"this game's record cannot be replayed: {exc}",
-                            content_type="text/plain", status=500)
+        return HttpResponse(
+            f"this game's record cannot be replayed: {exc}", content_type="text/plain", status=500
+        )
 
 
 def seat_log(request: HttpRequest, game_id: int, seat: int) -> HttpResponse:
-    row = get_object_or_404(Seat.objects.select_related("version__participant"),
-                            game_id=game_id, seat=seat)
+    row = get_object_or_404(
+        Seat.objects.select_related("version__participant"), game_id=game_id, seat=seat
+    )
     require_private(row.version.participant, request.user)
     path = Path(row.log)
     text = tail(path, LOG_LINES, 256 * 1024) if row.log and inside(path, log_folder()) else ""
@@ -199,8 +240,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
             messages.info(request, f"token {row} revoked")
             return redirect("tokens")
         _, new = ApiToken.issue(request.user, request.POST.get("name") or "cli")
-    return render(request, "web/tokens.html", {
-        "tokens": request.user.api_tokens.all(), "new": new})
+    return render(request, "web/tokens.html", {"tokens": request.user.api_tokens.all(), "new": new})
 
 
 # -- the CLI's API ---------------------------------------------------------------------------
@@ -218,14 +258,18 @@ def _refuse(message: str, status: int) -> JsonResponse:
 @csrf_exempt  # no cookies: the password (here) or the token (below) is the credential
 @require_POST
 def api_token(request: HttpRequest) -> JsonResponse:
-    user = authenticate(request, username=request.POST.get("username", ""),
-                        password=request.POST.get("password", ""))
+    user = authenticate(
+        request,
+        username=request.POST.get("username", ""),
+        password=request.POST.get("password", ""),
+    )
     if user is None:
         return _refuse("wrong user name or password", 401)
     _, token = ApiToken.issue(user, request.POST.get("name") or "cli")
     who = participant_of(user)
-    return JsonResponse({"token": token, "user": user.get_username(),
-                         "participant": who.name if who else None})
+    return JsonResponse(
+        {"token": token, "user": user.get_username(), "participant": who.name if who else None}
+    )
 
 
 @csrf_exempt
@@ -233,10 +277,12 @@ def api_token(request: HttpRequest) -> JsonResponse:
 def api_submit(request: HttpRequest) -> JsonResponse:
     user = _token_user(request)
     if user is None:
-        return _refuse("no valid token: run `azul-arena login --server URL` (a revoked token "
-                       "no longer works)", 401)
+        return _refuse(
+            "no valid token: run `azul-arena login --server URL` (a revoked token no longer works)",
+            401,
+        )
     name = request.POST.get("participant")
-    who = (get_object_or_404(Participant, name=name) if name else participant_of(user))
+    who = get_object_or_404(Participant, name=name) if name else participant_of(user)
     if who is None or not who.is_member(user):
         return _refuse("you may submit only for a participant you are a member of", 403)
     upload = request.FILES.get("archive")
@@ -246,10 +292,16 @@ def api_submit(request: HttpRequest) -> JsonResponse:
         version = submit(who, upload.chunks(), user)
     except SubmissionError as exc:
         return _refuse(str(exc), 400)
-    return JsonResponse({"participant": who.name, "version": version.number,
-                         "sha256": version.sha256, "size": version.size,
-                         "url": request.build_absolute_uri(
-                             reverse("version", args=[who.name, version.number]))}, status=201)
+    return JsonResponse(
+        {
+            "participant": who.name,
+            "version": version.number,
+            "sha256": version.sha256,
+            "size": version.size,
+            "url": request.build_absolute_uri(reverse("version", args=[who.name, version.number])),
+        },
+        status=201,
+    )
 
 
 @csrf_exempt
@@ -260,11 +312,23 @@ def api_versions(request: HttpRequest) -> JsonResponse:
     who = participant_of(user)
     if who is None:
         return _refuse("this account is in no participant", 404)
-    return JsonResponse({"participant": who.name, "versions": [
-        {"version": v.number, "state": v.state, "reason": v.reason, "sha256": v.sha256,
-         "size": v.size, "uploaded": v.uploaded.isoformat(), "suspended": v.suspended}
-        for v in who.versions.order_by("-number")]})
-
+    return JsonResponse(
+        {
+            "participant": who.name,
+            "versions": [
+                {
+                    "version": v.number,
+                    "state": v.state,
+                    "reason": v.reason,
+                    "sha256": v.sha256,
+                    "size": v.size,
+                    "uploaded": v.uploaded.isoformat(),
+                    "suspended": v.suspended,
+                }
+                for v in who.versions.order_by("-number")
+            ],
+        }
+    )
 
 
 def api_logs(request: HttpRequest, game_id: int) -> JsonResponse:
@@ -272,15 +336,20 @@ def api_logs(request: HttpRequest, game_id: int) -> JsonResponse:
     user = _token_user(request)
     if user is None:
         return _refuse("no valid token: run `azul-arena login --server URL`", 401)
-    seats = [s for s in Seat.objects.select_related("version__participant")
-             .filter(game_id=game_id).order_by("seat")
-             if s.version.participant.may_see_private(user)]
+    seats = [
+        s
+        for s in Seat.objects.select_related("version__participant")
+        .filter(game_id=game_id)
+        .order_by("seat")
+        if s.version.participant.may_see_private(user)
+    ]
     if not seats:
         return _refuse(f"game {game_id} has no seat of yours (or does not exist)", 404)
     out = []
     for s in seats:
         path = Path(s.log)
         text = tail(path, LOG_LINES, 256 * 1024) if s.log and inside(path, log_folder()) else ""
-        out.append({"seat": s.seat, "version": s.version.label, "termination": s.termination,
-                    "log": text})
+        out.append(
+            {"seat": s.seat, "version": s.version.label, "termination": s.termination, "log": text}
+        )
     return JsonResponse({"game": game_id, "seats": out})

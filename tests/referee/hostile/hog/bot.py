@@ -10,14 +10,16 @@ import time
 import sdk
 
 CHILDREN = 8
-HOG = ("import os, time\n"
-       "os.nice(5)\n"  # the machine is shared: the referee stays ahead of these
-       "with open('/proc/self/oom_score_adj', 'w') as adj: adj.write('0')\n"
-       "held = []\n"
-       "for _ in range(15):\n"
-       "    held.append(b'x' * (8 << 20))\n"  # touched: counted by the memory cgroup
-       "    time.sleep(0.01)\n"
-       "time.sleep(60)\n")
+HOG = (
+    "import os, time\n"
+    "os.nice(5)\n"  # the machine is shared: the referee stays ahead of these
+    "with open('/proc/self/oom_score_adj', 'w') as adj: adj.write('0')\n"
+    "held = []\n"
+    "for _ in range(15):\n"
+    "    held.append(b'x' * (8 << 20))\n"  # touched: counted by the memory cgroup
+    "    time.sleep(0.01)\n"
+    "time.sleep(60)\n"
+)
 
 
 class HogBot(sdk.Bot):

@@ -19,16 +19,25 @@ MARKER = os.environ.get("AZUL_TEST_MARKER", "x")
 
 
 def places():
-    folders = [os.environ.get("HOME"), os.environ.get("TMPDIR"), "/tmp", "/dev/shm", HERE,
-               os.environ.get("AZUL_TEST_SHARED")]
+    folders = [
+        os.environ.get("HOME"),
+        os.environ.get("TMPDIR"),
+        "/tmp",
+        "/dev/shm",
+        HERE,
+        os.environ.get("AZUL_TEST_SHARED"),
+    ]
     return sorted({os.path.join(f, f"azul-diary-{MARKER}") for f in folders if f})
 
 
 def look():
     print(f"NOSY rlimit_as {resource.getrlimit(resource.RLIMIT_AS)[0]}", flush=True)
-    files = sorted(os.path.relpath(os.path.join(root, name), HERE)
-                   for root, _, names in os.walk(HERE) for name in names
-                   if "__pycache__" not in root)
+    files = sorted(
+        os.path.relpath(os.path.join(root, name), HERE)
+        for root, _, names in os.walk(HERE)
+        for name in names
+        if "__pycache__" not in root
+    )
     print(f"NOSY files {json.dumps(files)}", flush=True)
     found = []
     for path in places():
