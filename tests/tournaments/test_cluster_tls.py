@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.tls import certificates, need_openssl
 from tests.tournaments.test_cluster import end
 from tournaments.cluster import exposure_warning
 
@@ -25,60 +26,6 @@ pytest.importorskip("distributed", reason="Dask not installed: pip install -e '.
 
 VENV_BIN = Path(sys.executable).parent
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def openssl(*args: str, cwd: Path) -> None:
-    subprocess.run(["openssl", *args], check=True, capture_output=True, timeout=60, cwd=cwd)
-
-
-def certificates(folder: Path, ca: str, *names: str) -> None:
-    """A CA `ca` and, for each name, `name.pem` and `name.key` that it signed."""
-    openssl(
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "1",
-        "-keyout",
-        f"{ca}.key",
-        "-out",
-        f"{ca}.pem",
-        "-subj",
-        f"/CN={ca}",
-        cwd=folder,
-    )
-    for name in names:
-        openssl(
-            "req",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-keyout",
-            f"{name}.key",
-            "-out",
-            f"{name}.csr",
-            "-subj",
-            f"/CN={name}",
-            cwd=folder,
-        )
-        openssl(
-            "x509",
-            "-req",
-            "-in",
-            f"{name}.csr",
-            "-CA",
-            f"{ca}.pem",
-            "-CAkey",
-            f"{ca}.key",
-            "-CAcreateserial",
-            "-out",
-            f"{name}.pem",
-            "-days",
-            "1",
-            cwd=folder,
-        )
 
 
 def security_folder(base: Path, name: str, cert: str, ca: str = "ca") -> Path:
@@ -94,8 +41,7 @@ def security_folder(base: Path, name: str, cert: str, ca: str = "ca") -> Path:
 @pytest.fixture(scope="module")
 def tls_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """A scheduler and a worker over mutual TLS on 127.0.0.1, and the certificates' folder."""
-    if shutil.which("openssl") is None:
-        pytest.skip("openssl not installed: apt-get install openssl")
+    need_openssl()
     base = tmp_path_factory.mktemp("dask-tls")
     certificates(base, "ca", "scheduler", "worker", "client")
     certificates(base, "other-ca", "stranger")
