@@ -143,6 +143,17 @@ class TermTests(TransactionTestCase):
         staff = Client()
         staff.force_login(organiser)
         self.assertContains(staff.get("/c/term/"), "team-02")
+        # Nor a game's page or replay that would give the results away, but for its own games.
+        others = Game.objects.filter(contest=contest, status=Game.DONE).exclude(
+            seats__version__participant=teams["team-01"]
+        )
+        other = others.first()
+        self.assertIsNotNone(other)
+        assert other is not None
+        for url in (f"/games/{other.pk}/", f"/games/{other.pk}/viewer"):
+            self.assertEqual(student.get(url).status_code, 404, url)
+            self.assertEqual(staff.get(url).status_code, 200, url)
+        self.assertEqual(student.get(f"/games/{game.pk}/").status_code, 200)  # its challenge
 
         # -- an organiser-only action tried by a participant fails ----------------------------
         url = f"/admin/arena_ladder/contest/{contest.pk}/change/"

@@ -21,7 +21,12 @@ from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
 from tournaments.server.submissions.validation import tail
-from tournaments.server.web.access import inside, log_folder, require_private
+from tournaments.server.web.access import (
+    inside,
+    log_folder,
+    require_game_visible,
+    require_private,
+)
 from tournaments.server.web.forms import SignupForm, UploadForm
 from tournaments.server.web.history import rating_points, results_against, svg_polyline
 
@@ -189,6 +194,7 @@ def version_archive(request: HttpRequest, name: str, number: int) -> FileRespons
 
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
+    require_game_visible(game, request.user)
     seats = list(game.seats.select_related("version__participant").order_by("seat"))
     for s in seats:
         s.private = s.version.participant.may_see_private(request.user)
@@ -200,6 +206,7 @@ def game_viewer(request: HttpRequest, game_id: int) -> HttpResponse:
     from tournaments.web.replay_page import viewer_html
 
     game = get_object_or_404(Game, pk=game_id, status=Game.DONE)
+    require_game_visible(game, request.user)
     try:
         return HttpResponse(viewer_html(game.record or {}))
     except RecordError as exc:
