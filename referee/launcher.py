@@ -74,9 +74,9 @@ def parse_builtin(spec: str) -> tuple[str, dict[str, int]] | None:
     if name not in builtin_bots() or (sep and "=" not in rest):
         return None  # not a built-in (a `module:Class` or a file's `path.py:Class`)
     params: dict[str, int] = {}
+    takes = builtin_parameters(name) if sep else {}
     for item in rest.split(",") if sep else []:
         key, eq, value = (part.strip() for part in item.partition("="))
-        takes = builtin_parameters(name)
         if key not in takes:
             offered = "; ".join(f"{k}: {v}" for k, v in takes.items()) if takes else "no parameters"
             raise ValueError(

@@ -18,8 +18,9 @@ def openssl(*args: str, cwd: Path | None = None) -> None:
     subprocess.run(["openssl", *args], check=True, capture_output=True, timeout=60, cwd=cwd)
 
 
-def certificates(folder: Path, ca: str, *names: str) -> None:
-    """A CA `ca` and, for each name, `name.pem` and `name.key` that it signed."""
+def self_signed(folder: Path, name: str, *extra: str) -> None:
+    """`name.pem`, a self-signed certificate for CN=`name`, and its key `name.key` (`extra`:
+    more `openssl req` arguments, such as a subjectAltName)."""
     openssl(
         "req",
         "-x509",
@@ -29,13 +30,19 @@ def certificates(folder: Path, ca: str, *names: str) -> None:
         "-days",
         "1",
         "-keyout",
-        f"{ca}.key",
+        f"{name}.key",
         "-out",
-        f"{ca}.pem",
+        f"{name}.pem",
         "-subj",
-        f"/CN={ca}",
+        f"/CN={name}",
+        *extra,
         cwd=folder,
     )
+
+
+def certificates(folder: Path, ca: str, *names: str) -> None:
+    """A CA `ca` and, for each name, `name.pem` and `name.key` that it signed."""
+    self_signed(folder, ca)
     for name in names:
         openssl(
             "req",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tls import certificates, need_openssl, openssl
+from tests.tls import certificates, need_openssl, self_signed
 
 
 @pytest.fixture(scope="session")
@@ -14,24 +14,8 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A self-signed server certificate for localhost and its key."""
     need_openssl()
     folder = tmp_path_factory.mktemp("tls")
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    openssl(
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "1",
-        "-keyout",
-        str(key),
-        "-out",
-        str(cert),
-        "-subj",
-        "/CN=localhost",
-        "-addext",
-        "subjectAltName=DNS:localhost",
-    )
+    self_signed(folder, "localhost", "-addext", "subjectAltName=DNS:localhost")
+    cert, key = folder / "localhost.pem", folder / "localhost.key"
     return cert, key
 
 
