@@ -102,11 +102,9 @@ def _unsupported(declared: tuple[str, ...], ruleset: str) -> _Failed | None:
     """The forfeit of a bot whose Hello does not list `ruleset` (a Hello that lists no ruleset
     this referee knows means the classic family, as `bot check` reads it), or None when it
     plays it."""
-    from referee.engine import RULESETS
+    from referee.engine import rulesets_played
 
-    plays = tuple(r for r in declared if r in RULESETS) or tuple(
-        n for n, r in RULESETS.items() if r.family == "classic"
-    )
+    plays = rulesets_played(declared)
     if ruleset in plays:
         return None
     return _Failed(

@@ -16,13 +16,6 @@ from referee import run_loop
 FIRST_MOVE_ALLOWANCE = 1.0
 
 
-def classic_rulesets() -> list[str]:
-    """The classic family's rulesets: what a bot plays when it names none (Hello.rulesets)."""
-    from referee.engine import RULESETS
-
-    return [name for name, rules in RULESETS.items() if rules.family == "classic"]
-
-
 @dataclass
 class Check:
     name: str
@@ -53,11 +46,10 @@ class CheckReport:
 
 def declared(rulesets: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """What a bot's Hello lists, as (the rulesets to check it on, the names no ruleset has): the
-    listed rulesets, or every classic one when it lists none."""
-    from referee.engine import RULESETS
+    listed rulesets it knows, or every classic one when it knows none."""
+    from referee.engine import RULESETS, rulesets_played
 
-    known = [r for r in rulesets if r in RULESETS]
-    return (known or classic_rulesets()), [r for r in rulesets if r not in RULESETS]
+    return rulesets_played(rulesets), [r for r in rulesets if r not in RULESETS]
 
 
 async def _check_games(

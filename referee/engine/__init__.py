@@ -27,7 +27,7 @@ from referee.engine.errors import EngineError, IllegalMoveError, NotationError, 
 from referee.engine.game import OVER, TAKE, WALL, Game
 from referee.engine.pavilion import BONUS, PLAY, PavilionGame, PavilionMove
 from referee.engine.record import RECORD_FORMAT, load_record, replay, verify
-from referee.engine.rulesets import RULESETS, Ruleset, get_ruleset
+from referee.engine.rulesets import RULESETS, Ruleset, get_ruleset, rulesets_played
 
 
 def new_game(
@@ -42,8 +42,11 @@ def new_game(
     `wild_order` (Summer Pavilion only): the wild colour of rounds 1-6, e.g. "PGOYBR"."""
     engine: Any = Game.family_of(ruleset)
     options = {} if wild_order is None else {"wild_order": wild_order}
-    if options and engine.family != "pavilion":
-        raise EngineError(f"{ruleset} has no option wild_order (Summer Pavilion rulesets do)")
+    for name in options.keys() - engine.option_names:
+        takers = [r for r in RULESETS if name in Game.family_of(r).option_names]
+        raise EngineError(
+            f"{ruleset} has no option {name} (these rulesets do: {', '.join(takers)})"
+        )
     game: Game = engine(ruleset, players, seed=seed, first_player=first_player, **options)
     return game
 
@@ -78,6 +81,7 @@ __all__ = [
     "Ruleset",
     "game_from_state",
     "get_ruleset",
+    "rulesets_played",
     "load_record",
     "new_game",
     "read_header",

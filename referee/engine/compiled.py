@@ -26,6 +26,7 @@ MODULES = (
     "game",
     "errors",
     "rng",
+    "bag",
     "rulesets",
     "classic.game",
     "classic.moves",

@@ -26,6 +26,8 @@ class Game(ABC):
 
     __slots__ = ()
     family: ClassVar[str]
+    # The options new_game passes on as keyword arguments (Summer Pavilion: "wild_order").
+    option_names: ClassVar[frozenset[str]] = frozenset()
 
     ruleset: Ruleset
     players: int

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
@@ -100,3 +101,15 @@ def get_ruleset(name: str) -> Ruleset:
         raise EngineError(
             f"unknown ruleset {name!r}; known rulesets: {', '.join(RULESETS)}"
         ) from None
+
+
+# The family of a bot whose Hello names no ruleset this engine knows: such a Hello predates the
+# other families (the protocol's first version had no rulesets field).
+DEFAULT_FAMILY: Final = "classic"
+
+
+def rulesets_played(declared: Iterable[str]) -> list[str]:
+    """The rulesets a bot plays, from the names its Hello lists: those this engine knows, or
+    every ruleset of the default family when it knows none of them."""
+    known = [r for r in declared if r in RULESETS]
+    return known or [name for name, r in RULESETS.items() if r.family == DEFAULT_FAMILY]

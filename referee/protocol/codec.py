@@ -9,8 +9,11 @@ way to a bot.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from referee.engine import RULESETS
 from referee.protocol import game_pb2
 
 PHASES = {
@@ -31,8 +34,9 @@ TERMINATIONS: dict[str, game_pb2.Termination] = {
 }
 TERMINATION_NAMES = {v: k for k, v in TERMINATIONS.items()}
 
-# The keys each family's state dict has that the message models; any other key travels in
-# extra_json (checked once per encode: this runs at every move).
+# The keys every family's state dict has that GameState models; a family's own keys are in its
+# codec below, and any other key travels in extra_json (checked once per encode: this runs at
+# every move).
 _COMMON = frozenset(
     {
         "ruleset",
@@ -48,16 +52,123 @@ _COMMON = frozenset(
         "boards",
     }
 )
-_MODELLED = _COMMON | {"lid", "wall_line"}
-_BOARD_KEYS = frozenset({"score", "lines", "wall", "floor", "has_marker"})
-# Summer Pavilion (GameState.pavilion; the state dict is described in docs/protocol.md).
-_PAVILION_MODELLED = _COMMON | {"wild_order", "wild", "supply", "depot", "bonus_owed"}
-_PAVILION_BOARD_KEYS = frozenset({"score", "stars", "tiles", "kept", "passed", "has_marker"})
+_COMMON_BOARD_KEYS = frozenset({"score", "has_marker"})
+
+# (state, boards, message) -> None: fills the message's family part, boards included.
+Encoder = Callable[[dict[str, Any], Sequence[dict[str, Any]], game_pb2.GameState], None]
+# (message, state) -> the boards: fills the state's family keys and reads the boards.
+Decoder = Callable[[game_pb2.GameState, dict[str, Any]], list[dict[str, Any]]]
 
 
-def is_pavilion(state: dict[str, Any]) -> bool:
-    """Whether a state dict is a Summer Pavilion game's (it names a wild colour order)."""
-    return "wild_order" in state
+@dataclass(frozen=True)
+class FamilyCodec:
+    """How one game family's own keys travel: which keys and board keys its fields model, how it
+    fills them, and how it reads them back."""
+
+    modelled: frozenset[str]
+    board_keys: frozenset[str]
+    encode: Encoder
+    decode: Decoder
+    # The GameState field holding the family's own message; None: its fields are GameState's.
+    field: str | None = None
+
+
+def _encode_classic(
+    state: dict[str, Any], boards: Sequence[dict[str, Any]], msg: game_pb2.GameState
+) -> None:
+    msg.lid = state.get("lid", "")
+    add = msg.boards.add
+    for board in boards:
+        add(
+            score=board["score"],
+            floor=board["floor"],
+            has_marker=board["has_marker"],
+            lines=board["lines"],
+            wall=board["wall"],
+        )
+    msg.wall_line = state.get("wall_line") or 0
+
+
+def _decode_classic(msg: game_pb2.GameState, state: dict[str, Any]) -> list[dict[str, Any]]:
+    state["lid"], state["wall_line"] = msg.lid, msg.wall_line or None
+    return [
+        {
+            "score": b.score,
+            "lines": list(b.lines),
+            "wall": list(b.wall),
+            "floor": b.floor,
+            "has_marker": b.has_marker,
+        }
+        for b in msg.boards
+    ]
+
+
+def _encode_pavilion(
+    state: dict[str, Any], boards: Sequence[dict[str, Any]], msg: game_pb2.GameState
+) -> None:
+    pavilion = msg.pavilion
+    pavilion.SetInParent()  # present even if every field were at its default
+    pavilion.wild_order = state["wild_order"]
+    pavilion.wild = state.get("wild", "")
+    pavilion.supply = state.get("supply", "")
+    pavilion.depot = state.get("depot", "")
+    pavilion.bonus_owed = state.get("bonus_owed", 0)
+    add, add_stars = msg.boards.add, pavilion.boards.add
+    for board in boards:
+        add(score=board["score"], has_marker=board["has_marker"])
+        add_stars(
+            stars=board["stars"],
+            tiles=board["tiles"],
+            kept=board["kept"],
+            passed=board["passed"],
+        )
+
+
+def _decode_pavilion(msg: game_pb2.GameState, state: dict[str, Any]) -> list[dict[str, Any]]:
+    pavilion = msg.pavilion
+    if len(pavilion.boards) != len(msg.boards):
+        raise ValueError(
+            f"GameState: {len(msg.boards)} boards but "
+            f"{len(pavilion.boards)} pavilion boards; one of each per seat"
+        )
+    state["wild_order"], state["wild"] = pavilion.wild_order, pavilion.wild
+    state["supply"], state["depot"] = pavilion.supply, pavilion.depot
+    state["bonus_owed"] = pavilion.bonus_owed
+    return [
+        {
+            "score": b.score,
+            "stars": list(p.stars),
+            "tiles": p.tiles,
+            "kept": p.kept,
+            "passed": p.passed,
+            "has_marker": b.has_marker,
+        }
+        for b, p in zip(msg.boards, pavilion.boards, strict=True)
+    ]
+
+
+# Each family's codec, keyed by family (referee.engine's Ruleset.family). Classic's keys are
+# GameState's own fields; every other family has its own message in a GameState field named for
+# it (the state dict is described in docs/protocol.md).
+CODECS: dict[str, FamilyCodec] = {
+    "classic": FamilyCodec(
+        modelled=_COMMON | {"lid", "wall_line"},
+        board_keys=_COMMON_BOARD_KEYS | {"lines", "wall", "floor"},
+        encode=_encode_classic,
+        decode=_decode_classic,
+    ),
+    "pavilion": FamilyCodec(
+        modelled=_COMMON | {"wild_order", "wild", "supply", "depot", "bonus_owed"},
+        board_keys=_COMMON_BOARD_KEYS | {"stars", "tiles", "kept", "passed"},
+        encode=_encode_pavilion,
+        decode=_decode_pavilion,
+        field="pavilion",
+    ),
+}
+# A ruleset's codec, looked up once per encode; a ruleset this engine does not know travels on
+# GameState's own fields, everything else in extra_json.
+_CODEC_OF_RULESET = {name: CODECS[r.family] for name, r in RULESETS.items()}
+_DEFAULT = CODECS["classic"]
 
 
 def encode_state(
@@ -76,37 +187,9 @@ def encode_state(
     msg.marker_in_centre = bool(state.get("marker_in_centre", False))
     msg.bag = state.get("bag", "")
     boards = state.get("boards", ())
-    add = msg.boards.add
-    if is_pavilion(state):
-        modelled, board_keys = _PAVILION_MODELLED, _PAVILION_BOARD_KEYS
-        pavilion = msg.pavilion
-        pavilion.SetInParent()  # present even if every field were at its default
-        pavilion.wild_order = state["wild_order"]
-        pavilion.wild = state.get("wild", "")
-        pavilion.supply = state.get("supply", "")
-        pavilion.depot = state.get("depot", "")
-        pavilion.bonus_owed = state.get("bonus_owed", 0)
-        add_stars = pavilion.boards.add
-        for board in boards:
-            add(score=board["score"], has_marker=board["has_marker"])
-            add_stars(
-                stars=board["stars"],
-                tiles=board["tiles"],
-                kept=board["kept"],
-                passed=board["passed"],
-            )
-    else:
-        modelled, board_keys = _MODELLED, _BOARD_KEYS
-        msg.lid = state.get("lid", "")
-        for board in boards:
-            add(
-                score=board["score"],
-                floor=board["floor"],
-                has_marker=board["has_marker"],
-                lines=board["lines"],
-                wall=board["wall"],
-            )
-        msg.wall_line = state.get("wall_line") or 0
+    codec = _CODEC_OF_RULESET.get(state["ruleset"], _DEFAULT)
+    codec.encode(state, boards, msg)
+    modelled, board_keys = codec.modelled, codec.board_keys
     if state.keys() - modelled or any(board.keys() - board_keys for board in boards):
         extra: dict[str, Any] = {k: v for k, v in state.items() if k not in modelled}
         boards_extra = [{k: v for k, v in board.items() if k not in board_keys} for board in boards]
@@ -130,39 +213,12 @@ def decode_state(msg: game_pb2.GameState) -> dict[str, Any]:
         "marker_in_centre": msg.marker_in_centre,
         "bag": msg.bag,
     }
-    if msg.HasField("pavilion"):
-        pavilion = msg.pavilion
-        if len(pavilion.boards) != len(msg.boards):
-            raise ValueError(
-                f"GameState: {len(msg.boards)} boards but "
-                f"{len(pavilion.boards)} pavilion boards; one of each per seat"
-            )
-        boards = [
-            {
-                "score": b.score,
-                "stars": list(p.stars),
-                "tiles": p.tiles,
-                "kept": p.kept,
-                "passed": p.passed,
-                "has_marker": b.has_marker,
-            }
-            for b, p in zip(msg.boards, pavilion.boards, strict=True)
-        ]
-        state["wild_order"], state["wild"] = pavilion.wild_order, pavilion.wild
-        state["supply"], state["depot"] = pavilion.supply, pavilion.depot
-        state["bonus_owed"] = pavilion.bonus_owed
-    else:
-        boards = [
-            {
-                "score": b.score,
-                "lines": list(b.lines),
-                "wall": list(b.wall),
-                "floor": b.floor,
-                "has_marker": b.has_marker,
-            }
-            for b in msg.boards
-        ]
-        state["lid"], state["wall_line"] = msg.lid, msg.wall_line or None
+    # The family is the one whose message is present (not the ruleset's name: a bot may be
+    # sent a ruleset newer than its copy of the engine).
+    codec = next(
+        (c for c in CODECS.values() if c.field is not None and msg.HasField(c.field)), _DEFAULT
+    )
+    boards = codec.decode(msg, state)
     state["boards"] = boards
     if msg.extra_json:
         extra = json.loads(msg.extra_json)

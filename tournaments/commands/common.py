@@ -143,12 +143,10 @@ def builtin_rulesets(name: str) -> list[str] | None:
         return None  # launching it says what is wrong
     if found is None:
         return None
+    from referee.engine import rulesets_played
     from sdk.run import load_bot_class
 
-    claimed = tuple(load_bot_class(builtin_bots()[found[0]]).rulesets)
-    from tournaments.compliance import classic_rulesets
-
-    return list(claimed) if claimed else classic_rulesets()
+    return rulesets_played(load_bot_class(builtin_bots()[found[0]]).rulesets)
 
 
 def check_plays(specs: list[str], ruleset: str) -> None:

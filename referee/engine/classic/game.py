@@ -13,7 +13,7 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Any, Final, Self, cast
 
-from referee.engine import rng
+from referee.engine import bag, rng
 from referee.engine.classic.display import render_classic
 from referee.engine.classic.moves import (
     CENTRE,
@@ -184,7 +184,7 @@ class ClassicGame(Game):
         self._colour_rows = [0] * players  # bit 5*colour + row: that row holds that colour
         self._cells = [0] * players  # 3 bits per wall cell: colour + 1 (gray wall display)
         self._scores = [0] * players
-        self._bag = [c for c in range(N_COLOURS) for _ in range(TILES_PER_COLOUR)]
+        self._bag = sum(TILES_PER_COLOUR << (8 * c) for c in range(N_COLOURS))
         self._lid = 0
         self._rng = rng.seed_state(fresh_seed() if seed is None else seed)
         self._deals = deals
@@ -576,29 +576,15 @@ class ClassicGame(Game):
             self._history.append((codes[:], []))  # the factories list empties as play goes on
 
     def _deal_random(self, n_factories: int) -> list[int]:
-        bag = self._bag[:]
+        count = n_factories * TILES_PER_FACTORY
         self._rng = rng.step(self._rng)
-        draws = rng.words(self._rng, n_factories * TILES_PER_FACTORY)
-        k = 0
-        codes = []
-        for _ in range(n_factories):
-            code = 0
-            for _ in range(TILES_PER_FACTORY):
-                n = len(bag)
-                if not n:
-                    if not self._lid:
-                        break  # bag and lid both empty: the round starts as it is
-                    lid = self._lid
-                    bag = [c for c in range(N_COLOURS) for _ in range((lid >> (8 * c)) & 255)]
-                    self._lid = 0
-                    n = len(bag)
-                j = (draws[k] * n) >> 32
-                k += 1
-                code += TILE3[bag[j]]
-                bag[j] = bag[-1]
-                bag.pop()
-            codes.append(code)
-        self._bag = bag
+        drawn, self._bag, self._lid = bag.draw(
+            self._bag, self._lid, rng.words(self._rng, count), count
+        )
+        # Four tiles a factory; when bag and lid both ran dry, the last factories stay short.
+        codes = [0] * n_factories
+        for k, c in enumerate(drawn):
+            codes[k // TILES_PER_FACTORY] += TILE3[c]
         return codes
 
     def _deal_recorded(self, codes: list[int]) -> list[int]:
@@ -610,50 +596,19 @@ class ClassicGame(Game):
                 f"{len(self._factories)}",
                 round=self.round,
             )
-        drawn = [0] * N_COLOURS
-        for code in codes:
-            for c in range(N_COLOURS):
-                drawn[c] += (code >> (3 * c)) & 7
-        bag = [self._bag.count(c) for c in range(N_COLOURS)]
-        lid = [(self._lid >> (8 * c)) & 255 for c in range(N_COLOURS)]
-        total, in_bag = sum(drawn), sum(bag)
-        if total <= in_bag:
-            short = [c for c in range(N_COLOURS) if drawn[c] > bag[c]]
-            if short:
-                c = short[0]
-                raise RecordError(
-                    f"the factories hold {drawn[c]} {COLOUR_NAMES[c]} tiles but the "
-                    f"bag holds only {bag[c]}",
-                    round=self.round,
-                )
-            if total < len(codes) * TILES_PER_FACTORY and total < in_bag + sum(lid):
-                raise RecordError(
-                    "some factories hold fewer than 4 tiles although the bag was not empty",
-                    round=self.round,
-                )
-            remaining = [bag[c] - drawn[c] for c in range(N_COLOURS)]
-        else:
-            # The bag ran out: all of it was drawn, then the lid was poured in and drawing went on.
-            need = [drawn[c] - bag[c] for c in range(N_COLOURS)]
-            short = [c for c in range(N_COLOURS) if need[c] < 0 or need[c] > lid[c]]
-            if short:
-                c = short[0]
-                raise RecordError(
-                    f"the factories hold {drawn[c]} {COLOUR_NAMES[c]} tiles but the "
-                    f"bag ({bag[c]}) and the lid ({lid[c]}) cannot supply that "
-                    f"many",
-                    round=self.round,
-                )
-            if total < len(codes) * TILES_PER_FACTORY and any(
-                need[c] < lid[c] for c in range(N_COLOURS)
-            ):
-                raise RecordError(
-                    "some factories hold fewer than 4 tiles although tiles were left in the lid",
-                    round=self.round,
-                )
-            remaining = [lid[c] - need[c] for c in range(N_COLOURS)]
-            self._lid = 0
-        self._bag = [c for c in range(N_COLOURS) for _ in range(remaining[c])]
+        drawn = [
+            c for code in codes for c in range(N_COLOURS) for _ in range((code >> (3 * c)) & 7)
+        ]
+        self._bag, self._lid = bag.take(
+            self._bag,
+            self._lid,
+            drawn,
+            len(codes) * TILES_PER_FACTORY,
+            what="the deal",
+            refill_name="lid",
+            colour_names=COLOUR_NAMES,
+            round=self.round,
+        )
         return list(codes)
 
     # ------------------------------------------------------------------ errors
@@ -777,7 +732,7 @@ class ClassicGame(Game):
             "factories": [_factory_to_letters(code) for code in self._factories],
             "centre": _packed_to_letters(self._centre),
             "marker_in_centre": self._marker_in_centre,
-            "bag": "".join(COLOUR_LETTERS[c] * self._bag.count(c) for c in range(N_COLOURS)),
+            "bag": _packed_to_letters(self._bag),
             "lid": _packed_to_letters(self._lid),
             "boards": boards,
             "wall_line": self._wall_next % 5 + 1 if self.phase is WALL else None,

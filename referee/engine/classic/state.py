@@ -90,12 +90,6 @@ def _tiles(text: str, where: str) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=4096)
-def _bag_list(text: str) -> list[int]:
-    # Shared between games: the engine replaces its bag list, it never changes one in place.
-    return [c for c, n in enumerate(_counts(text, "bag")) for _ in range(n)]
-
-
-@lru_cache(maxsize=4096)
 def _parse_lines(lines: tuple[str, ...], seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Pattern lines as (colour or -1, count) per line."""
     if len(lines) != 5:
@@ -158,9 +152,9 @@ def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
         if has_marker:
             g._next_starter = p
         total += sum(counts) + on_floor + bin(wall).count("1")
-    g._bag = _bag_list(state["bag"])
+    g._bag, in_bag = _tiles(state["bag"], "bag")
     g._lid, in_lid = _tiles(state["lid"], "lid")
-    total += len(g._bag) + in_lid
+    total += in_bag + in_lid
     if total != 20 * N_COLOURS:
         raise EngineError(f"state: {total} tiles in all; the game has 100")
     g._rng = rng.seed_state(fresh_seed() if seed is None else seed)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Self, cast
 
-from referee.engine import rng
+from referee.engine import bag, rng
+from referee.engine.bag import ONE, packed_total
 from referee.engine.errors import EngineError, IllegalMoveError, RecordError
 from referee.engine.game import (
     BLANK,
@@ -48,7 +49,6 @@ from referee.engine.pavilion.tables import (
     BONUS_GROUPS,
     COLOUR_STAR_BONUS,
     MULTICOLOUR_STAR_BONUS,
-    ONE,
     ONE3,
     PASS_KEYS,
     PLACE_KEYS,
@@ -70,7 +70,6 @@ from referee.engine.pavilion.tables import (
     colours_of_factory,
     colours_of_packed,
     number_masks,
-    packed_total,
     pass_key,
 )
 from referee.engine.record import RECORD_FORMAT, first_moves, play_rounds
@@ -96,6 +95,7 @@ class PavilionGame(Game):
     """A game of Summer Pavilion. Create one with `new_game("pavilion", ...)`."""
 
     family = "pavilion"
+    option_names = frozenset({"wild_order"})
 
     __slots__ = (
         "ruleset",
@@ -576,80 +576,30 @@ class PavilionGame(Game):
         """Draw up to `count` tiles from the bag, refilling it from the depot when it runs out;
         fewer when both are empty."""
         self._rng = rng.step(self._rng)
-        draws = rng.words(self._rng, count)
-        bag = self._bag
-        n = packed_total(bag)
-        out = []
-        for k in range(count):
-            if not n:
-                if not self._depot:
-                    break
-                bag = self._depot
-                self._depot = 0
-                n = packed_total(bag)
-            j = (draws[k] * n) >> 32
-            c = 0
-            while True:
-                have = (bag >> (8 * c)) & 255
-                if j < have:
-                    break
-                j -= have
-                c += 1
-            bag -= ONE[c]
-            n -= 1
-            out.append(c)
-        self._bag = bag
-        return out
+        drawn, self._bag, self._depot = bag.draw(
+            self._bag, self._depot, rng.words(self._rng, count), count
+        )
+        return drawn
 
     def _recorded_draw(self, text: str, count: int, what: str) -> list[int]:
         """Take the recorded tiles `text` (up to `count`) out of the bag, pouring the depot in
         when the bag runs out, checking that the bag could have given them."""
-        drawn = 0
-        out = []
+        drawn = []
         for ch in text:
             c = COLOUR_LETTERS.find(ch)
             if c < 0:
                 raise RecordError(f"{what}: {ch!r} is not a tile colour (use P G O Y B R)")
-            drawn += ONE[c]
-            out.append(c)
-        total = len(out)
-        if total > count:
-            raise RecordError(f"{what}: {total} tiles drawn where {count} were to be drawn")
-        bag, depot = self._bag, self._depot
-        in_bag = packed_total(bag)
-        if total <= in_bag:
-            for c in range(N_COLOURS):
-                if (drawn >> (8 * c)) & 255 > (bag >> (8 * c)) & 255:
-                    raise RecordError(
-                        f"{what}: {(drawn >> (8 * c)) & 255} {COLOUR_NAMES[c]} "
-                        f"tiles drawn but the bag holds only "
-                        f"{(bag >> (8 * c)) & 255}"
-                    )
-            if total < count and (total < in_bag or depot):
-                raise RecordError(
-                    f"{what}: {total} tiles drawn where {count} were to be drawn, "
-                    "although the bag or the depot still held tiles"
-                )
-            self._bag = bag - drawn
-            return out
-        # The bag ran out: all of it was drawn, then the depot was poured in and drawing went on.
-        for c in range(N_COLOURS):
-            need = ((drawn >> (8 * c)) & 255) - ((bag >> (8 * c)) & 255)
-            if need < 0 or need > (depot >> (8 * c)) & 255:
-                raise RecordError(
-                    f"{what}: {(drawn >> (8 * c)) & 255} {COLOUR_NAMES[c]} tiles "
-                    f"drawn but the bag ({(bag >> (8 * c)) & 255}) and the depot "
-                    f"({(depot >> (8 * c)) & 255}) cannot give that many"
-                )
-        rest = depot - (drawn - bag)
-        if total < count and rest:
-            raise RecordError(
-                f"{what}: {total} tiles drawn where {count} were to be drawn, "
-                "although the depot still held tiles"
-            )
-        self._bag = rest
-        self._depot = 0
-        return out
+            drawn.append(c)
+        self._bag, self._depot = bag.take(
+            self._bag,
+            self._depot,
+            drawn,
+            count,
+            what=what,
+            refill_name="depot",
+            colour_names=COLOUR_NAMES,
+        )
+        return drawn
 
     def _deal(self) -> None:
         """Fill the factories: from the recorded deal when replaying, else from the bag."""

@@ -50,7 +50,6 @@ NUMBER_BONUS: Final = {1: 4, 2: 8, 3: 12, 4: 16}
 WINDOW_TILES, STATUE_TILES, PILLAR_TILES = 3, 2, 1
 
 ALL_COLOURS: Final = (1 << N_COLOURS) - 1
-ONE: Final = tuple(1 << (8 * c) for c in range(N_COLOURS))  # one tile of colour c, packed
 ONE3: Final = tuple(1 << (3 * c) for c in range(N_COLOURS))  # one tile of colour c in a factory
 
 
@@ -122,14 +121,6 @@ def number_masks(space_numbers: tuple[tuple[int, ...], ...]) -> tuple[tuple[int,
                     bits |= cell(star, space)
         out.append((bits, bonus))
     return tuple(out)
-
-
-def packed_total(packed: int) -> int:
-    n = 0
-    while packed:
-        n += packed & 255
-        packed >>= 8
-    return n
 
 
 # --- take moves ------------------------------------------------------------------------------
