@@ -198,6 +198,3 @@ def bot_check(
         console.print(table)
         console.print("[bold green]PASS[/]" if report.passed else "[bold red]FAIL[/]")
     raise typer.Exit(int(Exit.OK if report.passed else Exit.FAILED))
-
-
-# -- bench strength --------------------------------------------------------------------------
