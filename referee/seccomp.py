@@ -1,7 +1,8 @@
 """The seccomp filter of the sandbox: system calls a bot never needs are refused with EPERM.
 
 The filter is built with libseccomp (through `pyseccomp`, its ctypes binding), exported as a
-BPF program to a file once per referee process, and handed to bubblewrap (`--seccomp FD`), which
+BPF program to a file (one per user and filter, shared by every referee the user runs, so that a
+referee killed with SIGKILL leaves nothing behind), and handed to bubblewrap (`--seccomp FD`), which
 installs it just before it runs the bot: it binds the bot and everything the bot starts, not
 bubblewrap itself. A refused call fails like any failed call (EPERM, or ENOSYS for `clone3`,
 whose flags a filter cannot read: libc then falls back to `clone`, which the filter can judge),
@@ -18,11 +19,13 @@ from __future__ import annotations
 import atexit
 import errno
 import functools
+import hashlib
 import os
 import shutil
 import socket
 import tempfile
 from pathlib import Path
+from stat import S_ISDIR
 
 # What a bot never needs, refused whatever the arguments.
 REFUSED = (
@@ -99,9 +102,38 @@ def build() -> bytes:
 
 
 def filter_file() -> Path | None:
-    """The filter, written once per referee process to a private file removed when the
-    referee exits; None where it cannot be built (see `unavailable`)."""
+    """The filter's file, private to this user; None where it cannot be built (see
+    `unavailable`)."""
     return _built()[0]
+
+
+def _write(program: bytes) -> Path:
+    """The file holding `program`, named for its hash in a folder only this user may enter
+    (`$TMPDIR/azul-arena-seccomp-UID`, made 0700). Written once and kept: the next referee of
+    the same version finds it. If the folder is not this user's alone (someone else made it, or
+    it is a link), a private folder removed at exit is used instead."""
+    folder = Path(tempfile.gettempdir()) / f"azul-arena-seccomp-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    info = folder.lstat()
+    if not S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        folder = Path(tempfile.mkdtemp(prefix="azul-arena-seccomp-"))
+        atexit.register(shutil.rmtree, folder, True)
+    path = folder / f"filter-{hashlib.sha256(program).hexdigest()[:16]}.bpf"
+    try:
+        if path.read_bytes() == program:
+            return path
+    except OSError:
+        pass
+    # Written beside and renamed: a referee starting at the same moment never reads half a file.
+    fd, partial = tempfile.mkstemp(dir=folder, prefix=".filter-")
+    with os.fdopen(fd, "wb") as out:
+        out.write(program)
+    os.chmod(partial, 0o444)
+    os.replace(partial, path)
+    return path
 
 
 @functools.cache
@@ -113,12 +145,7 @@ def _built() -> tuple[Path | None, str | None]:
     except OSError as exc:
         return None, f"libseccomp cannot be loaded ({exc}): apt-get install libseccomp2"
     try:
-        program = build()
-        folder = Path(tempfile.mkdtemp(prefix="azul-arena-seccomp-"))
-        atexit.register(shutil.rmtree, folder, True)
-        path = folder / "filter.bpf"
-        path.write_bytes(program)
-        os.chmod(path, 0o444)
+        path = _write(build())
     except (OSError, RuntimeError, ValueError) as exc:
         return None, f"the filter could not be built ({exc})"
     return path, None

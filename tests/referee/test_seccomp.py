@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -111,3 +112,31 @@ def test_without_libseccomp_the_isolation_line_says_so(monkeypatch: pytest.Monke
     monkeypatch.setattr(seccomp, "unavailable", lambda: "libseccomp cannot be loaded (test)")
     assert "no seccomp filter: libseccomp cannot be loaded (test)" in isolation_line("sandbox")
     assert "seccomp" not in isolation_line("process")  # no filter is promised there
+
+
+def test_the_filter_file_is_shared_per_user_and_rewritten_when_tampered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One file per user and filter, reused by the next referee: a SIGKILLed one leaves nothing.
+    monkeypatch.setattr(seccomp.tempfile, "tempdir", str(tmp_path))
+    first = seccomp._write(b"program one")
+    assert first.parent == tmp_path / f"azul-arena-seccomp-{os.getuid()}"
+    assert first.parent.stat().st_mode & 0o777 == 0o700
+    assert seccomp._write(b"program one") == first
+    assert len(list(first.parent.iterdir())) == 1
+    first.chmod(0o644)
+    first.write_bytes(b"weaker")  # someone changed it: the next referee writes it again
+    assert seccomp._write(b"program one").read_bytes() == b"program one"
+    assert seccomp._write(b"program two") != first  # another version, another name
+
+
+def test_a_filter_folder_others_may_enter_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(seccomp.tempfile, "tempdir", str(tmp_path))
+    shared = tmp_path / f"azul-arena-seccomp-{os.getuid()}"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    path = seccomp._write(b"program")
+    assert path.parent != shared and path.read_bytes() == b"program"
+    assert path.parent.stat().st_mode & 0o077 == 0  # a private folder of its own instead
