@@ -10,7 +10,9 @@
 Each decision gets a fresh `Clock` of `time_per_move` seconds, as under the referee. A bot that
 answers later than `time_per_move + grace`, raises, or returns an illegal move gets a fault
 counted against its seat and a random legal move is played for it (the referee's default
-policy), so one game always completes. The bots see a copy of the game, never the game itself.
+policy), so one game always completes. The bots see the game rebuilt from its public state, as
+under the referee: never the game itself, nor its random generator (a copy would deal a bot's
+simulations the real game's next tiles).
 Use it for fast tests and for quick experiments; `azul-arena match` runs the real thing.
 """
 
@@ -21,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from functools import partial
 
-from referee.engine import new_game
+from referee.engine import Game, game_from_state, new_game
 from sdk.bot import Bot, Clock, GameInfo, GameResult
 from sdk.state import LazyGame
 
@@ -71,6 +73,8 @@ def play_local(
     )
     names = tuple(b.display_name for b in bots)
     fallback = random.Random(seed)
+    # Seeds of the bots' rebuilt games: reproducible with `seed`, unrelated to the real deals.
+    view_seeds = random.Random(f"sdk.local views {seed}")
     for seat, bot in enumerate(bots):
         bot.on_game_start(GameInfo(game_id, ruleset, players, seat, names))
     illegal, timeouts, errors = [0] * players, [0] * players, [0] * players
@@ -81,8 +85,12 @@ def play_local(
         seat = game.turn
         bot = bots[seat]
         legal = game.legal_moves()
-        # The same stand-in the referee's bots get (sdk.state): a copy, built on first use.
-        view = LazyGame(game.copy, partial(tuple, legal))  # the legal moves as they are
+        # The same stand-in the referee's bots get (sdk.state), built on first use from this
+        # position (a copy: the game moves on after the answer) and the public state alone.
+        view = LazyGame(
+            partial(_public_game, game.copy(), view_seeds.getrandbits(63)),
+            partial(tuple, legal),  # the legal moves as they are
+        )
         bot.clock = Clock(move_time=time_per_move)
         began = time.monotonic()
         try:
@@ -124,3 +132,9 @@ def play_local(
     )
     result._max = slowest
     return result
+
+
+def _public_game(game: Game, seed: int) -> Game:
+    """`game` as a bot under the referee gets it: rebuilt from its public state, its bag's
+    future draws seeded with `seed`."""
+    return game_from_state(game.to_state(), seed)
