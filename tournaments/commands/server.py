@@ -603,6 +603,10 @@ def _about(contest: Any) -> dict[str, Any]:
             }
             for e in contest.extensions.select_related("participant")
         ],
+        "transitions": [
+            {"from": t.before, "to": t.after, "at": t.at.isoformat(), "by": t.by}
+            for t in contest.transitions.all()
+        ],
     }
 
 
@@ -692,7 +696,9 @@ def contest_show(
     _setup(home)
     from tournaments.server.ladder.lifecycle import advance
 
-    _show(advance(_contest(slug)), as_json)
+    _show(
+        advance(_contest(slug), by=f"organiser {getpass.getuser()} (server contest show)"), as_json
+    )
 
 
 @contest_app.command("set")
@@ -711,7 +717,7 @@ def contest_set(
 
     contest = _contest(slug)
     try:
-        set_state(contest, state)
+        set_state(contest, state, f"organiser {getpass.getuser()} (server contest set)")
     except LifecycleError as exc:
         fail(str(exc))
     console.print(f"{slug} is {contest.state}", highlight=False)
@@ -781,10 +787,20 @@ def contest_final(
     slug: str = typer.Argument(...),
     home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
     concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
+    by: str | None = typer.Option(
+        None, "--by", hidden=True, help="who starts it, as its transition records (a worker)"
+    ),
+    take_over: bool = typer.Option(
+        True,
+        "--take-over/--no-take-over",
+        hidden=True,
+        help="take over a final whose player on another machine may still run",
+    ),
 ) -> None:
     """Play the final tournament of a frozen contest: the versions handed in and the staff bots,
     fresh ratings (a round-robin on a small field, adaptive pairing on a large one). Run it
-    again to resume it.
+    again to resume it. A ladder worker starts it by itself once the contest is frozen and
+    every extension has passed; this command is for doing it by hand (or resuming it).
 
     Example: [bold]azul-arena server contest final comp-2026 --concurrency 4[/]
     """
@@ -794,7 +810,13 @@ def contest_final(
 
     contest = _contest(slug)
     try:
-        summary = run_final(contest, concurrency, console)
+        summary = run_final(
+            contest,
+            concurrency,
+            console,
+            by=by or f"organiser {getpass.getuser()} (server contest final)",
+            take_over=take_over,
+        )
     except LifecycleError as exc:
         fail(str(exc))
     console.print(

@@ -6,6 +6,12 @@ at a time. Every database call runs on one thread of its own (Django's ORM is sy
 writer also keeps SQLite's lock short), the games on the event loop, a validation (a whole
 `bot check` run) on a thread beside them so it never holds up the ladder.
 
+The contest's dates are kept here too (`lifecycle.advance` before each pick: it opens, freezes
+at its deadline, closes at `closes` once the final is done), and once it is frozen and every
+extension has passed the worker starts the final tournament as a process of its own (`server
+contest final`, its output in the logs folder); of several workers, one plays it
+(`final.claim_final`), and a final whose process died is resumed.
+
 Stopping at any moment loses nothing: a game is written (seats, deal) before it is played and
 its result and ratings are one transaction after, so a SIGKILL leaves at most the games in
 flight `scheduled`, and the next worker plays them again first, on the same deal. One worker
@@ -19,6 +25,7 @@ import contextlib
 import logging
 import random
 import signal
+import sys
 import time
 import traceback
 from collections.abc import AsyncIterator, Callable
@@ -34,7 +41,7 @@ from tournaments.arena import GameSettings, arena_player, process_cap
 from tournaments.entries import Entry
 from tournaments.runner import StopRun
 from tournaments.schedule import ScheduledGame
-from tournaments.server.ladder import lifecycle, results
+from tournaments.server.ladder import final, lifecycle, results
 from tournaments.server.ladder.matchmaking import Candidate, pick_game
 from tournaments.server.ladder.models import Contest, Game
 from tournaments.server.ladder.standings import active_versions
@@ -50,6 +57,7 @@ class WorkerStats:
     infrastructure_failures: int = 0
     validated: int = 0
     errors: list[str] = field(default_factory=list)
+    finals: int = 0  # final tournaments this worker started or resumed and saw to their end
 
 
 @dataclass
@@ -104,6 +112,9 @@ class LadderWorker:
         self._stopping: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._db = ThreadPoolExecutor(1, thread_name_prefix="ladder-db")
+        self.by = f"ladder worker {final.runner_name()}"  # in the contest's transitions
+        self._final: asyncio.Task[Any] | None = None
+        self._final_check = 0.0  # monotonic time of the next look at the contest's final
 
     def stop(self) -> None:
         if self._stopping is not None:
@@ -139,7 +150,7 @@ class LadderWorker:
         if orphan is not None:
             return _next_of(orphan)
         # The contest's dates: it opens, freezes at its deadline, closes (lifecycle).
-        contest = lifecycle.advance(Contest.objects.get(pk=self._contest_id))
+        contest = lifecycle.advance(Contest.objects.get(pk=self._contest_id), by=self.by)
         if contest.paused or contest.state != Contest.OPEN:
             return None
         versions = {v.pk: v for v in active_versions(contest=contest)}
@@ -152,6 +163,67 @@ class LadderWorker:
             return None
         game = results.schedule(contest, [versions[c.version] for c in chosen])
         return _next_of(game)
+
+    def _final_wanted(self) -> str | None:
+        """The contest's slug when its final should be started or resumed here."""
+        contest = lifecycle.advance(Contest.objects.get(pk=self._contest_id), by=self.by)
+        return contest.slug if contest.slug and final.final_wanted(contest) else None
+
+    # -- the final tournament, as a process of its own -----------------------------------------
+    async def _final_step(self) -> None:
+        if self._final is not None and not self._final.done():
+            return
+        if self._final is not None:
+            self._final = None
+        if time.monotonic() < self._final_check:
+            return
+        self._final_check = time.monotonic() + max(self.poll, 1.0)
+        slug = await self._db_call(self._final_wanted)
+        if slug is not None:
+            self._final = asyncio.ensure_future(self._play_final(slug))
+
+    async def _play_final(self, slug: str) -> None:
+        log_path = self.log_dir / f"final-{slug}.log"
+        log.info("the final of %s starts (its output: %s)", slug, log_path)
+        command = [
+            sys.executable,
+            "-m",
+            "tournaments.cli",
+            "server",
+            "contest",
+            "final",
+            slug,
+            "--home",
+            str(settings.HOME),
+            "--concurrency",
+            str(self.concurrency),
+            "--by",
+            f"{self.by}, the contest's dates",
+            "--no-take-over",
+        ]
+        with log_path.open("ab") as out:
+            proc = await asyncio.create_subprocess_exec(
+                *command, stdout=out, stderr=asyncio.subprocess.STDOUT
+            )
+            try:
+                code = await proc.wait()
+            except asyncio.CancelledError:
+                # Stopped: its games so far are kept; the next worker (or `server contest
+                # final`) resumes it.
+                proc.terminate()
+                await proc.wait()
+                raise
+        if code == 0:
+            self.stats.finals += 1
+            log.info("the final of %s is played", slug)
+            self._final_check = 0.0  # its close (at `closes`) is looked at at once
+        else:
+            # Not yet possible (too few hand-ins), another process plays it, or games failed:
+            # looked at again in a minute rather than at every turn of the loop.
+            self._final_check = time.monotonic() + 60
+            tail = log_path.read_text(errors="replace").strip().splitlines()[-1:] or [""]
+            self.stats.errors.append(f"final of {slug}: {tail[0]}")
+            log.warning("the final of %s stopped (exit %d): %s", slug, code, tail[0])
 
     # -- the loop ------------------------------------------------------------------------------
     async def run(self) -> WorkerStats:
@@ -180,6 +252,7 @@ class LadderWorker:
         try:
             async with self._player(game_settings, cap, contest.players, specs) as play:
                 while not self._stopping.is_set():
+                    await self._final_step()
                     nothing_to_validate = not self.validate
                     if self.validate and validating is None:
                         validating = await self._start_validation()
@@ -208,16 +281,21 @@ class LadderWorker:
                         validating = None
                     for task in [t for t in done if t in in_flight]:
                         await self._finish(in_flight.pop(task), task)
-                    # With max_games (tests, benchmarks): stop once they are played and no
-                    # upload is waiting for validation.
+                    # With max_games (tests, benchmarks): stop once they are played, no
+                    # upload is waiting for validation and no final is being played.
                     if (
                         self.max_games is not None
                         and self.stats.played >= self.max_games
                         and not in_flight
                         and nothing_to_validate
+                        and (self._final is None or self._final.done())
                     ):
                         break
         finally:
+            if self._final is not None and not self._final.done():
+                self._final.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._final
             for task in in_flight:
                 task.cancel()  # still `scheduled` in the database: the next worker replays it
             if validating is not None:
