@@ -1,5 +1,5 @@
 """The contest server's commands: `server init / run / ladder / demo` for organisers, and
-`login / submit / submissions` for participants (docs/server.md)."""
+`login / submit / submissions / challenge / logs` for participants (docs/server.md)."""
 # ruff: noqa: B008  (typer declares options as argument defaults)
 
 from __future__ import annotations
@@ -317,6 +317,12 @@ def server_bench(
         help="an empty database to run the ladder on (default: a fresh SQLite file); compare "
         "PostgreSQL with SQLite through each run's ratio to bench tournament",
     ),
+    both: bool = typer.Option(
+        False,
+        "--both",
+        help="SQLite and PostgreSQL in one run, one after the other, and their ratio; "
+        "PostgreSQL: --database-url, else a throwaway server started here (initdb, pg_ctl)",
+    ),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
 ) -> None:
     """Ladder throughput: games/s of the ladder worker on ENTRIES participants' random bots
@@ -324,10 +330,14 @@ def server_bench(
     in the same run. A benchmark that prints its figures, not a test.
 
     Example: [bold]azul-arena server bench --entries 16 --games 200 --concurrency 2[/]
+    (PostgreSQL against SQLite: [bold]azul-arena server bench --both --json[/])
     """
     import tempfile
 
     level = check_isolation(isolation)
+    if both:
+        _bench_both(games, concurrency, entries, level, database_url, as_json)
+        return
     with tempfile.TemporaryDirectory(prefix="azul-ladder-bench-") as tmp:
         if database_url:
             os.environ["DATABASE_URL"] = database_url
@@ -343,12 +353,75 @@ def server_bench(
     if as_json:
         print_json(result)
         return
-    console.print(
-        f"ladder: {result['ladder_games_per_s']:.1f} games/s "
+    console.print(_bench_line(result, entries, concurrency), highlight=False)
+
+
+def _bench_line(result: dict[str, Any], entries: int, concurrency: int) -> str:
+    return (
+        f"ladder ({result['database']}): {result['ladder_games_per_s']:.1f} games/s "
         f"({result['games']} games, {entries} participants, concurrency "
         f"{concurrency}, isolation {result['isolation']}); bench tournament: "
         f"{result['tournament_games_per_s']:.1f} games/s; ratio "
-        f"{result['ratio']:.2f}",
+        f"{result['ratio']:.2f}"
+    )
+
+
+def _bench_both(
+    games: int,
+    concurrency: int,
+    entries: int,
+    isolation: str | None,
+    database_url: str | None,
+    as_json: bool,
+) -> None:
+    """Each half in a process of its own (Django is configured once per process)."""
+    import contextlib
+    import json
+    import subprocess
+    import sys
+
+    from tournaments.server import postgres
+
+    def half(url: str | None) -> dict[str, Any]:
+        env = dict(os.environ)
+        env.pop("DATABASE_URL", None)
+        command = [sys.executable, "-m", "tournaments.cli", "server", "bench", "--json"]
+        command += ["--games", str(games), "-c", str(concurrency), "--entries", str(entries)]
+        command += ["--isolation", str(isolation)] if isolation else []
+        command += ["--database-url", url] if url else []
+        run = subprocess.run(command, capture_output=True, text=True, env=env)
+        if run.returncode != 0:
+            fail(
+                f"the {'PostgreSQL' if url else 'SQLite'} half failed: "
+                f"{run.stderr.strip()[-2000:]}",
+                Exit.FAILED,
+            )
+        return dict(json.loads(run.stdout))
+
+    if database_url is None and postgres.missing():
+        fail(f"--both needs a PostgreSQL server: give --database-url, or: {postgres.missing()}")
+    with contextlib.ExitStack() as stack:
+        url = database_url or stack.enter_context(postgres.server())
+        sqlite_half = half(None)
+        postgresql_half = half(url)
+    speed = postgresql_half["ladder_games_per_s"] / sqlite_half["ladder_games_per_s"]
+    # Each half's ratio to bench tournament, run beside it, takes out the machine's load as
+    # it was during that half.
+    normalised = postgresql_half["ratio"] / sqlite_half["ratio"] if sqlite_half["ratio"] else 0.0
+    result = {
+        "sqlite": sqlite_half,
+        "postgresql": postgresql_half,
+        "postgresql_over_sqlite": speed,
+        "postgresql_over_sqlite_normalised": normalised,
+        "postgresql_server": "given" if database_url else "throwaway (initdb, pg_ctl)",
+    }
+    if as_json:
+        print_json(result)
+        return
+    console.print(_bench_line(sqlite_half, entries, concurrency), highlight=False)
+    console.print(_bench_line(postgresql_half, entries, concurrency), highlight=False)
+    console.print(
+        f"PostgreSQL / SQLite: {speed:.2f} (each against its bench tournament: {normalised:.2f})",
         highlight=False,
     )
 
@@ -489,6 +562,36 @@ def submit(
         f"version {reply['version']} of {reply['participant']} received "
         f"({reply['size']} bytes, sha256 {reply['sha256'][:12]}); validation "
         f"follows: {reply['url']}",
+        highlight=False,
+    )
+
+
+@app.command("challenge")
+def challenge(
+    opponents: list[str] = typer.Argument(
+        ..., help="the opponents' participant names (players per game - 1 of them)"
+    ),
+    server: str = typer.Option(..., "--server", help=SERVER_HELP),
+    participant: str | None = typer.Option(
+        None, "--participant", help="the team asking (default: yours)"
+    ),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Ask for an unranked game of your active version against the opponents named: the ladder
+    plays it next; it never changes a rating. The contest sets how many a day (its quota).
+
+    Example: [bold]azul-arena challenge staff-greedy --server http://localhost:8000[/]
+    """
+    from tournaments.server import client
+
+    reply = _client_call(client.challenge, server, opponents, participant)
+    if as_json:
+        print_json(reply)
+        return
+    console.print(
+        f"challenge of {reply['participant']} against {', '.join(reply['opponents'])} "
+        f"scheduled as game {reply['game']} (unranked; "
+        f"{reply['challenges_left_today']} left today): {reply['url']}",
         highlight=False,
     )
 
