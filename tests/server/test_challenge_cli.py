@@ -81,14 +81,16 @@ def test_a_challenge_from_the_command_line_is_played_unranked(tmp_path: Path) ->
             assert "challenge by zoe, unranked" in page.read().decode()
         db = home / "server.sqlite3"
         wait_for(
-            lambda: query(db, f"SELECT status FROM arena_ladder_game WHERE id={reply['game']}")
-            == [("done",)],
+            lambda: (
+                query(db, f"SELECT status FROM arena_ladder_game WHERE id={reply['game']}")
+                == [("done",)]
+            ),
             180,
             "the challenge to be played",
         )
-        assert query(
-            db, f"SELECT kind, rated FROM arena_ladder_game WHERE id={reply['game']}"
-        ) == [("challenge", 0)]
+        assert query(db, f"SELECT kind, rated FROM arena_ladder_game WHERE id={reply['game']}") == [
+            ("challenge", 0)
+        ]
         assert query(db, "SELECT SUM(games) FROM arena_ladder_standing") == [(0,)]
         over = cli(tmp_path, "challenge", "rival", "--server", url)
         assert over.returncode == 1
