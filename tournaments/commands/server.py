@@ -942,7 +942,9 @@ def import_class(
         "http://localhost:8000", "--base-url", help="the server's address as the students reach it"
     ),
     send: bool = typer.Option(
-        False, "--send", help="also mail each link (Django's email backend, EMAIL_* settings)"
+        False,
+        "--send",
+        help="also mail each link (Django's email backend: AZUL_ARENA_EMAIL_*, docs/deployment.md)",
     ),
     home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
     as_json: bool = typer.Option(False, "--json"),
@@ -965,7 +967,15 @@ def import_class(
     except classlist.ClassListError as exc:
         fail(f"{exc}; nothing was imported")
     classlist.write_links(result, students, links)
-    sent = classlist.send(result, students, target.name) if send else 0
+    try:
+        sent = classlist.send(result, students, target.name) if send else 0
+    except OSError as exc:  # smtplib's errors included: no mail server, refused, bad login
+        fail(
+            f"the accounts are made and the links are in {links}, but mailing them failed "
+            f"({exc}); set AZUL_ARENA_EMAIL_HOST and the other AZUL_ARENA_EMAIL_* "
+            f"(docs/deployment.md), or send the links yourself",
+            Exit.FAILED,
+        )
     summary = {
         "created": len(result.created),
         "updated": len(result.updated),
