@@ -73,6 +73,7 @@ def _ladder(
     games: int | None,
     cluster: str | None = None,
     contest: str | None = None,
+    cluster_security: Path | None = None,
 ) -> Any:
     from referee import run_loop
     from tournaments.server.ladder.worker import LadderWorker
@@ -80,11 +81,9 @@ def _ladder(
     def told(game_id: int) -> None:
         err_console.print(f"game {game_id} played", highlight=False)
 
-    options = None
-    if cluster is not None:
-        from tournaments.cluster import ClusterOptions
+    from tournaments.commands.tournament import _cluster_options
 
-        options = ClusterOptions(address=cluster)
+    options = _cluster_options(cluster, None, concurrency, cluster_security)
     worker = LadderWorker(
         concurrency=concurrency,
         isolation=isolation,
@@ -157,9 +156,16 @@ def server_ladder(
     cluster: str | None = typer.Option(
         None,
         "--cluster",
-        metavar="tcp://HOST:8786",
+        metavar="tls://HOST:8786",
         help="play the games on this Dask scheduler's workers "
         "(docs/cluster.md); validation stays here",
+    ),
+    cluster_security: Path | None = typer.Option(
+        None,
+        "--cluster-security",
+        metavar="DIR",
+        help="mutual TLS with a tls:// scheduler: DIR holds ca.pem, client.pem and client.key "
+        "(as tournament run --cluster-security)",
     ),
     contest: str | None = typer.Option(
         None, "--contest", help="the contest it serves (default: the default contest)"
@@ -181,7 +187,7 @@ def server_ladder(
     )
     if contest is not None:
         _contest(contest)
-    stats = _ladder(concurrency, level, games, cluster, contest)
+    stats = _ladder(concurrency, level, games, cluster, contest, cluster_security)
     err_console.print(
         f"ladder stopped: {stats.played} games played, {stats.validated} "
         f"versions validated, {stats.infrastructure_failures} infrastructure "
