@@ -133,7 +133,7 @@ class DatedTransitionTests(TestCase):
         import subprocess
         import sys
 
-        from tournaments.server.ladder import final
+        from tournaments.server.ladder import coordination, final
         from tournaments.server.ladder.models import Transition
 
         lifecycle.advance(self.contest, by="worker A")
@@ -154,17 +154,17 @@ class DatedTransitionTests(TestCase):
             text=True,
             check=True,
         )
-        dead = final.runner_name(int(gone.stdout))
+        dead = coordination.runner_name(int(gone.stdout))
         lifecycle.move(self.contest, Contest.FROZEN, Contest.FINAL, "worker A", final_runner=dead)
         self.assertTrue(final.final_wanted(self.contest))  # its player is gone
         final.claim_final(self.contest, "worker B", take_over=False)
-        self.assertEqual(self.contest.final_runner, final.runner_name())
+        self.assertEqual(self.contest.final_runner, coordination.runner_name())
         self.assertIn("resumed", Transition.objects.last().by)  # type: ignore[union-attr]
         self.assertFalse(final.final_wanted(self.contest))  # this process plays it now
         live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
         try:
             Contest.objects.filter(pk=self.contest.pk).update(
-                final_runner=final.runner_name(live.pid)
+                final_runner=coordination.runner_name(live.pid)
             )
             self.contest.refresh_from_db()
             self.assertFalse(final.final_wanted(self.contest))

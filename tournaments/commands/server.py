@@ -191,7 +191,12 @@ def server_ladder(
     err_console.print(
         f"ladder stopped: {stats.played} games played, {stats.validated} "
         f"versions validated, {stats.infrastructure_failures} infrastructure "
-        f"failures (not rated)",
+        f"failures (not rated)"
+        + (
+            f", {stats.recorded_elsewhere} played but recorded by another worker first"
+            if stats.recorded_elsewhere
+            else ""
+        ),
         highlight=False,
     )
 

@@ -14,8 +14,6 @@ One process plays it at a time: the one that moved the contest to `final` (an or
 
 from __future__ import annotations
 
-import os
-import socket
 from pathlib import Path
 
 from django.conf import settings
@@ -26,6 +24,7 @@ from tournaments.entries import Entry
 from tournaments.report import Report, build_report
 from tournaments.runner import RunSummary
 from tournaments.schedule import count_games
+from tournaments.server.ladder.coordination import runner_alive, runner_name
 from tournaments.server.ladder.lifecycle import LifecycleError, hand_in, move
 from tournaments.server.ladder.models import Contest, HandIn, Transition
 from tournaments.store import Store
@@ -65,26 +64,6 @@ def final_config(contest: Contest, entries: list[Entry]) -> TournamentConfig:
         config.min_games = contest.final_min_games
         config.games = needed + (-needed) % players
     return config
-
-
-def runner_name(pid: int | None = None) -> str:
-    """This process as `Contest.final_runner` names it."""
-    return f"{socket.gethostname()} pid {pid or os.getpid()}"
-
-
-def runner_alive(runner: str) -> bool | None:
-    """Whether the process `runner` names still runs: True or False on this machine, None for
-    one on another machine (which cannot be known from here)."""
-    host, _, pid = runner.partition(" pid ")
-    if host != socket.gethostname() or not pid.isdigit():
-        return None
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's process
-    return True
 
 
 def claim_final(contest: Contest, by: str, take_over: bool = False) -> None:

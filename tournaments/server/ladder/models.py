@@ -187,6 +187,19 @@ class Transition(models.Model):
         return f"{self.contest}: {self.before} -> {self.after} by {self.by}"
 
 
+class WorkerBeat(models.Model):
+    """A running ladder worker (HOST pid N), as it last said so: several workers share one
+    database, and a scheduled game or a validation whose worker has gone silent is taken up
+    by another (`ladder.coordination`)."""
+
+    name = models.CharField(max_length=200, unique=True)
+    started = models.DateTimeField(default=timezone.now)
+    seen = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Extension(models.Model):
     """A later deadline for one participant (a special consideration), with who granted it."""
 
@@ -276,6 +289,9 @@ class Game(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True, help_text="the last infrastructure failure")
     rated = models.BooleanField(default=False)
+    worker = models.CharField(
+        max_length=200, blank=True, help_text="the ladder worker playing it (HOST pid N)"
+    )
     duration = models.FloatField(null=True, blank=True)
     host = models.CharField(max_length=128, blank=True)
     isolation = models.CharField(max_length=16, blank=True)
