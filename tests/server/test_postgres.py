@@ -1,6 +1,6 @@
-"""The server on PostgreSQL: the whole-term, ladder, lifecycle and migration tests run again on a
-real PostgreSQL server this test starts (tournaments/server/postgres.py), in a pytest of their own
-(Django is configured once per process)."""
+"""The server on PostgreSQL: the whole-term, ladder, lifecycle, migration and several-workers
+tests run again on a real PostgreSQL server this test starts (tournaments/server/postgres.py),
+in a pytest of their own (Django is configured once per process)."""
 
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ def test_the_server_runs_a_term_on_postgresql() -> None:
                 "tests/server/test_ladder.py",
                 "tests/server/test_lifecycle.py",
                 "tests/server/test_migration.py",
+                "tests/server/test_workers.py",
             ],
             cwd=ROOT,
             env=env,
