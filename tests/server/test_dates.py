@@ -12,8 +12,20 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.server.test_cli import CLI, ROOT, cli, env
+from tests.server.test_cli import CLI, ROOT, database_env
 from tournaments.store import Store
+
+
+def cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """A command on the test's database (SQLite, or PostgreSQL under test_postgres.py)."""
+    return subprocess.run(
+        [*CLI, *args],
+        capture_output=True,
+        text=True,
+        env=database_env(tmp_path),
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def _show(tmp_path: Path, home: list[str]) -> dict[str, object]:
@@ -48,7 +60,7 @@ def test_two_workers_freeze_play_the_final_and_close_a_contest_by_its_dates(
             [*CLI, "server", "ladder", *home, "--contest", "dated", "-c", "1"],
             stdout=subprocess.DEVNULL,
             stderr=(tmp_path / f"worker-{i}.log").open("w"),
-            env=env(tmp_path),
+            env=database_env(tmp_path),
             cwd=ROOT,
         )
         for i in (1, 2)

@@ -1,6 +1,7 @@
-"""The server on PostgreSQL: the whole-term, ladder, lifecycle, migration and several-workers
-tests run again on a real PostgreSQL server this test starts (tournaments/server/postgres.py),
-in a pytest of their own (Django is configured once per process)."""
+"""The server on PostgreSQL: the whole-term, ladder, lifecycle, migration, several-workers and
+dates tests run again on a real PostgreSQL server this test starts
+(tournaments/server/postgres.py), in a pytest of their own (Django is configured once per
+process)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ def test_the_server_runs_a_term_on_postgresql() -> None:
                 "tests/server/test_lifecycle.py",
                 "tests/server/test_migration.py",
                 "tests/server/test_workers.py",
+                "tests/server/test_dates.py",
             ],
             cwd=ROOT,
             env=env,

@@ -12,8 +12,7 @@ from pathlib import Path
 from django.test import TestCase
 from django.utils import timezone
 
-from tests.server.conftest import POSTGRES_URL
-from tests.server.test_cli import CLI, ROOT, env, query
+from tests.server.test_cli import CLI, ROOT, database_env, database_query
 from tournaments.server.ladder import coordination
 
 SETUP = """
@@ -40,28 +39,13 @@ def _moment(value: str | datetime) -> datetime:
     return moment.replace(tzinfo=None) if moment.tzinfo is None else moment
 
 
-def _environment(tmp_path: Path) -> dict[str, str]:
-    """The CLI's environment: SQLite in the data folder, or, where test_postgres.py runs these
-    tests on its PostgreSQL server, that server's own (empty) database."""
-    return env(tmp_path) | ({"DATABASE_URL": POSTGRES_URL} if POSTGRES_URL else {})
-
-
-def _query(home: Path, sql: str) -> list[tuple]:
-    if not POSTGRES_URL:
-        return query(home / "server.sqlite3", sql)
-    import psycopg
-
-    with psycopg.connect(POSTGRES_URL) as conn:
-        return [tuple(row) for row in conn.execute(sql).fetchall()]  # type: ignore[arg-type]
-
-
 def test_two_workers_on_one_contest_share_its_games(tmp_path: Path) -> None:
     home = tmp_path / "arena"
     init = subprocess.run(
         [*CLI, "server", "init", "--home", str(home), "--time-per-move", "0.05"],
         capture_output=True,
         text=True,
-        env=_environment(tmp_path),
+        env=database_env(tmp_path),
         cwd=ROOT,
         timeout=120,
     )
@@ -70,7 +54,7 @@ def test_two_workers_on_one_contest_share_its_games(tmp_path: Path) -> None:
         [sys.executable, "-c", SETUP.format(home=str(home))],
         capture_output=True,
         text=True,
-        env=_environment(tmp_path),
+        env=database_env(tmp_path),
         cwd=ROOT,
         timeout=120,
     )
@@ -81,7 +65,7 @@ def test_two_workers_on_one_contest_share_its_games(tmp_path: Path) -> None:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
-            env=_environment(tmp_path),
+            env=database_env(tmp_path),
             cwd=ROOT,
         )
         for _ in range(2)
@@ -91,14 +75,14 @@ def test_two_workers_on_one_contest_share_its_games(tmp_path: Path) -> None:
     for text in said:
         assert "ladder stopped: 12 games played" in text, text
         assert "recorded by another worker" not in text, text  # no game played by both
-    games = _query(home, "SELECT id, worker, created, finished FROM arena_ladder_game")
+    games = database_query(home, "SELECT id, worker, created, finished FROM arena_ladder_game")
     assert len(games) == 24 and all(g[3] for g in games)  # each recorded once, none left
     assert len({g[1] for g in games}) == 2  # both workers played, each its own games
     # Nothing rated twice: each version's game count is its seats in done games.
-    assert _query(home, "SELECT SUM(games) FROM arena_ladder_standing") == [(48,)]
+    assert database_query(home, "SELECT SUM(games) FROM arena_ladder_standing") == [(48,)]
     # No version in two games at once: each game of a version was scheduled after its
     # previous one was recorded.
-    seats = _query(
+    seats = database_query(
         home,
         "SELECT s.version_id, g.created, g.finished FROM arena_ladder_seat s "
         "JOIN arena_ladder_game g ON g.id = s.game_id ORDER BY g.created",
@@ -108,7 +92,9 @@ def test_two_workers_on_one_contest_share_its_games(tmp_path: Path) -> None:
         if version in last:
             assert _moment(created) >= last[version], (version, created, last[version])
         last[version] = _moment(finished)
-    assert _query(home, "SELECT COUNT(*) FROM arena_ladder_workerbeat") == [(0,)]  # both left
+    assert database_query(home, "SELECT COUNT(*) FROM arena_ladder_workerbeat") == [
+        (0,)
+    ]  # both left
 
 
 class GoneWorkerTests(TestCase):
