@@ -12,7 +12,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.server.test_cli import CLI, ROOT, database_env
+from tests.server.test_cli import CLI, ROOT, database_env, database_query
 from tournaments.store import Store
 
 
@@ -37,7 +37,8 @@ def _show(tmp_path: Path, home: list[str]) -> dict[str, object]:
 def test_two_workers_freeze_play_the_final_and_close_a_contest_by_its_dates(
     tmp_path: Path,
 ) -> None:
-    home = ["--home", str(tmp_path / "arena")]
+    folder = tmp_path / "arena"
+    home = ["--home", str(folder)]
     made = cli(
         tmp_path,
         "server",
@@ -72,12 +73,13 @@ def test_two_workers_freeze_play_the_final_and_close_a_contest_by_its_dates(
                 tmp_path, "server", "contest", "staff-bot", "dated", name, "--reference", bot, *home
             )
             assert entered.returncode == 0, entered.stderr
+        # Watched in the database (`contest show` would make a due step itself).
+        state = "SELECT state FROM arena_ladder_contest WHERE slug = 'dated'"
         deadline = time.monotonic() + 300
-        about = _show(tmp_path, home)
-        while about["state"] != "closed" and time.monotonic() < deadline:
+        while database_query(folder, state) != [("closed",)] and time.monotonic() < deadline:
             assert all(w.poll() is None for w in workers), "a worker stopped"
-            time.sleep(2)
-            about = _show(tmp_path, home)
+            time.sleep(1)
+        about = _show(tmp_path, home)
     finally:
         for w in workers:
             w.send_signal(signal.SIGTERM)
