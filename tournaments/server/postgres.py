@@ -43,8 +43,10 @@ def missing() -> str | None:
 
 
 @contextmanager
-def server() -> Iterator[str]:
-    """Start a PostgreSQL server; yield its DATABASE_URL (a superuser, database `arena`)."""
+def server(durable: bool = False) -> Iterator[str]:
+    """Start a PostgreSQL server; yield its DATABASE_URL (a superuser, database `arena`).
+    Tests run it without fsync (`-F`: faster, nothing to keep); `durable` keeps PostgreSQL's
+    default (fsync on every commit), as a real server runs, for a benchmark."""
     bin_dir = binaries()
     assert bin_dir is not None, missing()
     folder = Path(tempfile.mkdtemp(prefix="arena-pg-"))
@@ -79,7 +81,7 @@ def server() -> Iterator[str]:
             str(log),
             "-w",
             "-o",
-            f"-k {folder} -c listen_addresses='' -F",
+            f"-k {folder} -c listen_addresses=''" + ("" if durable else " -F"),
             "start",
         )
         try:
