@@ -200,8 +200,7 @@ class LadderWorker:
     async def _final_step(self) -> None:
         if self._final is not None and not self._final.done():
             return
-        if self._final is not None:
-            self._final = None
+        self._final = None
         if time.monotonic() < self._final_check:
             return
         self._final_check = time.monotonic() + max(self.poll, 1.0)
