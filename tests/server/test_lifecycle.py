@@ -177,3 +177,14 @@ class DatedTransitionTests(TestCase):
         with self.assertRaisesRegex(lifecycle.LifecycleError, "another machine"):
             final.claim_final(self.contest, "worker C", take_over=False)
         final.claim_final(self.contest, "an organiser", take_over=True)  # the organiser decides
+
+    def test_a_final_whose_file_is_just_made_is_not_done(self) -> None:
+        from tournaments.server.ladder import final
+
+        path = final.final_path(self.contest)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()  # its process has made the file, not yet its tables (a worker looks now)
+        try:
+            self.assertFalse(final.final_done(self.contest))
+        finally:
+            path.unlink()

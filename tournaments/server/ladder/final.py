@@ -27,7 +27,7 @@ from tournaments.schedule import count_games
 from tournaments.server.ladder.coordination import runner_alive, runner_name
 from tournaments.server.ladder.lifecycle import LifecycleError, hand_in, move
 from tournaments.server.ladder.models import Contest, HandIn, Transition
-from tournaments.store import Store
+from tournaments.store import Store, StoreError
 from tournaments.tournament import TournamentConfig, play, prepare
 
 
@@ -76,8 +76,8 @@ def claim_final(contest: Contest, by: str, take_over: bool = False) -> None:
     if contest.state != Contest.FINAL:
         raise LifecycleError(f"{contest.label} is {contest.state}: no final to play")
     current = contest.final_runner
-    if current == me:
-        return
+    if current == me or final_done(contest):
+        return  # a final played to its end has nothing left to take over
     alive = runner_alive(current) if current else False
     if alive or (alive is None and not take_over):
         raise LifecycleError(
@@ -172,7 +172,11 @@ def final_done(contest: Contest) -> bool:
     path = final_path(contest)
     if not path.exists():
         return False
-    with Store.open(path, create=False) as store:
+    try:
+        store = Store.open(path, create=False)
+    except StoreError:
+        return False  # its process has made the file and not yet its tables: just begun
+    with store:
         done, total = store.counts()
         config = store.config() or {}
         if config.get("schedule", "round-robin") == "round-robin":
