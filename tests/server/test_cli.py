@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.server.conftest import POSTGRES_URL
 from tests.server.helpers import RANDOM_BOT
 
 CLI = [sys.executable, "-m", "tournaments.cli"]
@@ -27,6 +28,36 @@ def env(tmp_path: Path) -> dict[str, str]:
     e["AZUL_ARENA_CONFIG"] = str(tmp_path / "config")
     e["COLUMNS"] = "200"
     return e
+
+
+def database_env(tmp_path: Path) -> dict[str, str]:
+    """The CLI's environment: SQLite in the data folder, or, where test_postgres.py runs these
+    tests on its PostgreSQL server, an empty database of the test's own there."""
+    return env(tmp_path) | ({"DATABASE_URL": _database_url(tmp_path)} if POSTGRES_URL else {})
+
+
+def _database_url(tmp_path: Path) -> str:
+    import hashlib
+    import urllib.parse
+
+    import psycopg
+
+    assert POSTGRES_URL
+    name = "cli_" + hashlib.sha256(str(tmp_path).encode()).hexdigest()[:16]
+    with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+    return urllib.parse.urlsplit(POSTGRES_URL)._replace(path=f"/{name}").geturl()
+
+
+def database_query(home: Path, sql: str) -> list[tuple]:
+    """`sql` on the database `database_env` gave the test whose data folder is `home`."""
+    if not POSTGRES_URL:
+        return query(home / "server.sqlite3", sql)
+    import psycopg
+
+    with psycopg.connect(_database_url(home.parent)) as conn:
+        return [tuple(row) for row in conn.execute(sql).fetchall()]  # type: ignore[arg-type]
 
 
 def cli(

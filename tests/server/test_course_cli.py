@@ -103,3 +103,66 @@ def test_a_contest_and_a_class_from_the_command_line(tmp_path: Path) -> None:
     assert early.returncode == 2 and "no final tournament yet" in early.stderr
     unknown = cli(tmp_path, "server", "contest", "show", "nope", *home)
     assert unknown.returncode == 2 and "no contest 'nope'" in unknown.stderr
+
+
+def test_import_class_send_mails_each_link_through_django_s_email_backend(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+
+    from tests.server.test_cli import CLI, ROOT, env
+
+    mail = tmp_path / "mail"
+    good = tmp_path / "class.csv"
+    good.write_text("login,name,email,team\nann,Ann A,ann@x.org,t1\nbob,Bob B,bob@y.org,t1\n")
+    links = tmp_path / "links.csv"
+    sent = subprocess.run(
+        [
+            *CLI,
+            "server",
+            "import-class",
+            str(good),
+            "--home",
+            str(tmp_path / "course"),
+            "--links",
+            str(links),
+            "--base-url",
+            "https://arena.example.edu",
+            "--send",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        # Django's file backend: each message written as a file, as an SMTP server would get it.
+        env=env(tmp_path)
+        | {
+            "AZUL_ARENA_EMAIL_BACKEND": "file",
+            "AZUL_ARENA_EMAIL_FILE_PATH": str(mail),
+            "AZUL_ARENA_EMAIL_FROM": "teacher@example.edu",
+        },
+    )
+    assert sent.returncode == 0, sent.stderr
+    assert json.loads(sent.stdout)["mailed"] == 2
+    messages = "".join(p.read_text() for p in sorted(mail.iterdir()))
+    rows = links.read_text().splitlines()[1:]
+    assert len(rows) == 2
+    for row in rows:
+        login, email, link = row.split(",")
+        assert link.startswith("https://arena.example.edu/welcome/")
+        assert f"To: {email}" in messages and link in messages
+        assert f"Your login is {login}." in messages
+    assert messages.count("From: teacher@example.edu") == 2
+    # No mail server where one is set: the links are still written, and the error says so.
+    unsent = subprocess.run(
+        [*CLI, "server", "import-class", str(good), "--home", str(tmp_path / "course")]
+        + ["--links", str(links), "--send"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env=env(tmp_path) | {"AZUL_ARENA_EMAIL_HOST": "127.0.0.1", "AZUL_ARENA_EMAIL_PORT": "9"},
+    )
+    assert unsent.returncode == 1, unsent.stderr
+    assert "mailing them failed" in unsent.stderr and str(links) in unsent.stderr

@@ -99,3 +99,92 @@ class LifecycleTests(TestCase):
         stranger = Client()
         stranger.force_login(self.ben.members.get())
         self.assertEqual(stranger.post("/p/ann/", {"challenge": "ben"}).status_code, 403)
+
+
+class DatedTransitionTests(TestCase):
+    """Each step is made once however many callers see its date, and says who made it."""
+
+    def setUp(self) -> None:
+        self.contest = Contest.objects.create(slug="d", state=Contest.OPEN)
+        _, self.ann = participant("ann")
+        self.ann.contest = self.contest
+        self.ann.save()
+        passed(self.ann)
+        # The deadline has just passed.
+        Contest.objects.filter(pk=self.contest.pk).update(
+            deadline=timezone.now() - timedelta(minutes=1)
+        )
+
+    def test_a_second_worker_seeing_the_same_deadline_does_nothing(self) -> None:
+        from tournaments.server.ladder.models import Transition
+
+        first = lifecycle.advance(Contest.objects.get(pk=self.contest.pk), by="worker A")
+        second = lifecycle.advance(Contest.objects.get(pk=self.contest.pk), by="worker B")
+        self.assertEqual((first.state, second.state), (Contest.FROZEN, Contest.FROZEN))
+        self.assertEqual(
+            list(Transition.objects.values_list("before", "after", "by")),
+            [(Contest.OPEN, Contest.FROZEN, "worker A")],
+        )
+        self.assertEqual(HandIn.objects.filter(contest=self.contest).count(), 1)
+        with self.assertRaisesRegex(lifecycle.LifecycleError, "only an open contest"):
+            lifecycle.freeze(self.contest)
+
+    def test_a_final_whose_player_died_is_resumed_and_a_live_one_is_left_alone(self) -> None:
+        import subprocess
+        import sys
+
+        from tournaments.server.ladder import coordination, final
+        from tournaments.server.ladder.models import Transition
+
+        lifecycle.advance(self.contest, by="worker A")
+        _, bob = participant("bob")
+        bob.contest = self.contest
+        bob.save()
+        lifecycle.hand_in(self.contest, timezone.now(), [bob])  # nothing passed: no hand-in
+        self.contest.refresh_from_db()
+        self.assertFalse(final.final_wanted(self.contest))  # one entry: no 2-player final
+        _, staff = participant("staff-bar")
+        staff.contest, staff.staff_bot = self.contest, True
+        staff.save()
+        passed(staff)
+        self.assertTrue(final.final_wanted(self.contest))
+        gone = subprocess.run(
+            [sys.executable, "-c", "import os; print(os.getpid())"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        dead = coordination.runner_name(int(gone.stdout))
+        lifecycle.move(self.contest, Contest.FROZEN, Contest.FINAL, "worker A", final_runner=dead)
+        self.assertTrue(final.final_wanted(self.contest))  # its player is gone
+        final.claim_final(self.contest, "worker B", take_over=False)
+        self.assertEqual(self.contest.final_runner, coordination.runner_name())
+        self.assertIn("resumed", Transition.objects.last().by)  # type: ignore[union-attr]
+        self.assertFalse(final.final_wanted(self.contest))  # this process plays it now
+        live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        try:
+            Contest.objects.filter(pk=self.contest.pk).update(
+                final_runner=coordination.runner_name(live.pid)
+            )
+            self.contest.refresh_from_db()
+            self.assertFalse(final.final_wanted(self.contest))
+            with self.assertRaisesRegex(lifecycle.LifecycleError, "being played by"):
+                final.claim_final(self.contest, "an organiser", take_over=True)
+        finally:
+            live.kill()
+            live.wait()
+        Contest.objects.filter(pk=self.contest.pk).update(final_runner="elsewhere pid 12")
+        with self.assertRaisesRegex(lifecycle.LifecycleError, "another machine"):
+            final.claim_final(self.contest, "worker C", take_over=False)
+        final.claim_final(self.contest, "an organiser", take_over=True)  # the organiser decides
+
+    def test_a_final_whose_file_is_just_made_is_not_done(self) -> None:
+        from tournaments.server.ladder import final
+
+        path = final.final_path(self.contest)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()  # its process has made the file, not yet its tables (a worker looks now)
+        try:
+            self.assertFalse(final.final_done(self.contest))
+        finally:
+            path.unlink()

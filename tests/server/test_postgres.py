@@ -1,6 +1,7 @@
-"""The server on PostgreSQL: the whole-term, ladder, lifecycle and migration tests run again on a
-real PostgreSQL server this test starts (tests/server/postgres.py), in a pytest of their own
-(Django is configured once per process)."""
+"""The server on PostgreSQL: the whole-term, ladder, lifecycle, migration, several-workers and
+dates tests run again on a real PostgreSQL server this test starts
+(tournaments/server/postgres.py), in a pytest of their own (Django is configured once per
+process)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server import postgres
+from tournaments.server import postgres
 
 ROOT = Path(__file__).resolve().parents[2]
 WHY = postgres.missing()
@@ -35,6 +36,8 @@ def test_the_server_runs_a_term_on_postgresql() -> None:
                 "tests/server/test_ladder.py",
                 "tests/server/test_lifecycle.py",
                 "tests/server/test_migration.py",
+                "tests/server/test_workers.py",
+                "tests/server/test_dates.py",
             ],
             cwd=ROOT,
             env=env,
@@ -44,3 +47,39 @@ def test_the_server_runs_a_term_on_postgresql() -> None:
         )
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "passed" in run.stdout and "skipped" not in run.stdout, run.stdout[-2000:]
+
+
+def test_the_ladder_bench_measures_sqlite_and_postgresql_in_one_run() -> None:
+    import json
+
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tournaments.cli",
+            "server",
+            "bench",
+            "--both",
+            "--games",
+            "4",
+            "--entries",
+            "2",
+            "-c",
+            "1",
+            "--json",
+        ],
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    result = json.loads(run.stdout)
+    assert result["sqlite"]["database"] == "sqlite"
+    assert result["postgresql"]["database"] == "postgresql"
+    for half in ("sqlite", "postgresql"):
+        assert result[half]["games"] == 4 and result[half]["ladder_games_per_s"] > 0
+    assert result["postgresql_over_sqlite"] == (
+        result["postgresql"]["ladder_games_per_s"] / result["sqlite"]["ladder_games_per_s"]
+    )

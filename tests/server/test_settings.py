@@ -20,6 +20,8 @@ def test_postgresql_urls_become_psycopg_settings() -> None:
         "5433",
     )
     assert db["OPTIONS"] == {"sslmode": "require"}
+    # Kept between the ladder worker's calls, checked before reuse (connecting is the cost).
+    assert (db["CONN_MAX_AGE"], db["CONN_HEALTH_CHECKS"]) == (60, True)
     socket = from_url("postgres:///contest?host=/run/postgresql")
     assert (socket["HOST"], socket["NAME"]) == ("/run/postgresql", "contest")
 

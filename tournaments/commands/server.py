@@ -1,5 +1,5 @@
 """The contest server's commands: `server init / run / ladder / demo` for organisers, and
-`login / submit / submissions` for participants (docs/server.md)."""
+`login / submit / submissions / challenge / logs` for participants (docs/server.md)."""
 # ruff: noqa: B008  (typer declares options as argument defaults)
 
 from __future__ import annotations
@@ -73,6 +73,7 @@ def _ladder(
     games: int | None,
     cluster: str | None = None,
     contest: str | None = None,
+    cluster_security: Path | None = None,
 ) -> Any:
     from referee import run_loop
     from tournaments.server.ladder.worker import LadderWorker
@@ -80,11 +81,9 @@ def _ladder(
     def told(game_id: int) -> None:
         err_console.print(f"game {game_id} played", highlight=False)
 
-    options = None
-    if cluster is not None:
-        from tournaments.cluster import ClusterOptions
+    from tournaments.commands.tournament import _cluster_options
 
-        options = ClusterOptions(address=cluster)
+    options = _cluster_options(cluster, None, concurrency, cluster_security)
     worker = LadderWorker(
         concurrency=concurrency,
         isolation=isolation,
@@ -157,9 +156,16 @@ def server_ladder(
     cluster: str | None = typer.Option(
         None,
         "--cluster",
-        metavar="tcp://HOST:8786",
+        metavar="tls://HOST:8786",
         help="play the games on this Dask scheduler's workers "
         "(docs/cluster.md); validation stays here",
+    ),
+    cluster_security: Path | None = typer.Option(
+        None,
+        "--cluster-security",
+        metavar="DIR",
+        help="mutual TLS with a tls:// scheduler: DIR holds ca.pem, client.pem and client.key "
+        "(as tournament run --cluster-security)",
     ),
     contest: str | None = typer.Option(
         None, "--contest", help="the contest it serves (default: the default contest)"
@@ -181,11 +187,16 @@ def server_ladder(
     )
     if contest is not None:
         _contest(contest)
-    stats = _ladder(concurrency, level, games, cluster, contest)
+    stats = _ladder(concurrency, level, games, cluster, contest, cluster_security)
     err_console.print(
         f"ladder stopped: {stats.played} games played, {stats.validated} "
         f"versions validated, {stats.infrastructure_failures} infrastructure "
-        f"failures (not rated)",
+        f"failures (not rated)"
+        + (
+            f", {stats.recorded_elsewhere} played but recorded by another worker first"
+            if stats.recorded_elsewhere
+            else ""
+        ),
         highlight=False,
     )
 
@@ -317,6 +328,12 @@ def server_bench(
         help="an empty database to run the ladder on (default: a fresh SQLite file); compare "
         "PostgreSQL with SQLite through each run's ratio to bench tournament",
     ),
+    both: bool = typer.Option(
+        False,
+        "--both",
+        help="SQLite and PostgreSQL in one run, one after the other, and their ratio; "
+        "PostgreSQL: --database-url, else a throwaway server started here (initdb, pg_ctl)",
+    ),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
 ) -> None:
     """Ladder throughput: games/s of the ladder worker on ENTRIES participants' random bots
@@ -324,10 +341,14 @@ def server_bench(
     in the same run. A benchmark that prints its figures, not a test.
 
     Example: [bold]azul-arena server bench --entries 16 --games 200 --concurrency 2[/]
+    (PostgreSQL against SQLite: [bold]azul-arena server bench --both --json[/])
     """
     import tempfile
 
     level = check_isolation(isolation)
+    if both:
+        _bench_both(games, concurrency, entries, level, database_url, as_json)
+        return
     with tempfile.TemporaryDirectory(prefix="azul-ladder-bench-") as tmp:
         if database_url:
             os.environ["DATABASE_URL"] = database_url
@@ -343,12 +364,76 @@ def server_bench(
     if as_json:
         print_json(result)
         return
-    console.print(
-        f"ladder: {result['ladder_games_per_s']:.1f} games/s "
+    console.print(_bench_line(result, entries, concurrency), highlight=False)
+
+
+def _bench_line(result: dict[str, Any], entries: int, concurrency: int) -> str:
+    return (
+        f"ladder ({result['database']}): {result['ladder_games_per_s']:.1f} games/s "
         f"({result['games']} games, {entries} participants, concurrency "
         f"{concurrency}, isolation {result['isolation']}); bench tournament: "
         f"{result['tournament_games_per_s']:.1f} games/s; ratio "
-        f"{result['ratio']:.2f}",
+        f"{result['ratio']:.2f}"
+    )
+
+
+def _bench_both(
+    games: int,
+    concurrency: int,
+    entries: int,
+    isolation: str | None,
+    database_url: str | None,
+    as_json: bool,
+) -> None:
+    """Each half in a process of its own (Django is configured once per process)."""
+    import contextlib
+    import json
+    import subprocess
+    import sys
+
+    from tournaments.server import postgres
+
+    def half(url: str | None) -> dict[str, Any]:
+        env = dict(os.environ)
+        env.pop("DATABASE_URL", None)
+        command = [sys.executable, "-m", "tournaments.cli", "server", "bench", "--json"]
+        command += ["--games", str(games), "-c", str(concurrency), "--entries", str(entries)]
+        command += ["--isolation", str(isolation)] if isolation else []
+        command += ["--database-url", url] if url else []
+        run = subprocess.run(command, capture_output=True, text=True, env=env)
+        if run.returncode != 0:
+            fail(
+                f"the {'PostgreSQL' if url else 'SQLite'} half failed: "
+                f"{run.stderr.strip()[-2000:]}",
+                Exit.FAILED,
+            )
+        return dict(json.loads(run.stdout))
+
+    if database_url is None and postgres.missing():
+        fail(f"--both needs a PostgreSQL server: give --database-url, or: {postgres.missing()}")
+    with contextlib.ExitStack() as stack:
+        # PostgreSQL as a department runs it: fsync on (not the tests' -F).
+        url = database_url or stack.enter_context(postgres.server(durable=True))
+        sqlite_half = half(None)
+        postgresql_half = half(url)
+    speed = postgresql_half["ladder_games_per_s"] / sqlite_half["ladder_games_per_s"]
+    # Each half's ratio to bench tournament, run beside it, takes out the machine's load as
+    # it was during that half.
+    normalised = postgresql_half["ratio"] / sqlite_half["ratio"] if sqlite_half["ratio"] else 0.0
+    result = {
+        "sqlite": sqlite_half,
+        "postgresql": postgresql_half,
+        "postgresql_over_sqlite": speed,
+        "postgresql_over_sqlite_normalised": normalised,
+        "postgresql_server": "given" if database_url else "throwaway (initdb, pg_ctl)",
+    }
+    if as_json:
+        print_json(result)
+        return
+    console.print(_bench_line(sqlite_half, entries, concurrency), highlight=False)
+    console.print(_bench_line(postgresql_half, entries, concurrency), highlight=False)
+    console.print(
+        f"PostgreSQL / SQLite: {speed:.2f} (each against its bench tournament: {normalised:.2f})",
         highlight=False,
     )
 
@@ -493,6 +578,36 @@ def submit(
     )
 
 
+@app.command("challenge")
+def challenge(
+    opponents: list[str] = typer.Argument(
+        ..., help="the opponents' participant names (players per game - 1 of them)"
+    ),
+    server: str = typer.Option(..., "--server", help=SERVER_HELP),
+    participant: str | None = typer.Option(
+        None, "--participant", help="the team asking (default: yours)"
+    ),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+) -> None:
+    """Ask for an unranked game of your active version against the opponents named: the ladder
+    plays it next; it never changes a rating. The contest sets how many a day (its quota).
+
+    Example: [bold]azul-arena challenge staff-greedy --server http://localhost:8000[/]
+    """
+    from tournaments.server import client
+
+    reply = _client_call(client.challenge, server, opponents, participant)
+    if as_json:
+        print_json(reply)
+        return
+    console.print(
+        f"challenge of {reply['participant']} against {', '.join(reply['opponents'])} "
+        f"scheduled as game {reply['game']} (unranked; "
+        f"{reply['challenges_left_today']} left today): {reply['url']}",
+        highlight=False,
+    )
+
+
 @app.command("submissions")
 def submissions(
     server: str = typer.Option(..., "--server", help=SERVER_HELP),
@@ -603,6 +718,10 @@ def _about(contest: Any) -> dict[str, Any]:
             }
             for e in contest.extensions.select_related("participant")
         ],
+        "transitions": [
+            {"from": t.before, "to": t.after, "at": t.at.isoformat(), "by": t.by}
+            for t in contest.transitions.all()
+        ],
     }
 
 
@@ -692,7 +811,9 @@ def contest_show(
     _setup(home)
     from tournaments.server.ladder.lifecycle import advance
 
-    _show(advance(_contest(slug)), as_json)
+    _show(
+        advance(_contest(slug), by=f"organiser {getpass.getuser()} (server contest show)"), as_json
+    )
 
 
 @contest_app.command("set")
@@ -711,7 +832,7 @@ def contest_set(
 
     contest = _contest(slug)
     try:
-        set_state(contest, state)
+        set_state(contest, state, f"organiser {getpass.getuser()} (server contest set)")
     except LifecycleError as exc:
         fail(str(exc))
     console.print(f"{slug} is {contest.state}", highlight=False)
@@ -781,10 +902,20 @@ def contest_final(
     slug: str = typer.Argument(...),
     home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
     concurrency: int = typer.Option(2, "--concurrency", "-c", min=1),
+    by: str | None = typer.Option(
+        None, "--by", hidden=True, help="who starts it, as its transition records (a worker)"
+    ),
+    take_over: bool = typer.Option(
+        True,
+        "--take-over/--no-take-over",
+        hidden=True,
+        help="take over a final whose player on another machine may still run",
+    ),
 ) -> None:
     """Play the final tournament of a frozen contest: the versions handed in and the staff bots,
     fresh ratings (a round-robin on a small field, adaptive pairing on a large one). Run it
-    again to resume it.
+    again to resume it. A ladder worker starts it by itself once the contest is frozen and
+    every extension has passed; this command is for doing it by hand (or resuming it).
 
     Example: [bold]azul-arena server contest final comp-2026 --concurrency 4[/]
     """
@@ -794,7 +925,13 @@ def contest_final(
 
     contest = _contest(slug)
     try:
-        summary = run_final(contest, concurrency, console)
+        summary = run_final(
+            contest,
+            concurrency,
+            console,
+            by=by or f"organiser {getpass.getuser()} (server contest final)",
+            take_over=take_over,
+        )
     except LifecycleError as exc:
         fail(str(exc))
     console.print(
@@ -817,7 +954,9 @@ def import_class(
         "http://localhost:8000", "--base-url", help="the server's address as the students reach it"
     ),
     send: bool = typer.Option(
-        False, "--send", help="also mail each link (Django's email backend, EMAIL_* settings)"
+        False,
+        "--send",
+        help="also mail each link (Django's email backend: AZUL_ARENA_EMAIL_*, docs/deployment.md)",
     ),
     home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
     as_json: bool = typer.Option(False, "--json"),
@@ -840,7 +979,15 @@ def import_class(
     except classlist.ClassListError as exc:
         fail(f"{exc}; nothing was imported")
     classlist.write_links(result, students, links)
-    sent = classlist.send(result, students, target.name) if send else 0
+    try:
+        sent = classlist.send(result, students, target.name) if send else 0
+    except OSError as exc:  # smtplib's errors included: no mail server, refused, bad login
+        fail(
+            f"the accounts are made and the links are in {links}, but mailing them failed "
+            f"({exc}); set AZUL_ARENA_EMAIL_HOST and the other AZUL_ARENA_EMAIL_* "
+            f"(docs/deployment.md), or send the links yourself",
+            Exit.FAILED,
+        )
     summary = {
         "created": len(result.created),
         "updated": len(result.updated),

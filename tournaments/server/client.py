@@ -160,6 +160,13 @@ def submit(server: str, path: Path, participant: str | None = None) -> dict[str,
     )
 
 
+def challenge(server: str, opponents: list[str], participant: str | None = None) -> dict[str, Any]:
+    fields = {"opponents": ",".join(opponents)}
+    if participant:
+        fields["participant"] = participant
+    return request(server, "/api/challenge", fields=fields, token=saved_token(server))
+
+
 def versions(server: str) -> dict[str, Any]:
     return request(server, "/api/versions", token=saved_token(server))
 

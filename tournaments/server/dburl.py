@@ -59,4 +59,9 @@ def from_url(url: str) -> dict[str, Any]:
         "HOST": host,
         "PORT": str(parts.port or ""),
         "OPTIONS": options,
+        # A connection is kept for a minute rather than made again for every call of the
+        # ladder worker's database thread (connecting costs more than a query on PostgreSQL);
+        # it is checked before it is used again (after a restart of PostgreSQL, made anew).
+        "CONN_MAX_AGE": 60,
+        "CONN_HEALTH_CHECKS": True,
     }

@@ -46,6 +46,33 @@ CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("AZUL_ARENA_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
 
+# Behind a reverse proxy that terminates TLS (docs/deployment.md): the proxy says the request
+# came over HTTPS in X-Forwarded-Proto (it must set that header itself, overwriting any the
+# client sent), and the session and CSRF cookies go over HTTPS only.
+if os.environ.get("AZUL_ARENA_TLS_PROXY", "") == "1":
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("AZUL_ARENA_HSTS_SECONDS", 0))
+
+# Mail (import-class --send): Django's SMTP backend with these, or
+# AZUL_ARENA_EMAIL_BACKEND=file (each message a file in AZUL_ARENA_EMAIL_FILE_PATH) or console.
+_EMAIL_BACKENDS = {
+    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+    "file": "django.core.mail.backends.filebased.EmailBackend",
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "locmem": "django.core.mail.backends.locmem.EmailBackend",
+}
+_backend = os.environ.get("AZUL_ARENA_EMAIL_BACKEND", "smtp")
+EMAIL_BACKEND = _EMAIL_BACKENDS.get(_backend, _backend)
+EMAIL_FILE_PATH = os.environ.get("AZUL_ARENA_EMAIL_FILE_PATH", str(HOME / "mail"))
+EMAIL_HOST = os.environ.get("AZUL_ARENA_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("AZUL_ARENA_EMAIL_PORT", 25))
+EMAIL_HOST_USER = os.environ.get("AZUL_ARENA_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("AZUL_ARENA_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = os.environ.get("AZUL_ARENA_EMAIL_TLS", "") == "1"
+DEFAULT_FROM_EMAIL = os.environ.get("AZUL_ARENA_EMAIL_FROM", "azul-arena@localhost")
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",

@@ -5,7 +5,19 @@ from typing import Any
 from django.contrib import admin, messages
 
 from tournaments.server.ladder import lifecycle
-from tournaments.server.ladder.models import Contest, Extension, Game, HandIn, Seat, Standing
+from tournaments.server.ladder.models import (
+    Contest,
+    Extension,
+    Game,
+    HandIn,
+    Seat,
+    Standing,
+    Transition,
+)
+
+
+def _by(request: Any) -> str:
+    return f"organiser {request.user.get_username()} (admin)"
 
 
 @admin.register(Contest)
@@ -27,7 +39,7 @@ class ContestAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def freeze(self, request: Any, queryset: Any) -> None:
         for contest in queryset:
             try:
-                lifecycle.set_state(contest, Contest.FROZEN)
+                lifecycle.set_state(contest, Contest.FROZEN, _by(request))
             except lifecycle.LifecycleError as exc:
                 self.message_user(request, str(exc), messages.ERROR)
 
@@ -35,9 +47,23 @@ class ContestAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def close(self, request: Any, queryset: Any) -> None:
         for contest in queryset:
             try:
-                lifecycle.set_state(contest, Contest.CLOSED)
+                lifecycle.set_state(contest, Contest.CLOSED, _by(request))
             except lifecycle.LifecycleError as exc:
                 self.message_user(request, str(exc), messages.ERROR)
+
+
+@admin.register(Transition)
+class TransitionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """The contest's steps and who or what made each: a record, not edited."""
+
+    list_display = ("contest", "before", "after", "at", "by")
+    list_filter = ("contest",)
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Extension)

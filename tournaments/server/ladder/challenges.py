@@ -23,6 +23,14 @@ class ChallengeError(ValueError):
     """A challenge refused; the message says why."""
 
 
+def used_today(participant: Participant, now: datetime | None = None) -> int:
+    """Challenges `participant` asked for in the last 24 hours (the quota's count)."""
+    now = now or timezone.now()
+    return Game.objects.filter(
+        kind=Game.CHALLENGE, requested_by=participant, created__gt=now - timedelta(days=1)
+    ).count()
+
+
 def challenge(participant: Participant, opponents: list[str], now: datetime | None = None) -> Game:
     """Schedule an unranked game of `participant` against the participants named."""
     contest = Contest.of(participant)
@@ -38,9 +46,7 @@ def challenge(participant: Participant, opponents: list[str], now: datetime | No
         )
     if participant.name in opponents or len(set(opponents)) != len(opponents):
         raise ChallengeError("name each opponent once, and not yourself")
-    used = Game.objects.filter(
-        kind=Game.CHALLENGE, requested_by=participant, created__gt=now - timedelta(days=1)
-    ).count()
+    used = used_today(participant, now)
     if used >= contest.challenge_quota:
         raise ChallengeError(
             f"{participant.name} has asked for {used} challenges in the last 24 "

@@ -6,6 +6,10 @@ report as `tournament run`), kept in the contest's folder (contests/<slug>/final
 `final_games_per_pairing` times on one deal with the seats rotated) when the field is small
 enough for it to cost no more games than the minimum asked; else adaptive pairing with every
 entry playing at least `final_min_games` games. Playing it again resumes it.
+
+One process plays it at a time: the one that moved the contest to `final` (an organiser's
+`server contest final`, or the one a ladder worker starts once the contest is frozen), named in
+`Contest.final_runner`. Another takes it over only when that process is gone.
 """
 
 from __future__ import annotations
@@ -20,9 +24,10 @@ from tournaments.entries import Entry
 from tournaments.report import Report, build_report
 from tournaments.runner import RunSummary
 from tournaments.schedule import count_games
-from tournaments.server.ladder.lifecycle import LifecycleError, hand_in
-from tournaments.server.ladder.models import Contest, HandIn
-from tournaments.store import Store
+from tournaments.server.ladder.coordination import runner_alive, runner_name
+from tournaments.server.ladder.lifecycle import LifecycleError, hand_in, move
+from tournaments.server.ladder.models import Contest, HandIn, Transition
+from tournaments.store import Store, StoreError
 from tournaments.tournament import TournamentConfig, play, prepare
 
 
@@ -61,13 +66,48 @@ def final_config(contest: Contest, entries: list[Entry]) -> TournamentConfig:
     return config
 
 
+def claim_final(contest: Contest, by: str, take_over: bool = False) -> None:
+    """Make this process the final's one player: frozen -> final (recorded with `by`), or a
+    final whose player is gone taken over. With `take_over` (an organiser's command), a player
+    on another machine is taken to be gone too. LifecycleError when another process plays it."""
+    me = runner_name()
+    move(contest, Contest.FROZEN, Contest.FINAL, by, final_runner=me)
+    contest.refresh_from_db()
+    if contest.state != Contest.FINAL:
+        raise LifecycleError(f"{contest.label} is {contest.state}: no final to play")
+    current = contest.final_runner
+    if current == me or final_done(contest):
+        return  # a final played to its end has nothing left to take over
+    alive = runner_alive(current) if current else False
+    if alive or (alive is None and not take_over):
+        raise LifecycleError(
+            f"the final of {contest.label} is being played by {current}; stop that process "
+            f"first (a process on another machine: stop it, then run this command again)"
+        )
+    # Conditional on the player seen: of two processes taking over at once, one does.
+    if not Contest.objects.filter(pk=contest.pk, state=Contest.FINAL, final_runner=current).update(
+        final_runner=me
+    ):
+        raise LifecycleError(f"another process took over the final of {contest.label} just now")
+    contest.final_runner = me
+    Transition.objects.create(
+        contest=contest,
+        before=Contest.FINAL,
+        after=Contest.FINAL,
+        by=f"{by} (resumed; {current or 'nobody'} had stopped)",
+    )
+
+
 def run_final(
     contest: Contest,
     concurrency: int = 2,
     console: Console | None = None,
     log_dir: Path | None = None,
+    by: str = "an organiser",
+    take_over: bool = True,
 ) -> RunSummary:
     """Play (or resume) the final tournament; the contest is `final` from its start."""
+    contest.refresh_from_db()
     if contest.state not in (Contest.FROZEN, Contest.FINAL):
         raise LifecycleError(
             f"{contest.label} is {contest.state}: the final is played once the "
@@ -81,8 +121,7 @@ def run_final(
             f"{contest.label} has {len(pairs)} versions handed in; a final of "
             f"{contest.players}-player games needs at least {contest.players}"
         )
-    Contest.objects.filter(pk=contest.pk).update(state=Contest.FINAL)
-    contest.state = Contest.FINAL
+    claim_final(contest, by, take_over)
     path = final_path(contest)
     path.parent.mkdir(parents=True, exist_ok=True)
     config = final_config(contest, [e for _, e in pairs])
@@ -99,12 +138,45 @@ def run_final(
         )
 
 
+def final_wanted(contest: Contest) -> bool:
+    """A ladder worker should start (or resume) the final: the contest is frozen and every
+    extension has passed, or its final is unfinished and its player is gone from this machine
+    (or there is none)."""
+    from tournaments.server.ladder.lifecycle import final_is_due
+
+    if contest.state == Contest.FROZEN:
+        return final_is_due(contest) and _field_ready(contest)
+    if contest.state != Contest.FINAL or final_done(contest):
+        return False
+    return not contest.final_runner or runner_alive(contest.final_runner) is False
+
+
+def _field_ready(contest: Contest) -> bool:
+    """No version of the contest waits for validation (a staff bot entered late plays in the
+    final once it has passed), and there are enough entries for one game."""
+    from tournaments.server.submissions.models import Version
+
+    if Version.objects.filter(
+        participant__contest=contest, state__in=(Version.PENDING, Version.VALIDATING)
+    ).exists():
+        return False
+    entries = (
+        contest.participants.filter(handins__contest=contest)
+        | contest.participants.filter(staff_bot=True, versions__state=Version.PASSED)
+    ).distinct()
+    return entries.count() >= contest.players
+
+
 def final_done(contest: Contest) -> bool:
     """The final has been played to its end (every scheduled game recorded)."""
     path = final_path(contest)
     if not path.exists():
         return False
-    with Store.open(path, create=False) as store:
+    try:
+        store = Store.open(path, create=False)
+    except StoreError:
+        return False  # its process has made the file and not yet its tables: just begun
+    with store:
         done, total = store.counts()
         config = store.config() or {}
         if config.get("schedule", "round-robin") == "round-robin":

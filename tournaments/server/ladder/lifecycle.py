@@ -1,9 +1,12 @@
 """A contest's life: draft -> open -> frozen (the deadline) -> final -> closed.
 
-Each step happens by date (`advance`, which the ladder worker calls before it picks a game) or
-by an organiser (`server contest ...`, the admin's actions). At the deadline each participant's
-active version is recorded as the one it handed in, with its archive's hash (`HandIn`); a
-participant with an extension hands in at its own deadline. The final tournament
+Each step happens by date (`advance`, which the ladder worker calls before it picks a game; the
+worker also starts the final once the contest is frozen and every extension has passed) or by
+an organiser (`server contest ...`, the admin's actions). Every step is one conditional update
+(`state = before` -> `after`), so when two workers see the same date only one makes the step;
+each step is recorded as a `Transition` with who or what made it. At the deadline each
+participant's active version is recorded as the one it handed in, with its archive's hash
+(`HandIn`); a participant with an extension hands in at its own deadline. The final tournament
 (`tournaments.server.ladder.final`) plays the versions handed in.
 """
 
@@ -15,7 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.server.ladder.models import Contest, Extension, HandIn
+from tournaments.server.ladder.models import Contest, Extension, HandIn, Transition
 from tournaments.server.ladder.standings import active_versions
 
 
@@ -24,6 +27,20 @@ class LifecycleError(ValueError):
 
 
 ORDER = [Contest.DRAFT, Contest.OPEN, Contest.FROZEN, Contest.FINAL, Contest.CLOSED]
+
+
+def move(contest: Contest, before: str, after: str, by: str, **fields: Any) -> bool:
+    """`before` -> `after` if the contest is still `before` (else nothing: another worker or an
+    organiser made the step first), recorded with `by`; True when this call made it."""
+    with transaction.atomic():
+        moved = Contest.objects.filter(pk=contest.pk, state=before).update(state=after, **fields)
+        if moved:
+            Transition.objects.create(contest=contest, before=before, after=after, by=by)
+    if moved:
+        contest.state = after
+        for name, value in fields.items():
+            setattr(contest, name, value)
+    return bool(moved)
 
 
 def _when(moment: datetime | None) -> str:
@@ -62,11 +79,14 @@ def hand_in(contest: Contest, at: datetime, participants: Any = None) -> list[Ha
         if not active:
             continue
         version = active[0]
-        made.append(
-            HandIn.objects.create(
-                contest=contest, participant=who, version=version, sha256=version.sha256, at=at
-            )
+        # get_or_create: where two workers hand in at once, the unique row keeps one.
+        handin, created = HandIn.objects.get_or_create(
+            contest=contest,
+            participant=who,
+            defaults={"version": version, "sha256": version.sha256, "at": at},
         )
+        if created:
+            made.append(handin)
     return made
 
 
@@ -79,20 +99,29 @@ def _extended(contest: Contest, now: datetime) -> set[int]:
     )
 
 
-def freeze(contest: Contest, now: datetime | None = None) -> list[HandIn]:
+def freeze(contest: Contest, now: datetime | None = None, by: str = "") -> list[HandIn]:
     """open -> frozen: submissions end; every participant without a running extension hands
-    in its active version."""
-    now = now or timezone.now()
+    in its active version. LifecycleError when the contest is not open."""
+    made = _freeze(contest, now or timezone.now(), by or "an organiser")
+    if made is None:
+        contest.refresh_from_db()
+        raise LifecycleError(
+            f"{contest.label} is {contest.state}; only an open contest can be frozen"
+        )
+    return made
+
+
+def _freeze(contest: Contest, now: datetime, by: str) -> list[HandIn] | None:
+    """The freeze, or None when the contest was no longer open (someone else froze it)."""
     with transaction.atomic():
-        contest = Contest.objects.select_for_update().get(pk=contest.pk)
-        if contest.state != Contest.OPEN:
-            raise LifecycleError(
-                f"{contest.label} is {contest.state}; only an open contest can be frozen"
-            )
-        contest.state = Contest.FROZEN
+        # The conditional update takes the row's write lock first: a second worker's freeze
+        # waits for this one's transaction, then finds the contest frozen and does nothing.
+        if not move(contest, Contest.OPEN, Contest.FROZEN, by):
+            return None
+        contest.refresh_from_db()
         if contest.deadline is None or contest.deadline > now:
             contest.deadline = now  # frozen by hand before its date: that is the deadline
-        contest.save(update_fields=["state", "deadline"])
+            contest.save(update_fields=["deadline"])
         late = _extended(contest, now)
         return hand_in(contest, contest.deadline, contest.participants.exclude(pk__in=late))
 
@@ -117,38 +146,45 @@ def extend(
     )
 
 
-def set_state(contest: Contest, state: str) -> None:
+def set_state(contest: Contest, state: str, by: str = "") -> None:
     """An organiser's move to `state` (forward only, one step or more; freezing records the
-    hand-ins)."""
+    hand-ins), recorded with `by`."""
+    by = by or "an organiser"
     if state not in ORDER:
         raise LifecycleError(f"unknown state {state!r}; states: {', '.join(ORDER)}")
+    contest.refresh_from_db()
     if ORDER.index(state) <= ORDER.index(contest.state):
         raise LifecycleError(
             f"{contest.label} is already {contest.state}; a contest only "
             f"moves forward ({' -> '.join(ORDER)})"
         )
     if contest.state in (Contest.DRAFT, Contest.OPEN) and ORDER.index(state) >= 2:
-        if contest.state == Contest.DRAFT:
-            Contest.objects.filter(pk=contest.pk).update(state=Contest.OPEN)
-            contest.state = Contest.OPEN
-        freeze(contest)
+        move(contest, Contest.DRAFT, Contest.OPEN, by)
+        freeze(contest, by=by)
         contest.refresh_from_db()
     if state != contest.state:
-        Contest.objects.filter(pk=contest.pk).update(state=state)
-        contest.state = state
+        move(contest, contest.state, state, by)
 
 
-def advance(contest: Contest, now: datetime | None = None) -> Contest:
+def final_is_due(contest: Contest, now: datetime | None = None) -> bool:
+    """A frozen contest whose every extension has passed: its final may start."""
+    now = now or timezone.now()
+    return contest.state == Contest.FROZEN and not _extended(contest, now)
+
+
+def advance(contest: Contest, now: datetime | None = None, by: str = "") -> Contest:
     """The transitions whose date has come: draft -> open at `opens`, open -> frozen at
     `deadline`, extensions that have passed hand in, final -> closed at `closes` once the
-    final has been played. Returns the contest as it now is."""
+    final has been played. Safe to call from several workers at once (each step is made by
+    one of them, `move`). Returns the contest as it now is."""
     now = now or timezone.now()
+    by = by or "the contest's dates"
     contest.refresh_from_db()
     if contest.state == Contest.DRAFT and contest.opens is not None and contest.opens <= now:
-        Contest.objects.filter(pk=contest.pk, state=Contest.DRAFT).update(state=Contest.OPEN)
+        move(contest, Contest.DRAFT, Contest.OPEN, by)
         contest.refresh_from_db()
     if contest.state == Contest.OPEN and contest.deadline is not None and contest.deadline <= now:
-        freeze(contest, now)
+        _freeze(contest, now, by)
         contest.refresh_from_db()
     if contest.state == Contest.FROZEN:
         for ext in Extension.objects.filter(contest=contest, deadline__lte=now).select_related(
@@ -159,6 +195,6 @@ def advance(contest: Contest, now: datetime | None = None) -> Contest:
         from tournaments.server.ladder.final import final_done
 
         if final_done(contest):
-            Contest.objects.filter(pk=contest.pk).update(state=Contest.CLOSED)
+            move(contest, Contest.FINAL, Contest.CLOSED, by)
             contest.refresh_from_db()
     return contest

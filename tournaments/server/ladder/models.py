@@ -92,6 +92,11 @@ class Contest(models.Model):
     )
     signup_code = models.CharField(max_length=64, blank=True)
     paused = models.BooleanField(default=False, help_text="the ladder plays no new games")
+    final_runner = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="the process playing the final tournament (HOST pid N): one at a time",
+    )
     wild_order = models.CharField(
         max_length=6,
         blank=True,
@@ -163,6 +168,36 @@ class Contest(models.Model):
             or self.state == self.CLOSED
             or (user.is_authenticated and user.is_staff)
         )
+
+
+class Transition(models.Model):
+    """One step of a contest's life (`ladder.lifecycle`), with when and who or what made it:
+    an organiser's command, the admin, or a ladder worker acting on the contest's dates."""
+
+    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="transitions")
+    before = models.CharField(max_length=8, choices=Contest.STATES)
+    after = models.CharField(max_length=8, choices=Contest.STATES)
+    at = models.DateTimeField(default=timezone.now)
+    by = models.CharField(max_length=200, help_text="who or what made it")
+
+    class Meta:
+        ordering = ["contest", "at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.contest}: {self.before} -> {self.after} by {self.by}"
+
+
+class WorkerBeat(models.Model):
+    """A running ladder worker (HOST pid N), as it last said so: several workers share one
+    database, and a scheduled game or a validation whose worker has gone silent is taken up
+    by another (`ladder.coordination`)."""
+
+    name = models.CharField(max_length=200, unique=True)
+    started = models.DateTimeField(default=timezone.now)
+    seen = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Extension(models.Model):
@@ -254,6 +289,9 @@ class Game(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True, help_text="the last infrastructure failure")
     rated = models.BooleanField(default=False)
+    worker = models.CharField(
+        max_length=200, blank=True, help_text="the ladder worker playing it (HOST pid N)"
+    )
     duration = models.FloatField(null=True, blank=True)
     host = models.CharField(max_length=128, blank=True)
     isolation = models.CharField(max_length=16, blank=True)

@@ -23,7 +23,11 @@ _ENV = make_env()
 
 
 def schedule(
-    contest: Contest, versions: Sequence[Version], kind: str = Game.LADDER, requested_by: Any = None
+    contest: Contest,
+    versions: Sequence[Version],
+    kind: str = Game.LADDER,
+    requested_by: Any = None,
+    worker: str = "",
 ) -> Game:
     """A new game row with its seats and deal seed, written before it is played."""
     with transaction.atomic():
@@ -31,6 +35,7 @@ def schedule(
             contest=contest,
             kind=kind,
             requested_by=requested_by,
+            worker=worker,
             ruleset=contest.ruleset,
             time_per_move=contest.time_per_move,
             options=contest.options(),

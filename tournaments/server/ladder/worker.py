@@ -6,10 +6,21 @@ at a time. Every database call runs on one thread of its own (Django's ORM is sy
 writer also keeps SQLite's lock short), the games on the event loop, a validation (a whole
 `bot check` run) on a thread beside them so it never holds up the ladder.
 
+The contest's dates are kept here too (`lifecycle.advance` before each pick: it opens, freezes
+at its deadline, closes at `closes` once the final is done), and once it is frozen and every
+extension has passed the worker starts the final tournament as a process of its own (`server
+contest final`, its output in the logs folder); of several workers, one plays it
+(`final.claim_final`), and a final whose process died is resumed.
+
 Stopping at any moment loses nothing: a game is written (seats, deal) before it is played and
 its result and ratings are one transaction after, so a SIGKILL leaves at most the games in
-flight `scheduled`, and the next worker plays them again first, on the same deal. One worker
-per database: a scheduled game that is not in flight here is taken to be nobody's.
+flight `scheduled`, and the next worker plays them again first, on the same deal.
+
+Several workers may serve one contest (`ladder.coordination`): each scheduled game and each
+validation is marked with the worker that took it, and another takes it up only once that
+worker is gone; games are picked one worker at a time (a lock on the contest's row), with every
+version seated in a scheduled game busy, so no version plays two games at once; and a result is
+recorded once (`results.record`), so nothing is rated twice even when a game is played twice.
 """
 
 from __future__ import annotations
@@ -19,6 +30,7 @@ import contextlib
 import logging
 import random
 import signal
+import sys
 import time
 import traceback
 from collections.abc import AsyncIterator, Callable
@@ -28,15 +40,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 
 from tournaments.arena import GameSettings, arena_player, process_cap
 from tournaments.entries import Entry
 from tournaments.runner import StopRun
 from tournaments.schedule import ScheduledGame
-from tournaments.server.ladder import lifecycle, results
+from tournaments.server.ladder import coordination, final, lifecycle, results
 from tournaments.server.ladder.matchmaking import Candidate, pick_game
-from tournaments.server.ladder.models import Contest, Game
+from tournaments.server.ladder.models import Contest, Game, Seat
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions import validation
 
@@ -50,6 +62,8 @@ class WorkerStats:
     infrastructure_failures: int = 0
     validated: int = 0
     errors: list[str] = field(default_factory=list)
+    finals: int = 0  # final tournaments this worker started or resumed and saw to their end
+    recorded_elsewhere: int = 0  # games it played that were recorded (or cancelled) meanwhile
 
 
 @dataclass
@@ -104,6 +118,11 @@ class LadderWorker:
         self._stopping: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._db = ThreadPoolExecutor(1, thread_name_prefix="ladder-db")
+        self.name = coordination.runner_name()  # on its games, validations and beats
+        self.by = f"ladder worker {self.name}"  # in the contest's transitions
+        self._next_beat = 0.0
+        self._final: asyncio.Task[Any] | None = None
+        self._final_check = 0.0  # monotonic time of the next look at the contest's final
 
     def stop(self) -> None:
         if self._stopping is not None:
@@ -122,36 +141,115 @@ class LadderWorker:
         return await asyncio.get_running_loop().run_in_executor(self._db, call)
 
     # -- database side (the db thread) ---------------------------------------------------------
+    def _beat(self) -> None:
+        coordination.beat(self.name)
+        validation.requeue_interrupted(coordination.live_workers() | {self.name})
+
     def _resume(self) -> int:
-        validation.requeue_interrupted()
+        self._beat()
         return len(results.unfinished())
 
     def _pick(self, busy: frozenset[int], flying: frozenset[int]) -> _Next | None:
-        # A scheduled game not in flight here is a stopped worker's, an infrastructure
-        # failure's, or one an organiser requeued: it is played (again) first, same deal.
-        # Challenges are such games too, scheduled when asked for.
-        orphan = (
-            Game.objects.filter(status=Game.SCHEDULED, contest_id=self._contest_id)
-            .exclude(pk__in=flying)
-            .order_by("pk")
-            .first()
-        )
-        if orphan is not None:
-            return _next_of(orphan)
         # The contest's dates: it opens, freezes at its deadline, closes (lifecycle).
-        contest = lifecycle.advance(Contest.objects.get(pk=self._contest_id))
-        if contest.paused or contest.state != Contest.OPEN:
-            return None
-        versions = {v.pk: v for v in active_versions(contest=contest)}
-        candidates = [
-            Candidate(v.pk, v.participant_id, v.standing.mu, v.standing.games, v.standing.last_game)
-            for v in versions.values()
+        contest = lifecycle.advance(Contest.objects.get(pk=self._contest_id), by=self.by)
+        live = coordination.live_workers() | {self.name}
+        with transaction.atomic():
+            # One worker at a time picks for a contest: the contest's row is locked (PostgreSQL;
+            # SQLite's transactions take the database's write lock as they begin).
+            Contest.objects.select_for_update().filter(pk=self._contest_id).first()
+            # A scheduled game not in flight here and whose worker is gone (a stopped worker's,
+            # an infrastructure failure's, one an organiser requeued, a challenge asked for) is
+            # played (again) first, same deal; taking it is a conditional update.
+            scheduled = Game.objects.filter(status=Game.SCHEDULED, contest_id=self._contest_id)
+            for orphan in scheduled.exclude(pk__in=flying).order_by("pk")[:100]:
+                if orphan.worker in live and orphan.worker != self.name:
+                    continue
+                if Game.objects.filter(
+                    pk=orphan.pk, status=Game.SCHEDULED, worker=orphan.worker
+                ).update(worker=self.name):
+                    return _next_of(orphan)
+            if contest.paused or contest.state != Contest.OPEN:
+                return None
+            # Every version seated in a scheduled game, here or at another worker, is busy.
+            busy = busy | frozenset(
+                Seat.objects.filter(
+                    game__status=Game.SCHEDULED, game__contest_id=self._contest_id
+                ).values_list("version_id", flat=True)
+            )
+            versions = {v.pk: v for v in active_versions(contest=contest)}
+            candidates = [
+                Candidate(
+                    v.pk, v.participant_id, v.standing.mu, v.standing.games, v.standing.last_game
+                )
+                for v in versions.values()
+            ]
+            chosen = pick_game(candidates, contest.players, self.rng, busy)
+            if chosen is None:
+                return None
+            game = results.schedule(
+                contest, [versions[c.version] for c in chosen], worker=self.name
+            )
+            return _next_of(game)
+
+    def _final_wanted(self) -> str | None:
+        """The contest's slug when its final should be started or resumed here."""
+        contest = lifecycle.advance(Contest.objects.get(pk=self._contest_id), by=self.by)
+        return contest.slug if contest.slug and final.final_wanted(contest) else None
+
+    # -- the final tournament, as a process of its own -----------------------------------------
+    async def _final_step(self) -> None:
+        if self._final is not None and not self._final.done():
+            return
+        self._final = None
+        if time.monotonic() < self._final_check:
+            return
+        self._final_check = time.monotonic() + max(self.poll, 1.0)
+        slug = await self._db_call(self._final_wanted)
+        if slug is not None:
+            self._final = asyncio.ensure_future(self._play_final(slug))
+
+    async def _play_final(self, slug: str) -> None:
+        log_path = self.log_dir / f"final-{slug}.log"
+        log.info("the final of %s starts (its output: %s)", slug, log_path)
+        command = [
+            sys.executable,
+            "-m",
+            "tournaments.cli",
+            "server",
+            "contest",
+            "final",
+            slug,
+            "--home",
+            str(settings.HOME),
+            "--concurrency",
+            str(self.concurrency),
+            "--by",
+            f"{self.by}, the contest's dates",
+            "--no-take-over",
         ]
-        chosen = pick_game(candidates, contest.players, self.rng, busy)
-        if chosen is None:
-            return None
-        game = results.schedule(contest, [versions[c.version] for c in chosen])
-        return _next_of(game)
+        with log_path.open("ab") as out:
+            proc = await asyncio.create_subprocess_exec(
+                *command, stdout=out, stderr=asyncio.subprocess.STDOUT
+            )
+            try:
+                code = await proc.wait()
+            except asyncio.CancelledError:
+                # Stopped: its games so far are kept; the next worker (or `server contest
+                # final`) resumes it.
+                proc.terminate()
+                await proc.wait()
+                raise
+        if code == 0:
+            self.stats.finals += 1
+            log.info("the final of %s is played", slug)
+            self._final_check = 0.0  # its close (at `closes`) is looked at at once
+        else:
+            # Not yet possible (too few hand-ins), another process plays it, or games failed:
+            # looked at again in a minute rather than at every turn of the loop.
+            self._final_check = time.monotonic() + 60
+            tail = log_path.read_text(errors="replace").strip().splitlines()[-1:] or [""]
+            self.stats.errors.append(f"final of {slug}: {tail[0]}")
+            log.warning("the final of %s stopped (exit %d): %s", slug, code, tail[0])
 
     # -- the loop ------------------------------------------------------------------------------
     async def run(self) -> WorkerStats:
@@ -180,6 +278,10 @@ class LadderWorker:
         try:
             async with self._player(game_settings, cap, contest.players, specs) as play:
                 while not self._stopping.is_set():
+                    if time.monotonic() >= self._next_beat:
+                        self._next_beat = time.monotonic() + coordination.BEAT_SECONDS
+                        await self._db_call(self._beat)
+                    await self._final_step()
                     nothing_to_validate = not self.validate
                     if self.validate and validating is None:
                         validating = await self._start_validation()
@@ -208,22 +310,29 @@ class LadderWorker:
                         validating = None
                     for task in [t for t in done if t in in_flight]:
                         await self._finish(in_flight.pop(task), task)
-                    # With max_games (tests, benchmarks): stop once they are played and no
-                    # upload is waiting for validation.
+                    # With max_games (tests, benchmarks): stop once they are played, no
+                    # upload is waiting for validation and no final is being played.
                     if (
                         self.max_games is not None
                         and self.stats.played >= self.max_games
                         and not in_flight
                         and nothing_to_validate
+                        and (self._final is None or self._final.done())
                     ):
                         break
         finally:
+            if self._final is not None and not self._final.done():
+                self._final.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._final
             for task in in_flight:
                 task.cancel()  # still `scheduled` in the database: the next worker replays it
             if validating is not None:
                 # A validation thread cannot be cancelled; its version waits as `validating`
                 # and is taken up again at the next start (`validation.requeue_interrupted`).
                 validating.cancel()
+            with contextlib.suppress(Exception):  # a database gone is no reason to hang
+                await self._db_call(coordination.leave, self.name)
             self._db.shutdown(wait=True)
         return self.stats
 
@@ -258,7 +367,7 @@ class LadderWorker:
         return self.max_games is not None and self.stats.played + len(in_flight) >= self.max_games
 
     async def _start_validation(self) -> asyncio.Task[Any] | None:
-        version = await self._db_call(validation.claim_next)
+        version = await self._db_call(validation.claim_next, self.name)
         if version is None:
             return None
         log.info("validating %s", version)
@@ -304,4 +413,6 @@ class LadderWorker:
             self.stats.played += 1
             if self.on_game is not None:
                 self.on_game(nxt.game_id)
+        else:
+            self.stats.recorded_elsewhere += 1  # another worker took it over, or it was cancelled
         log.debug("game %d stored in %.3f s", nxt.game_id, time.monotonic() - began)

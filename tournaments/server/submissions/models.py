@@ -34,6 +34,9 @@ class Version(models.Model):
     # The launcher's spec relative to the version's folder: "bot.py", "mybot/bot.py", "." ...
     entry = models.CharField(max_length=255)
     state = models.CharField(max_length=12, choices=STATES, default=PENDING, db_index=True)
+    validator = models.CharField(
+        max_length=200, blank=True, help_text="the ladder worker validating it (HOST pid N)"
+    )
     reason = models.TextField(blank=True, help_text="why validation failed, in a sentence")
     checks = models.JSONField(default=list, blank=True, help_text="bot check's report")
     log_tail = models.TextField(blank=True)

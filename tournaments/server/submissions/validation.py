@@ -40,12 +40,17 @@ def bot_logs(log_dir: Path, spec: str) -> list[Path]:
     return sorted(found, key=lambda p: p.stat().st_mtime)
 
 
-def requeue_interrupted() -> int:
-    """Versions a stopped worker was validating wait again (run by the worker as it starts)."""
-    return Version.objects.filter(state=Version.VALIDATING).update(state=Version.PENDING)
+def requeue_interrupted(live: set[str] | None = None) -> int:
+    """Versions a stopped worker was validating wait again: those of every worker but the
+    `live` ones (run by each ladder worker as it starts, and from time to time)."""
+    return (
+        Version.objects.filter(state=Version.VALIDATING)
+        .exclude(validator__in=live or set())
+        .update(state=Version.PENDING, validator="")
+    )
 
 
-def claim_next() -> Version | None:
+def claim_next(validator: str = "") -> Version | None:
     """The oldest version waiting for validation, marked as being validated (one transaction:
     two workers never take the same one)."""
     with transaction.atomic():
@@ -58,7 +63,7 @@ def claim_next() -> Version | None:
         if version is None:
             return None
         claimed = Version.objects.filter(pk=version.pk, state=Version.PENDING).update(
-            state=Version.VALIDATING
+            state=Version.VALIDATING, validator=validator
         )
         return version if claimed else None
 

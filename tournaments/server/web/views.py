@@ -312,6 +312,38 @@ def api_submit(request: HttpRequest) -> JsonResponse:
 
 
 @csrf_exempt
+@require_POST
+def api_challenge(request: HttpRequest) -> JsonResponse:
+    """An unranked game against the opponents named (comma-separated), as the participant's
+    page asks for it: the same quota and refusals."""
+    from tournaments.server.ladder.challenges import ChallengeError, challenge, used_today
+
+    user = _token_user(request)
+    if user is None:
+        return _refuse("no valid token: run `azul-arena login --server URL`", 401)
+    name = request.POST.get("participant")
+    who = get_object_or_404(Participant, name=name) if name else participant_of(user)
+    if who is None or not who.is_member(user):
+        return _refuse("you may ask for challenges only for a participant you are a member of", 403)
+    opponents = [n.strip() for n in request.POST.get("opponents", "").split(",") if n.strip()]
+    try:
+        game = challenge(who, opponents)
+    except ChallengeError as exc:
+        return _refuse(str(exc), 400)
+    quota = Contest.of(who).challenge_quota
+    return JsonResponse(
+        {
+            "game": game.pk,
+            "participant": who.name,
+            "opponents": opponents,
+            "url": request.build_absolute_uri(reverse("game", args=[game.pk])),
+            "challenges_left_today": max(0, quota - used_today(who)),
+        },
+        status=201,
+    )
+
+
+@csrf_exempt
 def api_versions(request: HttpRequest) -> JsonResponse:
     user = _token_user(request)
     if user is None:

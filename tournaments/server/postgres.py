@@ -1,5 +1,6 @@
-"""A real PostgreSQL server for the tests, started in a temporary folder (Debian's postgresql:
-`initdb` and `pg_ctl`), listening on a unix socket only, stopped and removed afterwards.
+"""A throwaway PostgreSQL server, started in a temporary folder (Debian's postgresql: `initdb`
+and `pg_ctl`), listening on a unix socket only, stopped and removed afterwards: for the tests
+on PostgreSQL and for `server bench --both`. Not for a real deployment (docs/deployment.md).
 
 PostgreSQL refuses to run as root: run as root (CI), the server runs as the `postgres` system
 user the package creates, through `runuser`.
@@ -42,8 +43,10 @@ def missing() -> str | None:
 
 
 @contextmanager
-def server() -> Iterator[str]:
-    """Start a PostgreSQL server; yield its DATABASE_URL (a superuser, database `arena`)."""
+def server(durable: bool = False) -> Iterator[str]:
+    """Start a PostgreSQL server; yield its DATABASE_URL (a superuser, database `arena`).
+    Tests run it without fsync (`-F`: faster, nothing to keep); `durable` keeps PostgreSQL's
+    default (fsync on every commit), as a real server runs, for a benchmark."""
     bin_dir = binaries()
     assert bin_dir is not None, missing()
     folder = Path(tempfile.mkdtemp(prefix="arena-pg-"))
@@ -78,7 +81,7 @@ def server() -> Iterator[str]:
             str(log),
             "-w",
             "-o",
-            f"-k {folder} -c listen_addresses='' -F",
+            f"-k {folder} -c listen_addresses=''" + ("" if durable else " -F"),
             "start",
         )
         try:

@@ -1,0 +1,55 @@
+"""Several ladder workers on one database: each says it is alive (`WorkerBeat`), and what one
+of them took (a scheduled game, a validation) is left to it while it is; a gone worker's are
+taken up by another.
+
+A worker is gone when it has not said so for `GONE_SECONDS`, or at once when it ran on this
+machine and its process no longer exists.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from tournaments.server.ladder.models import WorkerBeat
+
+BEAT_SECONDS = 5.0
+GONE_SECONDS = 60.0
+
+
+def runner_name(pid: int | None = None) -> str:
+    """This process (or `pid` on this machine) as the database names a worker: HOST pid N."""
+    return f"{socket.gethostname()} pid {pid or os.getpid()}"
+
+
+def runner_alive(runner: str) -> bool | None:
+    """Whether the process `runner` names still runs: True or False on this machine, None for
+    one on another machine (which cannot be known from here)."""
+    host, _, pid = runner.partition(" pid ")
+    if host != socket.gethostname() or not pid.isdigit():
+        return None
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
+
+
+def beat(name: str, now: datetime | None = None) -> None:
+    WorkerBeat.objects.update_or_create(name=name, defaults={"seen": now or timezone.now()})
+
+
+def leave(name: str) -> None:
+    WorkerBeat.objects.filter(name=name).delete()
+
+
+def live_workers(now: datetime | None = None) -> set[str]:
+    """The workers that said they were alive lately, less those of this machine now gone."""
+    since = (now or timezone.now()) - timedelta(seconds=GONE_SECONDS)
+    names = WorkerBeat.objects.filter(seen__gt=since).values_list("name", flat=True)
+    return {n for n in names if runner_alive(n) is not False}
