@@ -274,6 +274,19 @@ def test_the_client_killed_mid_run_and_rerun_records_every_game_once(tmp_path: P
     assert_exactly_once(db, 6)
 
 
+def scheduler_address(path: Path, wait: float = 60) -> str:
+    """The address in a `dask scheduler --scheduler-file`, once written: the file appears
+    before its contents do, so an empty or half-written file is read again."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return str(json.loads(path.read_text())["address"])
+        except (OSError, ValueError, KeyError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 # -- a worker that sees nothing of the client's folders ------------------------------------------
 
 
@@ -318,10 +331,7 @@ def far_cluster(tmp_path_factory: pytest.TempPathFactory) -> Any:
         )
     ]
     try:
-        deadline = time.monotonic() + 60
-        while not scheduler_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        address = json.loads(scheduler_file.read_text())["address"]
+        address = scheduler_address(scheduler_file)
         processes.append(
             subprocess.Popen(
                 [
@@ -525,10 +535,7 @@ def dask_cluster(base: Path) -> tuple[str, list[subprocess.Popen[bytes]]]:
             start_new_session=True,
         )
     ]
-    deadline = time.monotonic() + 60
-    while not scheduler_file.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    address = json.loads(scheduler_file.read_text())["address"]
+    address = scheduler_address(scheduler_file)
     processes.append(
         subprocess.Popen(
             [str(VENV_BIN / "dask"), "worker", address, "--nthreads", "1", "--no-dashboard"],

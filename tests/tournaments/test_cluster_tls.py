@@ -6,20 +6,18 @@ plain tcp:// scheduler on another machine is named for what it exposes."""
 from __future__ import annotations
 
 import asyncio
-import json
 import shutil
 import socket
 import ssl
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.tls import certificates, need_openssl
-from tests.tournaments.test_cluster import end
+from tests.tournaments.test_cluster import end, scheduler_address
 from tournaments.cluster import exposure_warning
 
 pytest.importorskip("distributed", reason="Dask not installed: pip install -e '.[dev]'")
@@ -74,10 +72,7 @@ def tls_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
         )
     ]
     try:
-        deadline = time.monotonic() + 60
-        while not scheduler_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        address = json.loads(scheduler_file.read_text())["address"]
+        address = scheduler_address(scheduler_file)
         assert address.startswith("tls://")
         processes.append(
             subprocess.Popen(
