@@ -40,6 +40,7 @@ from sdk.helpers import (
     evaluate_board,
     is_gray,
     relative_values,
+    round_end_values,
 )
 
 
@@ -152,13 +153,13 @@ class SearchBot(sdk.Bot):
         for move in moves:
             child = state.copy()
             child.push(move)
-            scored.append((evaluate(child, mover), move, child))
+            scored.append((pavilion.project(child, mover), move, child))
         scored.sort(key=lambda t: -t[0])
         return [(m, c) for _, m, c in scored[:width]]
 
     def _alphabeta(self, state, depth: int, alpha: float, beta: float) -> float:  # type: ignore[no-untyped-def]
         if self._leaf(state, depth):
-            values = evaluate_all(state)
+            values = round_end_values(state)
             return values[self.me] - values[1 - self.me]
         maximising = state.turn == self.me
         value = float("-inf") if maximising else float("inf")
@@ -176,7 +177,7 @@ class SearchBot(sdk.Bot):
 
     def _maxn(self, state, depth: int) -> list[float]:  # type: ignore[no-untyped-def]
         if self._leaf(state, depth):
-            return evaluate_all(state)
+            return round_end_values(state)
         mover = state.turn
         best: list[float] | None = None
         for _, child in self._ordered(state, self.width):

@@ -229,6 +229,15 @@ def evaluate_all(state: Any) -> list[float]:
     return FAMILIES[state.family].evaluate_all(state)
 
 
+def round_end_values(state: Any) -> list[float]:
+    """Every seat's value at the end of this round, as far as the position shows it: what a
+    search puts at its leaves. Classic: `evaluate_all` (it already tiles the full pattern lines
+    as the round end will). Summer Pavilion: `sdk.pavilion.project_all`: each seat's hand played
+    out onto its own stars (a greedy placement phase of its own), then the pass; the tiles in
+    hand are only worth where they can go."""
+    return FAMILIES[state.family].round_end_values(state)
+
+
 def move_gain(state: Any, move: Any) -> float:
     """A quick guess (no copy, a few microseconds) of what `move` brings the seat making it right
     away (classic: the wall points of a pattern line it completes, or a little credit per tile
@@ -301,6 +310,7 @@ class FamilyHelpers:
     evaluate_all: Callable[[Any], list[float]]
     move_gain: Callable[[Any, Any], float]
     move_gains: Callable[[Any, Any], list[float]]
+    round_end_values: Callable[[Any], list[float]]
     chance_within_round: bool
 
 
@@ -311,6 +321,7 @@ FAMILIES: dict[str, FamilyHelpers] = {
         _classic_evaluate_all,
         _classic_move_gain,
         lambda state, moves: [_classic_move_gain(state, m) for m in moves],
+        _classic_evaluate_all,
         chance_within_round=False,
     ),
     "pavilion": FamilyHelpers(
@@ -318,6 +329,7 @@ FAMILIES: dict[str, FamilyHelpers] = {
         pavilion.evaluate_all,
         pavilion.move_gain,
         lambda state, moves: pavilion.move_gains(state.to_state(), moves),
+        pavilion.project_all,
         chance_within_round=True,
     ),
 }

@@ -127,6 +127,129 @@ def _run(star: str, space: int) -> int:
     return run
 
 
+def _allowed(state: dict[str, Any], index: int, star: str) -> str:
+    """The colour letters that may still go on star `index` (the engine's rule, on letters)."""
+    placed = {c for c in star if c != "."}
+    if state.get("ruleset") != "pavilion-mono":
+        return STAR_COLOURS[index] if index else "".join(c for c in LETTERS if c not in placed)
+    filled = 6 - star.count(".")
+    if filled <= 1 or len(placed) > 1:
+        return LETTERS if filled <= 1 else "".join(c for c in LETTERS if c not in placed)
+    return next(iter(placed))  # single-coloured so far: that colour
+
+
+def _structure_tiles(stars: list[str], index: int, space: int) -> int:
+    """Bonus tiles a tile placed at (`index`, `space`) on `stars` would win at once."""
+    tiles = 0
+    for spaces, bonus in STRUCTURES:
+        if (index, space) in spaces and all(
+            stars[s][k] != "." for s, k in spaces if (s, k) != (index, space)
+        ):
+            tiles += bonus
+    return tiles
+
+
+def _best_placement(
+    state: dict[str, Any], stars: list[str], counts: dict[str, int]
+) -> tuple[int, int, str, int, int] | None:
+    """project_board's step: the placement with the best positive gain for a hand of `counts`
+    on `stars`, as (star, space, colour, tiles of that colour spent, wild tiles spent)."""
+    wild = state["wild"]
+    wilds = counts[wild] if wild else 0
+    numbers = _space_numbers(state["ruleset"])
+    best, best_gain = None, 0.0
+    for index, star in enumerate(stars):
+        if "." not in star:
+            continue
+        filled = 6 - star.count(".")
+        star_gain = PROGRESS * _star_bonus(state, index, star) * (2 * filled + 1) / 36
+        for colour in _allowed(state, index, star):
+            have = counts[colour]
+            for space in range(6):
+                cost = numbers[index][space]
+                if star[space] != "." or not have or have + (colour != wild) * wilds < cost:
+                    continue
+                # A wild tile placed as itself pays with its own colour only.
+                own = min(have, cost) if colour != wild else 0
+                paid = cost - own
+                gain = 1.0 + _run(star, space) + star_gain
+                if space < 4:
+                    covered = sum(1 for s in stars if s[space] != ".")
+                    gain += PROGRESS * NUMBER_BONUS[space] * (2 * covered + 1) / 49
+                gain += TILE * _structure_tiles(stars, index, space)
+                gain -= TILE * own + WILD_TILE * paid
+                if gain > best_gain:
+                    best, best_gain = (index, space, colour, own, paid), gain
+    return best
+
+
+def project_board(state: dict[str, Any], seat: int) -> float:
+    """The value (`evaluate_board`) of seat `seat` once it has placed its hand and passed.
+
+    What a hand is worth depends on where its tiles can go: six blue tiles that finish a blue
+    star's 5 and 6 are worth far more than six red ones with no room left on red. This plays
+    the seat's own placement phase alone, greedily (each step the placement that gains most:
+    points of the ring run, progress towards the star and number bonuses, bonus tiles won,
+    less the tiles it spends at their value in hand), then passes keeping the four tiles that
+    placement would use best and dropping the rest at -1 each. The opponents are not in it:
+    placement on one's own stars hardly interacts with theirs (only through the supply).
+    A search values its leaves with it (the round's end, seen from anywhere in the round);
+    `evaluate_board` alone credits each tile in hand the same, wherever it can go."""
+    if state.get("phase") == "over":
+        return evaluate_board(state, seat)
+    board = state["boards"][seat]
+    hand = board["tiles"]
+    if not hand:
+        return evaluate_board(state, seat)
+    key: tuple[Any, ...] = (state["ruleset"], state.get("round"), state["wild"], board["score"])
+    key += (hand, board["kept"], *board["stars"])
+    found = _PROJECTED.get(key)
+    if found is not None:
+        return found
+    wild = state["wild"]
+    stars = list(board["stars"])
+    counts = {c: hand.count(c) for c in LETTERS}
+    score = board["score"]
+    while (best := _best_placement(state, stars, counts)) is not None:
+        index, space, colour, own, paid = best
+        score += 1 + _run(stars[index], space)
+        counts[colour] -= own
+        counts[wild] -= paid
+        star = stars[index]
+        stars[index] = star[:space] + colour + star[space + 1 :]
+    left = "".join(c * n for c, n in counts.items())
+    # Pass: keep four (the wild colour first: it pays for anything), drop the rest.
+    left = "".join(sorted(left, key=lambda c: c != wild))
+    kept, dropped = left[:MAX_KEPT], len(left) - MAX_KEPT
+    score = max(0, score - max(0, dropped))
+    after = dict(state)
+    boards = list(state["boards"])
+    boards[seat] = {**board, "score": score, "stars": stars, "tiles": "", "kept": kept}
+    after["boards"] = boards
+    value = evaluate_board(after, seat)
+    if len(_PROJECTED) > 100_000:
+        _PROJECTED.clear()
+    _PROJECTED[key] = value
+    return value
+
+
+MAX_KEPT = 4  # tiles a player may keep when passing
+# project_board's values by seat board and round: a search meets the same board at many leaves
+# (the other seats' moves leave it as it is).
+_PROJECTED: dict[tuple[Any, ...], float] = {}
+
+
+def project(game: Any, seat: int) -> float:
+    """`project_board` of seat `seat` for a pavilion Game."""
+    return project_board(game.to_state(), seat)
+
+
+def project_all(game: Any) -> list[float]:
+    """`project_board` of every seat of a pavilion Game (one state read for all of them)."""
+    state = game.to_state()
+    return [project_board(state, seat) for seat in range(len(state["boards"]))]
+
+
 def move_gains(state: dict[str, Any], moves: Any) -> list[float]:
     """A quick guess, for each of `moves` (legal in `state`, a to_state() dict), of what it
     brings the seat to move right away: points, tiles won or spent (valued as in

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from sdk.pavilion import STRUCTURES, evaluate_board
+from sdk.pavilion import STRUCTURES, evaluate_board, project_board
 
 EMPTY = "......"
 
@@ -122,4 +122,52 @@ def test_the_state_is_not_changed() -> None:
     s = state(tiles="GPO", stars=["P....."] * 7)
     before = copy.deepcopy(s)
     evaluate_board(s, 0)
+    assert s == before
+
+
+# project_board: the hand played out onto the seat's own stars, then the pass.
+
+
+def projected(**board: Any) -> float:
+    return project_board(state(**board), 0)
+
+
+def test_with_nothing_in_hand_the_projection_is_the_evaluation() -> None:
+    stars = ["P.....", "PP....", EMPTY, EMPTY, EMPTY, EMPTY, EMPTY]
+    assert projected(stars=stars) == value(stars=stars)
+
+
+def test_tiles_that_fit_are_worth_more_than_tiles_that_do_not() -> None:
+    # Red's star is full and the centre holds red: three red tiles can go nowhere, three
+    # purple ones can (purple's star is empty). The plain evaluation cannot tell them apart.
+    stars = ["R.....", EMPTY, EMPTY, "RRRRRR", EMPTY, EMPTY, EMPTY]
+    assert value(stars=stars, tiles="PPP") == value(stars=stars, tiles="RRR")
+    assert projected(stars=stars, tiles="PPP") > projected(stars=stars, tiles="RRR") + 2
+
+
+def test_a_hand_that_fits_nowhere_keeps_four_tiles_and_drops_the_rest() -> None:
+    stars = ["R.....", EMPTY, EMPTY, "RRRRRR", EMPTY, EMPTY, EMPTY]
+    assert projected(stars=stars, tiles="RRRRRR") == value(stars=stars, score=8, kept="RRRR")
+
+
+def test_wild_tiles_pay_for_a_placement() -> None:
+    # Space 3 of purple's star costs 3: one purple tile and two wild (green, round 2) ones
+    # place it between spaces 1-2 and 4 (a run of 4: 4 points). The green tiles have no
+    # place of their own (green's star is full, the centre holds green).
+    stars = ["G.....", "PP.P..", EMPTY, EMPTY, EMPTY, EMPTY, "GGGGGG"]
+    after = ["G.....", "PPPP..", EMPTY, EMPTY, EMPTY, EMPTY, "GGGGGG"]
+    assert projected(stars=stars, tiles="PGG") == value(stars=after, score=14)
+
+
+def test_the_last_round_s_leftovers_cost_a_point_each() -> None:
+    stars = ["R.....", EMPTY, EMPTY, "RRRRRR", EMPTY, EMPTY, EMPTY]
+    last = state(stars=stars, tiles="RR")
+    last["round"] = 6
+    assert project_board(last, 0) == evaluate_board(last, 0) - 2 * 0.45 - 2
+
+
+def test_projecting_does_not_change_the_state() -> None:
+    s = state(tiles="PGGOY", stars=["P....."] * 7)
+    before = copy.deepcopy(s)
+    project_board(s, 0)
     assert s == before
