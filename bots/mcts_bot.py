@@ -12,8 +12,8 @@ spent, then plays the most visited move. Each simulation:
    them poor: this prior is what lets the search go deep enough to see replies.
 3. Playout: to the end of the round (the next deal is chance: the tree and the playouts stop
    there), with a cheap but sensible policy: of a few random legal moves, the one with the best
-   `move_gain`. The round end is valued with `sdk.helpers.evaluate_all`: the score after
-   wall-tiling and floor, plus credit for end bonuses in progress and partial pattern lines.
+   `move_gain`. The round end is valued with `sdk.helpers.round_end_values` (classic: the score
+   after wall-tiling and floor, plus credit for end bonuses in progress and partial lines).
 4. Backpropagation: every node on the path gets the reward of the seat that moved into it: a
    sigmoid of that seat's value minus the best other seat's (max^n style: each seat maximises
    its own reward, which works for 2, 3 and 4 players).
@@ -21,14 +21,17 @@ spent, then plays the most visited move. Each simulation:
 The tree is kept between moves: when the bot moves again in the same round, the subtree of the
 position it finds (its last move, then the opponents' replies) becomes the new root. At 0.1 s a
 move (a 60 ms budget) it runs some 300-1,000 simulations in classic Azul (fewer early in a
-round, more late) and tens to a few hundred in Summer Pavilion, whose playouts are longer.
+round, more late) and a hundred or more in Summer Pavilion's taking.
 
-Summer Pavilion: a round is the taking of tiles, then their placement, so a playout from the
-taking goes through the whole placement phase: that is where the tiles taken show their worth
-(a hand that completes a star against one that must be thrown away at -1 a tile). Playouts
-there follow the best `sdk.pavilion.move_gains` guess of every legal move (a little noise
-breaks ties): a random placement wastes the tiles that pay for the next ones, and a random pass
-throws the hand away, so cruder playouts judged hands by luck. The chance inside a round (the
+Summer Pavilion: a round is the taking of tiles, then their placement, and what the tiles taken
+are worth shows in the placement (a hand that completes a star against one that must be thrown
+away at -1 a tile). Playouts there follow the best `sdk.pavilion.move_gains` guess of every take
+(a little noise breaks ties) to the end of the taking; the placement phase is not played out:
+`sdk.helpers.round_end_values` plays each seat's hand onto its own stars, greedily and alone
+(placements hardly interact), and passes (`sdk.pavilion.project_board`, cached by board). That
+is what a greedy playout of the placement phase estimated, at a fraction of its cost: four times
+as many simulations in the taking. Once the round is in its placement phase, the tree itself
+searches the placements and the projection values its leaves. The chance inside a round (the
 supply refilled from the bag after bonus tiles) is sampled: each simulation's copy of the game
 draws its refills from one of `samples` orders of the bag the public state shows.
 

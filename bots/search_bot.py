@@ -8,22 +8,27 @@ its clock budget runs out, and plays the best move of the deepest search it comp
 - Three or four players: max-n: at each node the seat to move picks the child best for itself
   (its own value minus the best of the others), the values travel up as vectors.
 - Leaves: the depth limit, or the end of the round (the next deal is chance: the round end is a
-  leaf, valued by `sdk.helpers.evaluate_all`: score after wall-tiling and floor, plus bonuses in
-  progress and partial lines), or the end of the game (the real scores).
+  leaf), valued by `sdk.helpers.round_end_values` (classic: score after wall-tiling and floor,
+  plus bonuses in progress and partial lines), or the end of the game (the real scores).
 - Branching is 50-100 moves early in a round, so each node only searches its `width` most
   promising moves, ordered by the mover's own greedy value (the root searches more of them).
 
 Summer Pavilion is searched the same way: a round is the taking of tiles (no chance: the
-factories are dealt) and then their placement. Its placement phase offers hundreds of moves
-(every space with every number of wild tiles, every choice of tiles kept when passing), so a
-node first keeps the likeliest by the quick guess `sdk.pavilion.move_gains` and orders those by
-the full evaluation (`sdk.pavilion`: score, bonuses in progress, the tiles in hand). Turns do not
-alternate there (bonus tiles, players who passed): each node asks whose turn it is.
+factories are dealt) and then their placement. What a hand of tiles is worth shows only in the
+placement: the leaves are valued by `sdk.helpers.round_end_values`, which plays each seat's
+hand onto its own stars (greedily, alone: placements hardly interact) and passes, keeping four
+tiles and dropping the rest (`sdk.pavilion.project_board`). So a take is judged by the
+placements it pays for, not by a flat value per tile. The placement phase offers hundreds of
+moves (every space with every number of wild tiles, every choice of tiles kept when passing),
+so a node first keeps the likeliest by the quick guess `sdk.pavilion.move_gains` and orders
+those by the same projection, for the mover. Turns do not alternate there (bonus tiles,
+players who passed): each node asks whose turn it is.
 
 Weaknesses, which the mcts bot addresses: every leaf is only a heuristic guess, so a move whose
 worth shows after the horizon (tiles taken now, placed ten plies later) is judged by that guess;
-the narrow width can prune the best reply away; and in Summer Pavilion the supply refills the
-search sees are one draw of the bag, taken as certain.
+the narrow width can prune the best reply away; in Summer Pavilion the supply refills the
+search sees are one draw of the bag, taken as certain, and the projection of a hand is one
+greedy line of placements (a better order of the same tiles is not seen beyond the horizon).
 """
 
 from __future__ import annotations
@@ -35,7 +40,6 @@ import sdk
 from sdk import pavilion
 from sdk.helpers import (
     boards,
-    evaluate,
     evaluate_all,
     evaluate_board,
     is_gray,
@@ -143,7 +147,7 @@ class SearchBot(sdk.Bot):
         """Summer Pavilion: a placement phase offers up to a few hundred moves (each space with
         each number of wild tiles, each choice of tiles kept when passing). The quick guess
         `move_gains` (one public-state read for all of them) keeps the `2 * width` likeliest;
-        these are valued in full (`evaluate` of the child for the mover) and ordered."""
+        these are valued by the projection of the mover's round end and ordered."""
         mover = state.turn
         if len(moves) > 2 * width:
             gains = pavilion.move_gains(state.to_state(), moves)
@@ -151,6 +155,10 @@ class SearchBot(sdk.Bot):
             moves = [moves[i] for i in keep]
         scored = []
         for move in moves:
+            # A projection not yet cached can take a millisecond or two: the clock is read
+            # for each (the root's ordering, with no deadline, always completes).
+            if time.monotonic() > self.deadline:
+                raise _OutOfTime
             child = state.copy()
             child.push(move)
             scored.append((pavilion.project(child, mover), move, child))

@@ -138,13 +138,23 @@ def _allowed(state: dict[str, Any], index: int, star: str) -> str:
     return next(iter(placed))  # single-coloured so far: that colour
 
 
+def _structures_at() -> dict[tuple[int, int], tuple[tuple[tuple[tuple[int, int], ...], int], ...]]:
+    """For each (star, space): the structures around it, as (their other spaces, bonus tiles)."""
+    out: dict[tuple[int, int], list[tuple[tuple[tuple[int, int], ...], int]]] = {}
+    for spaces, tiles in STRUCTURES:
+        for at in spaces:
+            out.setdefault(at, []).append((tuple(s for s in spaces if s != at), tiles))
+    return {at: tuple(found) for at, found in out.items()}
+
+
+STRUCTURES_AT = _structures_at()
+
+
 def _structure_tiles(stars: list[str], index: int, space: int) -> int:
     """Bonus tiles a tile placed at (`index`, `space`) on `stars` would win at once."""
     tiles = 0
-    for spaces, bonus in STRUCTURES:
-        if (index, space) in spaces and all(
-            stars[s][k] != "." for s, k in spaces if (s, k) != (index, space)
-        ):
+    for others, bonus in STRUCTURES_AT.get((index, space), ()):
+        if all(stars[s][k] != "." for s, k in others):
             tiles += bonus
     return tiles
 
@@ -158,6 +168,11 @@ def _best_placement(
     wilds = counts[wild] if wild else 0
     numbers = _space_numbers(state["ruleset"])
     best, best_gain = None, 0.0
+    # What covering space k (0-3) on one more star adds towards its number bonus.
+    number_gain = [
+        PROGRESS * NUMBER_BONUS[k] * (2 * sum(1 for s in stars if s[k] != ".") + 1) / 49
+        for k in range(4)
+    ]
     for index, star in enumerate(stars):
         if "." not in star:
             continue
@@ -174,8 +189,7 @@ def _best_placement(
                 paid = cost - own
                 gain = 1.0 + _run(star, space) + star_gain
                 if space < 4:
-                    covered = sum(1 for s in stars if s[space] != ".")
-                    gain += PROGRESS * NUMBER_BONUS[space] * (2 * covered + 1) / 49
+                    gain += number_gain[space]
                 gain += TILE * _structure_tiles(stars, index, space)
                 gain -= TILE * own + WILD_TILE * paid
                 if gain > best_gain:

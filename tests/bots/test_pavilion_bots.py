@@ -115,3 +115,42 @@ def test_mcts_keeps_its_tree_across_states_rebuilt_as_under_the_referee() -> Non
                 game.push(game.parse_move(str(move)))
             else:
                 game.push(rng.choice(game.legal_moves()))
+
+
+def test_search_takes_the_tiles_its_stars_can_use_where_greedy_takes_the_most() -> None:
+    # The last round (wild blue): red's star is full and the centre holds red, so red tiles
+    # can go nowhere and cost -1 each at the end; purple's star is empty. Greedy values a tile
+    # in hand the same wherever it can go and takes four reds; search values its leaves by
+    # the projection of its round end (sdk.pavilion.project_board) and takes the purples.
+    from referee.engine import Game
+    from sdk import Clock
+
+    stars = ["R.....", "......", "......", "RRRRRR", "......", "......", "......"]
+    factories = ["RRRR", "PPRR", "RRRO", "RRRY", "OOYY"]
+    supply = "BYOGGBGBYO"
+    used = "".join(factories) + "".join(stars) + supply
+    board = {"score": 30, "tiles": "", "kept": "", "passed": False, "has_marker": False}
+    state = {
+        "ruleset": "pavilion",
+        "players": 2,
+        "round": 6,
+        "turn": 0,
+        "phase": "take",
+        "round_starter": 0,
+        "wild_order": "PGOYRB",
+        "wild": "B",
+        "factories": factories,
+        "centre": "",
+        "marker_in_centre": True,
+        "supply": supply,
+        "bag": "".join(c * (22 - used.count(c)) for c in "PGOYBR"),
+        "depot": "",
+        "bonus_owed": 0,
+        "boards": [{**board, "stars": stars}, {**board, "stars": ["......"] * 7}],
+    }
+    game = Game.from_state(state, 1)
+    greedy, search = GreedyBot(seed=1), SearchBot(depth=1)
+    greedy.clock = Clock(move_time=5.0)
+    search.clock = Clock(move_time=5.0)
+    assert str(greedy.choose_move(game.copy())) == "1R"
+    assert str(search.choose_move(game.copy())) == "2P"
