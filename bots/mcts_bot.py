@@ -21,19 +21,21 @@ spent, then plays the most visited move. Each simulation:
 The tree is kept between moves: when the bot moves again in the same round, the subtree of the
 position it finds (its last move, then the opponents' replies) becomes the new root. At 0.1 s a
 move (a 60 ms budget) it runs some 300-1,000 simulations in classic Azul (fewer early in a
-round, more late) and a hundred or more in Summer Pavilion's taking.
+round, more late) and tens to a few hundred in Summer Pavilion, whose playouts are longer.
 
-Summer Pavilion: a round is the taking of tiles, then their placement, and what the tiles taken
-are worth shows in the placement (a hand that completes a star against one that must be thrown
-away at -1 a tile). Playouts there follow the best `sdk.pavilion.move_gains` guess of every take
-(a little noise breaks ties) to the end of the taking; the placement phase is not played out:
-`sdk.helpers.round_end_values` plays each seat's hand onto its own stars, greedily and alone
-(placements hardly interact), and passes (`sdk.pavilion.project_board`, cached by board). That
-is what a greedy playout of the placement phase estimated, at a fraction of its cost: four times
-as many simulations in the taking. Once the round is in its placement phase, the tree itself
-searches the placements and the projection values its leaves. The chance inside a round (the
-supply refilled from the bag after bonus tiles) is sampled: each simulation's copy of the game
-draws its refills from one of `samples` orders of the bag the public state shows.
+Summer Pavilion: a round is the taking of tiles, then their placement, so a playout from the
+taking goes through the whole placement phase: that is where the tiles taken show their worth
+(a hand that completes a star against one that must be thrown away at -1 a tile). Playouts
+there follow the best `sdk.pavilion.move_gains` guess of every legal move (a little noise
+breaks ties): a random placement wastes the tiles that pay for the next ones, and a random pass
+throws the hand away, so cruder playouts judged hands by luck. A playout cut short by the
+clock is valued by `round_end_values`, which plays the hands still held onto their seats' stars
+(`sdk.pavilion.project_board`) rather than crediting each tile the same. (Valuing the end of
+the taking with that projection alone, with no placement playout, gave four times the
+simulations but no clearly stronger play: the playout sees the real rules, bonus tiles and
+all.) The chance inside
+a round (the supply refilled from the bag after bonus tiles) is sampled: each simulation's copy
+of the game draws its refills from one of `samples` orders of the bag the public state shows.
 
 Weaknesses: the playout policy is a guess and the bot trusts its averages (a line the policy
 plays badly looks bad); the tree stops at the round end, so plans longer than a round (a star
@@ -84,7 +86,7 @@ class MctsBot(sdk.Bot):
     width = 8
     sample = 3  # playout policy: the best of this many random legal moves
     # The playout policy of each family (a method's name): see the methods' docstrings.
-    playouts = {"classic": "_sampled_playout", "pavilion": "_take_playout"}
+    playouts = {"classic": "_sampled_playout", "pavilion": "_greedy_playout"}
     scale = 6.0  # points: a lead of `scale` gives a reward of about 0.73
     noise = 0.3  # Summer Pavilion playouts: points of random noise added to each move's guess
     samples = 8  # Summer Pavilion: orders of the bag the simulations draw refills from
@@ -246,19 +248,6 @@ class MctsBot(sdk.Bot):
             sampled = [choice(moves) for _ in range(self.sample)]
             gains = move_gains(sim, sampled)
             sim.push(sampled[gains.index(max(gains))])
-
-    def _take_playout(self, sim: Any, round_no: int) -> None:
-        """Summer Pavilion: the rest of the taking, each move the best `move_gains` guess (a
-        little noise breaks ties); the placement phase is not played out: `round_end_values`
-        plays each seat's hand onto its own stars (sdk.pavilion.project_board), which is what
-        a playout of that phase estimated, at a fraction of its cost (a phase of greedy
-        placements for every seat took tens of ms; the projection is cached per board)."""
-        rnd = self.rng.random
-        while sim.round == round_no and sim.phase == "take" and not sim.is_over():
-            moves = sim.legal_moves()
-            gains = move_gains(sim, moves)
-            best = max(range(len(moves)), key=lambda i: gains[i] + self.noise * rnd())
-            sim.push(moves[best])
 
     def _greedy_playout(self, sim: Any, round_no: int) -> None:
         """Summer Pavilion: to the end of the round, each move the best `move_gains` guess of
