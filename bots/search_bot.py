@@ -75,6 +75,7 @@ class SearchBot(sdk.Bot):
         self.depth = depth
         self.deadline = 0.0
         self.depth_reached = 0
+        self.iteration = 0  # the depth of the search under way
 
     def on_game_start(self, info: sdk.GameInfo) -> None:
         # What exists now (modules, the engine's tables) lives as long as the process: frozen,
@@ -97,6 +98,7 @@ class SearchBot(sdk.Bot):
         self.deadline = deadline
         best = children[0][0]
         for depth in range(1, (self.depth or self.max_depth) + 1):
+            self.iteration = depth
             try:
                 best = self._search_root(children, depth)
             except _OutOfTime:
@@ -120,7 +122,12 @@ class SearchBot(sdk.Bot):
 
     # -- the tree ------------------------------------------------------------------------------
     def _leaf(self, state, depth: int) -> bool:  # type: ignore[no-untyped-def]
-        return depth <= 0 or state.is_over() or state.round != self.round
+        leaf = depth <= 0 or state.is_over() or state.round != self.round
+        # A Summer Pavilion leaf's projection not yet cached takes a millisecond or two, and
+        # a node has several: the clock is read at each leaf of the deeper searches too.
+        if leaf and self.iteration > 1 and time.monotonic() > self.deadline:
+            raise _OutOfTime
+        return leaf
 
     def _ordered(self, state, width: int):  # type: ignore[no-untyped-def]
         """The `width` children best for the seat to move by its own immediate value."""

@@ -204,8 +204,10 @@ def project_board(state: dict[str, Any], seat: int) -> float:
     star's 5 and 6 are worth far more than six red ones with no room left on red. This plays
     the seat's own placement phase alone, greedily (each step the placement that gains most:
     points of the ring run, progress towards the star and number bonuses, bonus tiles won,
-    less the tiles it spends at their value in hand), then passes keeping the four tiles that
-    placement would use best and dropping the rest at -1 each. The opponents are not in it:
+    less the tiles it spends at their value in hand), then passes keeping four tiles (the
+    wild colour first) and dropping the rest at -1 each. While the taking goes on, the tiles
+    left whose colour still has room stay in hand (the tiles still to come may complete what
+    they pay for); only the dead ones (no space left for their colour) are passed. The opponents are not in it:
     placement on one's own stars hardly interacts with theirs (only through the supply).
     A search values its leaves with it (the round's end, seen from anywhere in the round);
     `evaluate_board` alone credits each tile in hand the same, wherever it can go."""
@@ -215,7 +217,8 @@ def project_board(state: dict[str, Any], seat: int) -> float:
     hand = board["tiles"]
     if not hand:
         return evaluate_board(state, seat)
-    key: tuple[Any, ...] = (state["ruleset"], state.get("round"), state["wild"], board["score"])
+    key: tuple[Any, ...] = (state["ruleset"], state.get("round"), state.get("phase"), state["wild"])
+    key += (board["score"],)
     key += (hand, board["kept"], *board["stars"])
     found = _PROJECTED.get(key)
     if found is not None:
@@ -231,6 +234,19 @@ def project_board(state: dict[str, Any], seat: int) -> float:
         counts[wild] -= paid
         star = stars[index]
         stars[index] = star[:space] + colour + star[space + 1 :]
+    held = ""
+    if state.get("phase") == "take":
+        # The taking goes on: tiles of a colour that still has room may be joined by the
+        # tiles still to come, and stay in hand (valued as such); only the dead ones (no space
+        # left for their colour) are as good as passed.
+        room = {
+            c
+            for index, star in enumerate(stars)
+            if "." in star
+            for c in _allowed(state, index, star)
+        }
+        held = "".join(c * n for c, n in counts.items() if c in room or c == wild)
+        counts = {c: n for c, n in counts.items() if c not in room and c != wild}
     left = "".join(c * n for c, n in counts.items())
     # Pass: keep four (the wild colour first: it pays for anything), drop the rest.
     left = "".join(sorted(left, key=lambda c: c != wild))
@@ -238,7 +254,7 @@ def project_board(state: dict[str, Any], seat: int) -> float:
     score = max(0, score - max(0, dropped))
     after = dict(state)
     boards = list(state["boards"])
-    boards[seat] = {**board, "score": score, "stars": stars, "tiles": "", "kept": kept}
+    boards[seat] = {**board, "score": score, "stars": stars, "tiles": held, "kept": kept}
     after["boards"] = boards
     value = evaluate_board(after, seat)
     if len(_PROJECTED) > 100_000:

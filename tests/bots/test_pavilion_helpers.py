@@ -171,3 +171,16 @@ def test_projecting_does_not_change_the_state() -> None:
     before = copy.deepcopy(s)
     project_board(s, 0)
     assert s == before
+
+
+def test_while_taking_tiles_with_room_stay_in_hand_and_dead_ones_are_passed() -> None:
+    # Orange's star has spaces 5 and 6 left (cost 5 and 6) and the centre holds orange: two
+    # orange tiles cannot be placed yet but more may come while the taking goes on; red has
+    # no room left at all. In the placement phase both are passed (kept).
+    stars = ["OR....", EMPTY, "OOOO..", "RRRRRR", EMPTY, EMPTY, EMPTY]
+    taking = state(stars=stars, tiles="OORR")
+    taking["phase"] = "take"
+    held = state(stars=stars, tiles="OO", kept="RR")
+    held["phase"] = "take"
+    assert project_board(taking, 0) == evaluate_board(held, 0)
+    assert projected(stars=stars, tiles="OORR") == value(stars=stars, kept="OORR")
