@@ -207,8 +207,9 @@ def project_board(state: dict[str, Any], seat: int) -> float:
     less the tiles it spends at their value in hand), then passes keeping four tiles (the
     wild colour first) and dropping the rest at -1 each. While the taking goes on, the tiles
     left whose colour still has room stay in hand (the tiles still to come may complete what
-    they pay for); only the dead ones (no space left for their colour) are passed. The opponents are not in it:
-    placement on one's own stars hardly interacts with theirs (only through the supply).
+    they pay for); only the dead ones (no space left for their colour) are passed. The
+    opponents are not in it: placement on one's own stars hardly interacts with theirs (only
+    through the supply).
     A search values its leaves with it (the round's end, seen from anywhere in the round);
     `evaluate_board` alone credits each tile in hand the same, wherever it can go."""
     if state.get("phase") == "over":
