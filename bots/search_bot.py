@@ -57,9 +57,9 @@ class SearchBot(sdk.Bot):
 
     name = "search"
     version = "1.0"
-    # Its leaf values and move ordering read the classic board; Summer Pavilion is not
-    # searched.
     rulesets = sdk.EVERY_RULESET
+    # The move ordering of each family (a method's name): see the methods' docstrings.
+    orderings = {"classic": "_ordered_classic", "pavilion": "_ordered_pavilion"}
     root_width = 16
     width = 6
     max_depth = 12
@@ -130,13 +130,16 @@ class SearchBot(sdk.Bot):
         return leaf
 
     def _ordered(self, state, width: int):  # type: ignore[no-untyped-def]
-        """The `width` children best for the seat to move by its own immediate value."""
+        """The `width` children best for the seat to move by its own value, as (move, child)."""
         if time.monotonic() > self.deadline:
             raise _OutOfTime
+        ordering = getattr(self, self.orderings[state.family])
+        return ordering(state, state.legal_moves(), width)  # type: ignore[no-any-return]
+
+    def _ordered_classic(self, state, moves, width: int):  # type: ignore[no-untyped-def]
+        """Classic Azul: every move, each valued by the mover's board after it (or the round's
+        end, when it ends the round)."""
         mover = state.turn
-        moves = state.legal_moves()
-        if state.family == "pavilion":
-            return self._ordered_pavilion(state, moves, width)
         gray = is_gray(state)
         scored = []
         for move in moves:
