@@ -1,13 +1,14 @@
 """The seccomp filter of the sandbox: system calls a bot never needs are refused with EPERM.
 
 The filter is built with libseccomp (through `pyseccomp`, its ctypes binding), exported as a
-BPF program to a file (one per user and filter, shared by every referee the user runs, so that a
-referee killed with SIGKILL leaves nothing behind), and handed to bubblewrap (`--seccomp FD`), which
-installs it just before it runs the bot: it binds the bot and everything the bot starts, not
-bubblewrap itself. A refused call fails like any failed call (EPERM, or ENOSYS for `clone3`,
-whose flags a filter cannot read: libc then falls back to `clone`, which the filter can judge),
-so a bot that tries one keeps playing. Calls of another architecture's table (32-bit x86 on
-x86-64) kill the caller (libseccomp's default for a foreign architecture).
+BPF program to a sealed memory file (no file on disk: nothing another user could swap, and
+nothing left behind by a referee killed with SIGKILL), and handed to bubblewrap
+(`--seccomp FD`), which installs it just before it runs the bot: it binds the bot and
+everything the bot starts, not bubblewrap itself. A refused call fails like any failed call
+(EPERM, or ENOSYS for `clone3`, whose flags a filter cannot read: libc then falls back to
+`clone`, which the filter can judge), so a bot that tries one keeps playing. Calls of another
+architecture's table (32-bit x86 on x86-64) kill the caller (libseccomp's default for a
+foreign architecture).
 
 Refused: debugging other processes, mounting, the kernel keyring, BPF, perf events,
 userfaultfd, new namespaces (unshare, setns, clone with a CLONE_NEW* flag), kexec, kernel
@@ -16,16 +17,13 @@ modules, io_uring, and sockets of any family but AF_UNIX (the referee's socket i
 
 from __future__ import annotations
 
-import atexit
 import errno
+import fcntl
 import functools
-import hashlib
 import os
-import shutil
 import socket
 import tempfile
 from pathlib import Path
-from stat import S_ISDIR
 
 # What a bot never needs, refused whatever the arguments.
 REFUSED = (
@@ -102,42 +100,32 @@ def build() -> bytes:
 
 
 def filter_file() -> Path | None:
-    """The filter's file, private to this user; None where it cannot be built (see
-    `unavailable`)."""
-    return _built()[0]
+    """The filter, as a path this process's children can open (its sealed memory file seen
+    through /proc); None where it cannot be built (see `unavailable`)."""
+    fd = _built()[0]
+    # Named at each call: a process forked after the build holds the same descriptor.
+    return None if fd is None else Path(f"/proc/{os.getpid()}/fd/{fd}")
 
 
-def _write(program: bytes) -> Path:
-    """The file holding `program`, named for its hash in a folder only this user may enter
-    (`$TMPDIR/azul-arena-seccomp-UID`, made 0700). Written once and kept: the next referee of
-    the same version finds it. If the folder is not this user's alone (someone else made it, or
-    it is a link), a private folder removed at exit is used instead."""
-    folder = Path(tempfile.gettempdir()) / f"azul-arena-seccomp-{os.getuid()}"
-    try:
-        folder.mkdir(mode=0o700)
-    except FileExistsError:
-        pass
-    info = folder.lstat()
-    if not S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
-        folder = Path(tempfile.mkdtemp(prefix="azul-arena-seccomp-"))
-        atexit.register(shutil.rmtree, folder, True)
-    path = folder / f"filter-{hashlib.sha256(program).hexdigest()[:16]}.bpf"
-    try:
-        if path.read_bytes() == program:
-            return path
-    except OSError:
-        pass
-    # Written beside and renamed: a referee starting at the same moment never reads half a file.
-    fd, partial = tempfile.mkstemp(dir=folder, prefix=".filter-")
-    with os.fdopen(fd, "wb") as out:
-        out.write(program)
-    os.chmod(partial, 0o444)
-    os.replace(partial, path)
-    return path
+def _sealed(program: bytes) -> int:
+    """A descriptor of a memory file holding `program`, sealed: nobody, this process included,
+    can change it. Memory, not a file in /tmp: nothing to find, replace or leave behind. Each
+    open of its /proc path is a description of its own, read from the start (bwrap reads the
+    filter to its end)."""
+    fd = os.memfd_create("azul-arena-seccomp", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    view = memoryview(program)
+    while view:
+        view = view[os.write(fd, view) :]
+    fcntl.fcntl(
+        fd,
+        fcntl.F_ADD_SEALS,
+        fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE,
+    )
+    return fd
 
 
 @functools.cache
-def _built() -> tuple[Path | None, str | None]:
+def _built() -> tuple[int | None, str | None]:
     try:
         import pyseccomp  # noqa: F401 - raises OSError when libseccomp is missing
     except ImportError:
@@ -145,10 +133,10 @@ def _built() -> tuple[Path | None, str | None]:
     except OSError as exc:
         return None, f"libseccomp cannot be loaded ({exc}): apt-get install libseccomp2"
     try:
-        path = _write(build())
+        fd = _sealed(build())
     except (OSError, RuntimeError, ValueError) as exc:
         return None, f"the filter could not be built ({exc})"
-    return path, None
+    return fd, None
 
 
 def wrap(argv: list[str], path: Path) -> list[str]:

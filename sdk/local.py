@@ -74,7 +74,7 @@ def play_local(
     names = tuple(b.display_name for b in bots)
     fallback = random.Random(seed)
     # Seeds of the bots' rebuilt games: reproducible with `seed`, unrelated to the real deals.
-    view_seeds = random.Random(f"sdk.local views {seed}")
+    view_seeds = random.Random(None if seed is None else f"sdk.local views {seed}")
     for seat, bot in enumerate(bots):
         bot.on_game_start(GameInfo(game_id, ruleset, players, seat, names))
     illegal, timeouts, errors = [0] * players, [0] * players, [0] * players

@@ -165,10 +165,22 @@ CODECS: dict[str, FamilyCodec] = {
         field="pavilion",
     ),
 }
-# A ruleset's codec, looked up once per encode; a ruleset this engine does not know travels on
-# GameState's own fields, everything else in extra_json.
+# A ruleset's codec, looked up once per encode.
 _CODEC_OF_RULESET = {name: CODECS[r.family] for name, r in RULESETS.items()}
 _DEFAULT = CODECS["classic"]
+
+
+def _codec_of(state: dict[str, Any]) -> FamilyCodec:
+    """The codec of a state's family: from its ruleset, or, for a ruleset this engine does not
+    know (a newer one), the family with a message of its own whose keys the state has, else
+    GameState's own fields (any key they do not model travels in extra_json)."""
+    codec = _CODEC_OF_RULESET.get(state["ruleset"])
+    if codec is not None:
+        return codec
+    for candidate in CODECS.values():
+        if candidate.field is not None and candidate.modelled - _COMMON <= state.keys():
+            return candidate
+    return _DEFAULT
 
 
 def encode_state(
@@ -187,7 +199,7 @@ def encode_state(
     msg.marker_in_centre = bool(state.get("marker_in_centre", False))
     msg.bag = state.get("bag", "")
     boards = state.get("boards", ())
-    codec = _CODEC_OF_RULESET.get(state["ruleset"], _DEFAULT)
+    codec = _codec_of(state)
     codec.encode(state, boards, msg)
     modelled, board_keys = codec.modelled, codec.board_keys
     if state.keys() - modelled or any(board.keys() - board_keys for board in boards):

@@ -136,6 +136,18 @@ def test_a_key_the_message_does_not_model_travels_as_json() -> None:
     assert "future_key" in msg.extra_json and "stars" not in msg.extra_json
 
 
+def test_a_ruleset_this_engine_does_not_know_travels_in_its_family_part() -> None:
+    # A newer referee's Summer Pavilion variant: its family is read from its keys.
+    state = pavilion_state()
+    state["ruleset"] = "pavilion-future"
+    back, msg = wire(state)
+    assert back == state and msg.HasField("pavilion") and msg.extra_json == ""
+    classic = new_game("azul", players=2, seed=1).to_state()
+    classic["ruleset"] = "azul-future"
+    back, msg = wire(classic)
+    assert back == classic and not msg.HasField("pavilion")
+
+
 def test_seat_boards_that_do_not_match_are_a_clear_error() -> None:
     msg = encode_state(pavilion_state(3))
     del msg.pavilion.boards[-1]

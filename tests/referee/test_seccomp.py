@@ -114,29 +114,17 @@ def test_without_libseccomp_the_isolation_line_says_so(monkeypatch: pytest.Monke
     assert "seccomp" not in isolation_line("process")  # no filter is promised there
 
 
-def test_the_filter_file_is_shared_per_user_and_rewritten_when_tampered(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # One file per user and filter, reused by the next referee: a SIGKILLed one leaves nothing.
-    monkeypatch.setattr(seccomp.tempfile, "tempdir", str(tmp_path))
-    first = seccomp._write(b"program one")
-    assert first.parent == tmp_path / f"azul-arena-seccomp-{os.getuid()}"
-    assert first.parent.stat().st_mode & 0o777 == 0o700
-    assert seccomp._write(b"program one") == first
-    assert len(list(first.parent.iterdir())) == 1
-    first.chmod(0o644)
-    first.write_bytes(b"weaker")  # someone changed it: the next referee writes it again
-    assert seccomp._write(b"program one").read_bytes() == b"program one"
-    assert seccomp._write(b"program two") != first  # another version, another name
-
-
-def test_a_filter_folder_others_may_enter_is_not_used(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(seccomp.tempfile, "tempdir", str(tmp_path))
-    shared = tmp_path / f"azul-arena-seccomp-{os.getuid()}"
-    shared.mkdir(mode=0o777)
-    shared.chmod(0o777)
-    path = seccomp._write(b"program")
-    assert path.parent != shared and path.read_bytes() == b"program"
-    assert path.parent.stat().st_mode & 0o077 == 0  # a private folder of its own instead
+def test_the_filter_is_a_sealed_memory_file_each_open_reads_from_the_start() -> None:
+    # No file on disk: nothing another user could swap, nothing a SIGKILL leaves behind.
+    fd = seccomp._sealed(b"a program")
+    path = Path(f"/proc/{os.getpid()}/fd/{fd}")
+    assert os.readlink(path).startswith("/memfd:azul-arena-seccomp")
+    with open(path, "rb") as one, open(path, "rb") as two:
+        assert one.read() == b"a program" and two.read() == b"a program"
+    with pytest.raises(PermissionError):
+        os.pwrite(fd, b"weaker", 0)  # sealed: not even this process may change it
+    reader = subprocess.run(
+        seccomp.wrap(["/bin/sh", "-c", f"cat <&{seccomp.SECCOMP_FD}"], path), capture_output=True
+    )
+    assert reader.stdout == b"a program", reader.stderr  # what bwrap reads, in a child
+    os.close(fd)

@@ -1,8 +1,8 @@
 """The server as docs/deployment.md runs it behind a reverse proxy that terminates TLS: the
 settings come from the environment (AZUL_ARENA_TLS_PROXY, AZUL_ARENA_ALLOWED_HOSTS,
 AZUL_ARENA_TRUSTED_ORIGINS, AZUL_ARENA_SECRET_KEY), the proxy's X-Forwarded-Proto makes a request
-HTTPS, the cookies are Secure, and a login posted from the public https:// origin passes the CSRF
-check. The proxy is played by the test's own requests to the real HTTP port."""
+HTTPS, the cookies are Secure, a login posted from the public https:// origin passes the CSRF
+check, and the login throttle counts by the client's address the proxy gives (X-Real-IP). The proxy is played by the test's own requests to the real HTTP port."""
 
 from __future__ import annotations
 
@@ -85,6 +85,15 @@ def test_behind_a_tls_proxy_cookies_are_secure_and_a_login_passes_csrf(tmp_path:
             port, "POST", "/login/", headers | {"Origin": "https://evil.example"}, form
         )
         assert forged.status == 403
+        # The login throttle counts by the client's address as the proxy names it (X-Real-IP),
+        # not the proxy's own: a stranger's wrong passwords lock the stranger out, not org.
+        wrong = form.replace(urllib.parse.quote_plus("org pass 12345"), "wrong")
+        stranger = headers | {"X-Real-IP": "203.0.113.5"}
+        statuses = [_request(port, "POST", "/login/", stranger, wrong).status for _ in range(6)]
+        assert statuses[-1] == 429, statuses
+        assert _request(port, "POST", "/login/", stranger, form).status == 429  # locked out
+        at_home = headers | {"X-Real-IP": "198.51.100.7"}
+        assert _request(port, "POST", "/login/", at_home, form).status == 302
         # A host name the settings do not list is refused (Django's ALLOWED_HOSTS).
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         conn.request("GET", "/", headers={"Host": "elsewhere.example"})

@@ -906,10 +906,10 @@ def contest_final(
         None, "--by", hidden=True, help="who starts it, as its transition records (a worker)"
     ),
     take_over: bool = typer.Option(
-        True,
+        False,
         "--take-over/--no-take-over",
-        hidden=True,
-        help="take over a final whose player on another machine may still run",
+        help="take over a final whose player on another machine is stopped (this machine "
+        "cannot see it: stop it first, or two processes play the final)",
     ),
 ) -> None:
     """Play the final tournament of a frozen contest: the versions handed in and the staff bots,

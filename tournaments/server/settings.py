@@ -54,6 +54,8 @@ if os.environ.get("AZUL_ARENA_TLS_PROXY", "") == "1":
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("AZUL_ARENA_HSTS_SECONDS", 0))
+    # Login throttling by the client's address as the proxy names it, not the proxy's own.
+    AXES_CLIENT_IP_CALLABLE = "tournaments.server.accounts.addresses.client_address"
 
 # Mail (import-class --send): Django's SMTP backend with these, or
 # AZUL_ARENA_EMAIL_BACKEND=file (each message a file in AZUL_ARENA_EMAIL_FILE_PATH) or console.

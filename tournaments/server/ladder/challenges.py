@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 
 from tournaments.server.accounts.models import Participant
@@ -31,8 +32,13 @@ def used_today(participant: Participant, now: datetime | None = None) -> int:
     ).count()
 
 
+@transaction.atomic
 def challenge(participant: Participant, opponents: list[str], now: datetime | None = None) -> Game:
     """Schedule an unranked game of `participant` against the participants named."""
+    # The quota is counted and the game made in one transaction, with the participant's row
+    # locked (PostgreSQL; SQLite's write transactions take the database's lock): two requests
+    # at once cannot both pass the count.
+    Participant.objects.select_for_update().filter(pk=participant.pk).first()
     contest = Contest.of(participant)
     now = now or timezone.now()
     if contest.state != Contest.OPEN:

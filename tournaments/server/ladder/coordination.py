@@ -3,12 +3,14 @@ of them took (a scheduled game, a validation) is left to it while it is; a gone 
 taken up by another.
 
 A worker is gone when it has not said so for `GONE_SECONDS`, or at once when it ran on this
-machine and its process no longer exists.
+machine (the same boot and pid namespace, not merely the same host name) and its process no
+longer exists.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import socket
 from datetime import datetime, timedelta
 
@@ -20,19 +22,34 @@ BEAT_SECONDS = 5.0
 GONE_SECONDS = 60.0
 
 
+def _machine() -> str:
+    """What tells this machine's processes from another's, even one of the same host name (a
+    cloned VM, containers): the boot's id and this process's pid namespace."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as boot:
+            booted = boot.read().strip()[:8]
+        return f"{booted}-{os.stat('/proc/self/ns/pid').st_ino}"
+    except OSError:
+        return "unknown"
+
+
+MACHINE = _machine()
+
+
 def runner_name(pid: int | None = None) -> str:
-    """This process (or `pid` on this machine) as the database names a worker: HOST pid N."""
-    return f"{socket.gethostname()} pid {pid or os.getpid()}"
+    """This process (or `pid` on this machine) as the database names a worker:
+    HOST pid N [MACHINE]."""
+    return f"{socket.gethostname()} pid {pid or os.getpid()} [{MACHINE}]"
 
 
 def runner_alive(runner: str) -> bool | None:
     """Whether the process `runner` names still runs: True or False on this machine, None for
     one on another machine (which cannot be known from here)."""
-    host, _, pid = runner.partition(" pid ")
-    if host != socket.gethostname() or not pid.isdigit():
+    found = re.fullmatch(r"(.*) pid (\d+) \[(\S+)\]", runner)
+    if found is None or found[3] != MACHINE or MACHINE == "unknown":
         return None
     try:
-        os.kill(int(pid), 0)
+        os.kill(int(found[2]), 0)
     except ProcessLookupError:
         return False
     except PermissionError:

@@ -82,7 +82,8 @@ def claim_final(contest: Contest, by: str, take_over: bool = False) -> None:
     if alive or (alive is None and not take_over):
         raise LifecycleError(
             f"the final of {contest.label} is being played by {current}; stop that process "
-            f"first (a process on another machine: stop it, then run this command again)"
+            f"first (a process on another machine: stop it, then run this command again with "
+            f"--take-over)"
         )
     # Conditional on the player seen: of two processes taking over at once, one does.
     if not Contest.objects.filter(pk=contest.pk, state=Contest.FINAL, final_runner=current).update(

@@ -162,8 +162,12 @@ def set_state(contest: Contest, state: str, by: str = "") -> None:
         move(contest, Contest.DRAFT, Contest.OPEN, by)
         freeze(contest, by=by)
         contest.refresh_from_db()
-    if state != contest.state:
-        move(contest, contest.state, state, by)
+    if state != contest.state and not move(contest, contest.state, state, by):
+        contest.refresh_from_db()
+        raise LifecycleError(
+            f"{contest.label} moved to {contest.state} meanwhile (a worker or another "
+            f"organiser); look at it again: azul-arena server contest show {contest.slug}"
+        )
 
 
 def final_is_due(contest: Contest, now: datetime | None = None) -> bool:

@@ -151,12 +151,13 @@ class LadderWorker:
 
     def _pick(self, busy: frozenset[int], flying: frozenset[int]) -> _Next | None:
         # The contest's dates: it opens, freezes at its deadline, closes (lifecycle).
-        contest = lifecycle.advance(Contest.objects.get(pk=self._contest_id), by=self.by)
+        lifecycle.advance(Contest.objects.get(pk=self._contest_id), by=self.by)
         live = coordination.live_workers() | {self.name}
         with transaction.atomic():
             # One worker at a time picks for a contest: the contest's row is locked (PostgreSQL;
-            # SQLite's transactions take the database's write lock as they begin).
-            Contest.objects.select_for_update().filter(pk=self._contest_id).first()
+            # SQLite's transactions take the database's write lock as they begin), and read
+            # under that lock, so a freeze or a pause made meanwhile is seen.
+            contest = Contest.objects.select_for_update().get(pk=self._contest_id)
             # A scheduled game not in flight here and whose worker is gone (a stopped worker's,
             # an infrastructure failure's, one an organiser requeued, a challenge asked for) is
             # played (again) first, same deal; taking it is a conditional update.
@@ -198,9 +199,17 @@ class LadderWorker:
 
     # -- the final tournament, as a process of its own -----------------------------------------
     async def _final_step(self) -> None:
-        if self._final is not None and not self._final.done():
+        done = self._final
+        if done is not None and not done.done():
             return
         self._final = None
+        if done is not None and not done.cancelled() and done.exception() is not None:
+            # It could not even start (a log folder gone, a failed spawn): said, and looked at
+            # again in a minute, as a final that stopped with an error is.
+            exc = done.exception()
+            self.stats.errors.append(f"final: {exc!r}")
+            log.warning("the final could not run: %r", exc)
+            self._final_check = time.monotonic() + 60
         if time.monotonic() < self._final_check:
             return
         self._final_check = time.monotonic() + max(self.poll, 1.0)
