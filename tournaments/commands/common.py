@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from enum import IntEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from tournaments.cluster import ClusterOptions
 
 console = Console()
 err_console = Console(stderr=True)
@@ -176,3 +179,28 @@ def open_in_browser(path: Path) -> None:
 
     if not webbrowser.open(path.resolve().as_uri()):
         err_console.print(f"no browser found here: open {path} yourself")
+
+
+def cluster_options(
+    address: str | None,
+    workers: int | None,
+    concurrency: int,
+    security: Path | None = None,
+) -> ClusterOptions | None:
+    """The `ClusterOptions` for --cluster / --workers, or None for the embedded runner; a
+    warning when the scheduler is plain TCP on another machine."""
+    if address is None and workers is None:
+        if security is not None:
+            fail("--cluster-security goes with --cluster tls://HOST:PORT")
+        return None
+    from tournaments.cluster import ClusterOptions, exposure_warning
+
+    if address is not None and "://" not in address:
+        address = f"tcp://{address}"
+    if security is not None and (address is None or not address.startswith("tls://")):
+        fail("--cluster-security goes with a tls:// scheduler address (--cluster tls://HOST:PORT)")
+    warning = exposure_warning(address) if address is not None else None
+    if warning is not None:
+        err_console.print(f"[yellow]warning:[/] {warning}", highlight=False, soft_wrap=True)
+    threads = max(1, concurrency // workers) if workers else 1
+    return ClusterOptions(address=address, workers=workers, threads=threads, security=security)

@@ -81,9 +81,9 @@ def _ladder(
     def told(game_id: int) -> None:
         err_console.print(f"game {game_id} played", highlight=False)
 
-    from tournaments.commands.tournament import _cluster_options
+    from tournaments.commands.common import cluster_options
 
-    options = _cluster_options(cluster, None, concurrency, cluster_security)
+    options = cluster_options(cluster, None, concurrency, cluster_security)
     worker = LadderWorker(
         concurrency=concurrency,
         isolation=isolation,

@@ -28,6 +28,7 @@ from tournaments.commands.common import (
     check_isolation,
     check_plays,
     check_ruleset,
+    cluster_options,
     console,
     err_console,
     fail,
@@ -385,7 +386,7 @@ def run(
     config = request.config()
     if cluster is not None and workers is not None:
         fail("give --cluster (a running Dask scheduler) or --workers (a local cluster), not both")
-    remote = _cluster_options(cluster, workers, concurrency, cluster_security)
+    remote = cluster_options(cluster, workers, concurrency, cluster_security)
     out = err_console if json_out else console
     summary = _run_stored(
         db,
@@ -607,31 +608,6 @@ def _say_what_runs(out: Console, db: Path, store: Any, config: TournamentConfig)
     out.print(f"clock: {config.clock}", highlight=False)
     check_clock(str(config.clock))  # the stored clock, on a resume
     store.set_meta("isolation_line", line)  # what `tournament show` repeats
-
-
-def _cluster_options(
-    address: str | None,
-    workers: int | None,
-    concurrency: int,  # type: ignore[no-untyped-def]
-    security: Path | None = None,
-):
-    """The `ClusterOptions` for --cluster / --workers, or None for the embedded runner; a
-    warning when the scheduler is plain TCP on another machine."""
-    if address is None and workers is None:
-        if security is not None:
-            fail("--cluster-security goes with --cluster tls://HOST:PORT")
-        return None
-    from tournaments.cluster import ClusterOptions, exposure_warning
-
-    if address is not None and "://" not in address:
-        address = f"tcp://{address}"
-    if security is not None and (address is None or not address.startswith("tls://")):
-        fail("--cluster-security goes with a tls:// scheduler address (--cluster tls://HOST:PORT)")
-    warning = exposure_warning(address) if address is not None else None
-    if warning is not None:
-        err_console.print(f"[yellow]warning:[/] {warning}", highlight=False, soft_wrap=True)
-    threads = max(1, concurrency // workers) if workers else 1
-    return ClusterOptions(address=address, workers=workers, threads=threads, security=security)
 
 
 def _play(play, *args, **kwargs):  # type: ignore[no-untyped-def]

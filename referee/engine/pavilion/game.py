@@ -598,6 +598,7 @@ class PavilionGame(Game):
             what=what,
             refill_name="depot",
             colour_names=COLOUR_NAMES,
+            round=self.round or None,  # the initial supply is drawn before round 1
         )
         return drawn
 
