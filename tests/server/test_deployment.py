@@ -2,7 +2,8 @@
 settings come from the environment (AZUL_ARENA_TLS_PROXY, AZUL_ARENA_ALLOWED_HOSTS,
 AZUL_ARENA_TRUSTED_ORIGINS, AZUL_ARENA_SECRET_KEY), the proxy's X-Forwarded-Proto makes a request
 HTTPS, the cookies are Secure, a login posted from the public https:// origin passes the CSRF
-check, and the login throttle counts by the client's address the proxy gives (X-Real-IP). The proxy is played by the test's own requests to the real HTTP port."""
+check, and the login throttle counts by the client's address the proxy gives (X-Real-IP). The
+proxy is played by the test's own requests to the real HTTP port."""
 
 from __future__ import annotations
 
