@@ -33,7 +33,7 @@ import signal
 import sys
 import time
 import traceback
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +51,7 @@ from tournaments.server.ladder.matchmaking import Candidate, pick_game
 from tournaments.server.ladder.models import Contest, Game, Seat
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions import validation
+from tournaments.server.submissions.models import Version
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -75,14 +76,17 @@ class _Next:
     versions: tuple[int, ...]
 
 
-def _next_of(game: Game) -> _Next:
-    seats = results.seats_of(game)
+def _next_of(game: Game, versions: Sequence[Version] | None = None) -> _Next:
+    """What playing `game` needs; `versions` are its seats' when the caller has them (a game
+    just scheduled), else they are read."""
+    if versions is None:
+        versions = [s.version for s in results.seats_of(game)]
     return _Next(
         game.pk,
-        tuple(s.version.entry_name for s in seats),
+        tuple(v.entry_name for v in versions),
         game.seed,
-        {s.version.entry_name: s.version.spec() for s in seats},
-        tuple(s.version_id for s in seats),
+        {v.entry_name: v.spec() for v in versions},
+        tuple(v.pk for v in versions),
     )
 
 
@@ -121,6 +125,10 @@ class LadderWorker:
         self.name = coordination.runner_name()  # on its games, validations and beats
         self.by = f"ladder worker {self.name}"  # in the contest's transitions
         self._next_beat = 0.0
+        # The contest's dates and the other workers, looked at once a second rather than at
+        # every pick (each look is a few queries; a game can take less than a pick's time).
+        self._looked = float("-inf")
+        self._live: set[str] = set()
         self._final: asyncio.Task[Any] | None = None
         self._final_check = 0.0  # monotonic time of the next look at the contest's final
 
@@ -151,8 +159,11 @@ class LadderWorker:
 
     def _pick(self, busy: frozenset[int], flying: frozenset[int]) -> _Next | None:
         # The contest's dates: it opens, freezes at its deadline, closes (lifecycle).
-        lifecycle.advance(Contest.objects.get(pk=self._contest_id), by=self.by)
-        live = coordination.live_workers() | {self.name}
+        if time.monotonic() - self._looked >= 1.0:
+            lifecycle.advance(Contest.objects.get(pk=self._contest_id), by=self.by)
+            self._live = coordination.live_workers() | {self.name}
+            self._looked = time.monotonic()
+        live = self._live
         with transaction.atomic():
             # One worker at a time picks for a contest: the contest's row is locked (PostgreSQL;
             # SQLite's transactions take the database's write lock as they begin), and read
@@ -187,10 +198,9 @@ class LadderWorker:
             chosen = pick_game(candidates, contest.players, self.rng, busy)
             if chosen is None:
                 return None
-            game = results.schedule(
-                contest, [versions[c.version] for c in chosen], worker=self.name
-            )
-            return _next_of(game)
+            seated = [versions[c.version] for c in chosen]
+            game = results.schedule(contest, seated, worker=self.name)
+            return _next_of(game, seated)
 
     def _final_wanted(self) -> str | None:
         """The contest's slug when its final should be started or resumed here."""
