@@ -126,7 +126,8 @@ class LadderWorker:
         self.by = f"ladder worker {self.name}"  # in the contest's transitions
         self._next_beat = 0.0
         # The contest's dates and the other workers, looked at once a second rather than at
-        # every pick (each look is a few queries; a game can take less than a pick's time).
+        # every pick (each look is a few queries; a game can take less than a pick's time); a
+        # worker not in the set is looked for again before its games are taken.
         self._looked = float("-inf")
         self._live: set[str] = set()
         self._final: asyncio.Task[Any] | None = None
@@ -173,7 +174,12 @@ class LadderWorker:
             # an infrastructure failure's, one an organiser requeued, a challenge asked for) is
             # played (again) first, same deal; taking it is a conditional update.
             scheduled = Game.objects.filter(status=Game.SCHEDULED, contest_id=self._contest_id)
-            for orphan in scheduled.exclude(pk__in=flying).order_by("pk")[:100]:
+            orphans = list(scheduled.exclude(pk__in=flying).order_by("pk")[:100])
+            if any(o.worker and o.worker not in live for o in orphans):
+                # A worker not seen alive a moment ago may have just started: asked again
+                # before its games are taken from it.
+                live = self._live = coordination.live_workers() | {self.name}
+            for orphan in orphans:
                 if orphan.worker in live and orphan.worker != self.name:
                     continue
                 if Game.objects.filter(
