@@ -28,14 +28,14 @@ taking goes through the whole placement phase: that is where the tiles taken sho
 (a hand that completes a star against one that must be thrown away at -1 a tile). Playouts
 there follow the best `sdk.pavilion.move_gains` guess of every legal move (a little noise
 breaks ties): a random placement wastes the tiles that pay for the next ones, and a random pass
-throws the hand away, so cruder playouts judged hands by luck. A playout cut short by the
-clock is valued by `round_end_values`, which plays the hands still held onto their seats' stars
+throws the hand away, so cruder playouts judged hands by luck. A playout cut short by the clock
+is valued by `round_end_values`, which plays the hands still held onto their seats' stars
 (`sdk.pavilion.project_board`) rather than crediting each tile the same. (Valuing the end of
 the taking with that projection alone, with no placement playout, gave four times the
 simulations but no clearly stronger play: the playout sees the real rules, bonus tiles and
-all.) The chance inside
-a round (the supply refilled from the bag after bonus tiles) is sampled: each simulation's copy
-of the game draws its refills from one of `samples` orders of the bag the public state shows.
+all.) The chance inside a round (the supply refilled from the bag after bonus tiles) is
+sampled: each simulation's copy of the game draws its refills from one of `samples` orders of
+the bag the public state shows.
 
 Weaknesses: the playout policy is a guess and the bot trusts its averages (a line the policy
 plays badly looks bad); the tree stops at the round end, so plans longer than a round (a star

@@ -25,7 +25,7 @@ from tournaments.report import Report, build_report
 from tournaments.runner import RunSummary
 from tournaments.schedule import count_games
 from tournaments.server.ladder.coordination import runner_alive, runner_name
-from tournaments.server.ladder.lifecycle import LifecycleError, hand_in, move
+from tournaments.server.ladder.lifecycle import LifecycleError, final_is_due, hand_in, move
 from tournaments.server.ladder.models import Contest, HandIn, Transition
 from tournaments.store import Store, StoreError
 from tournaments.tournament import TournamentConfig, play, prepare
@@ -143,8 +143,6 @@ def final_wanted(contest: Contest) -> bool:
     """A ladder worker should start (or resume) the final: the contest is frozen and every
     extension has passed, or its final is unfinished and its player is gone from this machine
     (or there is none)."""
-    from tournaments.server.ladder.lifecycle import final_is_due
-
     if contest.state == Contest.FROZEN:
         return final_is_due(contest) and _field_ready(contest)
     if contest.state != Contest.FINAL or final_done(contest):

@@ -6,8 +6,8 @@ at a time. Every database call runs on one thread of its own (Django's ORM is sy
 writer also keeps SQLite's lock short), the games on the event loop, a validation (a whole
 `bot check` run) on a thread beside them so it never holds up the ladder.
 
-The contest's dates are kept here too (`lifecycle.advance` before each pick: it opens, freezes
-at its deadline, closes at `closes` once the final is done), and once it is frozen and every
+The contest's dates are kept here too (`lifecycle.advance` once a second: it opens, freezes at
+its deadline, closes at `closes` once the final is done), and once it is frozen and every
 extension has passed the worker starts the final tournament as a process of its own (`server
 contest final`, its output in the logs folder); of several workers, one plays it
 (`final.claim_final`), and a final whose process died is resumed.
@@ -125,10 +125,9 @@ class LadderWorker:
         self.name = coordination.runner_name()  # on its games, validations and beats
         self.by = f"ladder worker {self.name}"  # in the contest's transitions
         self._next_beat = 0.0
-        # The contest's dates and the other workers, looked at once a second rather than at
-        # every pick (each look is a few queries; a game can take less than a pick's time); a
-        # worker not in the set is looked for again before its games are taken.
-        self._looked = float("-inf")
+        self._next_dates = 0.0  # monotonic time of the next look at the contest's dates
+        # The workers alive at the last beat; one missing from it is looked for again before
+        # its games are taken (it may have just started).
         self._live: set[str] = set()
         self._final: asyncio.Task[Any] | None = None
         self._final_check = 0.0  # monotonic time of the next look at the contest's final
@@ -152,18 +151,17 @@ class LadderWorker:
     # -- database side (the db thread) ---------------------------------------------------------
     def _beat(self) -> None:
         coordination.beat(self.name)
-        validation.requeue_interrupted(coordination.live_workers() | {self.name})
+        self._live = coordination.live_workers() | {self.name}
+        validation.requeue_interrupted(self._live)
+
+    def _keep_dates(self) -> None:
+        lifecycle.advance(Contest.objects.get(pk=self._contest_id), by=self.by)
 
     def _resume(self) -> int:
         self._beat()
         return len(results.unfinished())
 
     def _pick(self, busy: frozenset[int], flying: frozenset[int]) -> _Next | None:
-        # The contest's dates: it opens, freezes at its deadline, closes (lifecycle).
-        if time.monotonic() - self._looked >= 1.0:
-            lifecycle.advance(Contest.objects.get(pk=self._contest_id), by=self.by)
-            self._live = coordination.live_workers() | {self.name}
-            self._looked = time.monotonic()
         live = self._live
         with transaction.atomic():
             # One worker at a time picks for a contest: the contest's row is locked (PostgreSQL;
@@ -210,8 +208,21 @@ class LadderWorker:
 
     def _final_wanted(self) -> str | None:
         """The contest's slug when its final should be started or resumed here."""
-        contest = lifecycle.advance(Contest.objects.get(pk=self._contest_id), by=self.by)
+        contest = Contest.objects.get(pk=self._contest_id)
         return contest.slug if contest.slug and final.final_wanted(contest) else None
+
+    async def _housekeeping(self) -> None:
+        """Between picks: say it is alive, keep the contest's dates, start or resume the
+        final."""
+        if time.monotonic() >= self._next_beat:
+            self._next_beat = time.monotonic() + coordination.BEAT_SECONDS
+            await self._db_call(self._beat)
+        if time.monotonic() >= self._next_dates:
+            # Once a second, not at every pick: a look is a few queries, and a game can take
+            # less than that.
+            self._next_dates = time.monotonic() + 1.0
+            await self._db_call(self._keep_dates)
+        await self._final_step()
 
     # -- the final tournament, as a process of its own -----------------------------------------
     async def _final_step(self) -> None:
@@ -220,12 +231,8 @@ class LadderWorker:
             return
         self._final = None
         if done is not None and not done.cancelled() and done.exception() is not None:
-            # It could not even start (a log folder gone, a failed spawn): said, and looked at
-            # again in a minute, as a final that stopped with an error is.
-            exc = done.exception()
-            self.stats.errors.append(f"final: {exc!r}")
-            log.warning("the final could not run: %r", exc)
-            self._final_check = time.monotonic() + 60
+            # It could not even start (a log folder gone, a failed spawn).
+            self._final_failed(f"the final could not run: {done.exception()!r}")
         if time.monotonic() < self._final_check:
             return
         self._final_check = time.monotonic() + max(self.poll, 1.0)
@@ -269,12 +276,15 @@ class LadderWorker:
             log.info("the final of %s is played", slug)
             self._final_check = 0.0  # its close (at `closes`) is looked at at once
         else:
-            # Not yet possible (too few hand-ins), another process plays it, or games failed:
-            # looked at again in a minute rather than at every turn of the loop.
-            self._final_check = time.monotonic() + 60
+            # Not yet possible (too few hand-ins), another process plays it, or games failed.
             tail = log_path.read_text(errors="replace").strip().splitlines()[-1:] or [""]
-            self.stats.errors.append(f"final of {slug}: {tail[0]}")
-            log.warning("the final of %s stopped (exit %d): %s", slug, code, tail[0])
+            self._final_failed(f"the final of {slug} stopped (exit {code}): {tail[0]}")
+
+    def _final_failed(self, why: str) -> None:
+        """Said, and looked at again in a minute rather than at every turn of the loop."""
+        self._final_check = time.monotonic() + 60
+        self.stats.errors.append(why)
+        log.warning("%s", why)
 
     # -- the loop ------------------------------------------------------------------------------
     async def run(self) -> WorkerStats:
@@ -303,10 +313,7 @@ class LadderWorker:
         try:
             async with self._player(game_settings, cap, contest.players, specs) as play:
                 while not self._stopping.is_set():
-                    if time.monotonic() >= self._next_beat:
-                        self._next_beat = time.monotonic() + coordination.BEAT_SECONDS
-                        await self._db_call(self._beat)
-                    await self._final_step()
+                    await self._housekeeping()
                     nothing_to_validate = not self.validate
                     if self.validate and validating is None:
                         validating = await self._start_validation()

@@ -279,19 +279,29 @@ def api_token(request: HttpRequest) -> JsonResponse:
     )
 
 
-@csrf_exempt
-@require_POST
-def api_submit(request: HttpRequest) -> JsonResponse:
+_NO_TOKEN = "no valid token: run `azul-arena login --server URL` (a revoked token no longer works)"
+
+
+def _acting_for(request: HttpRequest, doing: str) -> tuple[Any, Participant] | JsonResponse:
+    """The token's user and the participant it acts for (the POST's `participant`, else its
+    own), or the refusal to send: no valid token (401), not a member (403)."""
     user = _token_user(request)
     if user is None:
-        return _refuse(
-            "no valid token: run `azul-arena login --server URL` (a revoked token no longer works)",
-            401,
-        )
+        return _refuse(_NO_TOKEN, 401)
     name = request.POST.get("participant")
     who = get_object_or_404(Participant, name=name) if name else participant_of(user)
     if who is None or not who.is_member(user):
-        return _refuse("you may submit only for a participant you are a member of", 403)
+        return _refuse(f"you may {doing} only for a participant you are a member of", 403)
+    return user, who
+
+
+@csrf_exempt
+@require_POST
+def api_submit(request: HttpRequest) -> JsonResponse:
+    acting = _acting_for(request, "submit")
+    if isinstance(acting, JsonResponse):
+        return acting
+    user, who = acting
     upload = request.FILES.get("archive")
     if upload is None:
         return _refuse("no archive in the request (form field 'archive')", 400)
@@ -318,13 +328,10 @@ def api_challenge(request: HttpRequest) -> JsonResponse:
     page asks for it: the same quota and refusals."""
     from tournaments.server.ladder.challenges import ChallengeError, challenge, used_today
 
-    user = _token_user(request)
-    if user is None:
-        return _refuse("no valid token: run `azul-arena login --server URL`", 401)
-    name = request.POST.get("participant")
-    who = get_object_or_404(Participant, name=name) if name else participant_of(user)
-    if who is None or not who.is_member(user):
-        return _refuse("you may ask for challenges only for a participant you are a member of", 403)
+    acting = _acting_for(request, "ask for challenges")
+    if isinstance(acting, JsonResponse):
+        return acting
+    _, who = acting
     opponents = [n.strip() for n in request.POST.get("opponents", "").split(",") if n.strip()]
     try:
         game = challenge(who, opponents)
@@ -347,7 +354,7 @@ def api_challenge(request: HttpRequest) -> JsonResponse:
 def api_versions(request: HttpRequest) -> JsonResponse:
     user = _token_user(request)
     if user is None:
-        return _refuse("no valid token: run `azul-arena login --server URL`", 401)
+        return _refuse(_NO_TOKEN, 401)
     who = participant_of(user)
     if who is None:
         return _refuse("this account is in no participant", 404)
@@ -374,7 +381,7 @@ def api_logs(request: HttpRequest, game_id: int) -> JsonResponse:
     """The logs of a game's seats the token's user may read (their own; all for organisers)."""
     user = _token_user(request)
     if user is None:
-        return _refuse("no valid token: run `azul-arena login --server URL`", 401)
+        return _refuse(_NO_TOKEN, 401)
     seats = [
         s
         for s in Seat.objects.select_related("version__participant")
