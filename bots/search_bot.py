@@ -4,9 +4,13 @@ Idea: Azul is deterministic between two deals, so the rest of a round is a game 
 chance in it. The bot searches that tree by iterative deepening (depth 1, 2, 3, ... plies) until
 its clock budget runs out, and plays the best move of the deepest search it completed.
 
-- Two players: minimax with alpha-beta pruning on `my value - their value`.
-- Three or four players: max-n: at each node the seat to move picks the child best for itself
-  (its own value minus the best of the others), the values travel up as vectors.
+- Minimax with alpha-beta pruning on `my value - the mean of the other seats' values`. With
+  two players that is the plain zero-sum game. With three or four it is the *paranoid* search:
+  every opponent is assumed to play against me (to minimise that difference), which makes the
+  game two-sided again, so alpha-beta prunes and the search reaches my own next move (4 or 5
+  plies) within the clock. The alternative, max-n (each seat maximises its own value, the
+  values travel up as vectors), models the opponents better but cannot prune: it stopped at
+  2-3 plies, before my next move, and played below greedy in 4-player Summer Pavilion.
 - Leaves: the depth limit, or the end of the round (the next deal is chance: the round end is a
   leaf), valued by `sdk.helpers.round_end_values` (classic: score after wall-tiling and floor,
   plus bonuses in progress and partial lines), or the end of the game (the real scores).
@@ -26,9 +30,11 @@ players who passed): each node asks whose turn it is.
 
 Weaknesses, which the mcts bot addresses: every leaf is only a heuristic guess, so a move whose
 worth shows after the horizon (tiles taken now, placed ten plies later) is judged by that guess;
-the narrow width can prune the best reply away; in Summer Pavilion the supply refills the
-search sees are one draw of the bag, taken as certain, and the projection of a hand is one
-greedy line of placements (a better order of the same tiles is not seen beyond the horizon).
+the narrow width can prune the best reply away; with 3-4 players the paranoid opponents are
+too pessimistic (they play for themselves, not all against me); in Summer Pavilion the supply
+refills the search sees are one draw of the bag, taken as certain, and the projection of a hand
+is one greedy line of placements (a better order of the same tiles is not seen beyond the
+horizon).
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ from sdk.helpers import (
     evaluate_all,
     evaluate_board,
     is_gray,
-    relative_values,
+    move_gains,
     round_end_values,
 )
 
@@ -53,7 +59,7 @@ class _OutOfTime(Exception):
 
 
 class SearchBot(sdk.Bot):
-    """Alpha-beta (2 players) / max-n (3-4 players) over the current round, deepening in time."""
+    """Alpha-beta over the current round (paranoid with 3-4 players), deepening in time."""
 
     name = "search"
     version = "1.0"
@@ -88,34 +94,43 @@ class SearchBot(sdk.Bot):
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
+        now = time.monotonic()
         # A fixed budget may use nearly all the clock (it rarely needs it); otherwise 60%.
-        deadline = time.monotonic() + self.clock.budget(0.95 if self.depth else 0.6)
+        deadline = now + self.clock.budget(0.95 if self.depth else 0.6)
         self.me, self.round = state.turn, state.round
-        # The root's moves are ordered whatever the clock says: a process descheduled past its
-        # deadline still owes a move (depth 1, which never looks at the clock, gives it).
-        self.deadline = float("inf")
-        children = self._ordered(state, self.root_width)
-        self.deadline = deadline
-        best = children[0][0]
-        for depth in range(1, (self.depth or self.max_depth) + 1):
-            self.iteration = depth
+        self.depth_reached = 0
+        # The search copies the game thousands of times but makes no reference cycles: the
+        # cyclic collector, off while it runs, has nothing to find and cannot pause it.
+        gc.disable()
+        try:
+            # The root's ordering (a Summer Pavilion placement phase: tens of ms on a busy
+            # core) may run on past the search's deadline, up to most of the move's time;
+            # a process descheduled beyond that still owes a move: the quick guess.
+            self.deadline = now + self.clock.budget(0.9)
             try:
-                best = self._search_root(children, depth)
+                children = self._ordered(state, self.root_width)
             except _OutOfTime:
-                if self.depth:
-                    self.log.warning("out of time at depth %d of %d", depth, self.depth)
-                break
-            self.depth_reached = depth
-        return best
+                gains = move_gains(state, moves)
+                return moves[gains.index(max(gains))]
+            self.deadline = deadline
+            best = children[0][0]
+            for depth in range(1, (self.depth or self.max_depth) + 1):
+                self.iteration = depth
+                try:
+                    best = self._search_root(children, depth)
+                except _OutOfTime:
+                    if self.depth:
+                        self.log.warning("out of time at depth %d of %d", depth, self.depth)
+                    break
+                self.depth_reached = depth
+            return best
+        finally:
+            gc.enable()
 
     def _search_root(self, children, depth):  # type: ignore[no-untyped-def]
         best_move, best_value = children[0][0], float("-inf")
-        two = len(children[0][1].scores) == 2
         for move, child in children:
-            if two:
-                value = self._alphabeta(child, depth - 1, best_value, float("inf"))
-            else:
-                value = relative_values(self._maxn(child, depth - 1))[self.me]
+            value = self._alphabeta(child, depth - 1, best_value, float("inf"))
             if value > best_value:
                 best_move, best_value = move, value
         return best_move
@@ -143,6 +158,9 @@ class SearchBot(sdk.Bot):
         gray = is_gray(state)
         scored = []
         for move in moves:
+            # Up to 200 moves with 4 players: the clock is read for each.
+            if time.monotonic() > self.deadline:
+                raise _OutOfTime
             child = state.copy()
             child.push(move)
             if child.round != state.round or child.is_over():
@@ -177,8 +195,7 @@ class SearchBot(sdk.Bot):
 
     def _alphabeta(self, state, depth: int, alpha: float, beta: float) -> float:  # type: ignore[no-untyped-def]
         if self._leaf(state, depth):
-            values = round_end_values(state)
-            return values[self.me] - values[1 - self.me]
+            return self._value(round_end_values(state))
         maximising = state.turn == self.me
         value = float("-inf") if maximising else float("inf")
         for _, child in self._ordered(state, self.width):
@@ -193,17 +210,13 @@ class SearchBot(sdk.Bot):
                 break
         return value
 
-    def _maxn(self, state, depth: int) -> list[float]:  # type: ignore[no-untyped-def]
-        if self._leaf(state, depth):
-            return round_end_values(state)
-        mover = state.turn
-        best: list[float] | None = None
-        for _, child in self._ordered(state, self.width):
-            values = self._maxn(child, depth - 1)
-            if best is None or relative_values(values)[mover] > relative_values(best)[mover]:
-                best = values
-        assert best is not None
-        return best
+    def _value(self, values: list[float]) -> float:
+        """What the search maximises (and the paranoid opponents minimise): my value minus the
+        mean of the others' (with two players: my lead). A rank counts every seat I finish
+        ahead of, not only the best one: against the best other seat alone the search played
+        worse in 4-player games (docs/bots.md)."""
+        others = [v for seat, v in enumerate(values) if seat != self.me]
+        return values[self.me] - sum(others) / len(others)
 
 
 if __name__ == "__main__":

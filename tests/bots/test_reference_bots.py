@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 
@@ -137,13 +138,54 @@ def test_round_end_score_matches_the_engine() -> None:
     assert checked > 50
 
 
-def test_search_answers_even_when_its_move_time_is_gone_before_it_starts() -> None:
-    """A process descheduled past its deadline still owes a move: the root's ordering."""
+@pytest.mark.parametrize("ruleset", ["azul", "pavilion"])
+def test_search_answers_even_when_its_move_time_is_gone_before_it_starts(ruleset: str) -> None:
+    """A process descheduled past its deadline still owes a move, at once: not the root's
+    ordering (tens of ms in a 4-player Summer Pavilion placement phase) but the quick guess."""
     from sdk.bot import Clock
+    from sdk.helpers import move_gains
 
     bot = SearchBot()
-    game = new_game("azul", 2, seed=7)
+    game = new_game(ruleset, 4, seed=7)
+    greedy = GreedyBot(seed=1)
+    while ruleset == "pavilion" and game.to_state()["phase"] == "take":
+        game.push(greedy.choose_move(game))  # on to the placement phase: hundreds of moves
     bot.clock = Clock(started=time.monotonic() - 5.0, move_time=0.02)  # spent long ago
     assert bot.clock.budget() == 0.0
     move = bot.choose_move(game)
+    moves = game.legal_moves()
+    gains = move_gains(game, moves)
+    assert move == moves[gains.index(max(gains))]
+    assert bot.depth_reached == 0
+
+
+def test_search_prunes_with_three_players_and_reaches_its_own_next_move() -> None:
+    """With 3 players the search is paranoid (every opponent against me): a two-sided game,
+    so alpha-beta prunes. Iterative deepening to depth 4 (my move, both replies, my next
+    move) orders far fewer nodes than the whole tree of its widths would need (16 at the root,
+    6 below: 16 + 112 + 688 = 816 nodes for depths 2, 3 and 4), which max-n searched in full."""
+    from sdk.bot import Clock
+
+    bot = SearchBot(depth=4)
+    game = new_game("azul", 3, seed=11)
+    ordered: list[int] = []
+    order = bot._ordered
+
+    def counted(state: Any, width: int) -> Any:
+        ordered.append(width)
+        return order(state, width)
+
+    bot._ordered = counted  # type: ignore[method-assign]
+    bot.clock = Clock(started=time.monotonic(), move_time=60.0)
+    move = bot.choose_move(game)
     assert move in game.legal_moves()
+    assert bot.depth_reached == 4
+    full = 16 + (16 + 16 * 6) + (16 + 16 * 6 + 16 * 36)
+    assert len(ordered) < full / 2, f"{len(ordered)} nodes ordered of {full}"
+
+
+def test_search_values_a_position_against_the_mean_of_its_opponents() -> None:
+    bot = SearchBot()
+    bot.me = 1
+    assert bot._value([10.0, 20.0, 4.0, 7.0]) == 20.0 - 7.0
+    assert bot._value([10.0, 20.0]) == 10.0  # two players: my lead
