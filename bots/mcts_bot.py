@@ -21,25 +21,29 @@ spent, then plays the most visited move. Each simulation:
 The tree is kept between moves: when the bot moves again in the same round, the subtree of the
 position it finds (its last move, then the opponents' replies) becomes the new root. At 0.1 s a
 move (a 60 ms budget) it runs some 300-1,000 simulations in classic Azul (fewer early in a
-round, more late) and tens to a few hundred in Summer Pavilion, whose playouts are longer.
+round, more late) and about 1,000 in Summer Pavilion (below).
 
-Summer Pavilion: a round is the taking of tiles, then their placement, so a playout from the
-taking goes through the whole placement phase: that is where the tiles taken show their worth
-(a hand that completes a star against one that must be thrown away at -1 a tile). Playouts
-there follow the best `sdk.pavilion.move_gains` guess of every legal move (a little noise
-breaks ties): a random placement wastes the tiles that pay for the next ones, and a random pass
-throws the hand away, so cruder playouts judged hands by luck. A playout cut short by the clock
-is valued by `round_end_values`, which plays the hands still held onto their seats' stars
-(`sdk.pavilion.project_board`) rather than crediting each tile the same. (Valuing the end of
-the taking with that projection alone, with no placement playout, gave four times the
-simulations but no clearly stronger play: the playout sees the real rules, bonus tiles and
-all.) The chance inside a round (the supply refilled from the bag after bonus tiles) is
-sampled: each simulation's copy of the game draws its refills from one of `samples` orders of
-the bag the public state shows.
+Summer Pavilion: a round is the taking of tiles, then their placement, so what the tiles taken
+are worth shows only in the placement (a hand that completes a star against one thrown away at
+-1 a tile). There the simulation has no random playout: the new leaf is valued at once by
+`round_end_values`, which plays each seat's hand onto its own stars and passes
+(`sdk.pavilion.project_board`). That projection is a playout of its own, greedy and
+deterministic, of the part of the round that decides a hand's worth, and it costs a tenth of a
+real placement phase: some 1,000 simulations a move instead of 50-100, and a tree that reaches
+the end of the taking. A lower exploration constant (`explorations`) fits values that vary
+less than playout results do. (Playouts tried and not kept: random ones, best-of-a-few, and
+greedy placement phases with noise; each judged a hand by its luck or was too slow for the
+tree to see the replies.) The chance inside a round (the supply refilled from the bag after
+bonus tiles) is sampled: each simulation's copy of the game draws its refills from one of
+`samples` orders of the bag the public state shows.
 
 Weaknesses: the playout policy is a guess and the bot trusts its averages (a line the policy
 plays badly looks bad); the tree stops at the round end, so plans longer than a round (a star
-filled over three rounds) live only in the heuristic's credit for bonuses in progress.
+filled over three rounds) live only in the heuristic's credit for bonuses in progress. In
+Summer Pavilion it averages values of one heuristic, the projection, where search takes their
+minimax: the two rungs see the same things, and mcts is ahead by growing its tree where the
+play is (deeper on the likely lines) rather than by knowing more; its margin over search is
+thinner there than in classic Azul.
 """
 
 from __future__ import annotations
@@ -76,19 +80,21 @@ class _Node:
 
 class MctsBot(sdk.Bot):
     """UCT over the current round: greedy-ranked expansion, greedy-ish playouts to the round
-    end, heuristic values there, the tree reused between moves of a round."""
+    end (Summer Pavilion: the projection of each hand instead), heuristic values there, the
+    tree reused between moves of a round."""
 
     name = "mcts"
     version = "2.0"
     rulesets = sdk.EVERY_RULESET
-    exploration = 0.35
+    # UCB1's exploration constant by family: Summer Pavilion's leaves are valued by a
+    # deterministic projection, whose values vary less than classic playouts' results.
+    explorations = {"classic": 0.35, "pavilion": 0.2}
     root_width = 16
     width = 8
     sample = 3  # playout policy: the best of this many random legal moves
     # The playout policy of each family (a method's name): see the methods' docstrings.
-    playouts = {"classic": "_sampled_playout", "pavilion": "_greedy_playout"}
+    playouts = {"classic": "_sampled_playout", "pavilion": "_no_playout"}
     scale = 6.0  # points: a lead of `scale` gives a reward of about 0.73
-    noise = 0.3  # Summer Pavilion playouts: points of random noise added to each move's guess
     samples = 8  # Summer Pavilion: orders of the bag the simulations draw refills from
 
     parameters = {"iterations": "simulations per move, whatever the clock"}
@@ -100,8 +106,8 @@ class MctsBot(sdk.Bot):
         # at any load; the clock only stops a search that would otherwise time out.
         self.iterations = iterations
         self.simulations = 0  # of the last decision
-        self.deadline = 0.0  # time.monotonic() by which this decision's search stops
         self.tree: tuple[Any, _Node] | None = None  # (position, node) after the last move
+        self.exploration = 0.0  # UCB1's constant in the decision under way (`explorations`)
 
     def on_game_start(self, info: sdk.GameInfo) -> None:
         self.tree = None
@@ -115,7 +121,8 @@ class MctsBot(sdk.Bot):
         if len(moves) == 1:
             return moves[0]
         fixed = self.iterations  # a fixed budget may use nearly all the clock: it rarely needs it
-        self.deadline = deadline = time.monotonic() + self.clock.budget(0.95 if fixed else 0.6)
+        deadline = time.monotonic() + self.clock.budget(0.95 if fixed else 0.6)
+        self.exploration = self.explorations[state.family]
         root = self._reused_root(state) or _Node(None, -1)
         # A kept tree grew in other draws of the bag (Summer Pavilion): a child it tried may be
         # a bonus tile this supply does not hold.
@@ -249,17 +256,6 @@ class MctsBot(sdk.Bot):
             gains = move_gains(sim, sampled)
             sim.push(sampled[gains.index(max(gains))])
 
-    def _greedy_playout(self, sim: Any, round_no: int) -> None:
-        """Summer Pavilion: to the end of the round, each move the best `move_gains` guess of
-        all legal moves (a little noise breaks ties). Best-of-a-few-random is too crude here:
-        a random placement wastes tiles that pay for the next ones, and a random pass throws
-        the hand away, so such playouts said little about the tiles a line of play collects.
-        A playout of a whole placement phase takes tens of ms with 3-4 players on a busy core:
-        at the deadline it stops where it is (valued by the heuristic) rather than overrun."""
-        rnd = self.rng.random
-        deadline = self.deadline
-        while sim.round == round_no and not sim.is_over() and time.monotonic() < deadline:
-            moves = sim.legal_moves()
-            gains = move_gains(sim, moves)
-            best = max(range(len(moves)), key=lambda i: gains[i] + self.noise * rnd())
-            sim.push(moves[best])
+    def _no_playout(self, sim: Any, round_no: int) -> None:
+        """Summer Pavilion: none. The leaf is valued as it stands by `round_end_values`, whose
+        projection of each seat's placements is the playout (see the module docstring)."""

@@ -289,3 +289,17 @@ def test_bad_arguments_say_what_is_wrong(tmp_path: Path, args: list[str], messag
     done = cli(tmp_path, *args, *extra)
     assert done.returncode in (1, 2)
     assert message in done.stderr + done.stdout
+
+
+def test_a_setting_that_is_not_a_number_is_named(tmp_path: Path) -> None:
+    # A typo in a deployment's settings file (docs/deployment.md) names its variable.
+    done = subprocess.run(
+        [*CLI, "server", "init", "--home", str(tmp_path / "h")],
+        env=env(tmp_path) | {"AZUL_ARENA_EMAIL_PORT": "25x"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2  # the settings are wrong, as a bad argument is
+    assert "AZUL_ARENA_EMAIL_PORT='25x' is not a whole number" in done.stderr + done.stdout
+    assert "unset it for the default (25)" in done.stderr + done.stdout

@@ -288,6 +288,13 @@ class Pages(TestCase):
             ).status_code,
             403,
         )
+        # A name that is nobody's: the API says so in JSON, as its other refusals.
+        archive = SimpleUploadedFile("bot.zip", zip_bytes({"bot.py": RANDOM_BOT}))
+        unknown = anon.post(
+            "/api/submit", {"archive": archive, "participant": "nobody"}, headers=auth
+        )
+        self.assertEqual(unknown.status_code, 404)
+        self.assertIn("no participant is named 'nobody'", unknown.json()["error"])
         row.revoke()
         archive = SimpleUploadedFile("bot.zip", zip_bytes({"bot.py": RANDOM_BOT}))
         refused = anon.post("/api/submit", {"archive": archive}, headers=auth)

@@ -11,11 +11,31 @@ import os
 import secrets
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured
+
 from tournaments.server import HOME_VARIABLE
 from tournaments.server.dburl import from_url, sqlite
 
 HOME = Path(os.environ.get(HOME_VARIABLE) or "arena-server").resolve()
 PACKAGE = Path(__file__).resolve().parent
+
+
+def whole_number(variable: str, default: int) -> int:
+    """$`variable` as a whole number >= 0, else `default` when unset; a typo in a deployment's
+    settings file is refused with the variable's name, not a bare int() error."""
+    text = os.environ.get(variable, "").strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise ImproperlyConfigured(
+            f"{variable}={text!r} is not a whole number of 0 or more: set one, or unset it "
+            f"for the default ({default})"
+        )
+    return value
 
 
 def _secret_key() -> str:
@@ -53,7 +73,7 @@ if os.environ.get("AZUL_ARENA_TLS_PROXY", "") == "1":
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("AZUL_ARENA_HSTS_SECONDS", 0))
+    SECURE_HSTS_SECONDS = whole_number("AZUL_ARENA_HSTS_SECONDS", 0)
     # Login throttling by the client's address as the proxy names it, not the proxy's own.
     AXES_CLIENT_IP_CALLABLE = "tournaments.server.accounts.addresses.client_address"
 
@@ -69,7 +89,7 @@ _backend = os.environ.get("AZUL_ARENA_EMAIL_BACKEND", "smtp")
 EMAIL_BACKEND = _EMAIL_BACKENDS.get(_backend, _backend)
 EMAIL_FILE_PATH = os.environ.get("AZUL_ARENA_EMAIL_FILE_PATH", str(HOME / "mail"))
 EMAIL_HOST = os.environ.get("AZUL_ARENA_EMAIL_HOST", "localhost")
-EMAIL_PORT = int(os.environ.get("AZUL_ARENA_EMAIL_PORT", 25))
+EMAIL_PORT = whole_number("AZUL_ARENA_EMAIL_PORT", 25)
 EMAIL_HOST_USER = os.environ.get("AZUL_ARENA_EMAIL_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("AZUL_ARENA_EMAIL_PASSWORD", "")
 EMAIL_USE_TLS = os.environ.get("AZUL_ARENA_EMAIL_TLS", "") == "1"
@@ -108,7 +128,7 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT = int(os.environ.get("AZUL_ARENA_LOGIN_FAILURES", 5))
+AXES_FAILURE_LIMIT = whole_number("AZUL_ARENA_LOGIN_FAILURES", 5)
 AXES_COOLOFF_TIME = 0.25
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
@@ -153,7 +173,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # Sessions end after a working day, and when the browser closes.
-SESSION_COOKIE_AGE = int(os.environ.get("AZUL_ARENA_SESSION_SECONDS", 12 * 3600))
+SESSION_COOKIE_AGE = whole_number("AZUL_ARENA_SESSION_SECONDS", 12 * 3600)
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
@@ -168,9 +188,9 @@ LOGOUT_REDIRECT_URL = "leaderboard"
 # An upload is an archive of a bot's folder; larger ones are refused before they are read.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
-ARCHIVE_MAX_BYTES = int(os.environ.get("AZUL_ARENA_ARCHIVE_MAX_BYTES", 20 * 2**20))
-UNPACKED_MAX_BYTES = int(os.environ.get("AZUL_ARENA_UNPACKED_MAX_BYTES", 100 * 2**20))
-UNPACKED_MAX_FILES = int(os.environ.get("AZUL_ARENA_UNPACKED_MAX_FILES", 2000))
+ARCHIVE_MAX_BYTES = whole_number("AZUL_ARENA_ARCHIVE_MAX_BYTES", 20 * 2**20)
+UNPACKED_MAX_BYTES = whole_number("AZUL_ARENA_UNPACKED_MAX_BYTES", 100 * 2**20)
+UNPACKED_MAX_FILES = whole_number("AZUL_ARENA_UNPACKED_MAX_FILES", 2000)
 
 STATIC_URL = "static/"
 STATIC_ROOT = HOME / "static"

@@ -284,12 +284,15 @@ _NO_TOKEN = "no valid token: run `azul-arena login --server URL` (a revoked toke
 
 def _acting_for(request: HttpRequest, doing: str) -> tuple[Any, Participant] | JsonResponse:
     """The token's user and the participant it acts for (the POST's `participant`, else its
-    own), or the refusal to send: no valid token (401), not a member (403)."""
+    own), or the refusal to send: no valid token (401), no such participant (404), not a
+    member (403)."""
     user = _token_user(request)
     if user is None:
         return _refuse(_NO_TOKEN, 401)
     name = request.POST.get("participant")
-    who = get_object_or_404(Participant, name=name) if name else participant_of(user)
+    who = Participant.objects.filter(name=name).first() if name else participant_of(user)
+    if name and who is None:
+        return _refuse(f"no participant is named {name!r}: check the name on the leaderboard", 404)
     if who is None or not who.is_member(user):
         return _refuse(f"you may {doing} only for a participant you are a member of", 403)
     return user, who
