@@ -214,7 +214,7 @@ class SearchBot(sdk.Bot):
         """What the search maximises (and the paranoid opponents minimise): my value minus the
         mean of the others' (with two players: my lead). A rank counts every seat I finish
         ahead of, not only the best one: against the best other seat alone the search played
-        worse in 4-player games (docs/bots.md)."""
+        worse in 4-player games."""
         others = [v for seat, v in enumerate(values) if seat != self.me]
         return values[self.me] - sum(others) / len(others)
 
