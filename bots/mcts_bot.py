@@ -107,7 +107,6 @@ class MctsBot(sdk.Bot):
         self.iterations = iterations
         self.simulations = 0  # of the last decision
         self.tree: tuple[Any, _Node] | None = None  # (position, node) after the last move
-        self.exploration = 0.0  # UCB1's constant in the decision under way (`explorations`)
 
     def on_game_start(self, info: sdk.GameInfo) -> None:
         self.tree = None
@@ -122,7 +121,7 @@ class MctsBot(sdk.Bot):
             return moves[0]
         fixed = self.iterations  # a fixed budget may use nearly all the clock: it rarely needs it
         deadline = time.monotonic() + self.clock.budget(0.95 if fixed else 0.6)
-        self.exploration = self.explorations[state.family]
+        exploration = self.explorations[state.family]
         root = self._reused_root(state) or _Node(None, -1)
         # A kept tree grew in other draws of the bag (Summer Pavilion): a child it tried may be
         # a bonus tile this supply does not hold.
@@ -138,7 +137,8 @@ class MctsBot(sdk.Bot):
         gc.disable()
         try:
             while True:
-                self._simulate(root, worlds[self.simulations % len(worlds)].copy(), state.round)
+                world = worlds[self.simulations % len(worlds)].copy()
+                self._simulate(root, world, state.round, exploration)
                 self.simulations += 1
                 if fixed is not None and self.simulations >= fixed:
                     break
@@ -203,7 +203,7 @@ class MctsBot(sdk.Bot):
                     stack.append((after, child, depth + 1))
         return None
 
-    def _simulate(self, root: _Node, sim: Any, round_no: int) -> None:
+    def _simulate(self, root: _Node, sim: Any, round_no: int, exploration: float) -> None:
         node, path = root, [root]
         # Summer Pavilion refills its supply from the bag within a round, and this copy's bag
         # may draw other tiles than the copies that grew the tree: a tree move (a bonus tile)
@@ -215,7 +215,7 @@ class MctsBot(sdk.Bot):
                 node.untried = self._ranked(sim, self.width) if in_round else []
             if node.untried or not node.children:
                 break
-            child = node.best_child(self.exploration)
+            child = node.best_child(exploration)
             try:
                 sim.push(child.move)
             except ValueError:  # IllegalMoveError: see above

@@ -27,15 +27,14 @@ def whole_number(variable: str, default: int) -> int:
     if not text:
         return default
     try:
-        value = int(text)
+        if (value := int(text)) >= 0:
+            return value
     except ValueError:
-        value = -1
-    if value < 0:
-        raise ImproperlyConfigured(
-            f"{variable}={text!r} is not a whole number of 0 or more: set one, or unset it "
-            f"for the default ({default})"
-        )
-    return value
+        pass
+    raise ImproperlyConfigured(
+        f"{variable}={text!r} is not a whole number of 0 or more: set one, or unset it "
+        f"for the default ({default})"
+    )
 
 
 def _secret_key() -> str:

@@ -151,8 +151,12 @@ class LadderWorker:
     # -- database side (the db thread) ---------------------------------------------------------
     def _beat(self) -> None:
         coordination.beat(self.name)
+        validation.requeue_interrupted(self._refresh_live())
+
+    def _refresh_live(self) -> set[str]:
+        """The workers alive now (this one included), kept for the picks until the next beat."""
         self._live = coordination.live_workers() | {self.name}
-        validation.requeue_interrupted(self._live)
+        return self._live
 
     def _keep_dates(self) -> None:
         lifecycle.advance(Contest.objects.get(pk=self._contest_id), by=self.by)
@@ -176,7 +180,7 @@ class LadderWorker:
             if any(o.worker and o.worker not in live for o in orphans):
                 # A worker not seen alive a moment ago may have just started: asked again
                 # before its games are taken from it.
-                live = self._live = coordination.live_workers() | {self.name}
+                live = self._refresh_live()
             for orphan in orphans:
                 if orphan.worker in live and orphan.worker != self.name:
                     continue
