@@ -67,7 +67,7 @@ _HOMES = {
     "referee.folders": ["FolderError", "is_folder_entry", "python_bot", "read_folder"],
     "referee.tokens": ["TokenError", "TokenFile"],
     "referee.access": ["SeatRefused", "is_loopback", "operator_metadata"],
-    "referee.protocol.loop": ["loop_name", "new_loop", "run_loop"],
+    "referee.protocol.loop": ["loop_name", "new_loop", "run_loop", "spawn"],
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -119,6 +119,7 @@ __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two list
     "require_cpu_clock",
     "run_loop",
     "slug",
+    "spawn",
     "strongest",
     "write_replay",
 ]
@@ -150,7 +151,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; at run time each loads 
         SeatResult,
         Termination,
     )
-    from referee.protocol.loop import loop_name, new_loop, run_loop
+    from referee.protocol.loop import loop_name, new_loop, run_loop, spawn
     from referee.replay import build_replay, write_replay
     from referee.sandbox import (
         LEVELS,

@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.protocol.loop import spawn
+
 BOT_TOML = "bot.toml"
 DEFAULT_BUILD_TIMEOUT = 600.0  # seconds: a first C++ gRPC build on 2 cores takes a few minutes
 _KEYS = {"name", "language", "run", "build", "build_timeout"}
@@ -154,7 +156,7 @@ async def build(
     with open(log_path, "ab") as log:
         log.write(f"$ {folder.build}\n".encode())
         log.flush()
-        process = await asyncio.create_subprocess_exec(
+        process = await spawn(
             *argv,
             cwd=folder.path,
             stdin=asyncio.subprocess.DEVNULL,

@@ -29,6 +29,7 @@ from pathlib import Path
 from referee import sandbox
 from referee.cgroups import BotCgroup, joined
 from referee.folders import BotFolder, is_folder_entry, python_bot, read_folder
+from referee.protocol.loop import spawn
 from referee.sandbox import Limits, Place
 
 ADDRESS_SPACE_LIMIT = Limits.memory  # bytes; a runaway bot fails its own allocations
@@ -414,7 +415,7 @@ async def _start(  # noqa: PLR0913  # the parts of one launch, all keyword-passe
     try:
         with open(log_path, "ab") as log:
             started = time.perf_counter()
-            process = await asyncio.create_subprocess_exec(
+            process = await spawn(
                 *full,
                 stdin=stdin,
                 stdout=log,

@@ -42,6 +42,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import close_old_connections, transaction
 
+from referee import spawn
 from tournaments.arena import GameSettings, arena_player, process_cap
 from tournaments.entries import Entry
 from tournaments.runner import StopRun
@@ -264,9 +265,7 @@ class LadderWorker:
             "--no-take-over",
         ]
         with log_path.open("ab") as out:
-            proc = await asyncio.create_subprocess_exec(
-                *command, stdout=out, stderr=asyncio.subprocess.STDOUT
-            )
+            proc = await spawn(*command, stdout=out, stderr=asyncio.subprocess.STDOUT)
             try:
                 code = await proc.wait()
             except asyncio.CancelledError:
