@@ -16,7 +16,10 @@ its Welcome:
 
 Bot code always runs on the thread that calls `read()`. One lock says who runs the loop; only its
 holder touches the loop's objects, the other thread asks through `call_soon_threadsafe` (it only
-looks at the two message queues, deques that are safe to read from any thread).
+looks at the two message queues, deques that are safe to read from any thread). The caller's
+claim wins: once its thread asks for the loop back, the pings thread does not run it again, even
+where it gets the lock first (a lock is not handed to the thread that waited for it: one slow to
+wake, waiting for a core or frozen by the referee between its moves, can lose it).
 """
 
 from __future__ import annotations
@@ -105,6 +108,9 @@ class BotStream:
         self._lock = threading.Lock()  # held by whoever runs the loop
         self._caller_waits = False  # the caller's thread runs the loop, waiting for a message
         self._away_since: float | None = None  # monotonic() when the caller left read()
+        self._caller_back = False  # the caller's thread wants the loop back: the pings thread
+        # must not run it again, even when it gets the lock first (the caller may be slow to take
+        # it: waiting for a core, or frozen by the referee between its moves)
         self._ended = False
         self._closed = threading.Event()
         self._loop = loop = new_loop()
@@ -281,9 +287,11 @@ class BotStream:
             self._loop.call_soon_threadsafe(self._queue, msg)
 
     def _take_loop(self) -> None:
+        self._caller_back = True
         if not self._lock.acquire(blocking=False):
             self._loop.call_soon_threadsafe(self._hand_back)  # the pings thread runs it
             self._lock.acquire()
+        self._caller_back = False
         self._away_since = None
 
     def _hand_back(self) -> None:
@@ -326,7 +334,7 @@ class BotStream:
             if not self._lock.acquire(blocking=False):
                 continue
             try:
-                if not self._closed.is_set() and self._away_since is not None:
+                if not (self._closed.is_set() or self._caller_back or self._away_since is None):
                     self._loop.run_forever()  # until the caller's thread asks for it back
             finally:
                 self._lock.release()

@@ -231,6 +231,49 @@ def test_a_move_does_not_overtake_the_message_before_it(referee: ScriptedReferee
     stream.close()
 
 
+class SlowToTake:
+    """A lock whose blocking acquire sees it free, then loses `delay` seconds before it takes
+    it: the bot's thread waiting for a core, or frozen by the referee between its moves, just
+    as the pings thread lets go of the stream."""
+
+    def __init__(self, lock: Any, delay: float) -> None:
+        self._lock, self._delay = lock, delay
+
+    def acquire(self, blocking: bool = True) -> bool:
+        if blocking:
+            self._lock.acquire()
+            self._lock.release()
+            time.sleep(self._delay)
+        return bool(self._lock.acquire(blocking))
+
+    def release(self) -> None:
+        self._lock.release()
+
+
+def test_the_bots_thread_gets_the_stream_back_even_when_slow_to_take_it(
+    referee: ScriptedReferee,
+) -> None:
+    # The pings thread runs the stream while the bot thinks. When the bot's thread comes back
+    # but is slow to take the stream over, the pings thread must not take it again and run it
+    # for good: the bot would never read another move (three timeouts, then a forfeit).
+    stream = BotStream(referee.address, HELLO, reply_to, poll=0.02)
+    stream._lock = SlowToTake(stream._lock, delay=0.2)  # type: ignore[assignment]
+    referee.send(welcome(quiet=False), request(6))
+    assert kind(stream.read()) == "welcome"
+    item = stream.read()
+    time.sleep(0.1)  # thinking: the pings thread takes the stream
+    stream.send(reply_to(*item))
+    assert referee.received("move_reply")[0].move_reply.request_id == 6
+    got: list[Any] = []
+    back = threading.Thread(target=lambda: got.append(stream.read()), daemon=True)
+    back.start()  # the bot's thread waits for its next message, the stream in its hands
+    time.sleep(0.5)
+    referee.send(game_start())
+    back.join(3.0)
+    assert got and kind(got[0]) == "game_start", "the bot's thread never got the stream back"
+    stream.close()
+
+
 def test_a_broken_stream_is_reported_then_ends(referee: ScriptedReferee) -> None:
     stream = BotStream(referee.address, HELLO, reply_to)
     referee.send(welcome(quiet=True), RuntimeError("the referee went away"))
