@@ -9,7 +9,10 @@ spent, then plays the most visited move. Each simulation:
 2. Expansion: add one untried move. A node only ever tries its `width` most promising moves
    (the root `root_width`), best first, ranked by `sdk.helpers.move_gain`: the points the move
    brings right away, minus its floor penalty. Azul has 50-100 moves early in a round, most of
-   them poor: this prior is what lets the search go deep enough to see replies.
+   them poor: this prior is what lets the search go deep enough to see replies. With 3 or 4
+   players an opponent's node tries only `opponent_width`: three plies of 8 replies each are
+   more than a move's simulations can visit, and the tree would stop before the bot's own next
+   move.
 3. Playout: to the end of the round (the next deal is chance: the tree and the playouts stop
    there), with a cheap but sensible policy: of a few random legal moves, the one with the best
    `move_gain`. The round end is valued with `sdk.helpers.round_end_values` (classic: the score
@@ -91,6 +94,7 @@ class MctsBot(sdk.Bot):
     explorations = {"classic": 0.35, "pavilion": 0.2}
     root_width = 16
     width = 8
+    opponent_width = 3  # with 3 or 4 players (see the module docstring)
     sample = 3  # playout policy: the best of this many random legal moves
     # The playout policy of each family (a method's name): see the methods' docstrings.
     playouts = {"classic": "_sampled_playout", "pavilion": "_no_playout"}
@@ -130,6 +134,11 @@ class MctsBot(sdk.Bot):
         tried = {child.move for child in root.children}
         root.untried = [m for m in self._ranked(state, self.root_width) if m not in tried]
         worlds = self._worlds(state)
+        me, players = state.turn, state.players
+        widths = [
+            self.width if seat == me or players == 2 else self.opponent_width
+            for seat in range(players)
+        ]
         self.simulations = 0
         # The tree has no reference cycles (see _Node), so the cyclic garbage collector has
         # nothing to find: switched off while searching, it stops scanning the thousands of new
@@ -138,7 +147,7 @@ class MctsBot(sdk.Bot):
         try:
             while True:
                 world = worlds[self.simulations % len(worlds)].copy()
-                self._simulate(root, world, state.round, exploration)
+                self._simulate(root, world, state.round, exploration, widths)
                 self.simulations += 1
                 if fixed is not None and self.simulations >= fixed:
                     break
@@ -203,7 +212,9 @@ class MctsBot(sdk.Bot):
                     stack.append((after, child, depth + 1))
         return None
 
-    def _simulate(self, root: _Node, sim: Any, round_no: int, exploration: float) -> None:
+    def _simulate(
+        self, root: _Node, sim: Any, round_no: int, exploration: float, widths: list[int]
+    ) -> None:
         node, path = root, [root]
         # Summer Pavilion refills its supply from the bag within a round, and this copy's bag
         # may draw other tiles than the copies that grew the tree: a tree move (a bonus tile)
@@ -212,7 +223,7 @@ class MctsBot(sdk.Bot):
         while True:  # 1. selection
             if node.untried is None:  # ranked on its second visit: most leaves never get one
                 in_round = sim.round == round_no and not sim.is_over()
-                node.untried = self._ranked(sim, self.width) if in_round else []
+                node.untried = self._ranked(sim, widths[sim.turn]) if in_round else []
             if node.untried or not node.children:
                 break
             child = node.best_child(exploration)

@@ -95,6 +95,34 @@ def test_mcts_searches_as_long_as_its_budget_and_no_longer() -> None:
     assert late.simulations == 1
 
 
+@pytest.mark.parametrize("ruleset", ["azul", "pavilion"])
+def test_mcts_with_four_players_tries_few_replies_and_reaches_its_own_next_move(
+    ruleset: str,
+) -> None:
+    """Counted, not timed: below the move it plays, an opponent's node has at most
+    `opponent_width` children, the bot's own at most `width`, and the tree holds the bot's
+    next move (three opponents' replies down)."""
+    from sdk import Clock
+
+    game = new_game(ruleset, players=4, seed=5)
+    bot = MctsBot(seed=1, iterations=800)
+    bot.clock = Clock(move_time=600.0)
+    me = game.turn
+    bot.choose_move(game.copy())
+    assert bot.tree is not None
+    stack, own_next_move = [bot.tree[1]], False
+    while stack:
+        node = stack.pop()
+        movers = {child.mover for child in node.children}
+        if movers == {me}:
+            own_next_move = True
+            assert len(node.children) <= bot.width
+        elif movers:
+            assert len(node.children) <= bot.opponent_width
+        stack.extend(node.children)
+    assert own_next_move, "the tree stops before the bot's next move"
+
+
 def test_helper_boards_agree_with_the_public_state() -> None:
     for ruleset in ("azul", "azul-gray", "azul-greenbox"):
         for players in (2, 4):
