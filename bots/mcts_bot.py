@@ -55,6 +55,7 @@ import time
 from typing import Any
 
 import sdk
+from sdk import pavilion
 from sdk.helpers import FAMILIES, move_gains, relative_values, round_end_values
 
 
@@ -236,12 +237,21 @@ class MctsBot(sdk.Bot):
                 path.append(child)
         self._playout(sim, round_no)  # 3. playout
         rewards = [
-            1.0 / (1.0 + math.exp(-v / self.scale)) for v in relative_values(round_end_values(sim))
+            1.0 / (1.0 + math.exp(-v / self.scale))
+            for v in relative_values(self._round_end_values(sim))
         ]
         for node in path:  # 4. backpropagation
             node.visits += 1
             if node.mover >= 0:
                 node.total += rewards[node.mover]
+
+    def _round_end_values(self, sim: Any) -> list[float]:
+        """Every seat's value at the end of the simulation: `round_end_values`, and in Summer
+        Pavilion the same projection with the tiles kept over the round's end chosen and valued
+        by what they buy next round (`sdk.pavilion.project_all(next_round=True)`)."""
+        if sim.family == "pavilion":
+            return pavilion.project_all(sim, next_round=True)
+        return round_end_values(sim)
 
     def _playout(self, sim: Any, round_no: int) -> None:
         """Play to the end of the round with the family's playout policy (`playouts`)."""
