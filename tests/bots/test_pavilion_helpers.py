@@ -235,6 +235,7 @@ def test_a_seat_that_passed_is_valued_by_what_it_kept() -> None:
     passed_yellow = round_3(stars=NO_ROOM, kept="YY", passed=True)
     passed_purple = round_3(stars=NO_ROOM, kept="PP", passed=True)
     assert project_board(passed_yellow, 0) == project_board(passed_purple, 0)
-    assert project_board(passed_yellow, 0, next_round=True) > project_board(
-        passed_purple, 0, next_round=True
-    ) + 1
+    assert (
+        project_board(passed_yellow, 0, next_round=True)
+        > project_board(passed_purple, 0, next_round=True) + 1
+    )
