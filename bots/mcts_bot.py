@@ -44,16 +44,17 @@ on the seat's stars for some, one of a colour with no room for none (it costs it
 game's end all the same). The leaf's projection chooses and values the kept tiles by that
 (`project_all(next_round=True)`, `sdk.pavilion.next_round_values`), where search's credits
 every kept tile alike; so the tree judges a pass, and the takes that lead to it, by the
-next round too. This is what puts mcts clearly ahead of search in Summer Pavilion (in process,
-2 players, 0.1 s a move: 58% of the games before it, about 80% after; docs/bots.md).
+next round too. Its measured gain is small, within the noise (in process, 2 players, 0.1 s a
+move: 65% of the games against search with it, 60% without, on the same 64 deals; the numbers
+in docs/bots.md): the stakes are a few kept tiles a round.
 
 Weaknesses: the playout policy is a guess and the bot trusts its averages (a line the policy
 plays badly looks bad); the tree stops at the round end, so plans longer than a round (a star
 filled over three rounds) live only in the heuristic's credit for bonuses in progress. In
 Summer Pavilion it averages values of one heuristic, the projection, where search takes their
-minimax: the two rungs see nearly the same things, and mcts is ahead by growing its tree where the
-play is (deeper on the likely lines) and by its look at the next round's kept tiles; the
-rest of the next round (its deal, the other seats' keeps) stays outside the tree.
+minimax: the two rungs see nearly the same things (mcts also the next round's worth of the
+kept tiles), and mcts is ahead mostly by growing its tree where the play is (deeper on the
+likely lines); its margin over search is thinner there than in classic Azul.
 """
 
 from __future__ import annotations
