@@ -59,6 +59,9 @@ KEPT = 0.6  # a kept tile that will be used next round
 # colour pays for any placement; a colour with no space left on the seat's stars pays for none.
 NEXT_WILD_KEPT = 1.0
 DEAD_KEPT = 0.1
+# The start-player token (`next_round`): its holder places first (first pick of the bonus tiles)
+# and starts the next round's taking; taking it cost a point a tile, already in the score.
+START_TOKEN = 1.5
 NEAR_STRUCTURE = 0.35  # per bonus tile of a structure one space from done
 
 
@@ -235,7 +238,16 @@ def project_board(state: dict[str, Any], seat: int, next_round: bool = False) ->
 
     `next_round`: the tiles kept over the round's end are chosen and valued by what they can
     buy next round (`next_round_values`), not each at `KEPT` with this round's wild colour
-    kept first."""
+    kept first; and the holder of the start-player token is credited `START_TOKEN` for the
+    moves it will make first (before the last round)."""
+    value = _project_board(state, seat, next_round)
+    if next_round and state["boards"][seat].get("has_marker") and state["round"] < ROUNDS:
+        value += START_TOKEN
+    return value
+
+
+def _project_board(state: dict[str, Any], seat: int, next_round: bool) -> float:
+    """`project_board` but the token's credit."""
     if state.get("phase") == "over":
         return evaluate_board(state, seat)
     board = state["boards"][seat]

@@ -10,6 +10,7 @@ from sdk.pavilion import (
     DEAD_KEPT,
     KEPT,
     NEXT_WILD_KEPT,
+    START_TOKEN,
     STRUCTURES,
     evaluate_board,
     next_round_values,
@@ -239,3 +240,13 @@ def test_a_seat_that_passed_is_valued_by_what_it_kept() -> None:
         project_board(passed_yellow, 0, next_round=True)
         > project_board(passed_purple, 0, next_round=True) + 1
     )
+
+
+def test_the_start_player_token_is_worth_its_first_moves_before_the_last_round() -> None:
+    holder = round_3(stars=NO_ROOM, tiles="PY", has_marker=True)
+    other = round_3(stars=NO_ROOM, tiles="PY")
+    assert project_board(holder, 0) == project_board(other, 0)
+    gained = project_board(holder, 0, next_round=True) - project_board(other, 0, next_round=True)
+    assert abs(gained - START_TOKEN) < 1e-9
+    holder["round"] = other["round"] = 6
+    assert project_board(holder, 0, next_round=True) == project_board(other, 0, next_round=True)
