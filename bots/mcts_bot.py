@@ -44,9 +44,10 @@ on the seat's stars for some, one of a colour with no room for none (it costs it
 game's end all the same). The leaf's projection chooses and values the kept tiles by that
 (`project_all(next_round=True)`, `sdk.pavilion.next_round_values`), where search's credits
 every kept tile alike; so the tree judges a pass, and the takes that lead to it, by the
-next round too. Its measured gain is small, within the noise (in process, 2 players, 0.1 s a
-move: 65% of the games against search with it, 60% without, on the same 64 deals; the numbers
-in docs/bots.md): the stakes are a few kept tiles a round.
+next round too. And who starts it: the holder of the start-player token places first (the
+first pick of the bonus tiles) and takes first next round; search sees only what taking the
+token costs (a point a tile), mcts's leaves credit it `sdk.pavilion.START_TOKEN` as well.
+The measured gains are in docs/bots.md.
 
 Weaknesses: the playout policy is a guess and the bot trusts its averages (a line the policy
 plays badly looks bad); the tree stops at the round end, so plans longer than a round (a star
