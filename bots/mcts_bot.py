@@ -40,13 +40,25 @@ tree to see the replies.) The chance inside a round (the supply refilled from th
 bonus tiles) is sampled: each simulation's copy of the game draws its refills from one of
 `samples` orders of the bag the public state shows.
 
+What it knows that search does not: the round after this one. A seat that passes keeps up to
+four tiles for the next round, and the next round's wild colour is known in advance (the wild
+order): a kept tile of that colour will pay for any placement, one of a colour with room left
+on the seat's stars for some, one of a colour with no room for none (it costs its point at the
+game's end all the same). The leaf's projection chooses and values the kept tiles by that
+(`project_all(next_round=True)`, `sdk.pavilion.next_round_values`), where search's credits
+every kept tile alike; so the tree judges a pass, and the takes that lead to it, by the
+next round too. And who starts it: the holder of the start-player token places first (the
+first pick of the bonus tiles) and takes first next round; search sees only what taking the
+token costs (a point a tile), mcts's leaves credit it `sdk.pavilion.START_TOKEN` as well.
+The measured gains are in docs/bots.md.
+
 Weaknesses: the playout policy is a guess and the bot trusts its averages (a line the policy
 plays badly looks bad); the tree stops at the round end, so plans longer than a round (a star
 filled over three rounds) live only in the heuristic's credit for bonuses in progress. In
 Summer Pavilion it averages values of one heuristic, the projection, where search takes their
-minimax: the two rungs see the same things, and mcts is ahead by growing its tree where the
-play is (deeper on the likely lines) rather than by knowing more; its margin over search is
-thinner there than in classic Azul.
+minimax: the two rungs see nearly the same things (mcts also the next round's worth of the
+kept tiles), and mcts is ahead mostly by growing its tree where the play is (deeper on the
+likely lines); its margin over search is thinner there than in classic Azul.
 """
 
 from __future__ import annotations
@@ -58,6 +70,7 @@ import time
 from typing import Any
 
 import sdk
+from sdk import pavilion
 from sdk.helpers import FAMILIES, move_gains, relative_values, round_end_values
 
 
@@ -247,12 +260,21 @@ class MctsBot(sdk.Bot):
                 path.append(child)
         self._playout(sim, round_no)  # 3. playout
         rewards = [
-            1.0 / (1.0 + math.exp(-v / self.scale)) for v in relative_values(round_end_values(sim))
+            1.0 / (1.0 + math.exp(-v / self.scale))
+            for v in relative_values(self._round_end_values(sim))
         ]
         for node in path:  # 4. backpropagation
             node.visits += 1
             if node.mover >= 0:
                 node.total += rewards[node.mover]
+
+    def _round_end_values(self, sim: Any) -> list[float]:
+        """Every seat's value at the end of the simulation: `round_end_values`, and in Summer
+        Pavilion the same projection with the tiles kept over the round's end chosen and valued
+        by what they buy next round (`sdk.pavilion.project_all(next_round=True)`)."""
+        if sim.family == "pavilion":
+            return pavilion.project_all(sim, next_round=True)
+        return round_end_values(sim)
 
     def _playout(self, sim: Any, round_no: int) -> None:
         """Play to the end of the round with the family's playout policy (`playouts`)."""

@@ -55,6 +55,13 @@ PROGRESS = 0.6  # share of a bonus in progress credited (times its squared compl
 TILE = 0.45  # a tile in hand during the round
 WILD_TILE = 0.75  # a tile of this round's wild colour
 KEPT = 0.6  # a kept tile that will be used next round
+# A kept tile by what it can buy next round (project_board's `next_round`): next round's wild
+# colour pays for any placement; a colour with no space left on the seat's stars pays for none.
+NEXT_WILD_KEPT = 1.0
+DEAD_KEPT = 0.1
+# The start-player token (`next_round`): its holder places first (first pick of the bonus tiles)
+# and starts the next round's taking; taking it cost a point a tile, already in the score.
+START_TOKEN = 1.5
 NEAR_STRUCTURE = 0.35  # per bonus tile of a structure one space from done
 
 
@@ -197,7 +204,23 @@ def _best_placement(
     return best
 
 
-def project_board(state: dict[str, Any], seat: int) -> float:
+def next_round_values(state: dict[str, Any], stars: list[str]) -> dict[str, float]:
+    """What a tile of each colour kept over this round's end is worth to a seat whose stars
+    are `stars`: the next round's wild colour (the wild order is known in advance) the most,
+    as it pays for any placement; a colour with room left on the stars `KEPT`; a colour with
+    none `DEAD_KEPT`. After the last round every kept tile costs a point."""
+    if state.get("round", 1) >= ROUNDS:
+        return dict.fromkeys(LETTERS, -1.0)
+    values = dict.fromkeys(LETTERS, DEAD_KEPT)
+    for index, star in enumerate(stars):
+        if "." in star:
+            for colour in _allowed(state, index, star):
+                values[colour] = KEPT
+    values[state["wild_order"][state["round"]]] = NEXT_WILD_KEPT
+    return values
+
+
+def project_board(state: dict[str, Any], seat: int, next_round: bool = False) -> float:
     """The value (`evaluate_board`) of seat `seat` once it has placed its hand and passed.
 
     What a hand is worth depends on where its tiles can go: six blue tiles that finish a blue
@@ -211,15 +234,28 @@ def project_board(state: dict[str, Any], seat: int) -> float:
     opponents are not in it: placement on one's own stars hardly interacts with theirs (only
     through the supply).
     A search values its leaves with it (the round's end, seen from anywhere in the round);
-    `evaluate_board` alone credits each tile in hand the same, wherever it can go."""
+    `evaluate_board` alone credits each tile in hand the same, wherever it can go.
+
+    `next_round`: the tiles kept over the round's end are chosen and valued by what they can
+    buy next round (`next_round_values`), not each at `KEPT` with this round's wild colour
+    kept first; and the holder of the start-player token is credited `START_TOKEN` for the
+    moves it will make first (before the last round)."""
+    value = _project_board(state, seat, next_round)
+    if next_round and state["boards"][seat].get("has_marker") and state["round"] < ROUNDS:
+        value += START_TOKEN
+    return value
+
+
+def _project_board(state: dict[str, Any], seat: int, next_round: bool) -> float:
+    """`project_board` but the token's credit."""
     if state.get("phase") == "over":
         return evaluate_board(state, seat)
     board = state["boards"][seat]
     hand = board["tiles"]
-    if not hand:
+    if not hand and not (next_round and board["kept"]):
         return evaluate_board(state, seat)
     key: tuple[Any, ...] = (state["ruleset"], state.get("round"), state.get("phase"), state["wild"])
-    key += (board["score"],)
+    key += (board["score"], next_round)
     key += (hand, board["kept"], *board["stars"])
     found = _PROJECTED.get(key)
     if found is not None:
@@ -249,15 +285,23 @@ def project_board(state: dict[str, Any], seat: int) -> float:
         held = "".join(c * n for c, n in counts.items() if c in room or c == wild)
         counts = {c: n for c, n in counts.items() if c not in room and c != wild}
     left = "".join(c * n for c, n in counts.items())
-    # Pass: keep four (the wild colour first: it pays for anything), drop the rest.
-    left = "".join(sorted(left, key=lambda c: c != wild))
-    kept, dropped = left[:MAX_KEPT], len(left) - MAX_KEPT
+    # Pass: keep four (the wild colour first: it pays for anything), drop the rest. A seat
+    # that has passed already holds no tiles and keeps what it kept.
+    if next_round:
+        worth = next_round_values(state, stars)
+        left = "".join(sorted(left, key=lambda c: -worth[c]))
+    else:
+        left = "".join(sorted(left, key=lambda c: c != wild))
+    kept, dropped = board["kept"] + left[:MAX_KEPT], len(left) - MAX_KEPT
     score = max(0, score - max(0, dropped))
     after = dict(state)
     boards = list(state["boards"])
     boards[seat] = {**board, "score": score, "stars": stars, "tiles": held, "kept": kept}
     after["boards"] = boards
     value = evaluate_board(after, seat)
+    if next_round and state.get("round", 1) < ROUNDS:
+        # evaluate_board credits each kept tile KEPT: next round's worth instead.
+        value += sum(worth[c] for c in kept) - KEPT * len(kept)
     if len(_PROJECTED) > 100_000:
         _PROJECTED.clear()
     _PROJECTED[key] = value
@@ -275,10 +319,10 @@ def project(game: Any, seat: int) -> float:
     return project_board(game.to_state(), seat)
 
 
-def project_all(game: Any) -> list[float]:
+def project_all(game: Any, next_round: bool = False) -> list[float]:
     """`project_board` of every seat of a pavilion Game (one state read for all of them)."""
     state = game.to_state()
-    return [project_board(state, seat) for seat in range(len(state["boards"]))]
+    return [project_board(state, seat, next_round) for seat in range(len(state["boards"]))]
 
 
 def move_gains(state: dict[str, Any], moves: Any) -> list[float]:

@@ -6,7 +6,16 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from sdk.pavilion import STRUCTURES, evaluate_board, project_board
+from sdk.pavilion import (
+    DEAD_KEPT,
+    KEPT,
+    NEXT_WILD_KEPT,
+    START_TOKEN,
+    STRUCTURES,
+    evaluate_board,
+    next_round_values,
+    project_board,
+)
 
 EMPTY = "......"
 
@@ -184,3 +193,60 @@ def test_while_taking_tiles_with_room_stay_in_hand_and_dead_ones_are_passed() ->
     held["phase"] = "take"
     assert project_board(taking, 0) == evaluate_board(held, 0)
     assert projected(stars=stars, tiles="OORR") == value(stars=stars, kept="OORR")
+
+
+# project_board(next_round=True): the tiles kept over the round's end valued by next round.
+
+
+def round_3(**board: Any) -> dict[str, Any]:
+    """Round 3 of the standard wild order: orange is wild, yellow will be next round."""
+    s = state(**board)
+    s["round"], s["wild"] = 3, "O"
+    return s
+
+
+# Purple has no room left (its star is full, the centre holds purple); yellow has room on its
+# star but not for one tile (spaces 5 and 6 cost 5 and 6) and the centre holds yellow too.
+NO_ROOM = ["PY....", "PPPPPP", EMPTY, EMPTY, EMPTY, "YYYY..", EMPTY]
+
+
+def test_next_round_values_know_next_round_s_wild_colour_and_dead_colours() -> None:
+    worth = next_round_values(round_3(), NO_ROOM)
+    assert worth["Y"] == NEXT_WILD_KEPT
+    assert worth["P"] == DEAD_KEPT
+    assert worth["G"] == worth["R"] == KEPT
+    last = round_3()
+    last["round"] = 6
+    assert set(next_round_values(last, NO_ROOM).values()) == {-1.0}
+
+
+def test_the_projection_keeps_next_round_s_wild_tile_over_dead_ones() -> None:
+    # Five purple tiles and a yellow one, none placeable: keep four, drop two. This round's
+    # order keeps purple (the wild orange first, then as they come); next round's keeps the
+    # yellow tile, wild next round, and values the dead purple ones at little.
+    s = round_3(stars=NO_ROOM, tiles="PPPPPY")
+    plain = round_3(stars=NO_ROOM, score=8, kept="PPPP")
+    ahead = round_3(stars=NO_ROOM, score=8, kept="YPPP")
+    assert project_board(s, 0) == evaluate_board(plain, 0)
+    expected = evaluate_board(ahead, 0) + NEXT_WILD_KEPT + 3 * DEAD_KEPT - 4 * KEPT
+    assert abs(project_board(s, 0, next_round=True) - expected) < 1e-9
+
+
+def test_a_seat_that_passed_is_valued_by_what_it_kept() -> None:
+    passed_yellow = round_3(stars=NO_ROOM, kept="YY", passed=True)
+    passed_purple = round_3(stars=NO_ROOM, kept="PP", passed=True)
+    assert project_board(passed_yellow, 0) == project_board(passed_purple, 0)
+    assert (
+        project_board(passed_yellow, 0, next_round=True)
+        > project_board(passed_purple, 0, next_round=True) + 1
+    )
+
+
+def test_the_start_player_token_is_worth_its_first_moves_before_the_last_round() -> None:
+    holder = round_3(stars=NO_ROOM, tiles="PY", has_marker=True)
+    other = round_3(stars=NO_ROOM, tiles="PY")
+    assert project_board(holder, 0) == project_board(other, 0)
+    gained = project_board(holder, 0, next_round=True) - project_board(other, 0, next_round=True)
+    assert abs(gained - START_TOKEN) < 1e-9
+    holder["round"] = other["round"] = 6
+    assert project_board(holder, 0, next_round=True) == project_board(other, 0, next_round=True)
