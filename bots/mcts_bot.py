@@ -45,7 +45,7 @@ four tiles for the next round, and the next round's wild colour is known in adva
 order): a kept tile of that colour will pay for any placement, one of a colour with room left
 on the seat's stars for some, one of a colour with no room for none (it costs its point at the
 game's end all the same). The leaf's projection chooses and values the kept tiles by that
-(`project_all(next_round=True)`, `sdk.pavilion.next_round_values`), where search's credits
+(`round_end_values(next_round=True)`, `sdk.pavilion.next_round_values`), where search's credits
 every kept tile alike; so the tree judges a pass, and the takes that lead to it, by the
 next round too. And who starts it: the holder of the start-player token places first (the
 first pick of the bonus tiles) and takes first next round; search sees only what taking the
@@ -70,7 +70,6 @@ import time
 from typing import Any
 
 import sdk
-from sdk import pavilion
 from sdk.helpers import FAMILIES, move_gains, relative_values, round_end_values
 
 
@@ -261,20 +260,12 @@ class MctsBot(sdk.Bot):
         self._playout(sim, round_no)  # 3. playout
         rewards = [
             1.0 / (1.0 + math.exp(-v / self.scale))
-            for v in relative_values(self._round_end_values(sim))
+            for v in relative_values(round_end_values(sim, next_round=True))
         ]
         for node in path:  # 4. backpropagation
             node.visits += 1
             if node.mover >= 0:
                 node.total += rewards[node.mover]
-
-    def _round_end_values(self, sim: Any) -> list[float]:
-        """Every seat's value at the end of the simulation: `round_end_values`, and in Summer
-        Pavilion the same projection with the tiles kept over the round's end chosen and valued
-        by what they buy next round (`sdk.pavilion.project_all(next_round=True)`)."""
-        if sim.family == "pavilion":
-            return pavilion.project_all(sim, next_round=True)
-        return round_end_values(sim)
 
     def _playout(self, sim: Any, round_no: int) -> None:
         """Play to the end of the round with the family's playout policy (`playouts`)."""

@@ -229,13 +229,17 @@ def evaluate_all(state: Any) -> list[float]:
     return FAMILIES[state.family].evaluate_all(state)
 
 
-def round_end_values(state: Any) -> list[float]:
+def round_end_values(state: Any, next_round: bool = False) -> list[float]:
     """Every seat's value at the end of this round, as far as the position shows it: what a
     search puts at its leaves. Classic: `evaluate_all` (it already tiles the full pattern lines
     as the round end will). Summer Pavilion: `sdk.pavilion.project_all`: each seat's hand played
     out onto its own stars (a greedy placement phase of its own), then the pass; the tiles in
-    hand are only worth where they can go."""
-    return FAMILIES[state.family].round_end_values(state)
+    hand are only worth where they can go.
+
+    `next_round`: also what the round's end carries into the next round, where the family has
+    such a thing (Summer Pavilion: the tiles kept, valued by what they will buy, and the
+    start-player token; see `sdk.pavilion.project_board`). Classic Azul carries nothing over."""
+    return FAMILIES[state.family].round_end_values(state, next_round)
 
 
 def move_gain(state: Any, move: Any) -> float:
@@ -310,7 +314,7 @@ class FamilyHelpers:
     evaluate_all: Callable[[Any], list[float]]
     move_gain: Callable[[Any, Any], float]
     move_gains: Callable[[Any, Any], list[float]]
-    round_end_values: Callable[[Any], list[float]]
+    round_end_values: Callable[[Any, bool], list[float]]  # (state, next_round)
     chance_within_round: bool
 
 
@@ -321,7 +325,7 @@ FAMILIES: dict[str, FamilyHelpers] = {
         _classic_evaluate_all,
         _classic_move_gain,
         lambda state, moves: [_classic_move_gain(state, m) for m in moves],
-        _classic_evaluate_all,
+        lambda state, next_round: _classic_evaluate_all(state),
         chance_within_round=False,
     ),
     "pavilion": FamilyHelpers(

@@ -108,9 +108,7 @@ class BotStream:
         self._lock = threading.Lock()  # held by whoever runs the loop
         self._caller_waits = False  # the caller's thread runs the loop, waiting for a message
         self._away_since: float | None = None  # monotonic() when the caller left read()
-        self._caller_back = False  # the caller's thread wants the loop back: the pings thread
-        # must not run it again, even when it gets the lock first (the caller may be slow to take
-        # it: waiting for a core, or frozen by the referee between its moves)
+        self._caller_back = False  # the caller's thread wants the loop back (module docstring)
         self._ended = False
         self._closed = threading.Event()
         self._loop = loop = new_loop()

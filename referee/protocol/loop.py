@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 # uvloop refuses to start a process while a loop in another thread is starting one (its fork
-# handlers are global), raising this at once and leaving nothing behind; it is still so in 0.21
+# handlers are global), raising this at once and leaving nothing behind; it is still so in 0.23
 # (MagicStack/uvloop#508). The ladder worker meets it: validation runs on its own loop in a
 # thread while the worker's loop starts the ladder's bots.
 _RACING = "Racing with another loop to spawn a process"
@@ -53,11 +53,11 @@ def loop_name() -> str:
 async def spawn(*argv: str, **options: Any) -> asyncio.subprocess.Process:
     """`asyncio.create_subprocess_exec(*argv, **options)`, which waits its turn (a millisecond or
     a few) where uvloop would refuse because another thread's loop is starting a process too."""
-    for attempt in range(_RACE_RETRIES):
+    for attempt in range(_RACE_RETRIES - 1):
         try:
             return await asyncio.create_subprocess_exec(*argv, **options)
         except RuntimeError as exc:
-            if _RACING not in str(exc) or attempt == _RACE_RETRIES - 1:
+            if _RACING not in str(exc):
                 raise
             await asyncio.sleep(0.001 * (1 + attempt % 8))
-    raise AssertionError("unreachable")  # the loop returns or raises
+    return await asyncio.create_subprocess_exec(*argv, **options)  # the last try raises

@@ -57,8 +57,8 @@ def spawn_in_threads(
 
 
 def test_loops_in_several_threads_can_start_processes_at_once() -> None:
-    # uvloop alone refuses ("Racing with another loop to spawn a process", uvloop#508) a
-    # few times in such a run; `spawn` waits its turn instead.
+    # uvloop alone refuses ("Racing with another loop to spawn a process", uvloop#508) in
+    # about one run of this size in three; `spawn` waits its turn instead.
     started, errors = spawn_in_threads(spawn, threads=4, each=40)
     assert errors == []
     assert started == 160
