@@ -10,7 +10,7 @@ from django.test import TestCase, TransactionTestCase
 
 from referee import run_loop
 from tests.server.helpers import CRASHING_BOT, RANDOM_BOT, participant, zip_bytes
-from tournaments.server.ladder import results
+from tournaments.server.ladder import coordination, results
 from tournaments.server.ladder.matchmaking import PROVISIONAL_GAMES, Candidate, pick_game
 from tournaments.server.ladder.models import Contest, Game, Seat, Standing
 from tournaments.server.ladder.standings import active_versions, enter
@@ -118,6 +118,39 @@ class RecordTests(TestCase):
         who.save()
         self.assertIn(self.versions[0].pk, [v.pk for v in active_versions()])
         self.assertNotIn(v2.pk, [v.pk for v in active_versions()])
+
+
+class PickTests(TestCase):
+    """What a worker plays next, on a database of three versions (no bot is run)."""
+
+    def test_a_challenge_waits_while_one_of_its_versions_plays(self) -> None:
+        versions = []
+        for name in ("ann", "ben", "cat"):
+            _, who = participant(name)
+            v = submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])
+            Version.objects.filter(pk=v.pk).update(state=Version.PASSED)
+            enter(v)
+            versions.append(v)
+        ann, ben, cat = versions
+        contest = Contest.current()
+        worker = LadderWorker()
+        worker._contest_id = contest.pk
+        # ann plays ben at another, live worker; ann then asks for a challenge against cat.
+        coordination.beat("elsewhere pid 7")
+        playing = results.schedule(contest, [ann, ben], worker="elsewhere pid 7")
+        asked = results.schedule(contest, [ann, cat], kind=Game.CHALLENGE)
+        self.assertIsNone(worker._pick(frozenset(), frozenset()), "ann would play twice")
+        # The same game in flight at this worker.
+        Game.objects.filter(pk=playing.pk).update(worker=worker.name)
+        in_flight = frozenset({ann.pk, ben.pk})
+        self.assertIsNone(worker._pick(in_flight, frozenset({playing.pk})))
+        # Once it is over, the challenge is played, by this worker.
+        Game.objects.filter(pk=playing.pk).update(status=Game.DONE)
+        nxt = worker._pick(frozenset(), frozenset())
+        self.assertIsNotNone(nxt)
+        assert nxt is not None
+        self.assertEqual((nxt.game_id, nxt.versions), (asked.pk, (ann.pk, cat.pk)))
+        self.assertEqual(Game.objects.get(pk=asked.pk).worker, worker.name)
 
 
 class WorkerTests(TransactionTestCase):

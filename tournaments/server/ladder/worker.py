@@ -182,8 +182,25 @@ class LadderWorker:
                 # A worker not seen alive a moment ago may have just started: asked again
                 # before its games are taken from it.
                 live = self._refresh_live()
+            # A version playing now (in a game in flight here, or one a live worker has taken)
+            # is not seated again: an orphan with such a version waits for that game's end.
+            # Scheduled games keep their versions out of new picks, so it is not starved.
+            playing = busy | frozenset(
+                Seat.objects.filter(
+                    game__status=Game.SCHEDULED,
+                    game__contest_id=self._contest_id,
+                    game__worker__in=live - {self.name},
+                ).values_list("version_id", flat=True)
+            )
+            seated: dict[int, set[int]] = {}
+            for game_id, version_id in Seat.objects.filter(game__in=orphans).values_list(
+                "game_id", "version_id"
+            ):
+                seated.setdefault(game_id, set()).add(version_id)
             for orphan in orphans:
                 if orphan.worker in live and orphan.worker != self.name:
+                    continue
+                if seated.get(orphan.pk, set()) & playing:
                     continue
                 if Game.objects.filter(
                     pk=orphan.pk, status=Game.SCHEDULED, worker=orphan.worker
