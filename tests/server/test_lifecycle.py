@@ -170,6 +170,10 @@ class DatedTransitionTests(TestCase):
             self.assertFalse(final.final_wanted(self.contest))
             with self.assertRaisesRegex(lifecycle.LifecycleError, "being played by"):
                 final.claim_final(self.contest, "an organiser", take_over=True)
+            # Nor does a refused final hand in the staff bot entered meanwhile.
+            with self.assertRaisesRegex(lifecycle.LifecycleError, "being played by"):
+                final.run_final(self.contest)
+            self.assertFalse(HandIn.objects.filter(participant=staff).exists())
         finally:
             live.kill()
             live.wait()

@@ -114,15 +114,14 @@ def run_final(
             f"{contest.label} is {contest.state}: the final is played once the "
             f"contest is frozen (server contest set {contest.label} frozen)"
         )
-    # Staff bots entered after the deadline take part with their active version.
-    hand_in(contest, timezone.now(), contest.participants.filter(staff_bot=True))
-    pairs = final_entries(contest)
-    if len(pairs) < contest.players:
-        raise LifecycleError(
-            f"{contest.label} has {len(pairs)} versions handed in; a final of "
-            f"{contest.players}-player games needs at least {contest.players}"
-        )
+    # Staff bots entered after the deadline take part with their active version, handed in
+    # as the final starts. Not on a resume, nor by a process another one's final refuses:
+    # the field of a final is the one it started with.
+    if contest.state == Contest.FROZEN:
+        hand_in(contest, timezone.now(), contest.participants.filter(staff_bot=True))
+        _field(contest)  # a final too small to play is refused before it is claimed
     claim_final(contest, by, take_over)
+    pairs = _field(contest)
     path = final_path(contest)
     path.parent.mkdir(parents=True, exist_ok=True)
     config = final_config(contest, [e for _, e in pairs])
@@ -137,6 +136,17 @@ def run_final(
             log_dir=log_dir or path.parent / "logs",
             live=False,
         )
+
+
+def _field(contest: Contest) -> list[tuple[HandIn, Entry]]:
+    """The final's (hand-in, entry) pairs; LifecycleError when too few for one game."""
+    pairs = final_entries(contest)
+    if len(pairs) < contest.players:
+        raise LifecycleError(
+            f"{contest.label} has {len(pairs)} versions handed in; a final of "
+            f"{contest.players}-player games needs at least {contest.players}"
+        )
+    return pairs
 
 
 def final_wanted(contest: Contest) -> bool:
