@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from tests.server.test_cli import CLI, ROOT, database_env, database_query
 from tournaments.server.ladder import coordination
+from tournaments.server.ladder.models import WorkerBeat
 
 SETUP = """
 import os
@@ -112,6 +113,15 @@ class GoneWorkerTests(TestCase):
         coordination.beat(coordination.runner_name(), now)
         self.assertEqual(
             coordination.live_workers(now), {"elsewhere pid 7", coordination.runner_name()}
+        )
+
+    def test_a_killed_workers_row_is_forgotten_after_an_hour(self) -> None:
+        now = timezone.now()
+        coordination.beat("killed pid 3", now - timedelta(seconds=coordination.FORGET_SECONDS + 1))
+        coordination.beat("quiet pid 4", now - timedelta(seconds=coordination.GONE_SECONDS + 1))
+        coordination.beat("alive pid 5", now)
+        self.assertEqual(
+            set(WorkerBeat.objects.values_list("name", flat=True)), {"quiet pid 4", "alive pid 5"}
         )
 
     def test_a_gone_workers_validation_waits_again_a_live_ones_does_not(self) -> None:

@@ -20,6 +20,7 @@ from tournaments.server.ladder.models import WorkerBeat
 
 BEAT_SECONDS = 5.0
 GONE_SECONDS = 60.0
+FORGET_SECONDS = 3600.0  # a killed worker's row is kept this long (for whoever looks)
 
 
 def _machine() -> str:
@@ -58,7 +59,11 @@ def runner_alive(runner: str) -> bool | None:
 
 
 def beat(name: str, now: datetime | None = None) -> None:
-    WorkerBeat.objects.update_or_create(name=name, defaults={"seen": now or timezone.now()})
+    """Say `name` is alive at `now`. A worker stopped cleanly removes its row (`leave`); a
+    killed one cannot, so rows silent for `FORGET_SECONDS` are removed here."""
+    now = now or timezone.now()
+    WorkerBeat.objects.update_or_create(name=name, defaults={"seen": now})
+    WorkerBeat.objects.filter(seen__lt=now - timedelta(seconds=FORGET_SECONDS)).delete()
 
 
 def leave(name: str) -> None:
