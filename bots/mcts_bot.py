@@ -10,9 +10,10 @@ spent, then plays the most visited move. Each simulation:
    (the root `root_width`), best first, ranked by `sdk.helpers.move_gain`: the points the move
    brings right away, minus its floor penalty. Azul has 50-100 moves early in a round, most of
    them poor: this prior is what lets the search go deep enough to see replies. With 3 or 4
-   players an opponent's node tries only `opponent_width`: three plies of 8 replies each are
-   more than a move's simulations can visit, and the tree would stop before the bot's own next
-   move.
+   players an opponent's node tries fewer (`opponent_widths`): between two of the bot's moves
+   every other seat moves once, and two or three plies of 8 replies each are more lines than a
+   move's simulations can visit; the tree would stop before the bot's own next move. Some 25
+   lines of replies fit: 5 a node with 3 players, 3 with 4.
 3. Playout: to the end of the round (the next deal is chance: the tree and the playouts stop
    there), with a cheap but sensible policy: of a few random legal moves, the one with the best
    `move_gain`. The round end is valued with `sdk.helpers.round_end_values` (classic: the score
@@ -106,7 +107,7 @@ class MctsBot(sdk.Bot):
     explorations = {"classic": 0.35, "pavilion": 0.2}
     root_width = 16
     width = 8
-    opponent_width = 3  # with 3 or 4 players (see the module docstring)
+    opponent_widths = {3: 5, 4: 3}  # an opponent's node, by players (see the module docstring)
     sample = 3  # playout policy: the best of this many random legal moves
     # The playout policy of each family (a method's name): see the methods' docstrings.
     playouts = {"classic": "_sampled_playout", "pavilion": "_no_playout"}
@@ -147,10 +148,8 @@ class MctsBot(sdk.Bot):
         root.untried = [m for m in self._ranked(state, self.root_width) if m not in tried]
         worlds = self._worlds(state)
         me, players = state.turn, state.players
-        widths = [
-            self.width if seat == me or players == 2 else self.opponent_width
-            for seat in range(players)
-        ]
+        opponents = self.opponent_widths.get(players, self.width)
+        widths = [self.width if seat == me else opponents for seat in range(players)]
         self.simulations = 0
         # The tree has no reference cycles (see _Node), so the cyclic garbage collector has
         # nothing to find: switched off while searching, it stops scanning the thousands of new

@@ -95,16 +95,17 @@ def test_mcts_searches_as_long_as_its_budget_and_no_longer() -> None:
     assert late.simulations == 1
 
 
+@pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("ruleset", ["azul", "pavilion"])
-def test_mcts_with_four_players_tries_few_replies_and_reaches_its_own_next_move(
-    ruleset: str,
+def test_mcts_with_more_players_tries_few_replies_and_reaches_its_own_next_move(
+    ruleset: str, players: int
 ) -> None:
     """Counted, not timed: below the move it plays, an opponent's node has at most
-    `opponent_width` children, the bot's own at most `width`, and the tree holds the bot's
-    next move (three opponents' replies down)."""
+    `opponent_widths[players]` children, the bot's own at most `width`, and the tree holds the
+    bot's next move (two or three opponents' replies down)."""
     from sdk import Clock
 
-    game = new_game(ruleset, players=4, seed=5)
+    game = new_game(ruleset, players=players, seed=5)
     bot = MctsBot(seed=1, iterations=800)
     bot.clock = Clock(move_time=600.0)
     me = game.turn
@@ -118,7 +119,7 @@ def test_mcts_with_four_players_tries_few_replies_and_reaches_its_own_next_move(
             own_next_move = True
             assert len(node.children) <= bot.width
         elif movers:
-            assert len(node.children) <= bot.opponent_width
+            assert len(node.children) <= bot.opponent_widths[players]
         stack.extend(node.children)
     assert own_next_move, "the tree stops before the bot's next move"
 
