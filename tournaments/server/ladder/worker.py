@@ -192,15 +192,15 @@ class LadderWorker:
                     game__worker__in=live - {self.name},
                 ).values_list("version_id", flat=True)
             )
-            seated: dict[int, set[int]] = {}
+            orphan_versions: dict[int, set[int]] = {}
             for game_id, version_id in Seat.objects.filter(game__in=orphans).values_list(
                 "game_id", "version_id"
             ):
-                seated.setdefault(game_id, set()).add(version_id)
+                orphan_versions.setdefault(game_id, set()).add(version_id)
             for orphan in orphans:
                 if orphan.worker in live and orphan.worker != self.name:
                     continue
-                if seated.get(orphan.pk, set()) & playing:
+                if orphan_versions.get(orphan.pk, set()) & playing:
                     continue
                 if Game.objects.filter(
                     pk=orphan.pk, status=Game.SCHEDULED, worker=orphan.worker
