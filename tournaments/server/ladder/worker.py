@@ -185,18 +185,20 @@ class LadderWorker:
             # A version playing now (in a game in flight here, or one a live worker has taken)
             # is not seated again: an orphan with such a version waits for that game's end.
             # Scheduled games keep their versions out of new picks, so it is not starved.
-            playing = busy | frozenset(
-                Seat.objects.filter(
-                    game__status=Game.SCHEDULED,
-                    game__contest_id=self._contest_id,
-                    game__worker__in=live - {self.name},
-                ).values_list("version_id", flat=True)
-            )
+            playing = busy
             orphan_versions: dict[int, set[int]] = {}
-            for game_id, version_id in Seat.objects.filter(game__in=orphans).values_list(
-                "game_id", "version_id"
-            ):
-                orphan_versions.setdefault(game_id, set()).add(version_id)
+            if orphans:  # rare: the queries are not made at every pick
+                playing |= frozenset(
+                    Seat.objects.filter(
+                        game__status=Game.SCHEDULED,
+                        game__contest_id=self._contest_id,
+                        game__worker__in=live - {self.name},
+                    ).values_list("version_id", flat=True)
+                )
+                for game_id, version_id in Seat.objects.filter(game__in=orphans).values_list(
+                    "game_id", "version_id"
+                ):
+                    orphan_versions.setdefault(game_id, set()).add(version_id)
             for orphan in orphans:
                 if orphan.worker in live and orphan.worker != self.name:
                     continue
