@@ -121,24 +121,27 @@ class RecordTests(TestCase):
 
 
 class PickTests(TestCase):
-    """What a worker plays next, on a database of three versions (no bot is run)."""
+    """What a worker plays next, on a database of four versions (no bot is run)."""
 
-    def test_a_challenge_waits_while_one_of_its_versions_plays(self) -> None:
-        versions = []
-        for name in ("ann", "ben", "cat"):
+    def setUp(self) -> None:
+        self.versions = []
+        for name in ("ann", "ben", "cat", "dan"):
             _, who = participant(name)
             v = submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])
             Version.objects.filter(pk=v.pk).update(state=Version.PASSED)
             enter(v)
-            versions.append(v)
-        ann, ben, cat = versions
-        contest = Contest.current()
-        worker = LadderWorker()
-        worker._contest_id = contest.pk
-        # ann plays ben at another, live worker; ann then asks for a challenge against cat.
-        coordination.beat("elsewhere pid 7")
-        playing = results.schedule(contest, [ann, ben], worker="elsewhere pid 7")
-        asked = results.schedule(contest, [ann, cat], kind=Game.CHALLENGE)
+            self.versions.append(v)
+        self.contest = Contest.current()
+        self.worker = LadderWorker()
+        self.worker._contest_id = self.contest.pk
+        coordination.beat("elsewhere pid 7")  # another worker, alive
+
+    def test_a_challenge_waits_while_one_of_its_versions_plays(self) -> None:
+        ann, ben, cat, _ = self.versions
+        worker = self.worker
+        # ann plays ben at the other worker; ann then asks for a challenge against cat.
+        playing = results.schedule(self.contest, [ann, ben], worker="elsewhere pid 7")
+        asked = results.schedule(self.contest, [ann, cat], kind=Game.CHALLENGE)
         self.assertIsNone(worker._pick(frozenset(), frozenset()), "ann would play twice")
         # The same game in flight at this worker.
         Game.objects.filter(pk=playing.pk).update(worker=worker.name)
@@ -151,6 +154,47 @@ class PickTests(TestCase):
         assert nxt is not None
         self.assertEqual((nxt.game_id, nxt.versions), (asked.pk, (ann.pk, cat.pk)))
         self.assertEqual(Game.objects.get(pk=asked.pk).worker, worker.name)
+
+    def test_challenges_are_played_in_the_order_asked(self) -> None:
+        ann, ben, cat, dan = self.versions
+        playing = results.schedule(self.contest, [ben, dan], worker="elsewhere pid 7")
+        first = results.schedule(self.contest, [ann, ben], kind=Game.CHALLENGE)
+        results.schedule(self.contest, [ann, cat], kind=Game.CHALLENGE)
+        # The second does not take ann while the first waits for ben.
+        self.assertIsNone(self.worker._pick(frozenset(), frozenset()))
+        Game.objects.filter(pk=playing.pk).update(status=Game.DONE)
+        nxt = self.worker._pick(frozenset(), frozenset())
+        assert nxt is not None
+        self.assertEqual(nxt.game_id, first.pk)
+
+    def test_a_game_that_failed_at_a_live_worker_is_anyones_to_play_again(self) -> None:
+        ann, ben, cat, dan = self.versions
+        # Each worker's game failed (not a bot's doing): neither holds it any more, so neither
+        # waits for the other (it would, if each still held its own).
+        theirs = results.schedule(self.contest, [ann, ben], worker="elsewhere pid 7")
+        mine = results.schedule(self.contest, [ann, cat], worker=self.worker.name)
+        for game in (theirs, mine):
+            self.assertEqual(results.infrastructure_failure(game.pk, "lost"), Game.SCHEDULED)
+        self.assertEqual(set(Game.objects.values_list("worker", flat=True)), {""})
+        nxt = self.worker._pick(frozenset(), frozenset())
+        assert nxt is not None
+        self.assertEqual(nxt.game_id, theirs.pk)
+
+    def test_a_game_an_organiser_requeues_is_anyones_to_play(self) -> None:
+        from django.contrib import admin
+        from django.test import RequestFactory
+
+        from tournaments.server.ladder.admin import GameAdmin
+
+        ann, ben, _, _ = self.versions
+        game = results.schedule(self.contest, [ann, ben], worker="elsewhere pid 7")
+        Game.objects.filter(pk=game.pk).update(status=Game.FAILED)
+        request = RequestFactory().post("/admin/")
+        request.user, _ = participant("org", staff=True)
+        GameAdmin(Game, admin.site).requeue(request, Game.objects.filter(pk=game.pk))
+        nxt = self.worker._pick(frozenset(), frozenset())
+        assert nxt is not None, "the requeued game waits for the worker that failed it"
+        self.assertEqual(nxt.game_id, game.pk)
 
 
 class WorkerTests(TransactionTestCase):

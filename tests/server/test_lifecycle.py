@@ -182,6 +182,25 @@ class DatedTransitionTests(TestCase):
             final.claim_final(self.contest, "worker C", take_over=False)
         final.claim_final(self.contest, "an organiser", take_over=True)  # the organiser decides
 
+    def test_a_final_refused_at_its_claim_hands_in_nothing(self) -> None:
+        from unittest import mock
+
+        from tournaments.server.ladder import final
+
+        lifecycle.advance(self.contest, by="worker A")  # frozen: ann handed in
+        _, staff = participant("staff-bar")
+        staff.contest, staff.staff_bot = self.contest, True
+        staff.save()
+        passed(staff)
+        # Another process's claim committed first (the race this process loses).
+        refused = lifecycle.LifecycleError("the final of d is being played by elsewhere")
+        with (
+            mock.patch.object(final, "claim_final", side_effect=refused),
+            self.assertRaisesRegex(lifecycle.LifecycleError, "being played by"),
+        ):
+            final.run_final(self.contest)
+        self.assertFalse(HandIn.objects.filter(participant=staff).exists())
+
     def test_a_final_whose_file_is_just_made_is_not_done(self) -> None:
         from tournaments.server.ladder import final
 

@@ -116,6 +116,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def requeue(self, request: Any, queryset: Any) -> None:
         queryset.filter(status=Game.FAILED, rated=False).update(
             status=Game.SCHEDULED,
+            worker="",  # any worker's to play
             attempts=0,
             finished=None,
             error=f"requeued by {request.user.username}",

@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 from rich.console import Console
 
@@ -115,12 +116,17 @@ def run_final(
             f"contest is frozen (server contest set {contest.label} frozen)"
         )
     # Staff bots entered after the deadline take part with their active version, handed in
-    # as the final starts. Not on a resume, nor by a process another one's final refuses:
-    # the field of a final is the one it started with.
-    if contest.state == Contest.FROZEN:
-        hand_in(contest, timezone.now(), contest.participants.filter(staff_bot=True))
-        _field(contest)  # a final too small to play is refused before it is claimed
-    claim_final(contest, by, take_over)
+    # as the final starts, in the transaction that claims it, under a lock on the contest's
+    # row (SQLite: the database's write lock): of two processes starting it at once, the
+    # one refused hands in nothing. A resume hands in nothing either: the field of a final
+    # is the one it started with.
+    with transaction.atomic():
+        Contest.objects.select_for_update().get(pk=contest.pk)
+        contest.refresh_from_db()
+        if contest.state == Contest.FROZEN:
+            hand_in(contest, timezone.now(), contest.participants.filter(staff_bot=True))
+            _field(contest)  # a final too small to play is refused before it is claimed
+        claim_final(contest, by, take_over)
     pairs = _field(contest)
     path = final_path(contest)
     path.parent.mkdir(parents=True, exist_ok=True)

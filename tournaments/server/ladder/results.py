@@ -139,16 +139,18 @@ def public_record(record: dict[str, Any], names: list[str]) -> dict[str, Any]:
 
 def infrastructure_failure(game_id: int, error: str) -> str:
     """A game that failed for a reason that is not a bot's: never rated; scheduled again
-    (same seats, same deal) until MAX_ATTEMPTS, then failed. Returns its new status."""
+    (same seats, same deal) until MAX_ATTEMPTS, then failed. Returns its new status. The game
+    is no longer any worker's: a scheduled game a live worker holds is one it is playing."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status != Game.SCHEDULED:
             return str(game.status)
         game.attempts += 1
         game.error = error[-2000:]
+        game.worker = ""
         if game.attempts >= MAX_ATTEMPTS:
             game.status, game.finished = Game.FAILED, timezone.now()
-        game.save(update_fields=["attempts", "error", "status", "finished"])
+        game.save(update_fields=["attempts", "error", "worker", "status", "finished"])
         return str(game.status)
 
 

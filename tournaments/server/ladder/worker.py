@@ -176,19 +176,25 @@ class LadderWorker:
             # A scheduled game not in flight here and whose worker is gone (a stopped worker's,
             # an infrastructure failure's, one an organiser requeued, a challenge asked for) is
             # played (again) first, same deal; taking it is a conditional update.
+            # (Another live worker's scheduled games are being played there.)
             scheduled = Game.objects.filter(status=Game.SCHEDULED, contest_id=self._contest_id)
-            orphans = list(scheduled.exclude(pk__in=flying).order_by("pk")[:100])
-            if any(o.worker and o.worker not in live for o in orphans):
+            orphans = list(
+                scheduled.exclude(pk__in=flying)
+                .exclude(worker__in=live - {self.name})
+                .order_by("pk")[:100]
+            )
+            if any(o.worker and o.worker != self.name for o in orphans):
                 # A worker not seen alive a moment ago may have just started: asked again
                 # before its games are taken from it.
                 live = self._refresh_live()
-            # A version playing now (in a game in flight here, or one a live worker has taken)
-            # is not seated again: an orphan with such a version waits for that game's end.
-            # Scheduled games keep their versions out of new picks, so it is not starved.
-            playing = busy
+                orphans = [o for o in orphans if o.worker not in live or o.worker == self.name]
+            # A version playing now (in a game in flight here, or in a scheduled game a live
+            # worker holds: one it is playing) is not seated again. An orphan with such a
+            # version waits, and keeps its versions for itself: first asked, first played.
+            playing = set(busy)
             orphan_versions: dict[int, set[int]] = {}
             if orphans:  # rare: the queries are not made at every pick
-                playing |= frozenset(
+                playing |= set(
                     Seat.objects.filter(
                         game__status=Game.SCHEDULED,
                         game__contest_id=self._contest_id,
@@ -200,9 +206,9 @@ class LadderWorker:
                 ):
                     orphan_versions.setdefault(game_id, set()).add(version_id)
             for orphan in orphans:
-                if orphan.worker in live and orphan.worker != self.name:
-                    continue
-                if orphan_versions.get(orphan.pk, set()) & playing:
+                its_versions = orphan_versions.get(orphan.pk, set())
+                if its_versions & playing:
+                    playing |= its_versions
                     continue
                 if Game.objects.filter(
                     pk=orphan.pk, status=Game.SCHEDULED, worker=orphan.worker
