@@ -150,7 +150,6 @@ class PickTests(TestCase):
         # Once it is over, the challenge is played, by this worker.
         Game.objects.filter(pk=playing.pk).update(status=Game.DONE)
         nxt = worker._pick(frozenset(), frozenset())
-        self.assertIsNotNone(nxt)
         assert nxt is not None
         self.assertEqual((nxt.game_id, nxt.versions), (asked.pk, (ann.pk, cat.pk)))
         self.assertEqual(Game.objects.get(pk=asked.pk).worker, worker.name)

@@ -121,8 +121,7 @@ def run_final(
     # one refused hands in nothing. A resume hands in nothing either: the field of a final
     # is the one it started with.
     with transaction.atomic():
-        Contest.objects.select_for_update().get(pk=contest.pk)
-        contest.refresh_from_db()
+        contest.refresh_from_db(from_queryset=Contest.objects.select_for_update())
         if contest.state == Contest.FROZEN:
             hand_in(contest, timezone.now(), contest.participants.filter(staff_bot=True))
             _field(contest)  # a final too small to play is refused before it is claimed

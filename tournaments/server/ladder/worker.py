@@ -188,25 +188,20 @@ class LadderWorker:
                 # before its games are taken from it.
                 live = self._refresh_live()
                 orphans = [o for o in orphans if o.worker not in live or o.worker == self.name]
-            # A version playing now (in a game in flight here, or in a scheduled game a live
-            # worker holds: one it is playing) is not seated again. An orphan with such a
-            # version waits, and keeps its versions for itself: first asked, first played.
+            # The versions seated in scheduled games, by game, in one read: an orphan's own, and
+            # those playing now (in a game in flight here, or in one a live worker holds: one it
+            # is playing), which are not seated again. An orphan with a version playing waits,
+            # and keeps its versions for itself: first asked, first played.
+            by_game: dict[int, set[int]] = {}
             playing = set(busy)
-            orphan_versions: dict[int, set[int]] = {}
-            if orphans:  # rare: the queries are not made at every pick
-                playing |= set(
-                    Seat.objects.filter(
-                        game__status=Game.SCHEDULED,
-                        game__contest_id=self._contest_id,
-                        game__worker__in=live - {self.name},
-                    ).values_list("version_id", flat=True)
-                )
-                for game_id, version_id in Seat.objects.filter(game__in=orphans).values_list(
-                    "game_id", "version_id"
-                ):
-                    orphan_versions.setdefault(game_id, set()).add(version_id)
+            for game_id, worker, version_id in Seat.objects.filter(
+                game__status=Game.SCHEDULED, game__contest_id=self._contest_id
+            ).values_list("game_id", "game__worker", "version_id"):
+                by_game.setdefault(game_id, set()).add(version_id)
+                if worker in live and worker != self.name:
+                    playing.add(version_id)
             for orphan in orphans:
-                its_versions = orphan_versions.get(orphan.pk, set())
+                its_versions = by_game.get(orphan.pk, set())
                 if its_versions & playing:
                     playing |= its_versions
                     continue
@@ -217,11 +212,7 @@ class LadderWorker:
             if contest.paused or contest.state != Contest.OPEN:
                 return None
             # Every version seated in a scheduled game, here or at another worker, is busy.
-            busy = busy | frozenset(
-                Seat.objects.filter(
-                    game__status=Game.SCHEDULED, game__contest_id=self._contest_id
-                ).values_list("version_id", flat=True)
-            )
+            busy = busy.union(*by_game.values())
             versions = {v.pk: v for v in active_versions(contest=contest)}
             candidates = [
                 Candidate(
