@@ -422,8 +422,10 @@ class Arena:
             log_path = self.log_dir / f"{slug(entry)}-build.log"
             log.info("building %s: %s (log %s)", folder.path, folder.build, log_path)
             assert self._launching is not None
-            wrap = build_wrapper(folder, self._launching)  # the bots' own isolation
-            task = self._builds[folder.path] = asyncio.ensure_future(build(folder, log_path, wrap))
+            wrap, env = build_wrapper(folder, self._launching)  # the bots' own isolation
+            task = self._builds[folder.path] = asyncio.ensure_future(
+                build(folder, log_path, wrap, env)
+            )
         await asyncio.shield(task)
 
     async def _spawn(self, name: str, retried: bool = False) -> _Worker | _Failed:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.protocol.loop import spawn
+from referee.sandbox import environment
 
 BOT_TOML = "bot.toml"
 DEFAULT_BUILD_TIMEOUT = 600.0  # seconds: a first C++ gRPC build on 2 cores takes a few minutes
@@ -141,13 +142,20 @@ def build_command(folder: BotFolder) -> list[str]:
 
 
 async def build(
-    folder: BotFolder, log_path: Path, wrap: Callable[[list[str]], list[str]] | None = None
+    folder: BotFolder,
+    log_path: Path,
+    wrap: Callable[[list[str]], list[str]] | None = None,
+    env: dict[str, str] | None = None,
 ) -> float:
     """Run the folder's build step (nothing when it has none), its output appended to
-    `log_path`; `wrap` may put the command inside a sandbox. Returns the seconds it took; raises
-    BuildError when it fails or overruns `folder.build_timeout` (its process group is killed)."""
+    `log_path`; `wrap` may put the command inside a sandbox. It starts with `env`, else a clean
+    environment (`referee.sandbox.environment`, HOME the folder): never the referee's own, which
+    holds the server's secrets. Returns the seconds it took; raises BuildError when it fails or
+    overruns `folder.build_timeout` (its process group is killed)."""
     if not folder.build:
         return 0.0
+    if env is None:
+        env = environment("none", folder.path, {})
     argv = build_command(folder)
     if wrap is not None:
         argv = wrap(argv)
@@ -162,6 +170,7 @@ async def build(
             stdin=asyncio.subprocess.DEVNULL,
             stdout=log,
             stderr=asyncio.subprocess.STDOUT,
+            env=env,
             start_new_session=True,
         )
     try:

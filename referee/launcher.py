@@ -565,20 +565,21 @@ BUILD_LIMITS = Limits(
 
 def build_wrapper(
     folder: BotFolder, isolation: Isolation, limits: Limits = BUILD_LIMITS
-) -> Callable[[list[str]], list[str]]:
+) -> tuple[Callable[[list[str]], list[str]], dict[str, str]]:
     """What puts a bot folder's build command (referee.folders.build) at the Arena's isolation
-    level: the same sandbox as its bot, but its folder writable (the build writes its output
-    there), bigger limits, and the same clean environment; its time limit is the folder's."""
+    level, and the environment to start it with: the same sandbox as its bot, but its folder
+    writable (the build writes its output there), bigger limits, and the same clean environment
+    (every process started, bwrap and the other wrappers included: a wrapper that stays, as
+    bwrap does as the namespace's PID 1, shows its environment in /proc); its time limit is
+    the folder's."""
     place = isolation.place(folder.path)
     place.writable, place.mount_at = True, str(folder.path)
     env = sandbox.environment(isolation.level, place.home, dict(isolation.env))
 
     def wrap(argv: list[str]) -> list[str]:
-        if isolation.level != "sandbox":  # bwrap clears it; here `env -i` does
-            argv = ["/usr/bin/env", "-i", *(f"{k}={v}" for k, v in env.items()), *argv]
         return sandbox.command(argv, isolation.level, limits, place, env)
 
-    return wrap
+    return wrap, env
 
 
 def last_words(log_path: Path, keep: int = 200) -> str:
