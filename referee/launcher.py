@@ -208,8 +208,9 @@ def entry_program(entry: str, level: str = "process") -> Program:
         return Program(argv, found.path, own_dir=True)
     argv = shlex.split(entry)
     # A command line's own files: the folder of its first argument that names a file (its
-    # program too, unless that is an interpreter the system or the referee's Python provides).
-    shown = ("/usr/", "/bin/", "/sbin/", "/lib", "/opt/", sys.prefix + "/", sys.base_prefix + "/")
+    # program too, unless that is an interpreter the system or the referee's Python provides;
+    # a program under /opt is a bot's: the sandbox does not show /opt).
+    shown = ("/usr/", "/bin/", "/sbin/", "/lib", sys.prefix + "/", sys.base_prefix + "/")
     files = [
         Path(a).resolve()
         for i, a in enumerate(argv)

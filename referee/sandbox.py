@@ -6,11 +6,15 @@
   no other process, holds no capabilities, dies with the referee, and everything it starts dies
   with it; the number of its processes is capped (a pids cgroup, else RLIMIT_NPROC).
 - `sandbox`: as `process`, through bubblewrap (`bwrap`), plus its own mount and network
-  namespaces: the system read-only, its own files read-only at /bot, a private /tmp of bounded
-  size, no network; it reaches the referee only through the Unix socket shown at /run/azul-arena.
+  namespaces: the system read-only (not /opt, nor what `covered` names inside it: the project's
+  folder, the server's home, the tournament's data, other entries), the Python that runs it and
+  the project's packages, its own files read-only at /bot, a private /tmp of bounded size, no
+  network; it reaches the referee only through the Unix socket shown at /run/azul-arena.
 
-Every bot starts with an environment built from nothing (`environment`). See docs/security.md
-for what each level promises and what a bot can still do.
+Every process of a bot's code (its build too) starts with an environment built from nothing
+(`environment`), the wrappers that start it included (bwrap stays as its namespace's PID 1,
+whose environment the bot can read in /proc). See docs/security.md for what each level promises
+and what a bot can still do.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +36,7 @@ SOCKET_DIR = "/run/azul-arena"  # where a sandboxed bot sees the referee's socke
 PATH = "/usr/local/bin:/usr/bin:/bin"
 SHM_SIZE = 16 << 20  # bytes of /dev/shm in the sandbox (Python's multiprocessing uses it)
 # Directories a sandboxed program may need from the system, shown read-only when they exist.
+# Not /opt, /srv nor /home: projects, servers' data and other bots are installed there.
 SYSTEM_DIRS = (
     "/usr",
     "/bin",
@@ -39,7 +45,6 @@ SYSTEM_DIRS = (
     "/lib32",
     "/lib64",
     "/libx32",
-    "/opt",
     "/etc/alternatives",
     "/etc/ssl/certs",
 )
@@ -52,6 +57,11 @@ SYSTEM_FILES = (
     "/etc/nsswitch.conf",
     "/etc/hosts",
 )
+# Folders inside the shown ones that no bot needs and that may hold a machine's secrets (the
+# configuration of locally built software): covered.
+SYSTEM_COVERED = ("/usr/local/etc",)
+# The contest server's data folder (tournaments.server): covered wherever it lies.
+SERVER_HOME_VARIABLE = "AZUL_ARENA_SERVER_HOME"
 
 
 class IsolationError(RuntimeError):
@@ -107,30 +117,77 @@ def _pid_namespace_prefix() -> tuple[tuple[str, ...], tuple[str, ...]] | str:
     return prefix, drop
 
 
-def _system_binds() -> list[str]:
-    """bwrap arguments showing the system read-only: directories, symlinks as symlinks."""
+def _within(path: str, roots: Iterable[str]) -> bool:
+    """Whether `path` is one of `roots` or lies under one."""
+    return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
+
+
+def _depth(path: str) -> int:
+    return len(Path(path).parts)
+
+
+def _shown_system() -> list[str]:
+    """The real paths of the system directories the sandbox shows."""
+    return [os.path.realpath(d) for d in SYSTEM_DIRS if os.path.isdir(d)]
+
+
+def covered(hidden: Iterable[Path] = ()) -> list[str]:
+    """The real paths the shown system directories hold but no bot may see: the project's
+    folder (its data, its .venv's neighbours), the server's home, `hidden` (the tournament's
+    database and logs, the entries' folders) and SYSTEM_COVERED. Only those under a shown
+    directory: the rest of the host is not in the sandbox at all."""
+    root = project_root()
+    wanted = [*SYSTEM_COVERED, *map(str, hidden), os.environ.get(SERVER_HOME_VARIABLE, "")]
+    if root.name not in ("site-packages", "dist-packages"):  # installed: only code there
+        wanted.append(str(root))
+    system = _shown_system()
+    found: list[str] = []
+    for path in filter(None, wanted):
+        real = os.path.realpath(path)
+        if os.path.exists(real) and _within(real, system) and real not in system + found:
+            found.append(real)
+    return found
+
+
+def _system_binds(hidden: Iterable[Path] = ()) -> list[str]:
+    """bwrap arguments showing the system read-only (directories, symlinks as symlinks), the
+    Python that runs bots and the project's packages, and covering what must stay unseen
+    (`covered`). A cover lands before what is shown beneath it (the project's packages under
+    a covered project folder), after what it lies in: mounts are made shallowest first."""
     args: list[str] = []
     for path in SYSTEM_DIRS + SYSTEM_FILES:
         if path in SYSTEM_DIRS and os.path.islink(path):
             args += ["--symlink", os.readlink(path), path]
         elif os.path.exists(path):
             args += ["--ro-bind", path, path]
-    # The Python running the referee (bots run it too), wherever it is installed.
-    shown = {"/usr", "/bin", "/lib", "/lib64", "/opt"}
-    for prefix in dict.fromkeys([sys.base_prefix, sys.prefix]):
-        if not any(prefix == s or prefix.startswith(s + "/") for s in shown):
-            args += ["--ro-bind", prefix, prefix]
-    # The project's own packages (the SDK, the engine, the built-in bots), not the rest of its
-    # folder (a tournament's database often lives there).
+    covers = covered(hidden)
+    system = _shown_system()
+    mounts: list[tuple[int, int, list[str]]] = []  # (depth, 0 cover / 1 bind, arguments)
+    for path in covers:
+        cover = ["--tmpfs", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
+        mounts.append((_depth(path), 0, cover))
+    # The Python running the referee (bots run it too), wherever it is installed; the
+    # project's own packages (the SDK, the engine, the built-in bots) and the compiled engine's
+    # runtime library, not the rest of its folder (a tournament's database often lives there).
     root = project_root()
-    for package in ("sdk", "referee", "bots"):
-        args += ["--ro-bind", str(root / package), str(root / package)]
-    for shared in sorted(root.glob("*__mypyc*")):  # the compiled engine's runtime library
-        args += ["--ro-bind", str(shared), str(shared)]
+    shown = [
+        *dict.fromkeys([sys.base_prefix, sys.prefix]),
+        *(str(root / package) for package in ("sdk", "referee", "bots")),
+        *(str(shared) for shared in sorted(root.glob("*__mypyc*"))),
+    ]
+    for path in shown:
+        real = os.path.realpath(path)
+        if _within(real, system) and not _within(real, covers):
+            continue  # already shown with the system
+        mounts.append((_depth(path), 1, ["--ro-bind", path, path]))
+    for _, _, mount in sorted(mounts, key=lambda m: m[:2]):
+        args += mount
     return args
 
 
-def _bwrap_prefix(bwrap: str, tmp_size: int = Limits.tmp_size) -> list[str]:
+def _bwrap_prefix(
+    bwrap: str, tmp_size: int = Limits.tmp_size, hidden: Iterable[Path] = ()
+) -> list[str]:
     """bwrap's namespaces and mounts, up to the bot's own folder. The private /proc, /dev,
     /tmp and /dev/shm come first, the system and the project after: a bind under /tmp (a project
     or its .venv installed there) must land on top of the private /tmp, not under it."""
@@ -154,7 +211,7 @@ def _bwrap_prefix(bwrap: str, tmp_size: int = Limits.tmp_size) -> list[str]:
         str(SHM_SIZE),
         "--tmpfs",
         "/dev/shm",
-        *_system_binds(),
+        *_system_binds(hidden),
         "--hostname",
         "bot",
     ]
@@ -351,6 +408,24 @@ def _bind_hidden(place: Place) -> list[str]:
     return args
 
 
+def _covers_made(args: list[str]) -> list[str]:
+    """The empty folders (`--tmpfs`) of a bwrap command line but its /tmp and /dev/shm, and
+    but those a later bind lies on (a build's own folder inside a hidden one): the top mount
+    at a path is what `--remount-ro` makes read-only."""
+    found = []
+    for i, arg in enumerate(args[:-1]):
+        path = args[i + 1]
+        if arg != "--tmpfs" or path in ("/tmp", "/dev/shm"):
+            continue
+        later = args[i + 2 :]
+        if not any(
+            a in ("--bind", "--ro-bind") and later[j + 2 : j + 3] == [path]
+            for j, a in enumerate(later)
+        ):
+            found.append(path)
+    return found
+
+
 def command(
     argv: list[str], level: str, limits: Limits, place: Place, env: dict[str, str]
 ) -> list[str]:
@@ -374,7 +449,7 @@ def command(
         assert not isinstance(found, str), found
         return [*found[0], *rlimits, *found[1], *argv]
     bwrap = shutil.which("bwrap") or "bwrap"
-    args = [*rlimits, *_bwrap_prefix(bwrap, limits.tmp_size)]
+    args = [*rlimits, *_bwrap_prefix(bwrap, limits.tmp_size, place.hidden)]
     for name, value in env.items():
         args += ["--setenv", name, value]
     if place.bot_dir is not None:
@@ -385,7 +460,10 @@ def command(
     if place.socket_dir is not None:
         args += ["--ro-bind", str(place.socket_dir), SOCKET_DIR]
     # The sandbox's own root and /dev are memory (tmpfs): read-only once set up, so that /tmp
-    # (and a small /dev/shm) are the only places it writes, each of bounded size.
+    # (and a small /dev/shm) are the only places it writes, each of bounded size. So are the
+    # folders covering what it must not see (no size bound: they must not be written).
+    for cover in _covers_made(args):
+        args += ["--remount-ro", cover]
     args += ["--remount-ro", "/dev", "--remount-ro", "/"]
     bpf = seccomp.filter_file()
     if bpf is None:
