@@ -22,6 +22,7 @@ import signal
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -591,3 +592,55 @@ def last_words(log_path: Path, keep: int = 200) -> str:
         return ""
     line = next((x.strip() for x in reversed(lines) if x.strip()), "")
     return line if len(line) <= keep else line[:keep] + "..."
+
+
+GAME_LOG_LIMIT = 1 << 20  # bytes of one seat's log kept per game: the end (where a crash is)
+
+
+def new_log(folder: Path, prefix: str) -> Path:
+    """A log file of its own in `folder`, created empty: `PREFIX-ID.log`, ID random, created
+    with O_EXCL. Several Arenas (ladder workers sharing one data folder, in one process or
+    many) never share a file, as a name made of a counter that restarts with each could."""
+    folder.mkdir(parents=True, exist_ok=True)
+    while True:
+        path = folder / f"{prefix}-{uuid.uuid4().hex[:16]}.log"
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            continue  # taken: another ID
+        return path
+
+
+def log_size(path: Path) -> int:
+    """How many bytes a log holds now (0 for none): where the next game's lines start."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def copy_log(source: Path, start: int, target: Path, limit: int = GAME_LOG_LIMIT) -> bool:
+    """Write what `source` holds from byte `start` on (its last `limit` bytes at most, with a
+    line saying what was cut) to `target`, replacing it whole (a temporary file renamed: a game
+    played twice leaves one copy, never two mixed). False when `source` cannot be read."""
+    try:
+        with open(source, "rb") as log:
+            end = log.seek(0, os.SEEK_END)
+            begin = min(max(start, end - limit), end)
+            log.seek(begin)
+            data = log.read(end - begin)
+    except OSError:
+        return False
+    if begin > start:
+        data = f"[the first {begin - start} bytes of this game's log are cut]\n".encode() + data
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=".seat-", suffix=".log", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    return True
