@@ -49,6 +49,7 @@ from referee.launcher import (
     last_words,
     launch,
     launch_standby,
+    log_name,
     log_size,
     new_log,
     python_target,
@@ -391,7 +392,7 @@ class Arena:
 
     async def _launch_standby(self, limits: Limits) -> BotProcess:
         assert self.log_dir is not None and self._launching is not None
-        log_path = new_log(self.log_dir, "standby")  # an OSError here: no standby (_alive)
+        log_path = log_name(self.log_dir, "standby")  # an OSError here: no standby (_alive)
         return await launch_standby(log_path, self._launching, limits)
 
     def _cold_from_now_on(self, why: str) -> None:
@@ -471,7 +472,7 @@ class Arena:
         log_path: Path | str = ""
         try:
             # A file of its own (not one another Arena sharing log_dir could also be writing).
-            log_path = new_log(self.log_dir, slug(name))
+            log_path = log_name(self.log_dir, slug(name))
             process = await self._launch(name, token, log_path)
         except (OSError, ValueError) as exc:
             self.server.hub.forget(token)

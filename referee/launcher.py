@@ -414,7 +414,7 @@ async def _start(  # noqa: PLR0913  # the parts of one launch, all keyword-passe
     group = BotCgroup.create(limits.processes, limits.memory)
     full = joined(group, sandbox.command(argv, level, limits, place, env))
     try:
-        with open(log_path, "ab") as log:
+        with open(log_path, "xb") as log:  # its own file: never one another bot writes
             started = time.perf_counter()
             process = await spawn(
                 *full,
@@ -531,7 +531,8 @@ def assign(
 ) -> None:
     """Make a standby process (launch_standby) the Python bot `entry`, dialling `address` with
     `token`, under `limits` (its memory: no more than the standby's); its log file is renamed to
-    `log_path`. Raises OSError if it cannot (the caller starts the bot cold)."""
+    `log_path` (a new name: `log_name`). Raises OSError if it cannot (the caller starts the bot
+    cold)."""
     stdin = standby.process.stdin
     if stdin is None or stdin.is_closing():
         raise OSError("the standby process is no longer listening")
@@ -553,7 +554,8 @@ def assign(
     stdin.write((json.dumps(order) + "\n").encode())
     stdin.close()
     with contextlib.suppress(OSError):
-        standby.log_path.rename(log_path)
+        os.link(standby.log_path, log_path)  # unlike a rename, never over an existing file
+        standby.log_path.unlink()
         standby.log_path = log_path
     standby.entry, standby.warm = entry, True
     standby.started = time.perf_counter()  # spawn-to-Hello counts from here
@@ -597,17 +599,26 @@ def last_words(log_path: Path, keep: int = 200) -> str:
 GAME_LOG_LIMIT = 1 << 20  # bytes of one seat's log kept per game: the end (where a crash is)
 
 
-def new_log(folder: Path, prefix: str) -> Path:
-    """A log file of its own in `folder`, created empty: `PREFIX-ID.log`, ID random, created
-    with O_EXCL. Several Arenas (ladder workers sharing one data folder, in one process or
-    many) never share a file, as a name made of a counter that restarts with each could."""
+def log_name(folder: Path, prefix: str) -> Path:
+    """A name for a new log file in `folder`: `PREFIX-ID.log`, ID random, no file yet (a bot's
+    is created exclusively as it starts: `_start`, `assign`). Several Arenas (ladder workers
+    sharing one data folder, in one process or many) never share a file, as names made of a
+    counter that restarts with each Arena did."""
     folder.mkdir(parents=True, exist_ok=True)
     while True:
         path = folder / f"{prefix}-{uuid.uuid4().hex[:16]}.log"
+        if not path.exists():
+            return path
+
+
+def new_log(folder: Path, prefix: str) -> Path:
+    """A log file of its own in `folder` (`log_name`), created empty with O_EXCL."""
+    while True:
+        path = log_name(folder, prefix)
         try:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         except FileExistsError:
-            continue  # taken: another ID
+            continue  # taken meanwhile: another ID
         return path
 
 
