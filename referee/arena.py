@@ -459,7 +459,7 @@ class Arena:
         task = self._builds.get(folder.path)
         if task is None:
             assert self.log_dir is not None
-            log_path = new_log(self.log_dir, f"{slug(entry)}-build")
+            log_path = new_log(self.log_dir, slug(entry), "-build")
             log.info("building %s: %s (log %s)", folder.path, folder.build, log_path)
             assert self._launching is not None
             wrap = build_wrapper(folder, self._launching)  # the bots' own isolation

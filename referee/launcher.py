@@ -599,22 +599,22 @@ def last_words(log_path: Path, keep: int = 200) -> str:
 GAME_LOG_LIMIT = 1 << 20  # bytes of one seat's log kept per game: the end (where a crash is)
 
 
-def log_name(folder: Path, prefix: str) -> Path:
-    """A name for a new log file in `folder`: `PREFIX-ID.log`, ID random, no file yet (a bot's
+def log_name(folder: Path, prefix: str, suffix: str = "") -> Path:
+    """A name for a new log file in `folder`: `PREFIX-IDSUFFIX.log`, ID random, no file yet (a bot's
     is created exclusively as it starts: `_start`, `assign`). Several Arenas (ladder workers
     sharing one data folder, in one process or many) never share a file, as names made of a
     counter that restarts with each Arena did."""
     folder.mkdir(parents=True, exist_ok=True)
     while True:
-        path = folder / f"{prefix}-{uuid.uuid4().hex[:16]}.log"
+        path = folder / f"{prefix}-{uuid.uuid4().hex[:16]}{suffix}.log"
         if not path.exists():
             return path
 
 
-def new_log(folder: Path, prefix: str) -> Path:
+def new_log(folder: Path, prefix: str, suffix: str = "") -> Path:
     """A log file of its own in `folder` (`log_name`), created empty with O_EXCL."""
     while True:
-        path = log_name(folder, prefix)
+        path = log_name(folder, prefix, suffix)
         try:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         except FileExistsError:
