@@ -27,7 +27,7 @@ import secrets
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -45,9 +45,13 @@ from referee.launcher import (
     assign,
     build_wrapper,
     builtin_bots,
+    copy_log,
     last_words,
     launch,
     launch_standby,
+    log_name,
+    log_size,
+    new_log,
     python_target,
     slug,
 )
@@ -77,6 +81,7 @@ class _Worker:
     keepalive: asyncio.Task[None] | None = None
     spawn_to_hello: float = 0.0  # seconds from process start (or a standby's assign) to Hello
     last_used: int = 0  # the Arena's release counter when it last went idle (LRU order)
+    games: int = 0  # games it has played: its first one's log starts with its start-up
 
 
 def _cpu(worker: _Worker | _Failed) -> float | None:
@@ -96,6 +101,40 @@ class _Failed:
     termination: str
     detail: str = ""
     log_path: str = ""
+
+
+@dataclass
+class _SeatLog:
+    """A seat's log of one game: its bot's lines are in `source` (its process's log) from byte
+    `start`; with a `target`, `save` copies them there (the game's own file)."""
+
+    source: Path | None
+    start: int = 0
+    target: Path | None = None
+    saved: bool = False
+
+    def save(self) -> None:
+        if self.target is not None and self.source is not None and not self.saved:
+            self.saved = copy_log(self.source, self.start, self.target)
+
+    def path(self) -> str:
+        """The seat's `SeatResult.log_path`: the game's own file (none if nothing was copied),
+        else, with no target, its process's log."""
+        if self.target is None:
+            return str(self.source or "")
+        return str(self.target) if self.saved else ""
+
+
+def _seat_log(worker: _Worker | _Failed, target: Path | None) -> _SeatLog:
+    """Where a seat's lines of the game about to start are: a bot's first game from the start
+    of its log (its start-up included), a later one from where its log ends now (what it wrote
+    before belongs to earlier games); a seat that could not start, its launch's whole log."""
+    if isinstance(worker, _Failed):
+        return _SeatLog(Path(worker.log_path) if worker.log_path else None, 0, target)
+    if worker.process is None:  # a remote bot: its output is its own machine's
+        return _SeatLog(None, 0, target)
+    path = worker.process.log_path
+    return _SeatLog(path, 0 if worker.games == 0 else log_size(path), target)
 
 
 def _unsupported(declared: tuple[str, ...], ruleset: str) -> _Failed | None:
@@ -173,7 +212,6 @@ class Arena:
         self._tmp: Path | None = None
         self._idle: dict[str, list[_Worker]] = {}
         self._workers: set[_Worker] = set()
-        self._launched = itertools.count(1)
         self.max_processes = max_processes
         self._starting = 0  # processes being launched, not yet in _workers
         self._released = itertools.count(1)
@@ -347,13 +385,15 @@ class Arena:
         # overwrite the last, leaving processes nobody ends until the Arena's process exits.
         if self._closing or not self.warm_start or self._standby is not None:
             return
-        assert self.log_dir is not None
-        log_path = self.log_dir / f"standby-{next(self._launched)}.log"
-        assert self._launching is not None
         # As much memory as the largest entry may have: an entry's own limit is set on assign.
         memory = max([self.limits.memory, *(lim.memory for lim in self.entry_limits.values())])
         limits = dataclasses.replace(self.limits, memory=memory)
-        self._standby = asyncio.ensure_future(launch_standby(log_path, self._launching, limits))
+        self._standby = asyncio.ensure_future(self._launch_standby(limits))
+
+    async def _launch_standby(self, limits: Limits) -> BotProcess:
+        assert self.log_dir is not None and self._launching is not None
+        log_path = log_name(self.log_dir, "standby")  # an OSError here: no standby (_alive)
+        return await launch_standby(log_path, self._launching, limits)
 
     def _cold_from_now_on(self, why: str) -> None:
         if self.warm_start:
@@ -419,7 +459,7 @@ class Arena:
         task = self._builds.get(folder.path)
         if task is None:
             assert self.log_dir is not None
-            log_path = self.log_dir / f"{slug(entry)}-build.log"
+            log_path = new_log(self.log_dir, slug(entry), "-build")
             log.info("building %s: %s (log %s)", folder.path, folder.build, log_path)
             assert self._launching is not None
             wrap, env = build_wrapper(folder, self._launching)  # the bots' own isolation
@@ -431,8 +471,10 @@ class Arena:
     async def _spawn(self, name: str, retried: bool = False) -> _Worker | _Failed:
         assert self.server is not None and self.log_dir is not None
         token, hello = self.server.hub.issue()
-        log_path = self.log_dir / f"{slug(name)}-{next(self._launched)}.log"
+        log_path: Path | str = ""
         try:
+            # A file of its own (not one another Arena sharing log_dir could also be writing).
+            log_path = log_name(self.log_dir, slug(name))
             process = await self._launch(name, token, log_path)
         except (OSError, ValueError) as exc:
             self.server.hub.forget(token)
@@ -523,17 +565,20 @@ class Arena:
         self._workers.add(worker)
         return worker
 
-    async def _release(self, worker: _Worker, seat: Seat) -> None:
+    async def _release(self, worker: _Worker, seat: Seat, log: _SeatLog) -> None:
         healthy = (
             seat.termination in ("ok", "unsupported_ruleset")
             and worker.session.alive
             and (worker.process is None or not worker.process.exited())
         )
+        worker.games += 1
         if healthy and self.reuse:
+            log.save()  # before another game may take it and write on
             worker.last_used = next(self._released)
             self._idle.setdefault(worker.entry, []).append(worker)
         else:
             await self._retire(worker)
+            log.save()  # once it has ended: its last words too
 
     @staticmethod
     def _death(process: BotProcess) -> tuple[str, str]:
@@ -567,9 +612,13 @@ class Arena:
         *,
         on_event: Callable[[MatchEvent], None] | None = None,
         match_id: str | None = None,
+        seat_logs: Sequence[Path] | None = None,
         _workers: list[_Worker | _Failed] | None = None,
     ) -> MatchResult:
-        """Play one game: `seats` are entry names in seat order (2 to 4)."""
+        """Play one game: `seats` are entry names in seat order (2 to 4). With `seat_logs` (a
+        file per seat), each seat's bot output of this game alone is copied to its file, which
+        its `SeatResult.log_path` names; else that names its bot process's log (which holds
+        every game the process played)."""
         from referee.engine import new_game
 
         config = config or MatchConfig()
@@ -586,6 +635,8 @@ class Arena:
         seeds = config.bot_seeds or bot_seeds(seed, match_id or "match", len(seats))
         if len(seeds) != len(seats):
             raise ValueError(f"{len(seeds)} bot seeds for {len(seats)} seats")
+        if seat_logs is not None and len(seat_logs) != len(seats):
+            raise ValueError(f"{len(seat_logs)} log files for {len(seats)} seats")
         match_id = match_id or secrets.token_hex(6)
         began = time.perf_counter()
         if config.clock == "cpu":
@@ -595,6 +646,10 @@ class Arena:
         failed = [
             w if isinstance(w, _Failed) else _unsupported(w.session.rulesets, config.ruleset)
             for w in workers
+        ]
+        logs = [
+            _seat_log(w, None if seat_logs is None else Path(seat_logs[i]))
+            for i, w in enumerate(workers)
         ]
         match_seats = []
         for i, (name, worker) in enumerate(zip(seats, workers, strict=True)):
@@ -647,21 +702,19 @@ class Arena:
         finally:
             await asyncio.gather(
                 *(
-                    self._release(w, s)
-                    for w, s in zip(workers, match_seats, strict=True)
+                    self._release(w, s, log)
+                    for w, s, log in zip(workers, match_seats, logs, strict=True)
                     if isinstance(w, _Worker)
                 )
             )
+            for worker, log in zip(workers, logs, strict=True):
+                if isinstance(worker, _Failed):
+                    log.save()
         duration = time.perf_counter() - began
         results = []
-        for seat, worker, score, rank in zip(
-            outcome.seats, workers, outcome.scores, outcome.ranks, strict=True
+        for seat, log, score, rank in zip(
+            outcome.seats, logs, outcome.scores, outcome.ranks, strict=True
         ):
-            log_path = (
-                str(worker.process.log_path)
-                if isinstance(worker, _Worker) and worker.process
-                else getattr(worker, "log_path", "")
-            )
             results.append(
                 SeatResult(
                     entry=seat.name,
@@ -673,7 +726,7 @@ class Arena:
                     move_time_total=round(seat.move_time_total, 6),
                     moves=seat.moves,
                     bot_name=seat.session.name if seat.session else "",
-                    log_path=log_path,
+                    log_path=log.path(),
                     cpu_time=cpu_used[seat.index],
                     detail=next(
                         (f["detail"] for f in reversed(outcome.faults) if f["seat"] == seat.index),

@@ -22,6 +22,7 @@ import signal
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -414,7 +415,7 @@ async def _start(  # noqa: PLR0913  # the parts of one launch, all keyword-passe
     group = BotCgroup.create(limits.processes, limits.memory)
     full = joined(group, sandbox.command(argv, level, limits, place, env))
     try:
-        with open(log_path, "ab") as log:
+        with open(log_path, "xb") as log:  # its own file: never one another bot writes
             started = time.perf_counter()
             process = await spawn(
                 *full,
@@ -531,7 +532,8 @@ def assign(
 ) -> None:
     """Make a standby process (launch_standby) the Python bot `entry`, dialling `address` with
     `token`, under `limits` (its memory: no more than the standby's); its log file is renamed to
-    `log_path`. Raises OSError if it cannot (the caller starts the bot cold)."""
+    `log_path` (a new name: `log_name`). Raises OSError if it cannot (the caller starts the bot
+    cold)."""
     stdin = standby.process.stdin
     if stdin is None or stdin.is_closing():
         raise OSError("the standby process is no longer listening")
@@ -553,7 +555,8 @@ def assign(
     stdin.write((json.dumps(order) + "\n").encode())
     stdin.close()
     with contextlib.suppress(OSError):
-        standby.log_path.rename(log_path)
+        os.link(standby.log_path, log_path)  # unlike a rename, never over an existing file
+        standby.log_path.unlink()
         standby.log_path = log_path
     standby.entry, standby.warm = entry, True
     standby.started = time.perf_counter()  # spawn-to-Hello counts from here
@@ -593,3 +596,64 @@ def last_words(log_path: Path, keep: int = 200) -> str:
         return ""
     line = next((x.strip() for x in reversed(lines) if x.strip()), "")
     return line if len(line) <= keep else line[:keep] + "..."
+
+
+GAME_LOG_LIMIT = 1 << 20  # bytes of one seat's log kept per game: the end (where a crash is)
+
+
+def log_name(folder: Path, prefix: str, suffix: str = "") -> Path:
+    """A name for a new log file in `folder`: `PREFIX-IDSUFFIX.log`, ID random, no file yet (a bot's
+    is created exclusively as it starts: `_start`, `assign`). Several Arenas (ladder workers
+    sharing one data folder, in one process or many) never share a file, as names made of a
+    counter that restarts with each Arena did."""
+    folder.mkdir(parents=True, exist_ok=True)
+    while True:
+        path = folder / f"{prefix}-{uuid.uuid4().hex[:16]}{suffix}.log"
+        if not path.exists():
+            return path
+
+
+def new_log(folder: Path, prefix: str, suffix: str = "") -> Path:
+    """A log file of its own in `folder` (`log_name`), created empty with O_EXCL."""
+    while True:
+        path = log_name(folder, prefix, suffix)
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            continue  # taken meanwhile: another ID
+        return path
+
+
+def log_size(path: Path) -> int:
+    """How many bytes a log holds now (0 for none): where the next game's lines start."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def copy_log(source: Path, start: int, target: Path, limit: int = GAME_LOG_LIMIT) -> bool:
+    """Write what `source` holds from byte `start` on (its last `limit` bytes at most, with a
+    line saying what was cut) to `target`, replacing it whole (a temporary file renamed: a game
+    played twice leaves one copy, never two mixed). False when `source` cannot be read."""
+    try:
+        with open(source, "rb") as log:
+            end = log.seek(0, os.SEEK_END)
+            begin = min(max(start, end - limit), end)
+            log.seek(begin)
+            data = log.read(end - begin)
+    except OSError:
+        return False
+    if begin > start:
+        data = f"[the first {begin - start} bytes of this game's log are cut]\n".encode() + data
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=".seat-", suffix=".log", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    return True

@@ -101,9 +101,14 @@ def outcome_from_match(game: ScheduledGame, result: Any) -> GameOutcome:
 
 
 async def play_game(
-    arena: Any, game: ScheduledGame, settings: GameSettings, machine: Machine
+    arena: Any,
+    game: ScheduledGame,
+    settings: GameSettings,
+    machine: Machine,
+    seat_logs: Sequence[Path] | None = None,
 ) -> GameOutcome:
-    """Play one scheduled game on a started referee `Arena` whose entries include its seats."""
+    """Play one scheduled game on a started referee `Arena` whose entries include its seats;
+    with `seat_logs`, each seat's bot output of this game alone is written to its file there."""
     from referee import MatchConfig, bot_seeds
 
     config = MatchConfig(
@@ -122,7 +127,7 @@ async def play_game(
             else ()
         ),
     )
-    result = await arena.play(list(game.seats), config, match_id=game.game_id)
+    result = await arena.play(list(game.seats), config, match_id=game.game_id, seat_logs=seat_logs)
     outcome = outcome_from_match(game, result)
     outcome.machine = machine
     return outcome
@@ -180,10 +185,13 @@ async def arena_player(
     max_processes: int | None = None,
     entry_of: Callable[[str], Entry | None] | None = None,
     hidden: Sequence[Path] = (),
+    seat_logs: Callable[[ScheduledGame], list[Path]] | None = None,
 ) -> AsyncIterator[PlayFn]:
     """An async context giving a `play(game)` coroutine backed by one referee `Arena` that
     keeps at most `max_processes` bot processes (None: no cap). A seat whose entry joined
-    after the start is looked up with `entry_of`, and joins with its limits and hiding."""
+    after the start is looked up with `entry_of`, and joins with its limits and hiding.
+    `seat_logs(game)`: the files where each seat's log of that game goes (the ladder's, named
+    by its game's id); without it a seat's log is its bot process's (`log_dir`)."""
     from referee import Arena  # the referee is needed only to actually play
 
     arena = Arena(
@@ -202,6 +210,7 @@ async def arena_player(
                     if late is None:
                         raise ValueError(f"entry {name!r} is not in the tournament")
                     join(arena, late)
-            return await play_game(arena, game, settings, machine)
+            logs = None if seat_logs is None else seat_logs(game)
+            return await play_game(arena, game, settings, machine, logs)
 
         yield play

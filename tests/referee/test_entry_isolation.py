@@ -33,8 +33,8 @@ def findings(log_dir: Path, name: str) -> list[dict[str, object]]:
     """What each process of entry `name` reported (NOSY lines), in launch order."""
     out = []
     logs = sorted(
-        (p for p in log_dir.glob(f"{name}-*.log") if p.stem.rsplit("-", 1)[1].isdigit()),
-        key=lambda p: int(p.stem.rsplit("-", 1)[1]),
+        (p for p in log_dir.glob(f"{name}-*.log") if not p.stem.endswith("-build")),
+        key=lambda p: p.stat().st_mtime_ns,
     )  # not its build's log
     for log in logs:
         seen: dict[str, object] = {}

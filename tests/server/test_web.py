@@ -5,7 +5,6 @@ tokens, and every way one participant might reach another's logs, sources and ar
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -15,6 +14,7 @@ from referee.engine import new_game
 from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
 from tournaments.server.accounts.models import ApiToken, Participant
 from tournaments.server.ladder import results
+from tournaments.server.ladder.logs import seat_log
 from tournaments.server.ladder.models import Contest
 from tournaments.server.ladder.standings import enter
 from tournaments.server.submissions.intake import submit
@@ -38,13 +38,12 @@ class Pages(TestCase):
         self.bob_user, self.bob = participant("bob", PASSWORD)
         self.va = self.passed(self.alice)
         self.vb = self.passed(self.bob)
-        logs = Path(settings.HOME) / "logs"
-        logs.mkdir(parents=True, exist_ok=True)
-        self.bob_log = logs / "bob-secret.log"
-        self.bob_log.write_text("bob's private thoughts: opening book v3\n")
-        self.alice_log = logs / "alice.log"
-        self.alice_log.write_text("alice says hello\n")
         game = results.schedule(Contest.current(), [self.va, self.vb])
+        # Where the ladder writes a game's logs (ladder.logs): by game id and seat.
+        self.alice_log, self.bob_log = seat_log(game.pk, 0), seat_log(game.pk, 1)
+        self.alice_log.parent.mkdir(parents=True, exist_ok=True)
+        self.bob_log.write_text("bob's private thoughts: opening book v3\n")
+        self.alice_log.write_text("alice says hello\n")
         record = played_record([self.va.entry_name, self.vb.entry_name])
         scores = record.get("final_scores") or [10, 5]
         outcome = GameOutcome(

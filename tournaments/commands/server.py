@@ -641,8 +641,8 @@ def logs(
     server: str = typer.Option(..., "--server", help=SERVER_HELP),
     as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
 ) -> None:
-    """Your bot's log in a ladder game: the last lines of its process's log (stdout and stderr
-    as the referee captured them). Only your own seats (organisers: every seat).
+    """Your bot's log in a ladder game: the last lines it wrote in that game (stdout and
+    stderr as the referee captured them). Only your own seats (organisers: every seat).
 
     Example: [bold]azul-arena logs 1234 --server http://localhost:8000[/]
     """

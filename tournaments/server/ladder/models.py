@@ -318,7 +318,9 @@ class Seat(models.Model):
     moves = models.PositiveIntegerField(default=0)
     move_time = models.FloatField(default=0.0)
     cpu_time = models.FloatField(null=True, blank=True)
-    log = models.CharField(max_length=500, blank=True, help_text="its process's log file")
+    log = models.CharField(
+        max_length=500, blank=True, help_text="its log of this game (logs/games/GAME/seat-N.log)"
+    )
     mu_before = models.FloatField(null=True, blank=True)
     sigma_before = models.FloatField(null=True, blank=True)
     mu_after = models.FloatField(null=True, blank=True)

@@ -47,7 +47,7 @@ from tournaments.arena import GameSettings, arena_player, process_cap
 from tournaments.entries import Entry
 from tournaments.runner import StopRun
 from tournaments.schedule import ScheduledGame
-from tournaments.server.ladder import coordination, final, lifecycle, results
+from tournaments.server.ladder import coordination, final, lifecycle, logs, results
 from tournaments.server.ladder.matchmaking import Candidate, pick_game
 from tournaments.server.ladder.models import Contest, Game, Seat
 from tournaments.server.ladder.standings import active_versions
@@ -401,7 +401,12 @@ class LadderWorker:
 
         if self.cluster is None:
             async with arena_player(
-                [], game_settings, log_dir=self.log_dir, max_processes=cap, entry_of=entry_of
+                [],
+                game_settings,
+                log_dir=self.log_dir,
+                max_processes=cap,
+                entry_of=entry_of,
+                seat_logs=logs.seat_logs,  # a game's own files, by its id and seat
             ) as play:
                 yield play
             return

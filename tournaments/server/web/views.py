@@ -3,7 +3,6 @@ sign-up; and the small JSON API the CLI uses (token auth, no cookies)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from django.contrib import messages
@@ -16,14 +15,13 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from tournaments.server.accounts.models import ApiToken, Participant, participant_of
+from tournaments.server.ladder import logs
 from tournaments.server.ladder.models import Contest, Game, Seat, Standing
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
 from tournaments.server.submissions.validation import tail
 from tournaments.server.web.access import (
-    inside,
-    log_folder,
     require_game_visible,
     require_private,
 )
@@ -220,8 +218,8 @@ def seat_log(request: HttpRequest, game_id: int, seat: int) -> HttpResponse:
         Seat.objects.select_related("version__participant"), game_id=game_id, seat=seat
     )
     require_private(row.version.participant, request.user)
-    path = Path(row.log)
-    text = tail(path, LOG_LINES, 256 * 1024) if row.log and inside(path, log_folder()) else ""
+    path = logs.readable(row.log, game_id)  # only its game's own file (ladder.logs)
+    text = tail(path, LOG_LINES, 256 * 1024) if path else ""
     return render(request, "web/log.html", {"seat": row, "text": text})
 
 
@@ -396,8 +394,8 @@ def api_logs(request: HttpRequest, game_id: int) -> JsonResponse:
         return _refuse(f"game {game_id} has no seat of yours (or does not exist)", 404)
     out = []
     for s in seats:
-        path = Path(s.log)
-        text = tail(path, LOG_LINES, 256 * 1024) if s.log and inside(path, log_folder()) else ""
+        path = logs.readable(s.log, game_id)  # only its game's own file (ladder.logs)
+        text = tail(path, LOG_LINES, 256 * 1024) if path else ""
         out.append(
             {"seat": s.seat, "version": s.version.label, "termination": s.termination, "log": text}
         )

@@ -1,0 +1,119 @@
+"""A ladder game's bot logs are its own, per seat, named by the server's ids: real ladder games
+through a real worker (the referee, the bots' processes, the sandbox where the machine has it)
+and the log page and API through Django's test client."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from django.conf import settings
+from django.test import Client, TransactionTestCase
+
+from referee import run_loop
+from tests.server.helpers import participant, zip_bytes
+from tournaments.server.accounts.models import ApiToken
+from tournaments.server.ladder.logs import game_folder, seat_log
+from tournaments.server.ladder.models import Contest, Game, Seat
+from tournaments.server.ladder.standings import enter
+from tournaments.server.ladder.worker import LadderWorker
+from tournaments.server.submissions.intake import submit
+from tournaments.server.submissions.models import Version
+from tournaments.store import GameOutcome, SeatOutcome
+
+# A bot that writes its secret (its seat's name) and the game's id at the start and each move.
+TELLER = b"""import sys
+
+import sdk
+
+
+class Teller(sdk.Bot):
+    name = "teller"
+
+    def on_game_start(self, info):
+        self.line = f"secret of {info.names[info.seat]} in game {info.game_id}"
+        print(self.line, file=sys.stderr, flush=True)
+
+    def choose_move(self, state):
+        print(self.line, file=sys.stderr, flush=True)
+        return state.legal_moves()[0]
+
+
+if __name__ == "__main__":
+    sdk.run(Teller)
+"""
+# Alike in their first 40 characters and more: file names cut to 40 would join them.
+ALIKE = "a-participant-whose-name-is-long-enough-to"
+
+
+def secrets_in(text: str) -> set[tuple[str, str]]:
+    return set(re.findall(r"secret of ([\w-]+) in game (\d+)", text))
+
+
+class LadderLogs(TransactionTestCase):
+    def setUp(self) -> None:
+        contest = Contest.current()
+        contest.time_per_move = 0.5
+        contest.save()
+        self.users = {}
+        for name in (f"{ALIKE}-ann", f"{ALIKE}-ben"):
+            user, who = participant(name)
+            version = submit(who, [zip_bytes({"bot.py": TELLER})])
+            Version.objects.filter(pk=version.pk).update(state=Version.PASSED)
+            enter(version)
+            self.users[Version.objects.get(pk=version.pk).entry_name] = user
+
+    def test_each_seat_reads_its_own_log_of_that_game_alone(self) -> None:
+        # Two workers one after the other (a restart): their counters would start again.
+        for _ in range(2):
+            stats = run_loop(LadderWorker(max_games=1, validate=False, poll=0.05).run())
+            self.assertEqual(stats.played, 1, stats)
+        games = list(Game.objects.filter(status=Game.DONE))
+        self.assertEqual(len(games), 2)
+        files = set()
+        for game in games:
+            for seat in game.seats.select_related("version").order_by("seat"):
+                mine = seat.version.entry_name
+                self.assertEqual(seat.log, str(seat_log(game.pk, seat.seat)))
+                files.add(seat.log)
+                client = Client()
+                client.force_login(self.users[mine])
+                page = client.get(f"/games/{game.pk}/log/{seat.seat}").content.decode()
+                _, token = ApiToken.issue(self.users[mine])
+                api = client.get(
+                    f"/api/games/{game.pk}/logs", headers={"Authorization": f"Bearer {token}"}
+                ).json()
+                self.assertEqual([s["seat"] for s in api["seats"]], [seat.seat], "its own seat")
+                for text in (page, api["seats"][0]["log"]):
+                    # Its own bot's lines of this game, nothing of the other's, nor of another game.
+                    self.assertEqual(secrets_in(text), {(mine, str(game.pk))}, text[-300:])
+        self.assertEqual(len(files), 4, "a file per game and seat")
+
+    def test_a_stored_path_outside_its_games_folder_is_not_read(self) -> None:
+        """Another game's file, or a bot process's log (as stored before logs were per game):
+        neither is shown, though both are in the logs folder."""
+        versions = list(Version.objects.order_by("pk"))
+        from tournaments.server.ladder import results
+
+        game = results.schedule(Contest.current(), versions)
+        other = seat_log(game.pk + 1, 0)
+        process_log = Path(settings.HOME) / "logs" / f"{ALIKE}-ben-v1-1.log"
+        for path in (other, process_log):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"secret of {versions[1].entry_name} in game 0\n")
+        outcome = GameOutcome(
+            seats=[
+                SeatOutcome(versions[0].entry_name, 10, 1, log=str(other)),
+                SeatOutcome(versions[1].entry_name, 5, 2, log=str(process_log)),
+            ],
+            record={"ruleset": "azul"},
+            duration=1.0,
+        )
+        results.record(game.pk, outcome)
+        for seat in Seat.objects.filter(game=game).select_related("version"):
+            client = Client()
+            client.force_login(self.users[seat.version.entry_name])
+            page = client.get(f"/games/{game.pk}/log/{seat.seat}")
+            self.assertEqual(page.status_code, 200)
+            self.assertNotIn("secret of", page.content.decode())
+        self.assertFalse(game_folder(game.pk).exists())

@@ -1,0 +1,36 @@
+"""Where a ladder game's bot logs are: one file per game and seat, named by the server's ids
+(`logs/games/<game id>/seat-<n>.log` in the data folder), holding that seat's bot output of that
+game alone (the referee copies it there as the game ends: `referee.Arena.play(seat_logs=...)`).
+Nothing in the path comes from a participant, so no two seats ever share a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.conf import settings
+
+from tournaments.schedule import ScheduledGame
+
+
+def game_folder(game_id: int) -> Path:
+    """The folder of game `game_id`'s seat logs: the only place its log pages read."""
+    return Path(settings.HOME) / "logs" / "games" / str(int(game_id))
+
+
+def seat_log(game_id: int, seat: int) -> Path:
+    return game_folder(game_id) / f"seat-{int(seat)}.log"
+
+
+def seat_logs(game: ScheduledGame) -> list[Path]:
+    """The seats' log files of a ladder game the worker plays (its `game_id`: the Game's pk)."""
+    return [seat_log(int(game.game_id), i) for i in range(len(game.seats))]
+
+
+def readable(stored: str, game_id: int) -> Path | None:
+    """A seat's stored log path (`Seat.log`) when it names a file in its own game's folder,
+    the only files a log page reads; else None (a path stored before logs were per game, a
+    process's log that held other games, anything elsewhere)."""
+    if not stored:
+        return None
+    path = Path(stored).resolve()
+    return path if path.is_relative_to(game_folder(game_id).resolve()) else None
