@@ -159,6 +159,15 @@ class EveryUrl(TestCase):
                     with self.subTest(contest=name, url=key, viewer=viewer):
                         getattr(self, f"case_{key}")(s, viewer, s.clients[viewer])
 
+    def test_a_hidden_contests_results_show_to_everyone_once_it_is_closed(self) -> None:
+        s = self.scenes["hidden"]
+        Contest.objects.filter(pk=s.contest.pk).update(state=Contest.CLOSED)
+        anon = Client()
+        self.assertIn(s.scores[0], self.page(anon, f"/p/{s.member.name}/"))
+        self.assertIn(s.scores[1], self.page(anon, f"/games/{s.game.pk}/"))
+        self.assertIn(s.mu, self.page(anon, f"/c/{s.contest.slug}/"))
+        self.page(anon, f"/games/{s.game.pk}/log/0", 404)  # a log stays private
+
     # -- helpers ---------------------------------------------------------------------------
     def page(self, client: Client, url: str, status: int = 200, **kw: Any) -> str:
         reply = client.get(url, **kw)

@@ -54,31 +54,43 @@ def _games_played(user: Any) -> Any:
     return Seat.objects.filter(version__participant__members=user).values("game_id")
 
 
-def _results_q(user: Any, game: str) -> Q:
-    """Rows of games (at `game`, "" for a game itself or "game__") `user` may see: the open
-    contests' games and, in a hidden one, those they played in."""
+def _hidden_contests(user: Any) -> list[int]:
+    """The contests whose results are not open to `user` (`results_open`, the one rule): a
+    server has a handful of contests, read once per question, and when none is hidden from
+    `user` the games are not filtered at all."""
     from tournaments.server.ladder.models import Contest
 
-    open_contests = (
-        Q(**{f"{game}contest__isnull": True})
-        | Q(**{f"{game}contest__visibility": Contest.PUBLIC})
-        | Q(**{f"{game}contest__state": Contest.CLOSED})
-    )
-    if not user.is_authenticated:
-        return open_contests
-    return open_contests | Q(**{f"{game}pk__in": _games_played(user)})
+    if is_organiser(user):
+        return []
+    contests = Contest.objects.only("pk", "visibility", "state")
+    return [c.pk for c in contests if not results_open(c, user)]
+
+
+def _results_q(user: Any, game: str) -> Q | None:
+    """Rows of games (at `game`: "" for a game itself, "game__" for a seat) `user` may see:
+    those of contests whose results are open to them and, in a hidden one, those they played
+    in; None when that is every game."""
+    hidden = _hidden_contests(user)
+    if not hidden:
+        return None
+    q = ~Q(**{f"{game}contest_id__in": hidden})
+    if user.is_authenticated:
+        q |= Q(**{f"{game}pk__in": _games_played(user)})
+    return q
 
 
 class GameQuerySet(models.QuerySet):  # type: ignore[type-arg]
     def visible_to(self, user: Any) -> GameQuerySet:
         """The games whose page, replay, scores and ranks `user` may see."""
-        return self if is_organiser(user) else self.filter(_results_q(user, ""))
+        q = _results_q(user, "")
+        return self if q is None else self.filter(q)
 
 
 class SeatQuerySet(models.QuerySet):  # type: ignore[type-arg]
     def visible_to(self, user: Any) -> SeatQuerySet:
         """The seats (a score, a rank, a rating change) of the games `user` may see."""
-        return self if is_organiser(user) else self.filter(_results_q(user, "game__"))
+        q = _results_q(user, "game__")
+        return self if q is None else self.filter(q)
 
     def logs_visible_to(self, user: Any) -> SeatQuerySet:
         """The seats whose bot process log `user` may read: their own participants'."""
