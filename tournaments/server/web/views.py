@@ -117,8 +117,7 @@ def participant_page(request: HttpRequest, name: str) -> HttpResponse:
     who = get_object_or_404(Participant, name=name)
     form, status = UploadForm(), 200
     if request.method == "POST":
-        action = "pin" if "pin" in request.POST else "challenge"
-        action = action if action in request.POST else "archive"
+        action = next((a for a in ("pin", "challenge") if a in request.POST), "archive")
         if not who.is_member(request.user):
             return HttpResponse(_MEMBERS_ONLY[action], status=403)
         handler = {"pin": _pin, "challenge": _challenge, "archive": _upload}[action]
