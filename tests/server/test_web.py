@@ -168,7 +168,9 @@ class Pages(TestCase):
         self.assertEqual(alice.post("/p/alice/", {"pin": "1"}).status_code, 302)
         self.assertIn(self.va.pk, [v.pk for v in active_versions()])
         self.assertNotIn(v2.pk, [v.pk for v in active_versions()])
-        self.assertEqual(alice.post("/p/alice/", {"pin": "9"}).status_code, 404)
+        self.assertContains(
+            alice.post("/p/alice/", {"pin": "9"}), "no version 9 that passed", status_code=400
+        )
         alice.post("/p/alice/", {"pin": "newest"})
         self.assertIn(v2.pk, [v.pk for v in active_versions()])
 
@@ -196,7 +198,7 @@ class Pages(TestCase):
         self.assertEqual(Version.objects.get(participant__name="dave-bots").state, Version.PENDING)
         bad = SimpleUploadedFile("bot.zip", zip_bytes({"../evil.py": b"x", "bot.py": b""}))
         reply = client.post("/p/dave-bots/", {"archive": bad, "csrfmiddlewaretoken": token})
-        self.assertContains(reply, "contains &#x27;..&#x27;")
+        self.assertContains(reply, "contains &#x27;..&#x27;", status_code=400)
 
     def test_sign_up_by_invitation_code_when_the_organiser_says_so(self) -> None:
         contest = Contest.current()
@@ -208,7 +210,7 @@ class Pages(TestCase):
             "password2": PASSWORD,
             "participant": "erin",
         }
-        self.assertContains(Client().post("/signup/", form), "invitation code")
+        self.assertContains(Client().post("/signup/", form), "invitation code", status_code=400)
         self.assertEqual(Client().post("/signup/", {**form, "code": "azul-2026"}).status_code, 302)
 
     def test_forms_without_their_csrf_token_are_refused(self) -> None:
@@ -237,7 +239,7 @@ class Pages(TestCase):
         client = Client()
         for _ in range(settings.AXES_FAILURE_LIMIT - 1):
             self.assertEqual(
-                client.post("/login/", {"username": "alice", "password": "guess"}).status_code, 200
+                client.post("/login/", {"username": "alice", "password": "guess"}).status_code, 400
             )
         self.assertEqual(
             client.post("/login/", {"username": "alice", "password": "guess"}).status_code,

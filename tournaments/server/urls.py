@@ -5,11 +5,12 @@ from __future__ import annotations
 from django.contrib import admin
 from django.contrib.staticfiles.views import serve
 from django.urls import include, path, re_path
+from django.views.decorators.http import require_safe
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("tournaments.server.web.urls")),
     # One process serves everything (`server run`); a department's reverse proxy may serve
     # STATIC_ROOT itself instead (`collectstatic`).
-    re_path(r"^static/(?P<path>.*)$", serve, {"insecure": True}),
+    re_path(r"^static/(?P<path>.*)$", require_safe(serve), {"insecure": True}),
 ]

@@ -16,6 +16,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from tournaments.server.visibility import ParticipantQuerySet, may_see_private
+
 TOKEN_PREFIX = "aat_"
 
 
@@ -43,6 +45,10 @@ class Participant(models.Model):
         related_name="participants",
     )
 
+    objects = (
+        ParticipantQuerySet.as_manager()
+    )  # who may see which: tournaments/server/visibility.py
+
     class Meta:
         ordering = ["name"]
 
@@ -61,7 +67,7 @@ class Participant(models.Model):
 
     def may_see_private(self, user: Any) -> bool:
         """Logs, sources and archives: the participant's members and the organisers only."""
-        return bool(user.is_authenticated and (user.is_staff or self.is_member(user)))
+        return may_see_private(self, user)
 
 
 def participant_of(user: Any) -> Participant | None:

@@ -14,6 +14,7 @@ from django.db import models
 from django.utils import timezone
 
 from tournaments.ratings import make_env
+from tournaments.server.visibility import GameQuerySet, SeatQuerySet, results_open
 
 _ENV = make_env()
 
@@ -163,11 +164,7 @@ class Contest(models.Model):
 
     def standings_visible_to(self, user: Any) -> bool:
         """A hidden contest shows its standings to organisers only until it is closed."""
-        return bool(
-            self.visibility == self.PUBLIC
-            or self.state == self.CLOSED
-            or (user.is_authenticated and user.is_staff)
-        )
+        return results_open(self, user)
 
 
 class Transition(models.Model):
@@ -297,6 +294,8 @@ class Game(models.Model):
     isolation = models.CharField(max_length=16, blank=True)
     record = models.JSONField(null=True, blank=True)
 
+    objects = GameQuerySet.as_manager()  # who may see which: tournaments/server/visibility.py
+
     class Meta:
         ordering = ["-pk"]
         # The leaderboard's latest games.
@@ -325,6 +324,8 @@ class Seat(models.Model):
     sigma_before = models.FloatField(null=True, blank=True)
     mu_after = models.FloatField(null=True, blank=True)
     sigma_after = models.FloatField(null=True, blank=True)
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["game", "seat"]

@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from tournaments.server.visibility import VersionQuerySet
+
 
 class Version(models.Model):
     PENDING, VALIDATING, PASSED, FAILED = "pending", "validating", "passed", "failed"
@@ -42,6 +44,8 @@ class Version(models.Model):
     log_tail = models.TextField(blank=True)
     validated = models.DateTimeField(null=True, blank=True)
     suspended = models.TextField(blank=True, help_text="why it may not play (empty: it may)")
+
+    objects = VersionQuerySet.as_manager()  # who may see which: tournaments/server/visibility.py
 
     class Meta:
         ordering = ["participant", "-number"]

@@ -4,6 +4,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import NON_FIELD_ERRORS
 
 from tournaments.server.accounts.models import Participant
 from tournaments.server.ladder.models import Contest
@@ -40,3 +41,77 @@ class UploadForm(forms.Form):
 
     def chunks(self) -> Any:
         return self.cleaned_data["archive"].chunks()
+
+
+def form_errors(form: forms.Form) -> str:
+    """A refused form's errors in one line, field by field, for a message or a JSON error."""
+    parts = []
+    for field, errors in form.errors.items():
+        label = "" if field == NON_FIELD_ERRORS else f"{field}: "
+        parts.append(label + " ".join(str(e) for e in errors))
+    return "; ".join(parts)
+
+
+def _names(value: str) -> list[str]:
+    """Participants' names, comma-separated, each one a name (a slug) as on the leaderboard."""
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    for name in names:
+        try:
+            forms.SlugField().clean(name)
+        except forms.ValidationError:
+            raise forms.ValidationError(
+                f"{name!r} is not a participant's name (letters, digits, - and _)"
+            ) from None
+    if not names:
+        raise forms.ValidationError("name at least one opponent")
+    return names
+
+
+class PinForm(forms.Form):
+    """Which version plays: a version's number, or "newest" (the newest that passed)."""
+
+    pin = forms.CharField(max_length=16)
+
+    def clean_pin(self) -> int | None:
+        pin = str(self.cleaned_data["pin"]).strip()
+        if pin == "newest":
+            return None
+        if not pin.isdigit() or int(pin) < 1:
+            raise forms.ValidationError(f"{pin!r} is neither a version number nor 'newest'")
+        return int(pin)
+
+
+class ChallengeForm(forms.Form):
+    challenge = forms.CharField(max_length=1000, help_text="opponents' names, comma-separated")
+
+    def clean_challenge(self) -> list[str]:
+        return _names(str(self.cleaned_data["challenge"]))
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(max_length=64, required=False)
+
+    def clean_name(self) -> str:
+        return str(self.cleaned_data.get("name") or "cli")
+
+
+class RevokeForm(forms.Form):
+    revoke = forms.IntegerField(min_value=1, error_messages={"invalid": "not a token's number"})
+
+
+class ApiTokenForm(TokenForm):
+    username = forms.CharField(max_length=150)
+    password = forms.CharField(max_length=4096, strip=False)
+
+
+class ActingForm(forms.Form):
+    """The participant an API call acts for (empty: the token's user's own)."""
+
+    participant = forms.SlugField(max_length=64, required=False)
+
+
+class ApiChallengeForm(ActingForm):
+    opponents = forms.CharField(max_length=1000)
+
+    def clean_opponents(self) -> list[str]:
+        return _names(str(self.cleaned_data["opponents"]))

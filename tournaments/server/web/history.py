@@ -67,13 +67,15 @@ class Against:
         return (self.ahead + 0.5 * self.level) / self.games if self.games else 0.0
 
 
-def results_against(participant: Any, last: int = 2000) -> list[Against]:
+def results_against(participant: Any, last: int = 2000, seats: Any = None) -> list[Against]:
     """For each opponent met in its last `last` games: how often it finished ahead, behind or
-    level (ranks in the game, any versions)."""
+    level (ranks in the game, any versions); only among `seats` (the seats a visitor may see,
+    `Seat.objects.visible_to`) when given."""
     ids = version_ids(participant)
     # A seat has its rank once its game is recorded (done).
     mine = dict(
-        Seat.objects.filter(version_id__in=ids, rank__isnull=False)
+        (Seat.objects.all() if seats is None else seats)
+        .filter(version_id__in=ids, rank__isnull=False)
         .order_by("-game_id")
         .values_list("game_id", "rank")[:last]
     )

@@ -3,18 +3,18 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from tournaments.server.web import views
+from tournaments.server.web import auth, views
 
 urlpatterns = [
     path("", views.leaderboard, name="leaderboard"),
     path("c/<slug:slug>/", views.leaderboard, name="contest"),
     path("me/", views.home, name="home"),
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(template_name="web/login.html"), name="login"),
+    path("login/", auth.LoginView.as_view(template_name="web/login.html"), name="login"),
     # The one-time sign-up link of an imported account: its owner sets a password.
     path(
         "welcome/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(
+        auth.WelcomeView.as_view(
             template_name="web/welcome.html", success_url=reverse_lazy("login")
         ),
         name="welcome",

@@ -12,7 +12,7 @@ from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tournaments.server.accounts.models import ApiToken, Participant, participant_of
 from tournaments.server.ladder import logs
@@ -21,11 +21,19 @@ from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
 from tournaments.server.submissions.validation import tail
-from tournaments.server.web.access import (
-    require_game_visible,
-    require_private,
+from tournaments.server.visibility import results_open
+from tournaments.server.web.forms import (
+    ActingForm,
+    ApiChallengeForm,
+    ApiTokenForm,
+    ChallengeForm,
+    PinForm,
+    RevokeForm,
+    SignupForm,
+    TokenForm,
+    UploadForm,
+    form_errors,
 )
-from tournaments.server.web.forms import SignupForm, UploadForm
 from tournaments.server.web.history import rating_points, results_against, svg_polyline
 
 LOG_LINES = 400
@@ -65,16 +73,18 @@ def leaderboard_rows(contest: Contest | None = None) -> list[dict[str, Any]]:
     return rows
 
 
+@require_safe
 def leaderboard(request: HttpRequest, slug: str | None = None) -> HttpResponse:
     contest = get_object_or_404(Contest, slug=slug) if slug else Contest.current()
     # A contest hidden until its results shows participants no standings (nor the games'
     # results that would give them away) before it is closed; organisers see everything.
-    visible = contest.standings_visible_to(request.user)
+    visible = results_open(contest, request.user)
     context = {
         "rows": leaderboard_rows(contest) if visible else [],
         "contest": contest,
         "hidden": not visible,
-        "recent": Game.objects.filter(status=Game.DONE, contest=contest, kind=Game.LADDER)
+        "recent": Game.objects.visible_to(request.user)
+        .filter(status=Game.DONE, contest=contest, kind=Game.LADDER)
         .order_by("-finished")
         .prefetch_related("seats__version__participant")[:10]
         if visible
@@ -85,6 +95,7 @@ def leaderboard(request: HttpRequest, slug: str | None = None) -> HttpResponse:
     return render(request, "web/leaderboard.html", context)
 
 
+@require_safe
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     who = participant_of(request.user)
@@ -93,95 +104,129 @@ def home(request: HttpRequest) -> HttpResponse:
     return redirect("participant", name=who.name)
 
 
+_MEMBERS_ONLY = {
+    "pin": "only the participant's members choose its version",
+    "challenge": "only the participant's members ask for its challenges",
+    "archive": "only the participant's members submit for it",
+}
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 def participant_page(request: HttpRequest, name: str) -> HttpResponse:
     who = get_object_or_404(Participant, name=name)
-    member = who.is_member(request.user)
-    form = UploadForm()
-    if request.method == "POST" and "pin" in request.POST:
-        if not member:
-            return HttpResponse("only the participant's members choose its version", status=403)
-        pin = request.POST["pin"]
-        who.pinned = (
-            None
-            if pin == "newest"
-            else get_object_or_404(Version, participant=who, number=pin, state=Version.PASSED)
-        )
-        who.save(update_fields=["pinned"])
-        messages.info(
-            request,
-            "the newest version that passed plays"
-            if who.pinned is None
-            else f"version {who.pinned.number} plays",
-        )
-        return redirect("participant", name=who.name)
-    if request.method == "POST" and "challenge" in request.POST:
-        if not member:
-            return HttpResponse("only the participant's members ask for its challenges", status=403)
-        from tournaments.server.ladder.challenges import ChallengeError, challenge
-
-        opponents = [n.strip() for n in request.POST["challenge"].split(",") if n.strip()]
-        try:
-            game = challenge(who, opponents)
-        except ChallengeError as exc:
-            messages.error(request, str(exc))
-            return redirect("participant", name=who.name)
-        messages.success(request, f"challenge scheduled as game {game.pk} (unranked)")
-        return redirect("game", game_id=game.pk)
+    form, status = UploadForm(), 200
     if request.method == "POST":
-        if not member:  # only a member submits for a participant
-            return HttpResponse("only the participant's members submit for it", status=403)
-        form = UploadForm(request.POST, request.FILES)
-        if form.is_valid():
-            try:
-                version = submit(who, form.chunks(), request.user)
-            except SubmissionError as exc:
-                form.add_error("archive", str(exc))
-            else:
-                messages.success(
-                    request, f"version {version.number} received; it is validated before it plays"
-                )
-                return redirect("participant", name=who.name)
+        action = next((a for a in ("pin", "challenge") if a in request.POST), "archive")
+        if not who.is_member(request.user):
+            return HttpResponse(_MEMBERS_ONLY[action], status=403)
+        handler = {"pin": _pin, "challenge": _challenge, "archive": _upload}[action]
+        answer = handler(request, who)
+        if isinstance(answer, HttpResponse):
+            return answer
+        # A refused form: the page again, with why (the message, or the upload form's errors).
+        form, status = answer, 400
+    return render(
+        request, "web/participant.html", _participant_context(request, who, form), status=status
+    )
+
+
+def _pin(request: HttpRequest, who: Participant) -> HttpResponse | UploadForm:
+    form = PinForm(request.POST)
+    number = form.cleaned_data["pin"] if form.is_valid() else None
+    chosen = (
+        Version.objects.filter(participant=who, number=number, state=Version.PASSED).first()
+        if number is not None
+        else None
+    )
+    if not form.is_valid() or (number is not None and chosen is None):
+        why = form_errors(form) or f"{who.name} has no version {number} that passed validation"
+        messages.error(request, f"{why}: pin a version listed as passed, or 'newest'")
+        return UploadForm()
+    who.pinned = chosen
+    who.save(update_fields=["pinned"])
+    messages.info(
+        request,
+        "the newest version that passed plays" if chosen is None else f"version {number} plays",
+    )
+    return redirect("participant", name=who.name)
+
+
+def _challenge(request: HttpRequest, who: Participant) -> HttpResponse | UploadForm:
+    from tournaments.server.ladder.challenges import ChallengeError, challenge
+
+    form = ChallengeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_errors(form))
+        return UploadForm()
+    try:
+        game = challenge(who, form.cleaned_data["challenge"])
+    except ChallengeError as exc:
+        messages.error(request, str(exc))
+        return UploadForm()
+    messages.success(request, f"challenge scheduled as game {game.pk} (unranked)")
+    return redirect("game", game_id=game.pk)
+
+
+def _upload(request: HttpRequest, who: Participant) -> HttpResponse | UploadForm:
+    form = UploadForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            version = submit(who, form.chunks(), request.user)
+        except SubmissionError as exc:
+            form.add_error("archive", str(exc))
+        else:
+            messages.success(
+                request, f"version {version.number} received; it is validated before it plays"
+            )
+            return redirect("participant", name=who.name)
+    return form
+
+
+def _participant_context(
+    request: HttpRequest, who: Participant, form: UploadForm
+) -> dict[str, Any]:
     versions = list(who.versions.select_related("standing").order_by("-number"))
+    # Only the games the visitor may see (in a contest hidden until its results, a participant
+    # sees the games it played in): their scores and ranks, and the results against each
+    # opponent drawn from them.
+    seen = Seat.objects.visible_to(request.user)
     games = (
-        Seat.objects.filter(version_id__in=[v.pk for v in versions], rank__isnull=False)
+        seen.filter(version_id__in=[v.pk for v in versions], rank__isnull=False)
         .select_related("game", "version")
         .order_by("-game_id")[:20]
     )
-    active = {v.pk for v in active_versions(who)}
-    # A contest hidden until its results shows participants no ratings here either.
-    rated = Contest.of(who).standings_visible_to(request.user)
-    return render(
-        request,
-        "web/participant.html",
-        {
-            "who": who,
-            "versions": versions,
-            "member": member,
-            "form": form,
-            "seats": games,
-            "active": active,
-            "private": who.may_see_private(request.user),
-            "rated": rated,
-            "chart": svg_polyline(rating_points(who)) if rated else None,
-            "against": results_against(who),
-        },
-    )
+    # Ratings and game counts are the standings: hidden with them.
+    rated = results_open(Contest.of(who), request.user)
+    return {
+        "who": who,
+        "versions": versions,
+        "member": who.is_member(request.user),
+        "form": form,
+        "seats": games,
+        "active": {v.pk for v in active_versions(who)},
+        "private": who.may_see_private(request.user),
+        "rated": rated,
+        "chart": svg_polyline(rating_points(who)) if rated else None,
+        "against": results_against(who, seats=seen),
+    }
 
 
+@require_safe
 def version_page(request: HttpRequest, name: str, number: int) -> HttpResponse:
     who = get_object_or_404(Participant, name=name)
     version = get_object_or_404(Version, participant=who, number=number)
-    return render(
-        request,
-        "web/version.html",
-        {"who": who, "version": version, "private": who.may_see_private(request.user)},
-    )
+    private = Version.objects.private_to(request.user).filter(pk=version.pk).exists()
+    return render(request, "web/version.html", {"who": who, "version": version, "private": private})
 
 
+@require_safe
 def version_archive(request: HttpRequest, name: str, number: int) -> FileResponse:
-    who = get_object_or_404(Participant, name=name)
-    require_private(who, request.user)
-    version = get_object_or_404(Version, participant=who, number=number)
+    version = get_object_or_404(
+        Version.objects.private_to(request.user).select_related("participant"),
+        participant__name=name,
+        number=number,
+    )
+    who = version.participant
     path = version.archive_path()
     return FileResponse(
         open(path, "rb"),
@@ -190,21 +235,24 @@ def version_archive(request: HttpRequest, name: str, number: int) -> FileRespons
     )
 
 
+@require_safe
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
-    require_game_visible(game, request.user)
+    game = get_object_or_404(Game.objects.visible_to(request.user), pk=game_id)
     seats = list(game.seats.select_related("version__participant").order_by("seat"))
+    logs = set(
+        Seat.objects.logs_visible_to(request.user).filter(game=game).values_list("pk", flat=True)
+    )
     for s in seats:
-        s.private = s.version.participant.may_see_private(request.user)
+        s.private = s.pk in logs
     return render(request, "web/game.html", {"game": game, "seats": seats})
 
 
+@require_safe
 def game_viewer(request: HttpRequest, game_id: int) -> HttpResponse:
     from referee.engine import RecordError
     from tournaments.web.replay_page import viewer_html
 
-    game = get_object_or_404(Game, pk=game_id, status=Game.DONE)
-    require_game_visible(game, request.user)
+    game = get_object_or_404(Game.objects.visible_to(request.user), pk=game_id, status=Game.DONE)
     try:
         return HttpResponse(viewer_html(game.record or {}))
     except RecordError as exc:
@@ -213,16 +261,19 @@ def game_viewer(request: HttpRequest, game_id: int) -> HttpResponse:
         )
 
 
+@require_safe
 def seat_log(request: HttpRequest, game_id: int, seat: int) -> HttpResponse:
     row = get_object_or_404(
-        Seat.objects.select_related("version__participant"), game_id=game_id, seat=seat
+        Seat.objects.logs_visible_to(request.user).select_related("version__participant"),
+        game_id=game_id,
+        seat=seat,
     )
-    require_private(row.version.participant, request.user)
     path = logs.readable(row.log, game_id)  # only its game's own file (ladder.logs)
     text = tail(path, LOG_LINES, 256 * 1024) if path else ""
     return render(request, "web/log.html", {"seat": row, "text": text})
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     contest = Contest.current()
     form = SignupForm(request.POST or None)
@@ -232,20 +283,32 @@ def signup(request: HttpRequest) -> HttpResponse:
         who.members.add(user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("participant", name=who.name)
-    return render(request, "web/signup.html", {"form": form, "contest": contest})
+    status = 400 if request.method == "POST" else 200  # a refused form, with its errors
+    return render(request, "web/signup.html", {"form": form, "contest": contest}, status=status)
 
 
 @login_required
+@require_http_methods(["GET", "HEAD", "POST"])
 def tokens(request: HttpRequest) -> HttpResponse:
-    new = None
+    new, status = None, 200
     if request.method == "POST":
-        if "revoke" in request.POST:
-            row = get_object_or_404(ApiToken, pk=request.POST["revoke"], user=request.user)
+        form = RevokeForm(request.POST) if "revoke" in request.POST else TokenForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, form_errors(form))
+            status = 400
+        elif "revoke" in form.cleaned_data:
+            row = get_object_or_404(ApiToken, pk=form.cleaned_data["revoke"], user=request.user)
             row.revoke()
             messages.info(request, f"token {row} revoked")
             return redirect("tokens")
-        _, new = ApiToken.issue(request.user, request.POST.get("name") or "cli")
-    return render(request, "web/tokens.html", {"tokens": request.user.api_tokens.all(), "new": new})
+        else:
+            _, new = ApiToken.issue(request.user, form.cleaned_data["name"])
+    return render(
+        request,
+        "web/tokens.html",
+        {"tokens": request.user.api_tokens.all(), "new": new},
+        status=status,
+    )
 
 
 # -- the CLI's API ---------------------------------------------------------------------------
@@ -263,14 +326,15 @@ def _refuse(message: str, status: int) -> JsonResponse:
 @csrf_exempt  # no cookies: the password (here) or the token (below) is the credential
 @require_POST
 def api_token(request: HttpRequest) -> JsonResponse:
+    form = ApiTokenForm(request.POST)
+    if not form.is_valid():
+        return _refuse(form_errors(form), 400)
     user = authenticate(
-        request,
-        username=request.POST.get("username", ""),
-        password=request.POST.get("password", ""),
+        request, username=form.cleaned_data["username"], password=form.cleaned_data["password"]
     )
     if user is None:
         return _refuse("wrong user name or password", 401)
-    _, token = ApiToken.issue(user, request.POST.get("name") or "cli")
+    _, token = ApiToken.issue(user, form.cleaned_data["name"])
     who = participant_of(user)
     return JsonResponse(
         {"token": token, "user": user.get_username(), "participant": who.name if who else None}
@@ -282,12 +346,15 @@ _NO_TOKEN = "no valid token: run `azul-arena login --server URL` (a revoked toke
 
 def _acting_for(request: HttpRequest, doing: str) -> tuple[Any, Participant] | JsonResponse:
     """The token's user and the participant it acts for (the POST's `participant`, else its
-    own), or the refusal to send: no valid token (401), no such participant (404), not a
-    member (403)."""
+    own), or the refusal to send: no valid token (401), not a name (400), no such participant
+    (404), not a member (403)."""
     user = _token_user(request)
     if user is None:
         return _refuse(_NO_TOKEN, 401)
-    name = request.POST.get("participant")
+    form = ActingForm(request.POST)
+    if not form.is_valid():
+        return _refuse(form_errors(form), 400)
+    name = form.cleaned_data["participant"]
     who = Participant.objects.filter(name=name).first() if name else participant_of(user)
     if name and who is None:
         return _refuse(f"no participant is named {name!r}: check the name on the leaderboard", 404)
@@ -333,7 +400,10 @@ def api_challenge(request: HttpRequest) -> JsonResponse:
     if isinstance(acting, JsonResponse):
         return acting
     _, who = acting
-    opponents = [n.strip() for n in request.POST.get("opponents", "").split(",") if n.strip()]
+    form = ApiChallengeForm(request.POST)
+    if not form.is_valid():
+        return _refuse(form_errors(form), 400)
+    opponents = form.cleaned_data["opponents"]
     try:
         game = challenge(who, opponents)
     except ChallengeError as exc:
@@ -352,6 +422,7 @@ def api_challenge(request: HttpRequest) -> JsonResponse:
 
 
 @csrf_exempt
+@require_safe
 def api_versions(request: HttpRequest) -> JsonResponse:
     user = _token_user(request)
     if user is None:
@@ -372,24 +443,26 @@ def api_versions(request: HttpRequest) -> JsonResponse:
                     "uploaded": v.uploaded.isoformat(),
                     "suspended": v.suspended,
                 }
-                for v in who.versions.order_by("-number")
+                for v in Version.objects.private_to(user)
+                .filter(participant=who)
+                .order_by("-number")
             ],
         }
     )
 
 
+@require_safe
 def api_logs(request: HttpRequest, game_id: int) -> JsonResponse:
     """The logs of a game's seats the token's user may read (their own; all for organisers)."""
     user = _token_user(request)
     if user is None:
         return _refuse(_NO_TOKEN, 401)
-    seats = [
-        s
-        for s in Seat.objects.select_related("version__participant")
+    seats = list(
+        Seat.objects.logs_visible_to(user)
+        .select_related("version__participant")
         .filter(game_id=game_id)
         .order_by("seat")
-        if s.version.participant.may_see_private(user)
-    ]
+    )
     if not seats:
         return _refuse(f"game {game_id} has no seat of yours (or does not exist)", 404)
     out = []
