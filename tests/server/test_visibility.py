@@ -5,12 +5,11 @@ posted with bad values answers 400 with a message, never 500."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.tokens import default_token_generator
 from django.test import Client, TestCase
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -21,6 +20,7 @@ from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
 from tests.server.test_web import PASSWORD, played_record
 from tournaments.server.accounts.models import ApiToken, Participant
 from tournaments.server.ladder import results
+from tournaments.server.ladder.logs import game_folder, seat_log
 from tournaments.server.ladder.models import Contest, Game
 from tournaments.server.ladder.standings import enter
 from tournaments.server.submissions.intake import submit
@@ -92,12 +92,11 @@ def scene(contest: Contest, names: tuple[str, str, str], scores: tuple[int, int]
         people[name] = (user, who)
     mine = passed(people[member_name][1], f"validation tail of {member_name}")
     theirs = passed(people[opponent_name][1], f"validation tail of {opponent_name}")
-    logs = Path(settings.HOME) / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
-    paths = [logs / f"{n}-seat.log" for n in names[:2]]
-    for path, name in zip(paths, names, strict=False):
-        path.write_text(f"the private thoughts of {name}\n")
     game = results.schedule(contest, [mine, theirs])
+    paths = [seat_log(game.pk, seat) for seat in range(2)]  # where the ladder writes them
+    for path, name in zip(paths, names, strict=False):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"the private thoughts of {name}\n")
     results.record(
         game.pk,
         GameOutcome(
@@ -142,6 +141,8 @@ class EveryUrl(TestCase):
             "open": scene(Contest.current(), ("alice", "bob", "olive"), (731905, 482316)),
             "hidden": scene(hidden, ("carol", "dave", "erin"), (918273, 564738)),
         }
+        for s in self.scenes.values():  # the database is rolled back, the log files are not
+            self.addCleanup(shutil.rmtree, game_folder(s.game.pk), ignore_errors=True)
         staff_user, _ = participant("org", PASSWORD, staff=True)
         staff_token = ApiToken.issue(staff_user)[1]
         for s in self.scenes.values():
