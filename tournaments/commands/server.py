@@ -30,11 +30,18 @@ HOME_HELP = (
 SERVER_HELP = "the server's URL, e.g. http://localhost:8000"
 
 
-def _setup(home: Path | None) -> Path:
+def _setup(home: Path | None, make_key: bool = False) -> Path:
+    """Configure Django on the data folder; `make_key` (init, demo) first makes its secret key
+    file unless $AZUL_ARENA_SECRET_KEY is set: the only commands that make one."""
     from tournaments.server import HOME_VARIABLE, setup
 
     chosen = home or Path(os.environ.get(HOME_VARIABLE) or "arena-server")
     try:
+        chosen.mkdir(parents=True, exist_ok=True)  # the settings only read it
+        if make_key:
+            from tournaments.server.secret import make_key as make
+
+            make(chosen.resolve())
         setup(chosen)
     except Exception as exc:  # noqa: BLE001 - a bad DATABASE_URL, an unwritable folder
         fail(f"cannot start the server's Django project: {exc}")
@@ -121,7 +128,7 @@ def server_init(
 
     Example: [bold]azul-arena server init --home ./contest --ruleset azul --players 2[/]
     """
-    folder = _setup(home)
+    folder = _setup(home, make_key=True)
     from tournaments.server.runtime import create_organiser, migrate
 
     migrate()
@@ -217,6 +224,15 @@ def _run(
     except (ListenError, OSError) as exc:
         fail(f"cannot listen on {listen}: {exc}")
         return
+    died: list[int] = []
+
+    def web_died(status: int) -> None:  # stop the ladder (or the wait) as Ctrl-C would
+        import signal
+
+        died.append(status)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    web.watch(web_died)
     console.print(
         f"{banner}serving on [bold]{web.url}[/]"
         + (f" (ladder: isolation {level})" if ladder else " (no ladder)"),
@@ -237,6 +253,19 @@ def _run(
                 pass
     finally:
         web.stop()
+    if died:
+        fail(f"the web server (gunicorn) ended with status {died[0]}: its error is above")
+
+
+def _check_key() -> None:
+    """Refuse to serve with no secret key, a published one or one tracked by git."""
+    from django.conf import settings
+
+    from tournaments.server.secret import refusal
+
+    problem = refusal(settings.HOME, settings.SECRET_KEY)
+    if problem is not None:
+        fail(problem)
 
 
 @server_app.command("run")
@@ -255,6 +284,7 @@ def server_run(
     (outside localhost, set AZUL_ARENA_ALLOWED_HOSTS to the names it is reached by)
     """
     _setup(home)
+    _check_key()
     from tournaments.server.runtime import migrate
 
     migrate()
@@ -284,7 +314,8 @@ def server_demo(
     unknown = [b for b in bots if b not in builtin_bots()]
     if unknown:
         fail(f"unknown reference bot(s) {', '.join(unknown)}; known: {', '.join(builtin_bots())}")
-    _setup(home)
+    _setup(home, make_key=True)
+    _check_key()
     from tournaments.server.runtime import (
         DEMO_BOTS,
         create_organiser,
@@ -967,6 +998,7 @@ def import_class(
     Example: [bold]azul-arena server import-class class.csv --contest comp-2026 --links links.csv[/]
     """
     _setup(home)
+    _check_key()  # the sign-up links are signed with it
     from tournaments.server.accounts import classlist
     from tournaments.server.ladder.models import Contest
     from tournaments.server.runtime import migrate
