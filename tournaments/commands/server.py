@@ -215,12 +215,13 @@ def _run(
     ladder: bool,
     games: int | None,
     banner: str = "",
+    web_workers: int = 2,
 ) -> None:
     from tournaments.server.runtime import ListenError, serve
 
     level = check_isolation(isolation) if ladder else None
     try:
-        web = serve(listen)
+        web = serve(listen, web_workers)
     except (ListenError, OSError) as exc:
         fail(f"cannot listen on {listen}: {exc}")
         return
@@ -261,9 +262,9 @@ def _check_key() -> None:
     """Refuse to serve with no secret key, a published one or one tracked by git."""
     from django.conf import settings
 
-    from tournaments.server.secret import refusal
+    from tournaments.server.secret import configured_key, refusal
 
-    problem = refusal(settings.HOME, settings.SECRET_KEY)
+    problem = refusal(settings.HOME, configured_key())
     if problem is not None:
         fail(problem)
 
@@ -277,6 +278,9 @@ def server_run(
     ladder: bool = typer.Option(
         True, "--ladder/--no-ladder", help="run the ladder worker in this process too"
     ),
+    web_workers: int = typer.Option(
+        2, "--web-workers", min=1, help="the web server's processes (gunicorn, 8 threads each)"
+    ),
 ) -> None:
     """The web site and the ladder worker, one command on one machine.
 
@@ -288,7 +292,7 @@ def server_run(
     from tournaments.server.runtime import migrate
 
     migrate()
-    _run(listen, concurrency, isolation, ladder, None)
+    _run(listen, concurrency, isolation, ladder, None, web_workers=web_workers)
 
 
 @server_app.command("demo")

@@ -25,7 +25,7 @@ from gunicorn.app.base import BaseApplication
 PR_SET_PDEATHSIG = 1
 
 
-class Site(BaseApplication):  # type: ignore[misc]  (gunicorn has no type hints)
+class Site(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hints
     def __init__(self, fd: int, workers: int, threads: int) -> None:
         self.options = {
             "bind": [f"fd://{fd}"],

@@ -4,7 +4,8 @@ It is $AZUL_ARENA_SECRET_KEY, else the file `secret_key` of the data folder. Onl
 and `server demo` make that file (`make_key`); importing the settings only reads it, so that
 `--help`, `migrate` or a checkout's tests never leave a key behind. Whatever serves or signs
 checks the key first (`key_problem`, `tracked_key_file`): none, a leaked one or one committed
-to git is refused with what to do instead. No Django here: the settings import this module.
+to git is refused with what to do instead. The settings import this module: Django is imported
+only inside `configured_key`.
 """
 
 from __future__ import annotations
@@ -38,6 +39,18 @@ def read_key(home: Path) -> str:
     try:
         return (home / FILE).read_text().strip()
     except FileNotFoundError:
+        return ""
+
+
+def configured_key() -> str:
+    """Django's SECRET_KEY as configured, "" when it is empty (where reading it raises a terse
+    ImproperlyConfigured of Django's own, which `key_problem` says better)."""
+    from django.conf import settings
+    from django.core.exceptions import ImproperlyConfigured
+
+    try:
+        return str(settings.SECRET_KEY)
+    except ImproperlyConfigured:
         return ""
 
 

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import os
 
-from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.wsgi import get_wsgi_application
 
 from tournaments.server.bodylimit import BodyLimit
-from tournaments.server.secret import key_problem
+from tournaments.server.secret import configured_key, key_problem
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.server.settings")
 django_application = get_wsgi_application()
-if (problem := key_problem(settings.SECRET_KEY)) is not None:
+if (problem := key_problem(configured_key())) is not None:
     raise ImproperlyConfigured(problem)
 application = BodyLimit(django_application)
