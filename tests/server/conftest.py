@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import atexit
 import os
+import secrets
 import shutil
 import tempfile
 
 HOME = tempfile.mkdtemp(prefix="arena-server-test-")
 atexit.register(shutil.rmtree, HOME, ignore_errors=True)
 os.environ["AZUL_ARENA_SERVER_HOME"] = HOME
+# The tests' own secret key, as a deployment gives one (importing the settings makes none);
+# the CLI processes the tests start inherit it.
+os.environ["AZUL_ARENA_SECRET_KEY"] = secrets.token_urlsafe(50)
 # SQLite unless the PostgreSQL test (test_postgres.py) runs these tests against its server.
 POSTGRES_URL = os.environ.get("AZUL_ARENA_TEST_DATABASE_URL")
 if POSTGRES_URL:

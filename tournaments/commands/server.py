@@ -30,11 +30,18 @@ HOME_HELP = (
 SERVER_HELP = "the server's URL, e.g. http://localhost:8000"
 
 
-def _setup(home: Path | None) -> Path:
+def _setup(home: Path | None, make_key: bool = False) -> Path:
+    """Configure Django on the data folder; `make_key` (init, demo) first makes its secret key
+    file unless $AZUL_ARENA_SECRET_KEY is set: the only commands that make one."""
     from tournaments.server import HOME_VARIABLE, setup
 
     chosen = home or Path(os.environ.get(HOME_VARIABLE) or "arena-server")
     try:
+        chosen.mkdir(parents=True, exist_ok=True)  # the settings only read it
+        if make_key:
+            from tournaments.server.secret import make_key as make
+
+            make(chosen.resolve())
         setup(chosen)
     except Exception as exc:  # noqa: BLE001 - a bad DATABASE_URL, an unwritable folder
         fail(f"cannot start the server's Django project: {exc}")
@@ -121,7 +128,7 @@ def server_init(
 
     Example: [bold]azul-arena server init --home ./contest --ruleset azul --players 2[/]
     """
-    folder = _setup(home)
+    folder = _setup(home, make_key=True)
     from tournaments.server.runtime import create_organiser, migrate
 
     migrate()
@@ -208,15 +215,25 @@ def _run(
     ladder: bool,
     games: int | None,
     banner: str = "",
+    web_workers: int = 2,
 ) -> None:
     from tournaments.server.runtime import ListenError, serve
 
     level = check_isolation(isolation) if ladder else None
     try:
-        web = serve(listen)
+        web = serve(listen, web_workers)
     except (ListenError, OSError) as exc:
         fail(f"cannot listen on {listen}: {exc}")
         return
+    died: list[int] = []
+
+    def web_died(status: int) -> None:  # stop the ladder (or the wait) as Ctrl-C would
+        import signal
+
+        died.append(status)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    web.watch(web_died)
     console.print(
         f"{banner}serving on [bold]{web.url}[/]"
         + (f" (ladder: isolation {level})" if ladder else " (no ladder)"),
@@ -237,6 +254,19 @@ def _run(
                 pass
     finally:
         web.stop()
+    if died:
+        fail(f"the web server (gunicorn) ended with status {died[0]}: its error is above")
+
+
+def _check_key() -> None:
+    """Refuse to serve with no secret key, a published one or one tracked by git."""
+    from django.conf import settings
+
+    from tournaments.server.secret import configured_key, refusal
+
+    problem = refusal(settings.HOME, configured_key())
+    if problem is not None:
+        fail(problem)
 
 
 @server_app.command("run")
@@ -248,6 +278,9 @@ def server_run(
     ladder: bool = typer.Option(
         True, "--ladder/--no-ladder", help="run the ladder worker in this process too"
     ),
+    web_workers: int = typer.Option(
+        2, "--web-workers", min=1, help="the web server's processes (gunicorn, 8 threads each)"
+    ),
 ) -> None:
     """The web site and the ladder worker, one command on one machine.
 
@@ -255,10 +288,11 @@ def server_run(
     (outside localhost, set AZUL_ARENA_ALLOWED_HOSTS to the names it is reached by)
     """
     _setup(home)
+    _check_key()
     from tournaments.server.runtime import migrate
 
     migrate()
-    _run(listen, concurrency, isolation, ladder, None)
+    _run(listen, concurrency, isolation, ladder, None, web_workers=web_workers)
 
 
 @server_app.command("demo")
@@ -284,7 +318,8 @@ def server_demo(
     unknown = [b for b in bots if b not in builtin_bots()]
     if unknown:
         fail(f"unknown reference bot(s) {', '.join(unknown)}; known: {', '.join(builtin_bots())}")
-    _setup(home)
+    _setup(home, make_key=True)
+    _check_key()
     from tournaments.server.runtime import (
         DEMO_BOTS,
         create_organiser,
@@ -967,6 +1002,7 @@ def import_class(
     Example: [bold]azul-arena server import-class class.csv --contest comp-2026 --links links.csv[/]
     """
     _setup(home)
+    _check_key()  # the sign-up links are signed with it
     from tournaments.server.accounts import classlist
     from tournaments.server.ladder.models import Contest
     from tournaments.server.runtime import migrate

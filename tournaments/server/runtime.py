@@ -4,10 +4,15 @@ reference bots as participants (`server demo`)."""
 from __future__ import annotations
 
 import io
+import os
 import secrets
+import socket
+import subprocess
+import sys
 import threading
 import zipfile
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 DEMO_BOTS = ("random", "greedy", "search", "mcts")
@@ -48,41 +53,60 @@ def create_organiser(username: str, password: str | None = None) -> tuple[Any, s
 
 @dataclass
 class WebServer:
-    server: Any
-    thread: threading.Thread
+    """The site's gunicorn (appserver.py), serving on `address`."""
+
+    process: subprocess.Popen[bytes]
+    address: tuple[str, int]
+    stopping: bool = field(default=False, init=False)
 
     @property
     def url(self) -> str:
-        host, port = self.server.server_address[:2]
+        host, port = self.address
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{port}/"
 
     def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=10)
+        """Stop gracefully (requests in progress finish), killed if it takes longer."""
+        self.stopping = True
+        if self.process.poll() is None:
+            self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def watch(self, died: Callable[[int], None]) -> None:
+        """Call `died(exit status)` from a thread if the server ends while not being stopped."""
+
+        def wait() -> None:
+            status = self.process.wait()
+            if not self.stopping:
+                died(status)
+
+        threading.Thread(target=wait, name="web-watch", daemon=True).start()
 
 
-def serve(listen: str) -> WebServer:
-    """Serve the site on HOST:PORT from threads of this process (Django's own threaded WSGI
-    server; a department may put any WSGI server and a reverse proxy in front instead)."""
-    from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
-
-    from tournaments.server.wsgi import application
-
+def serve(listen: str, workers: int = 2) -> WebServer:
+    """Serve the site on HOST:PORT through gunicorn in a process of its own (appserver.py), on
+    a socket bound here: port 0 gets a free port, said in the URL; a department may put a
+    reverse proxy in front. The settings reach it through the environment (the data folder is
+    $AZUL_ARENA_SERVER_HOME since setup())."""
     host, port = parse_listen(listen)
-    ipv6 = ":" in host
-
-    class Quiet(WSGIRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-            pass  # one line per request would drown the ladder's output
-
-    server = ThreadedWSGIServer((host, port), Quiet, ipv6=ipv6)
-    server.daemon_threads = True
-    server.set_app(application)
-    thread = threading.Thread(target=server.serve_forever, name="web", daemon=True)
-    thread.start()
-    return WebServer(server, thread)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.create_server((host, port), family=family, backlog=128) as sock:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tournaments.server.appserver",
+                f"--fd={sock.fileno()}",
+                f"--parent={os.getpid()}",
+                f"--workers={workers}",
+            ],
+            pass_fds=[sock.fileno()],
+        )
+        return WebServer(process, sock.getsockname()[:2])
 
 
 def reference_archive(bot: str) -> bytes:

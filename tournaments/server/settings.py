@@ -1,20 +1,21 @@
 """Django settings of the contest server.
 
 Everything the server writes lives in one data folder (`AZUL_ARENA_SERVER_HOME`, default
-./arena-server): the SQLite database, the secret key, the uploaded archives, the unpacked
-versions and the bots' logs. `DATABASE_URL` (postgresql://...) moves the database to PostgreSQL.
+./arena-server): the SQLite database, the secret key (made by `server init`, never by importing
+these settings), the uploaded archives, the unpacked versions and the bots' logs.
+`DATABASE_URL` (postgresql://...) moves the database to PostgreSQL.
 """
 
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
 from tournaments.server import HOME_VARIABLE
 from tournaments.server.dburl import from_url, sqlite
+from tournaments.server.secret import read_key
 
 HOME = Path(os.environ.get(HOME_VARIABLE) or "arena-server").resolve()
 PACKAGE = Path(__file__).resolve().parent
@@ -37,22 +38,9 @@ def whole_number(variable: str, default: int) -> int:
     )
 
 
-def _secret_key() -> str:
-    """$AZUL_ARENA_SECRET_KEY, else one made on first use and kept in the data folder (readable
-    by its owner only): sessions and CSRF tokens stay valid across restarts."""
-    key = os.environ.get("AZUL_ARENA_SECRET_KEY")
-    if key:
-        return key
-    path = HOME / "secret_key"
-    if not path.exists():
-        HOME.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as out:
-            out.write(secrets.token_urlsafe(50))
-    return path.read_text().strip()
-
-
-SECRET_KEY = _secret_key()
+# Read only, never made here (tournaments/server/secret.py): "" until `server init` makes the
+# key; whatever serves or signs refuses to start without one (wsgi.py, `server run`).
+SECRET_KEY = read_key(HOME)
 DEBUG = os.environ.get("AZUL_ARENA_DEBUG", "") == "1"
 ALLOWED_HOSTS = [
     h.strip()
@@ -184,10 +172,16 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "leaderboard"
 
-# An upload is an archive of a bot's folder; larger ones are refused before they are read.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
-FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+# An upload is an archive of a bot's folder. Request bodies are bounded as they arrive
+# (tournaments/server/bodylimit.py answers 413): the URLs named in ARCHIVE_UPLOAD_URLS take an
+# archive of up to ARCHIVE_MAX_BYTES (and FORM_MAX_BYTES for the form's other fields), every
+# other URL FORM_MAX_BYTES; an uploaded file above FILE_UPLOAD_MAX_MEMORY_SIZE is spooled to a
+# temporary file, which those limits bound.
 ARCHIVE_MAX_BYTES = whole_number("AZUL_ARENA_ARCHIVE_MAX_BYTES", 20 * 2**20)
+FORM_MAX_BYTES = whole_number("AZUL_ARENA_FORM_MAX_BYTES", 64 * 2**10)
+ARCHIVE_UPLOAD_URLS = ("api_submit", "participant")
+DATA_UPLOAD_MAX_MEMORY_SIZE = FORM_MAX_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 UNPACKED_MAX_BYTES = whole_number("AZUL_ARENA_UNPACKED_MAX_BYTES", 100 * 2**20)
 UNPACKED_MAX_FILES = whole_number("AZUL_ARENA_UNPACKED_MAX_FILES", 2000)
 
