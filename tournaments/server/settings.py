@@ -18,6 +18,9 @@ from tournaments.server.dburl import from_url, sqlite
 from tournaments.server.secret import read_key
 
 HOME = Path(os.environ.get(HOME_VARIABLE) or "arena-server").resolve()
+# Said back to this process's environment, resolved: the sandbox covers the server's home
+# wherever it lies (referee.sandbox reads the variable), the default ./arena-server included.
+os.environ[HOME_VARIABLE] = str(HOME)
 PACKAGE = Path(__file__).resolve().parent
 
 
