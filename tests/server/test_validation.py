@@ -116,6 +116,16 @@ class BoundedValidationTests(TransactionTestCase):
         self.assertIn("its bot.toml asks for 1e+09 s", version.reason)
         self.assertIn("see the validation log on the version page", version.reason)
 
+    def test_the_cap_is_an_organisers_setting_in_the_admin(self) -> None:
+        from django.test import Client
+
+        user, _ = participant("organiser", staff=True)
+        client = Client()
+        client.force_login(user)
+        page = client.get(f"/admin/arena_ladder/contest/{Contest.current().pk}/change/")
+        self.assertContains(page, 'name="build_timeout"')
+        self.assertContains(page, 'value="3"')
+
     def test_a_check_past_its_deadline_fails_saying_so(self) -> None:
         from django.test import override_settings
 
