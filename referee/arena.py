@@ -35,7 +35,7 @@ from typing import Any
 from referee import sandbox
 from referee.clocks import SeatClock, require_cpu_clock
 from referee.events import MatchEvent
-from referee.folders import BuildError, build, is_folder_entry, read_folder
+from referee.folders import BuildError, build, cap_build_timeout, is_folder_entry, read_folder
 from referee.launcher import (
     ADDRESS_SPACE_LIMIT,
     CPU_SECONDS_LIMIT,
@@ -180,6 +180,7 @@ class Arena:
         api: list[str] | None = None,
         client_ca: bytes | None = None,
         public_watch: bool = False,
+        build_timeout: float | None = None,
     ) -> None:
         """`isolation`: none, process or sandbox (None: the strongest this machine offers;
         IsolationError, naming what is missing, for one it cannot provide). `bot_env`: variables
@@ -192,7 +193,8 @@ class Arena:
         only: `referee.access`) and on the `api` addresses, with `client_ca` and `public_watch`
         as `RefereeServer` takes them; never on the socket the Arena's own bots are given.
         RunMatch seats only built-in bots, remote bots by token and the `entries` given here
-        (`referee.service`)."""
+        (`referee.service`). `build_timeout`: the longest a bot folder's build may take here,
+        whatever its bot.toml asks for (None: what it asks)."""
         self._tls, self._tokens = tls, tokens
         self._api, self._client_ca, self._public_watch = list(api or []), client_ca, public_watch
         self.isolation = sandbox.require(isolation)
@@ -222,6 +224,7 @@ class Arena:
         self.warm_start = not off if warm_start is None else warm_start
         self._standby: asyncio.Task[BotProcess] | None = None
         self._builds: dict[Path, asyncio.Task[float]] = {}  # bot folders' build steps, once each
+        self.build_timeout = build_timeout
         self._closing = False
         self.server: RefereeServer | None = None
         self._launching: Isolation | None = None
@@ -453,7 +456,7 @@ class Arena:
         waits for the same build; BuildError, a ValueError, when it failed)."""
         if not is_folder_entry(entry):
             return
-        folder = read_folder(entry)
+        folder = cap_build_timeout(read_folder(entry), self.build_timeout)
         if not folder.build:
             return
         task = self._builds.get(folder.path)

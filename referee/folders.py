@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import shlex
 import signal
@@ -42,7 +43,8 @@ class FolderError(ValueError):
 
 
 class BuildError(ValueError):
-    """A bot folder's build failed or timed out; the message says which and where its log is."""
+    """A bot folder's build failed or timed out; the message says which, `log_path` where its
+    log is (not in the message: a server shows its participants no path of its own)."""
 
     def __init__(self, message: str, log_path: Path) -> None:
         super().__init__(message)
@@ -59,6 +61,7 @@ class BotFolder:
     build_timeout: float = DEFAULT_BUILD_TIMEOUT
     name: str = ""
     language: str = ""
+    asked_timeout: float | None = None  # bot.toml's build_timeout, when a limit cut it
 
     def argv(self) -> list[str]:
         """The run command, with a program given as a relative path made the folder's."""
@@ -136,6 +139,14 @@ def read_folder(path: str | Path) -> BotFolder:
     )
 
 
+def cap_build_timeout(folder: BotFolder, cap: float | None) -> BotFolder:
+    """`folder` with its build_timeout at most `cap` seconds (a server's limit: a bot.toml may
+    ask for any time, but one build must not hold up everyone else's validation)."""
+    if cap is None or folder.build_timeout <= cap:
+        return folder
+    return dataclasses.replace(folder, build_timeout=cap, asked_timeout=folder.build_timeout)
+
+
 def build_command(folder: BotFolder) -> list[str]:
     """The argv that builds `folder` (run in the folder, under `folder.build_timeout`)."""
     return ["/bin/sh", "-c", folder.build]
@@ -181,17 +192,21 @@ async def build(
         await process.wait()
         if isinstance(exc, asyncio.CancelledError):
             raise
+        cut = (
+            f" (the limit here, although its bot.toml asks for {folder.asked_timeout:g} s)"
+            if folder.asked_timeout is not None
+            else ""
+        )
         raise BuildError(
-            f"the build of {folder.path} ({folder.build}) took more than "
-            f"{folder.build_timeout:g} s; see {log_path}",
+            f"the build ({folder.build}) took more than {folder.build_timeout:g} s{cut} and "
+            "was stopped",
             log_path,
         ) from None
     if code != 0:
         # The error line first: a fault's detail is cut short in records (the command is the
         # log's first line).
         raise BuildError(
-            f"the build of {folder.path} failed with exit code {code}: "
-            f"{_telling_line(log_path)}; see {log_path}",
+            f"the build ({folder.build}) failed with exit code {code}: {_telling_line(log_path)}",
             log_path,
         )
     return time.monotonic() - began

@@ -7,9 +7,11 @@ message at a time; the stream under it (sdk.stream) keeps answering pings while 
 from __future__ import annotations
 
 import logging
+import os
 import random
 import sys
 import time
+import traceback
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -28,10 +30,41 @@ ERROR_PREFIX = "error: "  # a reply saying choose_move raised (referee.match rea
 
 def last_line(exc: BaseException, keep: int = 200) -> str:
     """The last line of `exc`'s traceback (`KeyError: 'x'`), clipped to `keep` characters."""
-    import traceback
-
     line = traceback.format_exception_only(type(exc), exc)[-1].strip()
     return line if len(line) <= keep else line[:keep] + "..."
+
+
+def _not_the_bots() -> tuple[str, ...]:
+    """The folders whose files are not a bot's own: the project's packages (the SDK, the
+    referee, the built-in bots) and Python's (its library, site-packages)."""
+    root = os.path.realpath(os.path.join(os.path.dirname(__file__), os.pardir))
+    folders = [os.path.join(root, p) for p in ("sdk", "referee", "bots")]
+    folders += {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    return tuple(os.path.realpath(f).rstrip(os.sep) + os.sep for f in folders if f.strip(os.sep))
+
+
+def _trim(te: traceback.TracebackException, seen: set[int]) -> None:
+    """Keep only the frames of the bot's own files, in `te` and the exceptions chained to it."""
+    if id(te) in seen:
+        return
+    seen.add(id(te))
+    theirs = _not_the_bots()
+    own = [f for f in te.stack if not f.filename.startswith("<")]  # not <frozen importlib>
+    te.stack = traceback.StackSummary.from_list(
+        [f for f in own if not os.path.realpath(f.filename).startswith(theirs)]
+    )
+    for chained in (te.__cause__, te.__context__, *(getattr(te, "exceptions", None) or ())):
+        if chained is not None:
+            _trim(chained, seen)
+
+
+def bot_traceback(exc: BaseException) -> str:
+    """`exc`'s traceback with only the bot's own frames (its files, as it sees them: /bot/...
+    in the sandbox): the SDK's, the referee's and Python's own frames say nothing to its author
+    and name the host's folders. A SyntaxError still shows the bot's line."""
+    te = traceback.TracebackException.from_exception(exc)
+    _trim(te, set())
+    return "".join(te.format())
 
 
 class Rejected(Exception):
@@ -45,8 +78,10 @@ def answer(bot: Bot, state: Any, legal: Sequence[str], reply: Any) -> None:
     try:
         move = bot.choose_move(state)
     except Exception as exc:
-        log.exception(
-            "choose_move raised in this position (the referee counts a fault):\n%s", state
+        log.error(
+            "choose_move raised in this position (the referee counts a fault):\n%s\n%s",
+            state,
+            bot_traceback(exc).rstrip(),
         )
         # The referee names it a crash and shows this line, even when the log cannot (full).
         reply.move = ERROR_PREFIX + last_line(exc)

@@ -99,12 +99,10 @@ def last_words(exc: BaseException) -> None:
     """Print the traceback of the exception that ends the bot; when its log is full (the
     referee bounds it), make room at its end for the traceback's last line, which the referee
     reports as the reason of the crash."""
-    import traceback
-
-    from sdk.client import last_line
+    from sdk.client import bot_traceback, last_line
 
     try:
-        traceback.print_exception(exc)
+        sys.stderr.write(bot_traceback(exc))  # the bot's own frames (see bot_traceback)
         sys.stderr.flush()
     except OSError:
         with contextlib.suppress(OSError):
@@ -146,7 +144,12 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(
             "usage: python -m sdk.run path/bot.py[:Class]|module:Class [--referee ADDR] [--token T]"
         )
-    run(load_bot(argv[0]), argv[1:])
+    try:
+        bot = load_bot(argv[0])
+    except Exception as exc:  # its file does not load (a SyntaxError, an import): its last words
+        last_words(exc)
+        raise SystemExit(1) from None
+    run(bot, argv[1:])
 
 
 if __name__ == "__main__":

@@ -54,6 +54,8 @@ class GameSettings:
     # each game's deal seed instead.
     seed: int | None = None
     clock: str = "wall"  # what a move's limit counts: wall or cpu (referee.clocks)
+    # The longest a bot folder's build may take, whatever its bot.toml asks (None: no limit).
+    build_timeout: float | None = None
 
 
 def isolation_level() -> str:
@@ -159,6 +161,7 @@ def arena_options(
         "entry_limits": {e.name: Limits(memory=e.memory) for e in entries if e.memory},
         "entry_env": {e.name: resolve_env(e.env, f"entry {e.name!r}") for e in entries if e.env},
         "hidden": [*hidden, *own],
+        "build_timeout": settings.build_timeout,
     }
 
 

@@ -4,16 +4,36 @@ all through the real referee path (bot processes, the sandbox, gRPC) against ran
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import threading
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from referee import run_loop
 
 # A freshly launched bot's first answer includes its warm-up (lazy imports): without an
 # allowance one slow first move can cascade into strikes (a late reply then counts as malformed).
 FIRST_MOVE_ALLOWANCE = 1.0
+T = TypeVar("T")
+
+
+class CheckStopped(RuntimeError):
+    """The check was stopped from outside (its `stop` event): no verdict on the bot."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """How long a check may run, all of it on the wall clock: `build_timeout` caps a bot
+    folder's build whatever its bot.toml asks, `deadline` the whole check (build and games);
+    `stop` ends it at once (a server going down). None: no bound."""
+
+    build_timeout: float | None = None
+    deadline: float | None = None
+    stop: threading.Event | None = None
 
 
 @dataclass
@@ -60,6 +80,7 @@ async def _check_games(
     grace: float,
     isolation: str | None = None,
     log_dir: Path | None = None,
+    build_timeout: float | None = None,
 ) -> tuple[list[str], list[str], list[tuple[str, int, Any]]]:
     """Play the bot (seat rotating) against random bots: every ruleset x 2, 3, 4 players. With
     no `rulesets`, those the bot declares in its Hello. Returns the rulesets, the unknown names
@@ -68,7 +89,9 @@ async def _check_games(
 
     out = []
     unknown: list[str] = []
-    async with Arena([entry, "random"], isolation=isolation, log_dir=log_dir) as arena:
+    async with Arena(
+        [entry, "random"], isolation=isolation, log_dir=log_dir, build_timeout=build_timeout
+    ) as arena:
         if rulesets is None:
             said = await arena.declared_rulesets(entry)
             # A bot that does not start fails the handshake check on its first game.
@@ -94,7 +117,46 @@ async def _check_games(
     return rulesets, unknown, out
 
 
-def run_check(
+async def _bounded(main: Coroutine[Any, Any, T], bounds: Bounds) -> T:
+    """`main`'s result, or TimeoutError past `bounds.deadline`, CheckStopped once `bounds.stop`
+    is set; either way `main` is cancelled first (its Arena closes: bots and builds killed)."""
+    task = asyncio.ensure_future(main)
+    watch: asyncio.Future[Any] | None = None
+    if bounds.stop is not None:
+        stop = bounds.stop
+
+        async def stopped() -> None:
+            while not stop.is_set():  # a threading.Event: looked at, not awaited
+                await asyncio.sleep(0.2)
+
+        watch = asyncio.ensure_future(stopped())
+    waiting: set[asyncio.Future[Any]] = {task} if watch is None else {task, watch}
+    try:
+        done, _ = await asyncio.wait(
+            waiting, timeout=bounds.deadline, return_when=asyncio.FIRST_COMPLETED
+        )
+    finally:
+        if watch is not None:
+            watch.cancel()
+    if task in done:
+        return task.result()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    if bounds.stop is not None and bounds.stop.is_set():
+        raise CheckStopped("the check was stopped before it ended")
+    raise TimeoutError
+
+
+def _log_pointer(detail: str, log_path: str, hint: str | None) -> str:
+    """Where the failed bot's log is, after its detail: `hint`, else its path (when the detail
+    does not name it already)."""
+    if hint:
+        return f"; {hint}"
+    return "" if log_path in detail else f"; see the log {log_path}"
+
+
+def run_check(  # noqa: PLR0913  # the options of `bot check`, each with a default
     entry: str,
     games: int = 1,
     time_per_move: float = 0.5,
@@ -102,9 +164,12 @@ def run_check(
     rulesets: list[str] | None = None,
     isolation: str | None = None,
     log_dir: Path | None = None,
+    bounds: Bounds = Bounds(),
+    log_hint: str | None = None,
 ) -> CheckReport:
     """Check `entry` through the real referee path; see `bot check`. The bots' logs go to
-    `log_dir` (default: a temporary folder)."""
+    `log_dir` (default: a temporary folder). Past `bounds.deadline` the check fails saying so;
+    `log_hint` replaces the log's path in a detail (a server's participant cannot open it)."""
     from referee import check_entry
 
     report = CheckReport(entry, list(rulesets or []))
@@ -114,9 +179,21 @@ def run_check(
         report.checks.append(Check("launch", False, str(exc)))
         return report
     began = time.monotonic()
-    report.rulesets, unknown, seats = run_loop(
-        _check_games(entry, rulesets, games, time_per_move, grace, isolation, log_dir)
+    games_run = _check_games(
+        entry, rulesets, games, time_per_move, grace, isolation, log_dir, bounds.build_timeout
     )
+    try:
+        report.rulesets, unknown, seats = run_loop(_bounded(games_run, bounds))
+    except TimeoutError:
+        report.checks.append(
+            Check(
+                "finishes in time",
+                False,
+                f"stopped after {bounds.deadline:g} s: the whole check (the build and the "
+                "test games) must end within that",
+            )
+        )
+        return report
     first = seats[0][2]
     # No name: the bot never said Hello (the referee played its seat without it).
     handshake = first.termination not in ("no_hello", "version_mismatch", "bad_token") and not (
@@ -129,7 +206,7 @@ def run_check(
             f"said Hello as {first.bot_name!r}"
             if handshake
             else f"{first.termination}: {first.detail or 'no detail'}"
-            + ("" if first.log_path in first.detail else f"; see the log {first.log_path}"),
+            + _log_pointer(first.detail, first.log_path, log_hint),
         )
     )
     if not handshake:

@@ -78,3 +78,16 @@ class TestArgon2PasswordHasher(Argon2PasswordHasher):  # type: ignore[misc]
     time_cost = 1
     memory_cost = 1024
     parallelism = 1
+
+
+def server_paths_in(text: str) -> list[str]:
+    """The server's own paths `text` names: its data folder (HOME) or the temporary folder
+    (what a participant must never be shown)."""
+    import tempfile
+    from pathlib import Path
+
+    from django.conf import settings
+
+    home = [str(settings.HOME), str(Path(settings.HOME).resolve())]
+    tmp = [tempfile.gettempdir() + "/", str(Path(tempfile.gettempdir()).resolve()) + "/"]
+    return [p for p in {*home, *tmp} if p in text]

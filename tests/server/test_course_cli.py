@@ -22,11 +22,18 @@ def test_a_contest_and_a_class_from_the_command_line(tmp_path: Path) -> None:
         "--deadline",
         "2030-01-01T17:00",
         "--hidden",
+        "--build-timeout",
+        "30",
         "--json",
     )
     assert made.returncode == 0, made.stderr
     about = json.loads(made.stdout)
     assert (about["state"], about["visibility"]) == ("open", "hidden")
+    assert about["build_timeout"] == 30
+    longer = cli(tmp_path, "server", "contest", "set", "comp", "--build-timeout", "45", *home)
+    assert longer.returncode == 0 and "a build may take 45 s" in longer.stdout, longer.stderr
+    nothing = cli(tmp_path, "server", "contest", "set", "comp", *home)
+    assert nothing.returncode == 2 and "say what to set" in nothing.stderr
     assert about["deadline"].startswith("2030-01-01T17:00")
 
     bad = tmp_path / "bad.csv"
@@ -98,6 +105,7 @@ def test_a_contest_and_a_class_from_the_command_line(tmp_path: Path) -> None:
     assert back.returncode == 2 and "only moves forward" in back.stderr
     shown = json.loads(cli(tmp_path, "server", "contest", "show", "comp", *home, "--json").stdout)
     assert shown["state"] == "frozen" and shown["participants"] == 2
+    assert shown["build_timeout"] == 45
     assert shown["extensions"][0]["team"] == "t2"
     early = cli(tmp_path, "server", "export-results", "comp", *home, "-o", str(tmp_path / "r"))
     assert early.returncode == 2 and "no final tournament yet" in early.stderr

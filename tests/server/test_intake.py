@@ -9,7 +9,13 @@ from pathlib import Path
 from django.conf import settings
 from django.test import TestCase
 
-from tests.server.helpers import RANDOM_BOT, participant, tgz_bytes, zip_bytes
+from tests.server.helpers import (
+    RANDOM_BOT,
+    participant,
+    server_paths_in,
+    tgz_bytes,
+    zip_bytes,
+)
 from tournaments.server.ladder.models import Contest
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
@@ -48,6 +54,21 @@ class IntakeTests(TestCase):
         self.assertFalse(Version.objects.exists())
         after = sorted(p.name for p in (Path(settings.HOME) / "uploads").glob("*"))
         self.assertEqual(before, after)
+
+    def test_a_member_name_too_long_is_refused_naming_no_server_path(self) -> None:
+        long_name = "a" * 4000
+        for pack in (zip_bytes, tgz_bytes):
+            with self.assertRaises(SubmissionError) as refused:
+                submit(self.who, [pack({"bot.py": RANDOM_BOT, long_name: b"x"})])
+            message = str(refused.exception)
+            self.assertIn("longer than 255 bytes", message)
+            self.assertIn("(4000 characters)", message)
+            self.assertLess(len(message), 300, "the name is cut short")
+            self.assertEqual(server_paths_in(message), [], message)
+        deep = "/".join(["d" * 200] * 6) + "/bot.py"  # every part fits, the whole does not
+        with self.assertRaisesRegex(SubmissionError, "a path longer than 1024 bytes"):
+            submit(self.who, [zip_bytes({"bot.py": RANDOM_BOT, deep: b"x"})])
+        self.assertFalse(Version.objects.exists())
 
     def test_the_daily_quota_is_the_contests_setting(self) -> None:
         contest = Contest.current()

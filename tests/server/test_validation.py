@@ -82,3 +82,103 @@ class ValidationTests(TransactionTestCase):
         self.assertEqual(bad.state, Version.FAILED)
         self.assertIn("build", bad.reason)
         self.assertIn("no compiler here", bad.log_tail)
+
+
+def _folder_bot(build: str) -> bytes:
+    """A bot folder's archive whose bot.toml asks for all the time in the world to build."""
+    import sys
+
+    toml = (
+        f'run = "{sys.executable} bot.py"\nbuild = "{build}"\nbuild_timeout = 1000000000\n'
+    ).encode()
+    return zip_bytes({"bot.toml": toml, "bot.py": RANDOM_BOT})
+
+
+class BoundedValidationTests(TransactionTestCase):
+    """One upload holds up nobody: its build is cut at the contest's cap, the whole check at
+    a deadline, and a worker validates other participants' uploads beside it."""
+
+    def setUp(self) -> None:
+        contest = Contest.current()
+        contest.time_per_move = 0.5
+        contest.build_timeout = 3
+        contest.save()
+
+    def test_a_build_asking_for_a_billion_seconds_is_cut_at_the_contests_cap(self) -> None:
+        _, who = participant("slow")
+        version = submit(who, [_folder_bot("sleep 1000")])
+        claimed = claim_next()
+        assert claimed is not None
+        validate(claimed)
+        version.refresh_from_db()
+        self.assertEqual(version.state, Version.FAILED)
+        self.assertIn("the build (sleep 1000) took more than 3 s", version.reason)
+        self.assertIn("its bot.toml asks for 1e+09 s", version.reason)
+        self.assertIn("see the validation log on the version page", version.reason)
+
+    def test_the_cap_is_an_organisers_setting_in_the_admin(self) -> None:
+        from django.test import Client
+
+        user, _ = participant("organiser", staff=True)
+        client = Client()
+        client.force_login(user)
+        page = client.get(f"/admin/arena_ladder/contest/{Contest.current().pk}/change/")
+        self.assertContains(page, 'name="build_timeout"')
+        self.assertContains(page, 'value="3"')
+
+    def test_a_check_past_its_deadline_fails_saying_so(self) -> None:
+        from django.test import override_settings
+
+        slow_start = b"import time\ntime.sleep(60)\n" + RANDOM_BOT  # no Hello for a minute
+        _, who = participant("sleepy")
+        version = submit(who, [zip_bytes({"bot.py": slow_start})])
+        claimed = claim_next()
+        assert claimed is not None
+        with override_settings(VALIDATION_PLAY_SECONDS=1):  # the deadline: 3 + 1 s
+            validate(claimed)
+        version.refresh_from_db()
+        self.assertEqual(version.state, Version.FAILED)
+        self.assertIn("finishes in time: stopped after 4 s", version.reason)
+
+    def test_another_participants_upload_is_validated_beside_a_slow_build(self) -> None:
+        import threading
+
+        from referee import run_loop
+        from tournaments.server.ladder.worker import LadderWorker
+
+        contest = Contest.current()
+        contest.build_timeout = 600  # longer than the good bot's whole validation
+        contest.save()
+        _, slow = participant("slow")
+        first = submit(slow, [_folder_bot("sleep 1000")])
+        second = submit(slow, [_folder_bot("sleep 1000")])
+        _, quick = participant("quick")
+        good = submit(quick, [zip_bytes({"bot.py": RANDOM_BOT})])
+        worker = LadderWorker(max_games=0, poll=0.05)  # VALIDATIONS: 2 at once
+        thread = threading.Thread(target=lambda: run_loop(worker.run()), daemon=True)
+        thread.start()
+        try:
+            state = _wait_for(good, {Version.PASSED, Version.FAILED})
+            self.assertEqual(state, Version.PASSED, "validated while the slow build runs")
+            states = {v.pk: v.state for v in Version.objects.filter(participant=slow)}
+            self.assertEqual(states[first.pk], Version.VALIDATING)
+            self.assertEqual(states[second.pk], Version.PENDING, "one slot per participant")
+        finally:
+            worker.stop_from_thread()
+            thread.join(60)
+        self.assertFalse(thread.is_alive(), "a stopping worker ends its validations")
+        first.refresh_from_db()
+        self.assertEqual((first.state, first.validator), (Version.PENDING, ""))
+
+
+def _wait_for(version: Version, states: set[str], bound: float = 180.0) -> str:
+    """The version's state once it is one of `states` (or as it is after `bound` seconds,
+    a bound that only stops a broken run from hanging)."""
+    import time
+
+    end = time.monotonic() + bound
+    while True:
+        version.refresh_from_db()
+        if version.state in states or time.monotonic() > end:
+            return version.state
+        time.sleep(0.2)

@@ -700,6 +700,10 @@ contest_app = typer.Typer(
 )
 server_app.add_typer(contest_app, name="contest")
 WHEN_HELP = "a date and time in UTC, e.g. 2026-12-01T17:00"
+BUILD_TIMEOUT_HELP = (
+    "seconds a version's build may take at most, whatever its bot.toml asks (its validation "
+    "fails past it)"
+)
 
 
 def _contest(slug: str) -> Any:
@@ -733,6 +737,7 @@ def _about(contest: Any) -> dict[str, Any]:
         "options": contest.options(),
         "players": contest.players,
         "time_per_move": contest.time_per_move,
+        "build_timeout": contest.build_timeout,
         "isolation": contest.isolation or None,
         "visibility": contest.visibility,
         **{
@@ -777,6 +782,7 @@ def contest_create(
     ruleset: str = typer.Option("azul", "--ruleset", "-r"),
     players: int = typer.Option(2, "--players", min=2, max=4),
     time_per_move: float = typer.Option(1.0, "--time-per-move", "-t", min=0.01),
+    build_timeout: int = typer.Option(120, "--build-timeout", min=1, help=BUILD_TIMEOUT_HELP),
     wild_order: str = typer.Option("", "--wild-order", help=WILD_ORDER_HELP),
     isolation: str = typer.Option("", "--isolation", help=ISOLATION_HELP),
     opens: str | None = typer.Option(None, "--opens", help=f"draft until then; {WHEN_HELP}"),
@@ -816,6 +822,7 @@ def contest_create(
         ruleset=ruleset,
         players=players,
         time_per_move=time_per_move,
+        build_timeout=build_timeout,
         wild_order=wild_order,
         isolation=isolation,
         opens=_when(opens, "--opens"),
@@ -854,18 +861,30 @@ def contest_show(
 @contest_app.command("set")
 def contest_set(
     slug: str = typer.Argument(...),
-    state: str = typer.Argument(..., help="open, frozen, final or closed (forward only)"),
+    state: str | None = typer.Argument(None, help="open, frozen, final or closed (forward only)"),
     home: Path | None = typer.Option(None, "--home", help=HOME_HELP),
+    build_timeout: int | None = typer.Option(
+        None, "--build-timeout", min=1, help=BUILD_TIMEOUT_HELP
+    ),
 ) -> None:
     """Move a contest on by hand: open it, freeze it now (the versions active now are handed
-    in), or close it (results published).
+    in), or close it (results published); or change its --build-timeout.
 
-    Example: [bold]azul-arena server contest set comp-2026 frozen[/]
+    Example: [bold]azul-arena server contest set comp-2026 frozen[/],
+    [bold]azul-arena server contest set comp-2026 --build-timeout 300[/]
     """
     _setup(home)
     from tournaments.server.ladder.lifecycle import LifecycleError, set_state
 
     contest = _contest(slug)
+    if state is None and build_timeout is None:
+        fail("say what to set: a state (open, frozen, final, closed) or --build-timeout SECONDS")
+    if build_timeout is not None:
+        contest.build_timeout = build_timeout
+        contest.save(update_fields=["build_timeout"])
+        console.print(f"{slug}: a build may take {build_timeout} s", highlight=False)
+    if state is None:
+        return
     try:
         set_state(contest, state, f"organiser {getpass.getuser()} (server contest set)")
     except LifecycleError as exc:

@@ -187,6 +187,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = FORM_MAX_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 UNPACKED_MAX_BYTES = whole_number("AZUL_ARENA_UNPACKED_MAX_BYTES", 100 * 2**20)
 UNPACKED_MAX_FILES = whole_number("AZUL_ARENA_UNPACKED_MAX_FILES", 2000)
+# Validation: versions validated at once by a ladder worker (one per participant at a time),
+# and the seconds its test games may take after the build (the contest caps the build): past
+# both, a validation fails saying so.
+VALIDATIONS = max(1, whole_number("AZUL_ARENA_VALIDATIONS", 2))
+VALIDATION_PLAY_SECONDS = max(1, whole_number("AZUL_ARENA_VALIDATION_PLAY_SECONDS", 300))
 
 STATIC_URL = "static/"
 STATIC_ROOT = HOME / "static"

@@ -5,11 +5,14 @@ alone, as `tournament show` reports them) with what a grade needs: the team's me
 hash of the version it handed in, and its win rate against each staff bot (finishing ahead =
 1, level = 1/2) with its 95% Wilson interval. `write_archive` adds the whole contest: the
 final's tournament database (`tournament report --db final.db`), and every game's record
-(ladder, challenges, final) as JSON files that `replay verify` checks.
+(ladder, challenges, final) as JSON files that `replay verify` checks. Nothing in it names a
+server path (`tournaments.server.paths`): the final's database has them replaced (its entries'
+files, its config, its errors), as have the records.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -21,6 +24,7 @@ from pathlib import Path
 from tournaments.report import Report, wilson
 from tournaments.server.ladder.final import final_path, final_report, staff_names
 from tournaments.server.ladder.models import Contest, Game, HandIn
+from tournaments.server.paths import hide_in, replacements
 from tournaments.store import Store
 
 
@@ -105,6 +109,25 @@ def _add(tar: tarfile.TarFile, name: str, data: bytes) -> None:
     tar.addfile(info, io.BytesIO(data))
 
 
+def hide_paths_in_db(path: Path) -> None:
+    """Replace the server's paths in every text of the SQLite database at `path` (a copy)."""
+    pairs = replacements()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        # One file, no WAL beside it: what the archive takes is all of it.
+        db.execute("PRAGMA journal_mode = DELETE")
+        tables = [t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        with db:
+            for table in tables:
+                for column in [row[1] for row in db.execute(f'PRAGMA table_info("{table}")')]:
+                    for server, shown in pairs:
+                        db.execute(
+                            f'UPDATE "{table}" SET "{column}" = replace("{column}", ?, ?) WHERE '
+                            f'typeof("{column}") = \'text\' AND instr("{column}", ?) > 0',
+                            (server, shown, server),
+                        )
+        db.execute("VACUUM")  # no old text left in its free pages
+
+
 def write_archive(contest: Contest, out: Path) -> int:
     """contest.tar.gz: standings.csv, contest.json, final.db and games/*.json; the number of
     game records written."""
@@ -134,8 +157,12 @@ def write_archive(contest: Contest, out: Path) -> int:
         _add(tar, f"{contest.label}/contest.json", json.dumps(about, indent=1).encode())
         # A consistent copy of the final's database, even while something reads it.
         copy = Path(tmp) / "final.db"
-        with sqlite3.connect(final_path(contest)) as src, sqlite3.connect(copy) as dst:
+        with (
+            contextlib.closing(sqlite3.connect(final_path(contest))) as src,
+            contextlib.closing(sqlite3.connect(copy)) as dst,
+        ):
             src.backup(dst)
+        hide_paths_in_db(copy)
         tar.add(copy, f"{contest.label}/final.db")
         with Store.open(copy, create=False) as store:
             for g in store.games(done_only=True):
@@ -144,7 +171,7 @@ def write_archive(contest: Contest, out: Path) -> int:
                     _add(
                         tar,
                         f"{contest.label}/games/final-{g.game.game_id}.json",
-                        json.dumps(record).encode(),
+                        json.dumps(hide_in(record)).encode(),
                     )
                     count += 1
         games = Game.objects.filter(contest=contest, status=Game.DONE, record__isnull=False)
@@ -152,7 +179,7 @@ def write_archive(contest: Contest, out: Path) -> int:
             _add(
                 tar,
                 f"{contest.label}/games/{game.kind}-{game.pk}.json",
-                json.dumps(game.record).encode(),
+                json.dumps(hide_in(game.record)).encode(),
             )
             count += 1
     return count

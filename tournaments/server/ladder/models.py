@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
 
@@ -87,6 +88,11 @@ class Contest(models.Model):
     time_per_move = models.FloatField(default=1.0, help_text="seconds")
     daily_quota = models.PositiveIntegerField(
         default=20, help_text="submissions per participant per day"
+    )
+    build_timeout = models.PositiveIntegerField(
+        default=120,
+        validators=[MinValueValidator(1)],
+        help_text="seconds a version's build may take at most, whatever its bot.toml asks",
     )
     signup = models.CharField(
         max_length=8, choices=[(OPEN, "open"), (CODE, "invitation code")], default=OPEN

@@ -3,8 +3,9 @@
 Games are played through the tournament's referee bridge (`tournaments.arena.arena_player`:
 one referee `Arena` that keeps each version's bot process warm between games), `concurrency`
 at a time. Every database call runs on one thread of its own (Django's ORM is synchronous; one
-writer also keeps SQLite's lock short), the games on the event loop, a validation (a whole
-`bot check` run) on a thread beside them so it never holds up the ladder.
+writer also keeps SQLite's lock short), the games on the event loop, each validation (a whole
+`bot check` run, bounded in time: `validation.bounds`) on a thread beside them so it never
+holds up the ladder; `validations` of them at once (VALIDATIONS), one per participant.
 
 The contest's dates are kept here too (`lifecycle.advance` once a second: it opens, freezes at
 its deadline, closes at `closes` once the final is done), and once it is frozen and every
@@ -31,6 +32,7 @@ import logging
 import random
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -44,6 +46,7 @@ from django.db import close_old_connections, transaction
 
 from referee import spawn
 from tournaments.arena import GameSettings, arena_player, process_cap
+from tournaments.compliance import CheckStopped
 from tournaments.entries import Entry
 from tournaments.runner import StopRun
 from tournaments.schedule import ScheduledGame
@@ -107,8 +110,12 @@ class LadderWorker:
         on_game: Callable[[int], None] | None = None,
         cluster: Any = None,
         contest: str | None = None,
+        validations: int | None = None,
     ) -> None:
         self.concurrency = max(1, concurrency)
+        # Versions validated at once (settings.VALIDATIONS), stopped together as it stops.
+        self.validations = max(1, validations or settings.VALIDATIONS)
+        self._stop_validations = threading.Event()
         self.isolation = isolation
         self.max_games = max_games
         self.poll = poll
@@ -308,6 +315,7 @@ class LadderWorker:
     # -- the loop ------------------------------------------------------------------------------
     async def run(self) -> WorkerStats:
         self._stopping = asyncio.Event()
+        self._stop_validations.clear()
         loop = self._loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
@@ -320,23 +328,26 @@ class LadderWorker:
             time_per_move=contest.time_per_move,
             isolation=self.isolation or contest.isolation or None,
             options=contest.options(),
+            build_timeout=float(contest.build_timeout),
         )
         left = await self._db_call(self._resume)
         if left:
             log.info("resuming: %d games a stopped worker left unfinished are played again", left)
         specs: dict[str, str] = {}
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        validating: asyncio.Task[Any] | None = None
+        validating: set[asyncio.Task[Any]] = set()
         in_flight: dict[asyncio.Task[Any], _Next] = {}
         cap = process_cap(32, contest.players, self.concurrency)
         try:
             async with self._player(game_settings, cap, contest.players, specs) as play:
                 while not self._stopping.is_set():
                     await self._housekeeping()
-                    nothing_to_validate = not self.validate
-                    if self.validate and validating is None:
-                        validating = await self._start_validation()
-                        nothing_to_validate = validating is None
+                    while self.validate and len(validating) < self.validations:
+                        started = await self._start_validation()
+                        if started is None:
+                            break
+                        validating.add(started)
+                    nothing_to_validate = not validating
                     while len(in_flight) < self.concurrency and not self._enough(in_flight):
                         busy = frozenset(v for n in in_flight.values() for v in n.versions)
                         flying = frozenset(n.game_id for n in in_flight.values())
@@ -348,17 +359,15 @@ class LadderWorker:
                             nxt.game_id, str(nxt.game_id), nxt.seats, nxt.seed, 0, 0, 0
                         )
                         in_flight[asyncio.ensure_future(play(sched))] = nxt
-                    waiting: set[asyncio.Future[Any]] = set(in_flight)
-                    if validating is not None:
-                        waiting.add(validating)
+                    waiting: set[asyncio.Future[Any]] = set(in_flight) | validating
                     stop = asyncio.ensure_future(self._stopping.wait())
                     done, _ = await asyncio.wait(
                         waiting | {stop}, timeout=self.poll, return_when=asyncio.FIRST_COMPLETED
                     )
                     stop.cancel()
-                    if validating is not None and validating.done():
-                        self._validation_done(validating)
-                        validating = None
+                    for task in [t for t in validating if t.done()]:
+                        validating.discard(task)
+                        self._validation_done(task)
                     for task in [t for t in done if t in in_flight]:
                         await self._finish(in_flight.pop(task), task)
                     # With max_games (tests, benchmarks): stop once they are played, no
@@ -378,10 +387,10 @@ class LadderWorker:
                     await self._final
             for task in in_flight:
                 task.cancel()  # still `scheduled` in the database: the next worker replays it
-            if validating is not None:
-                # A validation thread cannot be cancelled; its version waits as `validating`
-                # and is taken up again at the next start (`validation.requeue_interrupted`).
-                validating.cancel()
+            # A validation thread cannot be cancelled: told to stop, it ends its bots and
+            # builds and its version waits again (a killed worker's: `requeue_interrupted`).
+            self._stop_validations.set()
+            await asyncio.gather(*validating, return_exceptions=True)
             with contextlib.suppress(Exception):  # a database gone is no reason to hang
                 await self._db_call(coordination.leave, self.name)
             self._db.shutdown(wait=True)
@@ -430,7 +439,7 @@ class LadderWorker:
 
         def run() -> Any:
             try:
-                return validation.validate(version, self.isolation)
+                return validation.validate(version, self.isolation, self._stop_validations)
             finally:
                 close_old_connections()
 
@@ -440,6 +449,8 @@ class LadderWorker:
         if task.cancelled():
             return
         exc = task.exception()
+        if isinstance(exc, CheckStopped):
+            return  # the worker stops: the version waits again
         if exc is not None:
             self.stats.errors.append(str(exc))
             log.error("%s", exc)

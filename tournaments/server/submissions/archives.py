@@ -2,14 +2,16 @@
 
 An archive is hostile until proven otherwise: every member is checked *before* anything is
 written, and the first bad one refuses the whole archive with a message that names it and says
-what is wrong: an absolute path or a `..` component (a write outside the folder), a link
+what is wrong: an absolute path or a `..` component (a write outside the folder), a name too
+long for a file system (a part over 255 bytes, the whole over 1024), a link
 (symbolic or hard: a later member could write through it), a device, FIFO or other special
 file, more members than the limit, more bytes unpacked than the limit (a zip bomb: the sizes are
 added up as the members come, and a zip member is copied with a counter, since its header may
 lie), an encrypted member, or something that is not a .zip or .tar.gz at all. tar members are
 then extracted with Python's own `data` filter as a second line of defence.
 
-Nothing is written outside `dest`; on any refusal `dest` is removed.
+Nothing is written outside `dest`; on any refusal `dest` is removed. A refusal's message names
+the member (a long name cut short) and never a path of the server's own.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from pathlib import Path, PurePosixPath
 from typing import IO
 
 CHUNK = 1 << 16
+NAME_MAX = 255  # bytes of one part of a path (Linux's file systems)
+PATH_MAX = 1024  # bytes of a member's whole path: well below the system's 4096 with our folders
+SHOWN = 60  # characters of a member's name a message shows
 
 
 class ArchiveError(ValueError):
@@ -51,21 +56,46 @@ def sniff(head: bytes) -> str | None:
     return None
 
 
+def shown(name: str) -> str:
+    """A member's name as a message shows it: quoted, a long one cut short with its length."""
+    if len(name) <= SHOWN:
+        return repr(name)
+    return f"{name[:SHOWN]!r}... ({len(name)} characters)"
+
+
+def _why(exc: OSError) -> str:
+    """What an OSError says without its file names (they are the server's paths)."""
+    if exc.filename is None and exc.filename2 is None:
+        return str(exc)  # names no file (a bad gzip stream, say)
+    return exc.strerror or type(exc).__name__
+
+
 def check_name(name: str) -> PurePosixPath:
-    """The member's path relative to the version's folder, or ArchiveError if it leaves it."""
+    """The member's path relative to the version's folder, or ArchiveError if it leaves it or
+    no file system could hold it."""
     if not name or "\x00" in name:
-        raise ArchiveError(f"member {name!r} has an empty or invalid name")
+        raise ArchiveError(f"member {shown(name)} has an empty or invalid name")
     # A zip made on Windows may use backslashes: judge them as separators too.
     posix = name.replace("\\", "/")
     if posix.startswith("/") or (len(posix) > 1 and posix[1] == ":"):
         raise ArchiveError(
-            f"member {name!r} has an absolute path; archive the bot's folder "
+            f"member {shown(name)} has an absolute path; archive the bot's folder "
             f"with paths relative to it"
         )
     path = PurePosixPath(posix)
     if ".." in path.parts:
         raise ArchiveError(
-            f"member {name!r} contains '..' (it would unpack outside the bot's folder)"
+            f"member {shown(name)} contains '..' (it would unpack outside the bot's folder)"
+        )
+    if any(len(part.encode("utf-8", "surrogateescape")) > NAME_MAX for part in path.parts):
+        raise ArchiveError(
+            f"member {shown(name)} has a file or folder name longer than {NAME_MAX} bytes; "
+            "use shorter names"
+        )
+    if len(posix.encode("utf-8", "surrogateescape")) > PATH_MAX:
+        raise ArchiveError(
+            f"member {shown(name)} has a path longer than {PATH_MAX} bytes; use a flatter "
+            "folder layout"
         )
     return path
 
@@ -89,7 +119,7 @@ class _Budget:
         if self.bytes > self.limits.max_bytes:
             raise ArchiveError(
                 f"the archive unpacks to more than {self.limits.max_bytes:,} "
-                f"bytes (at member {name!r}); the limit is "
+                f"bytes (at member {shown(name)}); the limit is "
                 f"{self.limits.max_bytes // 2**20} MiB unpacked"
             )
 
@@ -125,13 +155,13 @@ def _untar(archive: Path, dest: Path, budget: _Budget) -> None:
                 check_name(member.name)
                 if member.issym() or member.islnk():
                     raise ArchiveError(
-                        f"member {member.name!r} is a link (to "
-                        f"{member.linkname!r}); links are not allowed, archive "
+                        f"member {shown(member.name)} is a link (to "
+                        f"{shown(member.linkname)}); links are not allowed, archive "
                         f"the files themselves"
                     )
                 if not (member.isfile() or member.isdir()):
                     raise ArchiveError(
-                        f"member {member.name!r} is a device, FIFO or other "
+                        f"member {shown(member.name)} is a device, FIFO or other "
                         f"special file; only files and folders are allowed"
                     )
                 budget.add(member.size, member.name)
@@ -140,8 +170,18 @@ def _untar(archive: Path, dest: Path, budget: _Budget) -> None:
                     # group/other write and owners.
                     tar.extract(member, dest, filter="data")
                 except tarfile.FilterError as exc:
-                    raise ArchiveError(f"member {member.name!r} refused: {exc}") from None
-    except (tarfile.TarError, EOFError, OSError) as exc:
+                    # Its message names the destination, a server path: its kind says enough.
+                    raise ArchiveError(
+                        f"member {shown(member.name)} refused by the safe-extraction filter "
+                        f"({type(exc).__name__})"
+                    ) from None
+                except OSError as exc:
+                    raise ArchiveError(
+                        f"member {shown(member.name)} cannot be unpacked: {_why(exc)}"
+                    ) from None
+    except OSError as exc:
+        raise ArchiveError(f"not a readable .tar.gz archive ({_why(exc)})") from None
+    except (tarfile.TarError, EOFError) as exc:
         raise ArchiveError(f"not a readable .tar.gz archive ({exc})") from None
 
 
@@ -154,22 +194,22 @@ def _unzip(archive: Path, dest: Path, budget: _Budget) -> None:
                 budget.member(info.filename)
                 name = str(check_name(info.filename))
                 if name in seen:
-                    raise ArchiveError(f"member {info.filename!r} appears twice")
+                    raise ArchiveError(f"member {shown(info.filename)} appears twice")
                 seen.add(name)
                 mode = info.external_attr >> 16  # unix mode where a unix tool made it
                 if stat.S_ISLNK(mode):
                     raise ArchiveError(
-                        f"member {info.filename!r} is a symbolic link; links "
+                        f"member {shown(info.filename)} is a symbolic link; links "
                         f"are not allowed, archive the files themselves"
                     )
                 if stat.S_IFMT(mode) and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
                     raise ArchiveError(
-                        f"member {info.filename!r} is a device, FIFO or other "
+                        f"member {shown(info.filename)} is a device, FIFO or other "
                         f"special file; only files and folders are allowed"
                     )
                 if info.flag_bits & 0x1:
                     raise ArchiveError(
-                        f"member {info.filename!r} is encrypted; upload an "
+                        f"member {shown(info.filename)} is encrypted; upload an "
                         f"archive without a password"
                     )
             declared = _Budget(budget.limits)
@@ -180,18 +220,19 @@ def _unzip(archive: Path, dest: Path, budget: _Budget) -> None:
                 if info.is_dir():
                     target.mkdir(parents=True, exist_ok=True)
                     continue
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with zf.open(info) as src, open(target, "xb") as out:
-                    _copy(src, out, budget, info.filename)
+                try:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    with zf.open(info) as src, open(target, "xb") as out:
+                        _copy(src, out, budget, info.filename)
+                except OSError as exc:
+                    raise ArchiveError(
+                        f"member {shown(info.filename)} cannot be unpacked: {_why(exc)}"
+                    ) from None
                 if (info.external_attr >> 16) & 0o111:  # a script or program made on unix
                     target.chmod(0o755)
-    except (
-        zipfile.BadZipFile,
-        zipfile.LargeZipFile,
-        EOFError,
-        OSError,
-        NotImplementedError,
-    ) as exc:
+    except OSError as exc:
+        raise ArchiveError(f"not a readable .zip archive ({_why(exc)})") from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError) as exc:
         raise ArchiveError(f"not a readable .zip archive ({exc})") from None
 
 

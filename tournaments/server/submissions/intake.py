@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from tournaments.server.paths import hide_paths
 from tournaments.server.submissions.archives import ArchiveError, Limits, bot_root, unpack
 from tournaments.server.submissions.models import Version
 
@@ -85,8 +86,8 @@ def submit(participant: Any, chunks: Iterable[bytes], user: Any = None) -> Versi
             try:
                 unpacked = unpack(upload, staging / "bot", limits())
                 root = bot_root(staging / "bot")
-            except ArchiveError as exc:
-                raise SubmissionError(str(exc)) from None
+            except ArchiveError as exc:  # its message names no path; hide_paths: to be sure
+                raise SubmissionError(hide_paths(str(exc))) from None
             rel = root.relative_to(staging / "bot")
             entry = (
                 str(rel / "bot.py")

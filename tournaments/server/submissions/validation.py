@@ -1,22 +1,36 @@
 """Validate a new version before it may play ranked games: the compliance run of `bot check`
 (its build step, handshake, legal moves, the time limit, 2-4 players, the contest's ruleset)
-in the sandbox, its verdict, first failure and log tail kept on the version."""
+in the sandbox, its verdict, first failure and log tail kept on the version.
+
+Nobody's validation holds up anyone else's: its build may take the contest's `build_timeout`
+at most (whatever its bot.toml asks), the whole check that plus VALIDATION_PLAY_SECONDS, and
+a ladder worker validates several versions at once, at most one per participant (`claim_next`).
+What is kept names no server path (`tournaments.server.paths`)."""
 
 from __future__ import annotations
 
 import logging
 import shutil
+import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from referee import slug
-from tournaments.compliance import CheckReport, run_check
+from tournaments.compliance import Bounds, CheckReport, CheckStopped, run_check
+from tournaments.server.paths import hide_paths
 from tournaments.server.submissions.models import Version
+
+if TYPE_CHECKING:
+    from tournaments.server.ladder.models import Contest
 
 log = logging.getLogger(__name__)
 LOG_TAIL_LINES = 40
+# Where a participant reads a failed bot's log (the log's path is the server's).
+LOG_HINT = "see the validation log on the version page"
 
 
 def tail(path: Path, lines: int = LOG_TAIL_LINES, max_bytes: int = 64 * 1024) -> str:
@@ -51,26 +65,48 @@ def requeue_interrupted(live: set[str] | None = None) -> int:
 
 
 def claim_next(validator: str = "") -> Version | None:
-    """The oldest version waiting for validation, marked as being validated (one transaction:
-    two workers never take the same one)."""
+    """The oldest version waiting for validation whose participant has none being validated,
+    marked as being validated (one transaction: two workers never take the same one). So each
+    participant's uploads are validated in turn, oldest first, and one with many waiting takes
+    one slot of the workers', never all of them."""
+    validating = Version.objects.filter(state=Version.VALIDATING).values("participant_id")
     with transaction.atomic():
         version = (
             Version.objects.select_related("participant")
             .filter(state=Version.PENDING)
+            .exclude(participant_id__in=validating)
             .order_by("uploaded", "pk")
             .first()
         )
         if version is None:
             return None
-        claimed = Version.objects.filter(pk=version.pk, state=Version.PENDING).update(
-            state=Version.VALIDATING, validator=validator
+        claimed = (
+            Version.objects.filter(pk=version.pk, state=Version.PENDING)
+            .exclude(participant_id__in=validating)  # one taken meanwhile, by another worker
+            .update(state=Version.VALIDATING, validator=validator)
         )
         return version if claimed else None
 
 
-def validate(version: Version, isolation: str | None = None) -> CheckReport:
+def bot_folder(version: Version) -> Path:
+    """The folder its sandbox shows the bot at /bot: a Python bot's file's, or the bot
+    folder."""
+    spec = Path(version.spec())
+    return spec.parent if spec.suffix == ".py" else spec
+
+
+def bounds(contest: Contest, stop: threading.Event | None = None) -> Bounds:
+    """The contest's limits of one validation (see the module docstring)."""
+    build = float(contest.build_timeout)
+    return Bounds(build, build + settings.VALIDATION_PLAY_SECONDS, stop)
+
+
+def validate(
+    version: Version, isolation: str | None = None, stop: threading.Event | None = None
+) -> CheckReport:
     """Run the compliance checks on `version` and record the verdict; a version that passes
-    gets its ladder standing (see `ladder.standings.enter`)."""
+    gets its ladder standing (see `ladder.standings.enter`). `stop` set: it is stopped and
+    waits again (CheckStopped)."""
     from tournaments.server.ladder.models import Contest
     from tournaments.server.ladder.standings import enter
 
@@ -86,23 +122,31 @@ def validate(version: Version, isolation: str | None = None) -> CheckReport:
             rulesets=[contest.ruleset],
             isolation=isolation,
             log_dir=log_dir,
+            bounds=bounds(contest, stop),
+            log_hint=LOG_HINT,
         )
+    except CheckStopped:  # the worker stops: the version waits for the next one
+        Version.objects.filter(pk=version.pk).update(state=Version.PENDING, validator="")
+        raise
     except Exception as exc:  # noqa: BLE001 - the machine's fault: the version waits again
         log.exception("validation of %s could not run", version)
         Version.objects.filter(pk=version.pk).update(state=Version.PENDING)
         raise RuntimeError(f"validation of {version} could not run: {exc}") from exc
     failed = [c for c in report.checks if not c.passed]
     logs = bot_logs(log_dir, spec) if log_dir.exists() else []
-    version.checks = report.as_dict()["checks"]
-    version.log_tail = tail(logs[-1]) if logs else ""
+    own = bot_folder(version)
+    version.checks = [
+        {**c, "detail": hide_paths(c["detail"], own)} for c in report.as_dict()["checks"]
+    ]
+    version.log_tail = hide_paths(tail(logs[-1]), own) if logs else ""
     version.validated = timezone.now()
     if report.passed:
         version.state, version.reason = Version.PASSED, ""
     else:
         version.state = Version.FAILED
-        version.reason = (
-            f"{failed[0].name}: {failed[0].detail}" if failed else "no check ran"
-        ).replace(str(version.folder()), "<version>")
+        version.reason = hide_paths(
+            f"{failed[0].name}: {failed[0].detail}" if failed else "no check ran", own
+        )
     with transaction.atomic():
         version.save(update_fields=["checks", "log_tail", "validated", "state", "reason"])
         if report.passed:
