@@ -5,6 +5,7 @@ and the log page and API through Django's test client."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 from django.conf import settings
@@ -117,3 +118,32 @@ class LadderLogs(TransactionTestCase):
             self.assertEqual(page.status_code, 200)
             self.assertNotIn("secret of", page.content.decode())
         self.assertFalse(game_folder(game.pk).exists())
+
+    def test_a_seat_reads_its_own_file_only_not_another_seats_of_the_same_game(self) -> None:
+        """A stored path naming the other seat's file of the same game (a row written wrongly,
+        or by hand) shows nothing: a log page reads exactly its seat's own file."""
+        versions = list(Version.objects.order_by("pk"))
+        from tournaments.server.ladder import results
+
+        game = results.schedule(Contest.current(), versions)
+        self.addCleanup(shutil.rmtree, game_folder(game.pk), ignore_errors=True)
+        theirs = seat_log(game.pk, 1)
+        theirs.parent.mkdir(parents=True, exist_ok=True)
+        theirs.write_text(f"secret of {versions[1].entry_name}\n")
+        outcome = GameOutcome(
+            seats=[
+                SeatOutcome(versions[0].entry_name, 10, 1, log=str(theirs)),
+                SeatOutcome(versions[1].entry_name, 5, 2, log=str(theirs)),
+            ],
+            record={"ruleset": "azul"},
+            duration=1.0,
+        )
+        results.record(game.pk, outcome)
+        shown = {}
+        for seat in Seat.objects.filter(game=game).select_related("version"):
+            client = Client()
+            client.force_login(self.users[seat.version.entry_name])
+            page = client.get(f"/games/{game.pk}/log/{seat.seat}")
+            self.assertEqual(page.status_code, 200)
+            shown[seat.seat] = "secret of" in page.content.decode()
+        self.assertEqual(shown, {0: False, 1: True})

@@ -26,11 +26,11 @@ def seat_logs(game: ScheduledGame) -> list[Path]:
     return [seat_log(int(game.game_id), i) for i in range(len(game.seats))]
 
 
-def readable(stored: str, game_id: int) -> Path | None:
-    """A seat's stored log path (`Seat.log`) when it names a file in its own game's folder,
-    the only files a log page reads; else None (a path stored before logs were per game, a
-    process's log that held other games, anything elsewhere)."""
+def readable(stored: str, game_id: int, seat: int) -> Path | None:
+    """A seat's stored log path (`Seat.log`) when it is that seat's own file of its game, the
+    only file its log page reads; else None (a path stored before logs were per game, a
+    process's log that held other games, another seat's file, anything elsewhere)."""
     if not stored:
         return None
-    path = Path(stored).resolve()
-    return path if path.is_relative_to(game_folder(game_id).resolve()) else None
+    own = seat_log(game_id, seat).resolve()
+    return own if Path(stored).resolve() == own else None

@@ -104,11 +104,8 @@ def home(request: HttpRequest) -> HttpResponse:
     return redirect("participant", name=who.name)
 
 
-_MEMBERS_ONLY = {
-    "pin": "only the participant's members choose its version",
-    "challenge": "only the participant's members ask for its challenges",
-    "archive": "only the participant's members submit for it",
-}
+# Said before the body is read: a stranger's POST is refused without parsing (or storing) it.
+_MEMBERS_ONLY = "only the participant's members pin its version, ask for its challenges or submit"
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -116,9 +113,9 @@ def participant_page(request: HttpRequest, name: str) -> HttpResponse:
     who = get_object_or_404(Participant, name=name)
     form, status = UploadForm(), 200
     if request.method == "POST":
-        action = next((a for a in ("pin", "challenge") if a in request.POST), "archive")
         if not who.is_member(request.user):
-            return HttpResponse(_MEMBERS_ONLY[action], status=403)
+            return HttpResponse(_MEMBERS_ONLY, status=403)
+        action = next((a for a in ("pin", "challenge") if a in request.POST), "archive")
         handler = {"pin": _pin, "challenge": _challenge, "archive": _upload}[action]
         answer = handler(request, who)
         if isinstance(answer, HttpResponse):
@@ -268,7 +265,7 @@ def seat_log(request: HttpRequest, game_id: int, seat: int) -> HttpResponse:
         game_id=game_id,
         seat=seat,
     )
-    path = logs.readable(row.log, game_id)  # only its game's own file (ladder.logs)
+    path = logs.readable(row.log, game_id, seat)  # only its own file (ladder.logs)
     text = tail(path, LOG_LINES, 256 * 1024) if path else ""
     return render(request, "web/log.html", {"seat": row, "text": text})
 
@@ -467,7 +464,7 @@ def api_logs(request: HttpRequest, game_id: int) -> JsonResponse:
         return _refuse(f"game {game_id} has no seat of yours (or does not exist)", 404)
     out = []
     for s in seats:
-        path = logs.readable(s.log, game_id)  # only its game's own file (ladder.logs)
+        path = logs.readable(s.log, game_id, s.seat)  # only its own file (ladder.logs)
         text = tail(path, LOG_LINES, 256 * 1024) if path else ""
         out.append(
             {"seat": s.seat, "version": s.version.label, "termination": s.termination, "log": text}
