@@ -131,3 +131,40 @@ def test_run_refuses_a_published_or_weak_key(tmp_path: Path, which: str) -> None
     said = "published" if which == "leaked" else "too weak"
     assert said in refused.stderr and "AZUL_ARENA_SECRET_KEY" in refused.stderr
     assert not os.path.exists(home / "server.sqlite3"), "refused before anything is done"
+
+
+def _load_wsgi(tmp_path: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    """Load the WSGI application as a department's own WSGI server would (no `server run`)."""
+    e = _no_key_env(tmp_path) | {"PYTHONPATH": str(ROOT), "AZUL_ARENA_SERVER_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-c", "import tournaments.server.wsgi"],
+        capture_output=True,
+        text=True,
+        env=e,
+        cwd=tmp_path,
+        timeout=60,
+    )
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_the_wsgi_application_refuses_a_key_file_tracked_by_git(tmp_path: Path) -> None:
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    _git(checkout, "init", "-q")
+    home = checkout / "arena-server"
+    made = _run(tmp_path, "server", "init", "--home", str(home), "--password", "a pass 12345")
+    assert made.returncode == 0, made.stderr
+    assert _load_wsgi(tmp_path, home).returncode == 0, "an untracked key serves"
+    _git(checkout, "add", "arena-server/secret_key")
+    refused = _load_wsgi(tmp_path, home)
+    assert refused.returncode != 0
+    assert "tracked by git" in refused.stderr
+
+
+def test_an_unreadable_key_file_is_named_with_what_to_do(tmp_path: Path) -> None:
+    home = tmp_path / "arena"
+    (home / "secret_key").mkdir(parents=True)  # a folder where the key file should be
+    refused = _load_wsgi(tmp_path, home)
+    assert refused.returncode != 0
+    assert "cannot read the secret key file" in refused.stderr
+    assert "server init" in refused.stderr

@@ -36,10 +36,18 @@ def read_key(home: Path) -> str:
     key = os.environ.get(VARIABLE, "").strip()
     if key:
         return key
+    path = home / FILE
     try:
-        return (home / FILE).read_text().strip()
+        return path.read_text().strip()
     except FileNotFoundError:
         return ""
+    except (OSError, UnicodeDecodeError) as exc:  # a folder, unreadable, not text
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            f"cannot read the secret key file {path} ({exc.__class__.__name__}): make it a "
+            f"text file readable by the server's user, or remove it and {HOW}"
+        ) from None
 
 
 def configured_key() -> str:
