@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 ENGINE_SRC  := $(wildcard referee/engine/*.py referee/engine/*/*.py) referee/build_engine.py
 ENGINE_MARK := $(VENV)/.engine-built
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test test-slow lint bench clean
 
 install: $(STAMP) $(ENGINE_MARK)
 
@@ -29,6 +29,11 @@ demo: install
 
 test: install
 	$(BIN)/python -m pytest -q
+
+# The suites marked slow (a term on PostgreSQL, a whole term through the CLI, the engine against
+# its oracle on many seeds, ...): CI runs them after `make test`.
+test-slow: install
+	$(BIN)/python -m pytest -q -m slow
 
 lint: install
 	$(BIN)/ruff check .

@@ -20,6 +20,7 @@ WHY = postgres.missing()
 pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
 
 
+@pytest.mark.slow  # the server's tests again on PostgreSQL: `make test-slow`, run by CI
 def test_the_server_runs_a_term_on_postgresql() -> None:
     with postgres.server() as url:
         env = dict(os.environ, AZUL_ARENA_TEST_DATABASE_URL=url)

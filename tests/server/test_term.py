@@ -19,6 +19,7 @@ import tarfile
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client, TransactionTestCase
@@ -59,6 +60,7 @@ class TermTests(TransactionTestCase):
         self.tmp = Path(settings.HOME) / f"term-{self.id().rsplit('.', 1)[-1]}"
         self.tmp.mkdir(parents=True, exist_ok=True)
 
+    @pytest.mark.slow  # a term through the CLI, some 40 s: `make test-slow`, run by CI
     def test_a_whole_term(self) -> None:
         contest = Contest.objects.create(
             slug="term",

@@ -557,6 +557,7 @@ def end(processes: list[subprocess.Popen[bytes]]) -> None:
         process.wait(10)
 
 
+@pytest.mark.slow  # waits out the lost scheduler's time-outs: `make test-slow`, run by CI
 def test_a_lost_scheduler_stops_the_run_clearly_and_a_rerun_resumes(tmp_path: Path) -> None:
     folder = bot_folder(tmp_path)
     db = tmp_path / "t.db"
