@@ -21,9 +21,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import errno
 import os
 import shlex
 import signal
+import stat
 import time
 import tomllib
 from collections.abc import Callable
@@ -35,6 +37,12 @@ from referee.sandbox import environment
 
 BOT_TOML = "bot.toml"
 DEFAULT_BUILD_TIMEOUT = 600.0  # seconds: a first C++ gRPC build on 2 cores takes a few minutes
+# What a build may leave in its folder: a C++ gRPC build's objects take ~100 MiB. The folder is
+# the host's disk (mounted writable into the sandbox), so a build past it is stopped.
+DEFAULT_BUILD_DISK = 512 * 2**20
+BUILD_FILES_MAX = 50_000  # entries in the folder: also bounds the cost of measuring it
+DISK_POLL = 0.1  # seconds between two measures of the folder while its build runs
+TOML_MAX = 64 * 1024  # bytes of a bot.toml (read on the host, before and after the build)
 _KEYS = {"name", "language", "run", "build", "build_timeout"}
 
 
@@ -62,6 +70,7 @@ class BotFolder:
     name: str = ""
     language: str = ""
     asked_timeout: float | None = None  # bot.toml's build_timeout, when a limit cut it
+    build_disk: int = DEFAULT_BUILD_DISK  # bytes the folder may hold after its build
 
     def argv(self) -> list[str]:
         """The run command, with a program given as a relative path made the folder's."""
@@ -103,8 +112,8 @@ def read_folder(path: str | Path) -> BotFolder:
             "--lang node|cpp|python makes one)"
         )
     try:
-        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
+        data = tomllib.loads(_read_toml(toml_path))
+    except UnicodeDecodeError as exc:
         raise FolderError(f"cannot read {toml_path}: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise FolderError(f"{toml_path} is not valid TOML: {exc}") from None
@@ -137,6 +146,28 @@ def read_folder(path: str | Path) -> BotFolder:
         data.get("name", "").strip(),
         data.get("language", "").strip(),
     )
+
+
+def _read_toml(path: Path) -> str:
+    """A bot.toml's text, read without following a link (a build may have made it one, to a
+    file of the host's) and at most TOML_MAX bytes; FolderError otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise FolderError(
+                f"{path} is a symbolic link; a bot.toml must be a plain file in the folder"
+            ) from None
+        raise FolderError(f"cannot read {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise FolderError(f"{path} is not a plain file")
+        data = f.read(TOML_MAX + 1)
+    if len(data) > TOML_MAX:
+        raise FolderError(
+            f"{path} is larger than {TOML_MAX // 1024} KiB; a bot.toml is a few lines"
+        )
+    return data.decode("utf-8")
 
 
 def cap_build_timeout(folder: BotFolder, cap: float | None) -> BotFolder:
@@ -185,7 +216,12 @@ async def build(
             start_new_session=True,
         )
     try:
-        code = await asyncio.wait_for(process.wait(), folder.build_timeout)
+        code = await asyncio.wait_for(_watch(process, folder), folder.build_timeout)
+    except _TooBig as exc:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        await process.wait()
+        raise BuildError(f"the build ({folder.build}) {exc} and was stopped", log_path) from None
     except (TimeoutError, asyncio.CancelledError) as exc:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
@@ -210,6 +246,41 @@ async def build(
             log_path,
         )
     return time.monotonic() - began
+
+
+class _TooBig(Exception):
+    """A build's folder passed its disk or file count limit (the message says which)."""
+
+
+async def _watch(process: asyncio.subprocess.Process, folder: BotFolder) -> int:
+    """Wait for the build to end, measuring its folder every DISK_POLL seconds; _TooBig when it
+    holds more than `folder.build_disk` bytes or BUILD_FILES_MAX entries."""
+    ended = asyncio.ensure_future(process.wait())
+    try:
+        while not (await asyncio.wait({ended}, timeout=DISK_POLL))[0]:
+            await asyncio.to_thread(_measure, folder.path, folder.build_disk)
+        return ended.result()
+    finally:
+        ended.cancel()
+
+
+def _measure(root: Path, limit: int) -> None:
+    """Walk `root` (no link followed) adding up the disk its entries take; _TooBig past
+    `limit` bytes or BUILD_FILES_MAX entries (the walk stops there)."""
+    used, entries, todo = 0, 0, [str(root)]
+    while todo:
+        with contextlib.suppress(OSError), os.scandir(todo.pop()) as found:
+            for entry in found:
+                entries += 1
+                with contextlib.suppress(OSError):
+                    info = entry.stat(follow_symlinks=False)
+                    used += max(info.st_blocks * 512, 0)
+                    if entry.is_dir(follow_symlinks=False):
+                        todo.append(entry.path)
+                if used > limit:
+                    raise _TooBig(f"wrote more than {limit // 2**20} MiB into its folder")
+                if entries > BUILD_FILES_MAX:
+                    raise _TooBig(f"made more than {BUILD_FILES_MAX:,} files in its folder")
 
 
 def _telling_line(log_path: Path) -> str:

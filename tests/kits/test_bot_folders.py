@@ -4,6 +4,7 @@ starts; a match, `bot check`, an entry and a TOML entries file take the folder i
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import shutil
 import sys
@@ -155,3 +156,30 @@ def test_the_folder_of_a_python_bot_is_its_bot_py(tmp_path: Path) -> None:
     assert parse_entry(str(folder)).name == "my-py"
     checked = runner.invoke(app, ["bot", "check", str(folder), "-r", "azul", "-t", "0.3"])
     assert checked.exit_code == 0, checked.output
+
+
+def test_a_build_writing_past_its_disk_limit_is_stopped(tmp_path: Path) -> None:
+    # Up to 192 MiB in 64 KiB files; the limit is 4 MiB: it is stopped long before the end.
+    loop = "for i in $(seq 3072); do head -c 65536 /dev/zero > f$i; done"
+    folder = dataclasses.replace(
+        read_folder(python_folder(tmp_path / "fat", loop)), build_disk=4 * 2**20
+    )
+    with pytest.raises(BuildError, match="wrote more than 4 MiB into its folder and was stopped"):
+        asyncio.run(build(folder, tmp_path / "build.log"))
+    left = sum(p.stat().st_size for p in folder.path.iterdir())
+    assert left < 64 * 2**20, left  # near the limit (one poll's writing), not 192 MiB
+
+
+def test_a_symlinked_or_giant_bot_toml_is_refused(tmp_path: Path) -> None:
+    secret = tmp_path / "host-file"
+    secret.write_text('run = "cat /etc/shadow"\n')
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "bot.toml").symlink_to(secret)
+    with pytest.raises(FolderError, match="is a symbolic link"):
+        read_folder(linked)
+    giant = tmp_path / "giant"
+    giant.mkdir()
+    (giant / "bot.toml").write_text('run = "x"\n' + "# padding\n" * 10_000)
+    with pytest.raises(FolderError, match="larger than 64 KiB"):
+        read_folder(giant)

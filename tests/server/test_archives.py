@@ -3,8 +3,12 @@ is ever written outside the version's folder (the test looks at the folder's par
 
 from __future__ import annotations
 
+import gzip
 import io
+import os
 import stat
+import subprocess
+import sys
 import tarfile
 import zipfile
 from pathlib import Path
@@ -238,3 +242,67 @@ def test_executable_bits_survive_and_nothing_else(tmp_path: Path) -> None:
     unpack(z, tmp_path / "z")
     assert (tmp_path / "z" / "run.sh").stat().st_mode & 0o111
     assert not (tmp_path / "z" / "bot.py").stat().st_mode & 0o111
+
+
+GIANT = 400 * 2**20  # a 400 MiB header payload, ~400 KB compressed
+
+
+def giant_header_tar(path: Path, kind: bytes) -> Path:
+    """A .tar.gz whose first header announces a `kind` (GNU long name, pax) payload of 400 MiB.
+    The payload is one gzip member of 1 MiB repeated: gzip readers join members into one
+    stream, so it costs a few KB and milliseconds to make."""
+    info = tarfile.TarInfo("././@LongLink")
+    info.type, info.size = kind, GIANT
+    header = gzip.compress(info.tobuf(tarfile.GNU_FORMAT))
+    block = gzip.compress(b"a" * 2**20)
+    with open(path, "wb") as out:
+        out.write(header)
+        for _ in range(GIANT // 2**20):
+            out.write(block)
+    return path
+
+
+# Unpacks in a fresh interpreter and says how much its peak memory grew (KiB on Linux).
+MEASURE = """
+import resource, sys
+from pathlib import Path
+from tournaments.server.submissions.archives import ArchiveError, unpack
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:
+    unpack(Path(sys.argv[1]), Path(sys.argv[2]))
+    print("unpacked")
+except ArchiveError as exc:
+    print(exc)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+"""
+
+
+@pytest.mark.parametrize("kind", [tarfile.GNUTYPE_LONGNAME, tarfile.XHDTYPE])
+def test_a_giant_long_name_or_pax_header_is_refused_without_reading_it(
+    tmp_path: Path, kind: bytes
+) -> None:
+    archive = giant_header_tar(tmp_path / "bomb.tar.gz", kind)
+    assert archive.stat().st_size < 2 * 2**20
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE, str(archive), str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+    )
+    message, grown_kib = done.stdout.strip().splitlines()
+    assert "tar header of 419,430,400 bytes" in message
+    assert "long file name or pax header" in message
+    assert int(grown_kib) < 64 * 1024  # MiB: the payload was never read
+    assert not (tmp_path / "out").exists()
+
+
+def test_tar_headers_count_against_the_unpack_limit(tmp_path: Path) -> None:
+    # One empty file under a 60 KB pax header (below the one-read bound): no data at all, but
+    # the header passes the allowance of 4 KiB per member.
+    info = tarfile.TarInfo("bot.py")
+    info.pax_headers = {"comment": "x" * 60_000}
+    archive = tmp_path / "pax.tar.gz"
+    with tarfile.open(archive, "w:gz", format=tarfile.PAX_FORMAT) as tar:
+        tar.addfile(info, io.BytesIO(b""))
+    refused(archive, tmp_path, "bytes of tar data", Limits(max_bytes=1024, max_files=1))

@@ -16,18 +16,25 @@ the member (a long name cut short) and never a path of the server's own.
 
 from __future__ import annotations
 
+import gzip
 import shutil
 import stat
 import tarfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import IO
+from typing import IO, cast
 
 CHUNK = 1 << 16
 NAME_MAX = 255  # bytes of one part of a path (Linux's file systems)
 PATH_MAX = 1024  # bytes of a member's whole path: well below the system's 4096 with our folders
 SHOWN = 60  # characters of a member's name a message shows
+# tar bytes a member may take besides its data: its 512-byte header, padding to 512 bytes, and
+# a GNU long-name or pax header for a name up to PATH_MAX (at most ~2 KiB) fit in 4 KiB.
+TAR_HEADER_ALLOWANCE = 4096
+# The largest single read of the tar stream: tarfile reads a long-name or pax header's payload
+# in one read() (its size is the header's word), its data in 16 KiB pieces.
+TAR_READ_MAX = 64 * 1024
 
 
 class ArchiveError(ValueError):
@@ -124,6 +131,52 @@ class _Budget:
             )
 
 
+class _BoundedStream:
+    """The decompressed bytes of a .tar.gz as tarfile reads them, counted: a read that would
+    pass `limit` in all, or one larger than TAR_READ_MAX, is refused *before* it happens. So a
+    giant long-name or pax header (which tarfile reads whole, before any member is judged) costs
+    neither memory nor time, and headers count against the unpack limit like data."""
+
+    def __init__(self, raw: IO[bytes], limit: int, max_bytes: int) -> None:
+        self.gz = gzip.GzipFile(fileobj=raw, mode="rb")
+        self.limit, self.max_bytes = limit, max_bytes
+        self.pos = 0
+
+    def _allow(self, size: int) -> None:
+        if size > TAR_READ_MAX:
+            raise ArchiveError(
+                f"the archive has a tar header of {size:,} bytes (a long file name or pax "
+                f"header); at most {TAR_READ_MAX // 1024} KiB is allowed, and names at most "
+                f"{PATH_MAX} bytes"
+            )
+        if self.pos + size > self.limit:
+            raise ArchiveError(
+                f"the archive unpacks to more than {self.limit:,} bytes of tar data (its "
+                f"files plus headers); the limit is {self.max_bytes // 2**20} MiB unpacked"
+            )
+
+    def read(self, size: int = -1) -> bytes:
+        if size is None or size < 0:  # tarfile always asks for a size; never read it all
+            size = TAR_READ_MAX
+        self._allow(size)
+        data = self.gz.read(size)
+        self.pos += len(data)
+        return data
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        """tarfile seeks forward only (past a member's data and padding): skip by reading."""
+        target = offset if whence == 0 else self.pos + offset
+        if whence not in (0, 1) or target < self.pos:
+            raise ArchiveError("the .tar.gz archive cannot be read in order")
+        while self.pos < target:
+            if not self.read(min(CHUNK, target - self.pos)):
+                break
+        return self.pos
+
+    def tell(self) -> int:
+        return self.pos
+
+
 def unpack(archive: Path, dest: Path, limits: Limits = Limits()) -> Unpacked:
     """Unpack `archive` into the new folder `dest` (which must not exist), or raise
     ArchiveError and leave no `dest` behind."""
@@ -148,41 +201,54 @@ def unpack(archive: Path, dest: Path, limits: Limits = Limits()) -> Unpacked:
 
 
 def _untar(archive: Path, dest: Path, budget: _Budget) -> None:
+    limits = budget.limits
+    limit = limits.max_bytes + (limits.max_files + 1) * TAR_HEADER_ALLOWANCE
     try:
-        with tarfile.open(archive, mode="r:gz") as tar:
-            for member in tar:  # lazily: a bomb is refused at the member that crosses the line
-                budget.member(member.name)
-                check_name(member.name)
-                if member.issym() or member.islnk():
-                    raise ArchiveError(
-                        f"member {shown(member.name)} is a link (to "
-                        f"{shown(member.linkname)}); links are not allowed, archive "
-                        f"the files themselves"
-                    )
-                if not (member.isfile() or member.isdir()):
-                    raise ArchiveError(
-                        f"member {shown(member.name)} is a device, FIFO or other "
-                        f"special file; only files and folders are allowed"
-                    )
-                budget.add(member.size, member.name)
-                try:
-                    # The data filter keeps an executable bit and drops set-id bits,
-                    # group/other write and owners.
-                    tar.extract(member, dest, filter="data")
-                except tarfile.FilterError as exc:
-                    # Its message names the destination, a server path: its kind says enough.
-                    raise ArchiveError(
-                        f"member {shown(member.name)} refused by the safe-extraction filter "
-                        f"({type(exc).__name__})"
-                    ) from None
-                except OSError as exc:
-                    raise ArchiveError(
-                        f"member {shown(member.name)} cannot be unpacked: {_why(exc)}"
-                    ) from None
+        with open(archive, "rb") as raw:
+            # read, seek forward and tell are all tarfile's "r" mode uses (typeshed asks more).
+            stream = cast(IO[bytes], _BoundedStream(raw, limit, limits.max_bytes))
+            with tarfile.TarFile(fileobj=stream) as tar:
+                _untar_members(tar, dest, budget)
     except OSError as exc:
         raise ArchiveError(f"not a readable .tar.gz archive ({_why(exc)})") from None
     except (tarfile.TarError, EOFError) as exc:
         raise ArchiveError(f"not a readable .tar.gz archive ({exc})") from None
+    except RecursionError:  # tarfile follows a chain of long-name/pax headers recursively
+        raise ArchiveError(
+            "not a readable .tar.gz archive (a chain of long-name or pax headers)"
+        ) from None
+
+
+def _untar_members(tar: tarfile.TarFile, dest: Path, budget: _Budget) -> None:
+    for member in tar:  # lazily: a bomb is refused at the member that crosses the line
+        budget.member(member.name)
+        check_name(member.name)
+        if member.issym() or member.islnk():
+            raise ArchiveError(
+                f"member {shown(member.name)} is a link (to "
+                f"{shown(member.linkname)}); links are not allowed, archive "
+                f"the files themselves"
+            )
+        if not (member.isfile() or member.isdir()):
+            raise ArchiveError(
+                f"member {shown(member.name)} is a device, FIFO or other "
+                f"special file; only files and folders are allowed"
+            )
+        budget.add(member.size, member.name)
+        try:
+            # The data filter keeps an executable bit and drops set-id bits,
+            # group/other write and owners.
+            tar.extract(member, dest, filter="data")
+        except tarfile.FilterError as exc:
+            # Its message names the destination, a server path: its kind says enough.
+            raise ArchiveError(
+                f"member {shown(member.name)} refused by the safe-extraction filter "
+                f"({type(exc).__name__})"
+            ) from None
+        except OSError as exc:
+            raise ArchiveError(
+                f"member {shown(member.name)} cannot be unpacked: {_why(exc)}"
+            ) from None
 
 
 def _unzip(archive: Path, dest: Path, budget: _Budget) -> None:
