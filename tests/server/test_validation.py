@@ -83,6 +83,25 @@ class ValidationTests(TransactionTestCase):
         self.assertIn("build", bad.reason)
         self.assertIn("no compiler here", bad.log_tail)
 
+    def test_what_a_failed_build_wrote_is_not_kept(self) -> None:
+        """A build that fills its folder, then fails: the folder is the upload again, so
+        failed uploads cannot pile the build's output up on the server's disk."""
+        import sys
+
+        toml = (
+            f'run = "{sys.executable} bot.py"\n'
+            "build = 'head -c 8000000 /dev/zero > junk.bin; exit 3'\n"
+        ).encode()
+        version = submit(self.who, [zip_bytes({"bot.toml": toml, "bot.py": RANDOM_BOT})])
+        claimed = claim_next()
+        assert claimed is not None
+        validate(claimed)
+        version.refresh_from_db()
+        self.assertEqual(version.state, Version.FAILED)
+        bot = version.folder() / "bot"
+        self.assertEqual(sorted(p.name for p in bot.iterdir()), ["bot.py", "bot.toml"])
+        self.assertTrue((version.folder() / "validation").is_dir(), "its log stays to read")
+
 
 def _folder_bot(build: str) -> bytes:
     """A bot folder's archive whose bot.toml asks for all the time in the world to build."""

@@ -22,6 +22,8 @@ from django.utils import timezone
 from referee import slug
 from tournaments.compliance import Bounds, CheckReport, CheckStopped, run_check
 from tournaments.server.paths import hide_paths
+from tournaments.server.submissions.archives import ArchiveError, unpack
+from tournaments.server.submissions.intake import limits
 from tournaments.server.submissions.models import Version
 
 if TYPE_CHECKING:
@@ -151,4 +153,18 @@ def validate(
         version.save(update_fields=["checks", "log_tail", "validated", "state", "reason"])
         if report.passed:
             enter(version)
+    if not report.passed:
+        restore_upload(version)
     return report
+
+
+def restore_upload(version: Version) -> None:
+    """A failed version's bot folder back to what was uploaded (unpacked again from its kept
+    archive): what its build wrote, up to the build's disk limit, is not kept for a version
+    that will not play, and an organiser's revalidation starts from the upload."""
+    bot = version.folder() / "bot"
+    shutil.rmtree(bot, ignore_errors=True)
+    try:
+        unpack(version.archive_path(), bot, limits())
+    except (ArchiveError, OSError):  # it passed these limits once; nothing to run again then
+        log.warning("the upload of %s could not be unpacked again", version)
