@@ -74,14 +74,17 @@ def cli(
     )
 
 
-def start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
-    """Start a server command; returns it and its URL (read from its banner)."""
+def start(
+    tmp_path: Path, *args: str, extra_env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[str], str]:
+    """Start a server command (with `extra_env` added to its environment); returns it and its
+    URL (read from its banner)."""
     proc = subprocess.Popen(
         [*CLI, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        env=env(tmp_path),
+        env=env(tmp_path) | (extra_env or {}),
         cwd=ROOT,
     )
     assert proc.stdout is not None

@@ -279,7 +279,7 @@ def server_run(
         True, "--ladder/--no-ladder", help="run the ladder worker in this process too"
     ),
     web_workers: int = typer.Option(
-        2, "--web-workers", min=1, help="the web server's processes (gunicorn, 8 threads each)"
+        2, "--web-workers", min=1, help="the web server's processes (gunicorn, 16 threads each)"
     ),
 ) -> None:
     """The web site and the ladder worker, one command on one machine.

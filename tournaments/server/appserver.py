@@ -3,12 +3,13 @@
 
 Binding in `server run` keeps `--listen HOST:0` (any free port) able to print the port it got,
 and lets a client connect at once: the connection waits in the socket's queue until a worker
-accepts it. gunicorn's master forks `--workers` processes of threaded workers (gthread); the
-application is loaded once in the master (preload), so a bad setting, such as a missing secret
-key, stops the start instead of every worker. The master ends when `server run` ends: SIGTERM
-stops it gracefully, and so does `server run` dying (Linux's parent-death signal).
+accepts it. gunicorn's master forks `--workers` processes of threaded workers (gthread, bounded
+against slow clients by slowguard.py); the application is loaded once in the master (preload),
+so a bad setting, such as a missing secret key, stops the start instead of every worker. The
+master ends when `server run` ends: SIGTERM stops it gracefully, and so does `server run` dying
+(Linux's parent-death signal).
 
-    python -m tournaments.server.appserver --fd N --parent PID [--workers 2] [--threads 8]
+    python -m tournaments.server.appserver --fd N --parent PID [--workers 2] [--threads 16]
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ class Site(BaseApplication):  # type: ignore[misc]  # gunicorn has no type hints
             "bind": [f"fd://{fd}"],
             "workers": workers,
             "threads": threads,
-            "worker_class": "gthread",
+            # gunicorn's gthread, bounded in time and per client address against slow clients.
+            "worker_class": "tournaments.server.slowguard.GuardedWorker",
             "preload_app": True,
             "loglevel": "warning",  # no line per request: they would drown the ladder's output
             "graceful_timeout": 10,
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fd", type=int, required=True, help="the bound listening socket")
     parser.add_argument("--parent", type=int, required=True, help="server run's process id")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=16)
     args = parser.parse_args(argv)
     _die_with(args.parent)
     Site(args.fd, args.workers, args.threads).run()

@@ -192,6 +192,14 @@ UNPACKED_MAX_FILES = whole_number("AZUL_ARENA_UNPACKED_MAX_FILES", 2000)
 # both, a validation fails saying so.
 VALIDATIONS = max(1, whole_number("AZUL_ARENA_VALIDATIONS", 2))
 VALIDATION_PLAY_SECONDS = max(1, whole_number("AZUL_ARENA_VALIDATION_PLAY_SECONDS", 300))
+# Slow clients (tournaments/server/slowguard.py): the longest wait for one read or write of a
+# connection, the seconds a request's line and headers may take, the body's least average rate
+# (bytes a second) after its grace seconds, and one address's connections per web process.
+WEB_RECV_SECONDS = max(1, whole_number("AZUL_ARENA_WEB_RECV_SECONDS", 10))
+WEB_HEADER_SECONDS = max(1, whole_number("AZUL_ARENA_WEB_HEADER_SECONDS", 10))
+WEB_BODY_GRACE_SECONDS = whole_number("AZUL_ARENA_WEB_BODY_GRACE_SECONDS", 10)
+WEB_BODY_MIN_RATE = whole_number("AZUL_ARENA_WEB_BODY_MIN_RATE", 8 * 2**10)
+WEB_CONNECTIONS_PER_ADDRESS = max(1, whole_number("AZUL_ARENA_WEB_CONNECTIONS_PER_ADDRESS", 8))
 
 STATIC_URL = "static/"
 STATIC_ROOT = HOME / "static"
