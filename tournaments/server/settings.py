@@ -199,7 +199,15 @@ WEB_RECV_SECONDS = max(1, whole_number("AZUL_ARENA_WEB_RECV_SECONDS", 10))
 WEB_HEADER_SECONDS = max(1, whole_number("AZUL_ARENA_WEB_HEADER_SECONDS", 10))
 WEB_BODY_GRACE_SECONDS = whole_number("AZUL_ARENA_WEB_BODY_GRACE_SECONDS", 10)
 WEB_BODY_MIN_RATE = whole_number("AZUL_ARENA_WEB_BODY_MIN_RATE", 8 * 2**10)
-WEB_CONNECTIONS_PER_ADDRESS = max(1, whole_number("AZUL_ARENA_WEB_CONNECTIONS_PER_ADDRESS", 8))
+# Behind the TLS proxy every connection comes from the proxy's address: the proxy bounds its
+# clients, and a cap of 8 would throttle the whole site.
+WEB_CONNECTIONS_PER_ADDRESS = max(
+    1,
+    whole_number(
+        "AZUL_ARENA_WEB_CONNECTIONS_PER_ADDRESS",
+        1000 if os.environ.get("AZUL_ARENA_TLS_PROXY", "") == "1" else 8,
+    ),
+)
 
 STATIC_URL = "static/"
 STATIC_ROOT = HOME / "static"
