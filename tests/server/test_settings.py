@@ -73,3 +73,27 @@ def test_contest_settings_no_game_could_use_are_refused() -> None:
     ):
         with pytest.raises(ValidationError, match=message):
             bad.clean()
+
+
+@pytest.mark.parametrize("proxy, cap", [("", 8), ("1", 1000)])
+def test_behind_the_tls_proxy_one_address_may_keep_many_connections(proxy: str, cap: int) -> None:
+    """Behind the proxy every connection comes from its address: the cap of a direct site
+    would throttle everyone (slowguard.py)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code = "from tournaments.server import settings as s; print(s.WEB_CONNECTIONS_PER_ADDRESS)"
+    e = {k: v for k, v in os.environ.items() if not k.startswith("AZUL_ARENA_WEB_")}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=e | {"AZUL_ARENA_TLS_PROXY": proxy, "PYTHONPATH": str(root)},
+        cwd=root,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(cap)]
