@@ -25,9 +25,11 @@ from tournaments.entries import Entry
 from tournaments.report import Report, build_report
 from tournaments.runner import RunSummary
 from tournaments.schedule import count_games
+from tournaments.server.contests.lifecycle import LifecycleError, move
+from tournaments.server.contests.models import Contest, Transition
 from tournaments.server.ladder.coordination import runner_alive, runner_name
-from tournaments.server.ladder.lifecycle import LifecycleError, final_is_due, hand_in, move
-from tournaments.server.ladder.models import Contest, HandIn, Transition
+from tournaments.server.ladder.handins import final_is_due, hand_in
+from tournaments.server.ladder.models import HandIn
 from tournaments.store import Store, StoreError
 from tournaments.tournament import TournamentConfig, play, prepare
 

@@ -50,9 +50,10 @@ from tournaments.compliance import CheckStopped
 from tournaments.entries import Entry
 from tournaments.runner import StopRun
 from tournaments.schedule import ScheduledGame
+from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import coordination, final, lifecycle, logs, results
 from tournaments.server.ladder.matchmaking import Candidate, pick_game
-from tournaments.server.ladder.models import Contest, Game, Seat
+from tournaments.server.ladder.models import Game, Seat
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions import validation
 from tournaments.server.submissions.models import Version

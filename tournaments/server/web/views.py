@@ -14,9 +14,10 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from tournaments.server.accounts.models import ApiToken, Participant, participant_of
+from tournaments.server.accounts.models import ApiToken
+from tournaments.server.contests.models import Contest, Participant, participant_of
 from tournaments.server.ladder import logs
-from tournaments.server.ladder.models import Contest, Game, Seat, Standing
+from tournaments.server.ladder.models import Game, Seat, Standing
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
