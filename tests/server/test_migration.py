@@ -62,10 +62,14 @@ class ContestsAppMoveTests(TransactionTestCase):
 
     def test_a_database_made_before_the_move_keeps_its_rows(self) -> None:
         from django.contrib.auth import get_user_model
+        from django.contrib.contenttypes.models import ContentType
 
         executor = MigrationExecutor(connection)
-        executor.migrate(BEFORE_MOVE)
+        executor.migrate([*BEFORE_MOVE, ("arena_contests", None)])  # None: none of the app's
         old = executor.loader.project_state(BEFORE_MOVE).apps
+        types = ContentType.objects  # (its table is as now: contenttypes is not moved back)
+        types.filter(app_label="arena_contests").delete()  # as before the app existed
+        contest_type = types.get_or_create(app_label="arena_ladder", model="contest")[0].pk
         contest = old.get_model("arena_ladder", "Contest").objects.create(slug="term")
         user = old.get_model("auth", "User").objects.create(username="ann")
         ann = old.get_model("arena_accounts", "Participant").objects.create(
@@ -99,3 +103,6 @@ class ContestsAppMoveTests(TransactionTestCase):
         self.assertEqual(moved.extensions.get().contest.slug, "term")
         self.assertEqual(Transition.objects.get(contest__slug="term").after, "frozen")
         self.assertEqual(HandIn.objects.get().participant, moved)
+        # The admin's history and the permissions of a contest are still a contest's.
+        ContentType.objects.clear_cache()
+        self.assertEqual(ContentType.objects.get_for_model(Contest).pk, contest_type)

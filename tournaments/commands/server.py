@@ -711,7 +711,7 @@ def _contest(slug: str) -> Any:
 
     found = Contest.objects.filter(slug=slug).first()
     if found is None:
-        known = ", ".join(Contest.objects.exclude(slug=None).values_list("slug", flat=True))
+        known = ", ".join(s for s in Contest.objects.values_list("slug", flat=True) if s)
         fail(f"no contest {slug!r}; contests: {known or 'none'} (server contest create)")
     return found
 

@@ -30,6 +30,7 @@ from tournaments.server.contests.models import Contest, Transition
 from tournaments.server.ladder.coordination import runner_alive, runner_name
 from tournaments.server.ladder.handins import final_is_due, hand_in
 from tournaments.server.ladder.models import HandIn
+from tournaments.server.submissions.models import Version
 from tournaments.store import Store, StoreError
 from tournaments.tournament import TournamentConfig, play, prepare
 
@@ -170,8 +171,6 @@ def final_wanted(contest: Contest) -> bool:
 def _field_ready(contest: Contest) -> bool:
     """No version of the contest waits for validation (a staff bot entered late plays in the
     final once it has passed), and there are enough entries for one game."""
-    from tournaments.server.submissions.models import Version
-
     if Version.objects.filter(
         participant__contest=contest, state__in=(Version.PENDING, Version.VALIDATING)
     ).exists():

@@ -8,7 +8,29 @@ from django.db import migrations, models
 
 # The models moved between apps without a change to the database: they keep their tables
 # (Meta.db_table), so this migration changes only Django's state (the move: contests 0001,
-# submissions 0003, ladder 0010, accounts 0004, ladder 0011, in that order).
+# submissions 0003, ladder 0010, accounts 0004, ladder 0011, in that order). Only the content
+# types move with them (so the admin's history and the permissions stay the models').
+
+MOVED = [("arena_ladder", "contest"), ("arena_ladder", "transition"),
+         ("arena_ladder", "extension"), ("arena_accounts", "participant")]
+
+
+def _retag(apps, old_of, new_of):
+    ContentType = apps.get_model("contenttypes", "ContentType")
+    for app, model in MOVED:
+        if ContentType.objects.filter(app_label=new_of(app), model=model).exists():
+            continue  # already made (a database migrated back and forth): keep that one
+        ContentType.objects.filter(app_label=old_of(app), model=model).update(
+            app_label=new_of(app)
+        )
+
+
+def move_content_types(apps, schema_editor):
+    _retag(apps, lambda app: app, lambda app: "arena_contests")
+
+
+def move_content_types_back(apps, schema_editor):
+    _retag(apps, lambda app: "arena_contests", lambda app: app)
 
 
 class Migration(migrations.Migration):
@@ -19,6 +41,7 @@ class Migration(migrations.Migration):
         ('arena_accounts', '0003_participant_contest'),
         ('arena_ladder', '0009_contest_build_timeout'),
         ('arena_submissions', '0002_workers'),
+        ('contenttypes', '0002_remove_content_type_name'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -101,6 +124,9 @@ class Migration(migrations.Migration):
                         'ordering': ['contest', 'at', 'pk'],
                     },
                 ),
+            ],
+            database_operations=[
+                migrations.RunPython(move_content_types, move_content_types_back),
             ],
         ),
     ]
