@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import Argon2PasswordHasher
 
-from tournaments.server.accounts.models import Participant
+from tournaments.server.contests.models import Participant
 
 RANDOM_BOT = b"""import random
 

@@ -123,7 +123,7 @@ import os
 os.environ['AZUL_ARENA_SERVER_HOME'] = {str(home)!r}
 from tournaments.server import setup; setup()
 from django.contrib.auth import get_user_model
-from tournaments.server.accounts.models import Participant
+from tournaments.server.contests.models import Participant
 u = get_user_model().objects.create_user('zoe', password='zoe pass 12345')
 Participant.objects.create(name='zoe').members.add(u)
 """

@@ -17,8 +17,8 @@ import os
 os.environ['AZUL_ARENA_SERVER_HOME'] = {home!r}
 from tournaments.server import setup; setup()
 from django.contrib.auth import get_user_model
-from tournaments.server.accounts.models import Participant
-from tournaments.server.ladder.models import Contest
+from tournaments.server.contests.models import Participant
+from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.standings import enter
 from tournaments.server.runtime import reference_archive
 from tournaments.server.submissions.intake import submit

@@ -14,8 +14,9 @@ from django.test import Client, TransactionTestCase
 from referee import run_loop
 from tests.server.helpers import participant, zip_bytes
 from tournaments.server.accounts.models import ApiToken
+from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.logs import game_folder, seat_log
-from tournaments.server.ladder.models import Contest, Game, Seat
+from tournaments.server.ladder.models import Game, Seat
 from tournaments.server.ladder.standings import enter
 from tournaments.server.ladder.worker import LadderWorker
 from tournaments.server.submissions.intake import submit

@@ -16,7 +16,7 @@ from tests.server.helpers import (
     tgz_bytes,
     zip_bytes,
 )
-from tournaments.server.ladder.models import Contest
+from tournaments.server.contests.models import Contest
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
 

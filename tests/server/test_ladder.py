@@ -10,9 +10,10 @@ from django.test import TestCase, TransactionTestCase
 
 from referee import run_loop
 from tests.server.helpers import CRASHING_BOT, RANDOM_BOT, participant, zip_bytes
+from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import coordination, results
 from tournaments.server.ladder.matchmaking import PROVISIONAL_GAMES, Candidate, pick_game
-from tournaments.server.ladder.models import Contest, Game, Seat, Standing
+from tournaments.server.ladder.models import Game, Seat, Standing
 from tournaments.server.ladder.standings import active_versions, enter
 from tournaments.server.ladder.worker import LadderWorker
 from tournaments.server.submissions.intake import submit

@@ -10,10 +10,11 @@ from django.utils import timezone
 
 from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
 from tournaments.entries import Entry
+from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import lifecycle
 from tournaments.server.ladder.challenges import ChallengeError, challenge
 from tournaments.server.ladder.final import final_config
-from tournaments.server.ladder.models import Contest, HandIn
+from tournaments.server.ladder.models import HandIn
 from tournaments.server.ladder.standings import enter
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
@@ -116,7 +117,7 @@ class DatedTransitionTests(TestCase):
         )
 
     def test_a_second_worker_seeing_the_same_deadline_does_nothing(self) -> None:
-        from tournaments.server.ladder.models import Transition
+        from tournaments.server.contests.models import Transition
 
         first = lifecycle.advance(Contest.objects.get(pk=self.contest.pk), by="worker A")
         second = lifecycle.advance(Contest.objects.get(pk=self.contest.pk), by="worker B")
@@ -133,8 +134,8 @@ class DatedTransitionTests(TestCase):
         import subprocess
         import sys
 
+        from tournaments.server.contests.models import Transition
         from tournaments.server.ladder import coordination, final
-        from tournaments.server.ladder.models import Transition
 
         lifecycle.advance(self.contest, by="worker A")
         _, bob = participant("bob")

@@ -42,3 +42,67 @@ class DefaultContestMigrationTests(TransactionTestCase):
         # A contest made next gets a new id (PostgreSQL's sequence moved past 1).
         other = new.get_model("arena_ladder", "Contest").objects.create(slug="next")
         self.assertNotEqual(other.pk, 1)
+
+
+# The last migrations before the contests app: its models lived in ladder and accounts.
+BEFORE_MOVE = [
+    ("arena_ladder", "0009_contest_build_timeout"),
+    ("arena_accounts", "0003_participant_contest"),
+    ("arena_submissions", "0002_workers"),
+]
+
+
+class ContestsAppMoveTests(TransactionTestCase):
+    """The move of Contest, Participant, Extension and Transition into the contests app
+    changes no table: a database made before it migrates and keeps every row and link."""
+
+    def tearDown(self) -> None:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+    def test_a_database_made_before_the_move_keeps_its_rows(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django.contrib.contenttypes.models import ContentType
+
+        executor = MigrationExecutor(connection)
+        executor.migrate([*BEFORE_MOVE, ("arena_contests", None)])  # None: none of the app's
+        old = executor.loader.project_state(BEFORE_MOVE).apps
+        types = ContentType.objects  # (its table is as now: contenttypes is not moved back)
+        types.filter(app_label="arena_contests").delete()  # as before the app existed
+        contest_type = types.get_or_create(app_label="arena_ladder", model="contest")[0].pk
+        contest = old.get_model("arena_ladder", "Contest").objects.create(slug="term")
+        user = old.get_model("auth", "User").objects.create(username="ann")
+        ann = old.get_model("arena_accounts", "Participant").objects.create(
+            name="ann", contest=contest
+        )
+        ann.members.add(user)
+        version = old.get_model("arena_submissions", "Version").objects.create(
+            participant=ann, number=1, sha256="0" * 64, size=1, archive_format="zip", entry="."
+        )
+        old.get_model("arena_ladder", "Extension").objects.create(
+            contest=contest, participant=ann, deadline="2030-01-01T00:00Z"
+        )
+        old.get_model("arena_ladder", "Transition").objects.create(
+            contest=contest, before="open", after="frozen", by="test"
+        )
+        old.get_model("arena_ladder", "HandIn").objects.create(
+            contest=contest, participant=ann, version=version, sha256="0" * 64, at=version.uploaded
+        )
+
+        executor = MigrationExecutor(connection)
+        executor.loader.build_graph()
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+        from tournaments.server.contests.models import Contest, Participant, Transition
+        from tournaments.server.ladder.models import HandIn
+
+        moved = Participant.objects.get(name="ann")
+        self.assertEqual(moved.contest, Contest.objects.get(slug="term"))
+        self.assertEqual(list(moved.members.all()), [get_user_model().objects.get(username="ann")])
+        self.assertEqual(moved.versions.get().number, 1)
+        self.assertEqual(moved.extensions.get().contest.slug, "term")
+        self.assertEqual(Transition.objects.get(contest__slug="term").after, "frozen")
+        self.assertEqual(HandIn.objects.get().participant, moved)
+        # The admin's history and the permissions of a contest are still a contest's.
+        ContentType.objects.clear_cache()
+        self.assertEqual(ContentType.objects.get_for_model(Contest).pk, contest_type)

@@ -15,9 +15,10 @@ from django.test import TransactionTestCase
 from tests.server.helpers import CRASHING_BOT, participant, server_paths_in, zip_bytes
 from tournaments.entries import Entry
 from tournaments.schedule import ScheduledGame
+from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.export import write_archive
 from tournaments.server.ladder.final import final_path
-from tournaments.server.ladder.models import Contest, Game
+from tournaments.server.ladder.models import Game
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
 from tournaments.server.submissions.validation import claim_next, validate

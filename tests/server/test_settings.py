@@ -61,7 +61,7 @@ def test_security_settings() -> None:
 def test_contest_settings_no_game_could_use_are_refused() -> None:
     from django.core.exceptions import ValidationError
 
-    from tournaments.server.ladder.models import Contest
+    from tournaments.server.contests.models import Contest
 
     ok = Contest(ruleset="pavilion", players=3, wild_order="GOPYBR")
     ok.clean()

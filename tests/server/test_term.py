@@ -27,13 +27,13 @@ from django.utils import timezone
 
 from referee import run_loop
 from tests.server.helpers import CRASHING_BOT, RANDOM_BOT, zip_bytes
-from tournaments.server.accounts import classlist
-from tournaments.server.accounts.models import Participant
+from tournaments.server.contests import classlist
+from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.ladder import lifecycle
 from tournaments.server.ladder.challenges import ChallengeError, challenge
 from tournaments.server.ladder.export import standings_rows, write_archive
 from tournaments.server.ladder.final import final_done, final_path, run_final
-from tournaments.server.ladder.models import Contest, Game, HandIn, Standing
+from tournaments.server.ladder.models import Game, HandIn, Standing
 from tournaments.server.ladder.worker import LadderWorker
 from tournaments.server.runtime import add_staff_bot, reference_archive
 from tournaments.server.submissions.intake import SubmissionError, submit
@@ -157,9 +157,9 @@ class TermTests(TransactionTestCase):
         self.assertEqual(student.get(f"/games/{game.pk}/").status_code, 200)  # its challenge
 
         # -- an organiser-only action tried by a participant fails ----------------------------
-        url = f"/admin/arena_ladder/contest/{contest.pk}/change/"
+        url = f"/admin/arena_contests/contest/{contest.pk}/change/"
         self.assertNotEqual(student.post(url, {"state": "closed"}).status_code, 200)
-        changelist = "/admin/arena_ladder/contest/"
+        changelist = "/admin/arena_contests/contest/"
         student.post(changelist, {"action": "freeze", "_selected_action": [contest.pk]})
         contest.refresh_from_db()
         self.assertEqual(contest.state, Contest.OPEN)

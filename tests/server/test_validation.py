@@ -7,7 +7,8 @@ from django.test import TransactionTestCase
 
 from tests.server.helpers import CRASHING_BOT, RANDOM_BOT, participant, zip_bytes
 from tournaments.ratings import make_env
-from tournaments.server.ladder.models import Contest, Standing
+from tournaments.server.contests.models import Contest
+from tournaments.server.ladder.models import Standing
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
 from tournaments.server.submissions.validation import claim_next, validate
@@ -141,7 +142,7 @@ class BoundedValidationTests(TransactionTestCase):
         user, _ = participant("organiser", staff=True)
         client = Client()
         client.force_login(user)
-        page = client.get(f"/admin/arena_ladder/contest/{Contest.current().pk}/change/")
+        page = client.get(f"/admin/arena_contests/contest/{Contest.current().pk}/change/")
         self.assertContains(page, 'name="build_timeout"')
         self.assertContains(page, 'value="3"')
 

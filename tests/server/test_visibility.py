@@ -18,10 +18,11 @@ from django.utils.http import urlsafe_base64_encode
 
 from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
 from tests.server.test_web import PASSWORD, played_record
-from tournaments.server.accounts.models import ApiToken, Participant
+from tournaments.server.accounts.models import ApiToken
+from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.ladder import results
 from tournaments.server.ladder.logs import game_folder, seat_log
-from tournaments.server.ladder.models import Contest, Game
+from tournaments.server.ladder.models import Game
 from tournaments.server.ladder.standings import enter
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version

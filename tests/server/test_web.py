@@ -12,10 +12,10 @@ from django.test import Client, TestCase
 
 from referee.engine import new_game
 from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
-from tournaments.server.accounts.models import ApiToken, Participant
+from tournaments.server.accounts.models import ApiToken
+from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.ladder import results
 from tournaments.server.ladder.logs import seat_log
-from tournaments.server.ladder.models import Contest
 from tournaments.server.ladder.standings import enter
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version

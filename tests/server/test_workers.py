@@ -20,7 +20,7 @@ SETUP = """
 import os
 os.environ['AZUL_ARENA_SERVER_HOME'] = {home!r}
 from tournaments.server import setup; setup()
-from tournaments.server.accounts.models import Participant
+from tournaments.server.contests.models import Participant
 from tournaments.server.ladder.standings import enter
 from tournaments.server.runtime import reference_archive
 from tournaments.server.submissions.intake import submit

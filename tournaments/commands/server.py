@@ -56,7 +56,7 @@ def _contest_options(
 ) -> None:
     from django.core.exceptions import ValidationError
 
-    from tournaments.server.ladder.models import Contest
+    from tournaments.server.contests.models import Contest
 
     contest = Contest.current()
     if ruleset is not None:
@@ -707,11 +707,11 @@ BUILD_TIMEOUT_HELP = (
 
 
 def _contest(slug: str) -> Any:
-    from tournaments.server.ladder.models import Contest
+    from tournaments.server.contests.models import Contest
 
     found = Contest.objects.filter(slug=slug).first()
     if found is None:
-        known = ", ".join(Contest.objects.exclude(slug=None).values_list("slug", flat=True))
+        known = ", ".join(s for s in Contest.objects.values_list("slug", flat=True) if s)
         fail(f"no contest {slug!r}; contests: {known or 'none'} (server contest create)")
     return found
 
@@ -806,7 +806,7 @@ def contest_create(
     from django.core.exceptions import ValidationError
     from django.core.validators import validate_slug
 
-    from tournaments.server.ladder.models import Contest
+    from tournaments.server.contests.models import Contest
     from tournaments.server.runtime import migrate
 
     migrate()
@@ -905,7 +905,7 @@ def contest_extend(
     Example: [bold]azul-arena server contest extend comp-2026 team-7 --until 2026-12-03T17:00[/]
     """
     _setup(home)
-    from tournaments.server.accounts.models import Participant
+    from tournaments.server.contests.models import Participant
     from tournaments.server.ladder.lifecycle import LifecycleError, extend
 
     contest = _contest(slug)
@@ -1022,8 +1022,8 @@ def import_class(
     """
     _setup(home)
     _check_key()  # the sign-up links are signed with it
-    from tournaments.server.accounts import classlist
-    from tournaments.server.ladder.models import Contest
+    from tournaments.server.contests import classlist
+    from tournaments.server.contests.models import Contest
     from tournaments.server.runtime import migrate
 
     migrate()

@@ -1,9 +1,20 @@
 """The contest server: participants submit bots, a ladder plays them, everyone watches on the web.
 
-A Django project with one app per concern: `accounts` (participants, API tokens), `submissions`
-(archives, versions, validation), `ladder` (contest settings, games, ratings, the worker) and
-`web` (pages). It uses the tournament domain (runner, Arena, ratings) and the referee's public
-API; nothing in referee/, sdk/ or bots/ imports it.
+A Django project with one app per concern, bottom to top; an app imports only those below it
+(the import-linter contract in pyproject.toml), and a lower app that must set off something in
+a higher one sends a signal the higher one connects (a version that passes validation gets its
+ladder standing so):
+
+- `accounts`: API tokens (the accounts are Django's users);
+- `contests`: a contest (rules, dates), its participants (a person or a team), extensions, and
+  its life as a state machine (`contests.lifecycle`: `move`, who may submit when);
+- `submissions`: archives, versions, their intake and validation;
+- `ladder`: standings, games and ratings, the versions handed in at the deadline, the final,
+  the date-driven steps of a contest's life (`ladder.lifecycle.advance`) and the worker;
+- `web`: the pages.
+
+It uses the tournament domain (runner, Arena, ratings) and the referee's public API; nothing in
+referee/, sdk/ or bots/ imports it.
 """
 
 from __future__ import annotations

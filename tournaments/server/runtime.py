@@ -129,7 +129,7 @@ def reference_archive(bot: str) -> bytes:
 def add_staff_bot(contest: Any, name: str, archive: bytes) -> Any:
     """A staff bot of `contest` (a participant marked as such) with a new version from
     `archive`; it is validated like any upload and is a bar of the grading export."""
-    from tournaments.server.accounts.models import Participant
+    from tournaments.server.contests.models import Participant
     from tournaments.server.submissions.intake import submit
 
     who, _ = Participant.objects.get_or_create(
@@ -145,7 +145,7 @@ def add_staff_bot(contest: Any, name: str, archive: bytes) -> Any:
 
 def seed_reference_bots(bots: tuple[str, ...] = DEMO_BOTS) -> list[str]:
     """Each reference bot as a participant (marked as such) with one version, once."""
-    from tournaments.server.accounts.models import Participant
+    from tournaments.server.contests.models import Participant
     from tournaments.server.submissions.intake import submit
 
     added = []

@@ -94,7 +94,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    # The apps bottom to top: each uses only those above it in this list (pyproject.toml).
     "tournaments.server.accounts",
+    "tournaments.server.contests",
     "tournaments.server.submissions",
     "tournaments.server.ladder",
     "tournaments.server.web",

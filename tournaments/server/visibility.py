@@ -13,14 +13,15 @@ The rules, for an organiser (an active staff user), a participant's member, anyo
 The models' managers are these QuerySets (`Game.objects.visible_to(user)`,
 `Seat.objects.visible_to(user)`, `Seat.objects.logs_visible_to(user)`,
 `Version.objects.private_to(user)`, `Participant.objects.private_to(user)`), so a view asks for
-what it may show rather than checking after. This module imports no model at load time (the
-models import it).
+what it may show rather than checking after. This module imports no model (the models import
+it; the apps' layering, pyproject.toml): it names the ones it reads through Django's registry.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.apps import apps
 from django.db import models
 from django.db.models import Q
 
@@ -49,20 +50,20 @@ def _members(user: Any, prefix: str) -> Q:
 
 def _games_played(user: Any) -> Any:
     """The ids of the games a participant of `user`'s played in (a subquery)."""
-    from tournaments.server.ladder.models import Seat
-
-    return Seat.objects.filter(version__participant__members=user).values("game_id")
+    return (
+        apps.get_model("arena_ladder", "Seat")
+        .objects.filter(version__participant__members=user)
+        .values("game_id")
+    )
 
 
 def _hidden_contests(user: Any) -> list[int]:
     """The contests whose results are not open to `user` (`results_open`, the one rule): a
     server has a handful of contests, read once per question, and when none is hidden from
     `user` the games are not filtered at all."""
-    from tournaments.server.ladder.models import Contest
-
     if is_organiser(user):
         return []
-    contests = Contest.objects.only("pk", "visibility", "state")
+    contests = apps.get_model("arena_contests", "Contest").objects.only("pk", "visibility", "state")
     return [c.pk for c in contests if not results_open(c, user)]
 
 

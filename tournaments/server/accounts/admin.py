@@ -4,14 +4,7 @@ from typing import Any
 
 from django.contrib import admin
 
-from tournaments.server.accounts.models import ApiToken, Participant
-
-
-@admin.register(Participant)
-class ParticipantAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("name", "staff_bot", "created")
-    search_fields = ("name", "members__username")
-    filter_horizontal = ("members",)
+from tournaments.server.accounts.models import ApiToken
 
 
 @admin.register(ApiToken)

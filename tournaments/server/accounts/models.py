@@ -1,7 +1,7 @@
-"""Participants and API tokens.
+"""API tokens (the accounts are Django's users; who takes part in a contest, a person or a
+team of accounts, is a `contests.models.Participant`).
 
-A participant is who appears on the leaderboard and owns bot versions: one person, or a team of
-several accounts (its `members`). Organisers are Django staff users. An API token lets the CLI act
+Organisers are Django staff users. An API token lets the CLI act
 for one account; only its SHA-256 is stored (a token is 32 random bytes, so a fast hash is enough:
 nothing to guess), and it is shown once, when made.
 """
@@ -16,65 +16,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from tournaments.server.visibility import ParticipantQuerySet, may_see_private
-
 TOKEN_PREFIX = "aat_"
-
-
-class Participant(models.Model):
-    name = models.SlugField(
-        max_length=64, unique=True, help_text="shown on the leaderboard; letters, digits, - and _"
-    )
-    members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="participants")
-    created = models.DateTimeField(default=timezone.now)
-    # The version that plays, when its owner chose one; else the newest that passed validation.
-    pinned = models.ForeignKey(
-        "arena_submissions.Version",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
-    staff_bot = models.BooleanField(default=False, help_text="a reference bot of the organisers")
-    # Its contest (None is the default contest: set on save).
-    contest = models.ForeignKey(
-        "arena_ladder.Contest",
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="participants",
-    )
-
-    objects = (
-        ParticipantQuerySet.as_manager()
-    )  # who may see which: tournaments/server/visibility.py
-
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.contest_id is None:
-            from tournaments.server.ladder.models import Contest
-
-            self.contest = Contest.current()
-        super().save(*args, **kwargs)
-
-    def is_member(self, user: Any) -> bool:
-        return bool(user.is_authenticated and self.members.filter(pk=user.pk).exists())
-
-    def may_see_private(self, user: Any) -> bool:
-        """Logs, sources and archives: the participant's members and the organisers only."""
-        return may_see_private(self, user)
-
-
-def participant_of(user: Any) -> Participant | None:
-    """The participant `user` submits for (their first; a team member has one)."""
-    if not user.is_authenticated:
-        return None
-    return user.participants.order_by("pk").first()  # type: ignore[no-any-return]
 
 
 def _digest(token: str) -> str:

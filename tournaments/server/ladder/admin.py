@@ -4,16 +4,9 @@ from typing import Any
 
 from django.contrib import admin, messages
 
+from tournaments.server.contests.models import Contest, Extension, Transition
 from tournaments.server.ladder import lifecycle
-from tournaments.server.ladder.models import (
-    Contest,
-    Extension,
-    Game,
-    HandIn,
-    Seat,
-    Standing,
-    Transition,
-)
+from tournaments.server.ladder.models import Game, HandIn, Seat, Standing
 
 
 def _by(request: Any) -> str:

@@ -21,7 +21,7 @@ def run_ladder_bench(
 ) -> dict[str, Any]:
     """Needs Django set up on a fresh data folder (the command does it)."""
     from tournaments.benchmarks.tournament import run_bench
-    from tournaments.server.accounts.models import Participant
+    from tournaments.server.contests.models import Participant
     from tournaments.server.ladder.models import Game
     from tournaments.server.ladder.standings import enter
     from tournaments.server.ladder.worker import LadderWorker
@@ -84,7 +84,7 @@ def run_upload_bench(
     import statistics
     import threading
 
-    from tournaments.server.accounts.models import Participant
+    from tournaments.server.contests.models import Participant
     from tournaments.server.ladder.models import Seat
     from tournaments.server.ladder.standings import enter
     from tournaments.server.ladder.worker import LadderWorker

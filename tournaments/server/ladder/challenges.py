@@ -14,9 +14,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.server.accounts.models import Participant
+from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.ladder import results
-from tournaments.server.ladder.models import Contest, Game
+from tournaments.server.ladder.models import Game
 from tournaments.server.ladder.standings import active_versions
 
 

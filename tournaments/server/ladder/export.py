@@ -22,8 +22,9 @@ import tempfile
 from pathlib import Path
 
 from tournaments.report import Report, wilson
+from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.final import final_path, final_report, staff_names
-from tournaments.server.ladder.models import Contest, Game, HandIn
+from tournaments.server.ladder.models import Game, HandIn
 from tournaments.server.paths import hide_in, replacements
 from tournaments.store import Store
 

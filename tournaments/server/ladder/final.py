@@ -25,9 +25,12 @@ from tournaments.entries import Entry
 from tournaments.report import Report, build_report
 from tournaments.runner import RunSummary
 from tournaments.schedule import count_games
+from tournaments.server.contests.lifecycle import LifecycleError, move
+from tournaments.server.contests.models import Contest, Transition
 from tournaments.server.ladder.coordination import runner_alive, runner_name
-from tournaments.server.ladder.lifecycle import LifecycleError, final_is_due, hand_in, move
-from tournaments.server.ladder.models import Contest, HandIn, Transition
+from tournaments.server.ladder.handins import final_is_due, hand_in
+from tournaments.server.ladder.models import HandIn
+from tournaments.server.submissions.models import Version
 from tournaments.store import Store, StoreError
 from tournaments.tournament import TournamentConfig, play, prepare
 
@@ -168,8 +171,6 @@ def final_wanted(contest: Contest) -> bool:
 def _field_ready(contest: Contest) -> bool:
     """No version of the contest waits for validation (a staff bot entered late plays in the
     final once it has passed), and there are enough entries for one game."""
-    from tournaments.server.submissions.models import Version
-
     if Version.objects.filter(
         participant__contest=contest, state__in=(Version.PENDING, Version.VALIDATING)
     ).exists():

@@ -1,4 +1,4 @@
-"""The contest's settings, each version's standing, and the ranked games with their seats.
+"""Each version's standing, the versions handed in, and the ranked games with their seats.
 
 A game row is written, with its seats and deal seed, *before* it is played; its result, the
 replay and every seat's new rating are one transaction when it ends (`ladder.results`). A worker
@@ -8,186 +8,14 @@ and since ratings change only in that one transaction nothing is ever rated twic
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
 
 from tournaments.ratings import make_env
-from tournaments.server.visibility import GameQuerySet, SeatQuerySet, results_open
+from tournaments.server.contests.models import Contest
+from tournaments.server.visibility import GameQuerySet, SeatQuerySet
 
 _ENV = make_env()
-
-
-def reset_ids(model: Any) -> None:
-    """After a row inserted with its own id: PostgreSQL's id sequence moves past it (else the
-    next row made without an id would be given the same one). Nothing to do on SQLite."""
-    from django.core.management.color import no_style
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        for sql in connection.ops.sequence_reset_sql(no_style(), [model]):
-            cursor.execute(sql)
-
-
-class Contest(models.Model):
-    """A contest: its rules, its dates and where it is in its life (`ladder.lifecycle`).
-
-    The default contest (id 1) is the one a server without any other plays; the ladder
-    worker serves one contest (`server ladder --contest SLUG`). States, in order: draft
-    (nothing plays), open (submissions and the ladder), frozen (past the deadline: no more
-    submissions, the versions handed in recorded), final (the final tournament), closed
-    (results published)."""
-
-    OPEN, CODE = "open", "code"
-    DRAFT, FROZEN, FINAL, CLOSED = "draft", "frozen", "final", "closed"
-    STATES = [
-        (DRAFT, "draft"),
-        (OPEN, "open"),
-        (FROZEN, "frozen"),
-        (FINAL, "final"),
-        (CLOSED, "closed"),
-    ]
-    PUBLIC, HIDDEN = "public", "hidden"
-    name = models.CharField(max_length=100, default="Azul Arena ladder")
-    slug = models.SlugField(
-        max_length=64,
-        unique=True,
-        null=True,
-        blank=True,
-        help_text="the contest's short name in commands and URLs",
-    )
-    state = models.CharField(max_length=8, choices=STATES, default=OPEN)
-    visibility = models.CharField(
-        max_length=8,
-        default=PUBLIC,
-        choices=[(PUBLIC, "leaderboard public"), (HIDDEN, "standings hidden until the results")],
-    )
-    opens = models.DateTimeField(null=True, blank=True, help_text="draft -> open at this time")
-    deadline = models.DateTimeField(
-        null=True, blank=True, help_text="submission deadline: open -> frozen"
-    )
-    closes = models.DateTimeField(
-        null=True, blank=True, help_text="final -> closed (results published) at this time"
-    )
-    isolation = models.CharField(
-        max_length=16, blank=True, help_text="sandbox level of its games (empty: the strongest)"
-    )
-    challenge_quota = models.PositiveIntegerField(
-        default=5, help_text="unranked challenge games per participant per day"
-    )
-    final_games_per_pairing = models.PositiveSmallIntegerField(
-        default=2, help_text="final round-robin: games per group, seats rotated on one deal"
-    )
-    final_min_games = models.PositiveIntegerField(
-        default=30, help_text="final on a large field (adaptive pairing): games per entry"
-    )
-    ruleset = models.CharField(max_length=32, default="azul")
-    players = models.PositiveSmallIntegerField(default=2, help_text="seats per game, 2-4")
-    time_per_move = models.FloatField(default=1.0, help_text="seconds")
-    daily_quota = models.PositiveIntegerField(
-        default=20, help_text="submissions per participant per day"
-    )
-    build_timeout = models.PositiveIntegerField(
-        default=120,
-        validators=[MinValueValidator(1)],
-        help_text="seconds a version's build may take at most, whatever its bot.toml asks",
-    )
-    signup = models.CharField(
-        max_length=8, choices=[(OPEN, "open"), (CODE, "invitation code")], default=OPEN
-    )
-    signup_code = models.CharField(max_length=64, blank=True)
-    paused = models.BooleanField(default=False, help_text="the ladder plays no new games")
-    final_runner = models.CharField(
-        max_length=200,
-        blank=True,
-        help_text="the process playing the final tournament (HOST pid N): one at a time",
-    )
-    wild_order = models.CharField(
-        max_length=6,
-        blank=True,
-        help_text=(
-            "Summer Pavilion: the wild colour of rounds 1-6, an order of PGOYBR (empty: PGOYBR)"
-        ),
-    )
-
-    def __str__(self) -> str:
-        return self.name
-
-    def options(self) -> dict[str, str]:
-        """The ruleset's options every game of the contest is played with."""
-        return {"wild_order": self.wild_order} if self.wild_order else {}
-
-    def clean(self) -> None:
-        """Settings no game could be played with are refused in the admin, with the reason."""
-        from django.core.exceptions import ValidationError
-
-        from referee import MatchConfig
-        from referee.engine import RULESETS
-
-        if self.ruleset not in RULESETS:
-            raise ValidationError({"ruleset": f"unknown ruleset; known: {', '.join(RULESETS)}"})
-        rules = RULESETS[self.ruleset]
-        if not rules.min_players <= self.players <= rules.max_players:
-            raise ValidationError(
-                {"players": f"{self.ruleset} is played by {rules.min_players}-{rules.max_players}"}
-            )
-        try:
-            MatchConfig(
-                ruleset=self.ruleset, options=self.options(), time_per_move=self.time_per_move
-            )
-        except ValueError as exc:
-            raise ValidationError(str(exc)) from None
-
-    @classmethod
-    def current(cls) -> Contest:
-        """The default contest (id 1)."""
-        contest, made = cls.objects.get_or_create(pk=1, defaults={"slug": "default"})
-        if made:
-            reset_ids(cls)
-        return contest
-
-    @classmethod
-    def named(cls, slug: str | None) -> Contest:
-        """The contest `slug` (None: the default one); Contest.DoesNotExist when unknown."""
-        return cls.current() if slug is None else cls.objects.get(slug=slug)
-
-    @classmethod
-    def of(cls, participant: Any) -> Contest:
-        """The participant's contest as the database has it now (not a cached copy)."""
-        found = cls.objects.filter(pk=participant.contest_id).first()
-        return found if found is not None else cls.current()
-
-    @property
-    def label(self) -> str:
-        return self.slug or str(self.pk)
-
-    def deadline_for(self, participant_id: int) -> Any:
-        """The participant's own deadline: an extension granted to it, else the contest's."""
-        ext = self.extensions.filter(participant_id=participant_id).order_by("-deadline").first()
-        return ext.deadline if ext is not None else self.deadline
-
-    def standings_visible_to(self, user: Any) -> bool:
-        """A hidden contest shows its standings to organisers only until it is closed."""
-        return results_open(self, user)
-
-
-class Transition(models.Model):
-    """One step of a contest's life (`ladder.lifecycle`), with when and who or what made it:
-    an organiser's command, the admin, or a ladder worker acting on the contest's dates."""
-
-    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="transitions")
-    before = models.CharField(max_length=8, choices=Contest.STATES)
-    after = models.CharField(max_length=8, choices=Contest.STATES)
-    at = models.DateTimeField(default=timezone.now)
-    by = models.CharField(max_length=200, help_text="who or what made it")
-
-    class Meta:
-        ordering = ["contest", "at", "pk"]
-
-    def __str__(self) -> str:
-        return f"{self.contest}: {self.before} -> {self.after} by {self.by}"
 
 
 class WorkerBeat(models.Model):
@@ -203,29 +31,13 @@ class WorkerBeat(models.Model):
         return self.name
 
 
-class Extension(models.Model):
-    """A later deadline for one participant (a special consideration), with who granted it."""
-
-    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="extensions")
-    participant = models.ForeignKey(
-        "arena_accounts.Participant", on_delete=models.CASCADE, related_name="extensions"
-    )
-    deadline = models.DateTimeField()
-    reason = models.CharField(max_length=200, blank=True)
-    granted_by = models.CharField(max_length=150, blank=True)
-    granted = models.DateTimeField(default=timezone.now)
-
-    def __str__(self) -> str:
-        return f"{self.participant} until {self.deadline:%Y-%m-%d %H:%M}"
-
-
 class HandIn(models.Model):
     """The version a participant handed in: its active version at its deadline, with the
     archive's hash (what the final tournament plays, and what the grades name)."""
 
     contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="handins")
     participant = models.ForeignKey(
-        "arena_accounts.Participant", on_delete=models.CASCADE, related_name="handins"
+        "arena_contests.Participant", on_delete=models.CASCADE, related_name="handins"
     )
     version = models.ForeignKey(
         "arena_submissions.Version", on_delete=models.PROTECT, related_name="+"
@@ -271,7 +83,7 @@ class Game(models.Model):
         choices=[(LADDER, "ranked ladder game"), (CHALLENGE, "challenge (never rated)")],
     )
     requested_by = models.ForeignKey(
-        "arena_accounts.Participant",
+        "arena_contests.Participant",
         null=True,
         blank=True,
         on_delete=models.SET_NULL,

@@ -12,7 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.ratings import Ratings, make_env
-from tournaments.server.ladder.models import Contest, Game, Seat, Standing
+from tournaments.server.contests.models import Contest
+from tournaments.server.ladder.models import Game, Seat, Standing
 from tournaments.server.submissions.models import Version
 from tournaments.store import GameOutcome
 

@@ -50,9 +50,10 @@ from tournaments.compliance import CheckStopped
 from tournaments.entries import Entry
 from tournaments.runner import StopRun
 from tournaments.schedule import ScheduledGame
+from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import coordination, final, lifecycle, logs, results
 from tournaments.server.ladder.matchmaking import Candidate, pick_game
-from tournaments.server.ladder.models import Contest, Game, Seat
+from tournaments.server.ladder.models import Game, Seat
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions import validation
 from tournaments.server.submissions.models import Version
@@ -140,6 +141,13 @@ class LadderWorker:
         self._final: asyncio.Task[Any] | None = None
         self._final_check = 0.0  # monotonic time of the next look at the contest's final
 
+    @property
+    def contest_id(self) -> int:
+        """The id of the contest it serves, known once it runs."""
+        if self._contest_id is None:
+            raise RuntimeError("the ladder worker has not started: no contest yet")
+        return self._contest_id
+
     def stop(self) -> None:
         if self._stopping is not None:
             self._stopping.set()
@@ -167,7 +175,7 @@ class LadderWorker:
         return self._live
 
     def _keep_dates(self) -> None:
-        lifecycle.advance(Contest.objects.get(pk=self._contest_id), by=self.by)
+        lifecycle.advance(Contest.objects.get(pk=self.contest_id), by=self.by)
 
     def _resume(self) -> int:
         self._beat()
@@ -179,12 +187,12 @@ class LadderWorker:
             # One worker at a time picks for a contest: the contest's row is locked (PostgreSQL;
             # SQLite's transactions take the database's write lock as they begin), and read
             # under that lock, so a freeze or a pause made meanwhile is seen.
-            contest = Contest.objects.select_for_update().get(pk=self._contest_id)
+            contest = Contest.objects.select_for_update().get(pk=self.contest_id)
             # A scheduled game not in flight here and whose worker is gone (a stopped worker's,
             # an infrastructure failure's, one an organiser requeued, a challenge asked for) is
             # played (again) first, same deal; taking it is a conditional update.
             # (Another live worker's scheduled games are being played there.)
-            scheduled = Game.objects.filter(status=Game.SCHEDULED, contest_id=self._contest_id)
+            scheduled = Game.objects.filter(status=Game.SCHEDULED, contest_id=self.contest_id)
             orphans = list(
                 scheduled.exclude(pk__in=flying)
                 .exclude(worker__in=live - {self.name})
@@ -202,7 +210,7 @@ class LadderWorker:
             by_game: dict[int, set[int]] = {}
             playing = set(busy)
             for game_id, worker, version_id in Seat.objects.filter(
-                game__status=Game.SCHEDULED, game__contest_id=self._contest_id
+                game__status=Game.SCHEDULED, game__contest_id=self.contest_id
             ).values_list("game_id", "game__worker", "version_id"):
                 by_game.setdefault(game_id, set()).add(version_id)
                 if worker in live and worker != self.name:
@@ -236,7 +244,7 @@ class LadderWorker:
 
     def _final_wanted(self) -> str | None:
         """The contest's slug when its final should be started or resumed here."""
-        contest = Contest.objects.get(pk=self._contest_id)
+        contest = Contest.objects.get(pk=self.contest_id)
         return contest.slug if contest.slug and final.final_wanted(contest) else None
 
     async def _housekeeping(self) -> None:

@@ -20,6 +20,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from tournaments.server.contests.lifecycle import submission_refusal
+from tournaments.server.contests.models import Contest
 from tournaments.server.paths import hide_paths
 from tournaments.server.submissions.archives import ArchiveError, Limits, bot_root, unpack
 from tournaments.server.submissions.models import Version
@@ -35,8 +37,6 @@ def limits() -> Limits:
 
 def check_quota(participant: Any, now: Any = None) -> None:
     """SubmissionError when the participant used the contest's quota in the last 24 hours."""
-    from tournaments.server.ladder.models import Contest
-
     quota = Contest.of(participant).daily_quota
     now = now or timezone.now()
     recent = list(
@@ -56,8 +56,6 @@ def check_quota(participant: Any, now: Any = None) -> None:
 def submit(participant: Any, chunks: Iterable[bytes], user: Any = None) -> Version:
     """A new version of `participant` from the archive's bytes (`chunks`), or SubmissionError
     saying why not. The version waits for validation (state pending)."""
-    from tournaments.server.ladder.lifecycle import submission_refusal
-
     refusal = submission_refusal(participant)
     if refusal is not None:
         raise SubmissionError(refusal)

@@ -21,7 +21,7 @@ class Version(models.Model):
     ]
 
     participant = models.ForeignKey(
-        "arena_accounts.Participant", on_delete=models.CASCADE, related_name="versions"
+        "arena_contests.Participant", on_delete=models.CASCADE, related_name="versions"
     )
     number = models.PositiveIntegerField(help_text="1, 2, ... per participant")
     uploaded_by = models.ForeignKey(

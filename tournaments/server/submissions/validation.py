@@ -13,26 +13,28 @@ import logging
 import shutil
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from referee import slug
 from tournaments.compliance import Bounds, CheckReport, CheckStopped, run_check
+from tournaments.server.contests.models import Contest
 from tournaments.server.paths import hide_paths
 from tournaments.server.submissions.archives import ArchiveError, unpack
 from tournaments.server.submissions.intake import limits
 from tournaments.server.submissions.models import Version
 
-if TYPE_CHECKING:
-    from tournaments.server.ladder.models import Contest
-
 log = logging.getLogger(__name__)
 LOG_TAIL_LINES = 40
 # Where a participant reads a failed bot's log (the log's path is the server's).
 LOG_HINT = "see the validation log on the version page"
+# Sent (with `version`) in the transaction that records a pass: the ladder, which sits above
+# this app, connects to it (its AppConfig.ready) to give the version its standing, so a
+# version never passes without one and this app imports nothing of the ladder.
+version_passed = Signal()
 
 
 def tail(path: Path, lines: int = LOG_TAIL_LINES, max_bytes: int = 64 * 1024) -> str:
@@ -107,11 +109,8 @@ def validate(
     version: Version, isolation: str | None = None, stop: threading.Event | None = None
 ) -> CheckReport:
     """Run the compliance checks on `version` and record the verdict; a version that passes
-    gets its ladder standing (see `ladder.standings.enter`). `stop` set: it is stopped and
-    waits again (CheckStopped)."""
-    from tournaments.server.ladder.models import Contest
-    from tournaments.server.ladder.standings import enter
-
+    gets its ladder standing (`version_passed`, which `ladder.standings.enter` answers).
+    `stop` set: it is stopped and waits again (CheckStopped)."""
     contest = Contest.of(version.participant)
     log_dir = version.folder() / "validation"
     shutil.rmtree(log_dir, ignore_errors=True)  # a re-run starts clean
@@ -152,7 +151,7 @@ def validate(
     with transaction.atomic():
         version.save(update_fields=["checks", "log_tail", "validated", "state", "reason"])
         if report.passed:
-            enter(version)
+            version_passed.send(sender=Version, version=version)
     if not report.passed:
         restore_upload(version)
     return report

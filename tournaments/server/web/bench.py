@@ -18,8 +18,8 @@ def build(participants: int, games: int, seed: int = 1) -> None:
     from django.db import transaction
     from django.utils import timezone
 
-    from tournaments.server.accounts.models import Participant
-    from tournaments.server.ladder.models import Contest, Game, Seat, Standing
+    from tournaments.server.contests.models import Contest, Participant
+    from tournaments.server.ladder.models import Game, Seat, Standing
     from tournaments.server.submissions.models import Version
 
     rng = random.Random(seed)

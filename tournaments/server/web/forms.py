@@ -6,8 +6,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS
 
-from tournaments.server.accounts.models import Participant
-from tournaments.server.ladder.models import Contest
+from tournaments.server.contests.models import Contest, Participant
 
 
 class SignupForm(UserCreationForm):  # type: ignore[misc]

@@ -27,7 +27,8 @@ def rating_points(participant: Any) -> list[tuple[int, float]]:
         .values_list("game_id", "mu_after", "sigma_after")[:HISTORY_GAMES]
     )
     rows.reverse()
-    return [(g, mu - 3 * sigma) for g, mu, sigma in rows]
+    # (mu_after and sigma_after are written together: a row with one has both.)
+    return [(g, mu - 3 * sigma) for g, mu, sigma in rows if mu is not None and sigma is not None]
 
 
 def svg_polyline(points: list[tuple[int, float]]) -> dict[str, Any] | None:

@@ -8,15 +8,18 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import authenticate, login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.middleware import HtmxDetails
 
-from tournaments.server.accounts.models import ApiToken, Participant, participant_of
+from tournaments.server.accounts.models import ApiToken
+from tournaments.server.contests.models import Contest, Participant, participant_of
 from tournaments.server.ladder import logs
-from tournaments.server.ladder.models import Contest, Game, Seat, Standing
+from tournaments.server.ladder.models import Game, Seat, Standing
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
@@ -39,13 +42,21 @@ from tournaments.server.web.history import rating_points, results_against, svg_p
 LOG_LINES = 400
 
 
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails  # set by django_htmx's middleware
+
+
+class AccountRequest(HttpRequest):
+    user: User  # a view behind login_required
+
+
 def leaderboard_rows(contest: Contest | None = None) -> list[dict[str, Any]]:
     """The leaderboard's rows, every cell already text: the page lists every participant and
     refreshes itself, so the template only places strings (its filters and {% url %} per cell
     cost more than the database)."""
     person = reverse("participant", args=["NAME"])
     version_url = reverse("version", args=["NAME", 987654321])
-    rows = []
+    rows: list[dict[str, Any]] = []
     for v in active_versions(contest=contest):
         st: Standing = v.standing
         name = v.participant.name
@@ -74,7 +85,7 @@ def leaderboard_rows(contest: Contest | None = None) -> list[dict[str, Any]]:
 
 
 @require_safe
-def leaderboard(request: HttpRequest, slug: str | None = None) -> HttpResponse:
+def leaderboard(request: HtmxHttpRequest, slug: str | None = None) -> HttpResponse:
     contest = get_object_or_404(Contest, slug=slug) if slug else Contest.current()
     # A contest hidden until its results shows participants no standings (nor the games'
     # results that would give them away) before it is closed; organisers see everything.
@@ -286,7 +297,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def tokens(request: HttpRequest) -> HttpResponse:
+def tokens(request: AccountRequest) -> HttpResponse:
     new, status = None, 200
     if request.method == "POST":
         form = RevokeForm(request.POST) if "revoke" in request.POST else TokenForm(request.POST)
@@ -303,7 +314,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "web/tokens.html",
-        {"tokens": request.user.api_tokens.all(), "new": new},
+        {"tokens": ApiToken.objects.filter(user=request.user), "new": new},
         status=status,
     )
 

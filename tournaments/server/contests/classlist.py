@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from tournaments.server.accounts.models import Participant
+from tournaments.server.contests.models import Participant
 
 COLUMNS = ["login", "name", "email", "team"]
 

@@ -1,0 +1,15 @@
+from __future__ import annotations
+
+from django.contrib import admin
+
+from tournaments.server.contests.models import Participant
+
+# The contest's own admin, with the lifecycle's actions (freeze, the final), is the ladder's
+# (ladder/admin.py): those actions act on the versions handed in.
+
+
+@admin.register(Participant)
+class ParticipantAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("name", "staff_bot", "created")
+    search_fields = ("name", "members__username")
+    filter_horizontal = ("members",)

@@ -1,0 +1,8 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class ContestsConfig(AppConfig):
+    name = "tournaments.server.contests"
+    label = "arena_contests"
