@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import http.client
 import json
-import subprocess
-import sys
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.server.test_cli import ROOT, cli, env, start
+from tests.server.test_cli import cli, make_participant, start
 
 MiB = 2**20
 ARCHIVE_LIMIT = 20 * MiB  # settings.ARCHIVE_MAX_BYTES's default
@@ -117,27 +115,6 @@ def _chunked(port: int, path: str, headers: dict[str, str], size: int) -> tuple[
     return answer
 
 
-def _make_participant(home: Path, tmp_path: Path) -> None:
-    code = f"""
-import os
-os.environ['AZUL_ARENA_SERVER_HOME'] = {str(home)!r}
-from tournaments.server import setup; setup()
-from django.contrib.auth import get_user_model
-from tournaments.server.contests.models import Participant
-u = get_user_model().objects.create_user('zoe', password='zoe pass 12345')
-Participant.objects.create(name='zoe').members.add(u)
-"""
-    made = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env=env(tmp_path),
-        cwd=ROOT,
-        timeout=60,
-    )
-    assert made.returncode == 0, made.stderr
-
-
 def _token(port: int) -> str:
     """A token from /api/token, its small form sent chunked: a body within the limit passes."""
     form = urllib.parse.urlencode({"username": "zoe", "password": "zoe pass 12345"}).encode()
@@ -159,7 +136,7 @@ def test_oversized_bodies_are_refused_as_they_arrive(tmp_path: Path) -> None:
     home = tmp_path / "arena"
     made = cli(tmp_path, "server", "init", "--home", str(home), "--password", "org pass 12345")
     assert made.returncode == 0, made.stderr
-    _make_participant(home, tmp_path)
+    make_participant(home, tmp_path)
     proc, url = start(
         tmp_path, "server", "run", "--home", str(home), "--listen", "127.0.0.1:0", "--no-ladder"
     )

@@ -30,6 +30,29 @@ def env(tmp_path: Path) -> dict[str, str]:
     return e
 
 
+def make_participant(home: Path, tmp_path: Path) -> None:
+    """Account zoe ('zoe pass 12345'), the one member of participant zoe, in the server at
+    `home` (made in a process of its own, as an organiser would in the admin)."""
+    code = f"""
+import os
+os.environ['AZUL_ARENA_SERVER_HOME'] = {str(home)!r}
+from tournaments.server import setup; setup()
+from django.contrib.auth import get_user_model
+from tournaments.server.contests.models import Participant
+u = get_user_model().objects.create_user('zoe', password='zoe pass 12345')
+Participant.objects.create(name='zoe').members.add(u)
+"""
+    made = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env(tmp_path),
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert made.returncode == 0, made.stderr
+
+
 def database_env(tmp_path: Path) -> dict[str, str]:
     """The CLI's environment: SQLite in the data folder, or, where test_postgres.py runs these
     tests on its PostgreSQL server, an empty database of the test's own there."""
@@ -140,27 +163,7 @@ def test_init_run_login_submit_and_see_it_validated(tmp_path: Path) -> None:
     try:
         import django.contrib.auth.hashers  # noqa: F401  (the hasher the server uses)
 
-        made = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                f"""
-import os, sys
-os.environ['AZUL_ARENA_SERVER_HOME'] = {str(home)!r}
-from tournaments.server import setup; setup()
-from django.contrib.auth import get_user_model
-from tournaments.server.contests.models import Participant
-u = get_user_model().objects.create_user('zoe', password='zoe pass 12345')
-p = Participant.objects.create(name='zoe'); p.members.add(u)
-""",
-            ],
-            capture_output=True,
-            text=True,
-            env=env(tmp_path),
-            cwd=ROOT,
-            timeout=60,
-        )
-        assert made.returncode == 0, made.stderr
+        make_participant(home, tmp_path)  # zoe, a member of participant zoe
         bad = cli(
             tmp_path, "login", "--server", url, "-u", "zoe", "--password-stdin", stdin="wrong\n"
         )

@@ -47,6 +47,17 @@ def _git(cwd: Path, *args: str) -> str:
     ).stdout
 
 
+def _home_in_a_checkout(tmp_path: Path) -> tuple[Path, Path]:
+    """A git checkout with a server home `server init` made in it (its key not yet tracked)."""
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    _git(checkout, "init", "-q")
+    home = checkout / "arena-server"
+    made = _run(tmp_path, "server", "init", "--home", str(home), "--password", "a pass 12345")
+    assert made.returncode == 0, made.stderr
+    return checkout, home
+
+
 def test_importing_the_settings_writes_no_file(tmp_path: Path) -> None:
     code = (
         "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'tournaments.server.settings';"
@@ -90,12 +101,7 @@ def test_init_makes_a_private_key_and_run_needs_one(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 def test_run_refuses_a_key_file_tracked_by_git(tmp_path: Path) -> None:
-    checkout = tmp_path / "checkout"
-    checkout.mkdir()
-    _git(checkout, "init", "-q")
-    home = checkout / "arena-server"
-    made = _run(tmp_path, "server", "init", "--home", str(home), "--password", "a pass 12345")
-    assert made.returncode == 0, made.stderr
+    checkout, home = _home_in_a_checkout(tmp_path)
     _git(checkout, "add", "arena-server/secret_key")
     refused = _run(tmp_path, "server", "run", "--home", str(home), "--listen", "127.0.0.1:0")
     assert refused.returncode == 2
@@ -148,12 +154,7 @@ def _load_wsgi(tmp_path: Path, home: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 def test_the_wsgi_application_refuses_a_key_file_tracked_by_git(tmp_path: Path) -> None:
-    checkout = tmp_path / "checkout"
-    checkout.mkdir()
-    _git(checkout, "init", "-q")
-    home = checkout / "arena-server"
-    made = _run(tmp_path, "server", "init", "--home", str(home), "--password", "a pass 12345")
-    assert made.returncode == 0, made.stderr
+    checkout, home = _home_in_a_checkout(tmp_path)
     assert _load_wsgi(tmp_path, home).returncode == 0, "an untracked key serves"
     _git(checkout, "add", "arena-server/secret_key")
     refused = _load_wsgi(tmp_path, home)

@@ -32,9 +32,7 @@ def replacements(bot_dir: Path | None = None) -> list[tuple[str, str]]:
 
 def hide_paths(text: str, bot_dir: Path | None = None) -> str:
     """`text` with the server's paths replaced (see the module docstring)."""
-    for path, shown in replacements(bot_dir):
-        text = text.replace(path, shown)
-    return text
+    return str(hide_in(text, replacements(bot_dir)))
 
 
 def hide_in(value: Any, pairs: Iterable[tuple[str, str]] | None = None) -> Any:

@@ -14,6 +14,7 @@ from django.utils import timezone
 from tournaments.ratings import Ratings, make_env
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.models import Game, Seat, Standing
+from tournaments.server.paths import hide_in
 from tournaments.server.submissions.models import Version
 from tournaments.store import GameOutcome
 
@@ -126,12 +127,7 @@ def suspend_faulty(version_ids: Sequence[int]) -> None:
 def public_record(record: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """The game record as the public game page shows it: seats named by participant and
     version, and no path of the server's (the referee names entries by their files)."""
-    import json
-
-    from django.conf import settings
-
-    text = json.dumps(record).replace(json.dumps(str(settings.HOME))[1:-1], "<server>")
-    public = dict(json.loads(text))
+    public = dict(hide_in(record))
     if isinstance(public.get("referee"), dict):
         public["referee"]["entries"] = list(names)
     public["players"] = list(names)
