@@ -15,7 +15,7 @@ install: $(STAMP) $(ENGINE_MARK)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]' --config-settings editable_mode=compat
+	$(BIN)/python -m pip install --quiet -e '.[dev,server,cluster,rl]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
 # Compile the engine's core with mypyc (about twice as fast); on failure it stays plain Python.

@@ -1,18 +1,8 @@
-"""The `azul-arena` command line: verbs grouped by noun, each group in its own module."""
+"""The `azul-arena` command line: verbs grouped by noun, each noun's module loaded when it is used
+(tournaments/commands/groups.py)."""
 
 from __future__ import annotations
 
-from tournaments.commands import (  # noqa: F401
-    bench,
-    bot,
-    demo,
-    match,
-    play,
-    referee,
-    replay,
-    server,
-    tournament,
-)
 from tournaments.commands.groups import app
 
 

@@ -37,7 +37,7 @@ from tournaments.schedule import ScheduledGame
 from tournaments.store import GameOutcome, Store
 from tournaments.tournament import TournamentConfig, play, prepare
 
-pytest.importorskip("distributed", reason="Dask not installed: pip install -e '.[dev]'")
+pytest.importorskip("distributed", reason="Dask not installed: make install")
 
 BOTS = Path(__file__).parent / "bots"
 VENV_BIN = Path(sys.executable).parent

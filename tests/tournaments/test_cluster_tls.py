@@ -20,7 +20,7 @@ from tests.tls import certificates, need_openssl
 from tests.tournaments.test_cluster import end, scheduler_address
 from tournaments.cluster import exposure_warning
 
-pytest.importorskip("distributed", reason="Dask not installed: pip install -e '.[dev]'")
+pytest.importorskip("distributed", reason="Dask not installed: make install")
 
 VENV_BIN = Path(sys.executable).parent
 ROOT = Path(__file__).resolve().parents[2]

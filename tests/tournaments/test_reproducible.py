@@ -50,7 +50,7 @@ def test_the_same_tournament_twice_and_on_a_cluster_plays_the_same_games(tmp_pat
     # Not one game decided by a substituted move (a fault would make it the referee's choice).
     assert all(r[3] == "ok" for g in first.values() for r in g["results"])
 
-    pytest.importorskip("distributed", reason="Dask not installed: pip install -e '.[dev]'")
+    pytest.importorskip("distributed", reason="Dask not installed: make install")
     run(tmp_path / "cluster.db", chosen, ClusterOptions(workers=2, threads=1))
     assert_same_games(first, stored(tmp_path / "cluster.db"))
     assert seeds_and_ids(tmp_path / "cluster.db") == ids

@@ -19,7 +19,7 @@ from tournaments.commands.common import (
     err_console,
     fail,
 )
-from tournaments.commands.groups import app
+from tournaments.commands.groups import demo_app
 
 # Per-move limits that keep the thinking bots quick enough for a one-minute demo.
 DEMO_TIME_PER_MOVE = 0.25
@@ -35,7 +35,7 @@ def _reference_bots(ruleset: str) -> list[str]:
     return [b for b in bots if ruleset in (builtin_rulesets(b) or [ruleset])]
 
 
-@app.command("demo")
+@demo_app.command("demo")
 def demo(
     games_per_pairing: Annotated[
         int | None,

@@ -1,8 +1,149 @@
-"""The root typer app and its noun groups; command modules attach their verbs here."""
+"""The root typer app and its nouns, each loaded only when it is used.
+
+`azul-arena --help` must start at once (under 0.3 s), so the root knows each noun's name, group
+and help, but imports the module that registers a noun's verbs only when the noun is run or asked
+for its own help. A noun is a typer group here (`bench_app`, ...) that its module decorates; a verb
+without a noun (`demo`, `match`, `play`) is a one-verb app of its own.
+"""
 
 from __future__ import annotations
 
+import importlib
+import inspect
+from dataclasses import dataclass
+from typing import Any
+
 import typer
+import typer.main
+from typer.core import TyperCommand, TyperGroup
+
+
+@dataclass(frozen=True)
+class Noun:
+    """A name on the root: the module that registers its verbs, and the app they are on."""
+
+    module: str
+    app: typer.Typer
+    help: str
+    hidden: bool = False  # a former spelling that says where the verb moved
+    extra: str | None = None  # the install extra its verbs need (tournaments/commands/extras.py)
+
+
+def summary(help: str, width: int = 120) -> str:
+    """A command's line in its group's list: the first sentence of its help, cut at a word to
+    `width` characters (the whole help is on the command's own --help)."""
+    paragraph = " ".join(inspect.cleandoc(help).split("\n\n")[0].split())
+    line = paragraph.split(". ")[0].rstrip(".")
+    return line if len(line) <= width else line[: width - 1].rsplit(" ", 1)[0] + "…"
+
+
+class NounGroup(TyperGroup):
+    """A noun's group: each verb is listed by the first sentence of its help."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None and command.short_help is None and command.help:
+            command.short_help = summary(command.help)
+        return command
+
+
+def _group(help: str) -> typer.Typer:
+    return typer.Typer(help=help, no_args_is_help=True, add_completion=False, cls=NounGroup)
+
+
+def _verb() -> typer.Typer:
+    return typer.Typer(add_completion=False)
+
+
+bench_app = _group(
+    "Benchmarks that print their figures (engine, codec, latency, tournament, strength)."
+)
+replay_app = _group("Game records: verify them, view them as a page or in the terminal.")
+referee_app = _group("The referee service.")
+token_app = _group("Tokens issued to remote entries.")
+referee_app.add_typer(token_app, name="token")
+tournament_app = _group("Run tournaments and read their results.")
+bot_app = _group("Write and check bots.")
+server_app = _group(
+    "The contest server: participants submit bots, a ladder plays them, everyone watches on the "
+    "web (docs/server.md)."
+)
+demo_app = _verb()
+match_app = _verb()
+play_app = _verb()
+
+# The root's names. A verb's help is its command's first line (tests/tournaments/test_cli_start.py
+# keeps the two the same).
+NOUNS: dict[str, Noun] = {
+    "bench": Noun("tournaments.commands.bench", bench_app, bench_app.info.help or ""),
+    "bot": Noun("tournaments.commands.bot", bot_app, bot_app.info.help or ""),
+    "demo": Noun(
+        "tournaments.commands.demo",
+        demo_app,
+        "Run a small real round-robin among the reference bots (those that play the ruleset) "
+        "and show the leaderboard",
+    ),
+    "match": Noun(
+        "tournaments.commands.match",
+        match_app,
+        "Play one game between real bot processes through the referee: each move in words as it "
+        "happens, the table at each new…",
+    ),
+    "play": Noun(
+        "tournaments.commands.play",
+        play_app,
+        "Play a game against a bot in this terminal: the board, your legal moves numbered and in "
+        "words; answer with a number or…",
+    ),
+    "referee": Noun("tournaments.commands.referee", referee_app, referee_app.info.help or ""),
+    "replay": Noun("tournaments.commands.replay", replay_app, replay_app.info.help or ""),
+    "server": Noun(
+        "tournaments.commands.server", server_app, server_app.info.help or "", extra="server"
+    ),
+    "tournament": Noun(
+        "tournaments.commands.tournament", tournament_app, tournament_app.info.help or ""
+    ),
+}
+
+
+class LazyGroup(TyperGroup):
+    """The root group: a noun's module is imported when the noun is resolved, except while the
+    root's own help is drawn, which needs only each noun's name and help."""
+
+    _listing = False
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return sorted(NOUNS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        noun = NOUNS.get(cmd_name)
+        if noun is None:
+            return super().get_command(ctx, cmd_name)
+        if self._listing:
+            return TyperCommand(name=cmd_name, help=noun.help, hidden=noun.hidden)
+        if noun.extra is not None:
+            _require(noun.extra, f"`azul-arena {cmd_name}`")
+        importlib.import_module(noun.module)
+        command = typer.main.get_command(noun.app)
+        command.name = cmd_name
+        return command
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
+
+def _require(extra: str, what: str) -> None:
+    from tournaments.commands.common import Exit, fail
+    from tournaments.commands.extras import needs
+
+    message = needs(extra, what)
+    if message is not None:
+        fail(message, Exit.USAGE)
+
 
 app = typer.Typer(
     name="azul-arena",
@@ -10,28 +151,11 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode="rich",
+    cls=LazyGroup,
 )
-bench_app = typer.Typer(
-    help="Benchmarks that print their figures (engine, codec, latency, tournament, strength).",
-    no_args_is_help=True,
-)
-replay_app = typer.Typer(
-    help="Game records: verify them, view them as a page or in the terminal.", no_args_is_help=True
-)
-referee_app = typer.Typer(help="The referee service.", no_args_is_help=True)
-tournament_app = typer.Typer(help="Run tournaments and read their results.", no_args_is_help=True)
-bot_app = typer.Typer(help="Write and check bots.", no_args_is_help=True)
 
-app.add_typer(bench_app, name="bench")
-app.add_typer(replay_app, name="replay")
-app.add_typer(referee_app, name="referee")
-token_app = typer.Typer(help="Tokens issued to remote entries.", no_args_is_help=True)
-referee_app.add_typer(token_app, name="token")
-app.add_typer(tournament_app, name="tournament")
-app.add_typer(bot_app, name="bot")
-server_app = typer.Typer(
-    help="The contest server: participants submit bots, a ladder plays "
-    "them, everyone watches on the web (docs/server.md).",
-    no_args_is_help=True,
-)
-app.add_typer(server_app, name="server")
+
+@app.callback()
+def _root() -> None:
+    # A callback makes the root a group while no noun's module is loaded yet.
+    pass

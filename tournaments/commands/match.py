@@ -25,13 +25,13 @@ from tournaments.commands.common import (
     isolation_line,
     print_json,
 )
-from tournaments.commands.groups import app
+from tournaments.commands.groups import match_app
 
 if TYPE_CHECKING:
     from referee import MatchConfig, MatchEvent, MatchResult
 
 
-@app.command("match")
+@match_app.command("match")
 def match(
     entries: list[str] = typer.Argument(
         ...,

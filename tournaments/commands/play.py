@@ -21,14 +21,14 @@ from tournaments.commands.common import (
     console,
     fail,
 )
-from tournaments.commands.groups import app
+from tournaments.commands.groups import play_app
 
 # "No time limit" for a person: a week per move (the wire carries milliseconds in 32 bits).
 NO_LIMIT = 7 * 24 * 3600.0
 HELLO_TIMEOUT = 30.0
 
 
-@app.command("play")
+@play_app.command("play")
 def play(
     bot: str = typer.Argument(
         ..., help="The opponent: built-in name, path/bot.py[:Class] or a quoted command line"
