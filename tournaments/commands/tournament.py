@@ -114,8 +114,8 @@ def print_report(
 ) -> None:
     """Print the leaderboard (and crosstable) recomputed from the store; `isolation`: and how
     its last run isolated the bots (`tournament show`; `run` prints it as it starts)."""
-    from tournaments.render import CROSSTABLE_MAX, crosstable_table, leaderboard_table
     from tournaments.report import build_report
+    from tournaments.terminal.render import CROSSTABLE_MAX, crosstable_table, leaderboard_table
 
     report = build_report(db_store)
     changes = db_store.entry_changes()
@@ -550,7 +550,7 @@ def _run_stored(
     run's summary (None when nothing was left to play)."""
     from tournaments.schedule import ScheduleError
     from tournaments.store import RunLock, Store, StoreError
-    from tournaments.tournament import ConfigMismatch, play
+    from tournaments.tournament import ConfigMismatch
     from tournaments.tournament import prepare as prepare_tournament
 
     summary = None
@@ -569,7 +569,6 @@ def _run_stored(
                 _say_what_runs(out, db, store, config)
                 if pending:
                     summary = _play(
-                        play,
                         store,
                         config,
                         pending,
@@ -610,13 +609,15 @@ def _say_what_runs(out: Console, db: Path, store: Any, config: TournamentConfig)
     store.set_meta("isolation_line", line)  # what `tournament show` repeats
 
 
-def _play(play, *args, **kwargs):  # type: ignore[no-untyped-def]
-    """`tournament.play`, with a cluster or an entry that cannot be used as a clear error."""
+def _play(*args, **kwargs):  # type: ignore[no-untyped-def]
+    """The run in this terminal (live view, signals: `play_in_terminal`), with a cluster or an
+    entry that cannot be used as a clear error."""
     from tournaments.cluster import ClusterError
     from tournaments.entries import EntryError
+    from tournaments.terminal.running import play_in_terminal
 
     try:
-        return play(*args, **kwargs)
+        return play_in_terminal(*args, **kwargs)
     except (ClusterError, EntryError) as exc:
         fail(str(exc))
 
