@@ -4,7 +4,8 @@
   `pairing`), ratings, the SQLite store, the runner and the Arena bridge (`runner`, `arena`), the
   Dask cluster (`cluster`, `cluster_worker`, `bundles`), reports, reruns and the compliance
   run; `tournament.run_tournament` plays a tournament (a coroutine, watched through
-  `progress`). It uses the referee's API (`from referee import ...`) and knows none of the rooms below;
+  `progress`). It uses the referee's API (`from referee import ...`) and knows none of the
+  rooms below;
 - `commands/`: the `azul-arena` command line, one module per noun;
 - `web/`: the self-contained HTML pages (replay viewer, tournament report);
 - `families/`: how each game family is shown to people (moves in words, boards, viewer data);
