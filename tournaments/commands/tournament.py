@@ -40,7 +40,11 @@ from tournaments.commands.common import (
 from tournaments.commands.groups import tournament_app
 
 if TYPE_CHECKING:
+    from tournaments.cluster import ClusterOptions
     from tournaments.entries import Entry, RunOptions
+    from tournaments.runner import RunSummary
+    from tournaments.schedule import ScheduledGame
+    from tournaments.store import Store
     from tournaments.tournament import TournamentConfig
 
 DEFAULT_DB = Path("arena-data") / "tournament.db"
@@ -543,9 +547,9 @@ def _run_stored(
     log_dir: Path,
     *,
     live: bool,
-    cluster: Any,
+    cluster: ClusterOptions | None,
     json_out: bool,
-) -> Any:
+) -> RunSummary | None:
     """Open (or resume) the tournament in `db`, play what is pending, print the report; the
     run's summary (None when nothing was left to play)."""
     from tournaments.schedule import ScheduleError
@@ -609,17 +613,30 @@ def _say_what_runs(out: Console, db: Path, store: Any, config: TournamentConfig)
     store.set_meta("isolation_line", line)  # what `tournament show` repeats
 
 
-def _play(*args, **kwargs):  # type: ignore[no-untyped-def]
-    """The run in this terminal (live view, signals: `play_in_terminal`), with a cluster or an
-    entry that cannot be used as a clear error."""
+def _play(
+    store: Store,
+    config: TournamentConfig,
+    pending: list[ScheduledGame],
+    concurrency: int,
+    out: Console,
+    *,
+    log_dir: Path,
+    live: bool,
+    cluster: ClusterOptions | None,
+) -> RunSummary:
+    """The run in this terminal (the live view, SIGINT/SIGTERM, the event loop:
+    `play_in_terminal`), with a cluster or an entry that cannot be used as a clear error."""
     from tournaments.cluster import ClusterError
     from tournaments.entries import EntryError
     from tournaments.terminal.running import play_in_terminal
 
     try:
-        return play_in_terminal(*args, **kwargs)
+        return play_in_terminal(
+            store, config, pending, concurrency, out, log_dir=log_dir, live=live, cluster=cluster
+        )
     except (ClusterError, EntryError) as exc:
         fail(str(exc))
+        raise  # unreachable: fail() raises
 
 
 @tournament_app.command("show")
