@@ -194,22 +194,9 @@ def run_check(  # noqa: PLR0913  # the options of `bot check`, each with a defau
             )
         )
         return report
-    first = seats[0][2]
-    # No name: the bot never said Hello (the referee played its seat without it).
-    handshake = first.termination not in ("no_hello", "version_mismatch", "bad_token") and not (
-        first.termination in ("crash", "malformed") and (first.moves == 0 or not first.bot_name)
-    )
-    report.checks.append(
-        Check(
-            "launch and handshake",
-            handshake,
-            f"said Hello as {first.bot_name!r}"
-            if handshake
-            else f"{first.termination}: {first.detail or 'no detail'}"
-            + _log_pointer(first.detail, first.log_path, log_hint),
-        )
-    )
-    if not handshake:
+    handshake = _handshake(seats[0][2], log_hint)
+    report.checks.append(handshake)
+    if not handshake.passed:
         return report
     if unknown:
         report.checks.append(
@@ -219,35 +206,65 @@ def run_check(  # noqa: PLR0913  # the options of `bot check`, each with a defau
                 f"its Hello lists {', '.join(unknown)}, which no ruleset is",
             )
         )
+    report.checks += _answers(seats, time_per_move, grace)
+    report.checks += _survives(seats, report.rulesets)
+    report.checks.append(Check("finished", True, f"{time.monotonic() - began:.1f} s"))
+    return report
 
-    def faults(kinds: tuple[str, ...], which: list[Any]) -> int:
-        return sum(s.faults.get(k, 0) for _, _, s in which for k in kinds)
 
-    timeouts = faults(("timeout",), seats)
+Seats = list[tuple[str, int, Any]]  # each game's (ruleset, players, the bot's SeatResult)
+
+
+def _handshake(first: Any, log_hint: str | None) -> Check:
+    """Whether the bot said Hello in its first game (with no name, it never did: the referee
+    played its seat without it)."""
+    handshake = first.termination not in ("no_hello", "version_mismatch", "bad_token") and not (
+        first.termination in ("crash", "malformed") and (first.moves == 0 or not first.bot_name)
+    )
+    return Check(
+        "launch and handshake",
+        handshake,
+        f"said Hello as {first.bot_name!r}"
+        if handshake
+        else f"{first.termination}: {first.detail or 'no detail'}"
+        + _log_pointer(first.detail, first.log_path, log_hint),
+    )
+
+
+def _answers(seats: Seats, time_per_move: float, grace: float) -> list[Check]:
+    """In time, and only legal moves: the faults of every game, counted."""
+
+    def faults(kinds: tuple[str, ...]) -> int:
+        return sum(s.faults.get(k, 0) for _, _, s in seats for k in kinds)
+
+    timeouts = faults(("timeout",))
     slowest = max(s.move_time_total / max(1, s.moves) for _, _, s in seats)
-    report.checks.append(
+    illegal = faults(("illegal", "malformed"))
+    return [
         Check(
             f"answers within {time_per_move:g} s (+{grace:g} s grace)",
             timeouts == 0,
             f"{timeouts} timeouts in {len(seats)} games"
             if timeouts
             else f"slowest game average {slowest * 1e3:.1f} ms/move",
-        )
-    )
-    illegal = faults(("illegal", "malformed"), seats)
-    report.checks.append(
+        ),
         Check(
             "only legal moves",
             illegal == 0,
             f"{illegal} illegal or malformed answers"
             if illegal
             else f"{sum(s.moves for _, _, s in seats)} moves, all legal",
-        )
-    )
+        ),
+    ]
+
+
+def _survives(seats: Seats, rulesets: list[str]) -> list[Check]:
+    """Every game played to its end: by number of players, then by ruleset."""
+    checks = []
     for players in (2, 3, 4):
         mine = [s for _, p, s in seats if p == players]
         bad = [s for s in mine if s.termination != "ok"]
-        report.checks.append(
+        checks.append(
             Check(
                 f"survives {players}-player games",
                 not bad,
@@ -256,10 +273,10 @@ def run_check(  # noqa: PLR0913  # the options of `bot check`, each with a defau
                 else f"{len(mine)} completed",
             )
         )
-    for ruleset in report.rulesets:
+    for ruleset in rulesets:
         mine = [s for r, _, s in seats if r == ruleset]
         bad = [s for s in mine if s.termination != "ok"]
-        report.checks.append(
+        checks.append(
             Check(
                 f"plays {ruleset}",
                 not bad,
@@ -268,5 +285,4 @@ def run_check(  # noqa: PLR0913  # the options of `bot check`, each with a defau
                 else f"{len(mine)} games, mean score {sum(s.score for s in mine) / len(mine):.1f}",
             )
         )
-    report.checks.append(Check("finished", True, f"{time.monotonic() - began:.1f} s"))
-    return report
+    return checks

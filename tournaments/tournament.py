@@ -1,8 +1,11 @@
 """A tournament from options to final report: config, schedule in the store, run, resume.
 
 `prepare` makes the store hold this tournament's schedule (writing it, or checking that the
-stored one is the same tournament) and returns the games still to play; `play` runs them with a
-live view. Both the `tournament run` command and `demo` go through here.
+stored one is the same tournament) and returns the games still to play; `run_tournament` plays
+them (a coroutine: it knows nothing of terminals, signals or event loops; it tells a watcher of
+its progress, `tournaments.progress`). `tournament run`, `demo` (through
+`tournaments.terminal.running`, which adds the live view, the signals and the loop) and a
+contest's final (awaited by the ladder worker) go through here.
 
 A round-robin or gauntlet stores its whole schedule at once; an adaptive or Swiss one stores a
 round at a time, each built from the results before it (`tournaments.rounds`).
@@ -10,24 +13,28 @@ round at a time, each built from the results before it (`tournaments.rounds`).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import secrets
-import signal
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
-from referee import run_loop
 from tournaments.arena import GameSettings, arena_player, local_pool, process_cap
 from tournaments.entries import Entry
-from tournaments.live import LiveView
+from tournaments.progress import (
+    GameFinished,
+    Notice,
+    OnProgress,
+    RunEnded,
+    RunStarted,
+    TotalChanged,
+    ignore,
+)
 from tournaments.rounds import RoundPlan, Rounds
 from tournaments.runner import PlayFn, Pool, RunSummary, run_games
 from tournaments.schedule import ScheduledGame, build_schedule
-from tournaments.store import Store
+from tournaments.store import GameOutcome, Store
 
 if TYPE_CHECKING:
     from tournaments.cluster import ClusterOptions
@@ -180,109 +187,122 @@ def _private_paths(db: Path) -> list[Path]:
     return [db, *(db.with_name(db.name + suffix) for suffix in ("-wal", "-shm", "-journal"))]
 
 
-def play(  # noqa: C901, PLR0913  # the run's parts; two callers: tournament run and demo
+@dataclass
+class _Player:
+    """How the games are played: the coroutine, how many at once, the model of the processes."""
+
+    play: PlayFn
+    at_once: int
+    pool: Pool
+
+
+async def run_tournament(  # noqa: PLR0913  # keyword-only options, each with a default
     store: Store,
     config: TournamentConfig,
-    games: list[ScheduledGame],
-    concurrency: int,
-    console: Console,
-    log_dir: Path | None = None,
-    live: bool = True,
+    games: Sequence[ScheduledGame],
+    *,
+    concurrency: int = 1,
     player: PlayFn | None = None,
+    on_progress: OnProgress = ignore,
+    log_dir: Path | None = None,
     cluster: ClusterOptions | None = None,
 ) -> RunSummary:
-    """Play `games` through the referee (on this machine, or on the Dask cluster `cluster`
-    says) with a live view; every result is committed at once.
+    """Play `games` (what `prepare` returned) and commit every result as it finishes.
 
-    An adaptive or Swiss tournament goes on round after round until it is over, or until a
-    round has a game that failed (the next round depends on it: rerun to retry).
+    The games are played by `player` when given, else through the referee on this machine
+    (`concurrency` at once, the bots' logs in `log_dir`) or on the Dask cluster `cluster` says.
+    `on_progress` hears of each step (`tournaments.progress`). An adaptive or Swiss tournament
+    goes on round after round until it is over, or until a round has a game that failed (the
+    next round depends on it: run again to retry).
+
+    Cancelled (the caller's signal handler, a ladder worker stopping), the games in flight are
+    abandoned and stay pending, the bots end, and what was committed stays committed: running
+    the same tournament again resumes it.
     """
-    names = [e.name for e in store.entries()]
     plan = config.round_plan()
     rounds = Rounds(store, plan) if plan is not None else None
-    done_games, total = store.counts()
+    started = _started(store, rounds)
+    cap = process_cap(len(started.names), config.players, concurrency)
+    async with contextlib.AsyncExitStack() as stack:
+        if player is not None:
+            chosen = _Player(player, concurrency, local_pool(cap))
+        elif cluster is not None:
+            chosen = await _on_cluster(stack, store, config, cluster, on_progress)
+        else:
+            play = await stack.enter_async_context(_on_this_machine(store, config, cap, log_dir))
+            chosen = _Player(play, concurrency, local_pool(cap))
+        on_progress(started)
+        try:
+            return await _play_rounds(store, games, chosen, rounds, on_progress)
+        finally:
+            on_progress(RunEnded())
+
+
+def _started(store: Store, rounds: Rounds | None) -> RunStarted:
+    done, total = store.counts()
     if rounds is not None:
         total = rounds.total_games()
-    finished = list(store.games(done_only=True)) if done_games else []
-    cap = process_cap(len(names), config.players, concurrency)
+    finished = list(store.games(done_only=True)) if done else []
+    return RunStarted([e.name for e in store.entries()], total, finished)
 
-    async def run_all(
-        view: LiveView, play_fn: PlayFn, games_at_once: int, pool: Pool
-    ) -> RunSummary:
-        summary, batch = RunSummary(), games
-        while batch:
-            part = await run_games(store, batch, play_fn, games_at_once, view.update, pool=pool)
-            summary.add(part)
-            if part.failed or part.aborted or rounds is None:
-                break
-            batch = rounds.next_games()
-            view.set_total(rounds.total_games())
-        return summary
 
+async def _play_rounds(
+    store: Store,
+    games: Sequence[ScheduledGame],
+    player: _Player,
+    rounds: Rounds | None,
+    on_progress: OnProgress,
+) -> RunSummary:
+    def on_done(game: ScheduledGame, outcome: GameOutcome | None, error: str | None) -> None:
+        on_progress(GameFinished(game, outcome, error))
+
+    summary, batch = RunSummary(), games
+    while batch:
+        part = await run_games(store, batch, player.play, player.at_once, on_done, pool=player.pool)
+        summary.add(part)
+        if part.failed or part.aborted or rounds is None:
+            break
+        batch = rounds.next_games()
+        on_progress(TotalChanged(rounds.total_games()))
+    return summary
+
+
+def _entry_finder(store: Store) -> Callable[[str], Entry | None]:
     def entry_of(name: str) -> Entry | None:  # an entry added while the tournament runs
         return {e.name: e for e in store.entries()}.get(name)
 
-    async def run() -> RunSummary:
-        async with contextlib.AsyncExitStack() as stack:
-            # One model of the processes for all the rounds: the Arena outlives each round.
-            play_fn, games_at_once, pool = player, concurrency, local_pool(cap)
-            if play_fn is None and cluster is not None:
-                from tournaments.cluster import cluster_player
+    return entry_of
 
-                remote = await stack.enter_async_context(
-                    cluster_player(
-                        store.entries(), config.settings(), cluster, config.players, entry_of
-                    )
-                )
-                console.print(f"cluster: {remote.describe()}", markup=False, highlight=False)
-                # Each worker caps its own Arena; no one model of processes holds here.
-                play_fn, games_at_once, pool = remote.play, remote.concurrency, Pool()
-            elif play_fn is None:
-                play_fn = await stack.enter_async_context(
-                    arena_player(
-                        _with_options(store.entries(), config.entries),
-                        config.settings(),
-                        log_dir,
-                        cap,
-                        entry_of,
-                        hidden=_private_paths(store.path),
-                    )
-                )
-            view = LiveView(console, names, total, finished, plain=None if live else True)
-            with view:
-                return await run_all(view, play_fn, games_at_once, pool)
 
-    async def main() -> RunSummary:
-        # SIGINT/SIGTERM cancel the run, so the games in flight are abandoned (they stay
-        # pending), the Arena closes (bots ended, temp folders removed) and what was committed
-        # stays committed. A second signal while closing is ignored.
-        loop = asyncio.get_running_loop()
-        task = asyncio.current_task()
-        assert task is not None
-        caught: list[int] = []
+def _on_this_machine(
+    store: Store, config: TournamentConfig, cap: int, log_dir: Path | None
+) -> contextlib.AbstractAsyncContextManager[PlayFn]:
+    """The referee's Arena on this machine; one model of the processes for all the rounds
+    (the Arena outlives each round)."""
+    return arena_player(
+        _with_options(store.entries(), config.entries),
+        config.settings(),
+        log_dir,
+        cap,
+        _entry_finder(store),
+        hidden=_private_paths(store.path),
+    )
 
-        def on_signal(signum: int) -> None:
-            if not caught:
-                caught.append(signum)
-                task.cancel()
 
-        installed = []
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
-                loop.add_signal_handler(sig, on_signal, sig)
-                installed.append(sig)
-            except (NotImplementedError, RuntimeError, ValueError):
-                pass  # not the main thread: the default behaviour stays
-        try:
-            return await run()
-        except asyncio.CancelledError:
-            if not caught:
-                raise
-            task.uncancel()
-            return RunSummary(interrupted=caught[0])
-        finally:
-            for sig in installed:
-                with contextlib.suppress(Exception):
-                    loop.remove_signal_handler(sig)
+async def _on_cluster(
+    stack: contextlib.AsyncExitStack,
+    store: Store,
+    config: TournamentConfig,
+    cluster: ClusterOptions,
+    on_progress: OnProgress,
+) -> _Player:
+    from tournaments.cluster import cluster_player
 
-    return run_loop(main())
+    remote = await stack.enter_async_context(
+        cluster_player(
+            store.entries(), config.settings(), cluster, config.players, _entry_finder(store)
+        )
+    )
+    on_progress(Notice(f"cluster: {remote.describe()}"))
+    # Each worker caps its own Arena; no one model of processes holds here.
+    return _Player(remote.play, remote.concurrency, Pool())

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.kits import KITS, kits_dir, prepare, prepare_command, scaffold_kit
+from tournaments.terminal.kits import KITS, kits_dir, prepare, prepare_command, scaffold_kit
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".kits-cache"

@@ -129,7 +129,7 @@ def test_a_release_ships_every_kit_file_and_the_protos() -> None:
     import fnmatch
     import tomllib
 
-    from tournaments.kits import KITS, PROTO_FILES
+    from tournaments.terminal.kits import KITS, PROTO_FILES
 
     root = Path(__file__).resolve().parents[2]
     patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 
 from tests.tournaments.test_interrupt import done_games
 from tournaments.arena import GameSettings, isolation_level
@@ -35,7 +34,8 @@ from tournaments.report import export_csv
 from tournaments.runner import run_games
 from tournaments.schedule import ScheduledGame
 from tournaments.store import GameOutcome, Store
-from tournaments.tournament import TournamentConfig, play, prepare
+from tournaments.tournament import TournamentConfig, prepare
+from tournaments.tournament import run_tournament as play_tournament
 
 pytest.importorskip("distributed", reason="Dask not installed: make install")
 
@@ -66,10 +66,6 @@ def bot_folder(base: Path) -> Path:
 
 def entries(folder: Path, *names: str) -> list[Entry]:
     return [Entry(name, str(folder / f"{name}.py")) for name in names]
-
-
-def quiet() -> Console:
-    return Console(file=io.StringIO(), width=120)
 
 
 def stored(db: Path) -> dict[str, Any]:
@@ -112,7 +108,9 @@ def run_tournament(
     )
     with Store.open(db) as store:
         config, pending = prepare(store, config)
-        summary = play(store, config, pending, 2, quiet(), live=False, cluster=cluster)
+        summary = asyncio.run(
+            play_tournament(store, config, pending, concurrency=2, cluster=cluster)
+        )
     assert summary.failed == 0 and summary.played >= len(pending), summary.errors
 
 

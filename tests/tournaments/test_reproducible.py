@@ -4,16 +4,17 @@ the tournament's seed, the game and the seat, and sees the schedule's stable gam
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.tournaments.test_cluster import assert_same_games, quiet, stored
+from tests.tournaments.test_cluster import assert_same_games, stored
 from tournaments.cluster import ClusterOptions
 from tournaments.entries import Entry, parse_entries
 from tournaments.store import Store
-from tournaments.tournament import TournamentConfig, play, prepare
+from tournaments.tournament import TournamentConfig, prepare, run_tournament
 
 # Every random choice of these comes from their seeds; the search bots' budgets are fixed.
 REFERENCE = ["random", "greedy", "mcts:iterations=40", "search:depth=2"]
@@ -23,7 +24,9 @@ def run(db: Path, chosen: list[Entry], cluster: ClusterOptions | None = None) ->
     config = TournamentConfig(entries=chosen, seed=12, games_per_pairing=2, time_per_move=10.0)
     with Store.open(db) as store:
         config, pending = prepare(store, config)
-        summary = play(store, config, pending, 2, quiet(), live=False, cluster=cluster)
+        summary = asyncio.run(
+            run_tournament(store, config, pending, concurrency=2, cluster=cluster)
+        )
     assert summary.failed == 0 and summary.played == len(pending), summary.errors
 
 

@@ -4,18 +4,18 @@ bot swapped into a seat plays the same deals. Real bot processes, real SQLite st
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
 from typer.testing import CliRunner
 
-from tests.tournaments.test_cluster import quiet
 from tournaments.cli import app
 from tournaments.entries import parse_entries
 from tournaments.rerun import movers
 from tournaments.store import Store
-from tournaments.tournament import TournamentConfig, play, prepare
+from tournaments.tournament import TournamentConfig, prepare, run_tournament
 
 PICKY = '''
 import sdk
@@ -48,7 +48,7 @@ def tournament(tmp_path: Path) -> tuple[Path, Path]:
         config, pending = prepare(
             store, TournamentConfig(entries=chosen, seed=12, time_per_move=5.0)
         )
-        summary = play(store, config, pending, 2, quiet(), live=False)
+        summary = asyncio.run(run_tournament(store, config, pending, concurrency=2))
     assert summary.failed == 0 and summary.played == 6, summary.errors
     return db, bot
 

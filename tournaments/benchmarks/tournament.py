@@ -20,15 +20,16 @@ import math
 import os
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from referee import loop_name, run_loop, strongest
 from tournaments.arena import GameSettings, arena_player, local_pool, process_cap
 from tournaments.entries import Entry
-from tournaments.runner import run_games
+from tournaments.runner import RunSummary, run_games
 from tournaments.schedule import ScheduledGame, build_schedule
-from tournaments.store import Store
+from tournaments.store import Store, StoredGame
 
 
 def _engine_us_per_move(records: list[dict[str, Any]], ruleset: str) -> float:
@@ -176,7 +177,73 @@ def warmup_games(schedule: list[ScheduledGame], count: int) -> list[ScheduledGam
     return chosen
 
 
-def run_bench(  # noqa: PLR0915  # one benchmark's steps, in order
+@dataclass
+class _Meter:
+    """What a bench run counts as its games end: the clock starts when as many games as the
+    warm-up has are done (one run, warm-up first, so the games measured see the run's steady
+    state, no warm-up tail); the peak of live bot processes is sampled beside."""
+
+    warmup: int
+    finished: int = 0
+    after: int = 0  # games finished (not failed) once the clock started
+    peak: int = 0
+    # (wall, this process's CPU, the whole tree's CPU) when the warm-up's count ended
+    mark: tuple[float, float, float] | None = None
+
+    def on_done(self, game: ScheduledGame, outcome: Any, error: str | None) -> None:
+        self.finished += 1
+        if self.mark is None and self.finished >= self.warmup:
+            self.mark = (time.perf_counter(), time.process_time(), tree_cpu_s(os.getpid()))
+        elif self.mark is not None and outcome is not None:
+            self.after += 1
+
+    async def count_processes(self) -> None:
+        while True:
+            self.peak = max(self.peak, len(live_bot_processes(os.getpid())))
+            await asyncio.sleep(0.05)
+
+
+@dataclass
+class _Timed:
+    """A bench run's times: start-up (to the clock's start), the games measured (wall), the
+    CPU of this process and of the whole tree over them, the bot processes started."""
+
+    startup: float = 0.0
+    elapsed: float = 0.0
+    referee_cpu: float = 0.0
+    cpu: float = 0.0
+    started: int = 0
+
+
+async def _play_bench(
+    store: Store,
+    entries: list[Entry],
+    settings: GameSettings,
+    games: list[ScheduledGame],
+    concurrency: int,
+    meter: _Meter,
+    log_dir: Path,
+) -> tuple[RunSummary, _Timed]:
+    timed = _Timed()
+    t0 = time.perf_counter()
+    cap = process_cap(len(entries), 2, concurrency)
+    counter = asyncio.ensure_future(meter.count_processes())
+    try:
+        async with arena_player(entries, settings, log_dir, cap) as play:
+            pool = local_pool(cap)
+            summary = await run_games(store, games, play, concurrency, meter.on_done, pool=pool)
+            wall, referee0, cpu0 = meter.mark or (t0, 0.0, 0.0)
+            timed.referee_cpu = time.process_time() - referee0
+            timed.cpu = tree_cpu_s(os.getpid()) - cpu0
+            timed.elapsed = time.perf_counter() - wall
+            timed.started = pool.started
+    finally:
+        counter.cancel()
+    timed.startup = wall - t0
+    return summary, timed
+
+
+def run_bench(
     games: int,
     concurrency: int,
     ruleset: str = "azul",
@@ -201,63 +268,21 @@ def run_bench(  # noqa: PLR0915  # one benchmark's steps, in order
         settings = GameSettings(
             ruleset=ruleset, time_per_move=1.0, isolation=isolation, ponder=ponder
         )
-        peak, referee_cpu, started, finished, after = 0, 0.0, 0, 0, 0
-        cpu = [0.0]
-        # (wall, this process's CPU, the whole tree's CPU) when the warm-up's count ended
-        mark: tuple[float, float, float] | None = None
-
-        async def count_processes() -> None:
-            nonlocal peak
-            while True:
-                peak = max(peak, len(live_bot_processes(os.getpid())))
-                await asyncio.sleep(0.05)
-
-        def on_done(game: ScheduledGame, outcome: Any, error: str | None) -> None:
-            # One run, warm-up first: the clock starts when as many games as the warm-up has
-            # are done, so the games measured see the run's steady state (no warm-up tail).
-            nonlocal finished, after, mark
-            finished += 1
-            if mark is None and finished >= len(warm):
-                mark = (time.perf_counter(), time.process_time(), tree_cpu_s(os.getpid()))
-            elif mark is not None and outcome is not None:
-                after += 1
-
-        async def main() -> tuple[float, Any, float]:
-            nonlocal referee_cpu, started
-            t0 = time.perf_counter()
-            cap = process_cap(len(entries), 2, concurrency)
-            counter = asyncio.ensure_future(count_processes())
-            try:
-                async with arena_player(entries, settings, Path(tmp) / "logs", cap) as play:
-                    pool = local_pool(cap)
-                    summary = await run_games(
-                        store, [*warm, *measured], play, concurrency, on_done, pool=pool
-                    )
-                    wall, referee0, cpu0 = mark or (t0, 0.0, 0.0)
-                    referee_cpu = time.process_time() - referee0
-                    cpu[0] = tree_cpu_s(os.getpid()) - cpu0
-                    elapsed = time.perf_counter() - wall
-                    started = pool.started
-            finally:
-                counter.cancel()
-            return wall - t0, summary, elapsed
-
-        startup, summary, elapsed = run_loop(main())
-        summary.played, summary.store_time = after, summary.store_time * after / max(1, finished)
+        meter = _Meter(len(warm))
+        summary, timed = run_loop(
+            _play_bench(
+                store, entries, settings, [*warm, *measured], concurrency, meter, Path(tmp) / "logs"
+            )
+        )
+        summary.played = meter.after
+        summary.store_time = summary.store_time * meter.after / max(1, meter.finished)
         done = [g for g in store.games(done_only=True) if g.game.index not in warm_ids]
-        moves = sum(s.moves for g in done for s in g.seats)
-        duration = sum(g.duration or 0.0 for g in done)
-        bot_time = sum(s.move_time for g in done for s in g.seats)
         sample = [store.replay(g.game.game_id) or {} for g in done[:50]]
-        sample_moves = sum(len(r.get("moves", [])) for rnd in sample for r in rnd.get("rounds", []))
-        del sample_moves
         store.close()
     try:
         engine_us = _engine_us_per_move(sample, ruleset)
     except Exception:  # noqa: BLE001 - the breakdown is informative; never fail the bench on it
         engine_us = float("nan")
-    per_move_us = 1e6 * duration / moves if moves else float("nan")
-    bot_us = 1e6 * bot_time / moves if moves else float("nan")
     return {
         "isolation": isolation or strongest(),
         "ponder": ponder,
@@ -265,18 +290,33 @@ def run_bench(  # noqa: PLR0915  # one benchmark's steps, in order
         "failed": summary.failed,
         "concurrency": concurrency,
         "entries": len(entries),
-        "bot_processes_peak": peak,
+        "bot_processes_peak": meter.peak,
         "event_loop": loop_name(),
+        **_figures(summary, timed, done, engine_us),
+    }
+
+
+def _figures(
+    summary: RunSummary, timed: _Timed, done: list[StoredGame], engine_us: float
+) -> dict[str, Any]:
+    """Throughput, CPU and the per-move breakdown of the games measured."""
+    moves = sum(s.moves for g in done for s in g.seats)
+    duration = sum(g.duration or 0.0 for g in done)
+    bot_time = sum(s.move_time for g in done for s in g.seats)
+    elapsed, played = timed.elapsed, summary.played
+    per_move_us = 1e6 * duration / moves if moves else float("nan")
+    bot_us = 1e6 * bot_time / moves if moves else float("nan")
+    return {
         "elapsed_s": elapsed,
-        "startup_s": startup,
+        "startup_s": timed.startup,
         # Games in flight on average (their durations over the wall time), the runner's count
         # of bot processes started (warm-up included), and the CPU of this process alone
         # (referee, runner, store) per game: where a concurrency's games/s goes.
         "games_in_flight_mean": duration / elapsed if elapsed else 0.0,
-        "bot_processes_started": started,
-        "referee_cpu_ms_per_game": 1e3 * referee_cpu / summary.played if summary.played else 0.0,
-        "games_per_s": summary.played / elapsed if elapsed else 0.0,
-        "cpu_ms_per_game": 1e3 * cpu[0] / summary.played if summary.played else 0.0,
+        "bot_processes_started": timed.started,
+        "referee_cpu_ms_per_game": 1e3 * timed.referee_cpu / played if played else 0.0,
+        "games_per_s": played / elapsed if elapsed else 0.0,
+        "cpu_ms_per_game": 1e3 * timed.cpu / played if played else 0.0,
         "moves": moves,
         "per_move_us": per_move_us,
         "wall_us_per_move": 1e6 * elapsed / moves if moves else float("nan"),

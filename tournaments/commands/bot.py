@@ -77,7 +77,7 @@ def bot_new(
     Example: [bold]azul-arena bot new mybot --lang node[/] then [bold]azul-arena bot check
     ./mybot[/]
     """
-    from tournaments.kits import KITS
+    from tournaments.terminal.kits import KITS
 
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", name):
         fail("NAME is letters, digits, '-' and '_', starting with a letter")
@@ -102,7 +102,7 @@ def bot_new(
     folder = directory / name
     ready = _prepare_kit(lang, folder) if install else False
     if not ready:
-        from tournaments.kits import prepare_command
+        from tournaments.terminal.kits import prepare_command
 
         console.print(
             f"\nbefore its first game, run in {folder}:\n  {prepare_command(lang, folder)}"
@@ -114,7 +114,7 @@ def bot_new(
 
 
 def _scaffold_kit(lang: str, name: str, directory: Path) -> list[Path]:
-    from tournaments.kits import scaffold_kit
+    from tournaments.terminal.kits import scaffold_kit
 
     written = scaffold_kit(lang, name, directory)
     return [p for p in written if p.parent == directory / name] + [directory / name / "proto"]
@@ -124,7 +124,7 @@ def _prepare_kit(lang: str, folder: Path) -> bool:
     """Install the new folder's dependencies or build it; False (with the reason) on failure."""
     import subprocess
 
-    from tournaments.kits import prepare, prepare_command
+    from tournaments.terminal.kits import prepare, prepare_command
 
     command = prepare_command(lang, folder)
     with err_console.status(f"{command} (in {folder}) ..."):

@@ -57,7 +57,8 @@ def demo(
     from tournaments.commands.tournament import _interrupted, print_report
     from tournaments.entries import Entry
     from tournaments.store import RunLock, Store, StoreError
-    from tournaments.tournament import TournamentConfig, play, prepare
+    from tournaments.terminal.running import play_in_terminal
+    from tournaments.tournament import TournamentConfig, prepare
 
     options = check_ruleset(ruleset, 2, wild_order)
     bots = _reference_bots(ruleset)
@@ -93,7 +94,9 @@ def demo(
             f"{', '.join(e.name for e in entries)}, {len(pending)} games, "
             f"seed {config.seed}, db {db}"
         )
-        summary = play(store, config, pending, concurrency, console, log_dir=db.parent / "logs")
+        summary = play_in_terminal(
+            store, config, pending, concurrency, console, log_dir=db.parent / "logs"
+        )
         if summary.interrupted:
             _interrupted(summary.interrupted, db)
         print_report(store, json_out=False, title="Final leaderboard")

@@ -161,7 +161,7 @@ def _live_view(
     """What the terminal shows as the game goes: each move in words and the table (the
     watcher replays the game from the same seed), faults, the end."""
     from referee import MatchEnded, MovePlayed, SeatFaulted
-    from tournaments.human import TableWatcher
+    from tournaments.terminal.human import TableWatcher
 
     watcher = TableWatcher(
         console,

@@ -54,7 +54,7 @@ def play(
     """
     from referee import Arena, MatchConfig, check_entry, write_replay
     from sdk.client import play as play_seat
-    from tournaments.human import HumanSeat, TableWatcher
+    from tournaments.terminal.human import HumanSeat, TableWatcher
 
     options = check_ruleset(ruleset, 2, wild_order)
     try:

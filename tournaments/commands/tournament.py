@@ -40,7 +40,11 @@ from tournaments.commands.common import (
 from tournaments.commands.groups import tournament_app
 
 if TYPE_CHECKING:
+    from tournaments.cluster import ClusterOptions
     from tournaments.entries import Entry, RunOptions
+    from tournaments.runner import RunSummary
+    from tournaments.schedule import ScheduledGame
+    from tournaments.store import Store
     from tournaments.tournament import TournamentConfig
 
 DEFAULT_DB = Path("arena-data") / "tournament.db"
@@ -114,8 +118,8 @@ def print_report(
 ) -> None:
     """Print the leaderboard (and crosstable) recomputed from the store; `isolation`: and how
     its last run isolated the bots (`tournament show`; `run` prints it as it starts)."""
-    from tournaments.render import CROSSTABLE_MAX, crosstable_table, leaderboard_table
     from tournaments.report import build_report
+    from tournaments.terminal.render import CROSSTABLE_MAX, crosstable_table, leaderboard_table
 
     report = build_report(db_store)
     changes = db_store.entry_changes()
@@ -543,14 +547,14 @@ def _run_stored(
     log_dir: Path,
     *,
     live: bool,
-    cluster: Any,
+    cluster: ClusterOptions | None,
     json_out: bool,
-) -> Any:
+) -> RunSummary | None:
     """Open (or resume) the tournament in `db`, play what is pending, print the report; the
     run's summary (None when nothing was left to play)."""
     from tournaments.schedule import ScheduleError
     from tournaments.store import RunLock, Store, StoreError
-    from tournaments.tournament import ConfigMismatch, play
+    from tournaments.tournament import ConfigMismatch
     from tournaments.tournament import prepare as prepare_tournament
 
     summary = None
@@ -569,7 +573,6 @@ def _run_stored(
                 _say_what_runs(out, db, store, config)
                 if pending:
                     summary = _play(
-                        play,
                         store,
                         config,
                         pending,
@@ -610,15 +613,30 @@ def _say_what_runs(out: Console, db: Path, store: Any, config: TournamentConfig)
     store.set_meta("isolation_line", line)  # what `tournament show` repeats
 
 
-def _play(play, *args, **kwargs):  # type: ignore[no-untyped-def]
-    """`tournament.play`, with a cluster or an entry that cannot be used as a clear error."""
+def _play(
+    store: Store,
+    config: TournamentConfig,
+    pending: list[ScheduledGame],
+    concurrency: int,
+    out: Console,
+    *,
+    log_dir: Path,
+    live: bool,
+    cluster: ClusterOptions | None,
+) -> RunSummary:
+    """The run in this terminal (the live view, SIGINT/SIGTERM, the event loop:
+    `play_in_terminal`), with a cluster or an entry that cannot be used as a clear error."""
     from tournaments.cluster import ClusterError
     from tournaments.entries import EntryError
+    from tournaments.terminal.running import play_in_terminal
 
     try:
-        return play(*args, **kwargs)
+        return play_in_terminal(
+            store, config, pending, concurrency, out, log_dir=log_dir, live=live, cluster=cluster
+        )
     except (ClusterError, EntryError) as exc:
         fail(str(exc))
+        raise  # unreachable: fail() raises
 
 
 @tournament_app.command("show")

@@ -163,12 +163,10 @@ def run_final_bench(
     import tempfile
     from pathlib import Path
 
-    from rich.console import Console
-
     from tournaments.benchmarks.schedule import stability
     from tournaments.benchmarks.tournament import bench_entries
     from tournaments.store import Store
-    from tournaments.tournament import TournamentConfig, play, prepare
+    from tournaments.tournament import TournamentConfig, prepare, run_tournament
 
     entries = teams + staff
     curve = stability(
@@ -197,14 +195,10 @@ def run_final_bench(
     ):
         config, games = prepare(store, config)
         began = time.perf_counter()
-        summary = play(
-            store,
-            config,
-            games,
-            concurrency,
-            Console(quiet=True),
-            log_dir=Path(tmp) / "logs",
-            live=False,
+        summary = run_loop(
+            run_tournament(
+                store, config, games, concurrency=concurrency, log_dir=Path(tmp) / "logs"
+            )
         )
         wall = time.perf_counter() - began
     return {

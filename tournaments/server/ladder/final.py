@@ -8,12 +8,15 @@ enough for it to cost no more games than the minimum asked; else adaptive pairin
 entry playing at least `final_min_games` games. Playing it again resumes it.
 
 One process plays it at a time: the one that moved the contest to `final` (an organiser's
-`server contest final`, or the one a ladder worker starts once the contest is frozen), named in
-`Contest.final_runner`. Another takes it over only when that process is gone.
+`server contest final`, or a ladder worker, which awaits it beside its games once the contest
+is frozen), named in `Contest.final_runner`. Another takes it over only when that process is
+gone. `start_final` claims it (the database's part), `play_final` plays it (a coroutine);
+`run_final` is both from a shell.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
@@ -21,7 +24,9 @@ from django.db import transaction
 from django.utils import timezone
 from rich.console import Console
 
+from referee import run_loop
 from tournaments.entries import Entry
+from tournaments.progress import OnProgress, ignore
 from tournaments.report import Report, build_report
 from tournaments.runner import RunSummary
 from tournaments.schedule import count_games
@@ -32,7 +37,9 @@ from tournaments.server.ladder.handins import final_is_due, hand_in
 from tournaments.server.ladder.models import HandIn
 from tournaments.server.submissions.models import Version
 from tournaments.store import Store, StoreError
-from tournaments.tournament import TournamentConfig, play, prepare
+from tournaments.terminal.live import LiveProgress
+from tournaments.terminal.running import until_signal
+from tournaments.tournament import TournamentConfig, prepare, run_tournament
 
 
 def final_path(contest: Contest) -> Path:
@@ -103,15 +110,18 @@ def claim_final(contest: Contest, by: str, take_over: bool = False) -> None:
     )
 
 
-def run_final(
-    contest: Contest,
-    concurrency: int = 2,
-    console: Console | None = None,
-    log_dir: Path | None = None,
-    by: str = "an organiser",
-    take_over: bool = True,
-) -> RunSummary:
-    """Play (or resume) the final tournament; the contest is `final` from its start."""
+@dataclass(frozen=True)
+class ClaimedFinal:
+    """A final this process plays: its database and its tournament."""
+
+    path: Path
+    config: TournamentConfig
+
+
+def start_final(contest: Contest, by: str = "an organiser", take_over: bool = True) -> ClaimedFinal:
+    """Claim the final for this process (the contest is `final` from here): the database work
+    before its games, which a ladder worker does on its database thread. LifecycleError when
+    the contest has no final to play, or another process plays it."""
     contest.refresh_from_db()
     if contest.state not in (Contest.FROZEN, Contest.FINAL):
         raise LifecycleError(
@@ -132,18 +142,42 @@ def run_final(
     pairs = _field(contest)
     path = final_path(contest)
     path.parent.mkdir(parents=True, exist_ok=True)
-    config = final_config(contest, [e for _, e in pairs])
-    with Store.open(path) as store:
-        config, games = prepare(store, config)
-        return play(
+    return ClaimedFinal(path, final_config(contest, [e for _, e in pairs]))
+
+
+async def play_final(
+    claimed: ClaimedFinal,
+    concurrency: int = 2,
+    on_progress: OnProgress = ignore,
+    log_dir: Path | None = None,
+) -> RunSummary:
+    """Play (or resume) a claimed final's games; cancelled, the games not played stay pending
+    and the next claim resumes them."""
+    with Store.open(claimed.path) as store:
+        config, games = prepare(store, claimed.config)
+        return await run_tournament(
             store,
             config,
             games,
-            concurrency,
-            console or Console(quiet=True),
-            log_dir=log_dir or path.parent / "logs",
-            live=False,
+            concurrency=concurrency,
+            on_progress=on_progress,
+            log_dir=log_dir or claimed.path.parent / "logs",
         )
+
+
+def run_final(
+    contest: Contest,
+    concurrency: int = 2,
+    console: Console | None = None,
+    log_dir: Path | None = None,
+    by: str = "an organiser",
+    take_over: bool = True,
+) -> RunSummary:
+    """Play (or resume) the final tournament from a shell (`server contest final`): progress
+    lines on `console`, stopped by SIGINT or SIGTERM (`RunSummary.interrupted`)."""
+    claimed = start_final(contest, by, take_over)
+    progress = LiveProgress(console or Console(quiet=True), plain=True)
+    return run_loop(until_signal(play_final(claimed, concurrency, progress, log_dir)))
 
 
 def _field(contest: Contest) -> list[tuple[HandIn, Entry]]:

@@ -9,9 +9,9 @@ holds up the ladder; `validations` of them at once (VALIDATIONS), one per partic
 
 The contest's dates are kept here too (`lifecycle.advance` once a second: it opens, freezes at
 its deadline, closes at `closes` once the final is done), and once it is frozen and every
-extension has passed the worker starts the final tournament as a process of its own (`server
-contest final`, its output in the logs folder); of several workers, one plays it
-(`final.claim_final`), and a final whose process died is resumed.
+extension has passed the worker plays the final tournament beside its games (awaited in this
+process: `final.play_final`, its progress in the logs folder); of several workers, one plays it
+(`final.claim_final`), and a final whose worker died, or stopped, is resumed.
 
 Stopping at any moment loses nothing: a game is written (seats, deal) before it is played and
 its result and ratings are one transaction after, so a SIGKILL leaves at most the games in
@@ -31,11 +31,10 @@ import contextlib
 import logging
 import random
 import signal
-import sys
 import threading
 import time
 import traceback
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,13 +42,14 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
+from rich.console import Console
 
-from referee import spawn
 from tournaments.arena import GameSettings, arena_player, process_cap
 from tournaments.compliance import CheckStopped
 from tournaments.entries import Entry
 from tournaments.runner import StopRun
 from tournaments.schedule import ScheduledGame
+from tournaments.server.contests.lifecycle import LifecycleError
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import coordination, final, lifecycle, logs, results
 from tournaments.server.ladder.matchmaking import Candidate, pick_game
@@ -57,6 +57,7 @@ from tournaments.server.ladder.models import Game, Seat
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions import validation
 from tournaments.server.submissions.models import Version
+from tournaments.terminal.live import LiveProgress
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -70,6 +71,16 @@ class WorkerStats:
     errors: list[str] = field(default_factory=list)
     finals: int = 0  # final tournaments this worker started or resumed and saw to their end
     recorded_elsewhere: int = 0  # games it played that were recorded (or cancelled) meanwhile
+
+
+@dataclass
+class _Work:
+    """What the worker has under way: the games in flight (each with what it plays), the
+    validations running, and the specs of the versions seated so far (by entry name)."""
+
+    games: dict[asyncio.Task[Any], _Next] = field(default_factory=dict)
+    validating: set[asyncio.Task[Any]] = field(default_factory=set)
+    specs: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -242,11 +253,6 @@ class LadderWorker:
             game = results.schedule(contest, seated, worker=self.name)
             return _next_of(game, seated)
 
-    def _final_wanted(self) -> str | None:
-        """The contest's slug when its final should be started or resumed here."""
-        contest = Contest.objects.get(pk=self.contest_id)
-        return contest.slug if contest.slug and final.final_wanted(contest) else None
-
     async def _housekeeping(self) -> None:
         """Between picks: say it is alive, keep the contest's dates, start or resume the
         final."""
@@ -260,14 +266,14 @@ class LadderWorker:
             await self._db_call(self._keep_dates)
         await self._final_step()
 
-    # -- the final tournament, as a process of its own -----------------------------------------
+    # -- the final tournament, awaited beside the games ------------------------------------------
     async def _final_step(self) -> None:
         done = self._final
         if done is not None and not done.done():
             return
         self._final = None
         if done is not None and not done.cancelled() and done.exception() is not None:
-            # It could not even start (a log folder gone, a failed spawn).
+            # It could not run (a log folder gone, an entry that cannot start).
             self._final_failed(f"the final could not run: {done.exception()!r}")
         if time.monotonic() < self._final_check:
             return
@@ -276,43 +282,55 @@ class LadderWorker:
         if slug is not None:
             self._final = asyncio.ensure_future(self._play_final(slug))
 
+    def _final_wanted(self) -> str | None:
+        """The contest's slug when its final should be started or resumed here: by the
+        contest's rule (`final.final_wanted`), or it is this worker's own, claimed and not
+        playing (this is asked only when no final plays here): it stopped, and is resumed."""
+        contest = Contest.objects.get(pk=self.contest_id)
+        if not contest.slug:
+            return None
+        mine = (
+            contest.state == Contest.FINAL
+            and contest.final_runner == self.name
+            and not final.final_done(contest)
+        )
+        return contest.slug if mine or final.final_wanted(contest) else None
+
+    def _claim_final(self) -> final.ClaimedFinal:
+        contest = Contest.objects.get(pk=self.contest_id)
+        return final.start_final(contest, f"{self.by}, the contest's dates", take_over=False)
+
     async def _play_final(self, slug: str) -> None:
+        """Claim and play the final in this process, its progress in logs/final-SLUG.log.
+        Cancelled (the worker stops), its games so far are kept and the games in flight stay
+        pending: the next worker (or `server contest final`) resumes it."""
         log_path = self.log_dir / f"final-{slug}.log"
         log.info("the final of %s starts (its output: %s)", slug, log_path)
-        command = [
-            sys.executable,
-            "-m",
-            "tournaments.cli",
-            "server",
-            "contest",
-            "final",
-            slug,
-            "--home",
-            str(settings.HOME),
-            "--concurrency",
-            str(self.concurrency),
-            "--by",
-            f"{self.by}, the contest's dates",
-            "--no-take-over",
-        ]
-        with log_path.open("ab") as out:
-            proc = await spawn(*command, stdout=out, stderr=asyncio.subprocess.STDOUT)
+        with log_path.open("a", encoding="utf-8") as out:
+            console = Console(file=out, width=100, no_color=True)
             try:
-                code = await proc.wait()
-            except asyncio.CancelledError:
-                # Stopped: its games so far are kept; the next worker (or `server contest
-                # final`) resumes it.
-                proc.terminate()
-                await proc.wait()
-                raise
-        if code == 0:
-            self.stats.finals += 1
-            log.info("the final of %s is played", slug)
-            self._final_check = 0.0  # its close (at `closes`) is looked at at once
-        else:
-            # Not yet possible (too few hand-ins), another process plays it, or games failed.
-            tail = log_path.read_text(errors="replace").strip().splitlines()[-1:] or [""]
-            self._final_failed(f"the final of {slug} stopped (exit {code}): {tail[0]}")
+                claimed = await self._db_call(self._claim_final)
+            except LifecycleError as exc:
+                # Not yet possible (too few hand-ins), or another process plays it.
+                console.print(str(exc), markup=False, highlight=False)
+                self._final_failed(f"the final of {slug} stopped: {exc}")
+                return
+            progress = LiveProgress(console, plain=True, out=out)
+            summary = await final.play_final(claimed, self.concurrency, progress)
+            console.print(
+                f"final of {slug}: {summary.played} games played, {summary.failed} failed; "
+                f"its database: {claimed.path}",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
+        if summary.failed or summary.aborted:
+            why = summary.aborted or f"{summary.failed} games failed"
+            self._final_failed(f"the final of {slug} stopped: {why}")
+            return
+        self.stats.finals += 1
+        log.info("the final of %s is played", slug)
+        self._final_check = 0.0  # its close (at `closes`) is looked at at once
 
     def _final_failed(self, why: str) -> None:
         """Said, and looked at again in a minute rather than at every turn of the loop."""
@@ -322,6 +340,7 @@ class LadderWorker:
 
     # -- the loop ------------------------------------------------------------------------------
     async def run(self) -> WorkerStats:
+        """Validate and play until stopped (or `max_games` are played); its statistics."""
         self._stopping = asyncio.Event()
         self._stop_validations.clear()
         loop = self._loop = asyncio.get_running_loop()
@@ -341,68 +360,74 @@ class LadderWorker:
         left = await self._db_call(self._resume)
         if left:
             log.info("resuming: %d games a stopped worker left unfinished are played again", left)
-        specs: dict[str, str] = {}
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        validating: set[asyncio.Task[Any]] = set()
-        in_flight: dict[asyncio.Task[Any], _Next] = {}
+        work = _Work()
         cap = process_cap(32, contest.players, self.concurrency)
         try:
-            async with self._player(game_settings, cap, contest.players, specs) as play:
-                while not self._stopping.is_set():
-                    await self._housekeeping()
-                    while self.validate and len(validating) < self.validations:
-                        started = await self._start_validation()
-                        if started is None:
-                            break
-                        validating.add(started)
-                    nothing_to_validate = not validating
-                    while len(in_flight) < self.concurrency and not self._enough(in_flight):
-                        busy = frozenset(v for n in in_flight.values() for v in n.versions)
-                        flying = frozenset(n.game_id for n in in_flight.values())
-                        nxt = await self._db_call(self._pick, busy, flying)
-                        if nxt is None:
-                            break
-                        specs.update(nxt.specs)
-                        sched = ScheduledGame(
-                            nxt.game_id, str(nxt.game_id), nxt.seats, nxt.seed, 0, 0, 0
-                        )
-                        in_flight[asyncio.ensure_future(play(sched))] = nxt
-                    waiting: set[asyncio.Future[Any]] = set(in_flight) | validating
-                    stop = asyncio.ensure_future(self._stopping.wait())
-                    done, _ = await asyncio.wait(
-                        waiting | {stop}, timeout=self.poll, return_when=asyncio.FIRST_COMPLETED
-                    )
-                    stop.cancel()
-                    for task in [t for t in validating if t.done()]:
-                        validating.discard(task)
-                        self._validation_done(task)
-                    for task in [t for t in done if t in in_flight]:
-                        await self._finish(in_flight.pop(task), task)
-                    # With max_games (tests, benchmarks): stop once they are played, no
-                    # upload is waiting for validation and no final is being played.
-                    if (
-                        self.max_games is not None
-                        and self.stats.played >= self.max_games
-                        and not in_flight
-                        and nothing_to_validate
-                        and (self._final is None or self._final.done())
-                    ):
-                        break
+            async with self._player(game_settings, cap, contest.players, work.specs) as play:
+                while not self._stopping.is_set() and not await self._turn(play, work):
+                    pass
         finally:
-            if self._final is not None and not self._final.done():
-                self._final.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await self._final
-            for task in in_flight:
-                task.cancel()  # still `scheduled` in the database: the next worker replays it
-            # A validation thread cannot be cancelled: told to stop, it ends its bots and
-            # builds and its version waits again (a killed worker's: `requeue_interrupted`).
-            self._stop_validations.set()
-            await asyncio.gather(*validating, return_exceptions=True)
-            with contextlib.suppress(Exception):  # a database gone is no reason to hang
-                await self._db_call(coordination.leave, self.name)
-            self._db.shutdown(wait=True)
+            await self._wind_down(work)
         return self.stats
+
+    async def _turn(self, play: Callable[[ScheduledGame], Awaitable[Any]], work: _Work) -> bool:
+        """One turn of the loop: start what can start, wait for something to end (or `poll`),
+        account for it. True when the worker has done what `max_games` asked."""
+        await self._housekeeping()
+        while self.validate and len(work.validating) < self.validations:
+            started = await self._start_validation()
+            if started is None:
+                break
+            work.validating.add(started)
+        nothing_to_validate = not work.validating
+        in_flight = work.games
+        while len(in_flight) < self.concurrency and not self._enough(in_flight):
+            busy = frozenset(v for n in in_flight.values() for v in n.versions)
+            flying = frozenset(n.game_id for n in in_flight.values())
+            nxt = await self._db_call(self._pick, busy, flying)
+            if nxt is None:
+                break
+            work.specs.update(nxt.specs)
+            sched = ScheduledGame(nxt.game_id, str(nxt.game_id), nxt.seats, nxt.seed, 0, 0, 0)
+            in_flight[asyncio.ensure_future(play(sched))] = nxt
+        assert self._stopping is not None
+        waiting: set[asyncio.Future[Any]] = set(in_flight) | work.validating
+        stop = asyncio.ensure_future(self._stopping.wait())
+        done, _ = await asyncio.wait(
+            waiting | {stop}, timeout=self.poll, return_when=asyncio.FIRST_COMPLETED
+        )
+        stop.cancel()
+        for task in [t for t in work.validating if t.done()]:
+            work.validating.discard(task)
+            self._validation_done(task)
+        for task in [t for t in done if t in in_flight]:
+            await self._finish(in_flight.pop(task), task)
+        # With max_games (tests, benchmarks): stop once they are played, no upload is waiting
+        # for validation and no final is being played.
+        return (
+            self.max_games is not None
+            and self.stats.played >= self.max_games
+            and not in_flight
+            and nothing_to_validate
+            and (self._final is None or self._final.done())
+        )
+
+    async def _wind_down(self, work: _Work) -> None:
+        """Stop the final, the games and the validations; leave the workers' list."""
+        if self._final is not None and not self._final.done():
+            self._final.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._final
+        for task in work.games:
+            task.cancel()  # still `scheduled` in the database: the next worker replays it
+        # A validation thread cannot be cancelled: told to stop, it ends its bots and builds
+        # and its version waits again (a killed worker's: `requeue_interrupted`).
+        self._stop_validations.set()
+        await asyncio.gather(*work.validating, return_exceptions=True)
+        with contextlib.suppress(Exception):  # a database gone is no reason to hang
+            await self._db_call(coordination.leave, self.name)
+        self._db.shutdown(wait=True)
 
     @contextlib.asynccontextmanager
     async def _player(

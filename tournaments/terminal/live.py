@@ -25,11 +25,19 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from tournaments.progress import (
+    GameFinished,
+    Notice,
+    ProgressEvent,
+    RunEnded,
+    RunStarted,
+    TotalChanged,
+)
 from tournaments.ratings import Ratings
-from tournaments.render import leaderboard_table
 from tournaments.report import Row, leaderboard
 from tournaments.schedule import ScheduledGame
 from tournaments.store import GameOutcome, StoredGame
+from tournaments.terminal.render import leaderboard_table
 
 LIVE_ROWS = 15  # leaderboard lines shown while games run
 TABLE_EVERY = 0.5  # seconds between leaderboard rebuilds (rebuilding is O(entries))
@@ -179,3 +187,33 @@ class LiveView:
             best = self.rows()[0]
             text += f"; leader {best.entry} (mu {best.mu:.1f}, sigma {best.sigma:.1f})"
         self._print(text)
+
+
+class LiveProgress:
+    """A run's watcher (`run_tournament`'s `on_progress`) that shows it in a `LiveView`: opened
+    as the games start, closed as they end. `plain` and `out` are the view's."""
+
+    def __init__(
+        self, console: Console, plain: bool | None = None, out: TextIO | None = None
+    ) -> None:
+        self.console = console
+        self.plain = plain
+        self.out = out
+        self.view: LiveView | None = None
+
+    def __call__(self, event: ProgressEvent) -> None:
+        if isinstance(event, RunStarted):
+            self.view = LiveView(
+                self.console, event.names, event.total, event.finished, self.plain, self.out
+            )
+            self.view.__enter__()
+        elif isinstance(event, Notice):
+            self.console.print(event.text, markup=False, highlight=False)
+        elif self.view is None:
+            return
+        elif isinstance(event, GameFinished):
+            self.view.update(event.game, event.outcome, event.error)
+        elif isinstance(event, TotalChanged):
+            self.view.set_total(event.total)
+        elif isinstance(event, RunEnded):
+            self.view.__exit__(None, None, None)

@@ -1,0 +1,82 @@
+"""A contest's final played in the ladder worker's own process (`final.start_final` and the
+coroutine `final.play_final`, awaited beside the ladder's games): stopped in the middle, as a
+worker that stops cancels it, the games played are kept, and the worker resumes it to its
+end."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from django.conf import settings
+from django.test import TransactionTestCase
+
+from referee import run_loop
+from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
+from tournaments.progress import GameFinished, ProgressEvent
+from tournaments.server.contests.models import Contest, Transition
+from tournaments.server.ladder import coordination, final, lifecycle
+from tournaments.server.ladder.standings import enter
+from tournaments.server.ladder.worker import LadderWorker
+from tournaments.server.submissions.intake import submit
+from tournaments.server.submissions.models import Version
+from tournaments.store import Store
+
+
+async def _stopped_after_one_game(claimed: final.ClaimedFinal) -> bool:
+    """Play the final until its first game is recorded, then cancel it; True if cancelled."""
+    task = asyncio.current_task()
+    assert task is not None
+
+    def on_progress(event: ProgressEvent) -> None:
+        if isinstance(event, GameFinished) and event.outcome is not None:
+            task.cancel()
+
+    try:
+        await final.play_final(claimed, 1, on_progress)
+    except asyncio.CancelledError:
+        return True
+    return False
+
+
+class FinalInTheWorker(TransactionTestCase):
+    def test_a_final_stopped_in_the_middle_is_resumed_by_the_worker(self) -> None:
+        contest = Contest.objects.create(
+            slug="fin",
+            state=Contest.OPEN,
+            time_per_move=0.2,
+            final_games_per_pairing=4,  # a round-robin of 4 games on one deal
+            final_min_games=4,
+        )
+        for name in ("ann", "ben"):
+            _, who = participant(name)
+            who.contest = contest
+            who.save()
+            version = submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])
+            Version.objects.filter(pk=version.pk).update(state=Version.PASSED)
+            version.refresh_from_db()
+            enter(version)
+        lifecycle.set_state(contest, Contest.FROZEN, by="a test")
+        claimed = final.start_final(contest, "a test", take_over=False)
+        self.assertTrue(run_loop(_stopped_after_one_game(claimed)))
+        with Store.open(claimed.path, create=False) as store:
+            done, total = store.counts()
+        self.assertEqual(total, 4)
+        self.assertGreaterEqual(done, 1)
+        self.assertLess(done, 4)  # cancelled at its first game's end: the rest wait
+        contest.refresh_from_db()
+        self.assertEqual(contest.state, Contest.FINAL)
+        self.assertEqual(contest.final_runner, coordination.runner_name())
+        # Its player (this process) is alive: no other process takes it over; the worker of
+        # this process, which sees it is its own and not playing, resumes it.
+        self.assertFalse(final.final_wanted(contest))
+        stats = run_loop(LadderWorker(contest="fin", max_games=0, validate=False, poll=0.05).run())
+        self.assertEqual((stats.finals, stats.errors), (1, []))
+        contest.refresh_from_db()
+        self.assertTrue(final.final_done(contest))
+        with Store.open(claimed.path, create=False) as store:
+            self.assertEqual(store.counts(), (4, 4))
+        steps = list(Transition.objects.filter(contest=contest).values_list("before", "after"))
+        self.assertEqual(steps, [(Contest.OPEN, Contest.FROZEN), (Contest.FROZEN, Contest.FINAL)])
+        log = Path(settings.HOME, "logs", "final-fin.log").read_text()
+        self.assertIn("final of fin: ", log)  # its progress, where the worker keeps it
