@@ -271,7 +271,6 @@ def latency(
         )
     except ValueError as exc:
         fail(str(exc), Exit.FAILED)
-        return
     if as_json:
         print_json(figures)
         return
@@ -685,7 +684,6 @@ def bench_strength(
             )
     except ValueError as exc:
         fail(str(exc))
-        return
     elapsed = time.monotonic() - began
     path = "local" if local else "referee"
     if as_json:

@@ -89,7 +89,6 @@ def bot_new(
         )
     except FileExistsError as exc:
         fail(str(exc))
-        return
     for path in written:
         console.print(f"created {path}")
     if lang == "python":

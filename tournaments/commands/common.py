@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from enum import IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 
@@ -29,8 +29,8 @@ def print_json(obj: Any) -> None:
     print(json.dumps(obj, separators=(",", ":")), flush=True)
 
 
-def fail(message: str, code: Exit = Exit.USAGE) -> None:
-    """Print a clear error on stderr and leave with `code`."""
+def fail(message: str, code: Exit = Exit.USAGE) -> NoReturn:
+    """Print a clear error on stderr and leave with `code` (it never returns)."""
     import typer
     from rich.markup import escape
 
@@ -85,7 +85,6 @@ def check_isolation(level: str | None) -> str:
         return require(level)
     except IsolationError as exc:
         fail(str(exc))
-        raise
 
 
 def check_fault_policy(policy: str) -> str:

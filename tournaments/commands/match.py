@@ -118,7 +118,6 @@ def match(
         result = run_loop(go())
     except ValueError as exc:
         fail(str(exc))
-        return
     path = replay or Path("azul-arena-replays") / f"{result.match_id}.json"
     write_replay(path, result.record)
     if as_json:
@@ -152,7 +151,6 @@ def _arena_options(
         )
     except (EntryError, ValueError) as exc:
         fail(str(exc))
-        raise
 
 
 def _live_view(

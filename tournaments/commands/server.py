@@ -224,7 +224,6 @@ def _run(
         web = serve(listen, web_workers)
     except (ListenError, OSError) as exc:
         fail(f"cannot listen on {listen}: {exc}")
-        return
     died: list[int] = []
 
     def web_died(status: int) -> None:  # stop the ladder (or the wait) as Ctrl-C would
