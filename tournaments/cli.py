@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from tournaments.commands import (  # noqa: F401
     bench,
+    bench_server,
     bot,
     demo,
     match,
+    participant,
     play,
     referee,
     replay,

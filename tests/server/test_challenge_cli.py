@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from tournaments.server.contests.models import Participant
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.standings import enter
-from tournaments.server.runtime import reference_archive
+from tournaments.server.submissions.services import reference_archive
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
 Contest.objects.filter(pk=Contest.current().pk).update(challenge_quota=1, paused=True)

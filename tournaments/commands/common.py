@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -203,3 +204,19 @@ def cluster_options(
         err_console.print(f"[yellow]warning:[/] {warning}", highlight=False, soft_wrap=True)
     threads = max(1, concurrency // workers) if workers else 1
     return ClusterOptions(address=address, workers=workers, threads=threads, security=security)
+
+
+def moved(old: str, new: str, verb: Callable[..., Any]) -> Callable[..., Any]:
+    """`verb` under its old spelling: the same options, after a note on stderr saying where it
+    moved (registered hidden, so that scripts and readers of older docs keep working)."""
+    import functools
+
+    @functools.wraps(verb)  # typer reads the options from the wrapped signature
+    def alias(*args: Any, **kwargs: Any) -> Any:
+        err_console.print(
+            f"note: `azul-arena {old}` is now `azul-arena {new}`; the old spelling will go",
+            highlight=False,
+        )
+        return verb(*args, **kwargs)
+
+    return alias
