@@ -198,18 +198,7 @@ def test_init_run_login_submit_and_see_it_validated(tmp_path: Path) -> None:
         sent = cli(tmp_path, "contest", "submit", str(bot), "--server", url, "--json")
         assert sent.returncode == 0, sent.stderr
         assert '"version":1' in sent.stdout
-        hostile = tmp_path / "evil.tar.gz"
-        import io
-        import tarfile
-
-        with tarfile.open(hostile, "w:gz") as tar:
-            info = tarfile.TarInfo("../../escape.py")
-            info.size = 1
-            tar.addfile(info, io.BytesIO(b"x"))
-        refused = cli(tmp_path, "contest", "submit", str(hostile), "--server", url)
-        assert refused.returncode == 1
-        assert "contains '..'" in refused.stderr
-        assert not (home.parent / "escape.py").exists()
+        _a_hostile_archive_is_refused(tmp_path, url, home)
 
         def validated() -> bool:
             rows = query(home / "server.sqlite3", "SELECT state FROM arena_submissions_version")
@@ -222,6 +211,21 @@ def test_init_run_login_submit_and_see_it_validated(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
+
+
+def _a_hostile_archive_is_refused(tmp_path: Path, url: str, home: Path) -> None:
+    import io
+    import tarfile
+
+    hostile = tmp_path / "evil.tar.gz"
+    with tarfile.open(hostile, "w:gz") as tar:
+        info = tarfile.TarInfo("../../escape.py")
+        info.size = 1
+        tar.addfile(info, io.BytesIO(b"x"))
+    refused = cli(tmp_path, "contest", "submit", str(hostile), "--server", url)
+    assert refused.returncode == 1
+    assert "contains '..'" in refused.stderr
+    assert not (home.parent / "escape.py").exists()
 
 
 def test_a_sigkilled_ladder_resumes_with_nothing_rated_twice(tmp_path: Path) -> None:

@@ -128,7 +128,7 @@ def match(
     )
     show = None if as_json else _live_view(entries, config, seed, board)
 
-    async def go():  # type: ignore[no-untyped-def]
+    async def go() -> MatchResult:
         async with Arena(list(dict.fromkeys(entries)), log_dir=log_dir, **arena_kwargs) as arena:
             return await arena.play(list(entries), config, on_event=show)
 
