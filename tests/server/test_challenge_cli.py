@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from tournaments.server.contests.models import Participant
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.standings import enter
-from tournaments.server.runtime import reference_archive
+from tournaments.server.submissions.services import reference_archive
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
 Contest.objects.filter(pk=Contest.current().pk).update(challenge_quota=1, paused=True)
@@ -48,13 +48,14 @@ def test_a_challenge_from_the_command_line_is_played_unranked(tmp_path: Path) ->
         timeout=120,
     )
     assert made.returncode == 0, made.stderr
-    not_yet = cli(tmp_path, "challenge", "rival", "--server", "http://127.0.0.1:9")
+    not_yet = cli(tmp_path, "contest", "challenge", "rival", "--server", "http://127.0.0.1:9")
     assert not_yet.returncode == 1 and "not logged in" in not_yet.stderr
     # The ladder is paused (no ranked game is played): the worker plays the challenge alone.
     proc, url = start(tmp_path, "server", "run", "--home", str(home), "--listen", "127.0.0.1:0")
     try:
         logged = cli(
             tmp_path,
+            "contest",
             "login",
             "--server",
             url,
@@ -69,10 +70,10 @@ def test_a_challenge_from_the_command_line_is_played_unranked(tmp_path: Path) ->
             (["nobody"], "no participant 'nobody'"),
             (["rival", "zoe"], "needs 1 opponent(s), not 2"),
         ):
-            refused = cli(tmp_path, "challenge", *args, "--server", url)
+            refused = cli(tmp_path, "contest", "challenge", *args, "--server", url)
             assert refused.returncode == 1, refused.stdout
             assert said in refused.stderr and "HTTP 400" in refused.stderr, refused.stderr
-        asked = cli(tmp_path, "challenge", "rival", "--server", url, "--json")
+        asked = cli(tmp_path, "contest", "challenge", "rival", "--server", url, "--json")
         assert asked.returncode == 0, asked.stderr
         reply = json.loads(asked.stdout)
         assert reply["opponents"] == ["rival"] and reply["challenges_left_today"] == 0
@@ -92,7 +93,7 @@ def test_a_challenge_from_the_command_line_is_played_unranked(tmp_path: Path) ->
             ("challenge", 0)
         ]
         assert query(db, "SELECT SUM(games) FROM arena_ladder_standing") == [(0,)]
-        over = cli(tmp_path, "challenge", "rival", "--server", url)
+        over = cli(tmp_path, "contest", "challenge", "rival", "--server", url)
         assert over.returncode == 1
         assert "the contest's limit is 1" in over.stderr, over.stderr
     finally:

@@ -165,11 +165,20 @@ def test_init_run_login_submit_and_see_it_validated(tmp_path: Path) -> None:
 
         make_participant(home, tmp_path)  # zoe, a member of participant zoe
         bad = cli(
-            tmp_path, "login", "--server", url, "-u", "zoe", "--password-stdin", stdin="wrong\n"
+            tmp_path,
+            "contest",
+            "login",
+            "--server",
+            url,
+            "-u",
+            "zoe",
+            "--password-stdin",
+            stdin="wrong\n",
         )
         assert bad.returncode == 1 and "wrong user name or password" in bad.stderr
         ok = cli(
             tmp_path,
+            "contest",
             "login",
             "--server",
             url,
@@ -186,33 +195,37 @@ def test_init_run_login_submit_and_see_it_validated(tmp_path: Path) -> None:
         (bot / "bot.py").write_bytes(RANDOM_BOT)
         (bot / ".git").mkdir()
         (bot / ".git" / "config").write_text("secret")
-        sent = cli(tmp_path, "submit", str(bot), "--server", url, "--json")
+        sent = cli(tmp_path, "contest", "submit", str(bot), "--server", url, "--json")
         assert sent.returncode == 0, sent.stderr
         assert '"version":1' in sent.stdout
-        hostile = tmp_path / "evil.tar.gz"
-        import io
-        import tarfile
-
-        with tarfile.open(hostile, "w:gz") as tar:
-            info = tarfile.TarInfo("../../escape.py")
-            info.size = 1
-            tar.addfile(info, io.BytesIO(b"x"))
-        refused = cli(tmp_path, "submit", str(hostile), "--server", url)
-        assert refused.returncode == 1
-        assert "contains '..'" in refused.stderr
-        assert not (home.parent / "escape.py").exists()
+        _a_hostile_archive_is_refused(tmp_path, url, home)
 
         def validated() -> bool:
             rows = query(home / "server.sqlite3", "SELECT state FROM arena_submissions_version")
             return rows == [("passed",)]
 
         wait_for(validated, 90, "the version's validation")
-        listing = cli(tmp_path, "submissions", "--server", url, "--json")
+        listing = cli(tmp_path, "contest", "submissions", "--server", url, "--json")
         assert '"state":"passed"' in listing.stdout
         assert not any(".git" in p.name for p in home.rglob("*"))
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
+
+
+def _a_hostile_archive_is_refused(tmp_path: Path, url: str, home: Path) -> None:
+    import io
+    import tarfile
+
+    hostile = tmp_path / "evil.tar.gz"
+    with tarfile.open(hostile, "w:gz") as tar:
+        info = tarfile.TarInfo("../../escape.py")
+        info.size = 1
+        tar.addfile(info, io.BytesIO(b"x"))
+    refused = cli(tmp_path, "contest", "submit", str(hostile), "--server", url)
+    assert refused.returncode == 1
+    assert "contains '..'" in refused.stderr
+    assert not (home.parent / "escape.py").exists()
 
 
 def test_a_sigkilled_ladder_resumes_with_nothing_rated_twice(tmp_path: Path) -> None:
@@ -282,8 +295,8 @@ def test_a_sigkilled_ladder_resumes_with_nothing_rated_twice(tmp_path: Path) -> 
         (["server", "demo", "--bot", "nobody"], "unknown reference bot"),
         (["server", "init", "--ruleset", "pavilion", "--wild-order", "PPPPPP"], "wild"),
         (["server", "init", "--ruleset", "chess"], "unknown ruleset"),
-        (["submit", "/nonexistent/bot", "--server", "http://127.0.0.1:9"], "does not exist"),
-        (["submissions", "--server", "http://127.0.0.1:9"], "not logged in"),
+        (["contest", "submit", "/no/bot", "--server", "http://127.0.0.1:9"], "does not exist"),
+        (["contest", "submissions", "--server", "http://127.0.0.1:9"], "not logged in"),
     ],
 )
 def test_bad_arguments_say_what_is_wrong(tmp_path: Path, args: list[str], message: str) -> None:
@@ -309,3 +322,44 @@ def test_a_setting_that_is_not_a_number_is_named(tmp_path: Path) -> None:
     assert done.returncode == 2  # the settings are wrong, as a bad argument is
     assert "AZUL_ARENA_EMAIL_PORT='25x' is not a whole number" in done.stderr + done.stdout
     assert "unset it for the default (25)" in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize(
+    "old, new, args, message, code",
+    [
+        ("submit", "contest submit", ["/no/bot", "--server", "http://x"], "does not exist", 2),
+        ("submissions", "contest submissions", ["--server", "http://127.0.0.1:9"], "login", 1),
+        ("server bench-upload", "bench upload", ["--isolation", "nonsense"], "nonsense", 2),
+    ],
+)
+def test_a_moved_verb_s_old_spelling_works_and_says_where_it_moved(
+    tmp_path: Path, old: str, new: str, args: list[str], message: str, code: int
+) -> None:
+    done = cli(tmp_path, *old.split(), *args)
+    assert done.returncode == code, done.stderr
+    assert f"`azul-arena {old}` is now `azul-arena {new}`" in done.stderr
+    assert message in done.stderr
+    listed = cli(tmp_path, *old.split()[:-1], "--help").stdout
+    assert not re.search(rf"│ {old.split()[-1]} ", listed), "the old spelling is not advertised"
+
+
+def test_the_pages_benchmark_measures_a_fresh_server_of_its_own(tmp_path: Path) -> None:
+    import json
+
+    done = cli(
+        tmp_path,
+        "bench",
+        "pages",
+        "--participants",
+        "3",
+        "--games",
+        "12",
+        "--rounds",
+        "2",
+        "--json",
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert (result["participants"], result["games"]) == (3, 12)
+    for page in ("leaderboard", "leaderboard_live_refresh", "participant"):
+        assert result[page]["requests"] == 2 and result[page]["p50_ms"] > 0

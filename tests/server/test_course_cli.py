@@ -12,6 +12,12 @@ from tests.server.test_cli import cli
 
 def test_a_contest_and_a_class_from_the_command_line(tmp_path: Path) -> None:
     home = ["--home", str(tmp_path / "course")]
+    _create_and_set(tmp_path, home)
+    _import_a_class(tmp_path, home)
+    _extend_freeze_and_export(tmp_path, home)
+
+
+def _create_and_set(tmp_path: Path, home: list[str]) -> None:
     made = cli(
         tmp_path,
         "server",
@@ -36,6 +42,8 @@ def test_a_contest_and_a_class_from_the_command_line(tmp_path: Path) -> None:
     assert nothing.returncode == 2 and "say what to set" in nothing.stderr
     assert about["deadline"].startswith("2030-01-01T17:00")
 
+
+def _import_a_class(tmp_path: Path, home: list[str]) -> None:
     bad = tmp_path / "bad.csv"
     bad.write_text("login,name,email,team\nann,Ann A,ann@x.org,t1\nbob,Bob B,bob-at-x,t1\n")
     refused = cli(tmp_path, "server", "import-class", str(bad), "--contest", "comp", *home)
@@ -85,6 +93,8 @@ def test_a_contest_and_a_class_from_the_command_line(tmp_path: Path) -> None:
     assert json.loads(again.stdout)["created"] == 0
     assert json.loads(again.stdout)["updated"] == 3
 
+
+def _extend_freeze_and_export(tmp_path: Path, home: list[str]) -> None:
     ext = cli(
         tmp_path,
         "server",

@@ -35,9 +35,9 @@ from tournaments.server.ladder.export import standings_rows, write_archive
 from tournaments.server.ladder.final import final_done, final_path, run_final
 from tournaments.server.ladder.models import Game, HandIn, Standing
 from tournaments.server.ladder.worker import LadderWorker
-from tournaments.server.runtime import add_staff_bot, reference_archive
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
+from tournaments.server.submissions.services import add_staff_bot, reference_archive
 from tournaments.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

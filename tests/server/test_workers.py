@@ -22,7 +22,7 @@ os.environ['AZUL_ARENA_SERVER_HOME'] = {home!r}
 from tournaments.server import setup; setup()
 from tournaments.server.contests.models import Participant
 from tournaments.server.ladder.standings import enter
-from tournaments.server.runtime import reference_archive
+from tournaments.server.submissions.services import reference_archive
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
 archive = reference_archive('random')

@@ -50,7 +50,7 @@ def loaded_after(argv: list[str]) -> list[str]:
 
 def test_the_root_help_imports_no_noun() -> None:
     modules = loaded_after(["--help"])
-    loaded = [n.module for n in NOUNS.values() if n.module in modules]
+    loaded = [m for n in NOUNS.values() for m in n.modules if m in modules]
     assert loaded == []
     assert not [m for m in modules if m.startswith(("referee.engine", "grpc", "tournaments.store"))]
 
@@ -76,6 +76,9 @@ def test_each_noun_loads_and_the_root_lists_it_by_its_own_help(name: str) -> Non
     assert result.exit_code == 0, result.output
     noun = NOUNS[name]
     command = typer.main.get_command(noun.app)
+    if noun.hidden:  # a former spelling: not listed, its help is the verb's
+        assert command.hidden
+        return
     assert command.help is not None
     # A noun is listed by its group's help; a verb without a noun by its help's first sentence.
     is_group = isinstance(command, typer.core.TyperGroup)

@@ -1,6 +1,6 @@
 """`azul-arena bench ...`: every benchmark, each a thin verb that prints what its module in
 tournaments/benchmarks measures (a table, or `--json` with stable keys for scripts)."""
-# ruff: noqa: B008  (typer declares options as argument defaults)
+# ruff: noqa: B008  (--wild-order is declared as a typer default; the rest are Annotated)
 
 from __future__ import annotations
 
@@ -209,34 +209,42 @@ def bench_schedule(
 
 @bench_app.command("latency")
 def latency(
-    games: int = typer.Option(20, "--games"),
-    spawns: int = typer.Option(5, "--spawns"),
-    entry: list[str] = typer.Option(
-        [],
-        "--entry",
-        "-e",
-        help="also measure this bot (a kit's folder, a command line), against the SDK's bot",
-    ),
-    as_json: bool = typer.Option(False, "--json"),
-    isolation: str | None = typer.Option(
-        None,
-        "--isolation",
-        help="bots at this level (default: the strongest); "
-        "another than process is measured beside process, game for game",
-    ),
-    ponder: bool = typer.Option(
-        False,
-        "--ponder",
-        help="bots are not frozen between their moves (as "
-        "`tournament run --ponder`): shows what the freeze and thaw cost",
-    ),
-    clock: str = typer.Option(
-        "wall",
-        "--clock",
-        help="cpu: every game is also played on the cpu clock and "
-        "on the wall clock, alternating, on the same deals: what reading each bot's "
-        "CPU counter costs a move",
-    ),
+    games: Annotated[int, typer.Option("--games")] = 20,
+    spawns: Annotated[int, typer.Option("--spawns")] = 5,
+    entry: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--entry",
+            "-e",
+            help="also measure this bot (a kit's folder, a command line), against the SDK's bot",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    isolation: Annotated[
+        str | None,
+        typer.Option(
+            "--isolation",
+            help="bots at this level (default: the strongest); "
+            "another than process is measured beside process, game for game",
+        ),
+    ] = None,
+    ponder: Annotated[
+        bool,
+        typer.Option(
+            "--ponder",
+            help="bots are not frozen between their moves (as "
+            "`tournament run --ponder`): shows what the freeze and thaw cost",
+        ),
+    ] = False,
+    clock: Annotated[
+        str,
+        typer.Option(
+            "--clock",
+            help="cpu: every game is also played on the cpu clock and "
+            "on the wall clock, alternating, on the same deals: what reading each bot's "
+            "CPU counter costs a move",
+        ),
+    ] = "wall",
 ) -> None:
     """Per-move round trip through the referee vs a bare gRPC stream ping-pong of the same
     payload in the same run (grpc's textbook sync client; an asyncio client beside it), and bot
@@ -251,6 +259,7 @@ def latency(
     from referee import check_entry
     from tournaments.benchmarks.latency import latency as run_bench
 
+    entry = entry or []
     level = check_isolation(isolation)
     check_clock(clock)
     try:
@@ -271,7 +280,6 @@ def latency(
         )
     except ValueError as exc:
         fail(str(exc), Exit.FAILED)
-        return
     if as_json:
         print_json(figures)
         return
@@ -585,41 +593,51 @@ def bench_viewer(
 
 @bench_app.command("strength")
 def bench_strength(
-    time_per_move: float = typer.Option(
-        0.1, "--time-per-move", "-t", min=0.001, help="seconds per move"
-    ),
-    games: int = typer.Option(
-        20,
-        "--games",
-        "-n",
-        min=1,
-        help="games per line-up (2 players: per pair; seats rotate over the same deals)",
-    ),
-    bots: list[str] = typer.Option(
-        list(REFERENCE_BOTS), "--bot", "-b", help="bots to compare (default: the reference bots)"
-    ),
-    ruleset: str = typer.Option("azul", "--ruleset", "-r"),
-    players: int = typer.Option(
-        2,
-        "--players",
-        "-p",
-        min=2,
-        max=4,
-        help="players per game: 3 or 4 play every line-up of that many bots",
-    ),
+    time_per_move: Annotated[
+        float, typer.Option("--time-per-move", "-t", min=0.001, help="seconds per move")
+    ] = 0.1,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            min=1,
+            help="games per line-up (2 players: per pair; seats rotate over the same deals)",
+        ),
+    ] = 20,
+    bots: Annotated[
+        list[str] | None,
+        typer.Option("--bot", "-b", help="bots to compare (default: the reference bots)"),
+    ] = None,
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r")] = "azul",
+    players: Annotated[
+        int,
+        typer.Option(
+            "--players",
+            "-p",
+            min=2,
+            max=4,
+            help="players per game: 3 or 4 play every line-up of that many bots",
+        ),
+    ] = 2,
     wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
-    seed: int = typer.Option(1, "--seed", help="seed of the first deal"),
-    concurrency: int = typer.Option(
-        1,
-        "--concurrency",
-        "-c",
-        min=1,
-        help="games at once through the referee (1: the bots do not compete for the CPU)",
-    ),
-    local: bool = typer.Option(
-        False, "--local", help="play in-process with sdk.local instead of through the referee"
-    ),
-    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
+    seed: Annotated[int, typer.Option("--seed", help="seed of the first deal")] = 1,
+    concurrency: Annotated[
+        int,
+        typer.Option(
+            "--concurrency",
+            "-c",
+            min=1,
+            help="games at once through the referee (1: the bots do not compete for the CPU)",
+        ),
+    ] = 1,
+    local: Annotated[
+        bool,
+        typer.Option(
+            "--local", help="play in-process with sdk.local instead of through the referee"
+        ),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object on stdout")] = False,
 ) -> None:
     """The strength ladder among the reference bots: every pair's win rate with a 95% interval,
     as a matrix, and each bot's mean rank, score and faults.
@@ -635,6 +653,7 @@ def bench_strength(
     """
     from tournaments.benchmarks.strength import play_local, play_referee
 
+    bots = bots or list(REFERENCE_BOTS)
     options = check_ruleset(ruleset, players, wild_order)
     # The default ladder leaves out the reference bots that do not play the ruleset; a bot
     # named with --bot must play it.
@@ -685,7 +704,6 @@ def bench_strength(
             )
     except ValueError as exc:
         fail(str(exc))
-        return
     elapsed = time.monotonic() - began
     path = "local" if local else "referee"
     if as_json:

@@ -1,6 +1,5 @@
 """`azul-arena bot new` (a bot project from a template or a starter kit) and `bot check` (the
 compliance run in tournaments/compliance.py)."""
-# ruff: noqa: B008  (typer declares options as argument defaults)
 
 from __future__ import annotations
 
@@ -9,6 +8,7 @@ import re
 import string
 from importlib import resources
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -61,14 +61,19 @@ def scaffold(name: str, directory: Path) -> list[Path]:
 
 @bot_app.command("new")
 def bot_new(
-    name: str = typer.Argument(..., help="the bot's name; also its folder"),
-    directory: Path = typer.Option(Path("."), "--dir", "-d", help="where to create the folder"),
-    lang: str = typer.Option(
-        "python", "--lang", "-l", help="python, node (Node.js) or cpp (C++17)"
-    ),
-    install: bool = typer.Option(
-        True, "--install/--no-install", help="node: run npm install; cpp: build it (else say how)"
-    ),
+    name: Annotated[str, typer.Argument(help="the bot's name; also its folder")],
+    directory: Annotated[
+        Path, typer.Option("--dir", "-d", help="where to create the folder")
+    ] = Path("."),
+    lang: Annotated[
+        str, typer.Option("--lang", "-l", help="python, node (Node.js) or cpp (C++17)")
+    ] = "python",
+    install: Annotated[
+        bool,
+        typer.Option(
+            "--install/--no-install", help="node: run npm install; cpp: build it (else say how)"
+        ),
+    ] = True,
 ) -> None:
     """Scaffold a bot project that plays as it is. python: bot.py, test_bot.py and a README on the
     API. node, cpp: a bot folder from the starter kit (its library, a greedy sample bot, bot.toml,
@@ -89,7 +94,6 @@ def bot_new(
         )
     except FileExistsError as exc:
         fail(str(exc))
-        return
     for path in written:
         console.print(f"created {path}")
     if lang == "python":
@@ -150,24 +154,30 @@ def _prepare_kit(lang: str, folder: Path) -> bool:
 # -- bot check -------------------------------------------------------------------------------
 @bot_app.command("check")
 def bot_check(
-    entry: str = typer.Argument(
-        ...,
-        help="built-in name, path/bot.py[:Class], a bot folder "
-        "(its bot.toml) or a quoted command line",
-    ),
-    games: int = typer.Option(1, "--games", "-n", min=1, help="games per ruleset and player count"),
-    time_per_move: float = typer.Option(
-        0.5, "--time-per-move", "-t", min=0.001, help="seconds per move"
-    ),
-    grace: float = typer.Option(0.05, "--grace", min=0.0, help="grace margin, seconds"),
-    ruleset: list[str] = typer.Option(
-        [],
-        "--ruleset",
-        "-r",
-        help="check these rulesets (default: all it claims; a command line: the classic ones)",
-    ),
-    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
-    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
+    entry: Annotated[
+        str,
+        typer.Argument(
+            help="built-in name, path/bot.py[:Class], a bot folder "
+            "(its bot.toml) or a quoted command line"
+        ),
+    ],
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, help="games per ruleset and player count")
+    ] = 1,
+    time_per_move: Annotated[
+        float, typer.Option("--time-per-move", "-t", min=0.001, help="seconds per move")
+    ] = 0.5,
+    grace: Annotated[float, typer.Option("--grace", min=0.0, help="grace margin, seconds")] = 0.05,
+    ruleset: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ruleset",
+            "-r",
+            help="check these rulesets (default: all it claims; a command line: the classic ones)",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object on stdout")] = False,
+    isolation: Annotated[str | None, typer.Option("--isolation", help=ISOLATION_HELP)] = None,
 ) -> None:
     """Compliance run through the real referee: handshake, answers within the limit, only legal
     moves, 2-4 players and every ruleset the bot claims. Exit 0 when every check passes, else 1.
@@ -177,6 +187,7 @@ def bot_check(
     """
     from referee.engine import RULESETS
 
+    ruleset = ruleset or []
     unknown = [r for r in ruleset if r not in RULESETS]
     if unknown:
         fail(f"unknown ruleset(s) {', '.join(unknown)}; known: {', '.join(RULESETS)}")

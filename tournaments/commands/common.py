@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from enum import IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 
@@ -29,8 +30,8 @@ def print_json(obj: Any) -> None:
     print(json.dumps(obj, separators=(",", ":")), flush=True)
 
 
-def fail(message: str, code: Exit = Exit.USAGE) -> None:
-    """Print a clear error on stderr and leave with `code`."""
+def fail(message: str, code: Exit = Exit.USAGE) -> NoReturn:
+    """Print a clear error on stderr and leave with `code` (it never returns)."""
     import typer
     from rich.markup import escape
 
@@ -85,7 +86,6 @@ def check_isolation(level: str | None) -> str:
         return require(level)
     except IsolationError as exc:
         fail(str(exc))
-        raise
 
 
 def check_fault_policy(policy: str) -> str:
@@ -204,3 +204,19 @@ def cluster_options(
         err_console.print(f"[yellow]warning:[/] {warning}", highlight=False, soft_wrap=True)
     threads = max(1, concurrency // workers) if workers else 1
     return ClusterOptions(address=address, workers=workers, threads=threads, security=security)
+
+
+def moved(old: str, new: str, verb: Callable[..., Any]) -> Callable[..., Any]:
+    """`verb` under its old spelling: the same options, after a note on stderr saying where it
+    moved (registered hidden, so that scripts and readers of older docs keep working)."""
+    import functools
+
+    @functools.wraps(verb)  # typer reads the options from the wrapped signature
+    def alias(*args: Any, **kwargs: Any) -> Any:
+        err_console.print(
+            f"note: `azul-arena {old}` is now `azul-arena {new}`; the old spelling will go",
+            highlight=False,
+        )
+        return verb(*args, **kwargs)
+
+    return alias

@@ -22,7 +22,7 @@ from typer.core import TyperCommand, TyperGroup
 class Noun:
     """A name on the root: the module that registers its verbs, and the app they are on."""
 
-    module: str
+    modules: tuple[str, ...]  # the modules that register its verbs
     app: typer.Typer
     help: str
     hidden: bool = False  # a former spelling that says where the verb moved
@@ -68,42 +68,63 @@ server_app = _group(
     "The contest server: participants submit bots, a ladder plays them, everyone watches on the "
     "web (docs/server.md)."
 )
+contest_app = _group(
+    "Take part in a contest on a contest server: log in, submit your bot, see its versions and "
+    "logs, challenge others (docs/server.md)."
+)
 demo_app = _verb()
 match_app = _verb()
 play_app = _verb()
+# A participant's verbs were top-level once (`azul-arena login`): those spellings still work,
+# hidden, and say where the verb moved (tournaments/commands/participant.py).
+MOVED_VERBS = ("login", "submit", "challenge", "submissions", "logs")
+moved_apps = {verb: _verb() for verb in MOVED_VERBS}
 
 # The root's names. A verb's help is its command's first line (tests/tournaments/test_cli_start.py
 # keeps the two the same).
 NOUNS: dict[str, Noun] = {
-    "bench": Noun("tournaments.commands.bench", bench_app, bench_app.info.help or ""),
-    "bot": Noun("tournaments.commands.bot", bot_app, bot_app.info.help or ""),
+    "bench": Noun(
+        ("tournaments.commands.bench", "tournaments.commands.bench_server"),
+        bench_app,
+        bench_app.info.help or "",
+    ),
+    "bot": Noun(("tournaments.commands.bot",), bot_app, bot_app.info.help or ""),
+    "contest": Noun(
+        ("tournaments.commands.participant",), contest_app, contest_app.info.help or ""
+    ),
     "demo": Noun(
-        "tournaments.commands.demo",
+        ("tournaments.commands.demo",),
         demo_app,
         "Run a small real round-robin among the reference bots (those that play the ruleset) "
         "and show the leaderboard",
     ),
     "match": Noun(
-        "tournaments.commands.match",
+        ("tournaments.commands.match",),
         match_app,
         "Play one game between real bot processes through the referee: each move in words as it "
         "happens, the table at each new…",
     ),
     "play": Noun(
-        "tournaments.commands.play",
+        ("tournaments.commands.play",),
         play_app,
         "Play a game against a bot in this terminal: the board, your legal moves numbered and in "
         "words; answer with a number or…",
     ),
-    "referee": Noun("tournaments.commands.referee", referee_app, referee_app.info.help or ""),
-    "replay": Noun("tournaments.commands.replay", replay_app, replay_app.info.help or ""),
+    "referee": Noun(("tournaments.commands.referee",), referee_app, referee_app.info.help or ""),
+    "replay": Noun(("tournaments.commands.replay",), replay_app, replay_app.info.help or ""),
     "server": Noun(
-        "tournaments.commands.server", server_app, server_app.info.help or "", extra="server"
+        ("tournaments.commands.server",), server_app, server_app.info.help or "", extra="server"
     ),
     "tournament": Noun(
-        "tournaments.commands.tournament", tournament_app, tournament_app.info.help or ""
+        ("tournaments.commands.tournament",), tournament_app, tournament_app.info.help or ""
     ),
 }
+NOUNS.update(
+    {
+        verb: Noun(("tournaments.commands.participant",), verb_app, "", hidden=True)
+        for verb, verb_app in moved_apps.items()
+    }
+)
 
 
 class LazyGroup(TyperGroup):
@@ -123,7 +144,8 @@ class LazyGroup(TyperGroup):
             return TyperCommand(name=cmd_name, help=noun.help, hidden=noun.hidden)
         if noun.extra is not None:
             _require(noun.extra, f"`azul-arena {cmd_name}`")
-        importlib.import_module(noun.module)
+        for module in noun.modules:
+            importlib.import_module(module)
         command = typer.main.get_command(noun.app)
         command.name = cmd_name
         return command

@@ -1,12 +1,12 @@
 """`azul-arena match`: one game between real bot processes through the referee, shown live."""
-# ruff: noqa: B008  (typer declares options as argument defaults)
+# ruff: noqa: B008  (--wild-order is declared as a typer default; the rest are Annotated)
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -33,49 +33,67 @@ if TYPE_CHECKING:
 
 @match_app.command("match")
 def match(
-    entries: list[str] = typer.Argument(
-        ...,
-        help="2-4 bots: built-in name, path/bot.py[:Class], a bot folder or a quoted command line",
-    ),
-    ruleset: str = typer.Option("azul", "--ruleset", "-r", help="ruleset name"),
+    entries: Annotated[
+        list[str],
+        typer.Argument(
+            help="2-4 bots: built-in name, path/bot.py[:Class], a bot folder or a quoted "
+            "command line"
+        ),
+    ],
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="ruleset name")] = "azul",
     wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
-    seed: int | None = typer.Option(None, "--seed", "-s", help="seed of the deals"),
-    time_per_move: float = typer.Option(
-        1.0, "--time-per-move", "-t", min=0.001, help="seconds per move"
-    ),
-    time_bank: float = typer.Option(
-        0.0, "--time-bank", min=0.0, help="time bank per seat, seconds"
-    ),
-    first_move_allowance: float = typer.Option(
-        0.0, "--first-move-allowance", min=0.0, help="extra seconds for a seat's first move"
-    ),
-    grace: float = typer.Option(0.05, "--grace", min=0.0, help="grace margin, seconds"),
-    policy: str = typer.Option(
-        "random",
-        "--fault-policy",
-        "--policy",
-        help="on a fault: random (substitute, count a strike) | forfeit",
-    ),
-    max_strikes: int = typer.Option(
-        3, "--max-strikes", min=1, help="strikes before a seat forfeits (policy random)"
-    ),
-    replay: Path | None = typer.Option(
-        None, "--replay", help="replay file (default: azul-arena-replays/<id>.json)"
-    ),
-    log_dir: Path | None = typer.Option(None, "--log-dir", help="bot logs directory"),
-    as_json: bool = typer.Option(False, "--json", help="one JSON object on stdout"),
-    board: bool = typer.Option(
-        False, "--board", help="the table after every move (without: at each new round and phase)"
-    ),
-    isolation: str | None = typer.Option(None, "--isolation", help=ISOLATION_HELP),
-    bot_env: list[str] = typer.Option(
-        [], "--bot-env", metavar="NAME[=VALUE]", help="a variable every bot gets (repeat it)"
-    ),
-    memory: str | None = typer.Option(None, "--memory", help="memory limit per bot (512M, 2G)"),
-    ponder: bool = typer.Option(
-        False, "--ponder", help="bots think on the others' time (default: frozen)"
-    ),
-    clock: str = typer.Option("wall", "--clock", help=CLOCK_HELP),
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed of the deals")] = None,
+    time_per_move: Annotated[
+        float, typer.Option("--time-per-move", "-t", min=0.001, help="seconds per move")
+    ] = 1.0,
+    time_bank: Annotated[
+        float, typer.Option("--time-bank", min=0.0, help="time bank per seat, seconds")
+    ] = 0.0,
+    first_move_allowance: Annotated[
+        float,
+        typer.Option(
+            "--first-move-allowance", min=0.0, help="extra seconds for a seat's first move"
+        ),
+    ] = 0.0,
+    grace: Annotated[float, typer.Option("--grace", min=0.0, help="grace margin, seconds")] = 0.05,
+    policy: Annotated[
+        str,
+        typer.Option(
+            "--fault-policy",
+            "--policy",
+            help="on a fault: random (substitute, count a strike) | forfeit",
+        ),
+    ] = "random",
+    max_strikes: Annotated[
+        int,
+        typer.Option("--max-strikes", min=1, help="strikes before a seat forfeits (policy random)"),
+    ] = 3,
+    replay: Annotated[
+        Path | None,
+        typer.Option("--replay", help="replay file (default: azul-arena-replays/<id>.json)"),
+    ] = None,
+    log_dir: Annotated[Path | None, typer.Option("--log-dir", help="bot logs directory")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object on stdout")] = False,
+    board: Annotated[
+        bool,
+        typer.Option(
+            "--board", help="the table after every move (without: at each new round and phase)"
+        ),
+    ] = False,
+    isolation: Annotated[str | None, typer.Option("--isolation", help=ISOLATION_HELP)] = None,
+    bot_env: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot-env", metavar="NAME[=VALUE]", help="a variable every bot gets (repeat it)"
+        ),
+    ] = None,
+    memory: Annotated[
+        str | None, typer.Option("--memory", help="memory limit per bot (512M, 2G)")
+    ] = None,
+    ponder: Annotated[
+        bool, typer.Option("--ponder", help="bots think on the others' time (default: frozen)")
+    ] = False,
+    clock: Annotated[str, typer.Option("--clock", help=CLOCK_HELP)] = "wall",
 ) -> None:
     """Play one game between real bot processes through the referee: each move in words as it
     happens, the table at each new round and phase (with --board, after every move), the final
@@ -91,7 +109,7 @@ def match(
     options = check_ruleset(ruleset, len(entries), wild_order)
     check_clock(clock)
     level = check_isolation(isolation)
-    arena_kwargs = _arena_options(entries, ruleset, level, memory, ponder, bot_env)
+    arena_kwargs = _arena_options(entries, ruleset, level, memory, ponder, bot_env or [])
     if not as_json:
         console.print(isolation_line(level), highlight=False)
     # Chosen here, so that the watcher deals the same tiles as the referee from the same seed.
@@ -110,7 +128,7 @@ def match(
     )
     show = None if as_json else _live_view(entries, config, seed, board)
 
-    async def go():  # type: ignore[no-untyped-def]
+    async def go() -> MatchResult:
         async with Arena(list(dict.fromkeys(entries)), log_dir=log_dir, **arena_kwargs) as arena:
             return await arena.play(list(entries), config, on_event=show)
 
@@ -118,7 +136,6 @@ def match(
         result = run_loop(go())
     except ValueError as exc:
         fail(str(exc))
-        return
     path = replay or Path("azul-arena-replays") / f"{result.match_id}.json"
     write_replay(path, result.record)
     if as_json:
@@ -152,7 +169,6 @@ def _arena_options(
         )
     except (EntryError, ValueError) as exc:
         fail(str(exc))
-        raise
 
 
 def _live_view(

@@ -81,7 +81,6 @@ def _read(path: Path | None) -> bytes | None:
         return path.read_bytes()
     except OSError as exc:
         fail(f"cannot read {path}: {exc.strerror}")
-        raise
 
 
 @referee_app.command("serve")
@@ -281,7 +280,6 @@ def token_new(
         token = TokenFile.load(tokens, create=True).issue(name, replace, operator=operator)
     except TokenError as exc:
         fail(str(exc))
-        return
     if as_json:
         print_json(
             {

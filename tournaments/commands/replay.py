@@ -187,7 +187,7 @@ def read_game(record_file: Path | None, db: Path | None, game: str | None) -> di
         fail(str(exc))
     if record is None:
         fail(f"{db} holds no finished game {game!r}")
-    return record  # type: ignore[return-value]
+    return record
 
 
 def default_output(record_file: Path | None, db: Path | None, game: str | None) -> Path:
@@ -294,7 +294,6 @@ def _tournament_bots(db: Path, level: str) -> tuple[dict[str, str], dict[str, An
         options = arena_options(entries, settings)
     except EntryError as exc:
         fail(f"{exc}: the tournament passed it to its bots; set it here as it was then")
-        raise
     options.pop("isolation", None)
     return specs, options
 
@@ -377,7 +376,6 @@ def rerun(
         )
     except (RerunError, ClockError, ValueError) as exc:
         fail(str(exc))
-        return
     if replay is not None:
         write_replay(replay, done.result.record)
     differs = done.difference is not None and done.swapped is None

@@ -58,7 +58,6 @@ def _open_existing(db: Path):  # type: ignore[no-untyped-def]
         return Store.open(db, create=False)
     except StoreError as exc:
         fail(str(exc))
-        raise  # unreachable: fail() raises
 
 
 @contextlib.contextmanager

@@ -1,4 +1,4 @@
-"""The participant's side of the API (`azul-arena login`, `submit`, `submissions`): plain HTTP
+"""The participant's side of the API (`azul-arena contest login`, `submit`, ...): plain HTTP
 with the standard library, a token kept per server URL in the user's config folder (readable by
 the user only). Imports no Django: it runs on a participant's own machine."""
 
@@ -44,7 +44,7 @@ def saved_token(server: str) -> str:
     token = (data.get(normal(server)) or {}).get("token")
     if not token:
         raise ClientError(
-            f"not logged in to {normal(server)}: run `azul-arena login --server "
+            f"not logged in to {normal(server)}: run `azul-arena contest login --server "
             f"{normal(server)}` first"
         )
     return str(token)

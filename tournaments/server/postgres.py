@@ -1,6 +1,6 @@
 """A throwaway PostgreSQL server, started in a temporary folder (Debian's postgresql: `initdb`
 and `pg_ctl`), listening on a unix socket only, stopped and removed afterwards: for the tests
-on PostgreSQL and for `server bench --both`. Not for a real deployment (docs/deployment.md).
+on PostgreSQL and for `bench ladder --both`. Not for a real deployment (docs/deployment.md).
 
 PostgreSQL refuses to run as root: run as root (CI), the server runs as the `postgres` system
 user the package creates, through `runuser`.

@@ -1,16 +1,15 @@
 """Running the server: the database's schema, the organiser's account, the web server, the
-reference bots as participants (`server demo`)."""
+reference bots as participants, and the set-ups of `server init` (`initialise`) and `server
+demo` (`prepare_demo`)."""
 
 from __future__ import annotations
 
-import io
 import os
 import secrets
 import socket
 import subprocess
 import sys
 import threading
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -109,44 +108,11 @@ def serve(listen: str, workers: int = 2) -> WebServer:
         return WebServer(process, sock.getsockname()[:2])
 
 
-def reference_archive(bot: str) -> bytes:
-    """A .zip of a bot folder whose bot.py runs reference bot `bot`."""
-    from referee import builtin_bots
-
-    module, cls = builtin_bots()[bot].split(":")
-    # The launcher runs the one Bot subclass a bot.py defines itself.
-    source = (
-        f"import sdk\nfrom {module} import {cls} as Reference\n\n\n"
-        f'class {cls}(Reference):\n    """The reference bot {bot!r}, entered by the '
-        f'organisers."""\n\n\nif __name__ == "__main__":\n    sdk.run({cls})\n'
-    )
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        zf.writestr(f"{bot}/bot.py", source)
-    return buf.getvalue()
-
-
-def add_staff_bot(contest: Any, name: str, archive: bytes) -> Any:
-    """A staff bot of `contest` (a participant marked as such) with a new version from
-    `archive`; it is validated like any upload and is a bar of the grading export."""
-    from tournaments.server.contests.models import Participant
-    from tournaments.server.submissions.intake import submit
-
-    who, _ = Participant.objects.get_or_create(
-        name=name, defaults={"staff_bot": True, "contest": contest}
-    )
-    if not who.staff_bot or who.contest_id != contest.pk:
-        raise ValueError(
-            f"{name!r} is already a participant that is not a staff bot of "
-            f"{contest.label}; choose another name"
-        )
-    return submit(who, [archive])
-
-
 def seed_reference_bots(bots: tuple[str, ...] = DEMO_BOTS) -> list[str]:
     """Each reference bot as a participant (marked as such) with one version, once."""
     from tournaments.server.contests.models import Participant
     from tournaments.server.submissions.intake import submit
+    from tournaments.server.submissions.services import reference_archive
 
     added = []
     for bot in bots:
@@ -157,3 +123,41 @@ def seed_reference_bots(bots: tuple[str, ...] = DEMO_BOTS) -> list[str]:
             submit(who, [reference_archive(bot)])
             added.append(who.name)
     return added
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What `initialise` or `prepare_demo` made: the organiser's login and its password when
+    the account is new (shown once; None: it existed, unchanged), the reference bots entered."""
+
+    organiser: str
+    password: str | None
+    entered: list[str] = field(default_factory=list)
+
+
+def initialise(
+    organiser: str,
+    password: str | None = None,
+    ruleset: str | None = None,
+    players: int | None = None,
+    time_per_move: float | None = None,
+    wild_order: str | None = None,
+) -> Prepared:
+    """`server init` on a migrated database: the default contest's settings given changed
+    (ContestError when no game could be played with them) and the organiser's account."""
+    from tournaments.server.contests.services import configure_default
+
+    configure_default(ruleset, players, time_per_move, wild_order)
+    _, made = create_organiser(organiser, password)
+    return Prepared(organiser, made)
+
+
+def prepare_demo(bots: tuple[str, ...] = DEMO_BOTS) -> Prepared:
+    """`server demo` on a migrated database: quick moves (0.2 s) on a new ladder, an organiser
+    and each reference bot of `bots` as a participant."""
+    from tournaments.server.contests.services import configure_default
+    from tournaments.server.ladder.models import Game
+
+    configure_default(time_per_move=None if Game.objects.exists() else 0.2)
+    _, password = create_organiser("organiser")
+    return Prepared("organiser", password, seed_reference_bots(bots or DEMO_BOTS))

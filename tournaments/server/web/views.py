@@ -349,7 +349,9 @@ def api_token(request: HttpRequest) -> JsonResponse:
     )
 
 
-_NO_TOKEN = "no valid token: run `azul-arena login --server URL` (a revoked token no longer works)"
+_NO_TOKEN = (
+    "no valid token: run `azul-arena contest login --server URL` (a revoked token no longer works)"
+)
 
 
 def _acting_for(request: HttpRequest, doing: str) -> tuple[Any, Participant] | JsonResponse:

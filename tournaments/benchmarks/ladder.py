@@ -1,11 +1,14 @@
-"""The ladder's throughput beside `bench tournament`'s, in one run on the same kind of field.
+"""The contest server's ladder: its throughput beside `bench tournament`'s, in one run on the
+same kind of field (`bench ladder`), and the time from an upload to its first ranked game
+(`bench upload`). Each on a fresh server of its own (`server.fresh_server`).
 
 `entries` participants each have one version: the random reference bot, uploaded as an archive
 (a bot.py in its own folder, as a participant's bot is). The ladder worker plays `games` ranked
 games after a warm-up (every version's first games: process start-up is not the ladder's
 steady state), with matchmaking, the database and ratings in the loop; then `bench tournament`'s
 own function plays the same number on a round-robin of as many random bots. Validation is left
-out (its cost is per upload, not per game).
+out (its cost is per upload, not per game). `run_ladder_bench_both` measures it on SQLite and
+on PostgreSQL in one run, each half in a process of its own.
 """
 
 from __future__ import annotations
@@ -14,22 +17,36 @@ import time
 from typing import Any
 
 from referee import run_loop
+from tournaments.benchmarks.server import BenchError, database_vendor, fresh_server
 
 
 def run_ladder_bench(
-    games: int, concurrency: int, entries: int, isolation: str | None = None
+    games: int,
+    concurrency: int,
+    entries: int,
+    isolation: str | None = None,
+    database_url: str | None = None,
 ) -> dict[str, Any]:
-    """Needs Django set up on a fresh data folder (the command does it)."""
+    """The ladder's games/s on a fresh server (on the empty database at `database_url`, else
+    SQLite), and the ratio to `bench tournament`'s on as many random bots."""
+    with fresh_server("azul-ladder-bench-", database_url):
+        return _ladder_bench(games, concurrency, entries, isolation) | {
+            "database": database_vendor()
+        }
+
+
+def _ladder_bench(
+    games: int, concurrency: int, entries: int, isolation: str | None
+) -> dict[str, Any]:
     from tournaments.benchmarks.tournament import run_bench
     from tournaments.server.contests.models import Participant
     from tournaments.server.ladder.models import Game
     from tournaments.server.ladder.standings import enter
     from tournaments.server.ladder.worker import LadderWorker
-    from tournaments.server.runtime import migrate, reference_archive
     from tournaments.server.submissions.intake import submit
     from tournaments.server.submissions.models import Version
+    from tournaments.server.submissions.services import reference_archive
 
-    migrate()
     archive = reference_archive("random")
     for i in range(entries):
         who = Participant.objects.create(name=f"bench-{i + 1}")
@@ -79,8 +96,16 @@ def run_upload_bench(
     timeout: float = 600,
 ) -> dict[str, Any]:
     """Time from upload to the new version's first ranked game, with `participants` random
-    bots already on the ladder: `uploads` new participants upload one after the other (each
-    once the previous one has played), the worker validating and playing throughout."""
+    bots already on the ladder of a fresh server: `uploads` new participants upload one after
+    the other (each once the previous one has played), the worker validating and playing
+    throughout."""
+    with fresh_server("azul-upload-bench-"):
+        return _upload_bench(participants, uploads, concurrency, isolation, timeout)
+
+
+def _upload_bench(
+    participants: int, uploads: int, concurrency: int, isolation: str | None, timeout: float
+) -> dict[str, Any]:
     import statistics
     import threading
 
@@ -88,11 +113,10 @@ def run_upload_bench(
     from tournaments.server.ladder.models import Seat
     from tournaments.server.ladder.standings import enter
     from tournaments.server.ladder.worker import LadderWorker
-    from tournaments.server.runtime import migrate, reference_archive
     from tournaments.server.submissions.intake import submit
     from tournaments.server.submissions.models import Version
+    from tournaments.server.submissions.services import reference_archive
 
-    migrate()
     archive = reference_archive("random")
     for i in range(participants):
         who = Participant.objects.create(name=f"field-{i + 1}")
@@ -144,81 +168,56 @@ def run_upload_bench(
     }
 
 
-def run_final_bench(
-    teams: int,
-    staff: int,
-    players: int,
-    max_per_entry: int,
-    target: float,
-    real_games: int,
+def run_ladder_bench_both(
+    games: int,
     concurrency: int,
+    entries: int,
     isolation: str | None = None,
+    database_url: str | None = None,
 ) -> dict[str, Any]:
-    """How many games a contest's final needs, and what they cost here.
+    """`run_ladder_bench` on SQLite, then on PostgreSQL (the empty database at `database_url`,
+    else a throwaway server started here), each in a process of its own (`bench ladder
+    --json`), and their ratio. BenchError when a half fails or no PostgreSQL can be had."""
+    import contextlib
 
-    Stability: two independent adaptive finals of the same simulated field (`teams` + `staff`
-    entries; `benchmarks.schedule.stability`, the simulation `bench schedule` uses) until the
-    Kendall tau between their standings reaches `target`. Cost: a real final (the tournament
-    machinery, random bots) of `real_games` games, timed, per 1,000 games."""
-    import tempfile
-    from pathlib import Path
+    from tournaments.server import postgres
 
-    from tournaments.benchmarks.schedule import stability
-    from tournaments.benchmarks.tournament import bench_entries
-    from tournaments.store import Store
-    from tournaments.tournament import TournamentConfig, prepare, run_tournament
-
-    entries = teams + staff
-    curve = stability(
-        "adaptive",
-        entries,
-        entries * max_per_entry // players * players,
-        players,
-        seed=1,
-        checkpoints=40,
-        min_games=players,
-    )
-    reach = next((k for k, between, _ in curve if between >= target), None)
-    field = bench_entries(max(players * 3, 6))
-    config = TournamentConfig(
-        entries=field,
-        players=players,
-        time_per_move=0.2,
-        schedule="adaptive",
-        games=real_games // players * players,
-        min_games=1,
-        isolation=isolation,
-    )
-    with (
-        tempfile.TemporaryDirectory(prefix="azul-final-bench-") as tmp,
-        Store.open(Path(tmp) / "final.sqlite") as store,
-    ):
-        config, games = prepare(store, config)
-        began = time.perf_counter()
-        summary = run_loop(
-            run_tournament(
-                store, config, games, concurrency=concurrency, log_dir=Path(tmp) / "logs"
-            )
-        )
-        wall = time.perf_counter() - began
+    if database_url is None and postgres.missing():
+        raise BenchError(f"no PostgreSQL server: give --database-url, or: {postgres.missing()}")
+    halves = [str(x) for x in ("--games", games, "-c", concurrency, "--entries", entries)]
+    halves += ["--isolation", isolation] if isolation else []
+    with contextlib.ExitStack() as stack:
+        # PostgreSQL as a department runs it: fsync on (not the tests' -F).
+        url = database_url or stack.enter_context(postgres.server(durable=True))
+        sqlite_half = _half(halves, None)
+        postgresql_half = _half(halves, url)
+    speed = postgresql_half["ladder_games_per_s"] / sqlite_half["ladder_games_per_s"]
+    # Each half's ratio to bench tournament, run beside it, takes out the machine's load as
+    # it was during that half.
+    normalised = postgresql_half["ratio"] / sqlite_half["ratio"] if sqlite_half["ratio"] else 0.0
     return {
-        "entries": entries,
-        "teams": teams,
-        "staff_bots": staff,
-        "players": players,
-        "target_tau": target,
-        "games_for_target": reach,
-        "games_per_entry_for_target": (reach * players / entries) if reach else None,
-        "stability": [
-            {"games": k, "tau_between_finals": b, "tau_with_truth": t} for k, b, t in curve
-        ],
-        "real_games": summary.played,
-        "real_failed": summary.failed,
-        "real_isolation": config.isolation,
-        "concurrency": concurrency,
-        "real_wall_s": wall,
-        "wall_s_per_1000_games": 1000 * wall / summary.played if summary.played else None,
-        "final_wall_s_estimate": (wall / summary.played * reach)
-        if summary.played and reach
-        else None,
+        "sqlite": sqlite_half,
+        "postgresql": postgresql_half,
+        "postgresql_over_sqlite": speed,
+        "postgresql_over_sqlite_normalised": normalised,
+        "postgresql_server": "given" if database_url else "throwaway (initdb, pg_ctl)",
     }
+
+
+def _half(options: list[str], url: str | None) -> dict[str, Any]:
+    """One database's half of `run_ladder_bench_both`, in a process of its own."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ)
+    env.pop("DATABASE_URL", None)
+    command = [sys.executable, "-m", "tournaments.cli", "bench", "ladder", "--json", *options]
+    command += ["--database-url", url] if url else []
+    run = subprocess.run(command, capture_output=True, text=True, env=env)
+    if run.returncode != 0:
+        raise BenchError(
+            f"the {'PostgreSQL' if url else 'SQLite'} half failed: {run.stderr.strip()[-2000:]}"
+        )
+    return dict(json.loads(run.stdout))

@@ -1,0 +1,139 @@
+"""The organisers' services of the server's apps, called directly (the commands' tests call them
+through the CLI): what each makes, and each refusal's message, with nothing changed by it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.test import TestCase
+from django.utils import timezone
+
+from tests.server.helpers import participant
+from tournaments.server.contests.models import Contest, Extension
+from tournaments.server.contests.services import (
+    ContestError,
+    ContestSettings,
+    about,
+    configure_default,
+    create_contest,
+    find_contest,
+    import_class,
+)
+from tournaments.server.ladder.services import (
+    change_contest,
+    export_results,
+    extend_deadline,
+    show_contest,
+)
+from tournaments.server.runtime import initialise
+from tournaments.server.submissions.services import enter_staff_bot
+
+
+class ContestServiceTests(TestCase):
+    def test_a_contest_is_created_a_draft_until_it_opens_and_refusals_name_the_fault(
+        self,
+    ) -> None:
+        opens = datetime(2030, 1, 1, 9, tzinfo=UTC)
+        made = create_contest("term-1", ContestSettings(opens=opens, hidden=True, players=3))
+        self.assertEqual((made.state, made.visibility, made.name), ("draft", "hidden", "term-1"))
+        self.assertEqual(find_contest("term-1").opens, opens)
+        for slug, settings, message in [
+            ("bad slug", ContestSettings(), "must be letters, digits, - and _"),
+            ("term-1", ContestSettings(), "exists already"),
+            ("term-2", ContestSettings(ruleset="chess"), "unknown ruleset"),
+            ("term-2", ContestSettings(players=5), "is played by 2-4"),
+        ]:
+            with self.subTest(slug=slug, message=message):
+                with self.assertRaisesRegex(ContestError, message):
+                    create_contest(slug, settings)
+        self.assertFalse(Contest.objects.filter(slug="term-2").exists())
+
+    def test_an_unknown_contest_is_refused_with_the_names_there_are(self) -> None:
+        create_contest("spring", ContestSettings())
+        with self.assertRaisesRegex(ContestError, r"no contest 'fall'; contests: .*spring"):
+            find_contest("fall")
+        self.assertEqual(find_contest(None).pk, Contest.current().pk)
+
+    def test_the_default_contest_changes_only_what_is_given_and_refuses_unplayable(
+        self,
+    ) -> None:
+        configure_default(players=3)
+        configure_default(time_per_move=0.5)
+        self.assertEqual((Contest.current().players, Contest.current().time_per_move), (3, 0.5))
+        with self.assertRaisesRegex(ContestError, "is played by"):
+            configure_default(players=9)
+        self.assertEqual(Contest.current().players, 3)
+
+    def test_initialise_makes_the_organiser_once_and_shows_its_password_once(self) -> None:
+        first = initialise("org", ruleset="azul")
+        self.assertTrue(first.password)
+        again = initialise("org", "ignored")
+        self.assertIsNone(again.password)
+        self.assertTrue(get_user_model().objects.get(username="org").check_password(first.password))
+
+
+class LifeServiceTests(TestCase):
+    def setUp(self) -> None:
+        self.contest = create_contest("c", ContestSettings())
+        _, self.ann = participant("ann")
+        self.ann.contest = self.contest
+        self.ann.save()
+
+    def test_a_refused_change_changes_nothing_not_even_the_build_timeout(self) -> None:
+        with self.assertRaisesRegex(ContestError, "say what to set"):
+            change_contest("c")
+        change_contest("c", "frozen", by="test")
+        with self.assertRaisesRegex(ContestError, "only moves forward"):
+            change_contest("c", "open", build_timeout=300, by="test")
+        self.assertEqual(find_contest("c").build_timeout, 120)
+        changed = change_contest("c", build_timeout=300)
+        self.assertEqual((changed.state, find_contest("c").build_timeout), ("frozen", 300))
+        self.assertEqual(show_contest("c", by="test")["transitions"][-1]["to"], "frozen")
+
+    def test_an_extension_is_recorded_for_a_team_of_the_contest_only(self) -> None:
+        until = timezone.now() + timedelta(days=3)
+        with self.assertRaisesRegex(ContestError, "no team 'bob' in c"):
+            extend_deadline("c", "bob", until)
+        made = extend_deadline("c", "ann", until, "illness", "teacher")
+        self.assertEqual(Extension.objects.get().pk, made.pk)
+        self.assertEqual(about(self.contest)["extensions"][0]["reason"], "illness")
+
+    def test_a_staff_bot_is_one_reference_bot_or_one_archive(self) -> None:
+        for reference, archive in [(None, None), ("random", Path("bot.zip"))]:
+            with self.assertRaisesRegex(ContestError, "one of --reference NAME or --archive"):
+                enter_staff_bot("c", "staff", reference, archive)
+        version = enter_staff_bot("c", "staff-random", reference="random")
+        self.assertTrue(version.participant.staff_bot)
+        with self.assertRaisesRegex(ContestError, "cannot enter ann: .*not a staff bot"):
+            enter_staff_bot("c", "ann", reference="random")
+        with self.assertRaisesRegex(ContestError, "cannot enter x: .*no-such"):
+            enter_staff_bot("c", "x", archive=Path("/no-such/bot.zip"))
+
+    def test_results_before_the_final_are_refused(self) -> None:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            with self.assertRaisesRegex(ContestError, "no final tournament yet"):
+                export_results("c", Path(tmp))
+
+
+class ClassServiceTests(TestCase):
+    def test_a_bad_row_applies_nothing_and_a_good_list_makes_accounts_and_links(self) -> None:
+        import tempfile
+
+        create_contest("c", ContestSettings())
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            bad, good = folder / "bad.csv", folder / "good.csv"
+            bad.write_text("login,name,email,team\nann,Ann A,ann@x.org,t1\nbob,B,nope,t1\n")
+            good.write_text("login,name,email,team\nann,Ann A,ann@x.org,t1\n")
+            with self.assertRaisesRegex(ContestError, "line 3.*; nothing was imported"):
+                import_class(bad, "c", folder / "links.csv", "http://x")
+            self.assertFalse(get_user_model().objects.filter(username="ann").exists())
+            done = import_class(good, "c", folder / "links.csv", "http://x")
+            self.assertEqual(
+                (done.created, done.teams_created, done.links, done.mailed), (1, 1, 1, 0)
+            )
+            self.assertIn("http://x/welcome/", (folder / "links.csv").read_text())

@@ -1,0 +1,226 @@
+"""`azul-arena bench ladder / upload / pages / final`: the contest server's benchmarks
+(tournaments/benchmarks/ladder.py, pages.py, final.py), each on a fresh server of its own.
+They were `server bench`, `server bench-upload`, `server bench-pages` and `server
+bench-final`; those spellings still work, hidden (tournaments/commands/server/__init__.py)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from tournaments.commands.common import (
+    ISOLATION_HELP,
+    Exit,
+    check_isolation,
+    console,
+    fail,
+    print_json,
+)
+from tournaments.commands.groups import bench_app
+
+Concurrency = Annotated[int, typer.Option("--concurrency", "-c", min=1)]
+Isolation = Annotated[str | None, typer.Option("--isolation", help=ISOLATION_HELP)]
+Json = Annotated[bool, typer.Option("--json", help="one JSON object on stdout")]
+
+
+@bench_app.command("ladder")
+def bench_ladder(
+    games: Annotated[int, typer.Option("--games", min=1, help="games measured on each side")] = 200,
+    concurrency: Concurrency = 2,
+    entries: Annotated[
+        int, typer.Option("--entries", min=2, help="participants (random bots)")
+    ] = 16,
+    isolation: Isolation = None,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url",
+            metavar="postgresql://...",
+            help="an empty database to run the ladder on (default: a fresh SQLite file); "
+            "compare PostgreSQL with SQLite through each run's ratio to bench tournament",
+        ),
+    ] = None,
+    both: Annotated[
+        bool,
+        typer.Option(
+            "--both",
+            help="SQLite and PostgreSQL in one run, one after the other, and their ratio; "
+            "PostgreSQL: --database-url, else a throwaway server started here (initdb, pg_ctl)",
+        ),
+    ] = False,
+    as_json: Json = False,
+) -> None:
+    """Ladder throughput: games/s of the contest server's ladder worker on ENTRIES
+    participants' random bots (matchmaking, database, ratings included) beside `bench
+    tournament` on as many random bots, in the same run. A benchmark that prints its figures,
+    not a test.
+
+    Example: [bold]azul-arena bench ladder --entries 16 --games 200 --concurrency 2[/]
+    (PostgreSQL against SQLite: [bold]azul-arena bench ladder --both --json[/])
+    """
+    from tournaments.benchmarks.ladder import run_ladder_bench, run_ladder_bench_both
+    from tournaments.server import postgres
+
+    level = check_isolation(isolation)
+    if both and database_url is None and postgres.missing():
+        fail(f"--both needs a PostgreSQL server: give --database-url, or: {postgres.missing()}")
+    run = run_ladder_bench_both if both else run_ladder_bench
+    result = _measured(run, games, concurrency, entries, level, database_url)
+    if as_json:
+        print_json(result)
+        return
+    if not both:
+        console.print(_ladder_line(result, entries, concurrency), highlight=False)
+        return
+    for half in ("sqlite", "postgresql"):
+        console.print(_ladder_line(result[half], entries, concurrency), highlight=False)
+    console.print(
+        f"PostgreSQL / SQLite: {result['postgresql_over_sqlite']:.2f} (each against its bench "
+        f"tournament: {result['postgresql_over_sqlite_normalised']:.2f})",
+        highlight=False,
+    )
+
+
+def _measured(run: Any, *args: Any) -> dict[str, Any]:
+    """`run(*args)`; a server that cannot be set up (exit 2) or a benchmark that could not be
+    measured (exit 1) said as an error."""
+    from tournaments.benchmarks.server import BenchError
+
+    try:
+        return dict(run(*args))
+    except BenchError as exc:
+        fail(str(exc), Exit.FAILED)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def _ladder_line(result: dict[str, Any], entries: int, concurrency: int) -> str:
+    return (
+        f"ladder ({result['database']}): {result['ladder_games_per_s']:.1f} games/s "
+        f"({result['games']} games, {entries} participants, concurrency "
+        f"{concurrency}, isolation {result['isolation']}); bench tournament: "
+        f"{result['tournament_games_per_s']:.1f} games/s; ratio "
+        f"{result['ratio']:.2f}"
+    )
+
+
+@bench_app.command("upload")
+def bench_upload(
+    participants: Annotated[
+        int, typer.Option("--participants", min=2, help="random bots already on the ladder")
+    ] = 50,
+    uploads: Annotated[
+        int, typer.Option("--uploads", min=1, help="newcomers, one after the other")
+    ] = 5,
+    concurrency: Concurrency = 2,
+    isolation: Isolation = None,
+    as_json: Json = False,
+) -> None:
+    """Time from upload to a new version's first ranked game on the contest server
+    (validation included), with PARTICIPANTS random bots on the ladder: p50 and p95 over
+    UPLOADS newcomers.
+
+    Example: [bold]azul-arena bench upload --participants 50 --uploads 5[/]
+    """
+    from tournaments.benchmarks.ladder import run_upload_bench
+
+    level = check_isolation(isolation)
+    result = _measured(run_upload_bench, participants, uploads, concurrency, level)
+    if as_json:
+        print_json(result)
+        return
+    console.print(
+        f"upload to first ranked game, {participants} participants on the ladder: "
+        f"p50 {result['p50_s']:.1f} s, p95 {result['p95_s']:.1f} s over "
+        f"{result['uploads']} uploads (validation {result['validation_s_mean']:.1f} s "
+        f"of it on average)",
+        highlight=False,
+    )
+
+
+@bench_app.command("pages")
+def bench_pages(
+    participants: Annotated[int, typer.Option("--participants", min=2)] = 300,
+    games: Annotated[
+        int, typer.Option("--games", min=1, help="finished games in the database")
+    ] = 100_000,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="requests per page")] = 60,
+    as_json: Json = False,
+) -> None:
+    """Render times (p50, p95) of the contest server's leaderboard and of participants' pages
+    on a database of PARTICIPANTS participants and GAMES finished games, built for the run (no
+    bot plays).
+
+    Example: [bold]azul-arena bench pages --participants 300 --games 100000[/]
+    """
+    from tournaments.benchmarks.pages import run_page_bench
+
+    result = _measured(run_page_bench, participants, games, rounds)
+    if as_json:
+        print_json(result)
+        return
+    console.print(
+        f"{participants} participants, {games} games (built in {result['build_s']:.0f} s)",
+        highlight=False,
+    )
+    for page in ("leaderboard", "participant"):
+        t = result[page]
+        console.print(
+            f"  {page}: p50 {t['p50_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms, max "
+            f"{t['max_ms']:.1f} ms ({t['requests']} requests)",
+            highlight=False,
+        )
+
+
+@bench_app.command("final")
+def bench_final(
+    teams: Annotated[int, typer.Option("--teams", min=2)] = 300,
+    staff: Annotated[int, typer.Option("--staff", min=0, help="staff bots in the final")] = 3,
+    players: Annotated[int, typer.Option("--players", min=2, max=4)] = 2,
+    max_per_entry: Annotated[
+        int,
+        typer.Option("--max-games-per-entry", min=1, help="how far the simulated finals go"),
+    ] = 150,
+    target: Annotated[
+        float,
+        typer.Option(
+            "--target", min=0.0, max=1.0, help="Kendall tau between two independent finals"
+        ),
+    ] = 0.9,
+    real_games: Annotated[
+        int, typer.Option("--real-games", min=2, help="games of the real final that is timed")
+    ] = 60,
+    concurrency: Concurrency = 2,
+    isolation: Isolation = None,
+    as_json: Json = False,
+) -> None:
+    """A contest final's size: the games two independent finals of a simulated field need
+    to agree (Kendall tau >= TARGET, the simulation of `bench schedule`), and the wall time
+    per 1,000 games of a real final (random bots) on this machine. Prints its figures.
+
+    Example: [bold]azul-arena bench final --teams 300 --staff 3 --json[/]
+    """
+    from tournaments.benchmarks.final import run_final_bench
+
+    level = check_isolation(isolation)
+    result = run_final_bench(
+        teams, staff, players, max_per_entry, target, real_games, concurrency, level
+    )
+    if as_json:
+        print_json(result)
+        return
+    reach = result["games_for_target"]
+    console.print(
+        f"final of {result['entries']} entries ({teams} teams, {staff} staff bots), "
+        f"{players}-player games: "
+        + (
+            f"{reach} games ({result['games_per_entry_for_target']:.0f} per entry) for two "
+            f"finals to agree at tau >= {target}"
+            if reach
+            else f"tau {target} not reached in {max_per_entry} games per entry"
+        )
+        + f"; a real final here: {result['wall_s_per_1000_games']:.0f} s per 1,000 games "
+        f"(random bots, isolation {result['real_isolation']}, concurrency {concurrency})",
+        highlight=False,
+    )

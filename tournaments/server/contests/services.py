@@ -1,0 +1,217 @@
+"""The organisers' operations on contests, as the commands (`server init`, `server contest
+create`, `server import-class`) and any other caller make them: typed arguments in, what was
+made out, and `ContestError` with a message that says what was wrong and what to do (nothing is
+changed when one is raised). Django must be set up (`tournaments.server.setup`).
+
+The steps of a contest's life that act on versions and games (freeze, extensions, the final,
+the results) are the ladder's services (`tournaments.server.ladder.services`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+
+from tournaments.server.contests import classlist
+from tournaments.server.contests.models import Contest
+
+
+class ContestError(ValueError):
+    """A contest operation refused; the message says why and what would do."""
+
+
+class MailError(ContestError):
+    """The class is imported and its links written, but mailing them failed."""
+
+
+@dataclass(frozen=True)
+class ContestSettings:
+    """What a new contest is played with and when (`create_contest`); UTC dates."""
+
+    name: str = ""
+    ruleset: str = "azul"
+    players: int = 2
+    time_per_move: float = 1.0
+    build_timeout: int = 120
+    wild_order: str = ""
+    isolation: str = ""
+    opens: datetime | None = None
+    deadline: datetime | None = None
+    closes: datetime | None = None
+    final_min_games: int = 30
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class ClassImport:
+    """What `import_class` did: counts of accounts and teams, the links file, mails sent."""
+
+    created: int
+    updated: int
+    teams_created: int
+    links: int
+    links_file: Path
+    mailed: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "created": self.created,
+            "updated": self.updated,
+            "teams_created": self.teams_created,
+            "links": self.links,
+            "links_file": str(self.links_file),
+            "mailed": self.mailed,
+        }
+
+
+def find_contest(slug: str | None) -> Contest:
+    """The contest `slug` (None: the default contest); ContestError naming the contests there
+    are when there is none of that name."""
+    if slug is None:
+        return Contest.current()
+    found = Contest.objects.filter(slug=slug).first()
+    if found is None:
+        known = ", ".join(s for s in Contest.objects.values_list("slug", flat=True) if s)
+        raise ContestError(
+            f"no contest {slug!r}; contests: {known or 'none'} (server contest create)"
+        )
+    return found
+
+
+def _checked(contest: Contest) -> Contest:
+    """`contest` saved if a game could be played with its settings; else ContestError."""
+    try:
+        contest.clean()
+    except ValidationError as exc:
+        raise ContestError("; ".join(exc.messages)) from None
+    contest.save()
+    return contest
+
+
+def create_contest(slug: str, settings: ContestSettings) -> Contest:
+    """A new contest `slug`: a draft until `settings.opens` when it has that date, else open."""
+    try:
+        validate_slug(slug)
+    except ValidationError:
+        raise ContestError(f"contest name {slug!r} must be letters, digits, - and _") from None
+    if Contest.objects.filter(slug=slug).exists():
+        raise ContestError(f"a contest {slug!r} exists already (server contest show {slug})")
+    return _checked(
+        Contest(
+            slug=slug,
+            name=settings.name or slug,
+            ruleset=settings.ruleset,
+            players=settings.players,
+            time_per_move=settings.time_per_move,
+            build_timeout=settings.build_timeout,
+            wild_order=settings.wild_order,
+            isolation=settings.isolation,
+            opens=settings.opens,
+            deadline=settings.deadline,
+            closes=settings.closes,
+            final_min_games=settings.final_min_games,
+            visibility=Contest.HIDDEN if settings.hidden else Contest.PUBLIC,
+            state=Contest.DRAFT if settings.opens else Contest.OPEN,
+        )
+    )
+
+
+def configure_default(
+    ruleset: str | None = None,
+    players: int | None = None,
+    time_per_move: float | None = None,
+    wild_order: str | None = None,
+) -> Contest:
+    """The default contest with the settings given changed (None: left as it is), checked."""
+    contest = Contest.current()
+    if ruleset is not None:
+        contest.ruleset = ruleset
+    if players is not None:
+        contest.players = players
+    if time_per_move is not None:
+        contest.time_per_move = time_per_move
+    if wild_order is not None:
+        contest.wild_order = wild_order
+    return _checked(contest)
+
+
+def set_build_timeout(contest: Contest, seconds: int) -> None:
+    """The longest a version's build may take in `contest` (its validation fails past it)."""
+    if seconds < 1:
+        raise ContestError(f"a build timeout is at least 1 second, not {seconds}")
+    contest.build_timeout = seconds
+    contest.save(update_fields=["build_timeout"])
+
+
+def import_class(
+    csv_file: Path, contest: str | None, links: Path, base_url: str, send: bool = False
+) -> ClassImport:
+    """A class's accounts and teams in `contest` (None: the default) from a CSV of
+    login,name,email,team; the one-time sign-up links written to `links` and, with `send`,
+    mailed. A bad row: ContestError with its line, nothing applied. Importing again updates."""
+    target = find_contest(contest)
+    try:
+        students = classlist.read(csv_file)
+        result = classlist.apply(students, target, base_url)
+    except classlist.ClassListError as exc:
+        raise ContestError(f"{exc}; nothing was imported") from None
+    classlist.write_links(result, students, links)
+    try:
+        sent = classlist.send(result, students, target.name) if send else 0
+    except OSError as exc:  # smtplib's errors included: no mail server, refused, bad login
+        raise MailError(
+            f"the accounts are made and the links are in {links}, but mailing them failed "
+            f"({exc}); set AZUL_ARENA_EMAIL_HOST and the other AZUL_ARENA_EMAIL_* "
+            f"(docs/deployment.md), or send the links yourself"
+        ) from None
+    return ClassImport(
+        created=len(result.created),
+        updated=len(result.updated),
+        teams_created=len(result.teams_created),
+        links=len(result.links),
+        links_file=links,
+        mailed=sent,
+    )
+
+
+def about(contest: Contest) -> dict[str, Any]:
+    """A contest's settings, dates, state, hand-ins, extensions and transitions, as JSON."""
+    return {
+        "contest": contest.label,
+        "name": contest.name,
+        "state": contest.state,
+        "ruleset": contest.ruleset,
+        "options": contest.options(),
+        "players": contest.players,
+        "time_per_move": contest.time_per_move,
+        "build_timeout": contest.build_timeout,
+        "isolation": contest.isolation or None,
+        "visibility": contest.visibility,
+        **{
+            k: (getattr(contest, k).isoformat() if getattr(contest, k) else None)
+            for k in ("opens", "deadline", "closes")
+        },
+        "participants": contest.participants.filter(staff_bot=False).count(),
+        "staff_bots": sorted(
+            contest.participants.filter(staff_bot=True).values_list("name", flat=True)
+        ),
+        # handins: the ladder's table of the versions handed in, by its reverse name.
+        "handed_in": contest.handins.count(),
+        "extensions": [
+            {
+                "team": e.participant.name,
+                "until": e.deadline.isoformat(),
+                "reason": e.reason,
+                "granted_by": e.granted_by,
+            }
+            for e in contest.extensions.select_related("participant")
+        ],
+        "transitions": [
+            {"from": t.before, "to": t.after, "at": t.at.isoformat(), "by": t.by}
+            for t in contest.transitions.all()
+        ],
+    }
