@@ -27,7 +27,6 @@ def run_final_bench(
     from pathlib import Path
 
     from referee import run_loop
-
     from tournaments.benchmarks.schedule import stability
     from tournaments.benchmarks.tournament import bench_entries
     from tournaments.store import Store
