@@ -23,7 +23,6 @@ from referee.engine.game import (
     Game,
     fresh_seed,
     ranks_from_keys,
-    register_family,
 )
 from referee.engine.pavilion.display import render_pavilion
 from referee.engine.pavilion.moves import (
@@ -42,6 +41,7 @@ from referee.engine.pavilion.moves import (
     parse_move,
 )
 from referee.engine.pavilion.record import read_pavilion_header
+from referee.engine.pavilion.rulesets import PavilionRuleset, pavilion_ruleset
 from referee.engine.pavilion.state import pavilion_from_state
 from referee.engine.pavilion.tables import (
     ALL_COLOURS,
@@ -73,7 +73,7 @@ from referee.engine.pavilion.tables import (
     pass_key,
 )
 from referee.engine.record import RECORD_FORMAT, first_moves, play_rounds
-from referee.engine.rulesets import FACTORIES_FOR_PLAYERS, Ruleset, get_ruleset
+from referee.engine.rulesets import FACTORIES_FOR_PLAYERS, Ruleset
 
 # Move groups, per table of space numbers (one per side of the board), built as they are met.
 _PLACE_TABLES: dict[tuple[tuple[int, ...], ...], list[tuple[PavilionMove, ...] | None]] = {}
@@ -95,7 +95,6 @@ class PavilionGame(Game):
     """A game of Summer Pavilion. Create one with `new_game("pavilion", ...)`."""
 
     family = "pavilion"
-    option_names = frozenset({"wild_order"})
 
     __slots__ = (
         "ruleset",
@@ -190,9 +189,7 @@ class PavilionGame(Game):
         refills in order, e.g. from a record: see `from_record`)."""
         if ruleset is BLANK:
             return  # copy() and from_state() fill in every field themselves
-        rules = get_ruleset(ruleset) if isinstance(ruleset, str) else cast(Ruleset, ruleset)
-        if rules.family != self.family:
-            raise EngineError(f"{rules.name} is not a Summer Pavilion ruleset")
+        rules = pavilion_ruleset(cast(str | Ruleset, ruleset))
         rules.check_players(players)
         if not 0 <= first_player < players:
             raise EngineError(f"first_player must be a seat from 0 to {players - 1}")
@@ -239,7 +236,7 @@ class PavilionGame(Game):
         self._initial_supply = "".join(COLOUR_LETTERS[c] for c in drawn)
         self._start_round()
 
-    def _set_rules(self, rules: Ruleset, wild_order: str) -> None:
+    def _set_rules(self, rules: PavilionRuleset, wild_order: str) -> None:
         self._mono = rules.monochrome_stars
         self._numbers = rules.space_numbers
         masks = _NUMBER_MASKS.get(rules.space_numbers)
@@ -942,6 +939,3 @@ def _star_letters(cells: int) -> str:
         COLOUR_LETTERS[((cells >> (3 * k)) & 7) - 1] if (cells >> (3 * k)) & 7 else "."
         for k in range(6)
     )
-
-
-register_family(PavilionGame)
