@@ -190,3 +190,17 @@ def decode_state(msg: game_pb2.GameState) -> dict[str, Any]:
             board.update(more)
         state.update(extra)
     return state
+
+
+def settings_options(settings: Any) -> dict[str, str]:
+    """The ruleset options a `MatchSettings` asks for: its `options` map, and any family's option
+    that the message still carries in a deprecated field of the option's name (the map wins;
+    the family's schema judges both, so a classic game given a Summer Pavilion option is
+    refused as before)."""
+    options = dict(settings.options)
+    fields = settings.DESCRIPTOR.fields_by_name
+    for name in {o.name for family in FAMILIES.values() for o in family.options}:
+        value = getattr(settings, name) if name in fields else ""
+        if value and name not in options:
+            options[name] = value
+    return options

@@ -16,6 +16,8 @@ from referee.engine import COMPILED, RULESETS
 from tournaments.benchmarks import codec, engine
 from tournaments.benchmarks.strength import REFERENCE_BOTS
 from tournaments.commands.common import (
+    OPTION_HELP,
+    WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
     Exit,
     builtin_rulesets,
@@ -607,7 +609,8 @@ def bench_strength(
         max=4,
         help="players per game: 3 or 4 play every line-up of that many bots",
     ),
-    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
+    option: list[str] = typer.Option([], "--option", help=OPTION_HELP),
+    wild: str | None = typer.Option(None, WILD_ORDER_ALIAS, help=WILD_ORDER_HELP),
     seed: int = typer.Option(1, "--seed", help="seed of the first deal"),
     concurrency: int = typer.Option(
         1,
@@ -635,7 +638,7 @@ def bench_strength(
     """
     from tournaments.benchmarks.strength import play_local, play_referee
 
-    options = check_ruleset(ruleset, players, wild_order)
+    options = check_ruleset(ruleset, players, option, wild)
     # The default ladder leaves out the reference bots that do not play the ruleset; a bot
     # named with --bot must play it.
     skipped = (

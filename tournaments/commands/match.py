@@ -14,6 +14,8 @@ from referee import run_loop
 from tournaments.commands.common import (
     CLOCK_HELP,
     ISOLATION_HELP,
+    OPTION_HELP,
+    WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
     check_clock,
     check_fault_policy,
@@ -38,7 +40,8 @@ def match(
         help="2-4 bots: built-in name, path/bot.py[:Class], a bot folder or a quoted command line",
     ),
     ruleset: str = typer.Option("azul", "--ruleset", "-r", help="ruleset name"),
-    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
+    option: list[str] = typer.Option([], "--option", help=OPTION_HELP),
+    wild: str | None = typer.Option(None, WILD_ORDER_ALIAS, help=WILD_ORDER_HELP),
     seed: int | None = typer.Option(None, "--seed", "-s", help="seed of the deals"),
     time_per_move: float = typer.Option(
         1.0, "--time-per-move", "-t", min=0.001, help="seconds per move"
@@ -88,7 +91,7 @@ def match(
     if not 2 <= len(entries) <= 4:
         fail("a match has 2 to 4 entries")
     check_fault_policy(policy)
-    options = check_ruleset(ruleset, len(entries), wild_order)
+    options = check_ruleset(ruleset, len(entries), option, wild)
     check_clock(clock)
     level = check_isolation(isolation)
     arena_kwargs = _arena_options(entries, ruleset, level, memory, ponder, bot_env)

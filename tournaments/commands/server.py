@@ -13,12 +13,15 @@ import typer
 
 from tournaments.commands.common import (
     ISOLATION_HELP,
+    OPTION_HELP,
+    WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
     Exit,
     check_isolation,
     console,
     err_console,
     fail,
+    parse_options,
     print_json,
 )
 from tournaments.commands.groups import app, server_app
@@ -52,7 +55,7 @@ def _contest_options(
     ruleset: str | None,
     players: int | None,
     time_per_move: float | None,
-    wild_order: str | None = None,
+    ruleset_options: dict[str, str] | None = None,
 ) -> None:
     from django.core.exceptions import ValidationError
 
@@ -65,8 +68,8 @@ def _contest_options(
         contest.players = players
     if time_per_move is not None:
         contest.time_per_move = time_per_move
-    if wild_order is not None:
-        contest.wild_order = wild_order
+    if ruleset_options:
+        contest.ruleset_options = {**contest.ruleset_options, **ruleset_options}
     try:
         contest.clean()
     except ValidationError as exc:
@@ -121,7 +124,8 @@ def server_init(
         None, "--players", min=2, max=4, help="seats per ladder game"
     ),
     time_per_move: float | None = typer.Option(None, "--time-per-move", "-t", min=0.01),
-    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
+    option: list[str] = typer.Option([], "--option", help=OPTION_HELP),
+    wild: str | None = typer.Option(None, WILD_ORDER_ALIAS, help=WILD_ORDER_HELP),
 ) -> None:
     """Create (or upgrade) the server's database and an organiser account, and say how to log
     in. Running it again changes only what it is given.
@@ -132,7 +136,7 @@ def server_init(
     from tournaments.server.runtime import create_organiser, migrate
 
     migrate()
-    _contest_options(ruleset, players, time_per_move, wild_order)
+    _contest_options(ruleset, players, time_per_move, parse_options(option, wild))
     _, made = create_organiser(organiser, password)
     console.print(f"server data in {folder}", highlight=False)
     if made is not None:
@@ -783,7 +787,8 @@ def contest_create(
     players: int = typer.Option(2, "--players", min=2, max=4),
     time_per_move: float = typer.Option(1.0, "--time-per-move", "-t", min=0.01),
     build_timeout: int = typer.Option(120, "--build-timeout", min=1, help=BUILD_TIMEOUT_HELP),
-    wild_order: str = typer.Option("", "--wild-order", help=WILD_ORDER_HELP),
+    option: list[str] = typer.Option([], "--option", help=OPTION_HELP),
+    wild: str | None = typer.Option(None, WILD_ORDER_ALIAS, help=WILD_ORDER_HELP),
     isolation: str = typer.Option("", "--isolation", help=ISOLATION_HELP),
     opens: str | None = typer.Option(None, "--opens", help=f"draft until then; {WHEN_HELP}"),
     deadline: str | None = typer.Option(None, "--deadline", help=f"submissions end; {WHEN_HELP}"),
@@ -823,7 +828,7 @@ def contest_create(
         players=players,
         time_per_move=time_per_move,
         build_timeout=build_timeout,
-        wild_order=wild_order,
+        ruleset_options=parse_options(option, wild),
         isolation=isolation,
         opens=_when(opens, "--opens"),
         deadline=_when(deadline, "--deadline"),
