@@ -16,7 +16,17 @@ TAKE = "take"  # players take tiles from the factories and the centre
 WALL = "wall"  # wall-tiling that needs a player's decision (gray wall)
 OVER = "over"  # the game has ended
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # no mypy here (compiling needs it, the sources do not): a no-op
 
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
+# A family from outside the compiled engine (a plug-in, tests/families/tiny) subclasses Game as
+# plain Python: the compiled Game must allow it. The compiled families' classes stay native.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """A game of one ruleset in progress. Subclasses are the family engines.
 
