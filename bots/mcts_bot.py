@@ -71,7 +71,8 @@ import time
 from typing import Any
 
 import sdk
-from sdk.helpers import FAMILIES, move_gains, relative_values, round_end_values
+from sdk.family import family_helpers
+from sdk.helpers import move_gains, relative_values, round_end_values
 
 
 class _Node:
@@ -181,7 +182,7 @@ class MctsBot(sdk.Bot):
         position itself. Summer Pavilion refills its supply from the bag after bonus tiles: the
         public state shows what the bag holds, not its order, so `samples` games rebuilt from it
         with orders of their own, taken in turn (a refill is not a certainty)."""
-        if not FAMILIES[state.family].chance_within_round:
+        if not family_helpers(state).chance_within_round:
             return [state]
         public = state.to_state()
         return [state.from_state(public, self.rng.getrandbits(63)) for _ in range(self.samples)]

@@ -46,7 +46,7 @@ class MatchConfig:
     ruleset: str = "azul"
     seed: int | None = None
     first_player: int = 0
-    # The ruleset's options, as new_game's keyword arguments (Summer Pavilion: wild_order).
+    # The ruleset's options, as new_game's keyword arguments (checked by its family's schema).
     options: dict[str, str] = field(default_factory=dict)
     time_per_move: float = 1.0
     time_bank: float = 0.0

@@ -16,7 +16,7 @@ from referee.access import SeatRefused
 from referee.events import MatchEnded, MatchEvent, MatchStarted, MovePlayed, SeatFaulted
 from referee.match_types import FaultPolicy, MatchConfig, MatchResult
 from referee.protocol import game_pb2, referee_pb2
-from referee.protocol.codec import TERMINATIONS
+from referee.protocol.codec import TERMINATIONS, settings_options
 from referee.server import MatchBoard
 
 
@@ -59,7 +59,7 @@ def config_from_settings(s: referee_pb2.MatchSettings) -> MatchConfig:
         ruleset=s.ruleset or "azul",
         seed=s.seed if s.HasField("seed") else None,
         first_player=s.first_player,
-        options={"wild_order": s.wild_order} if s.wild_order else {},
+        options=settings_options(s),
         time_per_move=(s.move_time_ms or 1000) / 1000,
         time_bank=s.time_bank_ms / 1000,
         first_move_allowance=s.first_move_allowance_ms / 1000,

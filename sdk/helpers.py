@@ -17,7 +17,6 @@ is what a bot uses for a state that came from elsewhere. tests/bots checks that 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +28,7 @@ from referee.engine.classic import (
     wall_points,
 )
 from referee.engine.classic import FLOOR_LOSS as FLOOR_PENALTY  # loss, 0..7 spaces taken
-from sdk import pavilion
+from sdk.family import FamilyHelpers, family_helpers
 
 _FULL_ROW = 0b11111
 # Wall masks: the cells of row i, of column i, and (coloured wall) of colour i.
@@ -221,12 +220,12 @@ def evaluate_board(board: Board, gray: bool = False, game_over: bool = False) ->
 def evaluate(state: Any, seat: int) -> float:
     """How good `state` is for `seat`: its score plus what its board promises (`evaluate_board`
     in the classic family; sdk.pavilion's for Summer Pavilion)."""
-    return FAMILIES[state.family].evaluate(state, seat)
+    return family_helpers(state).evaluate(state, seat)
 
 
 def evaluate_all(state: Any) -> list[float]:
     """`evaluate` for every seat (one board read for all of them)."""
-    return FAMILIES[state.family].evaluate_all(state)
+    return family_helpers(state).evaluate_all(state)
 
 
 def round_end_values(state: Any, next_round: bool = False) -> list[float]:
@@ -239,7 +238,7 @@ def round_end_values(state: Any, next_round: bool = False) -> list[float]:
     `next_round`: also what the round's end carries into the next round, where the family has
     such a thing (Summer Pavilion: the tiles kept, valued by what they will buy, and the
     start-player token; see `sdk.pavilion.project_board`). Classic Azul carries nothing over."""
-    return FAMILIES[state.family].round_end_values(state, next_round)
+    return family_helpers(state).round_end_values(state, next_round)
 
 
 def move_gain(state: Any, move: Any) -> float:
@@ -247,13 +246,13 @@ def move_gain(state: Any, move: Any) -> float:
     away (classic: the wall points of a pattern line it completes, or a little credit per tile
     for a line it only fills in part, minus the floor penalty it causes). Meant for the inner
     loops of a search."""
-    return FAMILIES[state.family].move_gain(state, move)
+    return family_helpers(state).move_gain(state, move)
 
 
 def move_gains(state: Any, moves: Any) -> list[float]:
     """`move_gain` of each of `moves` (a Summer Pavilion game reads its public state once for
     all of them)."""
-    return FAMILIES[state.family].move_gains(state, moves)
+    return family_helpers(state).move_gains(state, moves)
 
 
 def _classic_evaluate(state: Any, seat: int) -> float:
@@ -304,36 +303,13 @@ def _classic_move_gain(state: Any, move: Any) -> float:
     return value - float(FLOOR_PENALTY[min(7, floor + to_floor)] - FLOOR_PENALTY[floor])
 
 
-@dataclass(frozen=True)
-class FamilyHelpers:
-    """What the helpers above do for one game family: a bot calls `evaluate`, `move_gain` ...
-    and never asks which family it plays. `chance_within_round`: chance comes between a round's
-    moves too (Summer Pavilion refills its supply from the bag), not only with the deal."""
-
-    evaluate: Callable[[Any, int], float]
-    evaluate_all: Callable[[Any], list[float]]
-    move_gain: Callable[[Any, Any], float]
-    move_gains: Callable[[Any, Any], list[float]]
-    round_end_values: Callable[[Any, bool], list[float]]  # (state, next_round)
-    chance_within_round: bool
-
-
-# The families, by `state.family`: a new one registers its helpers here.
-FAMILIES: dict[str, FamilyHelpers] = {
-    "classic": FamilyHelpers(
-        _classic_evaluate,
-        _classic_evaluate_all,
-        _classic_move_gain,
-        lambda state, moves: [_classic_move_gain(state, m) for m in moves],
-        lambda state, next_round: _classic_evaluate_all(state),
-        chance_within_round=False,
-    ),
-    "pavilion": FamilyHelpers(
-        pavilion.evaluate,
-        pavilion.evaluate_all,
-        pavilion.move_gain,
-        lambda state, moves: pavilion.move_gains(state.to_state(), moves),
-        pavilion.project_all,
-        chance_within_round=True,
-    ),
-}
+# The classic family's helpers (its descriptor names this module); Summer Pavilion's are in
+# sdk.pavilion.
+HELPERS = FamilyHelpers(
+    _classic_evaluate,
+    _classic_evaluate_all,
+    _classic_move_gain,
+    lambda state, moves: [_classic_move_gain(state, m) for m in moves],
+    lambda state, next_round: _classic_evaluate_all(state),
+    chance_within_round=False,
+)

@@ -66,7 +66,7 @@ def play_local(
     options: dict[str, str] | None = None,
 ) -> LocalResult:
     """Play one game between `bots` (2-4, in seat order) and return its LocalResult.
-    `options` are the ruleset's options (Summer Pavilion: {"wild_order": "GOPYBR"})."""
+    `options` are the ruleset's options by name, as text (its family's schema checks them)."""
     players = len(bots)
     game = new_game(
         ruleset, players=players, seed=seed, first_player=first_player, **(options or {})

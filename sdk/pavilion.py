@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sdk.family import FamilyHelpers
+
 LETTERS = "PGOYBR"  # colour order: purple, green, orange, yellow, blue, red
 # Stars by index: 0 the centre, then 1 purple, 2 orange, 3 red, 4 blue, 5 yellow, 6 green.
 STAR_COLOURS = ("", "P", "O", "R", "B", "Y", "G")
@@ -381,7 +383,19 @@ def move_gain(game: Any, move: Any) -> float:
 
 
 def _space_numbers(ruleset: str) -> tuple[tuple[int, ...], ...]:
-    from referee.engine import get_ruleset  # loaded by then: the state came from the engine
+    # Loaded by then: the state came from the engine.
+    from referee.engine.pavilion import pavilion_ruleset
 
-    numbers: tuple[tuple[int, ...], ...] = get_ruleset(ruleset).space_numbers
+    numbers: tuple[tuple[int, ...], ...] = pavilion_ruleset(ruleset).space_numbers
     return numbers
+
+
+# This family's helpers for sdk.helpers (the family's descriptor names this module).
+HELPERS = FamilyHelpers(
+    evaluate,
+    evaluate_all,
+    move_gain,
+    lambda state, moves: move_gains(state.to_state(), moves),
+    project_all,
+    chance_within_round=True,
+)

@@ -49,7 +49,7 @@ class GameSettings:
     isolation: str | None = None  # none | process | sandbox (None: the strongest available)
     ponder: bool = False  # bots keep their CPU between their moves
     bot_env: tuple[str, ...] = ()  # NAME or NAME=VALUE for every bot
-    options: dict[str, str] = field(default_factory=dict)  # the ruleset's (wild_order)
+    options: dict[str, str] = field(default_factory=dict)  # the ruleset's, by name
     # The tournament's seed: the key of every bot's seed (referee.seeds); None: derived from
     # each game's deal seed instead.
     seed: int | None = None

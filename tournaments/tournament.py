@@ -68,7 +68,7 @@ class TournamentConfig:
     isolation: str | None = None
     ponder: bool = False
     bot_env: list[str] = field(default_factory=list)  # NAME or NAME=VALUE, as given
-    # The ruleset's options (Summer Pavilion: wild_order), stored with the schedule.
+    # The ruleset's options (name to value as text), stored with the schedule.
     options: dict[str, str] = field(default_factory=dict)
     # What a move's limit counts (referee.clocks): wall or cpu; None until resolved, to the
     # stored one on a resume, else to wall.

@@ -1,9 +1,10 @@
 """The rules engine of every Azul game family: rules only, no I/O, no protobuf, no clocks.
 
-Layout: the family-neutral API is `game` (the `Game` interface and the family registry),
-`rulesets`, `record` (records of every family), `errors`, `rng` and `compiled`; each family is a
-package of its own (`classic/`, `pavilion/`), which registers its engine when imported. A new
-family is a new package beside them, named in `rulesets.RULESETS` and imported below.
+Layout: the family-neutral API is `game` (the `Game` interface), `family` (the `Family`
+descriptor and the registry of families), `rulesets`, `record` (records of every family),
+`errors`, `rng` and `compiled`; each family is a package of its own (`classic/`, `pavilion/`)
+whose `FAMILY` descriptor is registered below. A family from elsewhere (a plug-in, a test's)
+calls `register(family)` itself; docs/engine.md says what a family is made of.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from referee.engine.compiled import COMPILED
 
 # isort: split
+from referee.engine import classic, pavilion
 from referee.engine.classic import (
     CENTRE,
     COLOUR_LETTERS,
@@ -24,10 +26,21 @@ from referee.engine.classic import (
     read_header,
 )
 from referee.engine.errors import EngineError, IllegalMoveError, NotationError, RecordError
+from referee.engine.family import FAMILIES, Family, Option, check_options, family_of, register
 from referee.engine.game import OVER, TAKE, WALL, Game
 from referee.engine.pavilion import BONUS, PLAY, PavilionGame, PavilionMove
 from referee.engine.record import RECORD_FORMAT, load_record, replay, verify
-from referee.engine.rulesets import RULESETS, Ruleset, get_ruleset, rulesets_played
+from referee.engine.rulesets import (
+    DEFAULT_FAMILY,
+    RULESETS,
+    Ruleset,
+    get_ruleset,
+    rulesets_played,
+)
+
+# The families built in, in the order their rulesets are listed.
+for _builtin in (classic.FAMILY, pavilion.FAMILY):
+    register(_builtin)
 
 
 def new_game(
@@ -35,19 +48,14 @@ def new_game(
     players: int = 2,
     seed: int | None = None,
     first_player: int = 0,
-    *,
-    wild_order: str | None = None,
+    **options: str | None,
 ) -> Game:
     """A fresh game of `ruleset` for `players` seats; `seed` makes its chance reproducible.
-    `wild_order` (Summer Pavilion only): the wild colour of rounds 1-6, e.g. "PGOYBR"."""
+    `options` are the options of the ruleset's family, as text, checked against its schema
+    (Summer Pavilion: `wild_order="GOPYBR"`, the wild colour of rounds 1-6); None: the default."""
     engine: Any = Game.family_of(ruleset)
-    options = {} if wild_order is None else {"wild_order": wild_order}
-    for name in options.keys() - engine.option_names:
-        takers = [r for r in RULESETS if name in Game.family_of(r).option_names]
-        raise EngineError(
-            f"{ruleset} has no option {name} (these rulesets do: {', '.join(takers)})"
-        )
-    game: Game = engine(ruleset, players, seed=seed, first_player=first_player, **options)
+    checked = check_options(ruleset, {k: v for k, v in options.items() if v is not None})
+    game: Game = engine(ruleset, players, seed=seed, first_player=first_player, **checked)
     return game
 
 
@@ -65,6 +73,7 @@ __all__ = [
     "CENTRE",
     "COLOUR_LETTERS",
     "COLOUR_NAMES",
+    "DEFAULT_FAMILY",
     "FLOOR",
     "OVER",
     "RECORD_FORMAT",
@@ -73,12 +82,18 @@ __all__ = [
     "WALL",
     "ClassicGame",
     "EngineError",
+    "FAMILIES",
+    "Family",
     "Game",
     "IllegalMoveError",
     "Move",
     "NotationError",
     "RecordError",
+    "Option",
     "Ruleset",
+    "check_options",
+    "family_of",
+    "register",
     "game_from_state",
     "get_ruleset",
     "rulesets_played",

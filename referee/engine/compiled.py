@@ -20,23 +20,24 @@ from pathlib import Path
 from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
-# The modules mypyc compiles: the hot core, and everything its classes derive from.
-# Dotted names below referee.engine (a family's modules are in its package).
-MODULES = (
-    "game",
-    "errors",
-    "rng",
-    "bag",
-    "rulesets",
-    "classic.game",
-    "classic.moves",
-    "classic.tables",
-    "classic.state",
-    "pavilion.game",
-    "pavilion.moves",
-    "pavilion.tables",
-    "pavilion.state",
-)
+# The modules mypyc compiles: the hot core, and everything its classes derive from (dotted names
+# below referee.engine)...
+CORE = ("game", "errors", "rng", "bag", "rulesets")
+# ...and every module of every family package (a folder with an __init__.py) but these, which
+# read and write text and run once per game at most.
+UNCOMPILED_IN_FAMILY = frozenset({"__init__", "display", "record"})
+
+
+def _family_modules() -> tuple[str, ...]:
+    return tuple(
+        f"{package.parent.name}.{module.stem}"
+        for package in sorted(HERE.glob("*/__init__.py"))
+        for module in sorted(package.parent.glob("*.py"))
+        if module.stem not in UNCOMPILED_IN_FAMILY
+    )
+
+
+MODULES = CORE + _family_modules()
 STAMP = HERE / "compiled.sha256"
 
 

@@ -16,7 +16,17 @@ TAKE = "take"  # players take tiles from the factories and the centre
 WALL = "wall"  # wall-tiling that needs a player's decision (gray wall)
 OVER = "over"  # the game has ended
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # no mypy here (compiling needs it, the sources do not): a no-op
 
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
+# A family from outside the compiled engine (a plug-in, tests/families/tiny) subclasses Game as
+# plain Python: the compiled Game must allow it. The compiled families' classes stay native.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """A game of one ruleset in progress. Subclasses are the family engines.
 
@@ -26,8 +36,6 @@ class Game(ABC):
 
     __slots__ = ()
     family: ClassVar[str]
-    # The options new_game passes on as keyword arguments (Summer Pavilion: "wild_order").
-    option_names: ClassVar[frozenset[str]] = frozenset()
 
     ruleset: Ruleset
     players: int
@@ -93,7 +101,7 @@ class Game(ABC):
     @classmethod
     def family_of(cls, ruleset: str) -> type[Game]:
         """The engine class that plays `ruleset`."""
-        return FAMILIES[get_ruleset(ruleset).family]
+        return ENGINES[get_ruleset(ruleset).family]
 
     @classmethod
     def from_state(cls, state: dict[str, Any], seed: int | None = None) -> Game:
@@ -133,14 +141,9 @@ class Blank:
 
 BLANK: Final = Blank()
 
-# Each family engine registers here (register_family), so that Game.from_state and new_game can
-# build a game of the right family from a ruleset's name.
-FAMILIES: dict[str, type[Game]] = {}
-
-
-def register_family(engine: type[Game]) -> None:
-    """Make `engine` the one that plays the rulesets of `engine.family`."""
-    FAMILIES[engine.family] = engine
+# Each registered family's engine by family name (filled by referee.engine.family.register), so
+# that Game.from_state and from_record build a game of the right family from a ruleset's name.
+ENGINES: dict[str, type[Game]] = {}
 
 
 def ranks_from_keys(keys: Sequence[tuple[int, ...]]) -> tuple[int, ...]:

@@ -1,9 +1,11 @@
 """The one codec between engine objects (the `to_state()` dict, moves) and protobuf messages.
 
 The engine speaks plain dicts and notation; the wire speaks `GameState`. Each game family's keys
-have typed fields (Summer Pavilion's in `GameState.pavilion`); keys of the state dict that the
-message does not model travel in `extra_json`, so a newer engine never loses information on the
-way to a bot.
+have typed fields, filled by the family's own codec (the module its descriptor names: classic's
+are GameState's own fields, referee.protocol.classic; Summer Pavilion's are in
+`GameState.pavilion`, referee.protocol.pavilion); keys of the state dict that the message does
+not model travel in `extra_json`, so a newer engine never loses information on the way to a bot,
+and a family with no codec of its own travels whole (GENERIC).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine import RULESETS
+from referee.engine import DEFAULT_FAMILY, FAMILIES, RULESETS, Family, family_of
 from referee.protocol import game_pb2
 
 PHASES = {
@@ -37,7 +39,7 @@ TERMINATION_NAMES = {v: k for k, v in TERMINATIONS.items()}
 # The keys every family's state dict has that GameState models; a family's own keys are in its
 # codec below, and any other key travels in extra_json (checked once per encode: this runs at
 # every move).
-_COMMON = frozenset(
+COMMON = frozenset(
     {
         "ruleset",
         "players",
@@ -52,7 +54,7 @@ _COMMON = frozenset(
         "boards",
     }
 )
-_COMMON_BOARD_KEYS = frozenset({"score", "has_marker"})
+COMMON_BOARD_KEYS = frozenset({"score", "has_marker"})
 
 # (state, boards, message) -> None: fills the message's family part, boards included.
 Encoder = Callable[[dict[str, Any], Sequence[dict[str, Any]], game_pb2.GameState], None]
@@ -73,114 +75,68 @@ class FamilyCodec:
     field: str | None = None
 
 
-def _encode_classic(
+def _encode_common(
     state: dict[str, Any], boards: Sequence[dict[str, Any]], msg: game_pb2.GameState
 ) -> None:
-    msg.lid = state.get("lid", "")
     add = msg.boards.add
     for board in boards:
-        add(
-            score=board["score"],
-            floor=board["floor"],
-            has_marker=board["has_marker"],
-            lines=board["lines"],
-            wall=board["wall"],
-        )
-    msg.wall_line = state.get("wall_line") or 0
-
-
-def _decode_classic(msg: game_pb2.GameState, state: dict[str, Any]) -> list[dict[str, Any]]:
-    state["lid"], state["wall_line"] = msg.lid, msg.wall_line or None
-    return [
-        {
-            "score": b.score,
-            "lines": list(b.lines),
-            "wall": list(b.wall),
-            "floor": b.floor,
-            "has_marker": b.has_marker,
-        }
-        for b in msg.boards
-    ]
-
-
-def _encode_pavilion(
-    state: dict[str, Any], boards: Sequence[dict[str, Any]], msg: game_pb2.GameState
-) -> None:
-    pavilion = msg.pavilion
-    pavilion.SetInParent()  # present even if every field were at its default
-    pavilion.wild_order = state["wild_order"]
-    pavilion.wild = state.get("wild", "")
-    pavilion.supply = state.get("supply", "")
-    pavilion.depot = state.get("depot", "")
-    pavilion.bonus_owed = state.get("bonus_owed", 0)
-    add, add_stars = msg.boards.add, pavilion.boards.add
-    for board in boards:
         add(score=board["score"], has_marker=board["has_marker"])
-        add_stars(
-            stars=board["stars"],
-            tiles=board["tiles"],
-            kept=board["kept"],
-            passed=board["passed"],
-        )
 
 
-def _decode_pavilion(msg: game_pb2.GameState, state: dict[str, Any]) -> list[dict[str, Any]]:
-    pavilion = msg.pavilion
-    if len(pavilion.boards) != len(msg.boards):
-        raise ValueError(
-            f"GameState: {len(msg.boards)} boards but "
-            f"{len(pavilion.boards)} pavilion boards; one of each per seat"
-        )
-    state["wild_order"], state["wild"] = pavilion.wild_order, pavilion.wild
-    state["supply"], state["depot"] = pavilion.supply, pavilion.depot
-    state["bonus_owed"] = pavilion.bonus_owed
-    return [
-        {
-            "score": b.score,
-            "stars": list(p.stars),
-            "tiles": p.tiles,
-            "kept": p.kept,
-            "passed": p.passed,
-            "has_marker": b.has_marker,
-        }
-        for b, p in zip(msg.boards, pavilion.boards, strict=True)
-    ]
+def _decode_common(msg: game_pb2.GameState, state: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"score": b.score, "has_marker": b.has_marker} for b in msg.boards]
 
 
-# Each family's codec, keyed by family (referee.engine's Ruleset.family). Classic's keys are
-# GameState's own fields; every other family has its own message in a GameState field named for
-# it (the state dict is described in docs/protocol.md).
-CODECS: dict[str, FamilyCodec] = {
-    "classic": FamilyCodec(
-        modelled=_COMMON | {"lid", "wall_line"},
-        board_keys=_COMMON_BOARD_KEYS | {"lines", "wall", "floor"},
-        encode=_encode_classic,
-        decode=_decode_classic,
-    ),
-    "pavilion": FamilyCodec(
-        modelled=_COMMON | {"wild_order", "wild", "supply", "depot", "bonus_owed"},
-        board_keys=_COMMON_BOARD_KEYS | {"stars", "tiles", "kept", "passed"},
-        encode=_encode_pavilion,
-        decode=_decode_pavilion,
-        field="pavilion",
-    ),
-}
-# A ruleset's codec, looked up once per encode.
-_CODEC_OF_RULESET = {name: CODECS[r.family] for name, r in RULESETS.items()}
-_DEFAULT = CODECS["classic"]
+# The codec of a family that names none (Family.codec empty): GameState's common fields, and the
+# family's own keys in extra_json. A family needs a message of its own only for speed or types.
+GENERIC = FamilyCodec(
+    modelled=COMMON, board_keys=COMMON_BOARD_KEYS, encode=_encode_common, decode=_decode_common
+)
+# A ruleset's codec, found once (Family.codec) and looked up at every encode.
+_CODEC_OF_RULESET: dict[str, FamilyCodec] = {}
+
+
+def codec_of_family(family: Family) -> FamilyCodec:
+    """The codec of `family`: the CODEC of the module its descriptor names, else GENERIC."""
+    codec: FamilyCodec | None = family.part("codec")
+    return GENERIC if codec is None else codec
+
+
+def _known_codec(ruleset: str) -> FamilyCodec | None:
+    codec = _CODEC_OF_RULESET.get(ruleset)
+    if codec is None and ruleset in RULESETS:
+        codec = _CODEC_OF_RULESET[ruleset] = codec_of_family(family_of(ruleset))
+    return codec
+
+
+def _own_message_codecs() -> list[FamilyCodec]:
+    """The codecs of the registered families that have a GameState field of their own."""
+    codecs = (codec_of_family(f) for f in FAMILIES.values())
+    return [c for c in codecs if c.field is not None]
 
 
 def _codec_of(state: dict[str, Any]) -> FamilyCodec:
     """The codec of a state's family: from its ruleset, or, for a ruleset this engine does not
     know (a newer one), the family with a message of its own whose keys the state has, else
     GameState's own fields (any key they do not model travels in extra_json)."""
-    codec = _CODEC_OF_RULESET.get(state["ruleset"])
+    codec = _known_codec(state["ruleset"])
     if codec is not None:
         return codec
-    for candidate in CODECS.values():
-        if candidate.field is not None and candidate.modelled - _COMMON <= state.keys():
+    for candidate in _own_message_codecs():
+        if candidate.modelled - COMMON <= state.keys():
             return candidate
-    return _DEFAULT
+    return codec_of_family(FAMILIES[DEFAULT_FAMILY])
+
+
+def _codec_of_message(msg: game_pb2.GameState) -> FamilyCodec:
+    """The codec of a message's family: the ruleset's when this engine knows it, else the one
+    whose message is present (a bot may be sent a ruleset newer than its copy of the engine),
+    else GameState's own fields."""
+    codec = _known_codec(msg.ruleset)
+    if codec is not None:
+        return codec
+    present = (c for c in _own_message_codecs() if c.field and msg.HasField(c.field))
+    return next(present, codec_of_family(FAMILIES[DEFAULT_FAMILY]))
 
 
 def encode_state(
@@ -225,11 +181,7 @@ def decode_state(msg: game_pb2.GameState) -> dict[str, Any]:
         "marker_in_centre": msg.marker_in_centre,
         "bag": msg.bag,
     }
-    # The family is the one whose message is present (not the ruleset's name: a bot may be
-    # sent a ruleset newer than its copy of the engine).
-    codec = next(
-        (c for c in CODECS.values() if c.field is not None and msg.HasField(c.field)), _DEFAULT
-    )
+    codec = _codec_of_message(msg)
     boards = codec.decode(msg, state)
     state["boards"] = boards
     if msg.extra_json:
@@ -238,3 +190,17 @@ def decode_state(msg: game_pb2.GameState) -> dict[str, Any]:
             board.update(more)
         state.update(extra)
     return state
+
+
+def settings_options(settings: Any) -> dict[str, str]:
+    """The ruleset options a `MatchSettings` asks for: its `options` map, and any family's option
+    that the message still carries in a deprecated field of the option's name (the map wins;
+    the family's schema judges both, so a classic game given a Summer Pavilion option is
+    refused as before)."""
+    options = dict(settings.options)
+    fields = settings.DESCRIPTOR.fields_by_name
+    for name in {o.name for family in FAMILIES.values() for o in family.options}:
+        value = getattr(settings, name) if name in fields else ""
+        if value and name not in options:
+            options[name] = value
+    return options

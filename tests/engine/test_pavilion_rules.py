@@ -729,7 +729,8 @@ def test_mono_end_bonus_by_the_tiles_on_the_star(text: str, bonus: int) -> None:
 
 
 def test_mono_space_numbers_are_the_coloured_sides_from_one_table() -> None:
-    from referee.engine.rulesets import COLOURED_SPACE_NUMBERS, RULESETS
+    from referee.engine.pavilion.rulesets import COLOURED_SPACE_NUMBERS
+    from referee.engine.rulesets import RULESETS
 
     assert RULESETS["pavilion-mono"].space_numbers == COLOURED_SPACE_NUMBERS
     game = position(ruleset="pavilion-mono", phase="play", round=2, boards=[board(tiles="BBBB")])

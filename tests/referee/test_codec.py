@@ -208,3 +208,20 @@ def test_engine_states_of_whole_pavilion_games_round_trip(
         game.push(rng.choice(places if places and rng.random() < 0.95 else moves))
     assert phases == {"take", "play", "bonus"}
     assert back["wild_order"] == options.get("wild_order", "PGOYBR")
+
+
+def test_match_settings_carry_options_as_a_map_and_the_old_field_is_still_read() -> None:
+    from referee.protocol import referee_pb2
+    from referee.protocol.codec import settings_options
+    from referee.service import config_from_settings
+
+    new = referee_pb2.MatchSettings(ruleset="pavilion", options={"wild_order": "gopybr"})
+    old = referee_pb2.MatchSettings(ruleset="pavilion", wild_order="GOPYBR")
+    both = referee_pb2.MatchSettings(
+        ruleset="pavilion", wild_order="PGOYBR", options={"wild_order": "GOPYBR"}
+    )
+    assert settings_options(new) == {"wild_order": "gopybr"}
+    assert settings_options(old) == settings_options(both) == {"wild_order": "GOPYBR"}
+    assert config_from_settings(new).options == {"wild_order": "gopybr"}
+    with pytest.raises(ValueError, match="azul has no option wild_order"):
+        config_from_settings(referee_pb2.MatchSettings(ruleset="azul", wild_order="GOPYBR"))

@@ -106,3 +106,33 @@ class ContestsAppMoveTests(TransactionTestCase):
         # The admin's history and the permissions of a contest are still a contest's.
         ContentType.objects.clear_cache()
         self.assertEqual(ContentType.objects.get_for_model(Contest).pk, contest_type)
+
+
+BEFORE_OPTIONS = [("arena_contests", "0001_initial"), ("arena_ladder", "0011_delete_old_contest")]
+AFTER_OPTIONS = [("arena_contests", "0002_ruleset_options")]
+
+
+class RulesetOptionsMigrationTests(TransactionTestCase):
+    """The contest's wild_order field becomes its JSON ruleset_options, values kept both ways."""
+
+    def tearDown(self) -> None:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+    def _contests(self, target: list[tuple[str, str]]) -> object:
+        executor = MigrationExecutor(connection)
+        executor.loader.build_graph()
+        executor.migrate(target)
+        return executor.loader.project_state(target).apps.get_model("arena_contests", "Contest")
+
+    def test_the_wild_order_moves_into_the_options_and_back(self) -> None:
+        old = self._contests(BEFORE_OPTIONS)
+        old.objects.create(slug="pav", ruleset="pavilion", wild_order="GOPYBR")  # type: ignore[attr-defined]
+        old.objects.create(slug="plain", ruleset="azul")  # type: ignore[attr-defined]
+        new = self._contests(AFTER_OPTIONS)
+        options = dict(new.objects.values_list("slug", "ruleset_options"))  # type: ignore[attr-defined]
+        self.assertEqual(options["pav"], {"wild_order": "GOPYBR"})
+        self.assertEqual(options["plain"], {})
+        back = self._contests(BEFORE_OPTIONS)
+        orders = dict(back.objects.values_list("slug", "wild_order"))  # type: ignore[attr-defined]
+        self.assertEqual((orders["pav"], orders["plain"]), ("GOPYBR", ""))

@@ -63,13 +63,15 @@ def test_contest_settings_no_game_could_use_are_refused() -> None:
 
     from tournaments.server.contests.models import Contest
 
-    ok = Contest(ruleset="pavilion", players=3, wild_order="GOPYBR")
+    ok = Contest(ruleset="pavilion", players=3, ruleset_options={"wild_order": "GOPYBR"})
     ok.clean()
     assert ok.options() == {"wild_order": "GOPYBR"}
     for bad, message in (
         (Contest(ruleset="chess"), "unknown ruleset"),
         (Contest(ruleset="azul", players=5), "played by 2-4"),
-        (Contest(ruleset="pavilion", wild_order="XXXXXX"), "six letters"),
+        (Contest(ruleset="pavilion", ruleset_options={"wild_order": "XXXXXX"}), "six letters"),
+        (Contest(ruleset="pavilion", ruleset_options={"colour": "red"}), "no option colour"),
+        (Contest(ruleset="azul", ruleset_options=["wild_order"]), "a JSON object"),
     ):
         with pytest.raises(ValidationError, match=message):
             bad.clean()

@@ -24,9 +24,44 @@ def test_wild_order_is_refused_for_a_ruleset_without_wild_colours(tmp_path: Path
             *command, "--ruleset", "azul", "--wild-order", "GOPYBR", cwd=tmp_path, check=False
         )
         assert proc.returncode == 2, proc.stdout + proc.stderr
-        assert "--wild-order is a Summer Pavilion option" in proc.stderr
-        assert "azul has no wild colours" in proc.stderr
+        said = " ".join(proc.stderr.split())
+        assert "azul has no option wild_order (these rulesets do: pavilion" in said
+        assert "azul has no options" in said
     assert not db.exists()
+
+
+def test_option_key_value_is_checked_against_the_family_schema(tmp_path: Path) -> None:
+    for args, said in (
+        (["--option", "colour=red"], "pavilion has no option colour"),
+        (["--option", "wild-order"], "write KEY=VALUE"),
+        (["--option", "wild_order=PPPPPP"], "six letters, each of P G O Y B R once"),
+    ):
+        proc = cli(
+            "match", "random", "greedy", "--ruleset", "pavilion", *args, cwd=tmp_path, check=False
+        )
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert said in " ".join(proc.stderr.split()), proc.stderr
+    # An unknown key lists the options the ruleset has, with their defaults.
+    proc = cli(
+        "match",
+        "random",
+        "greedy",
+        "--ruleset",
+        "pavilion",
+        "--option",
+        "x=1",
+        cwd=tmp_path,
+        check=False,
+    )
+    assert "the options wild_order (default PGOYBR)" in " ".join(proc.stderr.split())
+
+
+def test_option_and_its_alias_give_the_same_options(tmp_path: Path) -> None:
+    from tournaments.commands.common import check_ruleset
+
+    by_option = check_ruleset("pavilion", 2, ["wild-order=gopybr"])
+    assert by_option == check_ruleset("pavilion", 2, [], "GOPYBR") == {"wild_order": "GOPYBR"}
+    assert check_ruleset("azul", 2, []) == {}
 
 
 def test_a_database_written_before_options_resumes_without_a_mismatch(tmp_path: Path) -> None:

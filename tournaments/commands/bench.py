@@ -16,6 +16,8 @@ from referee.engine import COMPILED, RULESETS
 from tournaments.benchmarks import codec, engine
 from tournaments.benchmarks.strength import REFERENCE_BOTS
 from tournaments.commands.common import (
+    OPTION_HELP,
+    WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
     Exit,
     builtin_rulesets,
@@ -620,7 +622,8 @@ def bench_strength(
             help="players per game: 3 or 4 play every line-up of that many bots",
         ),
     ] = 2,
-    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
+    option: Annotated[list[str] | None, typer.Option("--option", help=OPTION_HELP)] = None,
+    wild: Annotated[str | None, typer.Option(WILD_ORDER_ALIAS, help=WILD_ORDER_HELP)] = None,
     seed: Annotated[int, typer.Option("--seed", help="seed of the first deal")] = 1,
     concurrency: Annotated[
         int,
@@ -654,7 +657,7 @@ def bench_strength(
     from tournaments.benchmarks.strength import play_local, play_referee
 
     bots = bots or list(REFERENCE_BOTS)
-    options = check_ruleset(ruleset, players, wild_order)
+    options = check_ruleset(ruleset, players, option or [], wild)
     # The default ladder leaves out the reference bots that do not play the ruleset; a bot
     # named with --bot must play it.
     skipped = (

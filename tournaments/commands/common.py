@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -97,12 +97,30 @@ def check_fault_policy(policy: str) -> str:
     return policy
 
 
+def parse_options(texts: Sequence[str], wild: str | None = None) -> dict[str, str]:
+    """`--option KEY=VALUE` (repeatable) as a map, or exit 2 saying how to write one. A key may
+    use - for _. `wild` is the value of the --wild-order alias (the option its name says)."""
+    given: dict[str, str] = {}
+    for text in texts:
+        key, sep, value = text.partition("=")
+        if not sep or not key.strip():
+            fail(f"--option {text!r}: write KEY=VALUE, e.g. --option {WILD_ORDER_ALIAS[2:]}=GOPYBR")
+        given[key.strip().replace("-", "_")] = value.strip()
+    if wild is not None:
+        given[WILD_ORDER_ALIAS[2:].replace("-", "_")] = wild
+    return given
+
+
 def check_ruleset(
-    ruleset: str, players: int | None = None, wild_order: str | None = None
+    ruleset: str,
+    players: int | None = None,
+    options: Sequence[str] | Mapping[str, str] = (),
+    wild: str | None = None,
 ) -> dict[str, str]:
-    """Check --ruleset (with --players and --wild-order) before anything runs, failing with a
-    clear message; return the ruleset's options as new_game's keyword arguments."""
-    from referee.engine import RULESETS, EngineError, new_game
+    """Check --ruleset (with --players and its --option KEY=VALUE, or a map of them, and the
+    --wild-order alias) before anything runs, failing with a clear message; return the options
+    as the engine's new_game takes them (text, checked by the family's schema)."""
+    from referee.engine import RULESETS, EngineError, check_options
 
     if ruleset not in RULESETS:
         fail(f"--ruleset {ruleset!r} is not a ruleset; the rulesets are: {', '.join(RULESETS)}")
@@ -112,25 +130,25 @@ def check_ruleset(
             rules.check_players(players)
         except EngineError as exc:
             fail(f"--players {players}: {exc}")
-    if wild_order is None:
-        return {}
-    if rules.family != PAVILION_FAMILY:
-        fail(
-            f"--wild-order is a Summer Pavilion option (rulesets pavilion, pavilion-mono); "
-            f"{ruleset} has no wild colours"
-        )
-    options = {"wild_order": wild_order.upper()}
-    try:  # the engine is the judge of what an order may be
-        new_game(ruleset, players or rules.min_players, seed=0, first_player=0, **options)
+    given = dict(options) if isinstance(options, Mapping) else parse_options(options, wild)
+    try:  # the family's option schema is the judge of what a value may be
+        checked = check_options(ruleset, given)
     except EngineError as exc:
-        fail(f"--wild-order {wild_order}: {exc}")
-    return options
+        fail(f"--option: {exc}")
+    return {name: str(value) for name, value in checked.items()}
 
 
-PAVILION_FAMILY = "pavilion"
+# Options of a ruleset on the command line: one flag for all (the family's schema checks them).
+OPTION_HELP = (
+    "A ruleset option KEY=VALUE, repeatable; an unknown key lists the ruleset's options "
+    "(Summer Pavilion: wild-order=GOPYBR)."
+)
+# An alias kept from before --option: --wild-order X is --option wild-order=X.
+WILD_ORDER_ALIAS = "--wild-order"
 WILD_ORDER_HELP = (
     "Summer Pavilion: the wild colour of rounds 1-6 as six letters, an order of "
-    "PGOYBR (purple green orange yellow blue red), e.g. GOPYBR; default PGOYBR."
+    "PGOYBR (purple green orange yellow blue red), e.g. GOPYBR; default PGOYBR. "
+    "Short for --option wild-order=..."
 )
 
 

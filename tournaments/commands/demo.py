@@ -11,6 +11,8 @@ from typing import Annotated
 import typer
 
 from tournaments.commands.common import (
+    OPTION_HELP,
+    WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
     Exit,
     builtin_rulesets,
@@ -46,7 +48,8 @@ def demo(
     ] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Games at once.")] = os.cpu_count() or 1,
     ruleset: Annotated[str, typer.Option(help="Ruleset every game uses.")] = "azul",
-    wild_order: Annotated[str | None, typer.Option(help=WILD_ORDER_HELP)] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", help=OPTION_HELP)] = None,
+    wild: Annotated[str | None, typer.Option(WILD_ORDER_ALIAS, help=WILD_ORDER_HELP)] = None,
 ) -> None:
     """Run a small real round-robin among the reference bots (those that play the ruleset)
     and show the leaderboard.
@@ -60,7 +63,7 @@ def demo(
     from tournaments.terminal.running import play_in_terminal
     from tournaments.tournament import TournamentConfig, prepare
 
-    options = check_ruleset(ruleset, 2, wild_order)
+    options = check_ruleset(ruleset, 2, option or [], wild)
     bots = _reference_bots(ruleset)
     if len(bots) == 1:
         # Only the random bot exists so far: two copies still make a real tournament.

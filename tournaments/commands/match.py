@@ -14,6 +14,8 @@ from referee import run_loop
 from tournaments.commands.common import (
     CLOCK_HELP,
     ISOLATION_HELP,
+    OPTION_HELP,
+    WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
     check_clock,
     check_fault_policy,
@@ -41,7 +43,8 @@ def match(
         ),
     ],
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="ruleset name")] = "azul",
-    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
+    option: Annotated[list[str] | None, typer.Option("--option", help=OPTION_HELP)] = None,
+    wild: Annotated[str | None, typer.Option(WILD_ORDER_ALIAS, help=WILD_ORDER_HELP)] = None,
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed of the deals")] = None,
     time_per_move: Annotated[
         float, typer.Option("--time-per-move", "-t", min=0.001, help="seconds per move")
@@ -106,7 +109,7 @@ def match(
     if not 2 <= len(entries) <= 4:
         fail("a match has 2 to 4 entries")
     check_fault_policy(policy)
-    options = check_ruleset(ruleset, len(entries), wild_order)
+    options = check_ruleset(ruleset, len(entries), option or [], wild)
     check_clock(clock)
     level = check_isolation(isolation)
     arena_kwargs = _arena_options(entries, ruleset, level, memory, ponder, bot_env or [])

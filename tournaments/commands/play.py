@@ -14,6 +14,8 @@ import typer
 
 from referee import run_loop
 from tournaments.commands.common import (
+    OPTION_HELP,
+    WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
     Exit,
     check_plays,
@@ -44,7 +46,8 @@ def play(
     replay: Path | None = typer.Option(
         None, "--replay", help="record file (default: azul-arena-replays/<id>.json)"
     ),
-    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),
+    option: list[str] = typer.Option([], "--option", help=OPTION_HELP),
+    wild: str | None = typer.Option(None, WILD_ORDER_ALIAS, help=WILD_ORDER_HELP),
 ) -> None:
     """Play a game against a bot in this terminal: the board, your legal moves numbered and in
     words; answer with a number or a move in notation. You are a seat of the real referee, like
@@ -56,7 +59,7 @@ def play(
     from sdk.client import play as play_seat
     from tournaments.terminal.human import HumanSeat, TableWatcher
 
-    options = check_ruleset(ruleset, 2, wild_order)
+    options = check_ruleset(ruleset, 2, option, wild)
     try:
         check_entry(bot)
         check_plays([bot], ruleset)

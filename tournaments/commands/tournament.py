@@ -21,6 +21,8 @@ from rich.console import Console
 from tournaments.commands.common import (
     CLOCK_HELP,
     ISOLATION_HELP,
+    OPTION_HELP,
+    WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
     Exit,
     check_clock,
@@ -219,7 +221,8 @@ def run(
         ),
     ] = None,
     ruleset: Annotated[str, typer.Option(help="Ruleset every game uses.")] = "azul",
-    wild_order: Annotated[str | None, typer.Option(help=WILD_ORDER_HELP)] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", help=OPTION_HELP)] = None,
+    wild: Annotated[str | None, typer.Option(WILD_ORDER_ALIAS, help=WILD_ORDER_HELP)] = None,
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game: 2, 3 or 4.")] = 2,
     games_per_pairing: Annotated[
         int | None,
@@ -369,7 +372,8 @@ def run(
         entries or [],
         entries_file,
         ruleset,
-        wild_order,
+        option or [],
+        wild,
         players,
         games_per_pairing,
         seed,
@@ -419,7 +423,8 @@ class RunRequest:
     entries: list[str]
     entries_file: Path | None
     ruleset: str
-    wild_order: str | None
+    option: list[str]  # the ruleset's options, KEY=VALUE
+    wild: str | None  # the --wild-order alias
     players: int
     games_per_pairing: int | None
     seed: int | None
@@ -440,7 +445,7 @@ class RunRequest:
         from tournaments.tournament import TournamentConfig
 
         check_fault_policy(self.fault_policy)
-        ruleset_options = check_ruleset(self.ruleset, self.players, self.wild_order)
+        ruleset_options = check_ruleset(self.ruleset, self.players, self.option, self.wild)
         chosen, options, all_env = self._entries()
         isolation = self.isolation or options.isolation
         check_isolation(isolation)

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rich.console import RenderableType
+
+
+def replay_states(record: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Every state of a record's game (before the first move ... after the last) and its moves,
+    for any family: the engine checks the record first (RecordError says where it goes wrong),
+    then plays it again from its start, with the record's chance outcomes."""
+    from referee.engine import Game, replay
+
+    replay(record)
+    game = Game.from_record(record, upto=0)
+    return play_states(game, [list(rnd.get("moves", [])) for rnd in record["rounds"]])
 
 
 @dataclass(frozen=True)
@@ -15,31 +26,31 @@ class FamilyView:
     """What the viewer, the terminal views and the human seat need to know about one family.
 
     `describe(state, move)` says a move in words from the state before it; `board(state, names)`
-    is a rich picture of a state; `replay_states(record)` replays a checked record: its states
-    (before the first move ... after the last) and its moves; `layout(ruleset)` is the static
-    drawing data the web page needs (for the classic family, the wall's colour pattern).
+    is a rich picture of a state; `layout(ruleset)` is the static drawing data the web page needs
+    (for the classic family, the wall's colour pattern); `script` the web viewer's renderer, a
+    JavaScript file that sets `AzulViewer.renderers[family]` (None: the state shown as text);
+    `replay_states(record)` replays a checked record: its states and its moves.
     """
 
     family: str
     describe: Callable[[dict[str, Any], str], str]
     board: Callable[[dict[str, Any], list[str] | None], RenderableType]
-    replay_states: Callable[[dict[str, Any]], tuple[list[dict[str, Any]], list[str]]]
     layout: Callable[[str], dict[str, Any]]
-
-
-# Each family's view, by the engine's family name: the module whose VIEW it is (loaded when a
-# game of that family is first shown). A new family adds its module here.
-VIEWS = {"classic": "tournaments.families.classic", "pavilion": "tournaments.families.pavilion"}
+    script: Path | None = None
+    replay_states: Callable[[dict[str, Any]], tuple[list[dict[str, Any]], list[str]]] = (
+        replay_states
+    )
 
 
 def view_for(ruleset: str) -> FamilyView:
-    """The FamilyView of the family that plays `ruleset` (EngineError for an unknown ruleset)."""
-    from referee.engine import get_ruleset
+    """The FamilyView of the family that plays `ruleset` (EngineError for an unknown ruleset):
+    the VIEW of the module its descriptor names."""
+    from referee.engine import family_of
 
-    family = get_ruleset(ruleset).family
-    if family not in VIEWS:
-        raise NotImplementedError(f"no view for the {family} family yet")
-    view: FamilyView = importlib.import_module(VIEWS[family]).VIEW
+    family = family_of(ruleset)
+    view: FamilyView | None = family.part("view")
+    if view is None:
+        raise NotImplementedError(f"no view for the {family.name} family yet")
     return view
 
 

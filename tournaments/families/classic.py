@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from referee.engine import COLOUR_LETTERS, COLOUR_NAMES, ClassicGame, read_header, replay
+from referee.engine import COLOUR_LETTERS, COLOUR_NAMES
 from referee.engine.classic import FLOOR_LOSS, FLOOR_SLOTS, wall_column
-from tournaments.families import FamilyView, play_states, terminal
+from tournaments.families import FamilyView, terminal
 
 # Terminal styles of the tiles: black tiles get a light edge so they show on a dark terminal.
 TILE_STYLE = {
@@ -62,21 +63,6 @@ def describe(state: dict[str, Any], move: str) -> str:
     if count > room:
         words += f" ({count - room} to the floor)"
     return words
-
-
-def replay_states(record: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
-    """Every state of a record's game (before the first move ... after the last) and its moves;
-    the record is checked first by the engine (RecordError says where it goes wrong)."""
-    replay(record)
-    header = read_header(record)
-    game = ClassicGame(
-        header.ruleset,
-        header.players,
-        seed=0,
-        first_player=header.first_player,
-        deals=[codes for codes, _ in header.rounds],
-    )
-    return play_states(game, [moves for _, moves in header.rounds])
 
 
 def layout(ruleset: str) -> dict[str, Any]:
@@ -159,4 +145,4 @@ def board(state: dict[str, Any], names: list[str] | None = None) -> RenderableTy
     return Group(Text(head, style="bold"), factories, centre, Text(""), boards)
 
 
-VIEW = FamilyView("classic", describe, board, replay_states, layout)
+VIEW = FamilyView("classic", describe, board, layout, Path(__file__).with_name("classic.js"))

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from referee.engine import get_ruleset, replay
 from referee.engine.pavilion import (
     COLOUR_LETTERS,
     COLOUR_NAMES,
     STAR_COLOURS,
-    PavilionGame,
-    read_pavilion_header,
+    pavilion_ruleset,
 )
-from tournaments.families import FamilyView, play_states, terminal
+from tournaments.families import FamilyView, terminal
 
 TILE_STYLE = {
     "P": "bold white on purple",
@@ -36,7 +35,7 @@ def star_name(ruleset: str, star: int) -> str:
     """ "the centre star", "the blue star" (or "star 4" where the stars have no colour)."""
     if star == 0:
         return "the centre star"
-    if get_ruleset(ruleset).monochrome_stars:
+    if pavilion_ruleset(ruleset).monochrome_stars:
         return f"star {star}"
     return f"the {COLOUR_NAMES[STAR_COLOURS[star]]} star"
 
@@ -64,7 +63,7 @@ def describe(state: dict[str, Any], move: str) -> str:
             star_text, _, rest = text.partition("-")
             star, space, letter = int(star_text), int(rest[0]), rest[1]
             wilds = int(rest.partition("+")[2] or 0)
-            cost = get_ruleset(state["ruleset"]).space_numbers[star][space - 1]
+            cost = pavilion_ruleset(state["ruleset"]).space_numbers[star][space - 1]
         except (ValueError, IndexError):
             return move
         paid = _count(cost - wilds, letter)
@@ -93,25 +92,9 @@ def describe(state: dict[str, Any], move: str) -> str:
     return move
 
 
-def replay_states(record: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
-    """Every state of a pavilion record's game (before the first move ... after the last) and
-    its moves; the engine checks the record first (RecordError says where it goes wrong)."""
-    replay(record)
-    header = read_pavilion_header(record)
-    game = PavilionGame(
-        header.ruleset,
-        header.players,
-        seed=0,
-        first_player=header.first_player,
-        wild_order=header.wild_order,
-        chance=(header.supply, header.deals, header.refills),
-    )
-    return play_states(game, header.moves)
-
-
 def layout(ruleset: str) -> dict[str, Any]:
     """What the page needs to draw the stars: their names and colours, each space's cost."""
-    rules = get_ruleset(ruleset)
+    rules = pavilion_ruleset(ruleset)
     stars = []
     for star in range(7):
         colour = None if star == 0 or rules.monochrome_stars else COLOUR_LETTERS[STAR_COLOURS[star]]
@@ -131,7 +114,7 @@ def _tiles(letters: str) -> Text:
 
 def _seat(state: dict[str, Any], seat: int, name: str) -> Table:
     b = state["boards"][seat]
-    costs = get_ruleset(state["ruleset"]).space_numbers
+    costs = pavilion_ruleset(state["ruleset"]).space_numbers
     title = terminal.seat_title(state, seat, name)
     if b["has_marker"]:
         title.append("  start token", style="dim")
@@ -185,4 +168,4 @@ def board(state: dict[str, Any], names: list[str] | None = None) -> RenderableTy
     return Group(head, factories, centre, supply, Text(""), seats)
 
 
-VIEW = FamilyView("pavilion", describe, board, replay_states, layout)
+VIEW = FamilyView("pavilion", describe, board, layout, Path(__file__).with_name("pavilion.js"))

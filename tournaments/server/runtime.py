@@ -141,13 +141,13 @@ def initialise(
     ruleset: str | None = None,
     players: int | None = None,
     time_per_move: float | None = None,
-    wild_order: str | None = None,
+    ruleset_options: dict[str, str] | None = None,
 ) -> Prepared:
     """`server init` on a migrated database: the default contest's settings given changed
     (ContestError when no game could be played with them) and the organiser's account."""
     from tournaments.server.contests.services import configure_default
 
-    configure_default(ruleset, players, time_per_move, wild_order)
+    configure_default(ruleset, players, time_per_move, ruleset_options)
     _, made = create_organiser(organiser, password)
     return Prepared(organiser, made)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
@@ -28,11 +29,18 @@ def script_json(data: Any) -> str:
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def render(
-    template: str, *, title: str, styles: list[str], scripts: list[str], blocks: dict[str, Any]
+def render(  # noqa: PLR0913  # keyword-only parts of a page
+    template: str,
+    *,
+    title: str,
+    styles: list[str],
+    scripts: list[str],
+    blocks: dict[str, Any],
+    inline_scripts: Sequence[str] = (),
 ) -> str:
-    """The page `template` with its title, the named styles and scripts inlined, and each of
-    `blocks` embedded as a JSON script element of that id."""
+    """The page `template` with its title, the named styles and scripts inlined (then
+    `inline_scripts`, given as text: a game family's viewer renderer), and each of `blocks`
+    embedded as a JSON script element of that id."""
     data = "\n".join(
         f'<script type="application/json" id="{html.escape(key)}">{script_json(value)}</script>'
         for key, value in blocks.items()
@@ -40,7 +48,7 @@ def render(
     fill = {
         "/*STYLE*/": "\n".join(asset(s) for s in styles),
         "<!--DATA-->": data,
-        "/*SCRIPT*/": "\n".join(asset(s) for s in scripts),
+        "/*SCRIPT*/": "\n".join([*(asset(s) for s in scripts), *inline_scripts]),
         "{{TITLE}}": html.escape(title),
     }
     # One pass: text put in (a bot's name, say) is never read again as a marker.

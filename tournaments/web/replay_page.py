@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from referee import final_ranks
-from referee.engine import Game, RecordError
-from tournaments.families import view_for
+from referee.engine import FAMILIES, Game, RecordError
+from tournaments.families import FamilyView, view_for
 from tournaments.web.pages import render
 
 VIEWER_FORMAT = "azul-arena/viewer/1"
@@ -19,32 +20,31 @@ def _frame(state: dict[str, Any]) -> dict[str, Any]:
     return {k: (len(v) if k in _COUNTED and isinstance(v, str) else v) for k, v in state.items()}
 
 
-def game_data(record: dict[str, Any]) -> dict[str, Any]:
-    """Everything the viewer draws, computed by the engine from `record` (RecordError if the
-    record cannot be replayed): a frame per position, a line per move, the final table."""
-    if not isinstance(record, dict) or not isinstance(record.get("ruleset"), str):
-        raise RecordError("not a game record: no 'ruleset' (is this a record file?)")
-    try:
-        view = view_for(record["ruleset"])
-    except NotImplementedError as exc:
-        raise RecordError(str(exc)) from None
-    states, moves = view.replay_states(record)
-    game = Game.from_record(record)
-    n = game.players
-    names = (
-        record["players"]
-        if isinstance(record["players"], list)
-        else [f"seat {i}" for i in range(n)]
-    )
-    raw = record.get("referee")
-    ref: dict[str, Any] = raw if isinstance(raw, dict) else {}
-    times = ref.get("move_times_us") or []
-    substituted = set(ref.get("substituted") or [])
+def _names(record: dict[str, Any], players: int) -> list[str]:
+    names = record["players"]
+    return names if isinstance(names, list) else [f"seat {i}" for i in range(players)]
+
+
+def _faults_by_ply(ref: dict[str, Any]) -> dict[int, list[dict[str, Any]]]:
+    """The referee's faults by the ply they happened at."""
     faults: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for f in ref.get("faults") or []:
         faults[int(f.get("ply", 0))].append(
             {k: f.get(k) for k in ("seat", "fault", "detail", "forfeited")}
         )
+    return faults
+
+
+def _plies(
+    view: FamilyView,
+    states: list[dict[str, Any]],
+    moves: list[str],
+    ref: dict[str, Any],
+    faults: dict[int, list[dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    """A line per move: who, the move in words, its time, faults, a round's scores at its end."""
+    times = ref.get("move_times_us") or []
+    substituted = set(ref.get("substituted") or [])
     plies = []
     for i, move in enumerate(moves):
         before, after = states[i], states[i + 1]
@@ -65,12 +65,16 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
                 for a, b in zip(after["boards"], before["boards"], strict=True)
             ]
         plies.append(ply)
+    return plies
+
+
+def _seats(game: Game, names: list[str], ref: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each seat's line of the final table: its bot, score, rank, how its game ended."""
+    n = game.players
     bots = ref.get("bots") or [{} for _ in range(n)]
     entries = ref.get("entries") or [""] * n
     terminations = [str(b.get("termination", "ok") or "ok") for b in bots]
     ranks = final_ranks(game.ranks(), [t != "ok" for t in terminations])
-    config = ref.get("config") or {}
-    seed = record.get("seed", config.get("seed"))
     seats = []
     for i in range(n):
         bot = bots[i] if i < len(bots) else {}
@@ -88,13 +92,32 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
                 "time_s": bot.get("move_time_total"),
             }
         )
+    return seats
+
+
+def game_data(record: dict[str, Any]) -> dict[str, Any]:
+    """Everything the viewer draws, computed by the engine from `record` (RecordError if the
+    record cannot be replayed): a frame per position, a line per move, the final table."""
+    if not isinstance(record, dict) or not isinstance(record.get("ruleset"), str):
+        raise RecordError("not a game record: no 'ruleset' (is this a record file?)")
+    try:
+        view = view_for(record["ruleset"])
+    except NotImplementedError as exc:
+        raise RecordError(str(exc)) from None
+    states, moves = view.replay_states(record)
+    game = Game.from_record(record)
+    names = _names(record, game.players)
+    raw = record.get("referee")
+    ref: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    faults = _faults_by_ply(ref)
+    config = ref.get("config") or {}
     return {
         "format": VIEWER_FORMAT,
         "family": view.family,
         "ruleset": record["ruleset"],
-        "players": n,
+        "players": game.players,
         "names": names,
-        "seed": seed,
+        "seed": record.get("seed", config.get("seed")),
         "match_id": record.get("game_id") or ref.get("match_id") or "",
         "config": {
             k: config[k]
@@ -104,11 +127,21 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
         "duration": ref.get("duration"),
         "complete": game.is_over(),
         "layout": view.layout(record["ruleset"]),
-        "seats": seats,
+        "seats": _seats(game, names, ref),
         "frames": [_frame(s) for s in states],
-        "plies": plies,
+        "plies": _plies(view, states, moves, ref, faults),
         "faults": [f for i in sorted(faults) for f in faults[i]],
     }
+
+
+def renderer_scripts(families: Iterable[str]) -> list[str]:
+    """The web viewer's renderers of `families` (the scripts their views name), in name order."""
+    scripts = []
+    for name in sorted(families):
+        view: FamilyView | None = FAMILIES[name].part("view")
+        if view is not None and view.script is not None:
+            scripts.append(view.script.read_text(encoding="utf-8"))
+    return scripts
 
 
 def title_of(data: dict[str, Any]) -> str:
@@ -124,4 +157,5 @@ def viewer_html(record: dict[str, Any]) -> str:
         styles=["viewer.css"],
         scripts=["viewer.js"],
         blocks={"game-data": data, "game-record": record},
+        inline_scripts=renderer_scripts([data["family"]]),
     )

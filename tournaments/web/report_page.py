@@ -12,7 +12,7 @@ from tournaments.ratings import Ratings
 from tournaments.report import build_report, mean_interval, rate_games, wilson
 from tournaments.store import Store, StoredGame
 from tournaments.web.pages import render
-from tournaments.web.replay_page import game_data
+from tournaments.web.replay_page import game_data, renderer_scripts
 
 REPORT_FORMAT = "azul-arena/report/1"
 GAMES_EMBEDDED = 300  # games whose replay the report carries (a page stays a few MB)
@@ -85,22 +85,20 @@ def best_game(done: list[StoredGame], order: list[str]) -> StoredGame | None:
     return min(pool, key=margin)
 
 
-def report_data(
-    store: Store,
-    games_embedded: int = GAMES_EMBEDDED,
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The report's data and the viewer data of each embedded game (keyed by its block id)."""
-    report = build_report(store)
-    summary = report.to_json()
-    rows = summary["leaderboard"]
+def _leaderboard(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """The leaderboard's rows, each with the chance it beats the next one."""
+    rows: list[dict[str, Any]] = summary["leaderboard"]
     for i, row in enumerate(rows):
         nxt = rows[i + 1] if i + 1 < len(rows) else None
         row["p_better_than_next"] = (
             None if nxt is None else better_than(row["mu"], row["sigma"], nxt["mu"], nxt["sigma"])
         )
-    done = list(store.games(done_only=True))
-    history: dict[str, list[list[float]]] = {n: [] for n in report.entries}
+    return rows
+
+
+def _rating_history(entries: list[str], done: list[StoredGame]) -> dict[str, list[list[float]]]:
+    """Each entry's rating after each of its games: [game index, mu, sigma]."""
+    history: dict[str, list[list[float]]] = {n: [] for n in entries}
 
     def note(g: StoredGame, ratings: Ratings) -> None:
         for s in g.seats:
@@ -109,27 +107,62 @@ def report_data(
                 [g.game.index, round(float(r.mu), 3), round(float(r.sigma), 3)]
             )
 
-    rate_games(report.entries, done, after=note)
-    order = [r["entry"] for r in rows]
-    best = best_game(done, order)
+    rate_games(entries, done, after=note)
+    return history
+
+
+def _game_faults(g: StoredGame, record: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The faults a game's record lists, each with the entry of its seat."""
+    ref = (record or {}).get("referee") or {}
+    faults = []
+    for f in ref.get("faults") or []:
+        seat = int(f.get("seat", 0))
+        faults.append(
+            {
+                "game": g.game.game_id,
+                "entry": g.seats[seat].entry if seat < len(g.seats) else "",
+                "fault": f.get("fault"),
+                "detail": f.get("detail", ""),
+                "ply": f.get("ply"),
+                "forfeited": bool(f.get("forfeited")),
+            }
+        )
+    return faults
+
+
+def _game_row(g: StoredGame, block: str | None) -> dict[str, Any]:
+    """A game's line in the report's list of games; `block`: its viewer data's id, if any."""
+    return {
+        "index": g.game.index,
+        "id": g.game.game_id,
+        "seed": g.game.seed,
+        "seats": [
+            {"entry": s.entry, "score": s.score, "rank": s.rank, "termination": s.termination}
+            for s in g.seats
+        ],
+        "duration": g.duration,
+        "viewer": block,
+    }
+
+
+def report_data(
+    store: Store,
+    games_embedded: int = GAMES_EMBEDDED,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The report's data and the viewer data of each embedded game (keyed by its block id)."""
+    report = build_report(store)
+    summary = report.to_json()
+    rows = _leaderboard(summary)
+    done = list(store.games(done_only=True))
+    history = _rating_history(report.entries, done)
+    best = best_game(done, [r["entry"] for r in rows])
     embed = [g for g in done if g is best] + [g for g in done if g is not best]
     embed_ids = {g.game.game_id for g in embed[:games_embedded]}
     games, faults, viewers = [], [], {}
     for k, g in enumerate(done):
         record = store.replay(g.game.game_id)
-        ref = (record or {}).get("referee") or {}
-        for f in ref.get("faults") or []:
-            seat = int(f.get("seat", 0))
-            faults.append(
-                {
-                    "game": g.game.game_id,
-                    "entry": g.seats[seat].entry if seat < len(g.seats) else "",
-                    "fault": f.get("fault"),
-                    "detail": f.get("detail", ""),
-                    "ply": f.get("ply"),
-                    "forfeited": bool(f.get("forfeited")),
-                }
-            )
+        faults += _game_faults(g, record)
         block = None
         if record is not None and g.game.game_id in embed_ids:
             try:
@@ -137,24 +170,7 @@ def report_data(
                 block = f"game-{g.game.index}"
             except (EngineError, ValueError, KeyError, TypeError, IndexError):
                 block = None  # an unreadable record: listed, not watchable
-        games.append(
-            {
-                "index": g.game.index,
-                "id": g.game.game_id,
-                "seed": g.game.seed,
-                "seats": [
-                    {
-                        "entry": s.entry,
-                        "score": s.score,
-                        "rank": s.rank,
-                        "termination": s.termination,
-                    }
-                    for s in g.seats
-                ],
-                "duration": g.duration,
-                "viewer": block,
-            }
-        )
+        games.append(_game_row(g, block))
         if progress is not None:
             progress(k + 1, len(done))
     data = {
@@ -195,4 +211,5 @@ def report_html(
         styles=["viewer.css", "report.css"],
         scripts=["viewer.js", "report.js"],
         blocks={"report-data": data, **viewers},
+        inline_scripts=renderer_scripts({v["family"] for v in viewers.values()}),
     )

@@ -2,8 +2,9 @@
  *
  * AzulViewer.mount(root, data, options) draws one game (data: what tournaments/web/replay_page.py
  * computes from a record with the engine) and returns {show(n), destroy()}. Position n is the
- * number of moves played: 0 is the start, data.plies.length the end. Each family has a renderer
- * in AzulViewer.renderers (classic and pavilion); a family without one gets a plain list of moves.
+ * number of moves played: 0 is the start, data.plies.length the end. Each family's renderer is
+ * in AzulViewer.renderers, put there by the script its view names (tournaments/families/*.js);
+ * a family without one gets its state as text. AzulViewer.kit holds what renderers share.
  */
 "use strict";
 var AzulViewer = (function () {
@@ -37,7 +38,7 @@ var AzulViewer = (function () {
     return out;
   }
 
-  /* ---------------------------------------------------------------- classic family */
+  /* ---------------------------------------------------------------- for every renderer */
   /* The factories and the centre (with the start marker), as every family has them. */
   function sources(frame) {
     var html = "";
@@ -69,111 +70,6 @@ var AzulViewer = (function () {
     return box._parts;
   }
 
-  var classic = {
-    draw: function (box, frame, data, ply) {
-      var layout = data.layout, names = data.names, p = parts(box, frame.boards.length);
-      var html = sources(frame);
-      put(p.top, html + "<div class=\"bag\">bag " + frame.bag + "<br>lid " + frame.lid + "</div>");
-      var hitLine = -1;
-      if (ply && /^[1-9C][BYRKW][1-5]$/i.test(ply.move)) hitLine = parseInt(ply.move[2], 10) - 1;
-      frame.boards.forEach(function (b, s) {
-        var turn = frame.phase !== "over" && frame.turn === s;
-        var moved = ply && ply.seat === s;
-        var cls = "board" + (turn ? " turn" : "") + (moved ? " moved" : "");
-        if (p.boards[s].className !== cls) p.boards[s].className = cls;
-        html = "<div class=\"head\"><span><span class=\"dot\" " +
-          "style=\"background:" + SEAT_COLOURS[s] + "\"></span><b>" + esc(names[s]) + "</b>" +
-          (turn ? " <small>to move</small>" : "") + "</span><span class=\"score seat-score\" " +
-          "data-seat=\"" + s + "\">" + b.score + "</span></div><div class=\"rows\">";
-        for (var d = 0; d < 5; d++) {
-          var line = b.lines[d], pl = "";
-          for (var k = 0; k < d + 1 - line.length; k++) pl += "<span class=\"t slot\"></span>";
-          pl += tiles(line);
-          var wl = "";
-          for (var c = 0; c < 5; c++) {
-            var ch = b.wall[d][c];
-            if (ch !== ".") wl += tile(ch);
-            else if (layout.wall) wl += tile(layout.wall[d][c], "ghost");
-            else wl += "<span class=\"t gray\"></span>";
-          }
-          html += "<div class=\"pl" + (moved && d === hitLine ? " hit" : "") + "\">" + pl +
-            "</div><div class=\"wl\">" + wl + "</div>";
-        }
-        html += "</div><div class=\"floor\">";
-        var floor = (b.has_marker ? "M" : "") + b.floor;
-        for (var f = 0; f < layout.floor_slots; f++) {
-          var pen = layout.floor_loss[f + 1] - layout.floor_loss[f];
-          var t = f < floor.length ? (floor[f] === "M" ? "<span class=\"t tM\">1</span>"
-                                                       : tile(floor[f])) :
-            "<span class=\"t slot\"></span>";
-          html += "<span class=\"cell\">" + t + "-" + pen + "</span>";
-        }
-        if (floor.length > layout.floor_slots) {
-          html += "<span class=\"cell\">+" + (floor.length - layout.floor_slots) + "</span>";
-        }
-        put(p.boards[s], html + "</div>");
-      });
-    },
-    phase: function (frame) {
-      if (frame.phase === "over") return "game over";
-      if (frame.phase === "wall") return "wall-tiling, line " + frame.wall_line;
-      return "round " + frame.round;
-    }
-  };
-
-  /* ---------------------------------------------------------------- Summer Pavilion */
-  // Stars on a board: the centre star in the middle, the six others around it (1 at the top).
-  var STAR_SPOTS = [[1, 1], [0, 1], [0, 2], [1, 2], [2, 1], [1, 0], [0, 0]];
-  var pavilion = {
-    draw: function (box, frame, data, ply) {
-      var layout = data.layout, names = data.names, p = parts(box, frame.boards.length);
-      var html = "<div class=\"wild\">wild " + tile(frame.wild) + " <b>" +
-        esc(layout.colours[frame.wild]) + "</b><br><small>round " + frame.round +
-        " of 6</small></div>";
-      html += sources(frame) + "<div class=\"supply\"><span class=\"lbl\">supply</span>";
-      for (var i = 0; i < frame.supply.length; i++) {
-        var ch = frame.supply[i];
-        html += ch === "." ? "<span class=\"t slot\"></span>" : tile(ch);
-      }
-      put(p.top, html + "</div><div class=\"bag\">bag " + frame.bag + "<br>depot " +
-          frame.depot + "</div>");
-      frame.boards.forEach(function (b, s) {
-        var turn = frame.phase !== "over" && frame.turn === s;
-        var moved = ply && ply.seat === s;
-        var cls = "board pav" + (turn ? " turn" : "") + (moved ? " moved" : "");
-        if (p.boards[s].className !== cls) p.boards[s].className = cls;
-        html = "<div class=\"head\"><span><span class=\"dot\" style=\"background:" +
-          SEAT_COLOURS[s] + "\"></span><b>" + esc(names[s]) + "</b>" +
-          (turn ? " <small>to " + (frame.phase === "take" ? "take" : frame.phase === "bonus" ?
-                                   "take a bonus tile" : "place or pass") + "</small>" : "") +
-          (b.passed ? " <small class=\"passed\">passed</small>" : "") +
-          (b.has_marker ? " <span class=\"t tM\" title=\"start token\">1</span>" : "") +
-          "</span><span class=\"score seat-score\" data-seat=\"" + s + "\">" + b.score +
-          "</span></div><div class=\"stars\">";
-        b.stars.forEach(function (cells, star) {
-          var info = layout.stars[star], spot = STAR_SPOTS[star];
-          html += "<div class=\"star" + (info.colour ? " s" + info.colour : "") +
-            "\" style=\"grid-row:" + (spot[0] + 1) + ";grid-column:" + (spot[1] + 1) +
-            "\" title=\"" + esc(info.name) + "\">";
-          for (var k = 0; k < 6; k++) {
-            var c = cells[k];
-            html += "<span class=\"sp k" + k + "\">" + (c === "." ?
-              "<span class=\"t free" + (info.colour ? " t" + info.colour : "") + "\">" +
-              info.costs[k] + "</span>" : tile(c)) + "</span>";
-          }
-          html += "</div>";
-        });
-        html += "</div><div class=\"hand\">tiles " + (b.tiles ? tiles(b.tiles) : "\u2013") +
-          "</div><div class=\"hand\">kept " + (b.kept ? tiles(b.kept) : "\u2013") + "</div>";
-        put(p.boards[s], html);
-      });
-    },
-    phase: function (frame) {
-      if (frame.phase === "over") return "game over";
-      return "round " + frame.round + " \u00b7 " + frame.phase;
-    }
-  };
-
   /* Until a family has its own renderer, its state is shown as text (never a blank page). */
   var fallback = {
     draw: function (box, frame) {
@@ -187,7 +83,9 @@ var AzulViewer = (function () {
     phase: function (frame) { return frame.phase === "over" ? "game over" : "round " + frame.round; }
   };
 
-  var renderers = {classic: classic, pavilion: pavilion};
+  /* Each family's renderer, by family name: its view's script (tournaments/families/*.js, put in
+   * the page after this one) adds it here. */
+  var renderers = {};
 
   /* ---------------------------------------------------------------- the chart */
   function chart(box, data) {
@@ -453,5 +351,7 @@ var AzulViewer = (function () {
   }
 
   return {mount: mount, mountPage: mountPage, renderers: renderers, esc: esc,
-          fmtTime: fmtTime};
+          fmtTime: fmtTime,
+          kit: {esc: esc, el: el, tile: tile, tiles: tiles, sources: sources, put: put,
+                parts: parts, SEAT_COLOURS: SEAT_COLOURS}};
 })();

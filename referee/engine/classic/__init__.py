@@ -1,11 +1,13 @@
 """The classic Azul family (`azul`, `azul-mini`, `azul-gray`, `azul-greenbox`): one engine.
 
 What the layers above may use of it is exported here (the SDK's evaluation helpers and the
-terminal views read the scoring tables); its modules are its own."""
+terminal views read the scoring tables); its modules are its own. `FAMILY` is its descriptor:
+referee.engine registers it."""
 
 from referee.engine.classic.game import ClassicGame
 from referee.engine.classic.moves import CENTRE, COLOUR_LETTERS, COLOUR_NAMES, FLOOR, Move
 from referee.engine.classic.record import read_header
+from referee.engine.classic.rulesets import CLASSIC_RULESETS, ClassicRuleset
 from referee.engine.classic.tables import (
     COLOUR_BONUS,
     COLUMN_BONUS,
@@ -15,6 +17,7 @@ from referee.engine.classic.tables import (
     wall_column,
     wall_points,
 )
+from referee.engine.family import Family
 
 __all__ = [
     "CENTRE",
@@ -22,13 +25,24 @@ __all__ = [
     "COLOUR_LETTERS",
     "COLOUR_NAMES",
     "COLUMN_BONUS",
+    "FAMILY",
     "FLOOR",
     "FLOOR_LOSS",
     "FLOOR_SLOTS",
     "ROW_BONUS",
     "ClassicGame",
+    "ClassicRuleset",
     "Move",
     "read_header",
     "wall_column",
     "wall_points",
 ]
+
+FAMILY = Family(
+    "classic",
+    ClassicGame,
+    CLASSIC_RULESETS,
+    codec="referee.protocol.classic",
+    helpers="sdk.helpers",
+    view="tournaments.families.classic",
+)

@@ -27,6 +27,7 @@ from referee.engine.classic.moves import (
     parse_move,
 )
 from referee.engine.classic.record import read_header
+from referee.engine.classic.rulesets import classic_ruleset
 from referee.engine.classic.state import classic_from_state
 from referee.engine.classic.tables import (
     COLOUR_BONUS,
@@ -54,10 +55,9 @@ from referee.engine.game import (
     Game,
     fresh_seed,
     ranks_from_keys,
-    register_family,
 )
 from referee.engine.record import RECORD_FORMAT, first_moves, play_rounds
-from referee.engine.rulesets import FACTORIES_FOR_PLAYERS, Ruleset, get_ruleset
+from referee.engine.rulesets import FACTORIES_FOR_PLAYERS, Ruleset
 
 TILES_PER_COLOUR: Final = 20
 TILES_PER_FACTORY: Final = 4
@@ -154,9 +154,7 @@ class ClassicGame(Game):
         factory contents of each round, as factory codes, e.g. from a record: see `replay`)."""
         if ruleset is BLANK:
             return  # copy() and from_state() fill in every field themselves
-        rules = get_ruleset(ruleset) if isinstance(ruleset, str) else cast(Ruleset, ruleset)
-        if rules.family != self.family:
-            raise EngineError(f"{rules.name} is not a classic Azul ruleset")
+        rules = classic_ruleset(cast(str | Ruleset, ruleset))
         rules.check_players(players)
         if not 0 <= first_player < players:
             raise EngineError(f"first_player must be a seat from 0 to {players - 1}")
@@ -754,6 +752,3 @@ class ClassicGame(Game):
             f"<ClassicGame {self.ruleset.name} players={self.players} round={self.round} "
             f"phase={self.phase} turn={self.turn} scores={list(self._scores)}>"
         )
-
-
-register_family(ClassicGame)

@@ -7,10 +7,10 @@ from typing import Any, TypeVar
 
 from referee.engine import rng
 from referee.engine.classic.moves import COLOUR_LETTERS, N_COLOURS
+from referee.engine.classic.rulesets import classic_ruleset
 from referee.engine.classic.tables import FLOOR_SLOTS, PRESENCE, presence8, wall_column
 from referee.engine.errors import EngineError
 from referee.engine.game import BLANK, OVER, TAKE, WALL, fresh_seed
-from referee.engine.rulesets import get_ruleset
 
 G = TypeVar("G")
 _PHASES = {TAKE: TAKE, WALL: WALL, OVER: OVER}
@@ -104,7 +104,7 @@ def _parse_lines(lines: tuple[str, ...], seat: int) -> tuple[tuple[int, ...], tu
 
 
 def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:
-    rules = get_ruleset(state["ruleset"])
+    rules = classic_ruleset(state["ruleset"])
     players = int(state["players"])
     rules.check_players(players)
     g: Any = cls(BLANK)  # type: ignore[call-arg]

@@ -1,19 +1,57 @@
 """The Summer Pavilion family (`pavilion`, `pavilion-mono`, option `wild_order`): one engine.
 
-What the layers above may use of it is exported here; its modules are its own."""
+What the layers above may use of it is exported here; its modules are its own. `FAMILY` is its
+descriptor: referee.engine registers it."""
 
+from referee.engine.family import Family, Option
 from referee.engine.pavilion.game import PavilionGame
 from referee.engine.pavilion.moves import COLOUR_LETTERS, COLOUR_NAMES, PavilionMove
 from referee.engine.pavilion.record import read_pavilion_header
-from referee.engine.pavilion.tables import BONUS, PLAY, STAR_COLOURS
+from referee.engine.pavilion.rulesets import (
+    COLOURED_SPACE_NUMBERS,
+    MONOCHROME_SPACE_NUMBERS,
+    PAVILION_RULESETS,
+    PavilionRuleset,
+    pavilion_ruleset,
+)
+from referee.engine.pavilion.tables import (
+    BONUS,
+    PLAY,
+    STANDARD_WILD_ORDER,
+    STAR_COLOURS,
+    check_wild_order,
+)
 
 __all__ = [
     "BONUS",
+    "COLOURED_SPACE_NUMBERS",
     "COLOUR_LETTERS",
     "COLOUR_NAMES",
+    "FAMILY",
+    "MONOCHROME_SPACE_NUMBERS",
     "PLAY",
     "STAR_COLOURS",
     "PavilionGame",
     "PavilionMove",
+    "PavilionRuleset",
+    "pavilion_ruleset",
     "read_pavilion_header",
 ]
+
+FAMILY = Family(
+    "pavilion",
+    PavilionGame,
+    PAVILION_RULESETS,
+    options=(
+        Option(
+            "wild_order",
+            STANDARD_WILD_ORDER,
+            "the wild colour of rounds 1-6 as six letters, an order of PGOYBR (purple green "
+            "orange yellow blue red), e.g. GOPYBR",
+            check_wild_order,
+        ),
+    ),
+    codec="referee.protocol.pavilion",
+    helpers="sdk.pavilion",
+    view="tournaments.families.pavilion",
+)

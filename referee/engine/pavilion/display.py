@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.pavilion.moves import COLOUR_LETTERS, COLOUR_NAMES
+from referee.engine.pavilion.rulesets import pavilion_ruleset
 from referee.engine.pavilion.tables import STAR_COLOURS
-from referee.engine.rulesets import get_ruleset
 
 _PHASE_WORDS = {
     "take": "takes tiles",
@@ -18,7 +18,7 @@ _PHASE_WORDS = {
 def render_pavilion(state: dict[str, Any]) -> str:
     """The table as text. On a star an empty space shows its number (the tiles it costs), a
     covered one the letter of its tile."""
-    rules = get_ruleset(state["ruleset"])
+    rules = pavilion_ruleset(state["ruleset"])
     wild = state["wild"]
     head = (
         f"{state['ruleset']} | {state['players']} players | round {state['round']}/6 | "

@@ -23,7 +23,6 @@ from referee.engine.game import (
     Game,
     fresh_seed,
     ranks_from_keys,
-    register_family,
 )
 from referee.engine.pavilion.display import render_pavilion
 from referee.engine.pavilion.moves import (
@@ -42,6 +41,7 @@ from referee.engine.pavilion.moves import (
     parse_move,
 )
 from referee.engine.pavilion.record import read_pavilion_header
+from referee.engine.pavilion.rulesets import PavilionRuleset, pavilion_ruleset
 from referee.engine.pavilion.state import pavilion_from_state
 from referee.engine.pavilion.tables import (
     ALL_COLOURS,
@@ -73,7 +73,7 @@ from referee.engine.pavilion.tables import (
     pass_key,
 )
 from referee.engine.record import RECORD_FORMAT, first_moves, play_rounds
-from referee.engine.rulesets import FACTORIES_FOR_PLAYERS, Ruleset, get_ruleset
+from referee.engine.rulesets import FACTORIES_FOR_PLAYERS, Ruleset
 
 # Move groups, per table of space numbers (one per side of the board), built as they are met.
 _PLACE_TABLES: dict[tuple[tuple[int, ...], ...], list[tuple[PavilionMove, ...] | None]] = {}
@@ -95,7 +95,6 @@ class PavilionGame(Game):
     """A game of Summer Pavilion. Create one with `new_game("pavilion", ...)`."""
 
     family = "pavilion"
-    option_names = frozenset({"wild_order"})
 
     __slots__ = (
         "ruleset",
@@ -190,9 +189,7 @@ class PavilionGame(Game):
         refills in order, e.g. from a record: see `from_record`)."""
         if ruleset is BLANK:
             return  # copy() and from_state() fill in every field themselves
-        rules = get_ruleset(ruleset) if isinstance(ruleset, str) else cast(Ruleset, ruleset)
-        if rules.family != self.family:
-            raise EngineError(f"{rules.name} is not a Summer Pavilion ruleset")
+        rules = pavilion_ruleset(cast(str | Ruleset, ruleset))
         rules.check_players(players)
         if not 0 <= first_player < players:
             raise EngineError(f"first_player must be a seat from 0 to {players - 1}")
@@ -239,7 +236,7 @@ class PavilionGame(Game):
         self._initial_supply = "".join(COLOUR_LETTERS[c] for c in drawn)
         self._start_round()
 
-    def _set_rules(self, rules: Ruleset, wild_order: str) -> None:
+    def _set_rules(self, rules: PavilionRuleset, wild_order: str) -> None:
         self._mono = rules.monochrome_stars
         self._numbers = rules.space_numbers
         masks = _NUMBER_MASKS.get(rules.space_numbers)
@@ -687,39 +684,17 @@ class PavilionGame(Game):
             self._history[-1][2].append("".join(COLOUR_LETTERS[c] for c in drawn))
 
     # ------------------------------------------------------------------ errors
-    def _why_illegal(self, move: PavilionMove) -> tuple[str, str] | None:  # noqa: C901, PLR0912  # one check per rule, in the rulebook's order
+    def _why_illegal(self, move: PavilionMove) -> tuple[str, str] | None:
+        """The rule `move` breaks now and why, or None: one check per kind of move, in the
+        rulebook's order."""
         phase = self.phase
         kind = move.kind
         if phase is OVER:
             return "game-over", "the game is over"
-        p = self.turn
         if kind == TAKE_MOVE:
-            if phase is not TAKE:
-                return "not-acquisition", f"it is the {phase} phase, not the acquisition phase"
-            s = move.source
-            c = move.colour
-            if s != CENTRE and s >= len(self._factories):
-                return "no-such-factory", (
-                    f"there are only {len(self._factories)} factories with {self.players} players"
-                )
-            held = self._src_colours[s]
-            where = "the centre" if s == CENTRE else f"factory {s + 1}"
-            if not held >> c & 1:
-                return "source-lacks-colour", f"{where} holds no {COLOUR_NAMES[c]} tile"
-            if c == self.wild and held != 1 << c:
-                return "wild-taken-alone", (
-                    f"{COLOUR_NAMES[c]} is wild this round: take another "
-                    "colour (one wild tile comes with it)"
-                )
-            return None
+            return self._why_take_illegal(move)
         if kind == BONUS_MOVE:
-            if phase is not BONUS:
-                return "no-bonus-owed", "no bonus tile is owed: bonus tiles follow a placement"
-            if move.colour not in self._supply:
-                return "supply-lacks-colour", (
-                    f"the supply holds no {COLOUR_NAMES[move.colour]} tile"
-                )
-            return None
+            return self._why_bonus_illegal(move)
         if phase is not PLAY:
             if phase is BONUS:
                 return "bonus-owed", (
@@ -727,22 +702,61 @@ class PavilionGame(Game):
                     "first (e.g. 'bonus:P')"
                 )
             return "not-placement", "it is the acquisition phase: take tiles (e.g. '3G')"
-        hand = self._hands[p]
         if kind == PASS_MOVE:
-            keep = move.keep
-            for c in range(N_COLOURS):
-                if (keep >> (8 * c)) & 255 > (hand >> (8 * c)) & 255:
-                    return "keeps-not-held", f"the player holds fewer {COLOUR_NAMES[c]} tiles"
-            if move.n_keep > MAX_KEPT:  # pragma: no cover - no such move exists
-                return "too-many-kept", f"a player keeps at most {MAX_KEPT} tiles"
-            return None
-        star, space, c, w = move.star, move.space, move.colour, move.wilds
+            return self._why_pass_illegal(move)
+        return self._why_place_illegal(move)
+
+    def _why_take_illegal(self, move: PavilionMove) -> tuple[str, str] | None:
+        phase = self.phase
+        if phase is not TAKE:
+            return "not-acquisition", f"it is the {phase} phase, not the acquisition phase"
+        s = move.source
+        c = move.colour
+        if s != CENTRE and s >= len(self._factories):
+            return "no-such-factory", (
+                f"there are only {len(self._factories)} factories with {self.players} players"
+            )
+        held = self._src_colours[s]
+        where = "the centre" if s == CENTRE else f"factory {s + 1}"
+        if not held >> c & 1:
+            return "source-lacks-colour", f"{where} holds no {COLOUR_NAMES[c]} tile"
+        if c == self.wild and held != 1 << c:
+            return "wild-taken-alone", (
+                f"{COLOUR_NAMES[c]} is wild this round: take another "
+                "colour (one wild tile comes with it)"
+            )
+        return None
+
+    def _why_bonus_illegal(self, move: PavilionMove) -> tuple[str, str] | None:
+        if self.phase is not BONUS:
+            return "no-bonus-owed", "no bonus tile is owed: bonus tiles follow a placement"
+        if move.colour not in self._supply:
+            return "supply-lacks-colour", f"the supply holds no {COLOUR_NAMES[move.colour]} tile"
+        return None
+
+    def _why_pass_illegal(self, move: PavilionMove) -> tuple[str, str] | None:
+        hand = self._hands[self.turn]
+        keep = move.keep
+        for c in range(N_COLOURS):
+            if (keep >> (8 * c)) & 255 > (hand >> (8 * c)) & 255:
+                return "keeps-not-held", f"the player holds fewer {COLOUR_NAMES[c]} tiles"
+        if move.n_keep > MAX_KEPT:  # pragma: no cover - no such move exists
+            return "too-many-kept", f"a player keeps at most {MAX_KEPT} tiles"
+        return None
+
+    def _why_place_illegal(self, move: PavilionMove) -> tuple[str, str] | None:
+        p = self.turn
+        star, space, c = move.star, move.space, move.colour
         if self._filled[p] >> (6 * star + space) & 1:
             return "space-taken", f"space {space + 1} of star {star} is already covered"
         if not self._allowed[7 * p + star] >> c & 1:
             return "colour-refused", self._refusal(p, star, c)
-        cost = self._numbers[star][space]
-        wild = self.wild
+        return self._why_unpaid(move, self._numbers[star][space])
+
+    def _why_unpaid(self, move: PavilionMove, cost: int) -> tuple[str, str] | None:
+        """Whether the hand pays for a placement of `cost` tiles as the move says it does."""
+        hand, wild = self._hands[self.turn], self.wild
+        space, c, w = move.space, move.colour, move.wilds
         have = (hand >> (8 * c)) & 255
         if c == wild:
             if w:
@@ -942,6 +956,3 @@ def _star_letters(cells: int) -> str:
         COLOUR_LETTERS[((cells >> (3 * k)) & 7) - 1] if (cells >> (3 * k)) & 7 else "."
         for k in range(6)
     )
-
-
-register_family(PavilionGame)

@@ -9,6 +9,7 @@ from referee.engine import rng
 from referee.engine.errors import EngineError
 from referee.engine.game import BLANK, OVER, TAKE, fresh_seed
 from referee.engine.pavilion.moves import CENTRE, COLOUR_LETTERS, MAX_KEPT, N_COLOURS
+from referee.engine.pavilion.rulesets import pavilion_ruleset
 from referee.engine.pavilion.tables import (
     BONUS,
     ONE3,
@@ -21,7 +22,7 @@ from referee.engine.pavilion.tables import (
     colours_of_factory,
     colours_of_packed,
 )
-from referee.engine.rulesets import FACTORIES_FOR_PLAYERS, get_ruleset
+from referee.engine.rulesets import FACTORIES_FOR_PLAYERS
 
 G = TypeVar("G")
 _PHASES = {TAKE: TAKE, PLAY: PLAY, BONUS: BONUS, OVER: OVER}
@@ -90,9 +91,7 @@ def pavilion_from_state(cls: type[G], state: dict[str, Any], seed: int | None) -
 
 
 def _build(cls: type[G], state: dict[str, Any], seed: int | None) -> G:  # noqa: C901, PLR0912, PLR0915  # one check per field of the state, in its order
-    rules = get_ruleset(state["ruleset"])
-    if rules.family != "pavilion":
-        raise EngineError(f"state: {rules.name} is not a Summer Pavilion ruleset")
+    rules = pavilion_ruleset(state["ruleset"], "state: ")
     players = int(state["players"])
     rules.check_players(players)
     g: Any = cls(BLANK)  # type: ignore[call-arg]

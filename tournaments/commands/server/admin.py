@@ -11,12 +11,15 @@ import typer
 
 from tournaments.commands.common import (
     ISOLATION_HELP,
+    OPTION_HELP,
+    WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
     Exit,
     check_isolation,
     console,
     err_console,
     fail,
+    parse_options,
 )
 from tournaments.commands.groups import server_app
 from tournaments.commands.server.home import HOME_HELP, refusals, setup
@@ -45,7 +48,8 @@ def server_init(
         int | None, typer.Option("--players", min=2, max=4, help="seats per ladder game")
     ] = None,
     time_per_move: Annotated[float | None, typer.Option("--time-per-move", "-t", min=0.01)] = None,
-    wild_order: str | None = typer.Option(None, "--wild-order", help=WILD_ORDER_HELP),  # noqa: B008
+    option: Annotated[list[str] | None, typer.Option("--option", help=OPTION_HELP)] = None,
+    wild: Annotated[str | None, typer.Option(WILD_ORDER_ALIAS, help=WILD_ORDER_HELP)] = None,
 ) -> None:
     """Create (or upgrade) the server's database and an organiser account, and say how to log
     in. Running it again changes only what it is given.
@@ -56,7 +60,9 @@ def server_init(
     from tournaments.server.runtime import initialise
 
     with refusals():
-        made = initialise(organiser, password, ruleset, players, time_per_move, wild_order)
+        made = initialise(
+            organiser, password, ruleset, players, time_per_move, parse_options(option or [], wild)
+        )
     console.print(f"server data in {folder}", highlight=False)
     if made.password is not None:
         console.print(

@@ -12,9 +12,12 @@ import typer
 
 from tournaments.commands.common import (
     ISOLATION_HELP,
+    OPTION_HELP,
+    WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
     Exit,
     console,
+    parse_options,
     print_json,
 )
 from tournaments.commands.groups import server_app
@@ -57,7 +60,8 @@ def contest_create(
     build_timeout: Annotated[
         int, typer.Option("--build-timeout", min=1, help=BUILD_TIMEOUT_HELP)
     ] = 120,
-    wild_order: str = typer.Option("", "--wild-order", help=WILD_ORDER_HELP),  # noqa: B008
+    option: Annotated[list[str] | None, typer.Option("--option", help=OPTION_HELP)] = None,
+    wild: Annotated[str | None, typer.Option(WILD_ORDER_ALIAS, help=WILD_ORDER_HELP)] = None,
     isolation: Annotated[str, typer.Option("--isolation", help=ISOLATION_HELP)] = "",
     opens: Annotated[
         str | None, typer.Option("--opens", help=f"draft until then; {WHEN_HELP}")
@@ -96,7 +100,7 @@ def contest_create(
         players=players,
         time_per_move=time_per_move,
         build_timeout=build_timeout,
-        wild_order=wild_order,
+        ruleset_options=parse_options(option or [], wild),
         isolation=isolation,
         opens=when(opens, "--opens"),
         deadline=when(deadline, "--deadline"),

@@ -101,12 +101,10 @@ class Contest(models.Model):
         blank=True,
         help_text="the process playing the final tournament (HOST pid N): one at a time",
     )
-    wild_order = models.CharField(
-        max_length=6,
+    ruleset_options = models.JSONField(
+        default=dict,
         blank=True,
-        help_text=(
-            "Summer Pavilion: the wild colour of rounds 1-6, an order of PGOYBR (empty: PGOYBR)"
-        ),
+        help_text="the ruleset's options, name to value as text (its family's schema checks them)",
     )
 
     class Meta:
@@ -117,14 +115,14 @@ class Contest(models.Model):
 
     def options(self) -> dict[str, str]:
         """The ruleset's options every game of the contest is played with."""
-        return {"wild_order": self.wild_order} if self.wild_order else {}
+        return {str(k): str(v) for k, v in (self.ruleset_options or {}).items()}
 
     def clean(self) -> None:
         """Settings no game could be played with are refused in the admin, with the reason."""
         from django.core.exceptions import ValidationError
 
         from referee import MatchConfig
-        from referee.engine import RULESETS
+        from referee.engine import RULESETS, EngineError, check_options
 
         if self.ruleset not in RULESETS:
             raise ValidationError({"ruleset": f"unknown ruleset; known: {', '.join(RULESETS)}"})
@@ -133,6 +131,12 @@ class Contest(models.Model):
             raise ValidationError(
                 {"players": f"{self.ruleset} is played by {rules.min_players}-{rules.max_players}"}
             )
+        if not isinstance(self.ruleset_options, dict):
+            raise ValidationError({"ruleset_options": "a JSON object: option name to value"})
+        try:
+            check_options(self.ruleset, self.options())
+        except EngineError as exc:
+            raise ValidationError({"ruleset_options": str(exc)}) from None
         try:
             MatchConfig(
                 ruleset=self.ruleset, options=self.options(), time_per_move=self.time_per_move

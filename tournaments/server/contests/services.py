@@ -8,7 +8,7 @@ the results) are the ladder's services (`tournaments.server.ladder.services`).""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ class ContestSettings:
     players: int = 2
     time_per_move: float = 1.0
     build_timeout: int = 120
-    wild_order: str = ""
+    ruleset_options: dict[str, str] = field(default_factory=dict)  # the family's schema checks
     isolation: str = ""
     opens: datetime | None = None
     deadline: datetime | None = None
@@ -108,7 +108,7 @@ def create_contest(slug: str, settings: ContestSettings) -> Contest:
             players=settings.players,
             time_per_move=settings.time_per_move,
             build_timeout=settings.build_timeout,
-            wild_order=settings.wild_order,
+            ruleset_options=dict(settings.ruleset_options),
             isolation=settings.isolation,
             opens=settings.opens,
             deadline=settings.deadline,
@@ -124,9 +124,10 @@ def configure_default(
     ruleset: str | None = None,
     players: int | None = None,
     time_per_move: float | None = None,
-    wild_order: str | None = None,
+    ruleset_options: dict[str, str] | None = None,
 ) -> Contest:
-    """The default contest with the settings given changed (None: left as it is), checked."""
+    """The default contest with the settings given changed (None: left as it is; options given
+    are added to its own), checked."""
     contest = Contest.current()
     if ruleset is not None:
         contest.ruleset = ruleset
@@ -134,8 +135,8 @@ def configure_default(
         contest.players = players
     if time_per_move is not None:
         contest.time_per_move = time_per_move
-    if wild_order is not None:
-        contest.wild_order = wild_order
+    if ruleset_options:
+        contest.ruleset_options = {**contest.ruleset_options, **ruleset_options}
     return _checked(contest)
 
 

@@ -25,39 +25,45 @@ _sym_db = _symbol_database.Default()
 from azul_arena.v1 import game_pb2 as azul__arena_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1b\x61zul_arena/v1/referee.proto\x12\razul_arena.v1\x1a\x18\x61zul_arena/v1/game.proto\"D\n\x08SeatSpec\x12\x0f\n\x05\x65ntry\x18\x01 \x01(\tH\x00\x12\x0f\n\x05token\x18\x02 \x01(\tH\x00\x12\x0c\n\x04name\x18\x03 \x01(\tB\x08\n\x06player\"\xcf\x02\n\rMatchSettings\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12\x11\n\x04seed\x18\x02 \x01(\x04H\x00\x88\x01\x01\x12\x14\n\x0c\x66irst_player\x18\x03 \x01(\r\x12\x14\n\x0cmove_time_ms\x18\x04 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x05 \x01(\r\x12\x1f\n\x17\x66irst_move_allowance_ms\x18\x06 \x01(\r\x12\x10\n\x08grace_ms\x18\x07 \x01(\r\x12\x30\n\x0c\x66\x61ult_policy\x18\x08 \x01(\x0e\x32\x1a.azul_arena.v1.FaultPolicy\x12\x13\n\x0bmax_strikes\x18\t \x01(\r\x12\x18\n\x10hello_timeout_ms\x18\n \x01(\r\x12\x12\n\nwild_order\x18\x0b \x01(\t\x12\'\n\x05\x63lock\x18\x0c \x01(\x0e\x32\x18.azul_arena.v1.ClockKindB\x07\n\x05_seed\"{\n\x0fRunMatchRequest\x12&\n\x05seats\x18\x01 \x03(\x0b\x32\x17.azul_arena.v1.SeatSpec\x12.\n\x08settings\x18\x02 \x01(\x0b\x32\x1c.azul_arena.v1.MatchSettings\x12\x10\n\x08match_id\x18\x03 \x01(\t\"\xa4\x01\n\nSeatResult\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05score\x18\x02 \x01(\x05\x12\x0c\n\x04rank\x18\x03 \x01(\r\x12/\n\x0btermination\x18\x04 \x01(\x0e\x32\x1a.azul_arena.v1.Termination\x12\x0f\n\x07strikes\x18\x05 \x01(\r\x12\r\n\x05moves\x18\x06 \x01(\r\x12\x1a\n\x12move_time_total_us\x18\x07 \x01(\x04\"\x91\x01\n\x10RunMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12(\n\x05seats\x18\x02 \x03(\x0b\x32\x19.azul_arena.v1.SeatResult\x12,\n\x06reason\x18\x03 \x01(\x0e\x32\x1c.azul_arena.v1.GameEndReason\x12\x13\n\x0brecord_json\x18\x04 \x01(\t\"%\n\x11WatchMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"\x83\x02\n\x12WatchMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x10\n\x08sequence\x18\x02 \x01(\r\x12.\n\x07started\x18\x03 \x01(\x0b\x32\x1b.azul_arena.v1.MatchStartedH\x00\x12\x30\n\x0bmove_played\x18\x04 \x01(\x0b\x32\x19.azul_arena.v1.MovePlayedH\x00\x12\x32\n\x0cseat_faulted\x18\x05 \x01(\x0b\x32\x1a.azul_arena.v1.SeatFaultedH\x00\x12*\n\x05\x65nded\x18\x06 \x01(\x0b\x32\x19.azul_arena.v1.MatchEndedH\x00\x42\x07\n\x05\x65vent\".\n\x0cMatchStarted\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12\r\n\x05names\x18\x02 \x03(\t\"z\n\nMovePlayed\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04move\x18\x02 \x01(\t\x12\x12\n\nelapsed_us\x18\x03 \x01(\x04\x12\x13\n\x0bsubstituted\x18\x04 \x01(\x08\x12\'\n\x05state\x18\x05 \x01(\x0b\x32\x18.azul_arena.v1.GameState\"z\n\x0bSeatFaulted\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12)\n\x05\x66\x61ult\x18\x02 \x01(\x0e\x32\x1a.azul_arena.v1.Termination\x12\x0f\n\x07strikes\x18\x03 \x01(\r\x12\x11\n\tforfeited\x18\x04 \x01(\x08\x12\x0e\n\x06\x64\x65tail\x18\x05 \x01(\t\"\x8b\x01\n\nMatchEnded\x12\x0e\n\x06scores\x18\x01 \x03(\x05\x12\r\n\x05ranks\x18\x02 \x03(\r\x12\x30\n\x0cterminations\x18\x03 \x03(\x0e\x32\x1a.azul_arena.v1.Termination\x12,\n\x06reason\x18\x04 \x01(\x0e\x32\x1c.azul_arena.v1.GameEndReason*P\n\tClockKind\x12\x1a\n\x16\x43LOCK_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x43LOCK_KIND_WALL\x10\x01\x12\x12\n\x0e\x43LOCK_KIND_CPU\x10\x02*^\n\x0b\x46\x61ultPolicy\x12\x1c\n\x18\x46\x41ULT_POLICY_UNSPECIFIED\x10\x00\x12\x17\n\x13\x46\x41ULT_POLICY_RANDOM\x10\x01\x12\x18\n\x14\x46\x41ULT_POLICY_FORFEIT\x10\x02\x32\xb2\x01\n\x0eRefereeService\x12K\n\x08RunMatch\x12\x1e.azul_arena.v1.RunMatchRequest\x1a\x1f.azul_arena.v1.RunMatchResponse\x12S\n\nWatchMatch\x12 .azul_arena.v1.WatchMatchRequest\x1a!.azul_arena.v1.WatchMatchResponse0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1b\x61zul_arena/v1/referee.proto\x12\razul_arena.v1\x1a\x18\x61zul_arena/v1/game.proto\"D\n\x08SeatSpec\x12\x0f\n\x05\x65ntry\x18\x01 \x01(\tH\x00\x12\x0f\n\x05token\x18\x02 \x01(\tH\x00\x12\x0c\n\x04name\x18\x03 \x01(\tB\x08\n\x06player\"\xbf\x03\n\rMatchSettings\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12\x11\n\x04seed\x18\x02 \x01(\x04H\x00\x88\x01\x01\x12\x14\n\x0c\x66irst_player\x18\x03 \x01(\r\x12\x14\n\x0cmove_time_ms\x18\x04 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x05 \x01(\r\x12\x1f\n\x17\x66irst_move_allowance_ms\x18\x06 \x01(\r\x12\x10\n\x08grace_ms\x18\x07 \x01(\r\x12\x30\n\x0c\x66\x61ult_policy\x18\x08 \x01(\x0e\x32\x1a.azul_arena.v1.FaultPolicy\x12\x13\n\x0bmax_strikes\x18\t \x01(\r\x12\x18\n\x10hello_timeout_ms\x18\n \x01(\r\x12\x16\n\nwild_order\x18\x0b \x01(\tB\x02\x18\x01\x12\'\n\x05\x63lock\x18\x0c \x01(\x0e\x32\x18.azul_arena.v1.ClockKind\x12:\n\x07options\x18\r \x03(\x0b\x32).azul_arena.v1.MatchSettings.OptionsEntry\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x07\n\x05_seed\"{\n\x0fRunMatchRequest\x12&\n\x05seats\x18\x01 \x03(\x0b\x32\x17.azul_arena.v1.SeatSpec\x12.\n\x08settings\x18\x02 \x01(\x0b\x32\x1c.azul_arena.v1.MatchSettings\x12\x10\n\x08match_id\x18\x03 \x01(\t\"\xa4\x01\n\nSeatResult\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05score\x18\x02 \x01(\x05\x12\x0c\n\x04rank\x18\x03 \x01(\r\x12/\n\x0btermination\x18\x04 \x01(\x0e\x32\x1a.azul_arena.v1.Termination\x12\x0f\n\x07strikes\x18\x05 \x01(\r\x12\r\n\x05moves\x18\x06 \x01(\r\x12\x1a\n\x12move_time_total_us\x18\x07 \x01(\x04\"\x91\x01\n\x10RunMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12(\n\x05seats\x18\x02 \x03(\x0b\x32\x19.azul_arena.v1.SeatResult\x12,\n\x06reason\x18\x03 \x01(\x0e\x32\x1c.azul_arena.v1.GameEndReason\x12\x13\n\x0brecord_json\x18\x04 \x01(\t\"%\n\x11WatchMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"\x83\x02\n\x12WatchMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x10\n\x08sequence\x18\x02 \x01(\r\x12.\n\x07started\x18\x03 \x01(\x0b\x32\x1b.azul_arena.v1.MatchStartedH\x00\x12\x30\n\x0bmove_played\x18\x04 \x01(\x0b\x32\x19.azul_arena.v1.MovePlayedH\x00\x12\x32\n\x0cseat_faulted\x18\x05 \x01(\x0b\x32\x1a.azul_arena.v1.SeatFaultedH\x00\x12*\n\x05\x65nded\x18\x06 \x01(\x0b\x32\x19.azul_arena.v1.MatchEndedH\x00\x42\x07\n\x05\x65vent\".\n\x0cMatchStarted\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12\r\n\x05names\x18\x02 \x03(\t\"z\n\nMovePlayed\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04move\x18\x02 \x01(\t\x12\x12\n\nelapsed_us\x18\x03 \x01(\x04\x12\x13\n\x0bsubstituted\x18\x04 \x01(\x08\x12\'\n\x05state\x18\x05 \x01(\x0b\x32\x18.azul_arena.v1.GameState\"z\n\x0bSeatFaulted\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12)\n\x05\x66\x61ult\x18\x02 \x01(\x0e\x32\x1a.azul_arena.v1.Termination\x12\x0f\n\x07strikes\x18\x03 \x01(\r\x12\x11\n\tforfeited\x18\x04 \x01(\x08\x12\x0e\n\x06\x64\x65tail\x18\x05 \x01(\t\"\x8b\x01\n\nMatchEnded\x12\x0e\n\x06scores\x18\x01 \x03(\x05\x12\r\n\x05ranks\x18\x02 \x03(\r\x12\x30\n\x0cterminations\x18\x03 \x03(\x0e\x32\x1a.azul_arena.v1.Termination\x12,\n\x06reason\x18\x04 \x01(\x0e\x32\x1c.azul_arena.v1.GameEndReason*P\n\tClockKind\x12\x1a\n\x16\x43LOCK_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x43LOCK_KIND_WALL\x10\x01\x12\x12\n\x0e\x43LOCK_KIND_CPU\x10\x02*^\n\x0b\x46\x61ultPolicy\x12\x1c\n\x18\x46\x41ULT_POLICY_UNSPECIFIED\x10\x00\x12\x17\n\x13\x46\x41ULT_POLICY_RANDOM\x10\x01\x12\x18\n\x14\x46\x41ULT_POLICY_FORFEIT\x10\x02\x32\xb2\x01\n\x0eRefereeService\x12K\n\x08RunMatch\x12\x1e.azul_arena.v1.RunMatchRequest\x1a\x1f.azul_arena.v1.RunMatchResponse\x12S\n\nWatchMatch\x12 .azul_arena.v1.WatchMatchRequest\x1a!.azul_arena.v1.WatchMatchResponse0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'azul_arena.v1.referee_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CLOCKKIND']._serialized_start=1659
-  _globals['_CLOCKKIND']._serialized_end=1739
-  _globals['_FAULTPOLICY']._serialized_start=1741
-  _globals['_FAULTPOLICY']._serialized_end=1835
+  _globals['_MATCHSETTINGS_OPTIONSENTRY']._loaded_options = None
+  _globals['_MATCHSETTINGS_OPTIONSENTRY']._serialized_options = b'8\001'
+  _globals['_MATCHSETTINGS'].fields_by_name['wild_order']._loaded_options = None
+  _globals['_MATCHSETTINGS'].fields_by_name['wild_order']._serialized_options = b'\030\001'
+  _globals['_CLOCKKIND']._serialized_start=1771
+  _globals['_CLOCKKIND']._serialized_end=1851
+  _globals['_FAULTPOLICY']._serialized_start=1853
+  _globals['_FAULTPOLICY']._serialized_end=1947
   _globals['_SEATSPEC']._serialized_start=72
   _globals['_SEATSPEC']._serialized_end=140
   _globals['_MATCHSETTINGS']._serialized_start=143
-  _globals['_MATCHSETTINGS']._serialized_end=478
-  _globals['_RUNMATCHREQUEST']._serialized_start=480
-  _globals['_RUNMATCHREQUEST']._serialized_end=603
-  _globals['_SEATRESULT']._serialized_start=606
-  _globals['_SEATRESULT']._serialized_end=770
-  _globals['_RUNMATCHRESPONSE']._serialized_start=773
-  _globals['_RUNMATCHRESPONSE']._serialized_end=918
-  _globals['_WATCHMATCHREQUEST']._serialized_start=920
-  _globals['_WATCHMATCHREQUEST']._serialized_end=957
-  _globals['_WATCHMATCHRESPONSE']._serialized_start=960
-  _globals['_WATCHMATCHRESPONSE']._serialized_end=1219
-  _globals['_MATCHSTARTED']._serialized_start=1221
-  _globals['_MATCHSTARTED']._serialized_end=1267
-  _globals['_MOVEPLAYED']._serialized_start=1269
-  _globals['_MOVEPLAYED']._serialized_end=1391
-  _globals['_SEATFAULTED']._serialized_start=1393
-  _globals['_SEATFAULTED']._serialized_end=1515
-  _globals['_MATCHENDED']._serialized_start=1518
-  _globals['_MATCHENDED']._serialized_end=1657
-  _globals['_REFEREESERVICE']._serialized_start=1838
-  _globals['_REFEREESERVICE']._serialized_end=2016
+  _globals['_MATCHSETTINGS']._serialized_end=590
+  _globals['_MATCHSETTINGS_OPTIONSENTRY']._serialized_start=535
+  _globals['_MATCHSETTINGS_OPTIONSENTRY']._serialized_end=581
+  _globals['_RUNMATCHREQUEST']._serialized_start=592
+  _globals['_RUNMATCHREQUEST']._serialized_end=715
+  _globals['_SEATRESULT']._serialized_start=718
+  _globals['_SEATRESULT']._serialized_end=882
+  _globals['_RUNMATCHRESPONSE']._serialized_start=885
+  _globals['_RUNMATCHRESPONSE']._serialized_end=1030
+  _globals['_WATCHMATCHREQUEST']._serialized_start=1032
+  _globals['_WATCHMATCHREQUEST']._serialized_end=1069
+  _globals['_WATCHMATCHRESPONSE']._serialized_start=1072
+  _globals['_WATCHMATCHRESPONSE']._serialized_end=1331
+  _globals['_MATCHSTARTED']._serialized_start=1333
+  _globals['_MATCHSTARTED']._serialized_end=1379
+  _globals['_MOVEPLAYED']._serialized_start=1381
+  _globals['_MOVEPLAYED']._serialized_end=1503
+  _globals['_SEATFAULTED']._serialized_start=1505
+  _globals['_SEATFAULTED']._serialized_end=1627
+  _globals['_MATCHENDED']._serialized_start=1630
+  _globals['_MATCHENDED']._serialized_end=1769
+  _globals['_REFEREESERVICE']._serialized_start=1950
+  _globals['_REFEREESERVICE']._serialized_end=2128
 # @@protoc_insertion_point(module_scope)

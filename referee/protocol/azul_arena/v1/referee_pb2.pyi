@@ -37,7 +37,14 @@ class SeatSpec(_message.Message):
     def __init__(self, entry: _Optional[str] = ..., token: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
 
 class MatchSettings(_message.Message):
-    __slots__ = ("ruleset", "seed", "first_player", "move_time_ms", "time_bank_ms", "first_move_allowance_ms", "grace_ms", "fault_policy", "max_strikes", "hello_timeout_ms", "wild_order", "clock")
+    __slots__ = ("ruleset", "seed", "first_player", "move_time_ms", "time_bank_ms", "first_move_allowance_ms", "grace_ms", "fault_policy", "max_strikes", "hello_timeout_ms", "wild_order", "clock", "options")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
@@ -50,6 +57,7 @@ class MatchSettings(_message.Message):
     HELLO_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     WILD_ORDER_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     seed: int
     first_player: int
@@ -62,7 +70,8 @@ class MatchSettings(_message.Message):
     hello_timeout_ms: int
     wild_order: str
     clock: ClockKind
-    def __init__(self, ruleset: _Optional[str] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ..., move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., first_move_allowance_ms: _Optional[int] = ..., grace_ms: _Optional[int] = ..., fault_policy: _Optional[_Union[FaultPolicy, str]] = ..., max_strikes: _Optional[int] = ..., hello_timeout_ms: _Optional[int] = ..., wild_order: _Optional[str] = ..., clock: _Optional[_Union[ClockKind, str]] = ...) -> None: ...
+    options: _containers.ScalarMap[str, str]
+    def __init__(self, ruleset: _Optional[str] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ..., move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., first_move_allowance_ms: _Optional[int] = ..., grace_ms: _Optional[int] = ..., fault_policy: _Optional[_Union[FaultPolicy, str]] = ..., max_strikes: _Optional[int] = ..., hello_timeout_ms: _Optional[int] = ..., wild_order: _Optional[str] = ..., clock: _Optional[_Union[ClockKind, str]] = ..., options: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class RunMatchRequest(_message.Message):
     __slots__ = ("seats", "settings", "match_id")
