@@ -4,13 +4,13 @@ names it."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 
 from referee.engine import FAMILIES, RULESETS, EngineError, Game, new_game, register, replay
 from referee.engine.game import ENGINES
@@ -62,13 +62,13 @@ def test_a_family_cannot_take_another_familys_name_or_ruleset(tiny: None) -> Non
 def test_a_tournament_of_two_sdk_bots(tiny: None, tmp_path: Path) -> None:
     from tournaments.entries import Entry
     from tournaments.store import Store
-    from tournaments.tournament import TournamentConfig, play, prepare
+    from tournaments.tournament import TournamentConfig, prepare, run_tournament
 
     entries = [Entry("one", str(BOT)), Entry("two", str(BOT))]
     config = TournamentConfig(entries, ruleset="azul-tiny", seed=1, isolation="none")
     with Store.open(tmp_path / "t.db") as store:
         config, games = prepare(store, config)
-        summary = play(store, config, games, 2, Console(quiet=True), live=False)
+        summary = asyncio.run(run_tournament(store, config, games, concurrency=2))
         assert (summary.played, summary.failed) == (2, 0), summary.errors
         done = list(store.games(done_only=True))
         assert all(s.termination == "ok" for g in done for s in g.seats)
