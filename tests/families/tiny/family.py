@@ -91,7 +91,7 @@ class TinyGame(Game):
 
     def push(self, move: Any) -> None:
         if move not in self.legal_moves():
-            raise IllegalMoveError(f"{move} is not legal now", rule="take")
+            raise IllegalMoveError("take", "not legal now", move)
         src, colour = move[0], move[1]
         taken = (self.factory if src == "F" else self.centre).count(colour)
         if src == "F":
