@@ -25,9 +25,6 @@ __all__ = ["Rejected", "Unreachable", "answer", "configure_logging", "play"]
 log = logging.getLogger("sdk")
 
 
-ERROR_PREFIX = "error: "  # a reply saying choose_move raised (referee.match reads it)
-
-
 def last_line(exc: BaseException, keep: int = 200) -> str:
     """The last line of `exc`'s traceback (`KeyError: 'x'`), clipped to `keep` characters."""
     line = traceback.format_exception_only(type(exc), exc)[-1].strip()
@@ -84,7 +81,7 @@ def answer(bot: Bot, state: Any, legal: Sequence[str], reply: Any) -> None:
             bot_traceback(exc).rstrip(),
         )
         # The referee names it a crash and shows this line, even when the log cannot (full).
-        reply.move = ERROR_PREFIX + last_line(exc)
+        reply.crash = last_line(exc)
         return
     if isinstance(move, int) and not isinstance(move, bool):
         if not 0 <= move < len(legal):

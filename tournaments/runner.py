@@ -73,39 +73,48 @@ def parallel_games(cpus: int | None = None) -> int:
 
 
 class Pool:
-    """The runner's model of the Arena's bot processes, kept across the runs (the rounds) that
-    share one Arena: how many each entry holds, how many of those are playing, and which idle
-    one the Arena would end first past `max_processes` (the least recently used).
+    """The runner's plan of the Arena's bot processes, kept across the runs (the rounds) that
+    share one Arena: the games each entry is playing, and its processes in a `referee.BotPool`
+    (busy and idle per entry), which ends the least recently used idle one past
+    `max_processes` by the same rule as the Arena's own pool. The runner asks it rather than
+    restating that rule.
 
     `parallel` is how many games the machine plays usefully at once (`parallel_games()`);
     None, like `max_processes` None, sets no limit (a cluster: each worker has its own Arena).
     """
 
     def __init__(self, max_processes: int | None = None, parallel: int | None = None) -> None:
+        from referee import BotPool, Slot
+
         self.max_processes = max_processes
         self.parallel = parallel
+        self.processes: BotPool[Slot] = BotPool(max_processes)
+        self._slot = Slot
         self.busy: Counter[str] = Counter()  # entry -> games it is playing now
-        self.held: Counter[str] = Counter()  # entry -> processes the Arena is believed to hold
-        self._last_used: dict[str, int] = {}
-        self._tick = 0
+        self._playing: dict[str, list[Slot]] = {}  # game id -> the processes it plays on
         self.in_flight = 0
-        self.started = 0  # processes started, by the model's reckoning
+        self.started = 0  # processes started, by the plan's reckoning
         self.changes = 0  # games started and ended so far: a pick only changes with them
+
+    @property
+    def held(self) -> dict[str, int]:
+        """Entry -> the processes it holds (busy and idle), by the plan."""
+        return {entry: self.processes.held(entry) for entry in self.processes.entries()}
 
     def needs(self, game: ScheduledGame) -> tuple[int, int]:
         """(extra, first): the processes `game` would start for entries whose every process is
         playing, and for entries that hold none."""
         # Called for up to `Dispatch.window` games per pick, several picks per game: plain
-        # tuple and dict operations, no Counter per call.
+        # tuple operations and two look-ups per seat.
         first = extra = 0
         seats = game.seats
+        processes = self.processes
         for i, name in enumerate(seats):
             if i and name in seats[:i]:
                 continue  # the same entry twice: counted at its first seat
-            held = self.held.get(name, 0)
-            missing = seats.count(name) - (held - self.busy.get(name, 0))
+            missing = seats.count(name) - processes.idle(name)
             if missing > 0:
-                new = 1 if held == 0 else 0
+                new = 1 if processes.held(name) == 0 else 0
                 first += new
                 extra += missing - new
         return extra, first
@@ -119,37 +128,33 @@ class Pool:
             return False
         return (
             self.max_processes is None
-            or sum(self.held.values()) + first + extra <= self.max_processes
+            or self.processes.live() + first + extra <= self.max_processes
         )
 
     def start(self, game: ScheduledGame) -> None:
-        for name, seats in Counter(game.seats).items():
-            missing = seats - (self.held[name] - self.busy[name])
-            if missing > 0:
-                self.held[name] += missing
-                self.started += missing
-            self.busy[name] += seats
+        """`game` starts: its seats take idle processes, else new ones; past the cap the pool
+        ends idle ones as the Arena will."""
+        slots = []
+        for name in game.seats:
+            slot = self.processes.take(name)
+            if slot is None:
+                slot = self._slot(name)
+                self.processes.add(slot)
+                self.started += 1
+            slots.append(slot)
+            self.busy[name] += 1
+        self._playing[game.game_id] = slots
         self.in_flight += 1
         self.changes += 1
-        if self.max_processes is not None:
-            self._evict(sum(self.held.values()) - self.max_processes)
-
-    def _evict(self, count: int) -> None:
-        """Forget `count` idle processes, least recently used first, as the Arena ends them."""
-        while count > 0:
-            idle = [n for n in self.held if self.held[n] > self.busy[n]]
-            if not idle:
-                return
-            victim = min(idle, key=lambda n: self._last_used.get(n, 0))
-            self.held[victim] -= 1
-            count -= 1
+        while self.processes.evict() is not None:
+            pass
 
     def release(self, game: ScheduledGame) -> None:
         """`game` has finished (or failed): its entries are free again."""
-        self._tick += 1
+        for slot in self._playing.pop(game.game_id, []):
+            self.processes.put_back(slot)
         for name in game.seats:
             self.busy[name] -= 1
-            self._last_used[name] = self._tick
         self.in_flight -= 1
         self.changes += 1
 

@@ -99,7 +99,7 @@ def play(
             workers: list[Any] = [None, None]
             workers[seat] = await human
             workers[1 - seat] = await arena.acquire(opponent)
-            result = await arena.play(names, config, on_event=watcher, _workers=workers)
+            result = await arena.play(names, config, on_event=watcher, bots=workers)
             # The seat's stream closes with the Arena: expected now, not worth a warning.
             logging.getLogger("sdk").setLevel(logging.ERROR)
             return result
