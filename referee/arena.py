@@ -365,8 +365,11 @@ class Arena:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
 
-    async def retire(self, worker: Bot) -> None:
-        """End a bot: the pool forgets it and its process (if the Arena launched it) ends."""
+    async def retire(self, worker: SeatBot) -> None:
+        """End a bot: the pool forgets it and its process (if the Arena launched it) ends (a
+        NoBot has nothing to end)."""
+        if isinstance(worker, NoBot):
+            return
         self.pool.drop(worker)
         if worker.keepalive is not None:
             worker.keepalive.cancel()

@@ -85,7 +85,7 @@ async def _check_games(
     """Play the bot (seat rotating) against random bots: every ruleset x 2, 3, 4 players. With
     no `rulesets`, those the bot declares in its Hello. Returns the rulesets, the unknown names
     the bot declared, and each game's (ruleset, players, the bot's SeatResult)."""
-    from referee import Arena, MatchConfig
+    from referee import Arena, FaultPolicy, MatchConfig
 
     out = []
     unknown: list[str] = []
@@ -109,7 +109,7 @@ async def _check_games(
                         time_per_move=time_per_move,
                         grace=grace,
                         first_move_allowance=FIRST_MOVE_ALLOWANCE,
-                        fault_policy="forfeit",
+                        fault_policy=FaultPolicy.FORFEIT,
                     )
                     result = await arena.play(seats, config)
                     out.append((ruleset, players, result.seats[seat]))

@@ -52,7 +52,7 @@ def play(
 
     Example: azul-arena play greedy --seat 1
     """
-    from referee import Arena, MatchConfig, check_entry, write_replay
+    from referee import Arena, FaultPolicy, MatchConfig, check_entry, write_replay
     from sdk.client import play as play_seat
     from tournaments.human import HumanSeat, TableWatcher
 
@@ -76,7 +76,7 @@ def play(
             seed=seed,
             time_per_move=bot_time,
             seat_time_per_move=tuple(limits),
-            fault_policy="random",
+            fault_policy=FaultPolicy.RANDOM,
             max_strikes=3,
             options=options,
         )
