@@ -477,7 +477,7 @@ class Arena:
         one."""
         assert self.server is not None and self._launching is not None
         entry = self.entry_of(name)
-        target = python_target(entry)  # ValueError for no entry at all: _spawn reports it
+        target = python_target(entry)  # ValueError for no entry at all: spawn reports it
         limits = self.settings.entry_limits.get(name, self.settings.limits)
         env = self.settings.entry_env.get(name, {})
         if self.warm_start and target is not None:

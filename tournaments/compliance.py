@@ -13,12 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from referee import run_loop
+from referee import Termination, run_loop
 
 # A freshly launched bot's first answer includes its warm-up (lazy imports): without an
 # allowance one slow first move can cascade into strikes (a late reply then counts as malformed).
 FIRST_MOVE_ALLOWANCE = 1.0
 T = TypeVar("T")
+
+# A seat that ended so never completed its handshake.
+_HANDSHAKE = (Termination.NO_HELLO, Termination.VERSION_MISMATCH, Termination.BAD_TOKEN)
 
 
 class CheckStopped(RuntimeError):
@@ -196,8 +199,9 @@ def run_check(  # noqa: PLR0913  # the options of `bot check`, each with a defau
         return report
     first = seats[0][2]
     # No name: the bot never said Hello (the referee played its seat without it).
-    handshake = first.termination not in ("no_hello", "version_mismatch", "bad_token") and not (
-        first.termination in ("crash", "malformed") and (first.moves == 0 or not first.bot_name)
+    handshake = first.termination not in _HANDSHAKE and not (
+        first.termination in (Termination.CRASH, Termination.MALFORMED)
+        and (first.moves == 0 or not first.bot_name)
     )
     report.checks.append(
         Check(
@@ -223,7 +227,7 @@ def run_check(  # noqa: PLR0913  # the options of `bot check`, each with a defau
     def faults(kinds: tuple[str, ...], which: list[Any]) -> int:
         return sum(s.faults.get(k, 0) for _, _, s in which for k in kinds)
 
-    timeouts = faults(("timeout",), seats)
+    timeouts = faults((Termination.TIMEOUT,), seats)
     slowest = max(s.move_time_total / max(1, s.moves) for _, _, s in seats)
     report.checks.append(
         Check(
@@ -234,7 +238,7 @@ def run_check(  # noqa: PLR0913  # the options of `bot check`, each with a defau
             else f"slowest game average {slowest * 1e3:.1f} ms/move",
         )
     )
-    illegal = faults(("illegal", "malformed"), seats)
+    illegal = faults((Termination.ILLEGAL, Termination.MALFORMED), seats)
     report.checks.append(
         Check(
             "only legal moves",
@@ -246,7 +250,7 @@ def run_check(  # noqa: PLR0913  # the options of `bot check`, each with a defau
     )
     for players in (2, 3, 4):
         mine = [s for _, p, s in seats if p == players]
-        bad = [s for s in mine if s.termination != "ok"]
+        bad = [s for s in mine if s.termination != Termination.OK]
         report.checks.append(
             Check(
                 f"survives {players}-player games",
@@ -258,7 +262,7 @@ def run_check(  # noqa: PLR0913  # the options of `bot check`, each with a defau
         )
     for ruleset in report.rulesets:
         mine = [s for r, _, s in seats if r == ruleset]
-        bad = [s for s in mine if s.termination != "ok"]
+        bad = [s for s in mine if s.termination != Termination.OK]
         report.checks.append(
             Check(
                 f"plays {ruleset}",

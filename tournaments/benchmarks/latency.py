@@ -142,7 +142,7 @@ INSTANT_BOT = str(Path(__file__).resolve().parents[2] / "bots" / "first_bot.py")
 async def _mixed_game(arena: Any, entry: str, seed: int, times: dict[str, list[float]]) -> None:
     """One game of `entry` against the SDK's instant bot, seats alternating with `seed`: each
     seat's answered moves' round trips (seconds) go to `times[entry]` and `times["first"]`."""
-    from referee import MatchConfig, MatchEvent, MovePlayed
+    from referee import MatchConfig, MatchEvent, MovePlayed, Termination
 
     seats = [entry, "first"] if seed % 2 == 0 else ["first", entry]
 
@@ -154,7 +154,7 @@ async def _mixed_game(arena: Any, entry: str, seed: int, times: dict[str, list[f
     played = await arena.play(
         seats, MatchConfig(seed=seed, first_move_allowance=1.0), on_event=note
     )
-    faulty = [s for s in played.seats if s.termination != "ok" or s.strikes]
+    faulty = [s for s in played.seats if s.termination != Termination.OK or s.strikes]
     if faulty:
         raise ValueError(
             f"{faulty[0].entry} did not play cleanly ({faulty[0].termination}, "
