@@ -48,6 +48,9 @@ class SeatClock:
     # told its limit, so it thinks as it did.
     enforced: bool = True
 
+    def __post_init__(self) -> None:
+        self.kind = Clock(self.kind)  # a plain name ("cpu") is taken too
+
     def wall_deadline(self) -> float:
         """Wall seconds after the request after which the move is a timeout: the deadline on
         the wall clock; on the cpu clock its ceiling."""

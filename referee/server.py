@@ -414,10 +414,13 @@ class RefereeServer:
         server = grpc.aio.server(options=options, interceptors=[self.guard] if guarded else None)
         names = []
         if bots:
-            bot_pb2_grpc.add_BotServiceServicer_to_server(BotServicer(self.hub), server)
+            # The generated registration functions carry no annotations (grpc_tools).
+            bot_pb2_grpc.add_BotServiceServicer_to_server(  # type: ignore[no-untyped-call]
+                BotServicer(self.hub), server
+            )
             names.append(BOT_SERVICE)
         if api:
-            referee_pb2_grpc.add_RefereeServiceServicer_to_server(
+            referee_pb2_grpc.add_RefereeServiceServicer_to_server(  # type: ignore[no-untyped-call]
                 RefereeServicer(self._run_match, self.board), server
             )
             names.append(REFEREE_SERVICE)
@@ -444,7 +447,7 @@ class RefereeServer:
                 port = server.add_insecure_port(address)
         if port == 0 and not unix:
             raise OSError(f"cannot listen on {address}")
-        return port
+        return int(port)  # grpc is untyped
 
     async def start(self) -> None:
         tcp = not self.listen.startswith("unix:")
