@@ -44,7 +44,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy referee sdk bots tournaments
-	$(BIN)/mypy --strict referee/engine sdk
+	$(BIN)/mypy --strict referee sdk
 	$(BIN)/mypy --strict $(STRICT_DOMAIN)
 	$(BIN)/lint-imports
 

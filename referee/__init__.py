@@ -7,9 +7,10 @@ use only `referee.engine` and `referee.protocol`.
 
 Rooms: `engine/` the rules (imports nothing of the project); `protocol/` the generated stubs, the
 one codec and the transport's settings; the rest is the referee proper: the match
-(`match_types`, `match`, `clocks`, `events`, `replay`), the bots' processes and their isolation
-(`launcher`, `folders`, `sandbox`, `cgroups`), the service (`server`, `sessions`, `service`,
-`access`, `tokens`) and the `Arena` that ties them together.
+(`match_types`, `faults`, `match`, `clocks`, `events`, `replay`), the bots' processes and their
+isolation (`launcher`, `pool`, `folders`, `sandbox`, `cgroups`), the service (`server`,
+`sessions`, `service`, `access`, `tokens`) and the `Arena` that ties them together. The API
+below lists, in groups, only the names the layers above use.
 
 Importing it (or anything under it, the engine included) sets grpc's polling variables in
 os.environ, for this process and its children, unless grpc is loaded already or the user set
@@ -28,29 +29,25 @@ from referee.protocol.transport import tune_grpc
 # Before anything loads grpc, which reads its settings once: see referee.protocol.transport.
 tune_grpc()
 
-_HOMES = {
-    "referee.arena": ["Arena"],
+_HOMES: dict[str, list[str]] = {
+    # Playing matches: the Arena, its settings, and what a match is asked to be and gives.
+    "referee.arena": ["Arena", "BotSettings", "Network"],
     "referee.match_types": [
-        "FAULT_POLICIES",
-        "TERMINATIONS",
-        "FaultPolicy",
         "MatchConfig",
         "MatchResult",
         "SeatResult",
-        "Termination",
+        "FaultPolicy",
+        "FAULT_POLICIES",
     ],
+    "referee.faults": ["Termination"],
+    "referee.clocks": ["Clock", "CLOCKS", "CPU_CEILING", "ClockError", "require_cpu_clock"],
+    "referee.seeds": ["bot_seeds"],
     "referee.match": ["final_ranks"],
-    "referee.events": ["MatchEnded", "MatchEvent", "MatchStarted", "MovePlayed", "SeatFaulted"],
-    "referee.replay": ["build_replay", "write_replay"],
-    "referee.sandbox": [
-        "LEVELS",
-        "IsolationError",
-        "Limits",
-        "caveats",
-        "probe",
-        "require",
-        "strongest",
-    ],
+    # Watching them: a match's events, and its replay written out.
+    "referee.events": ["MatchEnded", "MatchEvent", "MovePlayed", "SeatFaulted"],
+    "referee.replay": ["write_replay"],
+    # The bots: entries and bot folders, the built-in bots, and their processes' books (the
+    # runner plans on a BotPool of Slots, by the Arena's rule).
     "referee.launcher": [
         "bot_environment",
         "builtin_bots",
@@ -62,20 +59,37 @@ _HOMES = {
         "python_target",
         "slug",
     ],
-    "referee.clocks": ["CLOCKS", "CPU_CEILING", "ClockError", "require_cpu_clock"],
-    "referee.seeds": ["bot_seeds"],
     "referee.folders": ["FolderError", "is_folder_entry", "python_bot", "read_folder"],
+    "referee.pool": ["BotPool", "Slot"],
+    # Isolation: the levels, what this machine offers, and a bot's limits.
+    "referee.sandbox": [
+        "LEVELS",
+        "IsolationError",
+        "Limits",
+        "caveats",
+        "probe",
+        "require",
+        "strongest",
+    ],
+    # Serving: tokens, who may call the API, and the rule for a network address.
     "referee.tokens": ["TokenError", "TokenFile"],
-    "referee.access": ["SeatRefused", "is_loopback", "operator_metadata"],
-    "referee.protocol.loop": ["loop_name", "new_loop", "run_loop", "spawn"],
+    "referee.access": ["is_loopback", "operator_metadata"],
+    "referee.server": ["Exposure", "ExposureError", "refuse_exposure"],
+    # The event loop the referee and the SDK run on.
+    "referee.protocol.loop": ["loop_name", "run_loop", "spawn"],
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two lists one)
     "Arena",
+    "BotPool",
+    "BotSettings",
     "CLOCKS",
     "CPU_CEILING",
+    "Clock",
     "ClockError",
+    "Exposure",
+    "ExposureError",
     "FAULT_POLICIES",
     "FaultPolicy",
     "FolderError",
@@ -86,18 +100,16 @@ __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two list
     "MatchEnded",
     "MatchEvent",
     "MatchResult",
-    "MatchStarted",
     "MovePlayed",
+    "Network",
     "SeatFaulted",
-    "SeatRefused",
     "SeatResult",
-    "TERMINATIONS",
+    "Slot",
     "Termination",
     "TokenError",
     "TokenFile",
     "bot_environment",
     "bot_seeds",
-    "build_replay",
     "builtin_bots",
     "builtin_target",
     "caveats",
@@ -108,13 +120,13 @@ __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two list
     "is_folder_entry",
     "is_loopback",
     "loop_name",
-    "new_loop",
     "operator_metadata",
     "parse_builtin",
     "probe",
     "python_bot",
     "python_target",
     "read_folder",
+    "refuse_exposure",
     "require",
     "require_cpu_clock",
     "run_loop",
@@ -125,10 +137,11 @@ __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two list
 ]
 
 if TYPE_CHECKING:  # what type checkers and readers see; at run time each loads on first use
-    from referee.access import SeatRefused, is_loopback, operator_metadata
-    from referee.arena import Arena
-    from referee.clocks import CLOCKS, CPU_CEILING, ClockError, require_cpu_clock
-    from referee.events import MatchEnded, MatchEvent, MatchStarted, MovePlayed, SeatFaulted
+    from referee.access import is_loopback, operator_metadata
+    from referee.arena import Arena, BotSettings, Network
+    from referee.clocks import CLOCKS, CPU_CEILING, Clock, ClockError, require_cpu_clock
+    from referee.events import MatchEnded, MatchEvent, MovePlayed, SeatFaulted
+    from referee.faults import Termination
     from referee.folders import FolderError, is_folder_entry, python_bot, read_folder
     from referee.launcher import (
         bot_environment,
@@ -144,25 +157,17 @@ if TYPE_CHECKING:  # what type checkers and readers see; at run time each loads 
     from referee.match import final_ranks
     from referee.match_types import (
         FAULT_POLICIES,
-        TERMINATIONS,
         FaultPolicy,
         MatchConfig,
         MatchResult,
         SeatResult,
-        Termination,
     )
-    from referee.protocol.loop import loop_name, new_loop, run_loop, spawn
-    from referee.replay import build_replay, write_replay
-    from referee.sandbox import (
-        LEVELS,
-        IsolationError,
-        Limits,
-        caveats,
-        probe,
-        require,
-        strongest,
-    )
+    from referee.pool import BotPool, Slot
+    from referee.protocol.loop import loop_name, run_loop, spawn
+    from referee.replay import write_replay
+    from referee.sandbox import LEVELS, IsolationError, Limits, caveats, probe, require, strongest
     from referee.seeds import bot_seeds
+    from referee.server import Exposure, ExposureError, refuse_exposure
     from referee.tokens import TokenError, TokenFile
 
 

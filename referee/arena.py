@@ -8,10 +8,14 @@ An Arena starts an in-process referee server (a unix socket in a temporary direc
 stream carries many games). A bot that crashed or forfeited is killed and relaunched for its
 next game. Several `play()` calls may run at once.
 
-With `max_processes`, the idle bots form a least-recently-used cache: before a new process
-starts, idle ones (the longest unused first) are ended until the live processes (busy, idle,
-starting and the warm standby) fit under the cap. Busy bots are never ended, so a cap below
-the seats of the games in flight is exceeded rather than stalling a game.
+Its settings come in two groups: `BotSettings`, how it runs its bots (isolation, limits,
+variables, reuse, the process cap), and `Network`, where it serves beyond its own bots' socket
+(`listen`, TLS, tokens, the referee's API). The old flat keywords (`Arena(isolation=...)`) still
+work and land in those groups.
+
+Its bots are kept in a `BotPool` (referee.pool): held, busy and idle per entry, and the rule that
+ends the least recently used idle ones past `BotSettings.max_processes`. A match is played by
+`referee.match.play_match`; the Arena finds its seats' bots and keeps their logs.
 """
 
 from __future__ import annotations
@@ -19,22 +23,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import itertools
 import logging
 import os
-import random
 import secrets
 import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from referee import sandbox
-from referee.clocks import SeatClock, require_cpu_clock
+from referee.clocks import Clock, require_cpu_clock
 from referee.events import MatchEvent
+from referee.faults import BotFault, Termination
 from referee.folders import BuildError, build, cap_build_timeout, is_folder_entry, read_folder
 from referee.launcher import (
     ADDRESS_SPACE_LIMIT,
@@ -55,14 +58,15 @@ from referee.launcher import (
     python_target,
     slug,
 )
-from referee.match import MatchRunner, Seat
-from referee.match_types import MatchConfig, MatchResult, SeatResult
+from referee.match import Seat, build_seats, play_match, replay_bots, seat_results
+from referee.match_types import MatchConfig, MatchResult
+from referee.pool import Bot, BotPool, NoBot, SeatBot
 from referee.replay import build_replay
 from referee.sandbox import Limits
 from referee.seeds import bot_seeds
-from referee.server import MatchBoard, RefereeServer
+from referee.server import Exposure, MatchBoard, RefereeServer, refuse_exposure
 from referee.service import run_match_request
-from referee.sessions import BotFault, BotSession
+from referee.sessions import BotSession
 from referee.tokens import TokenFile
 
 OFF = ("0", "false", "no", "off")
@@ -71,22 +75,124 @@ log = logging.getLogger("referee.arena")
 SOCKET_NAME = "referee.sock"
 
 
-@dataclass(eq=False)
-class _Worker:
-    """A connected bot: its session and, when the Arena launched it, its process."""
-
-    entry: str
-    session: BotSession
-    process: BotProcess | None
-    keepalive: asyncio.Task[None] | None = None
-    spawn_to_hello: float = 0.0  # seconds from process start (or a standby's assign) to Hello
-    last_used: int = 0  # the Arena's release counter when it last went idle (LRU order)
-    games: int = 0  # games it has played: its first one's log starts with its start-up
+def _default_limits() -> Limits:
+    return Limits(
+        memory=ADDRESS_SPACE_LIMIT, cpu_seconds=CPU_SECONDS_LIMIT, file_size=FILE_SIZE_LIMIT
+    )
 
 
-def _cpu(worker: _Worker | _Failed) -> float | None:
-    process = worker.process if isinstance(worker, _Worker) else None
-    return process.cpu_seconds() if process is not None else None
+@dataclass
+class BotSettings:
+    """How an Arena runs its bots.
+
+    `isolation`: none, process or sandbox (None: the strongest this machine offers;
+    IsolationError, naming what is missing, for one it cannot provide). `bot_env`: variables
+    every bot gets; `entry_limits` and `entry_env`: per entry name. `hidden`: paths no bot may
+    see even in its own folder (the sandbox hides them). `ponder`: bots keep their CPU between
+    their moves (by default they are frozen). `warm_start`: a warm Python process kept ready
+    (None: unless AZUL_ARENA_WARM_START is 0, false, no or off). `max_processes`: the most bot
+    processes kept alive (referee.pool). `build_timeout`: the longest a bot folder's build may
+    take here, whatever its bot.toml asks for (None: what it asks)."""
+
+    startup_timeout: float = 10.0  # seconds from launch to Hello
+    reuse: bool = True  # a healthy bot plays its entry's next game too
+    ping_interval: float = 10.0  # keep-alive pings of idle bots (0: none)
+    ping_timeout: float = 5.0
+    limits: Limits = field(default_factory=_default_limits)  # every bot's, unless its entry's
+    warm_start: bool | None = None
+    isolation: str | None = None
+    bot_env: dict[str, str] = field(default_factory=dict)
+    entry_limits: dict[str, Limits] = field(default_factory=dict)
+    entry_env: dict[str, dict[str, str]] = field(default_factory=dict)
+    hidden: list[Path] = field(default_factory=list)
+    ponder: bool = False
+    max_processes: int | None = None
+    build_timeout: float | None = None
+
+
+@dataclass
+class Network:
+    """Where an Arena serves beyond its own bots' socket.
+
+    `listen`: the bots' address for remote bots and the operator's API (TCP to operators only:
+    `referee.access`). An address reachable from the network needs `tls` and an operator
+    credential, or `insecure` (`referee.server.refuse_exposure`).
+    `tls` (certificate chain, key) and `tokens` (issued to remote entries and operators). The
+    referee's own API (RunMatch, WatchMatch) is served on `listen` and on the `api` addresses,
+    with `client_ca` and `public_watch` as `RefereeServer` takes them; never on the socket the
+    Arena's own bots are given."""
+
+    listen: str | None = None
+    tls: tuple[bytes, bytes] | None = None
+    tokens: TokenFile | None = None
+    api: list[str] = field(default_factory=list)
+    client_ca: bytes | None = None
+    public_watch: bool = False
+    insecure: bool = False  # serve a network address without TLS or an operator anyway
+
+
+class ArenaOptions(TypedDict, total=False):
+    """The Arena's flat keywords, each landing in `BotSettings` or `Network` (the memory, CPU
+    and file-size limits in `BotSettings.limits`)."""
+
+    startup_timeout: float
+    reuse: bool
+    ping_interval: float
+    ping_timeout: float
+    address_space: int
+    cpu_seconds: int
+    file_size: int
+    warm_start: bool | None
+    isolation: str | None
+    bot_env: dict[str, str] | None
+    entry_limits: dict[str, Limits] | None
+    entry_env: dict[str, dict[str, str]] | None
+    hidden: list[Path] | None
+    ponder: bool
+    max_processes: int | None
+    build_timeout: float | None
+    listen: str | None
+    tls: tuple[bytes, bytes] | None
+    tokens: TokenFile | None
+    api: list[str] | None
+    client_ca: bytes | None
+    public_watch: bool
+    insecure: bool
+
+
+_LIMITS = {"address_space": "memory", "cpu_seconds": "cpu_seconds", "file_size": "file_size"}
+_NETWORK = frozenset(f.name for f in dataclasses.fields(Network))
+_BOTS = frozenset(f.name for f in dataclasses.fields(BotSettings))
+_EMPTY: dict[str, Any] = {
+    "bot_env": {},
+    "entry_limits": {},
+    "entry_env": {},
+    "hidden": [],
+    "api": [],
+}
+
+
+def _grouped(
+    bots: BotSettings | None, network: Network | None, options: ArenaOptions
+) -> tuple[BotSettings, Network]:
+    """The settings groups with the flat keywords `options` put in their places (None for a
+    collection: an empty one)."""
+    bots = dataclasses.replace(bots) if bots is not None else BotSettings()
+    network = dataclasses.replace(network) if network is not None else Network()
+    for name, value in options.items():
+        value = _EMPTY[name] if value is None and name in _EMPTY else value
+        if name in _LIMITS:
+            limits: dict[str, Any] = {_LIMITS[name]: value}
+            bots.limits = dataclasses.replace(bots.limits, **limits)
+        elif name in _NETWORK or name in _BOTS:
+            setattr(network if name in _NETWORK else bots, name, value)
+        else:
+            raise TypeError(f"Arena() got an unexpected keyword argument {name!r}")
+    # Its own collections: add_entry grows them, and the caller's settings stay as given.
+    bots.bot_env, bots.entry_env = dict(bots.bot_env), dict(bots.entry_env)
+    bots.entry_limits, bots.hidden = dict(bots.entry_limits), [Path(h) for h in bots.hidden]
+    network.api = list(network.api)
+    return bots, network
 
 
 def _is_python(entry: str) -> bool:
@@ -94,13 +200,6 @@ def _is_python(entry: str) -> bool:
         return python_target(entry) is not None
     except ValueError:  # not an entry at all: its launch will say so
         return False
-
-
-@dataclass
-class _Failed:
-    termination: str
-    detail: str = ""
-    log_path: str = ""
 
 
 @dataclass
@@ -125,11 +224,11 @@ class _SeatLog:
         return str(self.target) if self.saved else ""
 
 
-def _seat_log(worker: _Worker | _Failed, target: Path | None) -> _SeatLog:
+def _seat_log(worker: SeatBot, target: Path | None) -> _SeatLog:
     """Where a seat's lines of the game about to start are: a bot's first game from the start
     of its log (its start-up included), a later one from where its log ends now (what it wrote
     before belongs to earlier games); a seat that could not start, its launch's whole log."""
-    if isinstance(worker, _Failed):
+    if isinstance(worker, NoBot):
         return _SeatLog(Path(worker.log_path) if worker.log_path else None, 0, target)
     if worker.process is None:  # a remote bot: its output is its own machine's
         return _SeatLog(None, 0, target)
@@ -137,94 +236,42 @@ def _seat_log(worker: _Worker | _Failed, target: Path | None) -> _SeatLog:
     return _SeatLog(path, 0 if worker.games == 0 else log_size(path), target)
 
 
-def _unsupported(declared: tuple[str, ...], ruleset: str) -> _Failed | None:
-    """The forfeit of a bot whose Hello does not list `ruleset` (a Hello that lists no ruleset
-    this referee knows means the classic family, as `bot check` reads it), or None when it
-    plays it."""
-    from referee.engine import rulesets_played
-
-    plays = rulesets_played(declared)
-    if ruleset in plays:
-        return None
-    return _Failed(
-        "unsupported_ruleset", f"this game is {ruleset}; its Hello says it plays {', '.join(plays)}"
-    )
-
-
 class Arena:
     """Runs matches between entries; see the module docstring."""
 
-    def __init__(  # noqa: PLR0913  # keyword-only options, each with a default
+    def __init__(
         self,
         entries: dict[str, str] | list[str] | None = None,
         log_dir: Path | None = None,
-        startup_timeout: float = 10.0,
         *,
-        listen: str | None = None,
-        reuse: bool = True,
-        ping_interval: float = 10.0,
-        ping_timeout: float = 5.0,
-        address_space: int = ADDRESS_SPACE_LIMIT,
-        cpu_seconds: int = CPU_SECONDS_LIMIT,
-        file_size: int = FILE_SIZE_LIMIT,
-        warm_start: bool | None = None,
-        isolation: str | None = None,
-        bot_env: dict[str, str] | None = None,
-        entry_limits: dict[str, Limits] | None = None,
-        entry_env: dict[str, dict[str, str]] | None = None,
-        hidden: list[Path] | None = None,
-        ponder: bool = False,
-        max_processes: int | None = None,
-        tls: tuple[bytes, bytes] | None = None,
-        tokens: TokenFile | None = None,
-        api: list[str] | None = None,
-        client_ca: bytes | None = None,
-        public_watch: bool = False,
-        build_timeout: float | None = None,
+        bots: BotSettings | None = None,
+        network: Network | None = None,
+        **options: Unpack[ArenaOptions],
     ) -> None:
-        """`isolation`: none, process or sandbox (None: the strongest this machine offers;
-        IsolationError, naming what is missing, for one it cannot provide). `bot_env`: variables
-        every bot gets; `entry_limits` and `entry_env`: per entry name. `hidden`: paths no bot
-        may see even in its own folder (the sandbox hides them). `ponder`: bots keep their CPU
-        between their moves (by default they are frozen). `tls` (certificate chain, key) and
-        `tokens` (issued to remote entries and operators): for `listen` (referee serve).
-
-        The referee's own API (RunMatch, WatchMatch) is served on `listen` (on TCP to operators
-        only: `referee.access`) and on the `api` addresses, with `client_ca` and `public_watch`
-        as `RefereeServer` takes them; never on the socket the Arena's own bots are given.
-        RunMatch seats only built-in bots, remote bots by token and the `entries` given here
-        (`referee.service`). `build_timeout`: the longest a bot folder's build may take here,
-        whatever its bot.toml asks for (None: what it asks)."""
-        self._tls, self._tokens = tls, tokens
-        self._api, self._client_ca, self._public_watch = list(api or []), client_ca, public_watch
-        self.isolation = sandbox.require(isolation)
-        self.bot_env = dict(bot_env or {})
-        self.entry_limits = dict(entry_limits or {})
-        self.entry_env = dict(entry_env or {})
-        self.hidden = [Path(h) for h in hidden or []]
-        self.ponder = ponder
+        """`entries`: name -> spec (a list: each its own name). `bots` and `network`: the
+        settings (`BotSettings`, `Network`); `options`, the same as flat keywords.
+        RunMatch seats only built-in bots, remote bots by token and `entries`
+        (`referee.service`). ExposureError (a ValueError) when `network` would serve the
+        network in clear or to nobody in particular (`referee.server.refuse_exposure`)."""
+        self.settings, self.network = _grouped(bots, network, options)
+        net = self.network
+        exposure = Exposure.of(net.listen, net.api, net.tls, net.tokens, net.client_ca)
+        # Before anything starts: what `insecure` lets through, for the caller to warn of.
+        self.exposure_problems = refuse_exposure(exposure, net.insecure)
+        self.isolation = sandbox.require(self.settings.isolation)
         entries = entries or {}
         self.entries = dict(entries) if isinstance(entries, dict) else {e: e for e in entries}
         self.log_dir = Path(log_dir) if log_dir else None
-        self.startup_timeout = startup_timeout
-        self.reuse = reuse
-        self.ping_interval, self.ping_timeout = ping_interval, ping_timeout
-        self.limits = Limits(memory=address_space, cpu_seconds=cpu_seconds, file_size=file_size)
-        self._listen = listen
+        self.pool: BotPool[Bot] = BotPool(self.settings.max_processes)
         self._tmp: Path | None = None
-        self._idle: dict[str, list[_Worker]] = {}
-        self._workers: set[_Worker] = set()
-        self.max_processes = max_processes
-        self._starting = 0  # processes being launched, not yet in _workers
-        self._released = itertools.count(1)
         # One warm Python process kept ready (sdk.standby): a Python bot then says Hello some
         # 100 ms sooner than a fresh process could.
         # AZUL_ARENA_WARM_START=0 (or false, no, off) starts every bot as a fresh process.
         off = os.environ.get("AZUL_ARENA_WARM_START", "").strip().lower() in OFF
-        self.warm_start = not off if warm_start is None else warm_start
+        warm = self.settings.warm_start
+        self.warm_start = not off if warm is None else warm
         self._standby: asyncio.Task[BotProcess] | None = None
         self._builds: dict[Path, asyncio.Task[float]] = {}  # bot folders' build steps, once each
-        self.build_timeout = build_timeout
         self._closing = False
         self.server: RefereeServer | None = None
         self._launching: Isolation | None = None
@@ -247,24 +294,26 @@ class Arena:
         socket_dir = self._tmp / "socket"
         socket_dir.mkdir()
         local = f"unix:{socket_dir / SOCKET_NAME}"
-        listen = self._listen or local
+        net = self.network
+        listen = net.listen or local
         # Frozen bots answer no HTTP/2 keepalive: only remote peers (on `listen`) get it. The
         # Arena's own bots get a socket of their own that serves the bot stream alone.
         self.server = RefereeServer(
             listen,
             run_match=lambda req: run_match_request(self, req),
             also=[local] if listen != local else [],
-            keepalive=self._listen is not None,
-            tls=self._tls,
-            tokens=self._tokens,
-            api=self._api,
-            client_ca=self._client_ca,
-            public_watch=self._public_watch,
-            listen_api=self._listen is not None,
+            keepalive=net.listen is not None,
+            tls=net.tls,
+            tokens=net.tokens,
+            api=list(net.api),
+            client_ca=net.client_ca,
+            public_watch=net.public_watch,
+            listen_api=net.listen is not None,
         )
         await self.server.start()
+        hidden = (*self.settings.hidden, self.log_dir)
         self._launching = Isolation(
-            self.isolation, self._tmp, socket_dir, tuple([*self.hidden, self.log_dir]), self.bot_env
+            self.isolation, self._tmp, socket_dir, hidden, self.settings.bot_env
         )
         self._bot_address = (
             f"unix:{sandbox.SOCKET_DIR}/{SOCKET_NAME}" if self.isolation == "sandbox" else local
@@ -295,7 +344,7 @@ class Arena:
         assert self.server is not None, "the Arena is not started"
         if self.server.api_addresses:
             return self.server.api_addresses[0]
-        if self._listen is None:
+        if self.network.listen is None:
             raise ValueError("this Arena serves no referee API: give it `api` or `listen`")
         return self.server.address
 
@@ -307,10 +356,8 @@ class Arena:
         for task in self._builds.values():
             task.cancel()  # kills a build still running (referee.folders.build)
         await asyncio.gather(*self._builds.values(), return_exceptions=True)
-        workers = list(self._workers)
-        self._workers.clear()
-        self._idle.clear()
-        await asyncio.gather(*(self._retire(w) for w in workers), return_exceptions=True)
+        workers = self.pool.clear()
+        await asyncio.gather(*(self.retire(w) for w in workers), return_exceptions=True)
         if self.server is not None:
             await self.server.stop(0.2)
             self.server = None
@@ -318,8 +365,12 @@ class Arena:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
 
-    async def _retire(self, worker: _Worker) -> None:
-        self._workers.discard(worker)
+    async def retire(self, worker: SeatBot) -> None:
+        """End a bot: the pool forgets it and its process (if the Arena launched it) ends (a
+        NoBot has nothing to end)."""
+        if isinstance(worker, NoBot):
+            return
+        self.pool.drop(worker)
         if worker.keepalive is not None:
             worker.keepalive.cancel()
         if worker.process is not None:
@@ -343,43 +394,33 @@ class Arena:
         from the bots started from now on (theirs are already hidden from it)."""
         self.entries[name] = spec
         if limits is not None:
-            self.entry_limits[name] = limits
+            self.settings.entry_limits[name] = limits
         if env is not None:
-            self.entry_env[name] = env
-        if own is not None and own not in self.hidden:
-            self.hidden.append(own)
+            self.settings.entry_env[name] = env
+        if own is not None and own not in self.settings.hidden:
+            self.settings.hidden.append(own)
             if self._launching is not None:
                 self._launching.hidden = (*self._launching.hidden, own)
 
-    async def acquire(self, name: str) -> _Worker | _Failed:
-        """An idle connected bot for `name`, or a freshly launched one."""
-        idle = self._idle.get(name, [])
-        while idle:
-            worker = idle.pop()  # the most recently used: the others may age out
-            if worker.session.alive and (worker.process is None or not worker.process.exited()):
+    async def acquire(self, name: str) -> SeatBot:
+        """An idle connected bot for `name`, or a freshly launched one (NoBot: why none)."""
+        while (worker := self.pool.take(name)) is not None:
+            if worker.alive():
                 return worker
-            await self._retire(worker)
-        self._starting += 1  # counted from now, so concurrent acquires do not overshoot the cap
-        try:
+            await self.retire(worker)
+        # Counted from now, so that launches at once do not overshoot the cap.
+        with self.pool.starting(name):
             await self._make_room()
-            return await self._spawn(name)
-        finally:
-            self._starting -= 1
+            return await self.spawn(name)
 
     def live_processes(self) -> int:
         """Bot processes alive or starting: busy, idle, being launched, and the warm standby."""
-        return len(self._workers) + self._starting + (self._standby is not None)
+        return self.pool.live() + (self._standby is not None)
 
     async def _make_room(self) -> None:
         """End the least recently used idle bots until the live processes fit the cap."""
-        if self.max_processes is None:
-            return
-        while self.live_processes() > self.max_processes:
-            pools = [pool for pool in self._idle.values() if pool]
-            if not pools:
-                return  # everyone is busy: the game still gets its bot
-            pool = min(pools, key=lambda p: p[0].last_used)  # each pool is oldest first
-            await self._retire(pool.pop(0))
+        while (victim := self.pool.evict(extra=self._standby is not None)) is not None:
+            await self.retire(victim)
 
     # -- the warm standby (sdk/standby.py) ------------------------------------------------------
 
@@ -389,8 +430,9 @@ class Arena:
         if self._closing or not self.warm_start or self._standby is not None:
             return
         # As much memory as the largest entry may have: an entry's own limit is set on assign.
-        memory = max([self.limits.memory, *(lim.memory for lim in self.entry_limits.values())])
-        limits = dataclasses.replace(self.limits, memory=memory)
+        own = self.settings.limits
+        memory = max([own.memory, *(lim.memory for lim in self.settings.entry_limits.values())])
+        limits = dataclasses.replace(own, memory=memory)
         self._standby = asyncio.ensure_future(self._launch_standby(limits))
 
     async def _launch_standby(self, limits: Limits) -> BotProcess:
@@ -435,9 +477,9 @@ class Arena:
         one."""
         assert self.server is not None and self._launching is not None
         entry = self.entry_of(name)
-        target = python_target(entry)  # ValueError for no entry at all: _spawn reports it
-        limits = self.entry_limits.get(name, self.limits)
-        env = self.entry_env.get(name, {})
+        target = python_target(entry)  # ValueError for no entry at all: spawn reports it
+        limits = self.settings.entry_limits.get(name, self.settings.limits)
+        env = self.settings.entry_env.get(name, {})
         if self.warm_start and target is not None:
             process = await self._take_standby()
             if process is not None:
@@ -456,7 +498,7 @@ class Arena:
         waits for the same build; BuildError, a ValueError, when it failed)."""
         if not is_folder_entry(entry):
             return
-        folder = cap_build_timeout(read_folder(entry), self.build_timeout)
+        folder = cap_build_timeout(read_folder(entry), self.settings.build_timeout)
         if not folder.build:
             return
         task = self._builds.get(folder.path)
@@ -471,7 +513,9 @@ class Arena:
             )
         await asyncio.shield(task)
 
-    async def _spawn(self, name: str, retried: bool = False) -> _Worker | _Failed:
+    async def spawn(self, name: str, retried: bool = False) -> SeatBot:
+        """A fresh bot for entry `name`, connected and busy in the pool (NoBot: why it could
+        not start). `acquire` reuses an idle one first; this always launches."""
         assert self.server is not None and self.log_dir is not None
         token, hello = self.server.hub.issue()
         log_path: Path | str = ""
@@ -482,123 +526,124 @@ class Arena:
         except (OSError, ValueError) as exc:
             self.server.hub.forget(token)
             where = exc.log_path if isinstance(exc, BuildError) else log_path
-            return _Failed("crash", f"cannot start {name!r}: {exc}", str(where))
-        exit_wait = asyncio.ensure_future(process.process.wait())
-        try:
-            waiting: set[asyncio.Future[Any]] = {hello, exit_wait}
-            done, _ = await asyncio.wait(
-                waiting, timeout=self.startup_timeout, return_when=asyncio.FIRST_COMPLETED
-            )
-        finally:
-            exit_wait.cancel()
-        failure: _Failed | None = None
-        if hello in done and hello.exception() is None:
-            session = hello.result()
-        elif hello in done:
-            error = hello.exception()
-            kind = error.kind if isinstance(error, BotFault) else "malformed"
-            failure = _Failed(kind, str(error), str(log_path))
-        elif process.exited():
-            kind, why = self._death(process)
-            failure = _Failed(
-                kind,
-                f"exited with {process.process.returncode} before Hello"
-                + (f": {why}" if why else ""),
-                str(log_path),
-            )
-        else:
-            failure = _Failed("no_hello", f"no Hello within {self.startup_timeout}s", str(log_path))
+            return NoBot(Termination.CRASH, f"cannot start {name!r}: {exc}", str(where))
+        failure = await self._hello(process, hello, str(log_path))
         if failure is not None:
             self.server.hub.forget(token)
             if not hello.done():
                 hello.cancel()
             await process.kill()
-            if process.warm and failure.termination == "crash" and not retried:
+            if process.warm and failure.termination is Termination.CRASH and not retried:
                 # The bot's own crash, or its standby's? A fresh process tells: if it says Hello,
                 # the standbys are the trouble here and warm start stops.
-                worker = await self._spawn(name, retried=True)
-                if isinstance(worker, _Worker):
+                worker = await self.spawn(name, retried=True)
+                if isinstance(worker, Bot):
                     self._cold_from_now_on(
                         f"a warm {name!r} died before Hello, a fresh one did not (see {log_path})"
                     )
                 return worker
             return failure
-        worker = _Worker(
-            name, session, process, spawn_to_hello=time.perf_counter() - process.started
-        )
+        return self._connected(name, hello.result(), process)
+
+    async def _hello(
+        self, process: BotProcess, hello: asyncio.Future[BotSession], log_path: str
+    ) -> NoBot | None:
+        """Wait for a launched bot's Hello: None once it said it, else why it did not."""
+        exit_wait = asyncio.ensure_future(process.process.wait())
+        timeout = self.settings.startup_timeout
+        try:
+            waiting: set[asyncio.Future[Any]] = {hello, exit_wait}
+            done, _ = await asyncio.wait(
+                waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            exit_wait.cancel()
+        if hello in done and hello.exception() is None:
+            return None
+        if hello in done:
+            error = hello.exception()
+            kind = error.kind if isinstance(error, BotFault) else Termination.MALFORMED
+            return NoBot(kind, str(error), log_path)
+        if process.exited():
+            kind, why = self._death(process)
+            code = process.process.returncode
+            return NoBot(
+                kind, f"exited with {code} before Hello" + (f": {why}" if why else ""), log_path
+            )
+        return NoBot(Termination.NO_HELLO, f"no Hello within {timeout}s", log_path)
+
+    def _connected(self, name: str, session: BotSession, process: BotProcess) -> Bot:
+        """A launched bot that said Hello, set up (frozen, pinged) and busy in the pool."""
+        worker = Bot(name, session, process, spawn_to_hello=time.perf_counter() - process.started)
         if process.group is not None:  # the cpu clock reads it
             session.cpu_counter = process.group.cpu_seconds
-        if not self.ponder:  # no CPU until its first move request (the session thaws it)
+        if not self.settings.ponder:  # no CPU until its first move request (the session thaws)
             session.freezer = process
             process.freeze()
-        if self.ping_interval > 0:
+        if self.settings.ping_interval > 0:
             worker.keepalive = asyncio.ensure_future(
-                session.keepalive(self.ping_interval, self.ping_timeout)
+                session.keepalive(self.settings.ping_interval, self.settings.ping_timeout)
             )
-        self._workers.add(worker)
+        self.pool.add(worker)
         return worker
 
     async def declared_rulesets(self, name: str) -> tuple[str, ...] | None:
         """The rulesets entry `name`'s bot lists in its Hello (empty: every ruleset of the classic
         family), or None when it does not start; the bot stays connected for the next game."""
         worker = await self.acquire(name)
-        if isinstance(worker, _Failed):
+        if isinstance(worker, NoBot):
             return None
-        worker.last_used = next(self._released)
-        self._idle.setdefault(worker.entry, []).append(worker)
+        self.pool.put_back(worker)
         return worker.session.rulesets
 
-    async def connect_remote(self, token: str, timeout: float) -> _Worker | _Failed:
+    async def connect_remote(self, token: str, timeout: float) -> SeatBot:
         """Wait for a remote bot that says Hello with `token` (RefereeService seats)."""
         assert self.server is not None
-        idle = self._idle.get(f"token:{token}", [])
-        while idle:
-            worker = idle.pop()
+        entry = f"token:{token}"
+        while (worker := self.pool.take(entry)) is not None:
             if worker.session.alive:
                 return worker
+            self.pool.drop(worker)
         fut = self.server.hub.expect(token)
         try:
             session = await asyncio.wait_for(fut, timeout)
         except TimeoutError:
             self.server.hub.forget(token)
-            return _Failed("no_hello", f"no bot said Hello with this token within {timeout}s")
+            return NoBot(
+                Termination.NO_HELLO, f"no bot said Hello with this token within {timeout}s"
+            )
         except BotFault as exc:
-            return _Failed(exc.kind, exc.detail)
-        worker = _Worker(f"token:{token}", session, None)
-        self._workers.add(worker)
+            return NoBot(exc.kind, exc.detail)
+        worker = Bot(entry, session, None)
+        self.pool.add(worker)
         return worker
 
-    async def _release(self, worker: _Worker, seat: Seat, log: _SeatLog) -> None:
+    async def _release(self, worker: Bot, seat: Seat, log: _SeatLog) -> None:
         healthy = (
-            seat.termination in ("ok", "unsupported_ruleset")
-            and worker.session.alive
-            and (worker.process is None or not worker.process.exited())
+            seat.termination in (Termination.OK, Termination.UNSUPPORTED_RULESET) and worker.alive()
         )
         worker.games += 1
-        if healthy and self.reuse:
+        if healthy and self.settings.reuse:
             log.save()  # before another game may take it and write on
-            worker.last_used = next(self._released)
-            self._idle.setdefault(worker.entry, []).append(worker)
+            self.pool.put_back(worker)
         else:
-            await self._retire(worker)
+            await self.retire(worker)
             log.save()  # once it has ended: its last words too
 
     @staticmethod
-    def _death(process: BotProcess) -> tuple[str, str]:
+    def _death(process: BotProcess) -> tuple[Termination, str]:
         """Why a bot's process died: `memory` (over its memory limit) or `crash`, and the last
         line of its log (a Python bot's traceback ends with the exception)."""
         words = last_words(process.log_path)
         if process.oom_killed() or words.startswith("MemoryError"):
-            return "memory", words or "killed over its memory limit"
-        return "crash", words
+            return Termination.MEMORY, words or "killed over its memory limit"
+        return Termination.CRASH, words
 
-    async def _classify(
-        self, workers: list[_Worker | _Failed], seat: Seat, fault: BotFault
-    ) -> BotFault:
+    async def _classify(self, workers: Sequence[SeatBot], seat: Seat, fault: BotFault) -> BotFault:
         """A closed stream is a crash (or `memory`) when the bot's process died, else a
         disconnect."""
         worker = workers[seat.index]
-        if isinstance(worker, _Worker) and worker.process is not None:
+        if isinstance(worker, Bot) and worker.process is not None:
             worker.process.thaw()  # its stream is gone: whatever is left must be free to end
             code = await worker.process.wait_exit(1.0)
             if code is not None:
@@ -616,17 +661,17 @@ class Arena:
         on_event: Callable[[MatchEvent], None] | None = None,
         match_id: str | None = None,
         seat_logs: Sequence[Path] | None = None,
-        _workers: list[_Worker | _Failed] | None = None,
+        bots: Sequence[SeatBot] | None = None,
     ) -> MatchResult:
         """Play one game: `seats` are entry names in seat order (2 to 4). With `seat_logs` (a
         file per seat), each seat's bot output of this game alone is copied to its file, which
         its `SeatResult.log_path` names; else that names its bot process's log (which holds
-        every game the process played)."""
+        every game the process played). `bots`: the seats' bots when the caller found them
+        (`acquire`, `connect_remote`: RunMatch's remote seats); else the Arena does."""
         from referee.engine import new_game
 
         config = config or MatchConfig()
-        if not 2 <= len(seats) <= 4:
-            raise ValueError(f"a match has 2 to 4 seats, not {len(seats)}")
+        _check_seats(seats, config, seat_logs, bots)
         seed = config.seed if config.seed is not None else secrets.randbits(63)
         game = new_game(
             config.ruleset,
@@ -638,125 +683,41 @@ class Arena:
         seeds = config.bot_seeds or bot_seeds(seed, match_id or "match", len(seats))
         if len(seeds) != len(seats):
             raise ValueError(f"{len(seeds)} bot seeds for {len(seats)} seats")
-        if seat_logs is not None and len(seat_logs) != len(seats):
-            raise ValueError(f"{len(seat_logs)} log files for {len(seats)} seats")
         match_id = match_id or secrets.token_hex(6)
         began = time.perf_counter()
-        if config.clock == "cpu":
+        if config.clock is Clock.CPU:
             require_cpu_clock()
-        workers = _workers or list(await asyncio.gather(*(self.acquire(s) for s in seats)))
-        # A seat that cannot play: its bot did not start, or its Hello excludes this ruleset.
-        failed = [
-            w if isinstance(w, _Failed) else _unsupported(w.session.rulesets, config.ruleset)
-            for w in workers
-        ]
+        if bots is None:
+            bots = list(await asyncio.gather(*(self.acquire(s) for s in seats)))
         logs = [
             _seat_log(w, None if seat_logs is None else Path(seat_logs[i]))
-            for i, w in enumerate(workers)
+            for i, w in enumerate(bots)
         ]
-        match_seats = []
-        for i, (name, worker) in enumerate(zip(seats, workers, strict=True)):
-            own = config.seat_time_per_move[i] if i < len(config.seat_time_per_move) else None
-            # A bot with no CPU counter (a remote bot: no cgroup here) keeps the wall clock.
-            counted = isinstance(worker, _Worker) and worker.session.cpu_counter is not None
-            clock = SeatClock(
-                config.time_per_move if own is None else own,
-                config.time_bank,
-                config.first_move_allowance,
-                config.grace,
-                kind=config.clock if counted else "wall",
-                ceiling=config.ceiling,
-                enforced=config.time_limit,
-            )
-            seat = Seat(i, name, worker.session if isinstance(worker, _Worker) else None, clock)
-            if (failure := failed[i]) is not None:
-                seat.forfeited, seat.termination = True, failure.termination
-                seat.strikes, seat.faults[failure.termination] = 1, 1
-            match_seats.append(seat)
-        runner = MatchRunner(
-            match_id,
-            game,
-            match_seats,
-            fault_policy=config.fault_policy,
-            max_strikes=config.max_strikes,
-            rng=random.Random(seed ^ 0x5EED),
-            emit=on_event,
-            bot_seeds=seeds,
-            classify=lambda seat, fault: self._classify(workers, seat, fault),
-        )
-        for seat, failure in zip(match_seats, failed, strict=True):
-            if failure is not None:
-                runner.faults.append(
-                    {
-                        "ply": 0,
-                        "seat": seat.index,
-                        "fault": failure.termination,
-                        "detail": failure.detail,
-                        "forfeited": True,
-                    }
-                )
-        cpu_before = [_cpu(w) for w in workers]
+        match_seats, faults = build_seats(seats, bots, config)
+        cpu_before = [w.cpu() if isinstance(w, Bot) else None for w in bots]
         try:
-            outcome = await runner.run()
-            cpu_used = [
-                None if b is None or (a := _cpu(w)) is None else round(a - b, 4)
-                for w, b in zip(workers, cpu_before, strict=True)
-            ]
+            outcome = await play_match(
+                match_id,
+                game,
+                match_seats,
+                config,
+                seed=seed,
+                faults=faults,
+                bot_seeds=seeds,
+                on_event=on_event,
+                classify=lambda seat, fault: self._classify(bots, seat, fault),
+            )
+            cpu_used = [_spent(w, b) for w, b in zip(bots, cpu_before, strict=True)]
         finally:
-            await asyncio.gather(
-                *(
-                    self._release(w, s, log)
-                    for w, s, log in zip(workers, match_seats, logs, strict=True)
-                    if isinstance(w, _Worker)
-                )
-            )
-            for worker, log in zip(workers, logs, strict=True):
-                if isinstance(worker, _Failed):
-                    log.save()
+            await self._release_all(bots, match_seats, logs)
         duration = time.perf_counter() - began
-        results = []
-        for seat, log, score, rank in zip(
-            outcome.seats, logs, outcome.scores, outcome.ranks, strict=True
-        ):
-            results.append(
-                SeatResult(
-                    entry=seat.name,
-                    score=score,
-                    rank=rank,
-                    termination=seat.termination,
-                    strikes=seat.strikes,
-                    faults=dict(seat.faults),
-                    move_time_total=round(seat.move_time_total, 6),
-                    moves=seat.moves,
-                    bot_name=seat.session.name if seat.session else "",
-                    log_path=log.path(),
-                    cpu_time=cpu_used[seat.index],
-                    detail=next(
-                        (f["detail"] for f in reversed(outcome.faults) if f["seat"] == seat.index),
-                        "",
-                    ),
-                )
-            )
-        bots = [
-            {
-                "name": r.bot_name,
-                "version": s.session.version if s.session else "",
-                "termination": r.termination,
-                "strikes": r.strikes,
-                "faults": r.faults,
-                "moves": r.moves,
-                "move_time_total": r.move_time_total,
-                "cpu_time": r.cpu_time,
-                "clock": s.clock.kind,
-            }
-            for r, s in zip(results, outcome.seats, strict=True)
-        ]
+        results = seat_results(outcome, [log.path() for log in logs], cpu_used)
         record = build_replay(
             game.record(),
             match_id=match_id,
             names=list(seats),
             entries=[self.entry_of(s) for s in seats],
-            bots=bots,
+            bots=replay_bots(results, outcome.seats),
             plies=outcome.plies,
             faults=outcome.faults,
             config=dict(asdict(config), seed=seed, bot_seeds=list(seeds)),
@@ -765,3 +726,39 @@ class Arena:
         return MatchResult(
             results, outcome.scores, outcome.ranks, record, duration, match_id, outcome.reason
         )
+
+    async def _release_all(
+        self, bots: Sequence[SeatBot], seats: Sequence[Seat], logs: Sequence[_SeatLog]
+    ) -> None:
+        """After a game: each bot back to the pool (or ended), each seat's log saved."""
+        await asyncio.gather(
+            *(
+                self._release(w, s, log)
+                for w, s, log in zip(bots, seats, logs, strict=True)
+                if isinstance(w, Bot)
+            )
+        )
+        for worker, log in zip(bots, logs, strict=True):
+            if isinstance(worker, NoBot):
+                log.save()
+
+
+def _check_seats(
+    seats: Sequence[str],
+    config: MatchConfig,
+    seat_logs: Sequence[Path] | None,
+    bots: Sequence[SeatBot] | None,
+) -> None:
+    """ValueError, saying what does not fit, for seats no match can be played with."""
+    if not 2 <= len(seats) <= 4:
+        raise ValueError(f"a match has 2 to 4 seats, not {len(seats)}")
+    if seat_logs is not None and len(seat_logs) != len(seats):
+        raise ValueError(f"{len(seat_logs)} log files for {len(seats)} seats")
+    if bots is not None and len(bots) != len(seats):
+        raise ValueError(f"{len(bots)} bots for {len(seats)} seats")
+
+
+def _spent(bot: SeatBot, before: float | None) -> float | None:
+    """CPU seconds a seat's bot used since `before` (None where it is not counted)."""
+    after = bot.cpu() if isinstance(bot, Bot) else None
+    return None if before is None or after is None else round(after - before, 4)

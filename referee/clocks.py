@@ -16,8 +16,19 @@ Two clocks measure a move (`CLOCKS`):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-CLOCKS = ("wall", "cpu")
+from referee.faults import BotFault, Termination
+
+
+class Clock(StrEnum):
+    """What a move's time is (see the module docstring)."""
+
+    WALL = "wall"
+    CPU = "cpu"
+
+
+CLOCKS = tuple(Clock)
 UNLIMITED = 10**7  # seconds (some 4 months): the deadline of a clock that is not enforced
 CPU_CEILING = 4.0  # the cpu clock's wall-clock ceiling, in multiples of the move's limit + bank
 
@@ -31,18 +42,21 @@ class SeatClock:
     first_move_allowance: float = 0.0
     grace: float = 0.05
     moves_asked: int = 0
-    kind: str = "wall"  # what a move's time is: "wall" or "cpu" (CLOCKS)
+    kind: Clock = Clock.WALL  # what a move's time is
     ceiling: float = CPU_CEILING  # cpu: the wall-clock ceiling, in multiples of limit + bank
     # False: no move is ever late (a rerun stepped through in a debugger); the bot is still
     # told its limit, so it thinks as it did.
     enforced: bool = True
+
+    def __post_init__(self) -> None:
+        self.kind = Clock(self.kind)  # a plain name ("cpu") is taken too
 
     def wall_deadline(self) -> float:
         """Wall seconds after the request after which the move is a timeout: the deadline on
         the wall clock; on the cpu clock its ceiling."""
         if not self.enforced:
             return UNLIMITED
-        if self.kind == "cpu":
+        if self.kind is Clock.CPU:
             return self.ceiling * (self.move_limit() + self.bank) + self.grace
         return self.deadline()
 
@@ -54,8 +68,18 @@ class SeatClock:
         """Seconds after the request after which the answer is a timeout."""
         return self.move_limit() + self.bank + self.grace
 
-    def charge(self, elapsed: float) -> bool:
-        """Account one answered move taking `elapsed` seconds; False when it was a timeout.
+    def counts_cpu(self) -> bool:
+        """Whether a move's limit counts the bot's CPU seconds (the cpu clock, enforced), under
+        the wall-clock ceiling; else it counts wall seconds."""
+        return self.kind is Clock.CPU and self.enforced
+
+    def cpu_limit(self) -> float | None:
+        """The CPU seconds after which the move is a timeout; None on the wall clock."""
+        return self.deadline() if self.counts_cpu() else None
+
+    def charge(self, elapsed: float) -> BotFault | None:
+        """Account one answered move taking `elapsed` seconds (of CPU on the cpu clock): None
+        when it was in time, else the timeout verdict.
 
         Overruns of the move limit are paid from the bank; the grace margin is free, so a bot
         that answers within limit + grace keeps its whole bank.
@@ -63,15 +87,22 @@ class SeatClock:
         limit = self.move_limit()
         self.moves_asked += 1
         if not self.enforced:
-            return True
+            return None
         over = elapsed - limit
         if over <= self.grace:
-            return True
+            return None
         if over <= self.bank + self.grace:
             self.bank = max(0.0, self.bank - over)
-            return True
+            return None
         self.bank = 0.0
-        return False
+        said = "used {:.3f}s of CPU" if self.counts_cpu() else "answered after {:.3f}s"
+        return self.timeout(said.format(elapsed))
+
+    @staticmethod
+    def timeout(why: str = "") -> BotFault:
+        """The verdict on a move not answered in time, saying `why` (the one place a timeout
+        is decided into a fault: the session's deadline and `charge` both use it)."""
+        return BotFault(Termination.TIMEOUT, why)
 
     def expire(self) -> None:
         """Account a move the seat did not answer in time."""

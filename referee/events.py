@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class MovePlayed:
     move: str
     elapsed: float
     substituted: bool
-    state: dict = field(default_factory=dict, repr=False)
+    state: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """What a match is asked to be and what it gives: `MatchConfig`, `SeatResult`, `MatchResult`, and
-the two closed sets they name, `Termination` (how a seat's game ended) and `FaultPolicy` (what a
-fault costs). Plain data: the Arena plays with them, the service turns them into messages, and
-the layers above read them (`from referee import MatchConfig, Termination`)."""
+the closed sets they name: `FaultPolicy` (what a fault costs), `Clock` (what a move's time is,
+from referee.clocks) and `Termination` (how a seat's game ended, from referee.faults). Plain
+data: the Arena plays with them, the service turns them into messages, and the layers above read
+them (`from referee import MatchConfig, Termination`). The enums are str-valued: JSON, the store
+and the replay hold their plain names."""
 
 from __future__ import annotations
 
@@ -9,23 +11,19 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from referee.clocks import CLOCKS, CPU_CEILING
+from referee.clocks import CLOCKS, CPU_CEILING, Clock
+from referee.faults import Termination
 
-
-class Termination(StrEnum):
-    """How a seat's game ended; the wire's `Termination` enum, by the same names."""
-
-    OK = "ok"
-    TIMEOUT = "timeout"
-    ILLEGAL = "illegal"
-    MALFORMED = "malformed"
-    CRASH = "crash"
-    DISCONNECT = "disconnect"
-    NO_HELLO = "no_hello"
-    VERSION_MISMATCH = "version_mismatch"
-    BAD_TOKEN = "bad_token"
-    MEMORY = "memory"
-    UNSUPPORTED_RULESET = "unsupported_ruleset"
+__all__ = [
+    "FAULT_POLICIES",
+    "TERMINATIONS",
+    "Clock",
+    "FaultPolicy",
+    "MatchConfig",
+    "MatchResult",
+    "SeatResult",
+    "Termination",
+]
 
 
 class FaultPolicy(StrEnum):
@@ -52,16 +50,17 @@ class MatchConfig:
     time_bank: float = 0.0
     first_move_allowance: float = 0.0
     grace: float = 0.05
-    fault_policy: str = FaultPolicy.RANDOM  # a FaultPolicy
+    fault_policy: FaultPolicy = FaultPolicy.RANDOM  # a plain name is taken and turned into one
     max_strikes: int = 3
     # A seat's own move time where it differs from time_per_move (a person's seat); None keeps it.
     seat_time_per_move: tuple[float | None, ...] = ()
     # Each seat's bot seed (GameStart.bot_seed), in seat order; empty: derived from `seed` and
     # the match id (referee.seeds), so a match played again with the same seed replays.
     bot_seeds: tuple[int, ...] = ()
-    # What a move's time is (referee.clocks): "wall", or "cpu" (the CPU its processes used,
-    # from their cgroup, under a wall-clock ceiling of `ceiling` times the limit).
-    clock: str = "wall"
+    # What a move's time is (referee.clocks): wall, or cpu (the CPU its processes used, from
+    # their cgroup, under a wall-clock ceiling of `ceiling` times the limit); a plain name is
+    # taken and turned into a Clock.
+    clock: Clock = Clock.WALL
     ceiling: float = CPU_CEILING
     # False: no move is late, whatever it takes (replay rerun --no-time-limit, for a debugger);
     # the bots are still told their limits.
@@ -76,6 +75,7 @@ class MatchConfig:
                 raise ValueError(f"{name.replace('_', ' ')} cannot be negative")
         if self.clock not in CLOCKS:
             raise ValueError(f"clock {self.clock!r} is not {' or '.join(CLOCKS)}")
+        self.clock = Clock(self.clock)
         if not self.ceiling >= 1:
             raise ValueError(
                 f"the cpu clock's ceiling is a multiple of the limit, at least 1, "
@@ -85,6 +85,7 @@ class MatchConfig:
             raise ValueError(
                 f"fault policy {self.fault_policy!r} is not {' or '.join(FAULT_POLICIES)}"
             )
+        self.fault_policy = FaultPolicy(self.fault_policy)
         if self.max_strikes < 1:
             raise ValueError("max strikes must be at least 1")
         if any(t is not None and not t > 0 for t in self.seat_time_per_move):
@@ -106,7 +107,7 @@ class SeatResult:
     entry: str
     score: int
     rank: int
-    termination: str  # a Termination
+    termination: Termination
     strikes: int
     faults: dict[str, int]
     move_time_total: float
@@ -127,4 +128,4 @@ class MatchResult:
     record: dict[str, Any]
     duration: float
     match_id: str = ""
-    reason: str = "completed"
+    reason: str = "completed"  # or "forfeit" (a seat forfeited)

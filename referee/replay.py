@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from referee.faults import Fault
 
 REPLAY_FORMAT = "azul-arena/replay/1"
 
@@ -17,7 +20,7 @@ def build_replay(  # noqa: PLR0913  # keyword-only: the facts a replay records
     entries: list[str],
     bots: list[dict[str, Any]],
     plies: list[dict[str, Any]],
-    faults: list[dict[str, Any]],
+    faults: Sequence[Fault],
     config: dict[str, Any],
     duration: float,
 ) -> dict[str, Any]:
@@ -38,7 +41,7 @@ def build_replay(  # noqa: PLR0913  # keyword-only: the facts a replay records
         "duration": round(duration, 6),
         "move_times_us": [p["us"] for p in plies],
         "substituted": [i for i, p in enumerate(plies) if p["substituted"]],
-        "faults": faults,
+        "faults": [fault.as_dict() for fault in faults],
     }
     return replay
 

@@ -13,14 +13,15 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from referee.access import OperatorGuard, SeatRefused
+from referee.access import OperatorGuard, SeatRefused, is_loopback
 from referee.protocol import PROTOCOL_VERSION, bot_pb2, bot_pb2_grpc, referee_pb2, referee_pb2_grpc
 from referee.sessions import BotSession, SessionHub
 from referee.tokens import TokenFile
@@ -232,6 +233,96 @@ REFEREE_SERVICE = referee_pb2.DESCRIPTOR.services_by_name["RefereeService"].full
 SERVICE_NAMES = [BOT_SERVICE, REFEREE_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME]
 
 
+# -- the network-exposure rule --------------------------------------------------------------------
+
+
+class ExposureError(ValueError):
+    """Serving as asked would expose the referee to the network in clear, or to no operator in
+    particular: the message says what is exposed and how to close it, in `referee serve`'s
+    options; from Python those are `Network.tls` (--tls-cert, --tls-key), `Network.tokens`
+    (--tokens), `Network.api` and `Network.client_ca` (--api-listen, --tls-client-ca) and
+    `Network.insecure` (--insecure)."""
+
+
+@dataclass
+class Exposure:
+    """What a referee would expose, from its settings, before anything listens: `listen` (the
+    bots' address and the API's, if any) and the `api` addresses, served with TLS or not, with
+    how many operator tokens, with a client CA (mutual TLS on the `api` ports) or not."""
+
+    listen: str | None
+    api: list[str]
+    tls: bool
+    operators: int  # operator tokens in the tokens file
+    client_ca: bool
+
+    @classmethod
+    def of(  # noqa: PLR0913  # the settings that decide it, as the server takes them
+        cls,
+        listen: str | None,
+        api: Sequence[str] = (),
+        tls: object = None,
+        tokens: TokenFile | None = None,
+        client_ca: object = None,
+    ) -> Exposure:
+        """The exposure of a server with these settings (`tls` and `client_ca`: given or not)."""
+        operators = len(tokens.operators) if tokens is not None else 0
+        return cls(listen, list(api), tls is not None, operators, client_ca is not None)
+
+    def addresses(self) -> list[str]:
+        return [a for a in [self.listen, *self.api] if a]
+
+    def problems(self) -> list[str]:
+        """Why serving so is unsafe: each line what is exposed and how to close it."""
+        out = []
+        exposed = [a for a in self.addresses() if not is_loopback(a)]
+        if exposed and not self.tls:
+            out.append(
+                f"{', '.join(exposed)} is reachable from the network, and without TLS "
+                "the bots' and operators' tokens and every move cross it in clear: give "
+                "--tls-cert and --tls-key"
+            )
+        mutual = self.client_ca and any(a in exposed for a in self.api)
+        if exposed and not self.operators and not mutual:
+            out.append(
+                "there is no operator credential: RunMatch would refuse every caller. "
+                "Issue one (`azul-arena referee token new NAME --operator --tokens F`, "
+                "then --tokens F), or use --api-listen with --tls-client-ca"
+            )
+        return out
+
+    def api_line(self, public_watch: bool) -> str:
+        """Who may call RunMatch and WatchMatch, as the server's start-up lines say it."""
+        where = []
+        for address in self.addresses():
+            if address.startswith("unix:"):
+                where.append(
+                    f"{address} (the socket file's owner only"
+                    + (", with an operator token)" if self.operators else ")")
+                )
+            elif address in self.api and self.client_ca and self.tls:
+                where.append(f"{address} (a client certificate of --tls-client-ca)")
+            else:
+                where.append(f"{address} (an operator token: {self.operators} issued)")
+        watch = "; WatchMatch open to anyone (--public-watch)" if public_watch else ""
+        return "referee API (RunMatch, WatchMatch): " + ", ".join(where) + watch
+
+
+def refuse_exposure(exposure: Exposure, insecure: bool = False) -> list[str]:
+    """The rule every referee server obeys before it listens: on an address reachable from the
+    network, TLS and an operator credential (a token, or mutual TLS on an API port). Raises
+    ExposureError saying what is exposed and how to close it; with `insecure` (a network the
+    operator trusts entirely) returns the problems instead, for the caller to warn of."""
+    problems = exposure.problems()
+    if problems and not insecure:
+        raise ExposureError(
+            "refusing to serve: "
+            + "; and ".join(problems)
+            + ". (--insecure serves anyway: for a network you trust entirely)"
+        )
+    return problems
+
+
 @contextlib.contextmanager
 def _owner_only() -> Iterator[None]:
     """Files (a Unix socket) created meanwhile are their owner's alone: the umask is in force
@@ -323,10 +414,13 @@ class RefereeServer:
         server = grpc.aio.server(options=options, interceptors=[self.guard] if guarded else None)
         names = []
         if bots:
-            bot_pb2_grpc.add_BotServiceServicer_to_server(BotServicer(self.hub), server)
+            # The generated registration functions carry no annotations (grpc_tools).
+            bot_pb2_grpc.add_BotServiceServicer_to_server(  # type: ignore[no-untyped-call]
+                BotServicer(self.hub), server
+            )
             names.append(BOT_SERVICE)
         if api:
-            referee_pb2_grpc.add_RefereeServiceServicer_to_server(
+            referee_pb2_grpc.add_RefereeServiceServicer_to_server(  # type: ignore[no-untyped-call]
                 RefereeServicer(self._run_match, self.board), server
             )
             names.append(REFEREE_SERVICE)
@@ -353,7 +447,7 @@ class RefereeServer:
                 port = server.add_insecure_port(address)
         if port == 0 and not unix:
             raise OSError(f"cannot listen on {address}")
-        return port
+        return int(port)  # grpc is untyped
 
     async def start(self) -> None:
         tcp = not self.listen.startswith("unix:")

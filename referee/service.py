@@ -9,12 +9,14 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from referee.access import SeatRefused
+from referee.clocks import Clock
 from referee.events import MatchEnded, MatchEvent, MatchStarted, MovePlayed, SeatFaulted
 from referee.match_types import FaultPolicy, MatchConfig, MatchResult
+from referee.pool import SeatBot
 from referee.protocol import game_pb2, referee_pb2
 from referee.protocol.codec import TERMINATIONS, settings_options
 from referee.server import MatchBoard
@@ -32,9 +34,9 @@ class MatchPlayer(Protocol):
 
     def entry_of(self, name: str) -> str: ...
 
-    async def acquire(self, name: str) -> Any: ...
+    async def acquire(self, name: str) -> SeatBot: ...
 
-    async def connect_remote(self, token: str, timeout: float) -> Any: ...
+    async def connect_remote(self, token: str, timeout: float) -> SeatBot: ...
 
     async def play(
         self,
@@ -43,7 +45,7 @@ class MatchPlayer(Protocol):
         *,
         on_event: Callable[[MatchEvent], None] | None = None,
         match_id: str | None = None,
-        _workers: list[Any] | None = None,
+        bots: Sequence[SeatBot] | None = None,
     ) -> MatchResult: ...
 
 
@@ -66,7 +68,7 @@ def config_from_settings(s: referee_pb2.MatchSettings) -> MatchConfig:
         grace=(s.grace_ms / 1000) if s.grace_ms else 0.05,
         fault_policy=FaultPolicy.FORFEIT if forfeit else FaultPolicy.RANDOM,
         max_strikes=s.max_strikes or 3,
-        clock="cpu" if s.clock == referee_pb2.CLOCK_KIND_CPU else "wall",
+        clock=Clock.CPU if s.clock == referee_pb2.CLOCK_KIND_CPU else Clock.WALL,
     )
 
 
@@ -121,7 +123,7 @@ async def run_match_request(
     hello_timeout = (request.settings.hello_timeout_ms or 10_000) / 1000
     match_id = request.match_id or secrets.token_hex(6)
     board = arena.board
-    names, workers = [], []
+    names = []
     for spec in request.seats:
         which = spec.WhichOneof("player")
         if which == "entry":
@@ -130,7 +132,7 @@ async def run_match_request(
             names.append(spec.name or "remote")
         else:
             raise ValueError("every seat needs an entry or a token")
-    acquired = await asyncio.gather(
+    bots = await asyncio.gather(
         *(
             arena.connect_remote(spec.token, hello_timeout)
             if spec.WhichOneof("player") == "token"
@@ -138,14 +140,13 @@ async def run_match_request(
             for spec, name in zip(request.seats, names, strict=True)
         )
     )
-    workers = list(acquired)
     loop = asyncio.get_running_loop()
 
     def publish(event: MatchEvent) -> None:
         msg, final = event_message(event)
         loop.create_task(board.publish(match_id, msg, final))
 
-    result = await arena.play(names, config, on_event=publish, match_id=match_id, _workers=workers)
+    result = await arena.play(names, config, on_event=publish, match_id=match_id, bots=bots)
     response = referee_pb2.RunMatchResponse(
         match_id=match_id,
         reason=_REASONS.get(result.reason, game_pb2.GAME_END_REASON_UNSPECIFIED),

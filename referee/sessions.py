@@ -16,8 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from referee.clocks import SeatClock
+from referee.faults import BotFault, Termination
 from referee.protocol import bot_pb2
 from referee.tokens import TokenFile
+
+__all__ = ["BotFault", "BotSession", "Reply", "SessionHub"]  # BotFault's home is referee.faults
 
 _perf = time.perf_counter
 
@@ -45,16 +49,6 @@ class Freezer(Protocol):
     def freeze(self) -> None: ...
 
     def thaw(self) -> None: ...
-
-
-class BotFault(Exception):
-    """A seat-level fault: `kind` is a termination name (timeout, malformed, disconnect...)."""
-
-    def __init__(self, kind: str, detail: str = "", fatal: bool | None = None) -> None:
-        super().__init__(f"{kind}: {detail}" if detail else kind)
-        self.kind = kind
-        self.detail = detail
-        self.fatal = fatal  # None: as the kind says (referee.match.FATAL)
 
 
 @dataclass
@@ -120,24 +114,24 @@ class BotSession:
                 async with self._write_lock:
                     await self._context.write(msg)
         except TimeoutError:
-            raise BotFault("timeout", "the bot does not read its stream") from None
+            raise BotFault(Termination.TIMEOUT, "the bot does not read its stream") from None
         except Exception as exc:  # the stream broke under us
-            self._close("disconnect")
-            raise BotFault("disconnect", str(exc)) from None
+            self._close(Termination.DISCONNECT)
+            raise BotFault(Termination.DISCONNECT, str(exc)) from None
 
     async def request_move(  # noqa: C901, PLR0915  # the hot path of every move: one frame
         self,
         msg: bot_pb2.ConnectResponse,
-        timeout: float,
-        cpu_limit: float | None = None,
+        clock: SeatClock,
     ) -> tuple[Reply, float]:
         """Send `msg` (a ConnectResponse holding a move request, whose request id is set here)
-        and wait at most `timeout` seconds (measured here) for its reply; with `cpu_limit`, a
-        timeout too as soon as the bot's processes have used more CPU seconds than that (the
-        reply's `cpu` is what they used; needs `cpu_counter`).
+        and wait at most the `clock`'s wall deadline (measured here) for its reply; on the cpu
+        clock, a timeout too as soon as the bot's processes have used more CPU seconds than its
+        limit (the reply's `cpu` is what they used; needs `cpu_counter`).
 
         Returns the reply and the time it took. Raises BotFault (timeout, malformed, disconnect).
         """
+        timeout, cpu_limit = clock.wall_deadline(), clock.cpu_limit()
         loop = asyncio.get_running_loop()
         self._request_id += 1
         msg.move_request.request_id = self._request_id
@@ -153,7 +147,7 @@ class BotSession:
             if state["writing"] and task is not None:
                 task.cancel()
             elif not fut.done():
-                fut.set_exception(BotFault("timeout", why))
+                fut.set_exception(clock.timeout(why))
 
         counter = self.cpu_counter if cpu_limit is not None else None
         cpu_start = counter() if counter is not None else None  # before it runs again
@@ -194,19 +188,19 @@ class BotSession:
                 if state["expired"]:
                     if task is not None:
                         task.uncancel()
-                    raise BotFault("timeout", "the bot does not read its stream") from None
+                    raise clock.timeout("the bot does not read its stream") from None
                 raise
             except Exception as exc:
-                self._close("disconnect")
-                raise BotFault("disconnect", str(exc)) from None
+                self._close(Termination.DISCONNECT)
+                raise BotFault(Termination.DISCONNECT, str(exc)) from None
             state["writing"] = False
             if state["expired"]:
-                raise BotFault("timeout")
+                raise clock.timeout()
             reply = await fut
             if counter is not None and cpu_start is not None:
                 reply.cpu = (counter() or cpu_start) - cpu_start
         except BotFault as fault:
-            overdue = fault.kind == "timeout"
+            overdue = fault.kind is Termination.TIMEOUT
             raise
         finally:
             timer[0].cancel()
@@ -266,7 +260,8 @@ class BotSession:
             fut = self._pending
             if reply.request_id > self._request_id or reply.request_id <= 0:
                 self._fault_pending(
-                    "malformed", f"reply to request {reply.request_id}, which was never sent"
+                    Termination.MALFORMED,
+                    f"reply to request {reply.request_id}, which was never sent",
                 )
             elif reply.request_id < self._request_id:
                 # A late answer to a request that already timed out: that fault is counted
@@ -284,7 +279,7 @@ class BotSession:
             if ping is not None and not ping.done():
                 ping.set_result(received)
         else:
-            self._fault_pending("malformed", f"unexpected {kind or 'empty message'}")
+            self._fault_pending(Termination.MALFORMED, f"unexpected {kind or 'empty message'}")
 
     def _fault_pending(self, kind: str, detail: str) -> None:
         fut = self._pending
@@ -303,7 +298,9 @@ class BotSession:
             if not ping.done():
                 ping.set_exception(BotFault(reason))
 
-    def stream_ended(self, reason: str = "disconnect", detail: str = "the stream closed") -> None:
+    def stream_ended(
+        self, reason: str = Termination.DISCONNECT, detail: str = "the stream closed"
+    ) -> None:
         """The stream is gone (the bot closed it, its process died, or the server stops)."""
         self._close(reason, detail)
 
@@ -320,7 +317,7 @@ class BotSession:
             async with asyncio.timeout(timeout):
                 return await fut - sent
         except TimeoutError:
-            raise BotFault("timeout", "no pong") from None
+            raise BotFault(Termination.TIMEOUT, "no pong") from None
         finally:
             self._pings.pop(nonce, None)
             _consume(fut)
@@ -339,7 +336,7 @@ class BotSession:
             try:
                 await self.ping(timeout)
             except BotFault:
-                self._close("disconnect", f"no Pong within {timeout:g} s")
+                self._close(Termination.DISCONNECT, f"no Pong within {timeout:g} s")
                 return
 
 

@@ -25,9 +25,6 @@ __all__ = ["Rejected", "Unreachable", "answer", "configure_logging", "play"]
 log = logging.getLogger("sdk")
 
 
-ERROR_PREFIX = "error: "  # a reply saying choose_move raised (referee.match reads it)
-
-
 def last_line(exc: BaseException, keep: int = 200) -> str:
     """The last line of `exc`'s traceback (`KeyError: 'x'`), clipped to `keep` characters."""
     line = traceback.format_exception_only(type(exc), exc)[-1].strip()
@@ -84,7 +81,7 @@ def answer(bot: Bot, state: Any, legal: Sequence[str], reply: Any) -> None:
             bot_traceback(exc).rstrip(),
         )
         # The referee names it a crash and shows this line, even when the log cannot (full).
-        reply.move = ERROR_PREFIX + last_line(exc)
+        reply.crash = last_line(exc)
         return
     if isinstance(move, int) and not isinstance(move, bool):
         if not 0 <= move < len(legal):
@@ -119,6 +116,85 @@ def start_game(bot: Bot, info: GameInfo) -> None:
     bot.on_game_start(info)
 
 
+def _hello(bot: Bot, token: str) -> Any:
+    """The bot's Hello, as the first message of its stream."""
+    from referee.protocol import PROTOCOL_VERSION, bot_pb2
+
+    return bot_pb2.ConnectRequest(
+        hello=bot_pb2.Hello(
+            protocol_version=PROTOCOL_VERSION,
+            bot_name=bot.display_name,
+            bot_version=str(bot.version),
+            rulesets=list(bot.rulesets),
+            token=token,
+        )
+    )
+
+
+def _move_reply(bot: Bot, request: Any, msg: Any, received: float) -> Any:
+    """The reply to a move request (called by the stream, or by `play`), a `request`
+    (bot_pb2.ConnectRequest, looked up once, not on every move)."""
+    req = msg.move_request
+    bot.clock = Clock(
+        move_time=req.clock.move_time_ms / 1000.0,
+        bank=req.clock.bank_ms / 1000.0,
+        started=received,
+    )
+    legal = req.legal_moves  # notation, read only if the bot needs it
+    state = LazyGame(partial(read_game, req.state), partial(read_moves, req.state.ruleset, legal))
+    envelope = request()  # filled in place: wrapping a finished reply copies it
+    envelope.move_reply.request_id = req.request_id
+    answer(bot, state, legal, envelope.move_reply)
+    late = time.monotonic() - bot.clock.deadline
+    if late > 0:
+        log.warning(
+            "answered %.3f s after the deadline (move limit %.3f s): the referee "
+            "counts a timeout; think less or use self.clock.budget()",
+            late,
+            bot.clock.move_time,
+        )
+    return envelope
+
+
+def _game_start(bot: Bot, msg: Any) -> GameInfo:
+    gs = msg.game_start
+    info = GameInfo(
+        game_id=gs.game_id,
+        ruleset=gs.ruleset,
+        players=gs.players,
+        seat=gs.seat,
+        names=tuple(gs.names),
+        seed=gs.bot_seed,
+    )
+    start_game(bot, info)
+    return info
+
+
+def _game_over(bot: Bot, msg: Any, info: GameInfo | None) -> None:
+    """The bot's game-over hook, and a warning when the referee ended this bot's game."""
+    from referee.protocol import game_pb2
+    from referee.protocol.codec import TERMINATION_NAMES
+
+    reasons = {
+        game_pb2.GAME_END_REASON_COMPLETED: "completed",
+        game_pb2.GAME_END_REASON_FORFEIT: "forfeit",
+        game_pb2.GAME_END_REASON_ABORTED: "aborted",
+    }
+    go = msg.game_over
+    bot.on_game_over(
+        GameResult(
+            game_id=go.game_id,
+            scores=tuple(go.scores),
+            ranks=tuple(go.ranks),
+            reason=reasons.get(go.reason, "completed"),
+        )
+    )
+    if info is not None and go.terminations and info.seat < len(go.terminations):
+        mine = TERMINATION_NAMES.get(go.terminations[info.seat], "ok")
+        if mine != "ok":
+            log.warning("game %s: the referee ended this bot's game: %s", go.game_id, mine)
+
+
 def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> int:
     """Connect `bot` to the referee at `address` and play until the referee closes the stream.
 
@@ -128,56 +204,17 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
     from referee.protocol.transport import tune_grpc
 
     tune_grpc(one_connection=True)  # before grpc loads: it reads its settings once
-    from referee.protocol import PROTOCOL_VERSION, bot_pb2
-    from referee.protocol.codec import TERMINATION_NAMES
+    from referee.protocol import bot_pb2
 
-    Request = bot_pb2.ConnectRequest  # noqa: N806
-    hello = Request(
-        hello=bot_pb2.Hello(
-            protocol_version=PROTOCOL_VERSION,
-            bot_name=bot.display_name,
-            bot_version=str(bot.version),
-            rulesets=list(bot.rulesets),
-            token=token,
-        )
-    )
-    games = 0
-    info: GameInfo | None = None
-
-    def on_move(msg: Any, received: float) -> Any:
-        """The reply to a move request (called by the stream, or below)."""
-        req = msg.move_request
-        bot.clock = Clock(
-            move_time=req.clock.move_time_ms / 1000.0,
-            bank=req.clock.bank_ms / 1000.0,
-            started=received,
-        )
-        legal = req.legal_moves  # notation, read only if the bot needs it
-        state = LazyGame(
-            partial(read_game, req.state), partial(read_moves, req.state.ruleset, legal)
-        )
-        envelope = Request()  # filled in place: wrapping a finished reply copies it
-        envelope.move_reply.request_id = req.request_id
-        answer(bot, state, legal, envelope.move_reply)
-        late = time.monotonic() - bot.clock.deadline
-        if late > 0:
-            log.warning(
-                "answered %.3f s after the deadline (move limit %.3f s): the referee "
-                "counts a timeout; think less or use self.clock.budget()",
-                late,
-                bot.clock.move_time,
-            )
-        return envelope
-
-    stream = BotStream(address, hello, on_move, connect_timeout)
+    on_move = partial(_move_reply, bot, bot_pb2.ConnectRequest)
+    stream = BotStream(address, _hello(bot, token), on_move, connect_timeout)
     # The engine is loaded while the handshake is on the wire (spawn-to-Hello is budgeted).
     import referee.engine  # noqa: F401
 
+    games = 0
+    info: GameInfo | None = None
     try:
-        while True:
-            item = stream.read()
-            if item is END:
-                break
+        while (item := stream.read()) is not END:
             msg, received = item
             if isinstance(msg, BaseException):
                 log.warning("the stream to the referee broke: %s", msg)
@@ -186,34 +223,10 @@ def play(bot: Bot, address: str, token: str, connect_timeout: float = 30.0) -> i
             if kind == "move_request":  # not answered inside the stream (sdk/stream.py)
                 stream.send(on_move(msg, received))
             elif kind == "game_start":
-                gs = msg.game_start
-                info = GameInfo(
-                    game_id=gs.game_id,
-                    ruleset=gs.ruleset,
-                    players=gs.players,
-                    seat=gs.seat,
-                    names=tuple(gs.names),
-                    seed=gs.bot_seed,
-                )
-                start_game(bot, info)
+                info = _game_start(bot, msg)
             elif kind == "game_over":
-                go = msg.game_over
                 games += 1
-                reason = {1: "completed", 2: "forfeit", 3: "aborted"}.get(go.reason, "completed")
-                bot.on_game_over(
-                    GameResult(
-                        game_id=go.game_id,
-                        scores=tuple(go.scores),
-                        ranks=tuple(go.ranks),
-                        reason=reason,
-                    )
-                )
-                if info is not None and go.terminations and info.seat < len(go.terminations):
-                    mine = TERMINATION_NAMES.get(go.terminations[info.seat], "ok")
-                    if mine != "ok":
-                        log.warning(
-                            "game %s: the referee ended this bot's game: %s", go.game_id, mine
-                        )
+                _game_over(bot, msg, info)
             elif kind == "welcome":
                 log.info("connected to %s as %s", msg.welcome.referee, bot.display_name)
                 stream.answer_moves = msg.welcome.quiet_while_thinking

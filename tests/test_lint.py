@@ -1,5 +1,5 @@
 """The project standard as tests: `ruff check .`, `mypy referee sdk bots tournaments` (strict on the
-engine and the SDK) and the import contracts (`lint-imports`) stay clean, as `make lint` runs them.
+referee, the engine included, and the SDK) and the import contracts (`lint-imports`) stay clean, as `make lint` runs them.
 
 Both run from the repository root with this interpreter (`sys.executable -m ...`), so they use the
 configuration in pyproject.toml and the venv's tools. mypy keeps its incremental cache in
@@ -51,10 +51,10 @@ def test_mypy_clean() -> None:
     )
 
 
-def test_mypy_strict_on_the_engine_and_the_sdk() -> None:
-    """What bot authors read and call is typed all the way down."""
+def test_mypy_strict_on_the_referee_and_the_sdk() -> None:
+    """What bot authors and the referee's users read and call is typed all the way down."""
     _require("mypy")
-    proc = _run("mypy", "--strict", "referee/engine", "sdk")
+    proc = _run("mypy", "--strict", "referee", "sdk")
     assert proc.returncode == 0, f"mypy --strict failed:\n{proc.stdout}{proc.stderr}"
 
 

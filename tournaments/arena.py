@@ -14,12 +14,15 @@ import socket
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tournaments.entries import Entry
 from tournaments.runner import PlayFn, Pool, parallel_games
 from tournaments.schedule import ScheduledGame
 from tournaments.store import GameOutcome, Machine, SeatOutcome
+
+if TYPE_CHECKING:
+    from referee import Arena, BotSettings, MatchResult
 
 # Idle processes kept beyond the seats in play, and the field size up to which every entry
 # may keep its own process (a 300-entry class must not hold 300 processes, some 45 MiB each).
@@ -72,38 +75,32 @@ def this_machine(isolation: str | None = None) -> Machine:
     return Machine(socket.gethostname(), isolation or isolation_level(), os.cpu_count() or 1)
 
 
-def outcome_from_match(game: ScheduledGame, result: Any) -> GameOutcome:
-    """Convert the referee's `MatchResult` into what the store keeps."""
-    seats = []
-    for i, seat in enumerate(result.seats):
-        seats.append(
-            SeatOutcome(
-                entry=str(getattr(seat, "entry", game.seats[i])),
-                score=int(seat.score),
-                rank=int(seat.rank),
-                termination=str(getattr(seat, "termination", "ok") or "ok"),
-                strikes=int(getattr(seat, "strikes", 0) or 0),
-                faults={str(k): int(v) for k, v in (getattr(seat, "faults", None) or {}).items()},
-                move_time=float(getattr(seat, "move_time_total", 0.0) or 0.0),
-                moves=int(getattr(seat, "moves", 0) or 0),
-                cpu_time=getattr(seat, "cpu_time", None),
-                log=str(getattr(seat, "log_path", "") or ""),
-            )
+def outcome_from_match(game: ScheduledGame, result: MatchResult) -> GameOutcome:
+    """Convert the referee's `MatchResult` into what the store keeps. The schedule is the
+    authority on who sat where: the seats are named as it names them."""
+    seats = [
+        SeatOutcome(
+            entry=name,
+            score=seat.score,
+            rank=seat.rank,
+            termination=str(seat.termination),
+            strikes=seat.strikes,
+            faults=dict(seat.faults),
+            move_time=seat.move_time_total,
+            moves=seat.moves,
+            cpu_time=seat.cpu_time,
+            log=seat.log_path,
         )
-    # The referee knows seats by entry name; the schedule is the authority on who sat where.
-    if [s.entry for s in seats] != list(game.seats):
-        for s, name in zip(seats, game.seats, strict=True):
-            s.entry = name
-    record = dict(getattr(result, "record", None) or {})
+        for name, seat in zip(game.seats, result.seats, strict=True)
+    ]
+    record = dict(result.record)
     record.setdefault("game_id", game.game_id)
     record.setdefault("seed", game.seed)
-    return GameOutcome(
-        seats=seats, record=record, duration=float(getattr(result, "duration", 0.0) or 0.0)
-    )
+    return GameOutcome(seats=seats, record=record, duration=result.duration)
 
 
 async def play_game(
-    arena: Any,
+    arena: Arena,
     game: ScheduledGame,
     settings: GameSettings,
     machine: Machine,
@@ -111,7 +108,7 @@ async def play_game(
 ) -> GameOutcome:
     """Play one scheduled game on a started referee `Arena` whose entries include its seats;
     with `seat_logs`, each seat's bot output of this game alone is written to its file there."""
-    from referee import MatchConfig, bot_seeds
+    from referee import Clock, FaultPolicy, MatchConfig, bot_seeds
 
     config = MatchConfig(
         ruleset=settings.ruleset,
@@ -119,8 +116,8 @@ async def play_game(
         seed=game.seed,
         first_player=0,  # seat rotation, not the first player, spreads the head start
         time_per_move=settings.time_per_move,
-        fault_policy=settings.fault_policy,
-        clock=settings.clock,
+        fault_policy=FaultPolicy(settings.fault_policy),
+        clock=Clock(settings.clock),
         # Keyed with the tournament's seed: the same game gets the same bot seeds in every run,
         # on any machine of a cluster, and the bots see the schedule's stable game id.
         bot_seeds=(
@@ -154,7 +151,7 @@ def arena_options(
     from tournaments.entries import resolve_env
 
     own = [folder for folder in map(own_folder, entries) if folder is not None]
-    return {
+    return {  # BotSettings' fields (bot_settings), and Arena's keywords of the same names
         "isolation": settings.isolation,
         "ponder": settings.ponder,
         "bot_env": resolve_env(settings.bot_env),
@@ -165,7 +162,20 @@ def arena_options(
     }
 
 
-def join(arena: Any, entry: Entry) -> None:
+def bot_settings(
+    entries: Sequence[Entry],
+    settings: GameSettings,
+    hidden: Sequence[Path] = (),
+    max_processes: int | None = None,
+) -> BotSettings:
+    """How an `Arena` runs these entries' bots (`arena_options`), with at most `max_processes`
+    processes (None: no cap)."""
+    from referee import BotSettings
+
+    return BotSettings(max_processes=max_processes, **arena_options(entries, settings, hidden))
+
+
+def join(arena: Arena, entry: Entry) -> None:
     """`entry` joins a started Arena as the first entries did (`arena_options`): its limits,
     its variables, its folder hidden from the others."""
     from referee import Limits
@@ -200,8 +210,7 @@ async def arena_player(
     arena = Arena(
         {e.name: e.spec for e in entries},
         log_dir=log_dir,
-        max_processes=max_processes,
-        **arena_options(entries, settings, hidden),
+        bots=bot_settings(entries, settings, hidden, max_processes),
     )
     machine = this_machine(arena.isolation)
     async with arena:

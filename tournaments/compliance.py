@@ -13,12 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from referee import run_loop
+from referee import Termination, run_loop
 
 # A freshly launched bot's first answer includes its warm-up (lazy imports): without an
 # allowance one slow first move can cascade into strikes (a late reply then counts as malformed).
 FIRST_MOVE_ALLOWANCE = 1.0
 T = TypeVar("T")
+
+# A seat that ended so never completed its handshake.
+_HANDSHAKE = (Termination.NO_HELLO, Termination.VERSION_MISMATCH, Termination.BAD_TOKEN)
 
 
 class CheckStopped(RuntimeError):
@@ -85,7 +88,7 @@ async def _check_games(
     """Play the bot (seat rotating) against random bots: every ruleset x 2, 3, 4 players. With
     no `rulesets`, those the bot declares in its Hello. Returns the rulesets, the unknown names
     the bot declared, and each game's (ruleset, players, the bot's SeatResult)."""
-    from referee import Arena, MatchConfig
+    from referee import Arena, FaultPolicy, MatchConfig
 
     out = []
     unknown: list[str] = []
@@ -109,7 +112,7 @@ async def _check_games(
                         time_per_move=time_per_move,
                         grace=grace,
                         first_move_allowance=FIRST_MOVE_ALLOWANCE,
-                        fault_policy="forfeit",
+                        fault_policy=FaultPolicy.FORFEIT,
                     )
                     result = await arena.play(seats, config)
                     out.append((ruleset, players, result.seats[seat]))
@@ -218,8 +221,9 @@ Seats = list[tuple[str, int, Any]]  # each game's (ruleset, players, the bot's S
 def _handshake(first: Any, log_hint: str | None) -> Check:
     """Whether the bot said Hello in its first game (with no name, it never did: the referee
     played its seat without it)."""
-    handshake = first.termination not in ("no_hello", "version_mismatch", "bad_token") and not (
-        first.termination in ("crash", "malformed") and (first.moves == 0 or not first.bot_name)
+    handshake = first.termination not in _HANDSHAKE and not (
+        first.termination in (Termination.CRASH, Termination.MALFORMED)
+        and (first.moves == 0 or not first.bot_name)
     )
     return Check(
         "launch and handshake",
@@ -237,9 +241,9 @@ def _answers(seats: Seats, time_per_move: float, grace: float) -> list[Check]:
     def faults(kinds: tuple[str, ...]) -> int:
         return sum(s.faults.get(k, 0) for _, _, s in seats for k in kinds)
 
-    timeouts = faults(("timeout",))
+    timeouts = faults((Termination.TIMEOUT,))
     slowest = max(s.move_time_total / max(1, s.moves) for _, _, s in seats)
-    illegal = faults(("illegal", "malformed"))
+    illegal = faults((Termination.ILLEGAL, Termination.MALFORMED))
     return [
         Check(
             f"answers within {time_per_move:g} s (+{grace:g} s grace)",
@@ -263,7 +267,7 @@ def _survives(seats: Seats, rulesets: list[str]) -> list[Check]:
     checks = []
     for players in (2, 3, 4):
         mine = [s for _, p, s in seats if p == players]
-        bad = [s for s in mine if s.termination != "ok"]
+        bad = [s for s in mine if s.termination != Termination.OK]
         checks.append(
             Check(
                 f"survives {players}-player games",
@@ -275,7 +279,7 @@ def _survives(seats: Seats, rulesets: list[str]) -> list[Check]:
         )
     for ruleset in rulesets:
         mine = [s for r, _, s in seats if r == ruleset]
-        bad = [s for s in mine if s.termination != "ok"]
+        bad = [s for s in mine if s.termination != Termination.OK]
         checks.append(
             Check(
                 f"plays {ruleset}",

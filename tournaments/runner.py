@@ -73,39 +73,48 @@ def parallel_games(cpus: int | None = None) -> int:
 
 
 class Pool:
-    """The runner's model of the Arena's bot processes, kept across the runs (the rounds) that
-    share one Arena: how many each entry holds, how many of those are playing, and which idle
-    one the Arena would end first past `max_processes` (the least recently used).
+    """The runner's plan of the Arena's bot processes, kept across the runs (the rounds) that
+    share one Arena: the games each entry is playing, and its processes in a `referee.BotPool`
+    (busy and idle per entry), which ends the least recently used idle one past
+    `max_processes` by the same rule as the Arena's own pool. The runner asks it rather than
+    restating that rule.
 
     `parallel` is how many games the machine plays usefully at once (`parallel_games()`);
     None, like `max_processes` None, sets no limit (a cluster: each worker has its own Arena).
     """
 
     def __init__(self, max_processes: int | None = None, parallel: int | None = None) -> None:
+        from referee import BotPool, Slot
+
         self.max_processes = max_processes
         self.parallel = parallel
+        self.processes: BotPool[Slot] = BotPool(max_processes)
+        self._slot = Slot
         self.busy: Counter[str] = Counter()  # entry -> games it is playing now
-        self.held: Counter[str] = Counter()  # entry -> processes the Arena is believed to hold
-        self._last_used: dict[str, int] = {}
-        self._tick = 0
+        self._playing: dict[str, list[Slot]] = {}  # game id -> the processes it plays on
         self.in_flight = 0
-        self.started = 0  # processes started, by the model's reckoning
+        self.started = 0  # processes started, by the plan's reckoning
         self.changes = 0  # games started and ended so far: a pick only changes with them
+
+    @property
+    def held(self) -> dict[str, int]:
+        """Entry -> the processes it holds (busy and idle), by the plan."""
+        return {entry: self.processes.held(entry) for entry in self.processes.entries()}
 
     def needs(self, game: ScheduledGame) -> tuple[int, int]:
         """(extra, first): the processes `game` would start for entries whose every process is
         playing, and for entries that hold none."""
         # Called for up to `Dispatch.window` games per pick, several picks per game: plain
-        # tuple and dict operations, no Counter per call.
+        # tuple operations and two look-ups per seat.
         first = extra = 0
         seats = game.seats
+        processes = self.processes
         for i, name in enumerate(seats):
             if i and name in seats[:i]:
                 continue  # the same entry twice: counted at its first seat
-            held = self.held.get(name, 0)
-            missing = seats.count(name) - (held - self.busy.get(name, 0))
+            missing = seats.count(name) - processes.idle(name)
             if missing > 0:
-                new = 1 if held == 0 else 0
+                new = 1 if processes.held(name) == 0 else 0
                 first += new
                 extra += missing - new
         return extra, first
@@ -119,37 +128,33 @@ class Pool:
             return False
         return (
             self.max_processes is None
-            or sum(self.held.values()) + first + extra <= self.max_processes
+            or self.processes.live() + first + extra <= self.max_processes
         )
 
     def start(self, game: ScheduledGame) -> None:
-        for name, seats in Counter(game.seats).items():
-            missing = seats - (self.held[name] - self.busy[name])
-            if missing > 0:
-                self.held[name] += missing
-                self.started += missing
-            self.busy[name] += seats
+        """`game` starts: its seats take idle processes, else new ones; past the cap the pool
+        ends idle ones as the Arena will."""
+        slots = []
+        for name in game.seats:
+            slot = self.processes.take(name)
+            if slot is None:
+                slot = self._slot(name)
+                self.processes.add(slot)
+                self.started += 1
+            slots.append(slot)
+            self.busy[name] += 1
+        self._playing[game.game_id] = slots
         self.in_flight += 1
         self.changes += 1
-        if self.max_processes is not None:
-            self._evict(sum(self.held.values()) - self.max_processes)
-
-    def _evict(self, count: int) -> None:
-        """Forget `count` idle processes, least recently used first, as the Arena ends them."""
-        while count > 0:
-            idle = [n for n in self.held if self.held[n] > self.busy[n]]
-            if not idle:
-                return
-            victim = min(idle, key=lambda n: self._last_used.get(n, 0))
-            self.held[victim] -= 1
-            count -= 1
+        while self.processes.evict() is not None:
+            pass
 
     def release(self, game: ScheduledGame) -> None:
         """`game` has finished (or failed): its entries are free again."""
-        self._tick += 1
+        for slot in self._playing.pop(game.game_id, []):
+            self.processes.put_back(slot)
         for name in game.seats:
             self.busy[name] -= 1
-            self._last_used[name] = self._tick
         self.in_flight -= 1
         self.changes += 1
 
@@ -256,7 +261,7 @@ class Dispatch:
         self.pool.release(game)
 
 
-async def run_games(  # noqa: C901, PLR0915  # one loop owns the games in flight (docstring)
+async def run_games(  # noqa: PLR0913  # the run's store, games and knobs
     store: Store,
     games: Sequence[ScheduledGame],
     play: PlayFn,
@@ -270,101 +275,14 @@ async def run_games(  # noqa: C901, PLR0915  # one loop owns the games in flight
     A game whose `play` raises is noted in the store (it stays pending, so a later run retries
     it) and the others go on. If every one of the first `max_consecutive_errors` games fails (a
     wrong entry spec, a broken referee), the run stops instead of failing thousands of games.
-    `pool` models the Arena's bot processes for the `Dispatch` to plan reuse by (None: no
+    `pool` plans the Arena's bot processes for the `Dispatch` to reuse them by (None: no
     cap and no limit on extra processes). A game withdrawn from the schedule (its entry was
     removed) is not started, and not recorded if it was playing; it counts as `withdrawn`.
     """
-    summary = RunSummary()
-    limit = max_consecutive_errors or max(8, 2 * concurrency)
-    dispatch = Dispatch(games, pool, in_schedule=store.scheduled)
-    freed = asyncio.Condition()  # notified when a game ends: a waiting worker may start one
-    consecutive_errors = 0
-    stop = asyncio.Event()
+    run = _Run(store, Dispatch(games, pool, in_schedule=store.scheduled), play, on_done)
+    run.limit = max_consecutive_errors or max(8, 2 * concurrency)
     start = time.perf_counter()
-
-    async def wake(everyone: bool = False) -> None:
-        # One waiting worker per game that ends (it wakes the next if it could start a game):
-        # a pick looks at up to 256 games, and 15 idle workers picking at every game's end
-        # cost the referee's event loop more than the games at --concurrency 16.
-        async with freed:
-            if everyone:
-                freed.notify_all()
-            else:
-                freed.notify(1)
-
-    async def _release(game: ScheduledGame) -> None:
-        dispatch.release(game)
-        await wake()
-
-    async def worker() -> None:
-        try:
-            while not stop.is_set():
-                game = dispatch.take()
-                if game is None:
-                    if not dispatch or not dispatch.in_flight:
-                        return
-                    async with freed:
-                        await freed.wait()
-                    continue
-                await wake(everyone=not dispatch)  # the next may start one too, or leave
-                await play_one(game)
-        finally:
-            await wake(everyone=True)  # stopped or out of games: the others leave too
-
-    async def play_one(game: ScheduledGame) -> None:
-        nonlocal consecutive_errors
-        try:
-            outcome = await play(game)
-        except asyncio.CancelledError:
-            raise
-        except StopRun as exc:
-            await _release(game)
-            summary.aborted = summary.aborted or str(exc)
-            stop.set()
-            return
-        except Exception as exc:  # noqa: BLE001 - one broken game must not stop the others
-            await _release(game)
-            error = f"{type(exc).__name__}: {exc}"
-            try:
-                store.record_error(game, traceback.format_exc())
-            except (StoreError, sqlite3.Error) as store_exc:
-                error += f" (and noting it in the db failed: {store_exc})"
-            summary.failed += 1
-            if len(summary.errors) < 20:
-                summary.errors.append((game.game_id, error))
-            consecutive_errors += 1
-            if consecutive_errors >= limit and summary.played == 0:
-                summary.aborted = (
-                    f"the first {consecutive_errors} games all failed; last error: {error}"
-                )
-                stop.set()
-            if on_done:
-                on_done(game, None, error)
-            return
-        await _release(game)
-        t0 = time.perf_counter()
-        try:
-            store.record(game, outcome)  # committed before anyone hears of the result
-        except GameWithdrawn:
-            summary.withdrawn += 1
-            return
-        except (StoreError, sqlite3.Error) as exc:
-            # Not recorded: count it as failed (it stays pending unless it was already
-            # done) and go on with the others rather than crash the whole run.
-            error = f"could not record the result in {store.path}: {exc}"
-            summary.failed += 1
-            if len(summary.errors) < 20:
-                summary.errors.append((game.game_id, error))
-            if on_done:
-                on_done(game, None, error)
-            return
-        summary.store_time += time.perf_counter() - t0
-        summary.played += 1
-        consecutive_errors = 0
-        if on_done:
-            on_done(game, outcome, None)
-
-    workers = [asyncio.create_task(worker()) for _ in range(max(1, concurrency))]
+    workers = [asyncio.create_task(run.worker()) for _ in range(max(1, concurrency))]
     try:
         await asyncio.gather(*workers)
     finally:
@@ -372,6 +290,114 @@ async def run_games(  # noqa: C901, PLR0915  # one loop owns the games in flight
             w.cancel()
         # Let the cancelled workers unwind (their games' cleanup) before the caller closes up.
         await asyncio.gather(*workers, return_exceptions=True)
-        summary.elapsed = time.perf_counter() - start
-        summary.withdrawn += dispatch.dropped
-    return summary
+        run.summary.elapsed = time.perf_counter() - start
+        run.summary.withdrawn += run.dispatch.dropped
+    return run.summary
+
+
+class _Run:
+    """One `run_games`: its workers, each taking the next game from the dispatch, playing it
+    and recording it."""
+
+    def __init__(
+        self, store: Store, dispatch: Dispatch, play: PlayFn, on_done: DoneFn | None
+    ) -> None:
+        self.store, self.dispatch, self.play, self.on_done = store, dispatch, play, on_done
+        self.summary = RunSummary()
+        self.limit = 8
+        self.freed = asyncio.Condition()  # notified when a game ends: a worker may start one
+        self.consecutive_errors = 0
+        self.stop = asyncio.Event()
+
+    async def wake(self, everyone: bool = False) -> None:
+        # One waiting worker per game that ends (it wakes the next if it could start a game):
+        # a pick looks at up to 256 games, and 15 idle workers picking at every game's end
+        # cost the referee's event loop more than the games at --concurrency 16.
+        async with self.freed:
+            if everyone:
+                self.freed.notify_all()
+            else:
+                self.freed.notify(1)
+
+    async def release(self, game: ScheduledGame) -> None:
+        self.dispatch.release(game)
+        await self.wake()
+
+    async def worker(self) -> None:
+        dispatch = self.dispatch
+        try:
+            while not self.stop.is_set():
+                game = dispatch.take()
+                if game is None:
+                    if not dispatch or not dispatch.in_flight:
+                        return
+                    async with self.freed:
+                        await self.freed.wait()
+                    continue
+                await self.wake(everyone=not dispatch)  # the next may start one too, or leave
+                await self.play_one(game)
+        finally:
+            await self.wake(everyone=True)  # stopped or out of games: the others leave too
+
+    async def play_one(self, game: ScheduledGame) -> None:
+        try:
+            outcome = await self.play(game)
+        except asyncio.CancelledError:
+            raise
+        except StopRun as exc:
+            await self.release(game)
+            self.summary.aborted = self.summary.aborted or str(exc)
+            self.stop.set()
+            return
+        except Exception as exc:  # noqa: BLE001 - one broken game must not stop the others
+            await self.release(game)
+            self.failed(game, exc)
+            return
+        await self.release(game)
+        self.record(game, outcome)
+
+    def failed(self, game: ScheduledGame, exc: Exception) -> None:
+        """`game`'s play raised: noted in the store, and the run stops when the first ones all
+        failed."""
+        summary = self.summary
+        error = f"{type(exc).__name__}: {exc}"
+        try:
+            self.store.record_error(game, traceback.format_exc())
+        except (StoreError, sqlite3.Error) as store_exc:
+            error += f" (and noting it in the db failed: {store_exc})"
+        self.note_failure(game, error)
+        self.consecutive_errors += 1
+        if self.consecutive_errors >= self.limit and summary.played == 0:
+            summary.aborted = (
+                f"the first {self.consecutive_errors} games all failed; last error: {error}"
+            )
+            self.stop.set()
+        if self.on_done:
+            self.on_done(game, None, error)
+
+    def note_failure(self, game: ScheduledGame, error: str) -> None:
+        self.summary.failed += 1
+        if len(self.summary.errors) < 20:
+            self.summary.errors.append((game.game_id, error))
+
+    def record(self, game: ScheduledGame, outcome: GameOutcome) -> None:
+        """Commit `game`'s result before anyone hears of it."""
+        t0 = time.perf_counter()
+        try:
+            self.store.record(game, outcome)
+        except GameWithdrawn:
+            self.summary.withdrawn += 1
+            return
+        except (StoreError, sqlite3.Error) as exc:
+            # Not recorded: count it as failed (it stays pending unless it was already
+            # done) and go on with the others rather than crash the whole run.
+            error = f"could not record the result in {self.store.path}: {exc}"
+            self.note_failure(game, error)
+            if self.on_done:
+                self.on_done(game, None, error)
+            return
+        self.summary.store_time += time.perf_counter() - t0
+        self.summary.played += 1
+        self.consecutive_errors = 0
+        if self.on_done:
+            self.on_done(game, outcome, None)

@@ -81,7 +81,7 @@ def test_an_idle_kit_bot_answers_pings(
         ) as arena:
             first = await arena.play([entry, "random"], CONFIG)
             await asyncio.sleep(1.0)  # idle: about ten pings
-            pongs = [w.session.pongs for w in arena._idle[entry]]
+            pongs = [w.session.pongs for w in arena.pool.items() if w.entry == entry]
             second = await arena.play([entry, "random"], CONFIG)
             return first, second, pongs
 

@@ -423,3 +423,22 @@ def test_serve_insecure_still_refuses_anonymous_run_match(tmp_path: Path) -> Non
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_an_arena_from_python_on_a_network_address_is_refused_as_serve_is(
+    certificate: tuple[Path, Path],
+) -> None:
+    """The exposure rule is the referee server's, not the command's: `Arena(listen=...)` is
+    refused before anything listens, with the same reasons."""
+    from referee import ExposureError, Network
+
+    cert, key = certificate
+    with pytest.raises(ExposureError, match="without TLS") as plain:
+        Arena(listen="0.0.0.0:0")
+    assert "no operator credential" in str(plain.value)
+    tls = (cert.read_bytes(), key.read_bytes())
+    with pytest.raises(ExposureError, match="no operator credential") as tls_only:
+        Arena(network=Network(listen="0.0.0.0:0", tls=tls))
+    assert "without TLS" not in str(tls_only.value)
+    assert Arena(listen="0.0.0.0:0", insecure=True).exposure_problems  # served, with warnings
+    assert Arena(listen="127.0.0.1:0").exposure_problems == []  # loopback: nothing exposed

@@ -16,5 +16,11 @@ def test_every_name_of_the_api_loads_from_its_home() -> None:
 
 
 def test_the_terminations_are_the_protos() -> None:
-    assert set(referee.TERMINATIONS) == set(WIRE_TERMINATIONS)
+    assert set(referee.Termination) == set(WIRE_TERMINATIONS)
     assert referee.Termination.TIMEOUT == "timeout"
+
+
+def test_the_closed_sets_are_enums_that_read_as_their_names() -> None:
+    config = referee.MatchConfig(clock="cpu", fault_policy="forfeit")
+    assert config.clock is referee.Clock.CPU and config.fault_policy is referee.FaultPolicy.FORFEIT
+    assert f"{config.clock}" == "cpu" and referee.Clock.CPU == "cpu"

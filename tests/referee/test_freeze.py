@@ -124,7 +124,9 @@ def test_after_a_game_between_fast_bots_both_are_frozen() -> None:
             assert [s.termination for s in result.seats] == ["ok", "ok"]
             await asyncio.sleep(FREEZE_GRACE * 10)
             return [
-                _state(python_pid(w.process.pid)) for w in arena._workers if w.process is not None
+                _state(python_pid(w.process.pid))
+                for w in arena.pool.items()
+                if w.process is not None
             ]
 
     states = asyncio.run(go())

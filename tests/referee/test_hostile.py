@@ -208,7 +208,7 @@ def _burner_cpu_between_moves(level: str, ponder: bool) -> list[float]:
                 if not isinstance(event, MovePlayed) or len(gaps) >= 4:
                     return
                 if not pid:
-                    worker = next(w for w in arena._workers if w.entry == burner)
+                    worker = next(w for w in arena.pool.items() if w.entry == burner)
                     assert worker.process is not None
                     pid.append(python_pid(worker.process.pid))
                 if event.seat == 0 and event.ply > 2:  # its turn is over: the other thinks
@@ -255,7 +255,7 @@ def _cgroup_cpu_between_moves(bot: str, level: str) -> list[float]:
             start: list[float] = []
 
             def cpu() -> float:
-                worker = next(w for w in arena._workers if w.entry == bot)
+                worker = next(w for w in arena.pool.items() if w.entry == bot)
                 assert worker.process is not None and worker.process.group is not None
                 found = worker.process.group.cpu_seconds()
                 assert found is not None

@@ -219,7 +219,7 @@ async def _still_connected_then_killed(
     """After `after` seconds of `game`, check that the bot `entry` is still connected (and has
     answered at least `pongs` pings), then kill it to end the long game early."""
     await asyncio.sleep(after)
-    worker = next((w for w in arena._workers if w.entry == entry), None)
+    worker = next((w for w in arena.pool.items() if w.entry == entry), None)
     assert worker is not None and worker.session.alive, "no ping timeout"
     assert worker.session.pongs >= pongs, "pinged between its moves"
     assert worker.process is not None
@@ -272,7 +272,7 @@ def test_a_bot_in_a_slow_hook_keeps_answering_pings(monkeypatch: pytest.MonkeyPa
         async with Arena(ping_interval=0.1, ping_timeout=0.5, ponder=True) as arena:
             entry = str(BOTS / "thinker.py")
             result = await arena.play([entry, "random"], MatchConfig(seed=2))
-            worker = next(w for w in arena._workers if w.entry == entry)
+            worker = next(w for w in arena.pool.items() if w.entry == entry)
             before = worker.session.pongs
             await asyncio.sleep(1.2)  # the bot sleeps in on_game_over all this time
             return result, before, worker.session.pongs, worker.session.alive
@@ -386,7 +386,7 @@ def test_processes_are_reused_and_all_killed_at_close() -> None:
             results += await asyncio.gather(
                 *(arena.play(["random", "random"], MatchConfig(seed=s)) for s in (7, 8))
             )
-            pids = {w.process.pid for w in arena._workers}
+            pids = {w.process.pid for w in arena.pool.items()}
         return results, pids
 
     results, pids = asyncio.run(go())
@@ -419,11 +419,15 @@ def test_a_bot_that_does_not_play_the_ruleset_forfeits_before_the_first_move() -
         async with Arena([first, "random"]) as arena:
             pavilion = await arena.play([first, "random"], MatchConfig(seed=4, ruleset="pavilion"))
             pid = next(
-                w.process.pid for w in arena._workers if w.entry == first and w.process is not None
+                w.process.pid
+                for w in arena.pool.items()
+                if w.entry == first and w.process is not None
             )
             classic = await arena.play([first, "random"], MatchConfig(seed=4))
             again = next(
-                w.process.pid for w in arena._workers if w.entry == first and w.process is not None
+                w.process.pid
+                for w in arena.pool.items()
+                if w.entry == first and w.process is not None
             )
             return pavilion, classic, pid, again
 
@@ -440,7 +444,7 @@ def test_a_bot_that_does_not_play_the_ruleset_forfeits_before_the_first_move() -
 
 def test_a_hello_naming_no_known_ruleset_plays_the_classic_family() -> None:
     """As `bot check` reads it: only unknown names listed is as good as none."""
-    from referee.arena import _unsupported
+    from referee.match import unsupported as _unsupported
 
     assert _unsupported(("azul-future",), "azul") is None
     refused = _unsupported(("azul-future",), "pavilion")

@@ -85,7 +85,7 @@ def test_a_remote_entry_with_its_token_over_tls(
             result = await arena.play(
                 ["alice", "random"],
                 MatchConfig(seed=4),
-                _workers=[worker, await arena.acquire("random")],
+                bots=[worker, await arena.acquire("random")],
             )
             plain.kill()
             plain_out = (await plain.communicate())[0]

@@ -37,7 +37,7 @@ def test_python_bots_start_warm_and_look_like_cold_ones(tmp_path: Path) -> None:
             await asyncio.sleep(1.0)  # let it warm up
             result = await arena.play(["random", bot_file], MatchConfig(seed=3))
             seen = []
-            for worker in arena._workers:
+            for worker in arena.pool.items():
                 assert worker.process is not None
                 seen.append(
                     (

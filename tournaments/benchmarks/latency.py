@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -121,15 +122,16 @@ async def spawn_to_hello(
     """Seconds from asking the Arena for a new `random` bot to its accepted Hello. With
     `warm_start` the Arena hands out its warm standby process (sdk.standby), given half a second
     to warm up first, as between the bot starts of a tournament; without, a fresh process."""
-    from referee import Arena
+    from referee import Arena, BotSettings
 
     times = []
-    async with Arena(["random"], reuse=False, warm_start=warm_start, isolation=isolation) as arena:
+    settings = BotSettings(reuse=False, warm_start=warm_start, isolation=isolation)
+    async with Arena(["random"], bots=settings) as arena:
         for _ in range(spawns):
             await asyncio.sleep(0.5)
-            worker = await arena._spawn("random")
-            times.append(getattr(worker, "spawn_to_hello", float("nan")))
-            await arena._retire(worker)  # type: ignore[arg-type]
+            bot = await arena.spawn("random")
+            times.append(getattr(bot, "spawn_to_hello", float("nan")))
+            await arena.retire(bot)
     return times
 
 
@@ -140,7 +142,7 @@ INSTANT_BOT = str(Path(__file__).resolve().parents[2] / "bots" / "first_bot.py")
 async def _mixed_game(arena: Any, entry: str, seed: int, times: dict[str, list[float]]) -> None:
     """One game of `entry` against the SDK's instant bot, seats alternating with `seed`: each
     seat's answered moves' round trips (seconds) go to `times[entry]` and `times["first"]`."""
-    from referee import MatchConfig, MatchEvent, MovePlayed
+    from referee import MatchConfig, MatchEvent, MovePlayed, Termination
 
     seats = [entry, "first"] if seed % 2 == 0 else ["first", entry]
 
@@ -152,12 +154,97 @@ async def _mixed_game(arena: Any, entry: str, seed: int, times: dict[str, list[f
     played = await arena.play(
         seats, MatchConfig(seed=seed, first_move_allowance=1.0), on_event=note
     )
-    faulty = [s for s in played.seats if s.termination != "ok" or s.strikes]
+    faulty = [s for s in played.seats if s.termination != Termination.OK or s.strikes]
     if faulty:
         raise ValueError(
             f"{faulty[0].entry} did not play cleanly ({faulty[0].termination}, "
             f"{faulty[0].strikes} strikes); see {faulty[0].log_path}"
         )
+
+
+async def _paired(level: str, ponder: bool, games: int) -> dict[str, Any]:
+    """At a level other than `process`, the per-move time there and at `process`, game for
+    game in the same run (empty at `process`)."""
+    from referee import Arena, BotSettings, MatchConfig
+
+    paired: list[int] = []  # moves at `level`, game for game beside the baseline's
+    baseline: list[int] = []
+    if level == "process":
+        return {}
+    async with (
+        Arena({"first": INSTANT_BOT}, bots=BotSettings(isolation=level, ponder=ponder)) as arena,
+        Arena({"first": INSTANT_BOT}, bots=BotSettings(isolation="process", ponder=ponder)) as base,
+    ):
+        for seed in range(games):
+            pair = ((arena, paired), (base, baseline))
+            for which, into in pair if seed % 2 else pair[::-1]:  # neither always first
+                result = await which.play(["first", "first"], MatchConfig(seed=seed))
+                into += result.record["referee"]["move_times_us"]
+    base_us, paired_us = statistics.median(baseline), statistics.median(paired)
+    return {
+        "per_move_us_paired": round(paired_us, 1),
+        "per_move_us_process": round(base_us, 1),
+        "ratio_to_process": round(paired_us / base_us, 3),
+    }
+
+
+@dataclass
+class _Samples:
+    """What the main run measures: the referee's moves, the bare ping-pongs, per clock and per
+    extra entry."""
+
+    per_move: list[int] = field(default_factory=list)
+    clocks: dict[str, list[int]] = field(default_factory=lambda: {"wall": [], "cpu": []})
+    mixed: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    bare: list[float] = field(default_factory=list)
+    bare_aio: list[float] = field(default_factory=list)
+
+
+async def _main_run(  # noqa: PLR0913  # the benchmark's knobs
+    level: str, ponder: bool, games: int, entries: tuple[str, ...], clock: str, payload: bytes
+) -> _Samples:
+    """The games at `level` with the bare ping-pong chunks between them (the machine's speed
+    drifts: the two are measured in alternating chunks, so both medians come from the same
+    stretches of time)."""
+    from referee import Arena, BotSettings, Clock, MatchConfig
+
+    got = _Samples(mixed={e: {e: [], "first": []} for e in entries})
+    chunks = games  # a bare chunk after every game: the two share the machine's phases
+    field_ = {"first": INSTANT_BOT, **{e: e for e in entries}}
+    async with Arena(field_, bots=BotSettings(isolation=level, ponder=ponder)) as arena:
+        for seed in range(games):
+            result = await arena.play(["first", "first"], MatchConfig(seed=seed))
+            got.per_move += result.record["referee"]["move_times_us"]
+            if clock == "cpu":
+                kinds = (Clock.CPU, Clock.WALL)
+                for kind in kinds if seed % 2 else kinds[::-1]:  # neither first
+                    played = await arena.play(
+                        ["first", "first"], MatchConfig(seed=seed, clock=kind)
+                    )
+                    got.clocks[kind] += played.record["referee"]["move_times_us"]
+            for entry in entries:
+                await _mixed_game(arena, entry, seed, got.mixed[entry])
+            if (seed + 1) * chunks // games != seed * chunks // games:  # `chunks` times in all
+                got.bare += await bare_pingpong(payload, 2000 // chunks)
+                got.bare_aio += await bare_pingpong(payload, 2000 // chunks, _ECHO_CLIENT_AIO)
+    return got
+
+
+def _kits(mixed: dict[str, dict[str, list[float]]]) -> list[dict[str, Any]]:
+    """Each extra entry's per-move time beside the SDK's instant bot's in the same games."""
+    kits = []
+    for entry, times in mixed.items():
+        mine, sdk = statistics.median(times[entry]) * 1e6, statistics.median(times["first"]) * 1e6
+        kits.append(
+            {
+                "entry": entry,
+                "per_move_us": round(mine, 1),
+                "sdk_per_move_us": round(sdk, 1),
+                "ratio_to_sdk": round(mine / sdk, 3),
+                "moves": len(times[entry]),
+            }
+        )
+    return kits
 
 
 async def latency(
@@ -183,80 +270,27 @@ async def latency(
     cgroup CPU counter as a move is asked for and answered), alternating with the wall clock's
     game on the same deal: `per_move_us_cpu_clock` beside `per_move_us_wall_clock`, and
     `cpu_clock_ratio`, their ratio."""
-    from referee import Arena, MatchConfig, require
+    from referee import require
 
     level = require(isolation)
-    paired: list[int] = []  # moves at `level`, game for game beside the baseline's
-    baseline: list[int] = []
-    if level != "process":
-        async with (
-            Arena({"first": INSTANT_BOT}, isolation=level, ponder=ponder) as arena,
-            Arena({"first": INSTANT_BOT}, isolation="process", ponder=ponder) as base,
-        ):
-            for seed in range(games):
-                pair = ((arena, paired), (base, baseline))
-                for which, into in pair if seed % 2 else pair[::-1]:  # neither always first
-                    result = await which.play(["first", "first"], MatchConfig(seed=seed))
-                    into += result.record["referee"]["move_times_us"]
-
-    # The machine's speed drifts: the two are measured in alternating chunks, so both medians
-    # come from the same stretches of time.
+    compared = await _paired(level, ponder, games)
     payload = await sample_payload()
-    per_move: list[int] = []
-    clocks: dict[str, list[int]] = {"wall": [], "cpu": []}  # clock "cpu": both, game for game
-    mixed: dict[str, dict[str, list[float]]] = {e: {e: [], "first": []} for e in entries}
-    bare: list[float] = []
-    bare_aio: list[float] = []
-    chunks = games  # a bare chunk after every game: the two share the machine's phases
-    async with Arena(
-        {"first": INSTANT_BOT, **{e: e for e in entries}}, isolation=level, ponder=ponder
-    ) as arena:
-        for seed in range(games):
-            result = await arena.play(["first", "first"], MatchConfig(seed=seed))
-            per_move += result.record["referee"]["move_times_us"]
-            if clock == "cpu":
-                for kind in ("cpu", "wall") if seed % 2 else ("wall", "cpu"):  # neither first
-                    played = await arena.play(
-                        ["first", "first"], MatchConfig(seed=seed, clock=kind)
-                    )
-                    clocks[kind] += played.record["referee"]["move_times_us"]
-            for entry in entries:
-                await _mixed_game(arena, entry, seed, mixed[entry])
-            if (seed + 1) * chunks // games != seed * chunks // games:  # `chunks` times in all
-                bare += await bare_pingpong(payload, 2000 // chunks)
-                bare_aio += await bare_pingpong(payload, 2000 // chunks, _ECHO_CLIENT_AIO)
+    got = await _main_run(level, ponder, games, entries, clock, payload)
     cold = await spawn_to_hello(spawns, warm_start=False, isolation=level)
     warm = await spawn_to_hello(spawns, isolation=level)
-    bare_us = statistics.median(bare) * 1e6
-    bare_aio_us = statistics.median(bare_aio) * 1e6
-    move_us = statistics.median(per_move)
-    compared = {}
-    if baseline:
-        base_us, paired_us = statistics.median(baseline), statistics.median(paired)
-        compared = {
-            "per_move_us_paired": round(paired_us, 1),
-            "per_move_us_process": round(base_us, 1),
-            "ratio_to_process": round(paired_us / base_us, 3),
-        }
+    bare_us = statistics.median(got.bare) * 1e6
+    bare_aio_us = statistics.median(got.bare_aio) * 1e6
+    move_us = statistics.median(got.per_move)
     if clock == "cpu":
-        on_cpu, on_wall = statistics.median(clocks["cpu"]), statistics.median(clocks["wall"])
+        on_cpu, on_wall = (
+            statistics.median(got.clocks["cpu"]),
+            statistics.median(got.clocks["wall"]),
+        )
         compared |= {
             "per_move_us_cpu_clock": round(on_cpu, 1),
             "per_move_us_wall_clock": round(on_wall, 1),
             "cpu_clock_ratio": round(on_cpu / on_wall, 3),
         }
-    kits = []
-    for entry, times in mixed.items():
-        mine, sdk = statistics.median(times[entry]) * 1e6, statistics.median(times["first"]) * 1e6
-        kits.append(
-            {
-                "entry": entry,
-                "per_move_us": round(mine, 1),
-                "sdk_per_move_us": round(sdk, 1),
-                "ratio_to_sdk": round(mine / sdk, 3),
-                "moves": len(times[entry]),
-            }
-        )
     return {
         "isolation": level,
         "ponder": ponder,
@@ -267,7 +301,7 @@ async def latency(
         "ratio": round(move_us / bare_us, 3),
         "bare_pingpong_aio_us": round(bare_aio_us, 1),
         "ratio_to_aio": round(move_us / bare_aio_us, 3),
-        "moves": len(per_move),
+        "moves": len(got.per_move),
         "payload_bytes": len(payload),
         "spawn_to_hello_ms": round(statistics.median(warm) * 1e3, 1),
         "spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in warm],
@@ -275,5 +309,5 @@ async def latency(
         "cold_spawn_to_hello_ms_all": [round(s * 1e3, 1) for s in cold],
         "python_import_grpc_ms": round(grpc_import_ms(), 1),
         "event_loop": loop_name(),
-        "entries": kits,
+        "entries": _kits(got.mixed),
     }

@@ -104,7 +104,7 @@ def match(
 
     Example: azul-arena match greedy mcts --ruleset pavilion --seed 7 -t 0.5
     """
-    from referee import Arena, MatchConfig, write_replay
+    from referee import Arena, Clock, FaultPolicy, MatchConfig, write_replay
 
     if not 2 <= len(entries) <= 4:
         fail("a match has 2 to 4 entries")
@@ -125,9 +125,9 @@ def match(
         time_bank=time_bank,
         first_move_allowance=first_move_allowance,
         grace=grace,
-        fault_policy=policy,
+        fault_policy=FaultPolicy(policy),  # checked above (common.check_fault_policy)
         max_strikes=max_strikes,
-        clock=clock,
+        clock=Clock(clock),  # checked above
     )
     show = None if as_json else _live_view(entries, config, seed, board)
 

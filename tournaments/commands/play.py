@@ -55,7 +55,7 @@ def play(
 
     Example: azul-arena play greedy --seat 1
     """
-    from referee import Arena, MatchConfig, check_entry, write_replay
+    from referee import Arena, FaultPolicy, MatchConfig, check_entry, write_replay
     from sdk.client import play as play_seat
     from tournaments.terminal.human import HumanSeat, TableWatcher
 
@@ -79,7 +79,7 @@ def play(
             seed=seed,
             time_per_move=bot_time,
             seat_time_per_move=tuple(limits),
-            fault_policy="random",
+            fault_policy=FaultPolicy.RANDOM,
             max_strikes=3,
             options=options,
         )
@@ -102,7 +102,7 @@ def play(
             workers: list[Any] = [None, None]
             workers[seat] = await human
             workers[1 - seat] = await arena.acquire(opponent)
-            result = await arena.play(names, config, on_event=watcher, _workers=workers)
+            result = await arena.play(names, config, on_event=watcher, bots=workers)
             # The seat's stream closes with the Arena: expected now, not worth a warning.
             logging.getLogger("sdk").setLevel(logging.ERROR)
             return result

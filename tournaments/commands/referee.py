@@ -4,9 +4,8 @@ new` (the tokens remote bots and operators present)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -23,55 +22,11 @@ from tournaments.commands.common import (
 )
 from tournaments.commands.groups import referee_app, token_app
 
+if TYPE_CHECKING:
+    from referee import Exposure, Network, TokenFile
+    from tournaments.entries import Entry
+
 DEFAULT_TOKENS = Path("azul-arena-tokens.json")
-
-
-@dataclass
-class Exposure:
-    """What `referee serve` would expose, from its options, before anything listens."""
-
-    listen: str
-    api: list[str]
-    tls: bool
-    operators: int  # operator tokens in the tokens file
-    client_ca: bool
-
-    def problems(self) -> list[str]:
-        """Why serving so is unsafe: each line what is exposed and how to close it."""
-        from referee import is_loopback
-
-        out = []
-        exposed = [a for a in [self.listen, *self.api] if not is_loopback(a)]
-        if exposed and not self.tls:
-            out.append(
-                f"{', '.join(exposed)} is reachable from the network, and without TLS "
-                "the bots' and operators' tokens and every move cross it in clear: give "
-                "--tls-cert and --tls-key"
-            )
-        mutual = self.client_ca and any(a in exposed for a in self.api)
-        if exposed and not self.operators and not mutual:
-            out.append(
-                "there is no operator credential: RunMatch would refuse every caller. "
-                "Issue one (`azul-arena referee token new NAME --operator --tokens F`, "
-                "then --tokens F), or use --api-listen with --tls-client-ca"
-            )
-        return out
-
-    def api_line(self, public_watch: bool) -> str:
-        """Who may call RunMatch and WatchMatch, as the server's start-up lines say it."""
-        where = []
-        for address in [self.listen, *self.api]:
-            if address.startswith("unix:"):
-                where.append(
-                    f"{address} (the socket file's owner only"
-                    + (", with an operator token)" if self.operators else ")")
-                )
-            elif address in self.api and self.client_ca and self.tls:
-                where.append(f"{address} (a client certificate of --tls-client-ca)")
-            else:
-                where.append(f"{address} (an operator token: {self.operators} issued)")
-        watch = "; WatchMatch open to anyone (--public-watch)" if public_watch else ""
-        return "referee API (RunMatch, WatchMatch): " + ", ".join(where) + watch
 
 
 def _read(path: Path | None) -> bytes | None:
@@ -139,47 +94,16 @@ def serve(
     Example: azul-arena referee serve --listen 0.0.0.0:50051 --tls-cert cert.pem --tls-key
     key.pem --tokens azul-arena-tokens.json --entries class.toml
     """
-    from referee import Arena, TokenError, TokenFile
-    from tournaments.arena import GameSettings, arena_options
-    from tournaments.entries import EntryError, load_entries_toml
+    from referee import Exposure, ExposureError, Network, refuse_exposure
 
-    if (tls_cert is None) != (tls_key is None):
-        fail("give both --tls-cert and --tls-key (or neither)")
-    if tls_client_ca is not None and (
-        tls_cert is None or not any(not a.startswith("unix:") for a in api_listen)
-    ):
-        fail(
-            "--tls-client-ca applies to an --api-listen HOST:PORT served with --tls-cert and "
-            "--tls-key (bots on --listen present tokens, not certificates)"
-        )
-    cert, key, client_ca = _read(tls_cert), _read(tls_key), _read(tls_client_ca)
-    tls = (cert, key) if cert is not None and key is not None else None
-    issued = None
-    if tokens is not None:
-        try:
-            issued = TokenFile.load(tokens)
-        except TokenError as exc:
-            fail(str(exc))
-    registered = []
-    if entries is not None:
-        try:
-            registered = load_entries_toml(entries)
-        except EntryError as exc:
-            fail(str(exc))
-    exposure = Exposure(
-        listen,
-        list(api_listen),
-        tls is not None,
-        len(issued.operators) if issued else 0,
-        client_ca is not None,
-    )
-    problems = exposure.problems()
-    if problems and not insecure:
-        fail(
-            "refusing to serve: "
-            + "; and ".join(problems)
-            + ". (--insecure serves anyway: for a network you trust entirely)"
-        )
+    tls, client_ca = _tls(tls_cert, tls_key, tls_client_ca, api_listen)
+    issued, registered = _tokens(tokens), _entries(entries)
+    exposure = Exposure.of(listen, api_listen, tls, issued, client_ca)
+    try:  # the referee's own rule (referee.server), checked here to say it before starting
+        problems = refuse_exposure(exposure, insecure)
+    except ExposureError as exc:
+        fail(str(exc))
+        raise
     for problem in problems:
         console.print(
             f"[yellow]warning (--insecure):[/] {problem}", highlight=False, soft_wrap=True
@@ -194,37 +118,82 @@ def serve(
             highlight=False,
             soft_wrap=True,
         )
-    options = arena_options(registered, GameSettings(isolation=level))
-
-    async def go() -> None:
-        async with Arena(
-            {e.name: e.spec for e in registered},
-            listen=listen,
-            tls=tls,
-            tokens=issued,
-            api=list(api_listen),
-            client_ca=client_ca,
-            public_watch=public_watch,
-            **options,
-        ) as arena:
-            _say_serving(
-                arena.address,
-                tls is not None,
-                issued,
-                level,
-                exposure,
-                public_watch,
-                len(registered),
-            )
-            assert arena.server is not None
-            await arena.server.wait()
-
+    network = Network(
+        listen=listen,
+        tls=tls,
+        tokens=issued,
+        api=list(api_listen),
+        client_ca=client_ca,
+        public_watch=public_watch,
+        insecure=insecure,
+    )
     try:
-        run_loop(go())
+        run_loop(_serve(registered, network, level, exposure))
     except KeyboardInterrupt:
         pass
     except (OSError, RuntimeError) as exc:  # grpc says RuntimeError for an address it can't bind
         fail(f"cannot listen on {listen}: {exc}", Exit.FAILED)
+
+
+def _tls(
+    cert_file: Path | None, key_file: Path | None, ca_file: Path | None, api_listen: list[str]
+) -> tuple[tuple[bytes, bytes] | None, bytes | None]:
+    """The TLS certificate chain and key, and the client CA, read from their files."""
+    if (cert_file is None) != (key_file is None):
+        fail("give both --tls-cert and --tls-key (or neither)")
+    if ca_file is not None and (
+        cert_file is None or not any(not a.startswith("unix:") for a in api_listen)
+    ):
+        fail(
+            "--tls-client-ca applies to an --api-listen HOST:PORT served with --tls-cert and "
+            "--tls-key (bots on --listen present tokens, not certificates)"
+        )
+    cert, key, client_ca = _read(cert_file), _read(key_file), _read(ca_file)
+    return ((cert, key) if cert is not None and key is not None else None), client_ca
+
+
+def _tokens(path: Path | None) -> TokenFile | None:
+    from referee import TokenError, TokenFile
+
+    if path is None:
+        return None
+    try:
+        return TokenFile.load(path)
+    except TokenError as exc:
+        fail(str(exc))
+        raise
+
+
+def _entries(path: Path | None) -> list[Entry]:
+    from tournaments.entries import EntryError, load_entries_toml
+
+    if path is None:
+        return []
+    try:
+        return load_entries_toml(path)
+    except EntryError as exc:
+        fail(str(exc))
+        raise
+
+
+async def _serve(registered: list[Entry], network: Network, level: str, exposure: Exposure) -> None:
+    """Serve until interrupted: an Arena listening as `network` says, its bots at `level`."""
+    from referee import Arena, BotSettings
+    from tournaments.arena import GameSettings, arena_options
+
+    bots = BotSettings(**arena_options(registered, GameSettings(isolation=level)))
+    async with Arena({e.name: e.spec for e in registered}, bots=bots, network=network) as arena:
+        _say_serving(
+            arena.address,
+            network.tls is not None,
+            network.tokens,
+            level,
+            exposure,
+            network.public_watch,
+            len(registered),
+        )
+        assert arena.server is not None
+        await arena.server.wait()
 
 
 def _say_serving(

@@ -103,11 +103,12 @@ void answer(Bot& bot, const State& state, const std::vector<std::string>& legal,
   } catch (const std::exception& e) {
     log(std::string("ERROR choose_move threw (the referee counts a fault): ") + e.what() +
         "\nin this position: " + describe(state));
-    reply->set_move("error");  // not notation: a malformed answer, one strike
+    // MoveReply.crash: the referee counts a crash (one strike) and shows this line.
+    reply->set_crash(std::string(e.what()).substr(0, 200));
   } catch (...) {
     log("ERROR choose_move threw a non-standard exception (the referee counts a fault)\n"
         "in this position: " + describe(state));
-    reply->set_move("error");
+    reply->set_crash("a non-standard exception");
   }
 }
 

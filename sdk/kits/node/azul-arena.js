@@ -131,7 +131,8 @@ function answer(bot, state, legalMoves, clock) {
   } catch (err) {
     log('ERROR chooseMove threw (the referee counts a fault):', err && err.stack ? err.stack : err,
       '\nin this position:', JSON.stringify(state));
-    return { move: 'error' }; // not notation: a malformed answer, one strike
+    // MoveReply.crash: the referee counts a crash (one strike) and shows this line.
+    return { crash: String(err && err.message !== undefined ? err.message : err).slice(0, 200) };
   }
   if (typeof move === 'number' && Number.isInteger(move)) {
     if (move < 0 || move >= legalMoves.length) {

@@ -25,15 +25,15 @@ _sym_db = _symbol_database.Default()
 from azul_arena.v1 import game_pb2 as azul__arena_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x61zul_arena/v1/bot.proto\x12\razul_arena.v1\x1a\x18\x61zul_arena/v1/game.proto\"\x97\x01\n\x0e\x43onnectRequest\x12%\n\x05hello\x18\x01 \x01(\x0b\x32\x14.azul_arena.v1.HelloH\x00\x12.\n\nmove_reply\x18\x02 \x01(\x0b\x32\x18.azul_arena.v1.MoveReplyH\x00\x12#\n\x04pong\x18\x03 \x01(\x0b\x32\x13.azul_arena.v1.PongH\x00\x42\t\n\x07message\"\xad\x02\n\x0f\x43onnectResponse\x12)\n\x07welcome\x18\x01 \x01(\x0b\x32\x16.azul_arena.v1.WelcomeH\x00\x12-\n\trejection\x18\x02 \x01(\x0b\x32\x18.azul_arena.v1.RejectionH\x00\x12.\n\ngame_start\x18\x03 \x01(\x0b\x32\x18.azul_arena.v1.GameStartH\x00\x12\x32\n\x0cmove_request\x18\x04 \x01(\x0b\x32\x1a.azul_arena.v1.MoveRequestH\x00\x12,\n\tgame_over\x18\x05 \x01(\x0b\x32\x17.azul_arena.v1.GameOverH\x00\x12#\n\x04ping\x18\x06 \x01(\x0b\x32\x13.azul_arena.v1.PingH\x00\x42\t\n\x07message\"i\n\x05Hello\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x10\n\x08\x62ot_name\x18\x02 \x01(\t\x12\x13\n\x0b\x62ot_version\x18\x03 \x01(\t\x12\x10\n\x08rulesets\x18\x04 \x03(\t\x12\r\n\x05token\x18\x05 \x01(\t\"R\n\x07Welcome\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x0f\n\x07referee\x18\x02 \x01(\t\x12\x1c\n\x14quiet_while_thinking\x18\x03 \x01(\x08\"L\n\tRejection\x12.\n\x06reason\x18\x01 \x01(\x0e\x32\x1e.azul_arena.v1.RejectionReason\x12\x0f\n\x07message\x18\x02 \x01(\t\"m\n\tGameStart\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07ruleset\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\r\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12\r\n\x05names\x18\x05 \x03(\t\x12\x10\n\x08\x62ot_seed\x18\x06 \x01(\x04\"\x95\x01\n\x0bMoveRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\'\n\x05state\x18\x03 \x01(\x0b\x32\x18.azul_arena.v1.GameState\x12\x13\n\x0blegal_moves\x18\x04 \x03(\t\x12#\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x14.azul_arena.v1.Clock\"O\n\tMoveReply\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x14\n\nmove_index\x18\x02 \x01(\rH\x00\x12\x0e\n\x04move\x18\x03 \x01(\tH\x00\x42\x08\n\x06\x63hoice\"\x9a\x01\n\x08GameOver\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0e\n\x06scores\x18\x02 \x03(\x05\x12\r\n\x05ranks\x18\x03 \x03(\r\x12,\n\x06reason\x18\x04 \x01(\x0e\x32\x1c.azul_arena.v1.GameEndReason\x12\x30\n\x0cterminations\x18\x05 \x03(\x0e\x32\x1a.azul_arena.v1.Termination\"\x15\n\x04Ping\x12\r\n\x05nonce\x18\x01 \x01(\x04\"\x15\n\x04Pong\x12\r\n\x05nonce\x18\x01 \x01(\x04*\x9a\x01\n\x0fRejectionReason\x12 \n\x1cREJECTION_REASON_UNSPECIFIED\x10\x00\x12%\n!REJECTION_REASON_VERSION_MISMATCH\x10\x01\x12\x1e\n\x1aREJECTION_REASON_BAD_TOKEN\x10\x02\x12\x1e\n\x1aREJECTION_REASON_MALFORMED\x10\x03\x32Z\n\nBotService\x12L\n\x07\x43onnect\x12\x1d.azul_arena.v1.ConnectRequest\x1a\x1e.azul_arena.v1.ConnectResponse(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x61zul_arena/v1/bot.proto\x12\razul_arena.v1\x1a\x18\x61zul_arena/v1/game.proto\"\x97\x01\n\x0e\x43onnectRequest\x12%\n\x05hello\x18\x01 \x01(\x0b\x32\x14.azul_arena.v1.HelloH\x00\x12.\n\nmove_reply\x18\x02 \x01(\x0b\x32\x18.azul_arena.v1.MoveReplyH\x00\x12#\n\x04pong\x18\x03 \x01(\x0b\x32\x13.azul_arena.v1.PongH\x00\x42\t\n\x07message\"\xad\x02\n\x0f\x43onnectResponse\x12)\n\x07welcome\x18\x01 \x01(\x0b\x32\x16.azul_arena.v1.WelcomeH\x00\x12-\n\trejection\x18\x02 \x01(\x0b\x32\x18.azul_arena.v1.RejectionH\x00\x12.\n\ngame_start\x18\x03 \x01(\x0b\x32\x18.azul_arena.v1.GameStartH\x00\x12\x32\n\x0cmove_request\x18\x04 \x01(\x0b\x32\x1a.azul_arena.v1.MoveRequestH\x00\x12,\n\tgame_over\x18\x05 \x01(\x0b\x32\x17.azul_arena.v1.GameOverH\x00\x12#\n\x04ping\x18\x06 \x01(\x0b\x32\x13.azul_arena.v1.PingH\x00\x42\t\n\x07message\"i\n\x05Hello\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x10\n\x08\x62ot_name\x18\x02 \x01(\t\x12\x13\n\x0b\x62ot_version\x18\x03 \x01(\t\x12\x10\n\x08rulesets\x18\x04 \x03(\t\x12\r\n\x05token\x18\x05 \x01(\t\"R\n\x07Welcome\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x0f\n\x07referee\x18\x02 \x01(\t\x12\x1c\n\x14quiet_while_thinking\x18\x03 \x01(\x08\"L\n\tRejection\x12.\n\x06reason\x18\x01 \x01(\x0e\x32\x1e.azul_arena.v1.RejectionReason\x12\x0f\n\x07message\x18\x02 \x01(\t\"m\n\tGameStart\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07ruleset\x18\x02 \x01(\t\x12\x0f\n\x07players\x18\x03 \x01(\r\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12\r\n\x05names\x18\x05 \x03(\t\x12\x10\n\x08\x62ot_seed\x18\x06 \x01(\x04\"\x95\x01\n\x0bMoveRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\'\n\x05state\x18\x03 \x01(\x0b\x32\x18.azul_arena.v1.GameState\x12\x13\n\x0blegal_moves\x18\x04 \x03(\t\x12#\n\x05\x63lock\x18\x05 \x01(\x0b\x32\x14.azul_arena.v1.Clock\"^\n\tMoveReply\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x14\n\nmove_index\x18\x02 \x01(\rH\x00\x12\x0e\n\x04move\x18\x03 \x01(\tH\x00\x12\r\n\x05\x63rash\x18\x04 \x01(\tB\x08\n\x06\x63hoice\"\x9a\x01\n\x08GameOver\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0e\n\x06scores\x18\x02 \x03(\x05\x12\r\n\x05ranks\x18\x03 \x03(\r\x12,\n\x06reason\x18\x04 \x01(\x0e\x32\x1c.azul_arena.v1.GameEndReason\x12\x30\n\x0cterminations\x18\x05 \x03(\x0e\x32\x1a.azul_arena.v1.Termination\"\x15\n\x04Ping\x12\r\n\x05nonce\x18\x01 \x01(\x04\"\x15\n\x04Pong\x12\r\n\x05nonce\x18\x01 \x01(\x04*\x9a\x01\n\x0fRejectionReason\x12 \n\x1cREJECTION_REASON_UNSPECIFIED\x10\x00\x12%\n!REJECTION_REASON_VERSION_MISMATCH\x10\x01\x12\x1e\n\x1aREJECTION_REASON_BAD_TOKEN\x10\x02\x12\x1e\n\x1aREJECTION_REASON_MALFORMED\x10\x03\x32Z\n\nBotService\x12L\n\x07\x43onnect\x12\x1d.azul_arena.v1.ConnectRequest\x1a\x1e.azul_arena.v1.ConnectResponse(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'azul_arena.v1.bot_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_REJECTIONREASON']._serialized_start=1343
-  _globals['_REJECTIONREASON']._serialized_end=1497
+  _globals['_REJECTIONREASON']._serialized_start=1358
+  _globals['_REJECTIONREASON']._serialized_end=1512
   _globals['_CONNECTREQUEST']._serialized_start=69
   _globals['_CONNECTREQUEST']._serialized_end=220
   _globals['_CONNECTRESPONSE']._serialized_start=223
@@ -49,13 +49,13 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_MOVEREQUEST']._serialized_start=907
   _globals['_MOVEREQUEST']._serialized_end=1056
   _globals['_MOVEREPLY']._serialized_start=1058
-  _globals['_MOVEREPLY']._serialized_end=1137
-  _globals['_GAMEOVER']._serialized_start=1140
-  _globals['_GAMEOVER']._serialized_end=1294
-  _globals['_PING']._serialized_start=1296
-  _globals['_PING']._serialized_end=1317
-  _globals['_PONG']._serialized_start=1319
-  _globals['_PONG']._serialized_end=1340
-  _globals['_BOTSERVICE']._serialized_start=1499
-  _globals['_BOTSERVICE']._serialized_end=1589
+  _globals['_MOVEREPLY']._serialized_end=1152
+  _globals['_GAMEOVER']._serialized_start=1155
+  _globals['_GAMEOVER']._serialized_end=1309
+  _globals['_PING']._serialized_start=1311
+  _globals['_PING']._serialized_end=1332
+  _globals['_PONG']._serialized_start=1334
+  _globals['_PONG']._serialized_end=1355
+  _globals['_BOTSERVICE']._serialized_start=1514
+  _globals['_BOTSERVICE']._serialized_end=1604
 # @@protoc_insertion_point(module_scope)

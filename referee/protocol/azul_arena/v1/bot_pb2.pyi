@@ -108,14 +108,16 @@ class MoveRequest(_message.Message):
     def __init__(self, request_id: _Optional[int] = ..., game_id: _Optional[str] = ..., state: _Optional[_Union[_game_pb2.GameState, _Mapping]] = ..., legal_moves: _Optional[_Iterable[str]] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ...) -> None: ...
 
 class MoveReply(_message.Message):
-    __slots__ = ("request_id", "move_index", "move")
+    __slots__ = ("request_id", "move_index", "move", "crash")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     MOVE_INDEX_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
+    CRASH_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     move_index: int
     move: str
-    def __init__(self, request_id: _Optional[int] = ..., move_index: _Optional[int] = ..., move: _Optional[str] = ...) -> None: ...
+    crash: str
+    def __init__(self, request_id: _Optional[int] = ..., move_index: _Optional[int] = ..., move: _Optional[str] = ..., crash: _Optional[str] = ...) -> None: ...
 
 class GameOver(_message.Message):
     __slots__ = ("game_id", "scores", "ranks", "reason", "terminations")
