@@ -1,5 +1,6 @@
 """The project standard as tests: `ruff check .`, `mypy referee sdk bots tournaments` (strict on the
-referee, the engine included, and the SDK) and the import contracts (`lint-imports`) stay clean, as `make lint` runs them.
+referee, the engine included, the SDK and the tournament domain) and the import contracts
+(`lint-imports`) stay clean, as `make lint` runs them.
 
 Both run from the repository root with this interpreter (`sys.executable -m ...`), so they use the
 configuration in pyproject.toml and the venv's tools. mypy keeps its incremental cache in
