@@ -68,7 +68,7 @@ import gc
 import math
 import random
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 import sdk
 from sdk.family import family_helpers
@@ -79,7 +79,7 @@ class _Node:
     """A position in the tree, reached by `move` made by seat `mover`. Nodes know their children
     but not their parent: without reference cycles a tree is freed as soon as it is dropped."""
 
-    __slots__ = ("move", "mover", "children", "untried", "visits", "total")
+    __slots__ = ("children", "move", "mover", "total", "untried", "visits")
 
     def __init__(self, move: Any, mover: int) -> None:
         self.move, self.mover = move, mover
@@ -105,17 +105,22 @@ class MctsBot(sdk.Bot):
     rulesets = sdk.EVERY_RULESET
     # UCB1's exploration constant by family: Summer Pavilion's leaves are valued by a
     # deterministic projection, whose values vary less than classic playouts' results.
-    explorations = {"classic": 0.35, "pavilion": 0.2}
+    explorations: ClassVar[dict[str, float]] = {"classic": 0.35, "pavilion": 0.2}
     root_width = 16
     width = 8
-    opponent_widths = {3: 5, 4: 3}  # an opponent's node, by players (see the module docstring)
+    opponent_widths: ClassVar[dict[int, int]] = {
+        3: 5,
+        4: 3,
+    }  # an opponent's node, by players (see the module docstring)
     sample = 3  # playout policy: the best of this many random legal moves
     # The playout policy of each family (a method's name): see the methods' docstrings.
-    playouts = {"classic": "_sampled_playout", "pavilion": "_no_playout"}
+    playouts: ClassVar[dict[str, str]] = {"classic": "_sampled_playout", "pavilion": "_no_playout"}
     scale = 6.0  # points: a lead of `scale` gives a reward of about 0.73
     samples = 8  # Summer Pavilion: orders of the bag the simulations draw refills from
 
-    parameters = {"iterations": "simulations per move, whatever the clock"}
+    parameters: ClassVar[dict[str, str]] = {
+        "iterations": "simulations per move, whatever the clock"
+    }
 
     def __init__(self, seed: int | None = None, iterations: int | None = None) -> None:
         super().__init__()

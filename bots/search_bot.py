@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import gc
 import time
+from typing import ClassVar
 
 import sdk
 from sdk import pavilion
@@ -65,12 +66,15 @@ class SearchBot(sdk.Bot):
     version = "1.0"
     rulesets = sdk.EVERY_RULESET
     # The move ordering of each family (a method's name): see the methods' docstrings.
-    orderings = {"classic": "_ordered_classic", "pavilion": "_ordered_pavilion"}
+    orderings: ClassVar[dict[str, str]] = {
+        "classic": "_ordered_classic",
+        "pavilion": "_ordered_pavilion",
+    }
     root_width = 16
     width = 6
     max_depth = 12
 
-    parameters = {
+    parameters: ClassVar[dict[str, str]] = {
         "depth": "plies searched per move, whatever the clock (iterative deepening stops there)"
     }
 

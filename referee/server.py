@@ -167,7 +167,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServiceServicer):
 
     async def RunMatch(
         self,
-        request: referee_pb2.RunMatchRequest,  # noqa: N802
+        request: referee_pb2.RunMatchRequest,
         context: grpc.aio.ServicerContext,
     ) -> referee_pb2.RunMatchResponse:
         if self._run_match is None:
@@ -184,7 +184,7 @@ class RefereeServicer(referee_pb2_grpc.RefereeServiceServicer):
 
     async def WatchMatch(
         self,
-        request: referee_pb2.WatchMatchRequest,  # noqa: N802
+        request: referee_pb2.WatchMatchRequest,
         context: grpc.aio.ServicerContext,
     ) -> AsyncIterator[referee_pb2.WatchMatchResponse]:
         async for event in self._board.watch(request.match_id):
@@ -257,7 +257,7 @@ class Exposure:
     client_ca: bool
 
     @classmethod
-    def of(  # noqa: PLR0913  # the settings that decide it, as the server takes them
+    def of(  # the settings that decide it, as the server takes them
         cls,
         listen: str | None,
         api: Sequence[str] = (),

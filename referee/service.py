@@ -141,12 +141,17 @@ async def run_match_request(
         )
     )
     loop = asyncio.get_running_loop()
+    # The events' tasks, held until done: the loop keeps only weak references to tasks.
+    publishing: set[asyncio.Task[None]] = set()
 
     def publish(event: MatchEvent) -> None:
         msg, final = event_message(event)
-        loop.create_task(board.publish(match_id, msg, final))
+        task = loop.create_task(board.publish(match_id, msg, final))
+        publishing.add(task)
+        task.add_done_callback(publishing.discard)
 
     result = await arena.play(names, config, on_event=publish, match_id=match_id, bots=bots)
+    await asyncio.gather(*publishing)  # watchers have the whole game before the caller's answer
     response = referee_pb2.RunMatchResponse(
         match_id=match_id,
         reason=_REASONS.get(result.reason, game_pb2.GAME_END_REASON_UNSPECIFIED),

@@ -22,7 +22,7 @@ class LazyGame:
     (sdk.local) hands bots the same stand-in, so a bot tested locally sees what it will see under
     the referee."""
 
-    __slots__ = ("_build", "_read_legal", "_game", "_legal")
+    __slots__ = ("_build", "_game", "_legal", "_read_legal")
 
     def __init__(
         self, build: Callable[[], Any], legal_moves: Callable[[], tuple[Any, ...]]

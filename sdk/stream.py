@@ -166,7 +166,7 @@ class BotStream:
             await self._read_messages()
         except asyncio.CancelledError:
             raise
-        except BaseException as exc:  # noqa: BLE001  never leave the caller waiting for nothing
+        except BaseException as exc:
             self._deliver((exc, 0.0))
 
     async def _read_messages(self) -> None:
@@ -198,7 +198,7 @@ class BotStream:
                 asyncio._set_running_loop(None)
                 try:
                     self._queue(self._on_move(msg, received))
-                except BaseException as exc:  # noqa: BLE001  re-raised by read()
+                except BaseException as exc:
                     self._deliver(_Raised(exc))
                     return
                 finally:
@@ -238,7 +238,7 @@ class BotStream:
                         await self._call.done_writing()  # after all that was queued
                         return
                     await write(msg)
-                except Exception:  # noqa: BLE001  the stream broke: the read loop reports it
+                except Exception:
                     self._write_failed = True
                     _wake(self._drained)  # nothing more will leave
                     return

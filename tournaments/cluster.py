@@ -197,7 +197,7 @@ class _Pool:
         except (OSError, TimeoutError, FutureCancelledError, KilledWorker):
             # It went as it came: the next look tries again if it is still there.
             return
-        except Exception:  # noqa: BLE001 - it cannot run azul-arena (the start said so)
+        except Exception:
             self._refused.add(address)
             return
         finally:
@@ -478,7 +478,7 @@ async def cluster_player(
                 except WorkerLost as exc:  # only its games in flight: played again elsewhere
                     errors.append(_failure(exc))
                     failed_on.add(remote.address)
-                except Exception as exc:  # noqa: BLE001 - a referee error...
+                except Exception as exc:
                     errors.append(_failure(exc))
                 finally:
                     await pool.release(remote)

@@ -77,7 +77,7 @@ class Ratings:
             if self._precise_env is None:
                 self._precise_env = make_env("mpmath")
             return list(self._precise_env.rate(groups, ranks=ranks))
-        except Exception:  # noqa: BLE001 - any failure here means "cannot rate", never fatal
+        except Exception:
             return None
 
     def conservative(self, name: str) -> float:

@@ -261,7 +261,7 @@ class Dispatch:
         self.pool.release(game)
 
 
-async def run_games(  # noqa: PLR0913  # the run's store, games and knobs
+async def run_games(  # the run's store, games and knobs
     store: Store,
     games: Sequence[ScheduledGame],
     play: PlayFn,
@@ -349,7 +349,7 @@ class _Run:
             self.summary.aborted = self.summary.aborted or str(exc)
             self.stop.set()
             return
-        except Exception as exc:  # noqa: BLE001 - one broken game must not stop the others
+        except Exception as exc:
             await self.release(game)
             self.failed(game, exc)
             return

@@ -33,7 +33,7 @@ def grpc_version() -> tuple[int, int] | None:
     spec = importlib.util.find_spec("grpc")
     if spec is None or not spec.submodule_search_locations:
         return None
-    path = os.path.join(list(spec.submodule_search_locations)[0], "_grpcio_metadata.py")
+    path = os.path.join(next(iter(spec.submodule_search_locations)), "_grpcio_metadata.py")
     try:
         with open(path, encoding="utf-8") as file:
             found = re.search(r"(\d+)\.(\d+)", file.read())

@@ -4,6 +4,7 @@ it knows the stars and their bonuses, windows/statues/pillars, the wild colour a
 from __future__ import annotations
 
 import copy
+import itertools
 from typing import Any
 
 from sdk.pavilion import (
@@ -72,7 +73,7 @@ def test_a_fuller_star_is_worth_more_and_the_last_tiles_most() -> None:
     for filled in range(7):
         stars[1] = "P" * filled + "." * (6 - filled)
         values.append(value(stars=list(stars)))
-    gains = [b - a for a, b in zip(values, values[1:], strict=False)]
+    gains = [b - a for a, b in itertools.pairwise(values)]
     assert all(g > 0 for g in gains)
     assert gains[-1] > 3 * gains[0]  # the tile that completes the star earns its bonus
 

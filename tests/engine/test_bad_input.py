@@ -134,9 +134,9 @@ def test_record_not_an_object_gives_record_error() -> None:
     ("factories", "words"),
     [
         (DEAL[:4], "4 factories"),
-        (["BBYRK"] + DEAL[1:], "at most 4"),
-        (["BBXR"] + DEAL[1:], "'X'"),
-        ([7] + DEAL[1:], "string"),
+        (["BBYRK", *DEAL[1:]], "at most 4"),
+        (["BBXR", *DEAL[1:]], "'X'"),
+        ([7, *DEAL[1:]], "string"),
     ],
 )
 def test_malformed_factories_give_record_error_with_round(factories, words: str) -> None:  # type: ignore[no-untyped-def]
@@ -151,7 +151,7 @@ def test_impossible_deal_gives_record_error_with_round() -> None:
 
 
 def test_short_factories_while_bag_not_empty_give_record_error() -> None:
-    err = _record_error(record(rounds=[(["BBY"] + DEAL[1:], [])]))
+    err = _record_error(record(rounds=[(["BBY", *DEAL[1:]], [])]))
     assert err.round == 1 and "19 tiles drawn where 20 were to be drawn" in str(err)
 
 
@@ -192,15 +192,15 @@ def test_load_record_bad_json_names_file_line_and_column(tmp_path: Path) -> None
         load_record(RECORDS / "bad-json.json")
     assert "bad-json.json" in str(info.value) and "line 4" in str(info.value)
     missing = tmp_path / "missing.json"
-    with pytest.raises(RecordError, match="missing.json"):
+    with pytest.raises(RecordError, match=r"missing\.json"):
         load_record(missing)
     binary = tmp_path / "binary.json"
     binary.write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(RecordError, match="binary.json"):
+    with pytest.raises(RecordError, match=r"binary\.json"):
         load_record(binary)
     array = tmp_path / "array.json"
     array.write_text("[]")
-    with pytest.raises(RecordError, match="array.json"):
+    with pytest.raises(RecordError, match=r"array\.json"):
         load_record(array)
 
 

@@ -94,7 +94,7 @@ def test_a_record_that_needs_more_than_the_refill_holds_is_refused() -> None:
 
 def test_an_option_is_refused_by_the_rulesets_without_it_and_names_those_with_it() -> None:
     with pytest.raises(
-        EngineError, match="azul has no option wild_order .*pavilion, pavilion-mono"
+        EngineError, match=r"azul has no option wild_order .*pavilion, pavilion-mono"
     ):
         new_game("azul", wild_order="PGOYBR")
     assert new_game("pavilion", wild_order="GOPYBR").to_state()["wild_order"] == "GOPYBR"

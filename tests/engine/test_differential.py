@@ -493,7 +493,7 @@ def test_handmade_bag_and_lid_run_out() -> None:
             return rng.choice(good)
         return max(moves, key=lambda m: _hoard_value(oracle, m))
 
-    record, oracle = build_record("azul", 4, _random_deal_fn(5), hoard, max_rounds=25)
+    record, _oracle = build_record("azul", 4, _random_deal_fn(5), hoard, max_rounds=25)
     short_rounds = [
         i for i, r in enumerate(record["rounds"]) if any(len(f) < 4 for f in r["factories"])
     ]
@@ -584,7 +584,7 @@ def test_handmade_marker_takes_last_floor_space(ruleset: str) -> None:
     (penalty 14) and the two tiles taken that turn go to the lid."""
     deal = ["BBBB", "YYYY", "RRKK", "WWWW", "BBYY"]
     script = ["1BF", "2YF", "3R5", "4WF", "CKF"]
-    record, oracle = build_record(ruleset, 2, _first_deal_then_random(deal, 2), _scripted(script))
+    record, _oracle = build_record(ruleset, 2, _first_deal_then_random(deal, 2), _scripted(script))
     engine_replay_stepwise(record, f"hand-made: marker on the last floor space ({ruleset})")
 
 
@@ -601,7 +601,7 @@ def test_handmade_round_cap() -> None:
 def test_handmade_nobody_takes_from_centre() -> None:
     """Colour-ordered deals start with single-colour factories (BBBB x 5): nobody takes from
     the centre in round 1, so the round-1 starter (seat 1) starts round 2 as well."""
-    record, oracle = build_record(
+    record, _oracle = build_record(
         "azul", 2, lambda o, r: sorted_deal(o), _oracle_sensible, first_player=1
     )
     assert all(f == "BBBB" for f in record["rounds"][0]["factories"])
@@ -651,7 +651,7 @@ def test_handmade_gray_wall_choices(players: int) -> None:
 
     for chooser in (leftmost, rightmost, diagonal_blocker):
         for seed in range(3):
-            record, oracle = build_record("azul-gray", players, _random_deal_fn(seed), chooser)
+            record, _oracle = build_record("azul-gray", players, _random_deal_fn(seed), chooser)
             engine_replay_stepwise(
                 record, f"hand-made gray {chooser.__name__} {players}p seed={seed}"
             )
@@ -760,7 +760,7 @@ def play_from_state(state: dict, choose, label: str, max_rounds: int = 30) -> Or
 
 
 def _everything_to_floor(oracle, moves):
-    return [m for m in moves if m.endswith("F")][0] if oracle.phase == TAKE else moves[0]
+    return next(m for m in moves if m.endswith("F")) if oracle.phase == TAKE else moves[0]
 
 
 def test_position_gray_dead_end_by_matching_only() -> None:

@@ -64,7 +64,7 @@ def test_coloured_wall_layout_row_r_colour_c_at_column_c_plus_r_mod_5(
     assert wall[row] == "." * expected + colour + "." * (4 - expected)
 
 
-def test_coloured_wall_rows_read_BYRKW_then_WBYRK() -> None:
+def test_coloured_wall_rows_read_byrkw_then_wbyrk() -> None:
     full = coloured_wall({r: COLOURS for r in range(5)})
     assert full[0] == "BYRKW"
     assert full[1] == "WBYRK"

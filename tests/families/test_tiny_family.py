@@ -44,7 +44,7 @@ def test_a_registered_family_plays_replays_and_travels_as_generic_state(tiny: No
     message = encode_state(state)
     assert message.extra_json and not message.HasField("pavilion")  # no message of its own
     assert decode_state(message) == state
-    with pytest.raises(EngineError, match="azul-tiny has no option wild_order.*has no options"):
+    with pytest.raises(EngineError, match=r"azul-tiny has no option wild_order.*has no options"):
         new_game("azul-tiny", 2, wild_order="GOPYBR")
 
 

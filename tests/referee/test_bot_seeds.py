@@ -4,6 +4,7 @@ unrelated between games and seats, and telling nothing of the deal."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 from pathlib import Path
 
@@ -26,12 +27,12 @@ def test_seeds_of_one_seat_in_different_games_are_unrelated() -> None:
     # Seat 0 across games: no bit is fixed, the differences between games are not constant,
     # and about half the bits change from one game to the next (as for independent numbers).
     seeds = [bot_seed(12, f"g{i:04d}", 0) for i in range(400)]
-    assert len({b - a for a, b in zip(seeds, seeds[1:], strict=False)}) == len(seeds) - 1
-    assert len({a ^ b for a, b in zip(seeds, seeds[1:], strict=False)}) == len(seeds) - 1
+    assert len({b - a for a, b in itertools.pairwise(seeds)}) == len(seeds) - 1
+    assert len({a ^ b for a, b in itertools.pairwise(seeds)}) == len(seeds) - 1
     for bit in range(63):
         ones = sum(s >> bit & 1 for s in seeds)
         assert 120 < ones < 280, bit
-    flips = [bin(a ^ b).count("1") for a, b in zip(seeds, seeds[1:], strict=False)]
+    flips = [bin(a ^ b).count("1") for a, b in itertools.pairwise(seeds)]
     assert 28 < sum(flips) / len(flips) < 35
 
 

@@ -45,7 +45,7 @@ def spawn_in_threads(
     def one() -> None:
         try:
             started.append(run_loop(start_many(each, start)))
-        except BaseException as exc:  # noqa: BLE001 (reported by the test)
+        except BaseException as exc:
             errors.append(exc)
 
     workers = [threading.Thread(target=one) for _ in range(threads)]

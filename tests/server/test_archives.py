@@ -224,7 +224,7 @@ def test_duplicate_zip_members_are_refused(tmp_path: Path) -> None:
 def test_an_archive_without_a_bot_says_what_it_needs(tmp_path: Path) -> None:
     archive = make_zip(tmp_path / "x.zip", [("README.md", b"hi"), ("src/main.py", b"")])
     unpack(archive, tmp_path / "out")
-    with pytest.raises(ArchiveError, match="no bot.py or bot.toml"):
+    with pytest.raises(ArchiveError, match=r"no bot\.py or bot\.toml"):
         bot_root(tmp_path / "out")
 
 

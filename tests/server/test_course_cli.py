@@ -174,8 +174,17 @@ def test_import_class_send_mails_each_link_through_django_s_email_backend(
     assert messages.count("From: teacher@example.edu") == 2
     # No mail server where one is set: the links are still written, and the error says so.
     unsent = subprocess.run(
-        [*CLI, "server", "import-class", str(good), "--home", str(tmp_path / "course")]
-        + ["--links", str(links), "--send"],
+        [
+            *CLI,
+            "server",
+            "import-class",
+            str(good),
+            "--home",
+            str(tmp_path / "course"),
+            "--links",
+            str(links),
+            "--send",
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -168,7 +168,7 @@ class PickTests(TestCase):
         self.assertEqual(nxt.game_id, first.pk)
 
     def test_a_game_that_failed_at_a_live_worker_is_anyones_to_play_again(self) -> None:
-        ann, ben, cat, dan = self.versions
+        ann, ben, cat, _dan = self.versions
         # Each worker's game failed (not a bot's doing): neither holds it any more, so neither
         # waits for the other (it would, if each still held its own).
         theirs = results.schedule(self.contest, [ann, ben], worker="elsewhere pid 7")

@@ -112,7 +112,7 @@ class Pages(TestCase):
                 "/p/nobody/v/1/archive",
             ):
                 self.assertEqual(client.get(url).status_code, 404, url)
-        staff_user, _ = participant("org", PASSWORD, staff=True)
+        _staff_user, _ = participant("org", PASSWORD, staff=True)
         staff = self.login("org")
         self.assertIn(b"opening book", staff.get(f"/games/{self.game.pk}/log/1").content)
 

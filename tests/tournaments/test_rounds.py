@@ -71,7 +71,7 @@ def test_adaptive_plays_its_games_with_the_minimum_each(tmp_path: Path, players:
 def test_adaptive_pairs_close_ratings_once_it_knows_them(tmp_path: Path) -> None:
     # Strengths a < b < c < d < e (fake results are decided by them): after the first rounds
     # the neighbours in strength meet more often than the extremes.
-    names = list("abcde") + ["strong", "mid", "weak"]
+    names = [*list("abcde"), "strong", "mid", "weak"]
     plan = RoundPlan("adaptive", 2, seed=3, games=160, min_games=2)
     store = _open(tmp_path / "a.db", names, plan)
     _play_rounds(store, plan)

@@ -200,7 +200,7 @@ class _Samples:
     bare_aio: list[float] = field(default_factory=list)
 
 
-async def _main_run(  # noqa: PLR0913  # the benchmark's knobs
+async def _main_run(  # the benchmark's knobs
     level: str, ponder: bool, games: int, entries: tuple[str, ...], clock: str, payload: bytes
 ) -> _Samples:
     """The games at `level` with the bare ping-pong chunks between them (the machine's speed

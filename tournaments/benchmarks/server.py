@@ -31,7 +31,7 @@ def fresh_server(prefix: str, database_url: str | None = None) -> Iterator[Path]
             os.environ.pop("DATABASE_URL", None)
         try:
             setup(Path(tmp))
-        except Exception as exc:  # noqa: BLE001 - a bad DATABASE_URL, an unwritable folder
+        except Exception as exc:
             raise ValueError(f"cannot start the server's Django project: {exc}") from exc
         from tournaments.server.runtime import migrate
 

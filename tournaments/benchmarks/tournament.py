@@ -281,7 +281,7 @@ def run_bench(
         store.close()
     try:
         engine_us = _engine_us_per_move(sample, ruleset)
-    except Exception:  # noqa: BLE001 - the breakdown is informative; never fail the bench on it
+    except Exception:
         engine_us = float("nan")
     return {
         "isolation": isolation or strongest(),

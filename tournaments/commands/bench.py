@@ -1,6 +1,5 @@
 """`azul-arena bench ...`: every benchmark, each a thin verb that prints what its module in
 tournaments/benchmarks measures (a table, or `--json` with stable keys for scripts)."""
-# ruff: noqa: B008  (--wild-order is declared as a typer default; the rest are Annotated)
 
 from __future__ import annotations
 

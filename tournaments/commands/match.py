@@ -1,5 +1,4 @@
 """`azul-arena match`: one game between real bot processes through the referee, shown live."""
-# ruff: noqa: B008  (--wild-order is declared as a typer default; the rest are Annotated)
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
 """`azul-arena play BOT`: a person against a bot in the terminal, through the real referee."""
-# ruff: noqa: B008  (typer declares options as argument defaults)
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """`referee serve` (the referee on its own, for remote bots and its operator) and `referee token
 new` (the tokens remote bots and operators present)."""
-# ruff: noqa: B008  (typer declares options as argument defaults)
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ def script_json(data: Any) -> str:
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def render(  # noqa: PLR0913  # keyword-only parts of a page
+def render(  # keyword-only parts of a page
     template: str,
     *,
     title: str,

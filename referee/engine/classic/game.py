@@ -107,38 +107,38 @@ class ClassicGame(Game):
     family = "classic"
 
     __slots__ = (
-        "ruleset",
-        "players",
-        "turn",
-        "round",
-        "phase",
-        "round_starter",
-        "_gray",
-        "_unique",
-        "_factories",
-        "_centre",
-        "_sources",
-        "_marker_in_centre",
-        "_next_starter",
-        "_line_colour",
-        "_line_count",
         "_allowed",
+        "_bag",
+        "_cells",
+        "_centre",
+        "_colour_rows",
+        "_deals",
+        "_factories",
+        "_first_player",
         "_floor_count",
         "_floor_tiles",
-        "_wall",
-        "_wall_t",
-        "_colour_rows",
-        "_cells",
-        "_scores",
-        "_bag",
-        "_lid",
-        "_rng",
-        "_deals",
-        "_wall_next",
+        "_gray",
         "_history",
+        "_lid",
+        "_line_colour",
+        "_line_count",
+        "_marker_in_centre",
+        "_next_starter",
+        "_rng",
         "_round_scores",
-        "_first_player",
+        "_scores",
+        "_sources",
         "_touched",
+        "_unique",
+        "_wall",
+        "_wall_next",
+        "_wall_t",
+        "phase",
+        "players",
+        "round",
+        "round_starter",
+        "ruleset",
+        "turn",
     )
 
     def __init__(
@@ -488,7 +488,7 @@ class ClassicGame(Game):
             self._lid += self._floor_tiles[p]
             self._floor_tiles[p] = 0
             self._floor_count[p] = 0
-        self._round_scores = self._round_scores + [tuple(scores)]
+        self._round_scores = [*self._round_scores, tuple(scores)]
         if any(_any_full_line(w) for w in self._wall):
             self._end_game()
         elif self.round >= self.ruleset.max_rounds:

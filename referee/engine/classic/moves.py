@@ -29,7 +29,7 @@ class Move:
     `index` is a small int unique to the move (handy as an array index).
     """
 
-    __slots__ = ("index", "source", "colour", "line", "column", "is_wall", "_text", "_source_bit")
+    __slots__ = ("_source_bit", "_text", "colour", "column", "index", "is_wall", "line", "source")
 
     index: int
     source: int

@@ -37,16 +37,16 @@ class PavilionMove:
     """
 
     __slots__ = (
-        "index",
-        "kind",
-        "source",
-        "colour",
-        "star",
-        "space",
-        "wilds",
-        "keep",
-        "n_keep",
         "_text",
+        "colour",
+        "index",
+        "keep",
+        "kind",
+        "n_keep",
+        "source",
+        "space",
+        "star",
+        "wilds",
     )
 
     index: int

@@ -40,7 +40,7 @@ def setup(
 
             make(chosen.resolve())
         django_setup(chosen)
-    except Exception as exc:  # noqa: BLE001 - a bad DATABASE_URL, an unwritable folder
+    except Exception as exc:
         fail(f"cannot start the server's Django project: {exc}")
     if check_key:
         _check_key()

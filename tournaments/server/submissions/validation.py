@@ -129,7 +129,7 @@ def validate(
     except CheckStopped:  # the worker stops: the version waits for the next one
         Version.objects.filter(pk=version.pk).update(state=Version.PENDING, validator="")
         raise
-    except Exception as exc:  # noqa: BLE001 - the machine's fault: the version waits again
+    except Exception as exc:
         log.exception("validation of %s could not run", version)
         Version.objects.filter(pk=version.pk).update(state=Version.PENDING)
         raise RuntimeError(f"validation of {version} could not run: {exc}") from exc
