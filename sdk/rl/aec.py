@@ -77,11 +77,22 @@ class AzulAEC(AECEnv[str, dict[str, Any], int]):
 
     # -- the game ------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; `options={"game": game}` starts from a copy of that engine game instead
+        (a position to study, or a recorded game: `Game.from_record(record, upto=0)` deals
+        the recorded tiles)."""
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
-        self.game = start(
-            self.ruleset, self.players, int(self._np_random.integers(2**62)), self.options
-        )
+        given = (options or {}).get("game")
+        if given is not None:
+            if (given.ruleset.name, given.players) != (self.ruleset, self.players):
+                raise ValueError(
+                    f"options['game'] is {given.ruleset.name} for {given.players}; this "
+                    f"environment plays {self.ruleset} for {self.players}"
+                )
+            self.game = given.copy(stack=True)
+        else:
+            seed_ = int(self._np_random.integers(2**62))
+            self.game = start(self.ruleset, self.players, seed_, self.options)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -18,6 +18,8 @@ def check_setup(ruleset: str, players: int, reward: str, options: dict[str, Any]
     """The encoding of a valid setup; ValueError saying what is wrong otherwise."""
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise ValueError(f"players is a number of seats (2-4), not {players!r}")
     try:
         new_game(ruleset, players, seed=0, **options)  # the engine checks ruleset, seats, options
         return encoding_for(ruleset, players)
