@@ -128,3 +128,14 @@ def family_rulesets(family: str) -> tuple[str, ...]:
     from referee.engine import RULESETS
 
     return tuple(name for name in RULESETS if get_ruleset(name).family == family)
+
+
+def untrained_policy(ruleset: str = "azul", hidden: int = 128, seed: int = 0) -> Policy:
+    """A policy of `ruleset`'s family with random weights (He initialisation): it plays legal
+    moves and is where training starts (`bot new --template rl` writes one)."""
+    enc = encoding_for(ruleset, 2)
+    rng = np.random.default_rng(seed)
+    w0 = rng.normal(0, np.sqrt(2 / enc.size), (enc.size, hidden)).astype(np.float32)
+    w1 = rng.normal(0, 0.01, (hidden, enc.n_actions)).astype(np.float32)
+    zeros = [np.zeros(hidden, np.float32), np.zeros(enc.n_actions, np.float32)]
+    return Policy([w0, w1], zeros, enc.family)

@@ -27,7 +27,7 @@ class VectorEnv:
     observations of the seats to move next, rewards of shape (N, players) by seat (points
     gained in this step, plus the final results when a game ends) and `info["seat"]`, the seat
     each observation is for. With an `opponent` (as azul_arena/Azul-v0's), the learner plays
-    `seat` and the rewards are its own, shape (N,). `info["action_mask"]` is (N, actions) int8.
+    `seat` (None: a random seat each game) and the rewards are its own, shape (N,). `info["action_mask"]` is (N, actions) int8.
     A game that ends is restarted at once: `terminated[i]` says so, `info["final_scores"]` and
     `info["final_ranks"]` (N, players) hold its end (-1 for the games still running)."""
 
@@ -37,7 +37,7 @@ class VectorEnv:
         ruleset: str = "azul",
         players: int = 2,
         opponent: Any = None,
-        seat: int = 0,
+        seat: int | None = 0,
         reward: str = "score",
         seed: int | None = None,
         **options: Any,
@@ -45,8 +45,8 @@ class VectorEnv:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         self.encoding = enc = check_setup(ruleset, players, reward, options)
-        if not 0 <= seat < players:
-            raise ValueError(f"seat is 0 to {players - 1}, not {seat}")
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat is 0 to {players - 1} (or None: a random seat), not {seat}")
         self.num_envs, self.ruleset, self.players = num_envs, ruleset, players
         self.seat, self.reward_mode, self.options = seat, reward, options
         self.single_observation_space = spaces.Box(enc.low, enc.high, (enc.size,), np.float32)
@@ -57,20 +57,19 @@ class VectorEnv:
             self.opponents = [Opponents(specs, 1.0) for _ in range(num_envs)]
         self._np_random, _ = seeding.np_random(seed)
         self.games: list[Game] = []
+        self.learners = [0 if seat is None else seat] * num_envs  # the learner's seat per game
 
     def _new_game(self, i: int) -> Game:
         game = start(self.ruleset, self.players, int(self._np_random.integers(2**62)), self.options)
         if self.opponents is not None:
-            self.opponents[i].start(game, self.seat, int(self._np_random.integers(2**62)))
+            rng = self._np_random
+            self.learners[i] = int(rng.integers(self.players)) if self.seat is None else self.seat
+            self.opponents[i].start(game, self.learners[i], int(rng.integers(2**62)))
             self.opponents[i].play(game)
         return game
 
     def _seats(self) -> list[int]:
-        return (
-            [g.turn for g in self.games]
-            if self.opponents is None
-            else [self.seat] * len(self.games)
-        )
+        return [g.turn for g in self.games] if self.opponents is None else self.learners
 
     def _observe(self, info: dict[str, Any]) -> Obs:
         enc = self.encoding
@@ -97,28 +96,34 @@ class VectorEnv:
         if len(acts) != self.num_envs:
             raise ValueError(f"step takes {self.num_envs} actions (one per game), not {len(acts)}")
         n, p, enc = self.num_envs, self.players, self.encoding
-        rewards = np.zeros((n, p), np.float32)
-        done = np.zeros(n, bool)
-        final_scores = np.full((n, p), -1, np.int64)
-        final_ranks = np.full((n, p), -1, np.int64)
-        score = self.reward_mode == "score"
+        before: list[tuple[int, ...]] = []
+        after: list[tuple[int, ...]] = []
+        ended: list[tuple[int, list[float], tuple[int, ...], tuple[int, ...]]] = []
+        self.learners_before = self.learners[:]  # a restarted game may seat the learner anew
         for i, game in enumerate(self.games):
-            before = game.scores
+            before.append(game.scores)
             game.push(move_of(enc, game, acts[i]))
             if self.opponents is not None:
                 self.opponents[i].play(game)
-            if score:
-                rewards[i] = game.scores
-                rewards[i] -= before
+            after.append(game.scores)
             if game.is_over():
-                rewards[i] += results(game)
-                done[i] = True
-                final_scores[i] = game.scores
-                final_ranks[i] = game.ranks()
+                ended.append((i, results(game), game.scores, game.ranks()))
                 self.games[i] = self._new_game(i)
+        if self.reward_mode == "score":
+            rewards = np.array(after, np.float32) - np.array(before, np.float32)
+        else:
+            rewards = np.zeros((n, p), np.float32)
+        done = np.zeros(n, bool)
+        final_scores = np.full((n, p), -1, np.int64)
+        final_ranks = np.full((n, p), -1, np.int64)
+        for i, result, scores, ranks in ended:
+            rewards[i] += result
+            done[i] = True
+            final_scores[i] = scores
+            final_ranks[i] = ranks
         info: dict[str, Any] = {"final_scores": final_scores, "final_ranks": final_ranks}
         obs = self._observe(info)
-        own = rewards if self.opponents is None else rewards[:, self.seat]
+        own = rewards if self.opponents is None else rewards[np.arange(n), self.learners_before]
         return obs, own, done, np.zeros(n, bool), info
 
     def close(self) -> None:

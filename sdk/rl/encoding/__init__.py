@@ -61,6 +61,7 @@ class Encoding:
         self.n_actions = len(self.moves)
         self.low = np.concatenate([np.full(f.size, f.low, np.float32) for f in self.fields])
         self.high = np.concatenate([np.full(f.size, f.high, np.float32) for f in self.fields])
+        self._indexes: dict[tuple[Any, ...], npt.NDArray[np.int64]] = {}
         self.offsets: dict[str, slice] = {}
         start = 0
         for f in self.fields:
@@ -90,13 +91,20 @@ class Encoding:
 
     def mask_into(self, mask: npt.NDArray[np.int8], games: Sequence[Game]) -> None:
         """Set row i of `mask` (zeroed by the caller) to game i's legal moves."""
-        rows: list[int] = []
-        cols: list[int] = []
+        width = mask.shape[1]
+        flat = mask.reshape(-1)
+        cache = self._indexes
+        parts = []
         for i, game in enumerate(games):
-            legal = [m.index for m in game.legal_moves()]
-            cols += legal
-            rows += [i] * len(legal)
-        mask[rows, cols] = 1
+            legal = game.legal_moves()
+            found = cache.get(legal)  # the same legal set recurs often (a tuple of shared moves)
+            if found is None:
+                found = np.array([m.index for m in legal], np.int64)
+                if len(cache) < 100_000:
+                    cache[legal] = found
+            parts.append(found + i * width)
+        if parts:
+            flat[np.concatenate(parts)] = 1
 
     def describe(self, action: int) -> str:
         """What action number `action` is, in words and in the family's notation."""
