@@ -29,7 +29,7 @@ class Snapshot:
     steps: int
 
 
-class AzulAEC(AECEnv[str, dict[str, Any], int]):
+class AzulAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # untyped base
     """Azul as a PettingZoo AEC environment; agents are "player_0".."player_{n-1}" (seats).
 
     Observations are dicts: `observation` (float32, the seat's own view; docs/rl.md lists the
@@ -139,7 +139,7 @@ class AzulAEC(AECEnv[str, dict[str, Any], int]):
             self.agent_selection = self.possible_agents[game.turn]
 
     # -- search: the whole environment saved and restored ----------------------------------------
-    def state(self) -> Snapshot:  # type: ignore[override]  # a snapshot, not PettingZoo's array
+    def state(self) -> Snapshot:  # a snapshot, not PettingZoo's global-state array
         """Everything needed to come back to this moment (the engine's copy() underneath):
         `env.restore(snapshot)` later, as often as wanted. The chance to come (the next deals)
         is part of it: a restored game deals the same tiles again."""

@@ -35,7 +35,8 @@ def load_opponent(spec: Any) -> Bot:
     builtins = _builtins()
     if name in builtins and (not sep or "=" in rest):
         cls = builtins[name].load()
-        return cls(**_parameters(name, rest, dict(getattr(cls, "parameters", {}))))
+        bot: Bot = cls(**_parameters(name, rest, dict(getattr(cls, "parameters", {}))))
+        return bot
     if spec.endswith(".py") or ".py:" in spec or (sep and "/" not in spec):
         try:
             return load_bot_class(spec)()

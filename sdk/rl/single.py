@@ -59,7 +59,7 @@ class AzulEnv(gym.Env[npt.NDArray[np.float32], int]):
         self.options, self.fixed_seat, self.render_mode = options, seat, render_mode
         enc = self.encoding
         self.observation_space = spaces.Box(enc.low, enc.high, (enc.size,), np.float32)
-        self.action_space = spaces.Discrete(enc.n_actions)
+        self.action_space = spaces.Discrete(enc.n_actions)  # type: ignore[assignment]
         self.game: Game = start(ruleset, players, 0, options)
         self.seat = 0 if seat is None else seat
 
@@ -115,9 +115,10 @@ class AzulEnv(gym.Env[npt.NDArray[np.float32], int]):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now, as sb3-contrib's MaskablePPO asks for them."""
-        return self._mask.astype(bool)
+        masks: npt.NDArray[np.bool_] = self._mask.astype(bool)
+        return masks
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         text = str(self.game)
         if self.render_mode == "human":
             print(text)

@@ -27,7 +27,8 @@ class VectorEnv:
     observations of the seats to move next, rewards of shape (N, players) by seat (points
     gained in this step, plus the final results when a game ends) and `info["seat"]`, the seat
     each observation is for. With an `opponent` (as azul_arena/Azul-v0's), the learner plays
-    `seat` (None: a random seat each game) and the rewards are its own, shape (N,). `info["action_mask"]` is (N, actions) int8.
+    `seat` (None: a random seat each game) and the rewards are its own, shape (N,).
+    `info["action_mask"]` is (N, actions) int8.
     A game that ends is restarted at once: `terminated[i]` says so, `info["final_scores"]` and
     `info["final_ranks"]` (N, players) hold its end (-1 for the games still running)."""
 

@@ -41,7 +41,7 @@ def test_max_cycles_truncates_every_agent_at_once() -> None:
     env = sdk.rl.env("azul", 3, max_cycles=4)
     env.reset(seed=1)
     moves = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)

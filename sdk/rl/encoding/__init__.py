@@ -123,7 +123,8 @@ def moves_by_index(engine: type[Game]) -> tuple[Any, ...]:
 
 def one_hot(values: Ints, n: int) -> Floats:
     """values (...,) -> (..., n) float32; -1 and other out-of-range values give zeros."""
-    return (values[..., None] == np.arange(n)).astype(np.float32)
+    hot: Floats = (values[..., None] == np.arange(n)).astype(np.float32)
+    return hot
 
 
 def bits(values: Ints, n: int) -> Floats:
