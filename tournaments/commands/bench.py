@@ -76,6 +76,51 @@ def bench_engine(
     console.print(table)
 
 
+@bench_app.command("rl")
+def bench_rl(
+    ruleset: Annotated[str, typer.Option(help="Ruleset to play.")] = "azul",
+    players: Annotated[int, typer.Option(help="Players per game (2-4).")] = 2,
+    steps: Annotated[int, typer.Option(min=100, help="Moves each measure plays.")] = 20000,
+    envs: Annotated[int, typer.Option(min=1, help="Games of the vectorised env.")] = 64,
+    seed: Annotated[int, typer.Option(help="Seed of the games and the random actions.")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="One JSON object for scripts.")] = False,
+) -> None:
+    """Steps per second of the RL environments (sdk.rl) on random masked actions, beside the
+    raw engine's moves per second in the same run: the PettingZoo AEC env (observe + step),
+    the Gymnasium env against the random bot, the vectorised env (--envs games a call). Goals:
+    the vectorised env at >= 50% of the engine's moves/s, the AEC env >= 25%.
+
+    Example: azul-arena bench rl --ruleset pavilion --players 3 --json
+    """
+    from tournaments.commands.extras import needs
+
+    check_ruleset(ruleset, players)
+    problem = needs("rl", "bench rl")
+    if problem:
+        fail(problem)
+    from tournaments.benchmarks.rl import run_rl_bench
+
+    result = run_rl_bench(ruleset, players, steps, envs, seed)
+    if json_out:
+        print_json(result)
+        raise typer.Exit(int(Exit.OK))
+    table = Table(title=f"RL environments: {ruleset}, {players} players, random masked actions")
+    table.add_column("what")
+    table.add_column("per second", justify="right")
+    table.add_column("vs engine", justify="right")
+    table.add_column("goal", justify="right")
+    engine_rate = result["engine_moves_per_s"]
+    table.add_row("engine (legal_moves + push)", f"{engine_rate:,.0f} moves", "100%", "")
+    for label, key, goal in (
+        ("PettingZoo AEC env (observe + step)", "aec_steps_per_s", ">= 25%"),
+        ("Gymnasium env vs random (all moves)", "gym_moves_per_s", ""),
+        (f"vectorised env, {envs} games", "vector_steps_per_s", ">= 50%"),
+    ):
+        rate = result[key]
+        table.add_row(label, f"{rate:,.0f} moves", f"{rate / engine_rate:.0%}", goal)
+    console.print(table)
+
+
 @bench_app.command("codec")
 def bench_codec(
     ruleset: Annotated[str, typer.Option(help="Ruleset of the positions.")] = "azul",

@@ -35,27 +35,42 @@ def class_name_for(name: str) -> str:
     return base if base.endswith("Bot") else base + "Bot"
 
 
-def scaffold(name: str, directory: Path) -> list[Path]:
-    """Write the bot project `directory/name` from bots/templates; returns the files written."""
+TEMPLATES = {"greedy": "", "rl": "rl/"}  # bot new --template: its folder in bots/templates
+
+
+def scaffold(
+    name: str, directory: Path, template: str = "greedy", ruleset: str = "azul"
+) -> list[Path]:
+    """Write the bot project `directory/name` from bots/templates; returns the files written.
+    `template` "rl": a PolicyBot of `ruleset`'s family, with an untrained policy.npz."""
     target = directory / name
     if target.exists() and any(target.iterdir()):
         raise FileExistsError(f"{target} exists and is not empty")
     class_name = class_name_for(name)
     if keyword.iskeyword(class_name):
         class_name += "_"
-    values = {"name": name, "class_name": class_name, "dir_name": str(target)}
+    values = {"name": name, "class_name": class_name, "dir_name": str(target), "ruleset": ruleset}
+    if template == "rl":
+        from referee.engine import get_ruleset
+
+        values["family"] = get_ruleset(ruleset).family
     target.mkdir(parents=True, exist_ok=True)
     written = []
     templates = resources.files("bots") / "templates"
-    for template, out in (
+    for source, out in (
         ("bot.py.tmpl", "bot.py"),
         ("test_bot.py.tmpl", "test_bot.py"),
         ("README.md.tmpl", "README.md"),
     ):
-        text = string.Template((templates / template).read_text()).substitute(values)
+        text = (templates / (TEMPLATES[template] + source)).read_text()
         path = target / out
-        path.write_text(text)
+        path.write_text(string.Template(text).substitute(values))
         written.append(path)
+    if template == "rl":
+        from sdk.rl.policy import untrained_policy
+
+        untrained_policy(ruleset).save(target / "policy.npz")
+        written.append(target / "policy.npz")
     return written
 
 
@@ -74,13 +89,26 @@ def bot_new(
             "--install/--no-install", help="node: run npm install; cpp: build it (else say how)"
         ),
     ] = True,
+    template: Annotated[
+        str,
+        typer.Option(
+            "--template",
+            "-t",
+            help="python: greedy (a one-move lookahead) or rl (a trained policy, sdk.rl)",
+        ),
+    ] = "greedy",
+    ruleset: Annotated[
+        str, typer.Option("--ruleset", "-r", help="--template rl: the ruleset to train for")
+    ] = "azul",
 ) -> None:
     """Scaffold a bot project that plays as it is. python: bot.py, test_bot.py and a README on the
     API. node, cpp: a bot folder from the starter kit (its library, a greedy sample bot, bot.toml,
     the .proto files, a README); its dependencies are installed (node) or it is built (cpp).
 
+    --template rl: a PolicyBot (sdk.rl) with an untrained policy.npz and how to train it.
+
     Example: [bold]azul-arena bot new mybot --lang node[/] then [bold]azul-arena bot check
-    ./mybot[/]
+    ./mybot[/]; [bold]azul-arena bot new student --template rl[/]
     """
     from tournaments.terminal.kits import KITS
 
@@ -88,14 +116,22 @@ def bot_new(
         fail("NAME is letters, digits, '-' and '_', starting with a letter")
     if lang != "python" and lang not in KITS:
         fail(f"--lang is python, {' or '.join(KITS)}, not {lang!r}")
+    _check_template(template, lang, ruleset)
     try:
         written = (
-            scaffold(name, directory) if lang == "python" else _scaffold_kit(lang, name, directory)
+            scaffold(name, directory, template, ruleset)
+            if lang == "python"
+            else _scaffold_kit(lang, name, directory)
         )
     except FileExistsError as exc:
         fail(str(exc))
     for path in written:
         console.print(f"created {path}")
+    if template == "rl":
+        console.print(
+            f"\nnext (train it: a few minutes):\n  python -m sdk.rl.examples.train "
+            f"--ruleset {ruleset} --out {written[0].parent / 'policy.npz'}"
+        )
     if lang == "python":
         bot_file = written[0]
         console.print(
@@ -115,6 +151,25 @@ def bot_new(
         f"\nnext (edit {folder / KITS[lang].bot_file}):\n"
         f"  azul-arena match {folder} random\n  azul-arena bot check {folder}"
     )
+
+
+def _check_template(template: str, lang: str, ruleset: str) -> None:
+    """Exit with what is wrong about --template / --ruleset (before anything is written)."""
+    if template not in TEMPLATES:
+        fail(f"--template is {' or '.join(TEMPLATES)}, not {template!r}")
+    if template != "rl":
+        return
+    if lang != "python":
+        fail("--template rl is a Python bot: leave out --lang")
+    from referee.engine import RULESETS
+
+    if ruleset not in RULESETS:
+        fail(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
+    from tournaments.commands.extras import needs
+
+    problem = needs("rl", "--template rl")  # numpy, gymnasium, pettingzoo
+    if problem:
+        fail(problem)
 
 
 def _scaffold_kit(lang: str, name: str, directory: Path) -> list[Path]:

@@ -1,0 +1,203 @@
+"""The PettingZoo AEC environment: every seat of one game is an agent, one moves at a time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from referee.engine import Game
+from sdk.rl.core import check_setup, move_of, results, start
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """An environment's whole state at one moment (AzulAEC.state()); restore() returns to it."""
+
+    game: Game
+    agents: tuple[str, ...]
+    agent_selection: str
+    rewards: tuple[tuple[str, float], ...]
+    cumulative: tuple[tuple[str, float], ...]
+    terminations: tuple[tuple[str, bool], ...]
+    truncations: tuple[tuple[str, bool], ...]
+    steps: int
+
+
+class AzulAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # untyped base
+    """Azul as a PettingZoo AEC environment; agents are "player_0".."player_{n-1}" (seats).
+
+    Observations are dicts: `observation` (float32, the seat's own view; docs/rl.md lists the
+    fields) and `action_mask` (int8, 1 for each legal action of the agent to move, all 0 for
+    the others). Actions are the engine's move numbers (a fixed space per family). Rewards:
+    `reward="score"` gives each seat the points it gained at each step, plus its final result
+    (+1 win, -1 loss, between for 3-4 players) when the game ends; `reward="result"` only the
+    result. `max_cycles` truncates the game after that many moves per seat."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "azul_arena_v0"}
+
+    def __init__(
+        self,
+        ruleset: str = "azul",
+        players: int = 2,
+        reward: str = "score",
+        max_cycles: int | None = None,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        self.encoding = check_setup(ruleset, players, reward, options)
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode is ansi or human, not {render_mode!r}")
+        self.ruleset, self.players, self.reward_mode = ruleset, players, reward
+        self.options, self.max_cycles, self.render_mode = options, max_cycles, render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.agent_seat = {a: seat for seat, a in enumerate(self.possible_agents)}
+        enc = self.encoding
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(enc.low, enc.high, (enc.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (enc.n_actions,), np.int8),
+            }
+        )
+        self._act_space = spaces.Discrete(enc.n_actions)
+        self._np_random, _ = seeding.np_random(None)
+        self.game: Game = start(ruleset, players, 0, options)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_space
+
+    # -- the game ------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; `options={"game": game}` starts from a copy of that engine game instead
+        (a position to study, or a recorded game: `Game.from_record(record, upto=0)` deals
+        the recorded tiles)."""
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        given = (options or {}).get("game")
+        if given is not None:
+            if (given.ruleset.name, given.players) != (self.ruleset, self.players):
+                raise ValueError(
+                    f"options['game'] is {given.ruleset.name} for {given.players}; this "
+                    f"environment plays {self.ruleset} for {self.players}"
+                )
+            self.game = given.copy(stack=True)
+        else:
+            seed_ = int(self._np_random.integers(2**62))
+            self.game = start(self.ruleset, self.players, seed_, self.options)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[self.game.turn]
+        self._steps = 0
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self.agent_seat[agent]
+        enc = self.encoding
+        mask = np.zeros((1, enc.n_actions), np.int8)
+        if seat == self.game.turn and not self.game.is_over():
+            enc.mask_into(mask, (self.game,))
+        return {"observation": enc.observe((self.game,), (seat,))[0], "action_mask": mask[0]}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        move = move_of(self.encoding, game, action)
+        before = game.scores
+        game.push(move)
+        self._steps += 1
+        after = game.scores
+        score = self.reward_mode == "score"
+        for a, seat in self.agent_seat.items():
+            self.rewards[a] = float(after[seat] - before[seat]) if score else 0.0
+        if game.is_over():
+            for a, result in zip(self.possible_agents, results(game), strict=True):
+                self.rewards[a] += result
+                self.terminations[a] = True
+                self.infos[a] = {"scores": game.scores, "ranks": game.ranks()}
+        elif self.max_cycles is not None and self._steps >= self.max_cycles * self.players:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._cumulative_rewards[agent] = 0.0
+        self._accumulate_rewards()
+        if game.is_over() or any(self.truncations.values()):
+            self.agent_selection = self.agents[(self.agent_seat[agent] + 1) % self.players]
+        else:
+            self.agent_selection = self.possible_agents[game.turn]
+
+    # -- search: the whole environment saved and restored ----------------------------------------
+    def state(self) -> Snapshot:  # a snapshot, not PettingZoo's global-state array
+        """Everything needed to come back to this moment (the engine's copy() underneath):
+        `env.restore(snapshot)` later, as often as wanted. The chance to come (the next deals)
+        is part of it: a restored game deals the same tiles again."""
+        return Snapshot(
+            self.game.copy(),
+            tuple(self.agents),
+            self.agent_selection,
+            tuple(self.rewards.items()),
+            tuple(self._cumulative_rewards.items()),
+            tuple(self.terminations.items()),
+            tuple(self.truncations.items()),
+            self._steps,
+        )
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Return to the moment `state()` saved."""
+        self.game = snapshot.game.copy()
+        self.agents = list(snapshot.agents)
+        self.agent_selection = snapshot.agent_selection
+        self.rewards = dict(snapshot.rewards)
+        self._cumulative_rewards = dict(snapshot.cumulative)
+        self.terminations = dict(snapshot.terminations)
+        self.truncations = dict(snapshot.truncations)
+        self.infos = {a: {} for a in self.agents}
+        self._steps = snapshot.steps
+
+    def clone(self) -> AzulAEC:
+        """An independent environment at this same moment."""
+        twin = AzulAEC(
+            self.ruleset, self.players, self.reward_mode, self.max_cycles, self.render_mode,
+            **self.options,
+        )  # fmt: skip
+        twin.restore(self.state())
+        twin.infos = {a: dict(i) for a, i in self.infos.items()}
+        return twin
+
+    def render(self) -> str | None:
+        """The table as text (the engine's own drawing); printed when render_mode is "human"."""
+        text = str(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(**kwargs: Any) -> AzulAEC:
+    """The environment without PettingZoo's wrappers (for speed; no order checks)."""
+    return AzulAEC(**kwargs)
+
+
+def env(ruleset: str = "azul", players: int = 2, **kwargs: Any) -> AECEnv[str, Any, int]:
+    """A PettingZoo AEC environment of `ruleset` for `players` seats (2-4), with PettingZoo's
+    order checks; keyword arguments as AzulAEC (reward, max_cycles, render_mode, the ruleset's
+    options such as wild_order)."""
+    wrapped: AECEnv[str, Any, int] = wrappers.OrderEnforcingWrapper(
+        AzulAEC(ruleset=ruleset, players=players, **kwargs)
+    )
+    return wrapped

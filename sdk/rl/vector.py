@@ -1,0 +1,131 @@
+"""N games stepped in one call on numpy arrays, for training throughput.
+
+The observations of all N games are encoded in one numpy pass (Encoding.observe); a finished
+game is replaced by a new one in the same step (auto-reset), its last figures in `info`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import seeding
+
+from referee.engine import Game
+from sdk.rl.core import check_setup, move_of, results, start
+from sdk.rl.opponents import Opponents
+
+Obs = npt.NDArray[np.float32]
+
+
+class VectorEnv:
+    """`num_envs` games of one ruleset, stepped together.
+
+    Self-play (`opponent=None`): each game's seat to move is the learner; `step` returns the
+    observations of the seats to move next, rewards of shape (N, players) by seat (points
+    gained in this step, plus the final results when a game ends) and `info["seat"]`, the seat
+    each observation is for. With an `opponent` (as azul_arena/Azul-v0's), the learner plays
+    `seat` (None: a random seat each game) and the rewards are its own, shape (N,).
+    `info["action_mask"]` is (N, actions) int8.
+    A game that ends is restarted at once: `terminated[i]` says so, `info["final_scores"]` and
+    `info["final_ranks"]` (N, players) hold its end (-1 for the games still running)."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        ruleset: str = "azul",
+        players: int = 2,
+        opponent: Any = None,
+        seat: int | None = 0,
+        reward: str = "score",
+        seed: int | None = None,
+        **options: Any,
+    ) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        self.encoding = enc = check_setup(ruleset, players, reward, options)
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat is 0 to {players - 1} (or None: a random seat), not {seat}")
+        self.num_envs, self.ruleset, self.players = num_envs, ruleset, players
+        self.seat, self.reward_mode, self.options = seat, reward, options
+        self.single_observation_space = spaces.Box(enc.low, enc.high, (enc.size,), np.float32)
+        self.single_action_space = spaces.Discrete(enc.n_actions)
+        self.opponents: list[Opponents] | None = None
+        if opponent is not None:
+            specs = list(opponent) if isinstance(opponent, list | tuple) else [opponent]
+            self.opponents = [Opponents(specs, 1.0) for _ in range(num_envs)]
+        self._np_random, _ = seeding.np_random(seed)
+        self.games: list[Game] = []
+        self.learners = [0 if seat is None else seat] * num_envs  # the learner's seat per game
+
+    def _new_game(self, i: int) -> Game:
+        game = start(self.ruleset, self.players, int(self._np_random.integers(2**62)), self.options)
+        if self.opponents is not None:
+            rng = self._np_random
+            self.learners[i] = int(rng.integers(self.players)) if self.seat is None else self.seat
+            self.opponents[i].start(game, self.learners[i], int(rng.integers(2**62)))
+            self.opponents[i].play(game)
+        return game
+
+    def _seats(self) -> list[int]:
+        return [g.turn for g in self.games] if self.opponents is None else self.learners
+
+    def _observe(self, info: dict[str, Any]) -> Obs:
+        enc = self.encoding
+        seats = self._seats()
+        mask = np.zeros((self.num_envs, enc.n_actions), np.int8)
+        enc.mask_into(mask, self.games)
+        info["action_mask"] = mask
+        info["seat"] = np.array(seats)
+        return enc.observe(self.games, seats)
+
+    def reset(self, seed: int | None = None) -> tuple[Obs, dict[str, Any]]:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        self.games = [self._new_game(i) for i in range(self.num_envs)]
+        info: dict[str, Any] = {}
+        return self._observe(info), info
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+    ]:
+        acts = np.asarray(actions).tolist()
+        if len(acts) != self.num_envs:
+            raise ValueError(f"step takes {self.num_envs} actions (one per game), not {len(acts)}")
+        n, p, enc = self.num_envs, self.players, self.encoding
+        before: list[tuple[int, ...]] = []
+        after: list[tuple[int, ...]] = []
+        ended: list[tuple[int, list[float], tuple[int, ...], tuple[int, ...]]] = []
+        self.learners_before = self.learners[:]  # a restarted game may seat the learner anew
+        for i, game in enumerate(self.games):
+            before.append(game.scores)
+            game.push(move_of(enc, game, acts[i]))
+            if self.opponents is not None:
+                self.opponents[i].play(game)
+            after.append(game.scores)
+            if game.is_over():
+                ended.append((i, results(game), game.scores, game.ranks()))
+                self.games[i] = self._new_game(i)
+        if self.reward_mode == "score":
+            rewards = np.array(after, np.float32) - np.array(before, np.float32)
+        else:
+            rewards = np.zeros((n, p), np.float32)
+        done = np.zeros(n, bool)
+        final_scores = np.full((n, p), -1, np.int64)
+        final_ranks = np.full((n, p), -1, np.int64)
+        for i, result, scores, ranks in ended:
+            rewards[i] += result
+            done[i] = True
+            final_scores[i] = scores
+            final_ranks[i] = ranks
+        info: dict[str, Any] = {"final_scores": final_scores, "final_ranks": final_ranks}
+        obs = self._observe(info)
+        own = rewards if self.opponents is None else rewards[np.arange(n), self.learners_before]
+        return obs, own, done, np.zeros(n, bool), info
+
+    def close(self) -> None:
+        pass

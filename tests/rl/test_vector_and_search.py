@@ -1,0 +1,98 @@
+"""The vectorised environment (the same games as one at a time, auto-reset) and the snapshots
+for search (state / restore / clone)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import sdk.rl
+from sdk.rl.encoding import encoding_for
+
+
+def _first_legal(mask: np.ndarray) -> np.ndarray:
+    return np.argmax(mask, axis=-1)
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [("azul-gray", 3), ("pavilion-mono", 2)])
+def test_vector_games_are_the_games_played_one_by_one(ruleset: str, players: int) -> None:
+    vec = sdk.rl.VectorEnv(5, ruleset, players, seed=7)
+    obs, info = vec.reset()
+    enc = encoding_for(ruleset, players)
+    totals = np.zeros((5, players))
+    ended = 0
+    for _ in range(400):
+        games = [g.copy() for g in vec.games]
+        # The batch's rows are each game's own observation and mask.
+        assert np.array_equal(obs, np.stack([enc.observe((g,), (g.turn,))[0] for g in games]))
+        for row, g in zip(info["action_mask"], games, strict=True):
+            assert set(np.flatnonzero(row)) == {m.index for m in g.legal_moves()}
+        actions = _first_legal(info["action_mask"])
+        obs, rewards, terminated, truncated, info = vec.step(actions)
+        assert rewards.shape == (5, players) and not truncated.any()
+        totals += rewards
+        for i in np.flatnonzero(terminated):  # rewards sum to the final scores + results
+            final = info["final_scores"][i]
+            start = 5 if ruleset.startswith("pavilion") else 0
+            assert final.min() >= 0 and vec.games[i].round <= 1  # already a new game
+            assert totals[i].sum() == pytest.approx((final - start).sum())  # results sum to 0
+            totals[i] = 0
+            ended += 1
+    assert ended >= 5
+
+
+def test_vector_with_an_opponent_gives_the_learner_its_rewards() -> None:
+    vec = sdk.rl.VectorEnv(3, "azul", 2, opponent="greedy", seat=1, seed=2)
+    obs, info = vec.reset()
+    assert (info["seat"] == 1).all() and all(g.turn == 1 for g in vec.games)
+    obs, rewards, *_ = vec.step(_first_legal(info["action_mask"]))
+    assert rewards.shape == (3,)
+    with pytest.raises(ValueError, match="step takes 3 actions"):
+        vec.step([0])
+
+
+def test_restore_returns_to_the_snapshot_and_clone_is_independent() -> None:
+    env = sdk.rl.raw_env(ruleset="azul", players=2)
+    env.reset(seed=5)
+    for _ in range(10):
+        env.step(int(_first_legal(env.observe(env.agent_selection)["action_mask"])))
+    snap = env.state()
+    before = env.observe(env.agent_selection)
+    twin = env.clone()
+    played = []
+    for _ in range(30):  # past a round end: the deal after a restore is the same again
+        action = int(_first_legal(env.observe(env.agent_selection)["action_mask"]))
+        played.append(action)
+        env.step(action)
+    after = env.observe(env.agent_selection)["observation"]
+    assert (
+        twin.observe(twin.agent_selection)["observation"].tolist() == before["observation"].tolist()
+    )
+    env.restore(snap)
+    assert (
+        env.observe(env.agent_selection)["observation"].tolist() == before["observation"].tolist()
+    )
+    for action in played:
+        env.step(action)
+        twin.step(action)
+    assert env.observe(env.agent_selection)["observation"].tolist() == after.tolist()
+    assert twin.observe(twin.agent_selection)["observation"].tolist() == after.tolist()
+    assert twin._cumulative_rewards == env._cumulative_rewards
+
+
+def test_render_is_the_board_as_text() -> None:
+    env = sdk.rl.env("pavilion", 2)
+    env.reset(seed=1)
+    text = env.render()
+    assert "seat 0" in text and "seat 1" in text
+
+
+def test_result_rewards_only_at_the_end() -> None:
+    env = sdk.rl.raw_env(ruleset="azul", players=2, reward="result")
+    env.reset(seed=4)
+    seen = []
+    while not env.game.is_over():
+        env.step(int(_first_legal(env.observe(env.agent_selection)["action_mask"])))
+        seen.append(dict(env.rewards))
+    assert all(r == {"player_0": 0.0, "player_1": 0.0} for r in seen[:-1])
+    assert sorted(seen[-1].values()) in ([-1.0, 1.0], [0.0, 0.0])
