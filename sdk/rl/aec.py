@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -39,7 +39,10 @@ class AzulAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # untype
     (+1 win, -1 loss, between for 3-4 players) when the game ends; `reward="result"` only the
     result. `max_cycles` truncates the game after that many moves per seat."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "azul_arena_v0"}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "name": "azul_arena_v0",
+    }
 
     def __init__(
         self,

@@ -3,7 +3,7 @@ opponent bots (any in-process entry) play the others between its moves."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
@@ -29,7 +29,7 @@ class AzulEnv(gym.Env[npt.NDArray[np.float32], int]):
     game as a forfeit with `illegal="lose"` (the default): reward -1, `terminated`, the action
     in `info["illegal_action"]`; `illegal="raise"` raises ActionError instead."""
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"]}
 
     def __init__(
         self,

@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> None:
     state = list(env.reset())
     began, best, update = time.monotonic(), -1.0, 0
     while time.monotonic() - began < args.minutes * 60:
-        batch, finished, won = rollout(env, net, state, args.steps, args.gamma, rng)
+        batch, _finished, _won = rollout(env, net, state, args.steps, args.gamma, rng)
         net.update(batch, args.lr, args.entropy)
         update += 1
         if update % args.eval_every:
