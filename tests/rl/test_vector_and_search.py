@@ -43,9 +43,9 @@ def test_vector_games_are_the_games_played_one_by_one(ruleset: str, players: int
 
 def test_vector_with_an_opponent_gives_the_learner_its_rewards() -> None:
     vec = sdk.rl.VectorEnv(3, "azul", 2, opponent="greedy", seat=1, seed=2)
-    obs, info = vec.reset()
+    _, info = vec.reset()
     assert (info["seat"] == 1).all() and all(g.turn == 1 for g in vec.games)
-    _obs, rewards, *_ = vec.step(_first_legal(info["action_mask"]))
+    _, rewards, *_ = vec.step(_first_legal(info["action_mask"]))
     assert rewards.shape == (3,)
     with pytest.raises(ValueError, match="step takes 3 actions"):
         vec.step([0])
