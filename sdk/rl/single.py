@@ -3,7 +3,7 @@ opponent bots (any in-process entry) play the others between its moves."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -29,7 +29,8 @@ class AzulEnv(gym.Env[npt.NDArray[np.float32], int]):
     game as a forfeit with `illegal="lose"` (the default): reward -1, `terminated`, the action
     in `info["illegal_action"]`; `illegal="raise"` raises ActionError instead."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"]}
+    # Gymnasium declares `metadata` as an attribute of Env, which a ClassVar may not override.
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012
 
     def __init__(
         self,
