@@ -22,6 +22,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from referee.access import OperatorGuard, SeatRefused, is_loopback
+from referee.faults import Termination
 from referee.protocol import PROTOCOL_VERSION, bot_pb2, bot_pb2_grpc, referee_pb2, referee_pb2_grpc
 from referee.sessions import BotSession, SessionHub
 from referee.tokens import TokenFile
@@ -87,12 +88,12 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 waiter.set_exception(BotFault(fault, f"Hello from {hello.bot_name!r}"))
             reason = (
                 bot_pb2.REJECTION_REASON_VERSION_MISMATCH
-                if fault == "version_mismatch"
+                if fault == Termination.VERSION_MISMATCH
                 else bot_pb2.REJECTION_REASON_BAD_TOKEN
             )
             text = (
                 f"this referee speaks protocol {PROTOCOL_VERSION}, not {hello.protocol_version}"
-                if fault == "version_mismatch"
+                if fault == Termination.VERSION_MISMATCH
                 else "this token is in use by another connection"
                 if fault == "in_use"
                 else "unknown or wrong token"
@@ -134,7 +135,9 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             log.info("stream of %s ended: %s", session.name, exc)
             code = exc.code() if isinstance(exc, grpc.aio.AioRpcError) else None
             if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
-                session.stream_ended("malformed", f"a message over {MAX_BOT_MESSAGE} bytes")
+                session.stream_ended(
+                    Termination.MALFORMED, f"a message over {MAX_BOT_MESSAGE} bytes"
+                )
                 return
         session.stream_ended()
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from referee import Termination
 from tournaments.ratings import Ratings, compute
 from tournaments.store import Store, StoredGame
 
@@ -84,7 +85,7 @@ def seat_faults(termination: str, faults: dict[str, int]) -> dict[str, int]:
     """The faults of one seat in one game: the referee's counts, plus a fatal termination the
     counts do not already include (e.g. a crash that ended the bot's game)."""
     out = {k: int(v) for k, v in faults.items() if int(v)}
-    if termination not in ("ok", "") and termination not in out:
+    if termination not in (Termination.OK, "") and termination not in out:
         out[termination] = 1
     return out
 

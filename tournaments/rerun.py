@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee import Arena, MatchConfig, MatchResult, final_ranks
+from referee import Arena, MatchConfig, MatchResult, Termination, final_ranks
 from referee.engine import Game, RecordError
 
 
@@ -174,7 +174,9 @@ async def rerun(
     async with Arena(dict(zip(seats, entries, strict=True)), log_dir=log_dir, **options) as arena:
         result = await arena.play(seats, config, match_id=match_id or None)
     result.record["players"] = names
-    forfeited = [b.get("termination", "ok") not in ("ok",) for b in referee.get("bots") or []]
+    forfeited = [
+        b.get("termination", Termination.OK) != Termination.OK for b in referee.get("bots") or []
+    ]
     ranks = final_ranks(
         final.ranks(), forfeited if len(forfeited) == len(names) else [False] * len(names)
     )

@@ -107,6 +107,45 @@ def test_a_hostile_bot_at_each_level(
         "AZUL_TEST_MARKER": marker,
     }
     env = {**os.environ, **test_env, "ORGANISER_SECRET": "hunter2"}
+    argv = _tournament(level, db, tmp_path / "logs", peer, list(test_env))
+    try:
+        run = subprocess.run(
+            argv, capture_output=True, text=True, timeout=240, env=env, cwd=tmp_path
+        )
+        survivors = marked(f"AZUL_TEST_MARKER={marker}")
+        written_to_host_tmp = host_tmp.exists()
+    finally:
+        host_tmp.unlink(missing_ok=True)
+        home_file.unlink()
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"isolation: {level}" in run.stdout
+    _every_game_stored_with_its_cpu_time(db, level)
+    assert not survivors, f"processes of the bots outlived the run: {survivors}"
+
+    logs = sorted((tmp_path / "logs").glob("attacker-*.log"))
+    assert logs, "the attacker ran"
+    for log in logs:
+        assert log.stat().st_size <= LOG_LIMIT + (1 << 20), "its log is bounded"
+    seen = attempts(logs[0].read_text(errors="replace")[:100_000])
+    assert len(seen) == 12, seen
+
+    assert "in its environment" not in seen["find_secret"][1]  # its own environment is clean
+    promised = _promised(level)
+    if level == "sandbox":
+        promised |= {"read_db", "read_peer", "read_home", "write_beside_db", "connect_tcp"}
+        if seccomp.unavailable() is None:  # refused with EPERM: the bot goes on and plays
+            promised |= {"new_namespace", "ptrace_child"}
+        assert not written_to_host_tmp, "the host's /tmp is out of reach"
+        assert not accepted, "no network"
+        assert not (db_dir / "pwned").exists()
+    broken = {name: seen[name] for name in promised if seen[name][0] != "blocked"}
+    assert not broken, f"attempts that should have failed at {level}: {broken}"
+    if level == "none":  # nothing but the environment, the limits: the rest goes through
+        assert seen["read_peer"][0] == seen["write_beside_db"][0] == "SUCCEEDED"
+
+
+def _tournament(level: str, db: Path, logs: Path, peer: Path, bot_env: list[str]) -> list[str]:
+    """The command line of a tournament between the attacker and its peer at `level`."""
     argv = [
         sys.executable,
         "-m",
@@ -120,7 +159,7 @@ def test_a_hostile_bot_at_each_level(
         "--db",
         str(db),
         "--log-dir",
-        str(tmp_path / "logs"),
+        str(logs),
         "--games-per-pairing",
         "2",
         "--time-per-move",
@@ -129,19 +168,12 @@ def test_a_hostile_bot_at_each_level(
         "--concurrency",
         "1",
     ]
-    for name in test_env:
+    for name in bot_env:
         argv += ["--bot-env", name]
-    try:
-        run = subprocess.run(
-            argv, capture_output=True, text=True, timeout=240, env=env, cwd=tmp_path
-        )
-        survivors = marked(f"AZUL_TEST_MARKER={marker}")
-        written_to_host_tmp = host_tmp.exists()
-    finally:
-        host_tmp.unlink(missing_ok=True)
-        home_file.unlink()
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert f"isolation: {level}" in run.stdout
+    return argv
+
+
+def _every_game_stored_with_its_cpu_time(db: Path, level: str) -> None:
     from tournaments.report import build_report, export_csv
     from tournaments.store import Store
 
@@ -155,34 +187,18 @@ def test_a_hostile_bot_at_each_level(
         assert all(row.cpu_per_game >= 0 for row in build_report(store).leaderboard)
         header, first = list(csv.reader(io.StringIO(export_csv(store))))[:2]
         assert first[header.index("cpu_time")], "the export has each seat's CPU time"
-    assert not survivors, f"processes of the bots outlived the run: {survivors}"
 
-    logs = sorted((tmp_path / "logs").glob("attacker-*.log"))
-    assert logs, "the attacker ran"
-    for log in logs:
-        assert log.stat().st_size <= LOG_LIMIT + (1 << 20), "its log is bounded"
-    seen = attempts(logs[0].read_text(errors="replace")[:100_000])
-    assert len(seen) == 12, seen
 
+def _promised(level: str) -> set[str]:
+    """The attempts that must fail at `level` (the sandbox's own are added by the test)."""
     promised = {"allocate_16g", "fill_tmp"}  # every level
     # At every level its own environment is clean; at `none` it can still read the referee's
     # (/proc/PID/environ of a process of the same user): a promise of the PID namespace.
-    assert "in its environment" not in seen["find_secret"][1]
     if level in ("process", "sandbox"):
         promised.add("find_secret")
     if level in ("process", "sandbox") and process_cap_enforced():
         promised.add("fork_300")
-    if level == "sandbox":
-        promised |= {"read_db", "read_peer", "read_home", "write_beside_db", "connect_tcp"}
-        if seccomp.unavailable() is None:  # refused with EPERM: the bot goes on and plays
-            promised |= {"new_namespace", "ptrace_child"}
-        assert not written_to_host_tmp, "the host's /tmp is out of reach"
-        assert not accepted, "no network"
-        assert not (db_dir / "pwned").exists()
-    broken = {name: seen[name] for name in promised if seen[name][0] != "blocked"}
-    assert not broken, f"attempts that should have failed at {level}: {broken}"
-    if level == "none":  # nothing but the environment, the limits: the rest goes through
-        assert seen["read_peer"][0] == seen["write_beside_db"][0] == "SUCCEEDED"
+    return promised
 
 
 def _cpu(pid: int) -> float:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee import run_loop
+from referee import Termination, run_loop
 from tournaments.commands.common import (
     CLOCK_HELP,
     ISOLATION_HELP,
@@ -260,7 +260,7 @@ def _print_result(result: MatchResult, config: MatchConfig, path: Path) -> None:
         )
     console.print(table)
     for i, s in enumerate(result.seats):
-        if s.termination != "ok" or s.strikes:
+        if s.termination != Termination.OK or s.strikes:
             _explain_faults(i, s.entry, s.termination, s.faults, s.log_path)
     console.print(f"replay: {path}")
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from referee import run_loop
+from referee import Termination, run_loop
 from tournaments.commands.common import (
     OPTION_HELP,
     WILD_ORDER_ALIAS,
@@ -114,7 +114,7 @@ def play(
     path = replay or Path("azul-arena-replays") / f"{result.match_id}.json"
     write_replay(path, result.record)
     mine = _show_result(result, names, seat, opponent, f"{ruleset}, seed {seed}", path)
-    if mine.termination != "ok":
+    if mine.termination != Termination.OK:
         raise typer.Exit(int(Exit.FAILED))
 
 

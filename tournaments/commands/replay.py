@@ -349,7 +349,7 @@ def rerun(
     Exit codes: 0 the rerun followed the record (or a seat was swapped), 1 a bot chose
     otherwise, 2 bad arguments or a record that cannot be played again.
     """
-    from referee import ClockError, check_entry, run_loop, write_replay
+    from referee import ClockError, Termination, check_entry, run_loop, write_replay
     from tournaments.rerun import RerunError
     from tournaments.rerun import rerun as rerun_game
 
@@ -416,7 +416,7 @@ def rerun(
         highlight=False,
     )
     for i, s in enumerate(done.result.seats):
-        if s.termination != "ok" or s.strikes:
+        if s.termination != Termination.OK or s.strikes:
             console.print(f"seat {i}: {s.termination}, faults {s.faults}", highlight=False)
     console.print(
         "bot logs: " + ", ".join(s.log_path for s in done.result.seats),

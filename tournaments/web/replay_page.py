@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from referee import final_ranks
+from referee import Termination, final_ranks
 from referee.engine import FAMILIES, Game, RecordError
 from tournaments.families import FamilyView, view_for
 from tournaments.web.pages import render
@@ -74,7 +74,7 @@ def _seats(game: Game, names: list[str], ref: dict[str, Any]) -> list[dict[str, 
     bots = ref.get("bots") or [{} for _ in range(n)]
     entries = ref.get("entries") or [""] * n
     terminations = [str(b.get("termination", "ok") or "ok") for b in bots]
-    ranks = final_ranks(game.ranks(), [t != "ok" for t in terminations])
+    ranks = final_ranks(game.ranks(), [t != Termination.OK for t in terminations])
     seats = []
     for i in range(n):
         bot = bots[i] if i < len(bots) else {}

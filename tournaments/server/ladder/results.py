@@ -11,6 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from referee import Termination
 from tournaments.ratings import Ratings, make_env
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.models import Game, Seat, Standing
@@ -101,7 +102,7 @@ def record(game_id: int, outcome: GameOutcome) -> bool:
             [
                 s.version_id
                 for s, o in zip(seats, outcome.seats, strict=True)
-                if o.termination != "ok"
+                if o.termination != Termination.OK
             ]
         )
     return True
@@ -116,7 +117,7 @@ def suspend_faulty(version_ids: Sequence[int]) -> None:
             .order_by("-game_id")
             .values_list("termination", flat=True)[:SUSPEND_WINDOW]
         )
-        bad = [t for t in last if t != "ok"]
+        bad = [t for t in last if t != Termination.OK]
         if len(last) >= SUSPEND_AFTER and len(bad) * 2 > len(last):
             Version.objects.filter(pk=vid, suspended="").update(
                 suspended=f"its bot faulted in {len(bad)} of its last {len(last)} games "
