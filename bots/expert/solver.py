@@ -52,10 +52,10 @@ class RoundSolver:
 
     def _tick(self) -> None:
         self.nodes += 1
-        # The clock is read every 256 nodes: a fixed budget stops on nodes, the clock only
+        # The clock is read every 64 nodes: a fixed budget stops on nodes, the clock only
         # guards against a machine too slow for it.
         if self.nodes > self.max_nodes or (
-            self.nodes & 255 == 0 and time.monotonic() > self.deadline
+            self.nodes & 63 == 0 and time.monotonic() > self.deadline
         ):
             raise OutOfBudget
 

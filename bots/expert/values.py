@@ -10,7 +10,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sdk.helpers import Board, evaluate_board, move_gains, round_end_values
+from referee.engine.classic import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS
+from sdk.helpers import (
+    COLOUR_MASKS,
+    COLUMN_MASKS,
+    ROW_MASKS,
+    Board,
+    evaluate_board,
+    move_gains,
+    round_end_values,
+)
 
 FLOOR_LINE = 5  # a classic move's `line` when its tiles go straight to the floor
 CENTRE = 9  # a classic move's `source` when it takes from the centre
@@ -63,25 +72,83 @@ _BOARD_VALUES: dict[tuple[Any, ...], float] = {}
 
 
 def _classic_values(state: Any) -> list[float]:
-    """`evaluate_board` of every seat of a ClassicGame, cached by each seat's fields."""
+    """Every seat's value in a ClassicGame: `sdk.helpers.evaluate_board` (the score after the
+    round's wall-tiling and floor, partial lines), its credit for the end bonuses in progress
+    replaced by `projected_bonuses`; cached by each seat's fields."""
     gray, over = state._gray, state.phase == "over"
     colours, counts, floors = state._line_colour, state._line_count, state._floor_count
     walls, scores, cells = state._wall, state._scores, state._cells
+    rounds = rounds_left(walls)
     values = []
     for p in range(state.players):
         b = 5 * p
         lines = tuple(zip(colours[b : b + 5], counts[b : b + 5], strict=True))
-        key = (scores[p], walls[p], cells[p] if gray else 0, lines, floors[p], gray, over)
+        key = (scores[p], walls[p], cells[p] if gray else 0, lines, floors[p], gray, over, rounds)
         value = _BOARD_VALUES.get(key)
         if value is None:
             cells_p = _cells(walls[p], cells[p]) if gray else {}
             board = Board(scores[p], walls[p], list(lines), floors[p], cells_p)
             value = evaluate_board(board, gray, over)
+            if not over and PROJECT:
+                colour_counts = _colour_counts(walls[p], cells_p, gray)
+                value += projected_bonuses(walls[p], colour_counts, rounds)
+                value -= 0.5 * _helpers_progress(walls[p], colour_counts)
             if len(_BOARD_VALUES) > 200_000:
                 _BOARD_VALUES.clear()
             _BOARD_VALUES[key] = value
         values.append(value)
     return values
+
+
+PROJECT = True
+
+
+def rounds_left(walls: list[int]) -> int:
+    """The fewest rounds the game may still last after this one: it ends with the round that
+    completes a row, and a row gains at most one tile a round (at least 1: the game goes on)."""
+    fullest = max(bin(wall & mask).count("1") for wall in walls for mask in ROW_MASKS)
+    return max(1, 5 - fullest)
+
+
+# What a bonus still `missing` tiles from done is worth, by how that compares with the fewest
+# rounds the game may last: a bonus needing more rounds than the game is likely to have is worth
+# nothing, one done is certain (the helpers' heuristic credits a full column half its bonus).
+def _chance(missing: int, rounds: int) -> float:
+    if missing == 0:
+        return 1.0
+    if missing < rounds:
+        return 0.6
+    if missing == rounds:
+        return 0.4
+    return 0.15 if missing == rounds + 1 else 0.0
+
+
+def projected_bonuses(wall: int, colour_counts: list[int], rounds: int) -> float:
+    """The end-of-game bonuses of `wall` as they stand, each credited by how near it is (the
+    square of its share done, as the helpers' heuristic) and by its chance to be done in time."""
+    value = 0.0
+    for masks, bonus in ((ROW_MASKS, ROW_BONUS), (COLUMN_MASKS, COLUMN_BONUS)):
+        for mask in masks:
+            k = bin(wall & mask).count("1")
+            value += bonus * (k / 5) ** 2 * _chance(5 - k, rounds)
+    for k in colour_counts:
+        value += COLOUR_BONUS * (k / 5) ** 2 * _chance(5 - k, rounds)
+    return value
+
+
+def _colour_counts(wall: int, cells: dict[int, int], gray: bool) -> list[int]:
+    if gray:
+        found = list(cells.values())
+        return [found.count(c) for c in range(5)]
+    return [bin(wall & mask).count("1") for mask in COLOUR_MASKS]
+
+
+def _helpers_progress(wall: int, colour_counts: list[int]) -> float:
+    """`evaluate_board`'s own credit for the bonuses in progress (before its factor 0.5)."""
+    rows = sum(bin(wall & m).count("1") ** 2 for m in ROW_MASKS)
+    cols = sum(bin(wall & m).count("1") ** 2 for m in COLUMN_MASKS)
+    colours = sum(k**2 for k in colour_counts)
+    return ((ROW_BONUS + 1) * rows + COLUMN_BONUS * cols + COLOUR_BONUS * colours) / 25
 
 
 def _cells(wall: int, packed: int) -> dict[int, int]:
