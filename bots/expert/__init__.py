@@ -4,8 +4,3 @@ widened Monte-Carlo tree over the rest of a round elsewhere."""
 from bots.expert.bot import ExpertBot
 
 __all__ = ["ExpertBot"]
-
-if __name__ == "__main__":
-    import sdk
-
-    sdk.run(ExpertBot)

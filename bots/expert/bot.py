@@ -186,3 +186,7 @@ class ExpertBot(sdk.Bot):
                         continue
                     stack.append((after, child, depth + 1))
         return None
+
+
+if __name__ == "__main__":
+    sdk.run(ExpertBot)
