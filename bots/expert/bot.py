@@ -24,7 +24,6 @@ import sdk
 from bots.expert.solver import OutOfBudget, RoundSolver, tiles_left
 from bots.expert.tree import Node, RoundTree
 from bots.expert.values import is_classic_engine, ranked_moves
-from sdk.helpers import FAMILIES
 
 
 @dataclass(frozen=True)
@@ -36,6 +35,7 @@ class Params:
     scale: float = 6.0  # points: a lead of `scale` is a reward of about 0.73
     widen: float = 2.0  # progressive widening: one more child per `widen` of sqrt(visits)
     sample: int = 3  # playouts: the best immediate gain of this many random moves
+    minimax_weight: float = 0.4  # selection: the backed-up heuristic's share (tree.Node)
 
 
 PARAMS = {
@@ -56,7 +56,7 @@ class ExpertBot(sdk.Bot):
     samples = 8  # Summer Pavilion: orders of the bag the simulations draw refills from
     # Classic: the exact search is tried with at most this many tiles left on the table (by
     # players: 3 players make the widest trees for their tiles, max^n cannot prune) ...
-    solve_tiles = {2: 14, 3: 11, 4: 14}
+    solve_tiles = {2: 12, 3: 10, 4: 12}
     solve_nodes = 20  # ... and, at a fixed budget, within this many positions per simulation
 
     parameters = {"iterations": "simulations per move, whatever the clock"}
@@ -156,7 +156,7 @@ class ExpertBot(sdk.Bot):
         """The games the simulations start from, taken in turn: the position itself where no
         chance comes within a round (classic); else `samples` games rebuilt from the public
         state, each with an order of the bag of its own (Summer Pavilion's refills)."""
-        if not FAMILIES[state.family].chance_within_round:
+        if state.family == "classic":  # no chance between two deals
             return [state]
         public = state.to_state()
         return [state.from_state(public, self.rng.getrandbits(63)) for _ in range(self.samples)]

@@ -24,7 +24,7 @@ class Node:
     """A position reached by `move` of seat `mover`. No parent link: without reference cycles a
     dropped tree is freed at once, and the cyclic collector may stay off during a search."""
 
-    __slots__ = ("move", "mover", "children", "untried", "visits", "total")
+    __slots__ = ("move", "mover", "children", "untried", "visits", "total", "minimax")
 
     def __init__(self, move: Any, mover: int) -> None:
         self.move, self.mover = move, mover
@@ -32,12 +32,23 @@ class Node:
         self.untried: list[Any] | None = None  # ranked candidates, the best last
         self.visits = 0
         self.total = 0.0  # sum of the rewards of `mover`
+        # Every seat's reward by the heuristic, backed up max^n-style from the children grown
+        # so far (implicit minimax backups); None until the node's position is valued.
+        self.minimax: list[float] | None = None
 
-    def best_child(self, c: float) -> Node:
+    def best_child(self, c: float, weight: float) -> Node:
+        """UCB1 on a blend of the mean reward and the backed-up heuristic one (`weight` of it):
+        the mean of noisy playouts is slow to see a line refuted by a reply, the minimax value
+        sees it as soon as that reply is in the tree (Lanctot et al., 2014)."""
         log_n = math.log(self.visits)
-        return max(
-            self.children, key=lambda ch: ch.total / ch.visits + c * math.sqrt(log_n / ch.visits)
-        )
+
+        def score(ch: Node) -> float:
+            mean = ch.total / ch.visits
+            if ch.minimax is not None:
+                mean += weight * (ch.minimax[ch.mover] - mean)
+            return mean + c * math.sqrt(log_n / ch.visits)
+
+        return max(self.children, key=score)
 
 
 class RoundTree:
@@ -61,12 +72,14 @@ class RoundTree:
                 if not _push(sim, move):  # drawn from another copy's bag (Summer Pavilion)
                     break
                 child = Node(move, mover)
+                if self.params.minimax_weight:
+                    child.minimax = rewards(leaf_values(sim), self.params.scale)
                 node.children.append(child)
                 path.append(child)
                 break
             if not node.children:
                 break
-            child = node.best_child(self.params.exploration)
+            child = node.best_child(self.params.exploration, self.params.minimax_weight)
             if not _push(sim, child.move):
                 break
             node = child
@@ -74,10 +87,11 @@ class RoundTree:
         if self.params.playout:
             self._playout(sim, round_no)
         reward = rewards(leaf_values(sim), self.params.scale)
-        for node in path:
+        for node in reversed(path):
             node.visits += 1
             if node.mover >= 0:
                 node.total += reward[node.mover]
+            _back_up(node)
 
     def _width(self, node: Node, seat: int) -> int:
         base = self.root_width if node is self.root else self.widths[seat]
@@ -92,6 +106,14 @@ class RoundTree:
             sampled = [choice(moves) for _ in range(sample)]
             gains = move_gains(sim, sampled)
             sim.push(sampled[gains.index(max(gains))])
+
+
+def _back_up(node: Node) -> None:
+    """The node's heuristic rewards become those of its child best for the seat that moves
+    there (max^n: each seat picks its own best; with 2 players plain minimax)."""
+    valued = [ch for ch in node.children if ch.minimax is not None]
+    if valued:
+        node.minimax = max(valued, key=lambda ch: ch.minimax[ch.mover]).minimax  # type: ignore[index]
 
 
 def _push(sim: Any, move: Any) -> bool:
