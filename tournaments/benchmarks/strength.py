@@ -25,7 +25,7 @@ from referee import run_loop
 from tournaments.report import wilson
 
 # The reference bots, weakest first: the ladder's rungs (docs/bots.md).
-REFERENCE_BOTS = ("random", "greedy", "search", "mcts", "expert")
+REFERENCE_BOTS = ("random", "greedy", "search", "mcts")
 
 
 @dataclass
