@@ -1,0 +1,192 @@
+"""ExpertBot: the strongest reference bot. A round of Azul has no chance once it is dealt
+(classic; Summer Pavilion only its supply refills), so the bot searches the rest of the round
+as the game of perfect information it is:
+
+1. Near a classic round's end, exactly (`solver.RoundSolver`): every line of play to the
+   round's end, when few enough tiles are left for it to fit in its node budget.
+2. Otherwise a Monte-Carlo tree (`tree.RoundTree`) grown until the clock's budget (or the fixed
+   number of simulations) is spent, kept between the bot's moves of a round.
+
+The leaves are the round's end, valued by the round's scoring with the end-of-game bonuses
+in progress projected (`values.leaf_values`); Summer Pavilion's also by what the tiles kept
+and the start-player token will buy next round, and its refills drawn from `samples` orders
+of the bag rebuilt from the public state.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import sdk
+from bots.expert.solver import OutOfBudget, RoundSolver, tiles_left
+from bots.expert.tree import Node, RoundTree
+from bots.expert.values import is_classic_engine, ranked_moves
+
+
+@dataclass(frozen=True)
+class Params:
+    """The search's settings for one family."""
+
+    exploration: float  # UCB1's constant: Summer Pavilion's projected leaves vary less
+    playout: bool  # classic: sampled playouts to the round's end; pavilion: the projection
+    scale: float = 6.0  # points: a lead of `scale` is a reward of about 0.73
+    widen: float = 2.0  # progressive widening: one more child per `widen` of sqrt(visits)
+    sample: int = 3  # playouts: the best immediate gain of this many random moves
+    minimax_weight: float = 0.4  # selection: the backed-up heuristic's share (tree.Node)
+
+
+PARAMS = {
+    "classic": Params(exploration=0.35, playout=True),
+    "pavilion": Params(exploration=0.2, playout=False),
+}
+
+
+class ExpertBot(sdk.Bot):
+    """Exact ends of rounds, a progressively widened round tree elsewhere."""
+
+    name = "expert"
+    version = "1.0"
+    rulesets = sdk.EVERY_RULESET
+    root_width = 12
+    width = 6
+    opponent_widths = {3: 4, 4: 3}  # an opponent's node with 3-4 players: the tree must reach
+    samples = 8  # Summer Pavilion: orders of the bag the simulations draw refills from
+    # Classic: the exact search is tried with at most this many tiles left on the table (by
+    # players: 3 players make the widest trees for their tiles, max^n cannot prune) ...
+    solve_tiles = {2: 12, 3: 10, 4: 12}
+    solve_nodes = 20  # ... and, at a fixed budget, within this many positions per simulation
+
+    parameters = {"iterations": "simulations per move, whatever the clock"}
+
+    def __init__(self, seed: int | None = None, iterations: int | None = None) -> None:
+        super().__init__()
+        if seed is not None:
+            self.rng.seed(seed)  # the referee reseeds it at each game start
+        # A fixed budget (`expert:iterations=400`): this many simulations a move, and an exact
+        # search bounded in nodes, not seconds: the same moves at any load.
+        self.iterations = iterations
+        self.simulations = 0  # of the last decision
+        self.solved = False  # whether the last decision was the exact search's
+        self.tree: tuple[Any, Node] | None = None  # (position, node) after the last move
+        self.unsolved = (-1, 0)  # (round, tiles left) where the exact search did not fit
+
+    def on_game_start(self, info: sdk.GameInfo) -> None:
+        self.tree = None
+        self.unsolved = (-1, 0)
+        gc.freeze()  # the engine's tables live as long as the process: no collector passes
+
+    def choose_move(self, state: Any) -> Any:
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        fixed = self.iterations
+        start = time.monotonic()
+        deadline = start + self.clock.budget(0.95 if fixed else 0.6)
+        gc.disable()  # no reference cycles are made: nothing for the collector to find
+        try:
+            move = self._solve(state, start, deadline)
+            self.solved = move is not None
+            if move is None:
+                move = self._grow(state, deadline)
+            return move
+        finally:
+            gc.enable()
+
+    def _solve(self, state: Any, start: float, deadline: float) -> Any:
+        """The exact search's move, or None when the rest of the round does not fit: in its
+        node budget (a fixed budget's: `solve_nodes` per simulation), before a third of the
+        clock's budget (the tree then has the rest). A round whose rest did not fit is tried
+        again only once fewer tiles are left."""
+        if not is_classic_engine(state):
+            return None
+        tiles = tiles_left(state)
+        failed_round, failed_tiles = self.unsolved
+        if tiles > self.solve_tiles[state.players] or (
+            failed_round == state.round and tiles >= failed_tiles
+        ):
+            return None
+        nodes = 10**9 if self.iterations is None else self.solve_nodes * self.iterations
+        until = start + (deadline - start) / 3
+        solver = RoundSolver(state.turn, nodes, until, PARAMS["classic"].scale)
+        try:
+            move = solver.best_move(state)
+        except OutOfBudget:
+            self.unsolved = (state.round, tiles)
+            return None
+        self.tree = None
+        return move
+
+    def _grow(self, state: Any, deadline: float) -> Any:
+        """The tree's move: simulations until the deadline or the fixed budget."""
+        params = PARAMS[state.family]
+        root = self._reused_root(state) or Node(None, -1)
+        # A kept tree grew in other draws of the bag (Summer Pavilion): a child it tried may be
+        # a bonus tile this supply does not hold. The root's candidates are ranked afresh.
+        legal = set(state.legal_moves())
+        root.children = [child for child in root.children if child.move in legal]
+        tried = {child.move for child in root.children}
+        root.untried = [m for m in ranked_moves(state, self.rng) if m not in tried]
+        me, players = state.turn, state.players
+        opponents = self.opponent_widths.get(players, self.width)
+        widths = [self.width if seat == me else opponents for seat in range(players)]
+        tree = RoundTree(self.rng, params, widths, self.root_width)
+        worlds = self._worlds(state)
+        self.simulations = 0
+        while True:
+            tree.simulate(root, worlds[self.simulations % len(worlds)].copy(), state.round)
+            self.simulations += 1
+            if self.iterations is not None and self.simulations >= self.iterations:
+                break
+            if time.monotonic() > deadline:
+                if self.iterations is not None:
+                    self.log.warning(
+                        "out of time after %d of %d simulations", self.simulations, self.iterations
+                    )
+                break
+        best = max(root.children, key=lambda ch: (ch.visits, ch.total))
+        after = state.copy()
+        after.push(best.move)
+        self.tree = (after, best)
+        return best.move
+
+    def _worlds(self, state: Any) -> list[Any]:
+        """The games the simulations start from, taken in turn: the position itself where no
+        chance comes within a round (classic); else `samples` games rebuilt from the public
+        state, each with an order of the bag of its own (Summer Pavilion's refills)."""
+        if state.family == "classic":  # no chance between two deals
+            return [state]
+        public = state.to_state()
+        return [state.from_state(public, self.rng.getrandbits(63)) for _ in range(self.samples)]
+
+    def _reused_root(self, state: Any) -> Node | None:
+        """The node of the last decision's tree that `state` reached (the bot's move, then the
+        opponents' replies, found by comparing public states), or None: a new round, or
+        replies the tree never tried."""
+        if self.tree is None:
+            return None
+        target = state.to_state()
+        stack, budget = [(*self.tree, 0)], 64  # at most `budget` positions compared
+        self.tree = None
+        while stack and budget > 0:
+            position, node, depth = stack.pop()
+            if position.round != state.round or position.is_over():
+                continue
+            budget -= 1
+            if position.to_state() == target:
+                return node
+            if depth < state.players - 1:
+                for child in sorted(node.children, key=lambda ch: ch.visits):
+                    after = position.copy()
+                    try:
+                        after.push(child.move)
+                    except ValueError:  # tried in another draw of the bag (a bonus tile)
+                        continue
+                    stack.append((after, child, depth + 1))
+        return None
+
+
+if __name__ == "__main__":
+    sdk.run(ExpertBot)

@@ -1,0 +1,176 @@
+"""What the expert's searches know about moves and positions: which moves are worth looking at
+(distinct, no useless floor dumps), in which order, and what a round's end is worth.
+
+Classic Azul reads the engine's fields directly (as `sdk.helpers.boards` does): these run at
+every node and leaf of a search, thousands of times a move.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from referee.engine.classic import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS
+from sdk.helpers import (
+    COLOUR_MASKS,
+    COLUMN_MASKS,
+    ROW_MASKS,
+    Board,
+    evaluate_board,
+    move_gains,
+    round_end_values,
+)
+
+FLOOR_LINE = 5  # a classic move's `line` when its tiles go straight to the floor
+CENTRE = 9  # a classic move's `source` when it takes from the centre
+
+
+def is_classic_engine(state: Any) -> bool:
+    """Whether `state` is the engine's ClassicGame, whose fields the fast paths read."""
+    return state.family == "classic" and hasattr(state, "_factories")
+
+
+def candidate_moves(state: Any) -> list[Any]:
+    """The legal moves worth searching. Classic Azul drops two kinds that can never be better
+    than a move kept:
+    - duplicates: two factories holding the same tiles give the same position whichever is
+      taken (common at a round's start: 5-9 factories of 4 tiles of 5 colours);
+    - floor dumps of tiles that some pattern line accepts: the line keeps them (worth points
+      once it fills, and carried over if it does not) and sends at most as many to the floor.
+    Summer Pavilion: every legal move (its pruning is the ranking's)."""
+    moves = list(state.legal_moves())
+    if not is_classic_engine(state) or state.phase != "take":
+        return moves
+    factories = state._factories
+    placeable = {(m.source, m.colour) for m in moves if m.line != FLOOR_LINE}
+    seen: set[tuple[int, int, int]] = set()
+    out = []
+    for move in moves:
+        if move.line == FLOOR_LINE and (move.source, move.colour) in placeable:
+            continue
+        if move.source != CENTRE:
+            key = (factories[move.source], move.colour, move.line)
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(move)
+    return out or moves
+
+
+def ranked_moves(state: Any, rng: Any) -> list[Any]:
+    """`candidate_moves` from the least to the most promising (so `pop()` gives the best) by
+    `sdk.helpers.move_gains`, the mover's immediate gain; ties broken by `rng`."""
+    moves = candidate_moves(state)
+    gains = move_gains(state, moves)
+    order = sorted(range(len(moves)), key=lambda i: (gains[i], rng.random()))
+    return [moves[i] for i in order]
+
+
+# Classic board values by the fields they depend on: the other seats' boards stay the same over
+# many leaves of a search, and a round's end meets the same boards again and again.
+_BOARD_VALUES: dict[tuple[Any, ...], float] = {}
+
+
+def _classic_values(state: Any) -> list[float]:
+    """Every seat's value in a ClassicGame: `sdk.helpers.evaluate_board` (the score after the
+    round's wall-tiling and floor, partial lines), its credit for the end bonuses in progress
+    replaced by `projected_bonuses`; cached by each seat's fields."""
+    gray, over = state._gray, state.phase == "over"
+    colours, counts, floors = state._line_colour, state._line_count, state._floor_count
+    walls, scores, cells = state._wall, state._scores, state._cells
+    rounds = rounds_left(walls)
+    values = []
+    for p in range(state.players):
+        b = 5 * p
+        lines = tuple(zip(colours[b : b + 5], counts[b : b + 5], strict=True))
+        key = (scores[p], walls[p], cells[p] if gray else 0, lines, floors[p], gray, over, rounds)
+        value = _BOARD_VALUES.get(key)
+        if value is None:
+            cells_p = _cells(walls[p], cells[p]) if gray else {}
+            board = Board(scores[p], walls[p], list(lines), floors[p], cells_p)
+            value = evaluate_board(board, gray, over)
+            if not over and PROJECT:
+                colour_counts = _colour_counts(walls[p], cells_p, gray)
+                value += projected_bonuses(walls[p], colour_counts, rounds)
+                value -= 0.5 * _helpers_progress(walls[p], colour_counts)
+            if len(_BOARD_VALUES) > 200_000:
+                _BOARD_VALUES.clear()
+            _BOARD_VALUES[key] = value
+        values.append(value)
+    return values
+
+
+PROJECT = True
+
+
+def rounds_left(walls: list[int]) -> int:
+    """The fewest rounds the game may still last after this one: it ends with the round that
+    completes a row, and a row gains at most one tile a round (at least 1: the game goes on)."""
+    fullest = max(bin(wall & mask).count("1") for wall in walls for mask in ROW_MASKS)
+    return max(1, 5 - fullest)
+
+
+# What a bonus still `missing` tiles from done is worth, by how that compares with the fewest
+# rounds the game may last: a bonus needing more rounds than the game is likely to have is worth
+# nothing, one done is certain (the helpers' heuristic credits a full column half its bonus).
+def _chance(missing: int, rounds: int) -> float:
+    if missing == 0:
+        return 1.0
+    if missing < rounds:
+        return 0.6
+    if missing == rounds:
+        return 0.4
+    return 0.15 if missing == rounds + 1 else 0.0
+
+
+def projected_bonuses(wall: int, colour_counts: list[int], rounds: int) -> float:
+    """The end-of-game bonuses of `wall` as they stand, each credited by how near it is (the
+    square of its share done, as the helpers' heuristic) and by its chance to be done in time."""
+    value = 0.0
+    for masks, bonus in ((ROW_MASKS, ROW_BONUS), (COLUMN_MASKS, COLUMN_BONUS)):
+        for mask in masks:
+            k = bin(wall & mask).count("1")
+            value += bonus * (k / 5) ** 2 * _chance(5 - k, rounds)
+    for k in colour_counts:
+        value += COLOUR_BONUS * (k / 5) ** 2 * _chance(5 - k, rounds)
+    return value
+
+
+def _colour_counts(wall: int, cells: dict[int, int], gray: bool) -> list[int]:
+    if gray:
+        found = list(cells.values())
+        return [found.count(c) for c in range(5)]
+    return [bin(wall & mask).count("1") for mask in COLOUR_MASKS]
+
+
+def _helpers_progress(wall: int, colour_counts: list[int]) -> float:
+    """`evaluate_board`'s own credit for the bonuses in progress (before its factor 0.5)."""
+    rows = sum(bin(wall & m).count("1") ** 2 for m in ROW_MASKS)
+    cols = sum(bin(wall & m).count("1") ** 2 for m in COLUMN_MASKS)
+    colours = sum(k**2 for k in colour_counts)
+    return ((ROW_BONUS + 1) * rows + COLUMN_BONUS * cols + COLOUR_BONUS * colours) / 25
+
+
+def _cells(wall: int, packed: int) -> dict[int, int]:
+    """A gray wall's colours by wall bit, as `Board.cells` holds them (the engine packs colour
+    + 1 in 3 bits a cell); empty on a coloured wall, whose colours follow from the places."""
+    return {i: ((packed >> (3 * i)) & 7) - 1 for i in range(25) if wall >> i & 1}
+
+
+def leaf_values(state: Any) -> list[float]:
+    """Every seat's value at the end of the round, as far as the position shows it (the
+    `sdk.helpers.round_end_values` of the family, Summer Pavilion's with the next round's worth
+    of the tiles kept and of the start-player token)."""
+    if is_classic_engine(state):
+        return _classic_values(state)
+    return round_end_values(state, next_round=True)
+
+
+def rewards(values: list[float], scale: float) -> list[float]:
+    """Each seat's reward in 0..1: a sigmoid of its lead over the best other seat, so that
+    every seat plays for first place (max^n: 2, 3 and 4 players alike)."""
+    out = []
+    for i, v in enumerate(values):
+        lead = v - max(w for j, w in enumerate(values) if j != i)
+        out.append(1.0 / (1.0 + math.exp(-lead / scale)))
+    return out
