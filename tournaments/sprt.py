@@ -37,7 +37,7 @@ Z95 = 1.959964
 
 def elo_to_score(elo: float) -> float:
     """The expected score of a logistic Elo difference."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def score_to_elo(score: float) -> float:
@@ -154,7 +154,7 @@ class Sprt:
         return self.verdict()
 
     def verdict(self) -> str | None:
-        """"H1" or "H0" once the LLR has left its bounds, else None."""
+        """ "H1" or "H0" once the LLR has left its bounds, else None."""
         lower, upper = self.settings.bounds()
         if self.llr >= upper:
             return "H1"

@@ -134,10 +134,16 @@ def test_llr_and_estimate_in_simple_cases() -> None:
     lower, upper = settings.bounds()
     assert lower == pytest.approx(-2.944, abs=1e-3) and upper == pytest.approx(2.944, abs=1e-3)
     assert llr([0, 0, 0, 0, 0], PAIR_VALUES, settings) == 0.0
-    assert llr([0, 5, 20, 15, 0], PAIR_VALUES, settings) > 0 > llr([0, 15, 20, 5, 0], PAIR_VALUES, settings)
+    assert (
+        llr([0, 5, 20, 15, 0], PAIR_VALUES, settings)
+        > 0
+        > llr([0, 15, 20, 5, 0], PAIR_VALUES, settings)
+    )
     elo, low, high = estimate([0, 5, 20, 15, 0], PAIR_VALUES)
     assert low < elo < high and elo == pytest.approx(score_to_elo(0.5625))
-    assert score_to_elo(1.0) == pytest.approx(1200.0) and score_to_elo(elo_to_score(35)) == pytest.approx(35)
+    assert score_to_elo(1.0) == pytest.approx(1200.0) and score_to_elo(
+        elo_to_score(35)
+    ) == pytest.approx(35)
 
 
 def test_settings_that_cannot_be_tested_say_why() -> None:
