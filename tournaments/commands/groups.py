@@ -84,7 +84,11 @@ moved_apps = {verb: _verb() for verb in MOVED_VERBS}
 # keeps the two the same).
 NOUNS: dict[str, Noun] = {
     "bench": Noun(
-        ("tournaments.commands.bench", "tournaments.commands.bench_server"),
+        (
+            "tournaments.commands.bench",
+            "tournaments.commands.bench_server",
+            "tournaments.commands.bench_compare",
+        ),
         bench_app,
         bench_app.info.help or "",
     ),
