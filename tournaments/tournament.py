@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tournaments.arena import GameSettings, arena_player, local_pool, process_cap
 from tournaments.entries import Entry
@@ -41,6 +41,15 @@ if TYPE_CHECKING:
 
 CONFIG_FORMAT = "azul-arena/tournament/1"
 RUN_KEYS = ("isolation", "ponder", "bot_env", "clock")
+
+
+class RoundSource(Protocol):
+    """A schedule that grows from its results: the games to play next ([] when it is over),
+    and the games in all as far as can be told now (`tournaments.rounds.Rounds`)."""
+
+    def next_games(self) -> list[ScheduledGame]: ...
+
+    def total_games(self) -> int: ...
 
 
 class ConfigMismatch(ValueError):
@@ -92,8 +101,9 @@ class TournamentConfig:
         return data
 
     def round_plan(self) -> RoundPlan | None:
-        """How an adaptive or Swiss tournament goes on; None for a fixed schedule."""
-        if self.schedule == "round-robin":
+        """How an adaptive or Swiss tournament goes on; None for a fixed schedule (or one that
+        goes on by other rules: a compare, tournaments/compare.py)."""
+        if self.schedule not in ("adaptive", "swiss"):
             return None
         assert self.seed is not None
         return RoundPlan(
@@ -135,31 +145,12 @@ def prepare(store: Store, config: TournamentConfig) -> tuple[TournamentConfig, l
     Raises `ConfigMismatch` when the store holds another tournament, `ScheduleError` for an
     impossible schedule.
     """
-    stored = store.config()
-    if stored is not None:
-        wanted = config.to_json()
-        diffs = _differences(stored, wanted)
-        if diffs:
-            raise ConfigMismatch(
-                f"{store.path} holds a different tournament: {'; '.join(diffs)}. Run the same "
-                "command to resume it, or give another --db for a new tournament."
-            )
-        config.seed = int(stored["seed"])
-        if config.isolation is None:
-            config.isolation = stored.get("isolation")
-        if config.clock is None:
-            config.clock = stored.get("clock", "wall")  # stored before there was a choice
+    if settle(store, config, config.to_json()):
         plan = config.round_plan()
         if plan is not None:
             return config, Rounds(store, plan).next_games()
         return config, store.pending_games()
-    if config.isolation is None:
-        from referee import strongest
-
-        config.isolation = strongest()
-    if config.seed is None:
-        config.seed = secrets.randbelow(2**31)
-    config.clock = config.clock or "wall"
+    assert config.seed is not None  # settle chose one
     plan = config.round_plan()
     if plan is not None:
         plan.check(len(config.entries))
@@ -174,6 +165,35 @@ def prepare(store: Store, config: TournamentConfig) -> tuple[TournamentConfig, l
     )
     store.write_schedule(config.to_json(), config.entries, games)
     return config, games
+
+
+def settle(store: Store, config: TournamentConfig, wanted: dict[str, Any]) -> bool:
+    """Give `config` the seed, isolation and clock it runs with: the stored ones when the store
+    holds this tournament already (True: a resume; `wanted` is what it should have stored),
+    else those given or chosen now (False: nothing is stored yet). Raises `ConfigMismatch`
+    when the store holds another tournament."""
+    stored = store.config()
+    if stored is not None:
+        diffs = _differences(stored, wanted)
+        if diffs:
+            raise ConfigMismatch(
+                f"{store.path} holds a different tournament: {'; '.join(diffs)}. Run the same "
+                "command to resume it, or give another --db for a new tournament."
+            )
+        config.seed = int(stored["seed"])
+        if config.isolation is None:
+            config.isolation = stored.get("isolation")
+        if config.clock is None:
+            config.clock = stored.get("clock", "wall")  # stored before there was a choice
+        return True
+    if config.isolation is None:
+        from referee import strongest
+
+        config.isolation = strongest()
+    if config.seed is None:
+        config.seed = secrets.randbelow(2**31)
+    config.clock = config.clock or "wall"
+    return False
 
 
 def _with_options(stored: list[Entry], given: list[Entry]) -> list[Entry]:
@@ -206,6 +226,7 @@ async def run_tournament(  # keyword-only options, each with a default
     on_progress: OnProgress = ignore,
     log_dir: Path | None = None,
     cluster: ClusterOptions | None = None,
+    rounds: RoundSource | None = None,
 ) -> RunSummary:
     """Play `games` (what `prepare` returned) and commit every result as it finishes.
 
@@ -218,9 +239,13 @@ async def run_tournament(  # keyword-only options, each with a default
     Cancelled (the caller's signal handler, a ladder worker stopping), the games in flight are
     abandoned and stay pending, the bots end, and what was committed stays committed: running
     the same tournament again resumes it.
+
+    `rounds` says what comes after `games` when it is not the config's adaptive or Swiss
+    plan (a compare's next pairs, tournaments/compare.py).
     """
     plan = config.round_plan()
-    rounds = Rounds(store, plan) if plan is not None else None
+    if rounds is None and plan is not None:
+        rounds = Rounds(store, plan)
     started = _started(store, rounds)
     cap = process_cap(len(started.names), config.players, concurrency)
     async with contextlib.AsyncExitStack() as stack:
@@ -238,7 +263,7 @@ async def run_tournament(  # keyword-only options, each with a default
             on_progress(RunEnded())
 
 
-def _started(store: Store, rounds: Rounds | None) -> RunStarted:
+def _started(store: Store, rounds: RoundSource | None) -> RunStarted:
     done, total = store.counts()
     if rounds is not None:
         total = rounds.total_games()
@@ -250,7 +275,7 @@ async def _play_rounds(
     store: Store,
     games: Sequence[ScheduledGame],
     player: _Player,
-    rounds: Rounds | None,
+    rounds: RoundSource | None,
     on_progress: OnProgress,
 ) -> RunSummary:
     def on_done(game: ScheduledGame, outcome: GameOutcome | None, error: str | None) -> None:

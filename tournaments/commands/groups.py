@@ -63,7 +63,7 @@ referee_app = _group("The referee service.")
 token_app = _group("Tokens issued to remote entries.")
 referee_app.add_typer(token_app, name="token")
 tournament_app = _group("Run tournaments and read their results.")
-bot_app = _group("Write and check bots.")
+bot_app = _group("Write and check bots, and compare two versions (did my change help?).")
 server_app = _group(
     "The contest server: participants submit bots, a ladder plays them, everyone watches on the "
     "web (docs/server.md)."
@@ -84,11 +84,19 @@ moved_apps = {verb: _verb() for verb in MOVED_VERBS}
 # keeps the two the same).
 NOUNS: dict[str, Noun] = {
     "bench": Noun(
-        ("tournaments.commands.bench", "tournaments.commands.bench_server"),
+        (
+            "tournaments.commands.bench",
+            "tournaments.commands.bench_server",
+            "tournaments.commands.bench_compare",
+        ),
         bench_app,
         bench_app.info.help or "",
     ),
-    "bot": Noun(("tournaments.commands.bot",), bot_app, bot_app.info.help or ""),
+    "bot": Noun(
+        ("tournaments.commands.bot", "tournaments.commands.compare"),
+        bot_app,
+        bot_app.info.help or "",
+    ),
     "contest": Noun(
         ("tournaments.commands.participant",), contest_app, contest_app.info.help or ""
     ),
