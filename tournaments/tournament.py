@@ -216,7 +216,7 @@ class _Player:
     pool: Pool
 
 
-async def run_tournament(  # keyword-only options, each with a default
+async def run_tournament(  # noqa: PLR0913  # keyword-only options, each with a default
     store: Store,
     config: TournamentConfig,
     games: Sequence[ScheduledGame],

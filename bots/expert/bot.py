@@ -18,7 +18,7 @@ from __future__ import annotations
 import gc
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import sdk
 from bots.expert.solver import OutOfBudget, RoundSolver, tiles_left
@@ -52,14 +52,19 @@ class ExpertBot(sdk.Bot):
     rulesets = sdk.EVERY_RULESET
     root_width = 12
     width = 6
-    opponent_widths = {3: 4, 4: 3}  # an opponent's node with 3-4 players: the tree must reach
+    opponent_widths: ClassVar[dict[int, int]] = {
+        3: 4,
+        4: 3,
+    }  # an opponent's node with 3-4 players: the tree must reach
     samples = 8  # Summer Pavilion: orders of the bag the simulations draw refills from
     # Classic: the exact search is tried with at most this many tiles left on the table (by
     # players: 3 players make the widest trees for their tiles, max^n cannot prune) ...
-    solve_tiles = {2: 12, 3: 10, 4: 12}
+    solve_tiles: ClassVar[dict[int, int]] = {2: 12, 3: 10, 4: 12}
     solve_nodes = 20  # ... and, at a fixed budget, within this many positions per simulation
 
-    parameters = {"iterations": "simulations per move, whatever the clock"}
+    parameters: ClassVar[dict[str, str]] = {
+        "iterations": "simulations per move, whatever the clock"
+    }
 
     def __init__(self, seed: int | None = None, iterations: int | None = None) -> None:
         super().__init__()

@@ -24,7 +24,7 @@ class Node:
     """A position reached by `move` of seat `mover`. No parent link: without reference cycles a
     dropped tree is freed at once, and the cyclic collector may stay off during a search."""
 
-    __slots__ = ("move", "mover", "children", "untried", "visits", "total", "minimax")
+    __slots__ = ("children", "minimax", "move", "mover", "total", "untried", "visits")
 
     def __init__(self, move: Any, mover: int) -> None:
         self.move, self.mover = move, mover

@@ -145,7 +145,7 @@ def test_resumes_with_more_games_and_the_same_seed_gives_the_same_test(tmp_path:
 
 
 def test_three_players_with_fillers(tmp_path: Path) -> None:
-    code, out, err = compare(
+    _, out, err = compare(
         "greedy",
         "random",
         "--players",

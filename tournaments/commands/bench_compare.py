@@ -22,7 +22,7 @@ from tournaments.commands.groups import bench_app
 
 
 @bench_app.command("compare")
-def bench_compare(  # noqa: PLR0913  # the benchmark's settings, each with a default
+def bench_compare(  # the benchmark's settings, each with a default
     new: Annotated[
         str, typer.Option(help="The stronger bot (a built-in).")
     ] = "mcts:iterations=200",

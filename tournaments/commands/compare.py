@@ -69,7 +69,7 @@ def entry_names(new: str, base: str, players: int, fill: str) -> list[str]:
 
 
 @bot_app.command("compare")
-def compare(  # noqa: PLR0913  # a run's options, as tournament run has them
+def compare(  # a run's options, as tournament run has them
     new: Annotated[str, typer.Argument(metavar="NEW", help=f"The changed bot: {ENTRY_HELP}.")],
     base: Annotated[str, typer.Argument(metavar="BASE", help="The bot it should beat: likewise.")],
     elo0: Annotated[float, typer.Option(help="H0: NEW is this many Elo stronger (or less).")] = 0.0,
@@ -175,7 +175,7 @@ def compare(  # noqa: PLR0913  # a run's options, as tournament run has them
     raise typer.Exit(int(Exit.OK if result["verdict"] == "H1" else Exit.FAILED))
 
 
-def _config(  # noqa: PLR0913  # the options that make a tournament config
+def _config(  # the options that make a tournament config
     texts: list[str],
     ruleset: str,
     players: int,
@@ -213,7 +213,7 @@ def _config(  # noqa: PLR0913  # the options that make a tournament config
     return request.config()
 
 
-def _run(  # noqa: PLR0913
+def _run(
     db: Path,
     config: TournamentConfig,
     spec: CompareSpec,
@@ -301,7 +301,7 @@ def _say_what_runs(
     store.set_meta("isolation_line", line)
 
 
-def _play(  # noqa: PLR0913
+def _play(
     store: Store,
     config: TournamentConfig,
     spec: CompareSpec,
