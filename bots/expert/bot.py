@@ -52,10 +52,8 @@ class ExpertBot(sdk.Bot):
     rulesets = sdk.EVERY_RULESET
     root_width = 12
     width = 6
-    opponent_widths: ClassVar[dict[int, int]] = {
-        3: 4,
-        4: 3,
-    }  # an opponent's node with 3-4 players: the tree must reach
+    # An opponent's node's width with 3-4 players: the tree must reach the seat's next turn.
+    opponent_widths: ClassVar[dict[int, int]] = {3: 4, 4: 3}
     samples = 8  # Summer Pavilion: orders of the bag the simulations draw refills from
     # Classic: the exact search is tried with at most this many tiles left on the table (by
     # players: 3 players make the widest trees for their tiles, max^n cannot prune) ...
