@@ -548,6 +548,17 @@ class Arena:
         self._idle.setdefault(worker.entry, []).append(worker)
         return worker.session.rulesets
 
+    async def cannot_start(self, name: str) -> str | None:
+        """Why entry `name`'s bot cannot start (its termination and detail: a Python bot's
+        exception and the line of its code), or None when it says Hello (it stays connected
+        for the next game): `match` asks before a game rather than substitute a whole game."""
+        worker = await self.acquire(name)
+        if isinstance(worker, _Failed):
+            return f"{worker.termination}: {worker.detail}" if worker.detail else worker.termination
+        worker.last_used = next(self._released)
+        self._idle.setdefault(worker.entry, []).append(worker)
+        return None
+
     async def connect_remote(self, token: str, timeout: float) -> _Worker | _Failed:
         """Wait for a remote bot that says Hello with `token` (RefereeService seats)."""
         assert self.server is not None

@@ -320,6 +320,20 @@ def _answers(seats: Seats, time_per_move: float, grace: float, replays: list[str
     ]
 
 
+def why_it_ended(seat: Any) -> str:
+    """A seat's end as the author needs it: its termination and what the bot's fault said (a
+    crash: the exception's last line and the line of the bot's code it came from), the words
+    `match`, `bot check` and the server all show."""
+    return seat.termination + (f": {seat.detail}" if seat.detail else "")
+
+
+def _ended_badly(bad: list[Any]) -> str:
+    """The terminations of `bad` seats, the first one's in full (its reason)."""
+    first = why_it_ended(bad[0])
+    others = sorted({s.termination for s in bad[1:]} - {bad[0].termination})
+    return first + (f" (also {', '.join(others)})" if others else "")
+
+
 def _survives(seats: Seats, rulesets: list[str]) -> list[Check]:
     """Every game played to its end: by number of players, then by ruleset."""
     checks = []
@@ -330,9 +344,7 @@ def _survives(seats: Seats, rulesets: list[str]) -> list[Check]:
             Check(
                 f"survives {players}-player games",
                 not bad,
-                ", ".join(sorted({s.termination for s in bad}))
-                if bad
-                else f"{len(mine)} completed",
+                _ended_badly(bad) if bad else f"{len(mine)} completed",
             )
         )
     for ruleset in rulesets:
@@ -342,7 +354,7 @@ def _survives(seats: Seats, rulesets: list[str]) -> list[Check]:
             Check(
                 f"plays {ruleset}",
                 not bad,
-                ", ".join(sorted({s.termination for s in bad}))
+                _ended_badly(bad)
                 if bad
                 else f"{len(mine)} games, mean score {sum(s.score for s in mine) / len(mine):.1f}",
             )

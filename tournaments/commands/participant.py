@@ -171,6 +171,9 @@ def logs(
     for seat in reply["seats"]:
         console.rule(f"game {game}, seat {seat['seat']}: {seat['version']} ({seat['termination']})")
         console.print(seat["log"] or "(empty)", highlight=False, markup=False)
+        reason = seat.get("reason") or seat["termination"]
+        if reason != "ok":  # last, where the eye lands: why the seat ended (as `match` says)
+            console.print(f"ended: {reason}", highlight=False, markup=False)
 
 
 # The old top-level spellings (before `contest`), hidden: scripts and older docs keep working.
