@@ -324,7 +324,7 @@ def why_it_ended(seat: Any) -> str:
     """A seat's end as the author needs it: its termination and what the bot's fault said (a
     crash: the exception's last line and the line of the bot's code it came from), the words
     `match`, `bot check` and the server all show."""
-    return seat.termination + (f": {seat.detail}" if seat.detail else "")
+    return str(seat.termination) + (f": {seat.detail}" if seat.detail else "")
 
 
 def _ended_badly(bad: list[Any]) -> str:

@@ -174,9 +174,13 @@ def validate(
 def validation_clock() -> str:
     """The clock validation games count a move's time on: the bot's own CPU where this machine
     can make cgroups (another process's load then costs it nothing), else the wall clock."""
-    from referee.cgroups import layout
+    from referee import ClockError, require_cpu_clock
 
-    return "cpu" if layout() is not None else "wall"
+    try:
+        require_cpu_clock()
+    except ClockError:
+        return "wall"
+    return "cpu"
 
 
 def tell_organisers(version: Version) -> None:
