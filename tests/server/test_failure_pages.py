@@ -116,3 +116,29 @@ class LivePageTests(LiveServerTestCase):
                 break
             time.sleep(0.3)
         assert CRASH_WORDS in self.browser.find_element(By.ID, "state").text
+
+    def test_the_participant_page_shows_new_games_without_a_reload(self) -> None:
+        from selenium.webdriver.common.by import By
+
+        from tests.server.helpers import RANDOM_BOT
+        from tournaments.server.ladder import results
+        from tournaments.server.ladder.standings import enter
+        from tournaments.store import GameOutcome, SeatOutcome
+
+        versions = []
+        for name in ("nia", "oda"):
+            _, who = participant(name)
+            v = submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])
+            Version.objects.filter(pk=v.pk).update(state=Version.PASSED)
+            enter(v)
+            versions.append(v)
+        self.browser.get(f"{self.live_server_url}/p/nia/")
+        assert "No games yet" in self.browser.page_source
+        game = results.schedule(Contest.current(), versions)
+        seats = [SeatOutcome(v.entry_name, 40 - 10 * i, 1 + i) for i, v in enumerate(versions)]
+        results.record(game.pk, GameOutcome(seats=seats, record={"ruleset": "azul"}, duration=1))
+        deadline = time.monotonic() + 20  # the page polls every 5 s
+        while time.monotonic() < deadline and "No games yet" in self.browser.page_source:
+            time.sleep(0.3)
+        links = self.browser.find_elements(By.CSS_SELECTOR, f"#live a[href='/games/{game.pk}/']")
+        assert links, "the new game appeared without a reload"
