@@ -596,6 +596,16 @@ class Arena:
         self.pool.put_back(worker)
         return worker.session.rulesets
 
+    async def cannot_start(self, name: str) -> str | None:
+        """Why entry `name`'s bot cannot start (its termination and detail: a Python bot's
+        exception and the line of its code), or None when it says Hello (it stays connected
+        for the next game): `match` asks before a game rather than substitute a whole game."""
+        worker = await self.acquire(name)
+        if isinstance(worker, NoBot):
+            return f"{worker.termination}: {worker.detail}" if worker.detail else worker.termination
+        self.pool.put_back(worker)
+        return None
+
     async def connect_remote(self, token: str, timeout: float) -> SeatBot:
         """Wait for a remote bot that says Hello with `token` (RefereeService seats)."""
         assert self.server is not None

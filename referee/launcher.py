@@ -595,7 +595,26 @@ def last_words(log_path: Path, keep: int = 200) -> str:
     except OSError:
         return ""
     line = next((x.strip() for x in reversed(lines) if x.strip()), "")
-    return line if len(line) <= keep else line[:keep] + "..."
+    line = line if len(line) <= keep else line[:keep] + "..."
+    return line + _where(lines)
+
+
+_FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
+
+
+def _where(lines: list[str]) -> str:
+    """Where the traceback that ends `lines` points in the bot's code, as " (bot.py line 5, in
+    helper)": its last frame (the SDK prints only the bot's own); "" when it has none."""
+    for text in reversed(lines[-60:]):
+        if text.startswith("Traceback") or "choose_move raised" in text:
+            break
+        found = _FRAME.match(text)
+        if found:
+            name, number, function = found.groups()
+            return f" ({os.path.basename(name)} line {number}" + (
+                f", in {function})" if function and function != "<module>" else ")"
+            )
+    return ""
 
 
 GAME_LOG_LIMIT = 1 << 20  # bytes of one seat's log kept per game: the end (where a crash is)

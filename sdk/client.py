@@ -31,6 +31,19 @@ def last_line(exc: BaseException, keep: int = 200) -> str:
     return line if len(line) <= keep else line[:keep] + "..."
 
 
+def own_line(exc: BaseException) -> str:
+    """Where in the bot's own code `exc` came from, as " (bot.py line 12, in helper)": its
+    deepest frame in the bot's files (a SyntaxError: the line it points at); "" when none is."""
+    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
+        return f" ({os.path.basename(exc.filename)} line {exc.lineno})"
+    te = traceback.TracebackException.from_exception(exc)
+    _trim(te, set())
+    if not te.stack:
+        return ""
+    frame = te.stack[-1]
+    return f" ({os.path.basename(frame.filename)} line {frame.lineno}, in {frame.name})"
+
+
 def _not_the_bots() -> tuple[str, ...]:
     """The folders whose files are not a bot's own: the project's packages (the SDK, the
     referee, the built-in bots) and Python's (its library, site-packages)."""
@@ -81,7 +94,7 @@ def answer(bot: Bot, state: Any, legal: Sequence[str], reply: Any) -> None:
             bot_traceback(exc).rstrip(),
         )
         # The referee names it a crash and shows this line, even when the log cannot (full).
-        reply.crash = last_line(exc)
+        reply.crash = last_line(exc, keep=150) + own_line(exc)
         return
     if isinstance(move, int) and not isinstance(move, bool):
         if not 0 <= move < len(legal):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Coroutine
@@ -13,12 +14,38 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from referee import Termination, run_loop
+from referee import Clock, Termination, run_loop
 
 # A freshly launched bot's first answer includes its warm-up (lazy imports): without an
 # allowance one slow first move can cascade into strikes (a late reply then counts as malformed).
 FIRST_MOVE_ALLOWANCE = 1.0
 T = TypeVar("T")
+# A validation game the bot timed out in while the machine was loaded (or its CPU shows it within
+# its limit) is played again, at most this many times: the machine's load is not the bot's fault.
+MAX_REPLAYS = 2
+
+
+def machine_loaded() -> str | None:
+    """Why this machine is too busy to judge a bot's time by the wall clock (its 1-minute load
+    average over its cores), or None when it is not."""
+    try:
+        load, cores = os.getloadavg()[0], len(os.sched_getaffinity(0))
+    except (OSError, AttributeError):
+        return None
+    return f"load average {load:.1f} on {cores} cores" if load > cores else None
+
+
+def not_the_bots_fault(seat: Any, time_per_move: float) -> str | None:
+    """Why a timeout of `seat` (a SeatResult) may be the machine's doing rather than the
+    bot's: the machine is loaded, or the bot's own CPU time shows it thinking within its limit
+    (it was starved, not slow). None: nothing excuses it."""
+    loaded = machine_loaded()
+    if loaded:
+        return loaded
+    if seat.cpu_time is not None and seat.cpu_time <= time_per_move * max(1, seat.moves):
+        return f"its CPU time ({seat.cpu_time:.2f} s in {seat.moves} moves) is within its limit"
+    return None
+
 
 # A seat that ended so never completed its handshake.
 _HANDSHAKE = (Termination.NO_HELLO, Termination.VERSION_MISMATCH, Termination.BAD_TOKEN)
@@ -75,7 +102,7 @@ def declared(rulesets: tuple[str, ...]) -> tuple[list[str], list[str]]:
     return rulesets_played(rulesets), [r for r in rulesets if r not in RULESETS]
 
 
-async def _check_games(
+async def _check_games(  # noqa: PLR0913  # the options of run_check
     entry: str,
     rulesets: list[str] | None,
     games: int,
@@ -84,10 +111,14 @@ async def _check_games(
     isolation: str | None = None,
     log_dir: Path | None = None,
     build_timeout: float | None = None,
+    clock: str = "wall",
+    replays: list[str] | None = None,
 ) -> tuple[list[str], list[str], list[tuple[str, int, Any]]]:
     """Play the bot (seat rotating) against random bots: every ruleset x 2, 3, 4 players. With
     no `rulesets`, those the bot declares in its Hello. Returns the rulesets, the unknown names
-    the bot declared, and each game's (ruleset, players, the bot's SeatResult)."""
+    the bot declared, and each game's (ruleset, players, the bot's SeatResult). With `replays`
+    (a list), a game the bot timed out in for a reason not its own (`not_the_bots_fault`) is
+    played again, up to MAX_REPLAYS times, each reason added to the list."""
     from referee import Arena, FaultPolicy, MatchConfig
 
     out = []
@@ -113,9 +144,19 @@ async def _check_games(
                         grace=grace,
                         first_move_allowance=FIRST_MOVE_ALLOWANCE,
                         fault_policy=FaultPolicy.FORFEIT,
+                        clock=Clock(clock),
                     )
-                    result = await arena.play(seats, config)
-                    out.append((ruleset, players, result.seats[seat]))
+                    mine = (await arena.play(seats, config)).seats[seat]
+                    for _ in range(MAX_REPLAYS if replays is not None else 0):
+                        excuse = mine.faults.get(Termination.TIMEOUT) and not_the_bots_fault(
+                            mine, time_per_move
+                        )
+                        if not excuse:
+                            break
+                        assert replays is not None
+                        replays.append(excuse)
+                        mine = (await arena.play(seats, config)).seats[seat]
+                    out.append((ruleset, players, mine))
                     game_no += 1
     return rulesets, unknown, out
 
@@ -169,10 +210,14 @@ def run_check(  # noqa: PLR0913  # the options of `bot check`, each with a defau
     log_dir: Path | None = None,
     bounds: Bounds = Bounds(),
     log_hint: str | None = None,
+    clock: str = "wall",
+    replay_late: bool = False,
 ) -> CheckReport:
     """Check `entry` through the real referee path; see `bot check`. The bots' logs go to
     `log_dir` (default: a temporary folder). Past `bounds.deadline` the check fails saying so;
-    `log_hint` replaces the log's path in a detail (a server's participant cannot open it)."""
+    `log_hint` replaces the log's path in a detail (a server's participant cannot open it).
+    `clock`: what a move's time counts (wall, or cpu where cgroups exist); `replay_late`: a
+    game timed out in while the machine was loaded is played again (`not_the_bots_fault`)."""
     from referee import check_entry
 
     report = CheckReport(entry, list(rulesets or []))
@@ -182,8 +227,18 @@ def run_check(  # noqa: PLR0913  # the options of `bot check`, each with a defau
         report.checks.append(Check("launch", False, str(exc)))
         return report
     began = time.monotonic()
+    replays: list[str] | None = [] if replay_late else None
     games_run = _check_games(
-        entry, rulesets, games, time_per_move, grace, isolation, log_dir, bounds.build_timeout
+        entry,
+        rulesets,
+        games,
+        time_per_move,
+        grace,
+        isolation,
+        log_dir,
+        bounds.build_timeout,
+        clock,
+        replays,
     )
     try:
         report.rulesets, unknown, seats = run_loop(_bounded(games_run, bounds))
@@ -209,7 +264,7 @@ def run_check(  # noqa: PLR0913  # the options of `bot check`, each with a defau
                 f"its Hello lists {', '.join(unknown)}, which no ruleset is",
             )
         )
-    report.checks += _answers(seats, time_per_move, grace)
+    report.checks += _answers(seats, time_per_move, grace, replays or [])
     report.checks += _survives(seats, report.rulesets)
     report.checks.append(Check("finished", True, f"{time.monotonic() - began:.1f} s"))
     return report
@@ -235,8 +290,9 @@ def _handshake(first: Any, log_hint: str | None) -> Check:
     )
 
 
-def _answers(seats: Seats, time_per_move: float, grace: float) -> list[Check]:
-    """In time, and only legal moves: the faults of every game, counted."""
+def _answers(seats: Seats, time_per_move: float, grace: float, replays: list[str]) -> list[Check]:
+    """In time, and only legal moves: the faults of every game, counted; games played again
+    for the machine's load are said (`replays`: why each was)."""
 
     def faults(kinds: tuple[str, ...]) -> int:
         return sum(s.faults.get(k, 0) for _, _, s in seats for k in kinds)
@@ -248,9 +304,16 @@ def _answers(seats: Seats, time_per_move: float, grace: float) -> list[Check]:
         Check(
             f"answers within {time_per_move:g} s (+{grace:g} s grace)",
             timeouts == 0,
-            f"{timeouts} timeouts in {len(seats)} games"
-            if timeouts
-            else f"slowest game average {slowest * 1e3:.1f} ms/move",
+            (
+                f"{timeouts} timeouts in {len(seats)} games"
+                if timeouts
+                else f"slowest game average {slowest * 1e3:.1f} ms/move"
+            )
+            + (
+                f" ({len(replays)} games replayed, not the bot's fault: {replays[-1]})"
+                if replays
+                else ""
+            ),
         ),
         Check(
             "only legal moves",
@@ -260,6 +323,20 @@ def _answers(seats: Seats, time_per_move: float, grace: float) -> list[Check]:
             else f"{sum(s.moves for _, _, s in seats)} moves, all legal",
         ),
     ]
+
+
+def why_it_ended(seat: Any) -> str:
+    """A seat's end as the author needs it: its termination and what the bot's fault said (a
+    crash: the exception's last line and the line of the bot's code it came from), the words
+    `match`, `bot check` and the server all show."""
+    return str(seat.termination) + (f": {seat.detail}" if seat.detail else "")
+
+
+def _ended_badly(bad: list[Any]) -> str:
+    """The terminations of `bad` seats, the first one's in full (its reason)."""
+    first = why_it_ended(bad[0])
+    others = sorted({s.termination for s in bad[1:]} - {bad[0].termination})
+    return first + (f" (also {', '.join(others)})" if others else "")
 
 
 def _survives(seats: Seats, rulesets: list[str]) -> list[Check]:
@@ -272,9 +349,7 @@ def _survives(seats: Seats, rulesets: list[str]) -> list[Check]:
             Check(
                 f"survives {players}-player games",
                 not bad,
-                ", ".join(sorted({s.termination for s in bad}))
-                if bad
-                else f"{len(mine)} completed",
+                _ended_badly(bad) if bad else f"{len(mine)} completed",
             )
         )
     for ruleset in rulesets:
@@ -284,7 +359,7 @@ def _survives(seats: Seats, rulesets: list[str]) -> list[Check]:
             Check(
                 f"plays {ruleset}",
                 not bad,
-                ", ".join(sorted({s.termination for s in bad}))
+                _ended_badly(bad)
                 if bad
                 else f"{len(mine)} games, mean score {sum(s.score for s in mine) / len(mine):.1f}",
             )

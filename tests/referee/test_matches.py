@@ -160,8 +160,8 @@ def test_a_buggy_choose_move_costs_strikes_not_the_process(
     bad = result.seats[1]
     assert bad.faults == {fault: 3} and bad.termination == fault
     assert explained in Path(bad.log_path).read_text()
-    if mistake == "raise":  # named for what happened, with its traceback's last line
-        assert bad.detail == "KeyError: 'a bug in the bot'"
+    if mistake == "raise":  # named for what happened: its traceback's last line, and where
+        assert bad.detail == "KeyError: 'a bug in the bot' (mistaken.py line 15, in choose_move)"
     assert_finished(result, 2)
 
 

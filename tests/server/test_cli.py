@@ -195,7 +195,8 @@ def test_init_run_login_submit_and_see_it_validated(tmp_path: Path) -> None:
         (bot / "bot.py").write_bytes(RANDOM_BOT)
         (bot / ".git").mkdir()
         (bot / ".git" / "config").write_text("secret")
-        sent = cli(tmp_path, "contest", "submit", str(bot), "--server", url, "--json")
+        # After `login`, the server is remembered: no --server from here on.
+        sent = cli(tmp_path, "contest", "submit", str(bot), "--json")
         assert sent.returncode == 0, sent.stderr
         assert '"version":1' in sent.stdout
         _a_hostile_archive_is_refused(tmp_path, url, home)
@@ -205,7 +206,7 @@ def test_init_run_login_submit_and_see_it_validated(tmp_path: Path) -> None:
             return rows == [("passed",)]
 
         wait_for(validated, 90, "the version's validation")
-        listing = cli(tmp_path, "contest", "submissions", "--server", url, "--json")
+        listing = cli(tmp_path, "contest", "submissions", "--json")
         assert '"state":"passed"' in listing.stdout
         assert not any(".git" in p.name for p in home.rglob("*"))
     finally:

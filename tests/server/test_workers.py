@@ -81,18 +81,19 @@ def test_two_workers_on_one_contest_share_its_games(tmp_path: Path) -> None:
     assert len({g[1] for g in games}) == 2  # both workers played, each its own games
     # Nothing rated twice: each version's game count is its seats in done games.
     assert database_query(home, "SELECT SUM(games) FROM arena_ladder_standing") == [(48,)]
-    # No version in two games at once: each game of a version was scheduled after its
-    # previous one was recorded.
+    # No version in more than GAMES_PER_VERSION (2) games at once, across both workers: at
+    # each game's scheduling, the version's games scheduled and not yet recorded.
     seats = database_query(
         home,
         "SELECT s.version_id, g.created, g.finished FROM arena_ladder_seat s "
         "JOIN arena_ladder_game g ON g.id = s.game_id ORDER BY g.created",
     )
-    last: dict[int, datetime] = {}
+    spans: dict[int, list[tuple[datetime, datetime]]] = {}
     for version, created, finished in seats:
-        if version in last:
-            assert _moment(created) >= last[version], (version, created, last[version])
-        last[version] = _moment(finished)
+        start = _moment(created)
+        at_once = [1 for a, b in spans.get(version, []) if a <= start < b]
+        assert len(at_once) < 2, (version, created, spans[version])
+        spans.setdefault(version, []).append((start, _moment(finished)))
     assert database_query(home, "SELECT COUNT(*) FROM arena_ladder_workerbeat") == [
         (0,)
     ]  # both left

@@ -224,3 +224,66 @@ def bench_final(
         f"(random bots, isolation {result['real_isolation']}, concurrency {concurrency})",
         highlight=False,
     )
+
+
+@bench_app.command("pairing")
+def bench_pairing(
+    games: Annotated[
+        int, typer.Option("--games", min=2, help="ladder games measured once the newcomer is in")
+    ] = 120,
+    warmup: Annotated[
+        int, typer.Option("--warmup", min=0, help="ladder games of the reference bots before")
+    ] = 20,
+    round_robin: Annotated[
+        int,
+        typer.Option("--round-robin", min=2, help="games per pair of the reference round-robin"),
+    ] = 12,
+    time_per_move: Annotated[float, typer.Option("--time-per-move", min=0.01)] = 0.1,
+    concurrency: Concurrency = 2,
+    isolation: Isolation = None,
+    as_json: Json = False,
+) -> None:
+    """Does the ladder's pairing measure? On `server demo`'s field (random, greedy, search,
+    mcts) plus a new version (the `first` bot), after GAMES ladder games: each version's largest
+    opponent share over an even split (goal <= 1.5), and the leaderboard's Kendall tau against
+    a full round-robin of the same bots (goal >= 0.9). Prints its figures; takes minutes.
+
+    Example: [bold]azul-arena bench pairing --games 120 --json[/]
+    """
+    from tournaments.benchmarks.pairing import run_pairing_bench
+
+    level = check_isolation(isolation)
+    result = _measured(
+        run_pairing_bench, games, warmup, round_robin, time_per_move, concurrency, level
+    )
+    if as_json:
+        print_json(result)
+        return
+    from rich.table import Table
+
+    table = Table(
+        title=f"ladder pairing after {result['games']} games (time per move {time_per_move} s)"
+    )
+    for col in (
+        "version",
+        "games",
+        "largest share / even",
+        "leaderboard (mu-3s)",
+        "round-robin mean rank",
+    ):
+        table.add_column(col, justify="left" if col == "version" else "right")
+    for name, shares in result["share_over_even"].items():
+        table.add_row(
+            name,
+            str(result["games_per_version"][name]),
+            f"{shares:.2f}",
+            f"{result['leaderboard'][name]:.1f}",
+            f"{result['round_robin_mean_rank'][name]:.2f}",
+        )
+    console.print(table)
+    console.print(
+        f"largest opponent share {result['largest_share_over_even']:.2f}x an even split "
+        f"(goal <= 1.5); Kendall tau against the round-robin {result['kendall_tau']:.2f} "
+        f"(goal >= 0.9)",
+        highlight=False,
+    )

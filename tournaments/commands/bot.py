@@ -253,6 +253,7 @@ def bot_check(
     if as_json:
         print_json(report.as_dict())
     else:
+        from rich.markup import escape
         from rich.table import Table
 
         table = Table(title=f"bot check: {entry} ({', '.join(report.rulesets)})")
@@ -262,5 +263,9 @@ def bot_check(
         for c in report.checks:
             table.add_row(c.name, "[green]pass[/]" if c.passed else "[bold red]FAIL[/]", c.detail)
         console.print(table)
-        console.print("[bold green]PASS[/]" if report.passed else "[bold red]FAIL[/]")
+        failed = next((c for c in report.checks if not c.passed), None)
+        if failed is None:
+            console.print("[bold green]PASS[/]")
+        else:  # the first failure's reason once more, whole, where the eye lands last
+            console.print(f"[bold red]FAIL[/] {escape(failed.name)}: {escape(failed.detail)}")
     raise typer.Exit(int(Exit.OK if report.passed else Exit.FAILED))

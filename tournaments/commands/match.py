@@ -16,6 +16,7 @@ from tournaments.commands.common import (
     OPTION_HELP,
     WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
+    Exit,
     check_clock,
     check_fault_policy,
     check_isolation,
@@ -130,14 +131,21 @@ def match(
     )
     show = None if as_json else _live_view(entries, config, seed, board)
 
-    async def go() -> MatchResult:
+    async def go() -> MatchResult | list[str]:
         async with Arena(list(dict.fromkeys(entries)), log_dir=log_dir, **arena_kwargs) as arena:
+            # A seat that cannot start (a syntax or import error) stops the match before it
+            # begins: a whole game of substituted moves would only hide the reason.
+            why = [(e, await arena.cannot_start(e)) for e in dict.fromkeys(entries)]
+            if any(reason for _, reason in why):
+                return [f"{e} cannot start: {reason}" for e, reason in why if reason]
             return await arena.play(list(entries), config, on_event=show)
 
     try:
         result = run_loop(go())
     except ValueError as exc:
         fail(str(exc))
+    if isinstance(result, list):
+        fail("; ".join(result) + " (fix it, then `azul-arena bot check` it)", Exit.FAILED)
     path = replay or Path("azul-arena-replays") / f"{result.match_id}.json"
     write_replay(path, result.record)
     if as_json:
@@ -190,9 +198,13 @@ def _live_view(
         options=config.options,
         rounds=not board,
     )
-    watcher.start()
+    started = False
 
     def show(event: MatchEvent) -> None:
+        nonlocal started
+        if not started:  # at the game's first event: nothing shows for a match that never began
+            started = True
+            watcher.start()
         if isinstance(event, MovePlayed | SeatFaulted):
             watcher(event)
         elif isinstance(event, MatchEnded):

@@ -17,11 +17,23 @@ from tournaments.commands.common import Exit, console, fail, moved, print_json
 from tournaments.commands.groups import contest_app as participant_app
 from tournaments.commands.groups import moved_apps
 
-SERVER_HELP = "the server's URL, e.g. http://localhost:8000"
-Server = Annotated[str, typer.Option("--server", help=SERVER_HELP)]
+SERVER_HELP = (
+    "the server's URL, e.g. http://localhost:8000 (default: $AZUL_ARENA_SERVER, else the "
+    "server you logged in to last)"
+)
+Server = Annotated[
+    str | None, typer.Option("--server", envvar="AZUL_ARENA_SERVER", help=SERVER_HELP)
+]
 Json = Annotated[bool, typer.Option("--json", help="one JSON object on stdout")]
 
 T = TypeVar("T")
+
+
+def _server(given: str | None) -> str:
+    """--server, $AZUL_ARENA_SERVER or the last login's server (client.choose_server)."""
+    from tournaments.server import client
+
+    return _call(client.choose_server, given)
 
 
 def _call(fn: Callable[..., T], *args: Any) -> T:
@@ -36,7 +48,7 @@ def _call(fn: Callable[..., T], *args: Any) -> T:
 
 @participant_app.command("login")
 def login(
-    server: Server,
+    server: Server = None,
     user: Annotated[
         str | None, typer.Option("--user", "-u", help="your login (default: asked)")
     ] = None,
@@ -55,6 +67,7 @@ def login(
 
     from tournaments.server import client
 
+    server = _server(server)
     user = user or input("user: ")
     password = sys.stdin.readline().rstrip("\n") if password_stdin else getpass.getpass()
     reply = _call(client.login, server, user, password)
@@ -68,7 +81,7 @@ def login(
 @participant_app.command("submit")
 def submit(
     path: Annotated[Path, typer.Argument(help="the bot's folder, its bot.py, or a .zip/.tar.gz")],
-    server: Server,
+    server: Server = None,
     participant: Annotated[
         str | None,
         typer.Option("--participant", help="the team to submit for (default: yours)"),
@@ -84,6 +97,7 @@ def submit(
 
     if not path.exists():
         fail(f"{path} does not exist")
+    server = _server(server)
     reply = _call(client.submit, server, path, participant)
     if as_json:
         print_json(reply)
@@ -102,7 +116,7 @@ def challenge(
         list[str],
         typer.Argument(help="the opponents' participant names (players per game - 1 of them)"),
     ],
-    server: Server,
+    server: Server = None,
     participant: Annotated[
         str | None, typer.Option("--participant", help="the team asking (default: yours)")
     ] = None,
@@ -115,6 +129,7 @@ def challenge(
     """
     from tournaments.server import client
 
+    server = _server(server)
     reply = _call(client.challenge, server, opponents, participant)
     if as_json:
         print_json(reply)
@@ -128,7 +143,7 @@ def challenge(
 
 
 @participant_app.command("submissions")
-def submissions(server: Server, as_json: Json = False) -> None:
+def submissions(server: Server = None, as_json: Json = False) -> None:
     """Your versions on a server: validation state and why a version failed.
 
     Example: [bold]azul-arena contest submissions --server http://localhost:8000[/]
@@ -137,6 +152,7 @@ def submissions(server: Server, as_json: Json = False) -> None:
 
     from tournaments.server import client
 
+    server = _server(server)
     reply = _call(client.versions, server)
     if as_json:
         print_json(reply)
@@ -154,7 +170,7 @@ def submissions(server: Server, as_json: Json = False) -> None:
 @participant_app.command("logs")
 def logs(
     game: Annotated[int, typer.Argument(help="the game's number (its page is /games/GAME/)")],
-    server: Server,
+    server: Server = None,
     as_json: Json = False,
 ) -> None:
     """Your bot's log in a ladder game: the last lines it wrote in that game (stdout and
@@ -164,6 +180,7 @@ def logs(
     """
     from tournaments.server import client
 
+    server = _server(server)
     reply = _call(client.logs, server, game)
     if as_json:
         print_json(reply)
@@ -171,6 +188,9 @@ def logs(
     for seat in reply["seats"]:
         console.rule(f"game {game}, seat {seat['seat']}: {seat['version']} ({seat['termination']})")
         console.print(seat["log"] or "(empty)", highlight=False, markup=False)
+        reason = seat.get("reason") or seat["termination"]
+        if reason != "ok":  # last, where the eye lands: why the seat ended (as `match` says)
+            console.print(f"ended: {reason}", highlight=False, markup=False)
 
 
 # The old top-level spellings (before `contest`), hidden: scripts and older docs keep working.

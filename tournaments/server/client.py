@@ -50,6 +50,26 @@ def saved_token(server: str) -> str:
     return str(token)
 
 
+LAST = "last-login"  # servers.json's key of the server logged in to last (never a URL)
+
+
+def choose_server(given: str | None) -> str:
+    """The server a command talks to: `given` (--server, or $AZUL_ARENA_SERVER), else the one
+    logged in to last; ClientError saying what to do when there is none."""
+    if given:
+        return normal(given)
+    try:
+        last = json.loads(config_file().read_text()).get(LAST)
+    except (OSError, ValueError, AttributeError):
+        last = None
+    if not last:
+        raise ClientError(
+            "which server? give --server URL (or set AZUL_ARENA_SERVER), or log in once with "
+            "`azul-arena contest login --server URL`: later commands use that server"
+        )
+    return str(last)
+
+
 def save_token(server: str, token: str, user: str) -> Path:
     path = config_file()
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -58,6 +78,7 @@ def save_token(server: str, token: str, user: str) -> Path:
     except (OSError, ValueError):
         data = {}
     data[normal(server)] = {"token": token, "user": user}
+    data[LAST] = normal(server)
     fd = os.open(path.with_suffix(".tmp"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as out:
         json.dump(data, out, indent=1)

@@ -194,6 +194,9 @@ UNPACKED_MAX_FILES = whole_number("AZUL_ARENA_UNPACKED_MAX_FILES", 2000)
 # both, a validation fails saying so.
 VALIDATIONS = max(1, whole_number("AZUL_ARENA_VALIDATIONS", 2))
 VALIDATION_PLAY_SECONDS = max(1, whole_number("AZUL_ARENA_VALIDATION_PLAY_SECONDS", 300))
+# Ranked games one version may play at once (its own bot processes in each): a slow bot busy
+# in one game is still there for the others to meet (tournaments/server/ladder/matchmaking.py).
+GAMES_PER_VERSION = max(1, whole_number("AZUL_ARENA_GAMES_PER_VERSION", 2))
 # Slow clients (tournaments/server/slowguard.py): the longest wait for one read or write of a
 # connection, the seconds a request's line and headers may take, the body's least average rate
 # (bytes a second) after its grace seconds, and one address's connections per web process.

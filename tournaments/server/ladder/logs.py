@@ -6,6 +6,7 @@ Nothing in the path comes from a participant, so no two seats ever share a file.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 
@@ -34,3 +35,22 @@ def readable(stored: str, game_id: int, seat: int) -> Path | None:
         return None
     own = seat_log(game_id, seat).resolve()
     return own if Path(stored).resolve() == own else None
+
+
+def seat_reason(record: dict[str, Any] | None, seat: int, termination: str) -> str:
+    """Why a seat of a game ended as it did, in the words `match` and `bot check` use: its
+    termination and its last fault's detail (a crash: the exception and the line of the bot's
+    code), from the game's record; the termination alone when the record says no more."""
+    referee = (record or {}).get("referee")
+    faults = (referee.get("faults") if isinstance(referee, dict) else None) or []
+    detail = next(
+        (
+            str(f.get("detail") or "")
+            for f in reversed(faults)
+            if isinstance(f, dict) and f.get("seat") == seat
+        ),
+        "",
+    )
+    if termination == "ok" or not detail:
+        return termination
+    return f"{termination}: {detail}"

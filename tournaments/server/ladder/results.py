@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from referee import Termination
@@ -155,6 +156,24 @@ def infrastructure_failure(game_id: int, error: str) -> str:
 def unfinished() -> list[Game]:
     """Games scheduled and not yet recorded: a killed worker's, to be played again."""
     return list(Game.objects.filter(status=Game.SCHEDULED).order_by("pk"))
+
+
+def opponents_met(contest: Contest, version_id: int) -> dict[int, int]:
+    """How many ranked games of `contest` the version met each other version in (those played
+    and those scheduled: the matchmaking's spread rule counts a game from the moment it is
+    picked). One query over the version's own games (the seat_version_game index)."""
+    rows = (
+        Seat.objects.filter(
+            game__contest=contest,
+            game__kind=Game.LADDER,
+            game__status__in=(Game.DONE, Game.SCHEDULED),
+            game__seats__version_id=version_id,
+        )
+        .exclude(version_id=version_id)
+        .values("version_id")
+        .annotate(n=Count("pk"))
+    )
+    return {r["version_id"]: r["n"] for r in rows}
 
 
 def seats_of(game: Game) -> list[Any]:

@@ -20,7 +20,7 @@ flight `scheduled`, and the next worker plays them again first, on the same deal
 Several workers may serve one contest (`ladder.coordination`): each scheduled game and each
 validation is marked with the worker that took it, and another takes it up only once that
 worker is gone; games are picked one worker at a time (a lock on the contest's row), with every
-version seated in a scheduled game busy, so no version plays two games at once; and a result is
+version playing at most GAMES_PER_VERSION games at once (`matchmaking`); and a result is
 recorded once (`results.record`), so nothing is rated twice even when a game is played twice.
 """
 
@@ -219,7 +219,7 @@ class LadderWorker:
             # is playing), which are not seated again. An orphan with a version playing waits,
             # and keeps its versions for itself: first asked, first played.
             by_game: dict[int, set[int]] = {}
-            playing = set(busy)
+            playing, waiting = set(busy), set()
             for game_id, worker, version_id in Seat.objects.filter(
                 game__status=Game.SCHEDULED, game__contest_id=self.contest_id
             ).values_list("game_id", "game__worker", "version_id"):
@@ -230,6 +230,7 @@ class LadderWorker:
                 its_versions = by_game.get(orphan.pk, set())
                 if its_versions & playing:
                     playing |= its_versions
+                    waiting |= its_versions
                     continue
                 if Game.objects.filter(
                     pk=orphan.pk, status=Game.SCHEDULED, worker=orphan.worker
@@ -237,21 +238,46 @@ class LadderWorker:
                     return _next_of(orphan)
             if contest.paused or contest.state != Contest.OPEN:
                 return None
-            # Every version seated in a scheduled game, here or at another worker, is busy.
-            busy = busy.union(*by_game.values())
-            versions = {v.pk: v for v in active_versions(contest=contest)}
-            candidates = [
-                Candidate(
-                    v.pk, v.participant_id, v.standing.mu, v.standing.games, v.standing.last_game
-                )
-                for v in versions.values()
-            ]
-            chosen = pick_game(candidates, contest.players, self.rng, busy)
+            chosen, versions = self._match(contest, by_game, waiting)
             if chosen is None:
                 return None
             seated = [versions[c.version] for c in chosen]
             game = results.schedule(contest, seated, worker=self.name)
             return _next_of(game, seated)
+
+    def _match(
+        self, contest: Contest, by_game: dict[int, set[int]], waiting: set[int]
+    ) -> tuple[list[Candidate] | None, dict[int, Version]]:
+        """The versions of the next ranked game (`matchmaking.pick_game`), and the active
+        versions by id. A version plays at most GAMES_PER_VERSION games at once, counting every
+        scheduled game it is seated in (here or at another worker); one an orphan or a
+        challenge waits for (`waiting`) starts no new game, so that one is played first."""
+        in_play: dict[int, int] = {}
+        for seated in by_game.values():
+            for version_id in seated:
+                in_play[version_id] = in_play.get(version_id, 0) + 1
+        versions = {v.pk: v for v in active_versions(contest=contest)}
+        candidates = [
+            Candidate(
+                v.pk,
+                v.participant_id,
+                v.standing.mu,
+                v.standing.games,
+                v.standing.last_game,
+                v.standing.sigma,
+                in_play.get(v.pk, 0),
+            )
+            for v in versions.values()
+        ]
+        chosen = pick_game(
+            candidates,
+            contest.players,
+            self.rng,
+            frozenset(waiting),
+            met=lambda version: results.opponents_met(contest, version),
+            per_version=settings.GAMES_PER_VERSION,
+        )
+        return chosen, versions
 
     async def _housekeeping(self) -> None:
         """Between picks: say it is alive, keep the contest's dates, start or resume the

@@ -38,6 +38,7 @@ from tournaments.server.web.forms import (
     form_errors,
 )
 from tournaments.server.web.history import rating_points, results_against, svg_polyline
+from tournaments.server.web.logview import marked_lines
 
 LOG_LINES = 400
 
@@ -224,7 +225,12 @@ def version_page(request: HttpRequest, name: str, number: int) -> HttpResponse:
     who = get_object_or_404(Participant, name=name)
     version = get_object_or_404(Version, participant=who, number=number)
     private = Version.objects.private_to(request.user).filter(pk=version.pk).exists()
-    return render(request, "web/version.html", {"who": who, "version": version, "private": private})
+    lines = marked_lines(version.log_tail) if private else []
+    return render(
+        request,
+        "web/version.html",
+        {"who": who, "version": version, "private": private, "log_lines": lines},
+    )
 
 
 @require_safe
@@ -272,13 +278,18 @@ def game_viewer(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_safe
 def seat_log(request: HttpRequest, game_id: int, seat: int) -> HttpResponse:
     row = get_object_or_404(
-        Seat.objects.logs_visible_to(request.user).select_related("version__participant"),
+        Seat.objects.logs_visible_to(request.user).select_related("version__participant", "game"),
         game_id=game_id,
         seat=seat,
     )
     path = logs.readable(row.log, game_id, seat)  # only its own file (ladder.logs)
     text = tail(path, LOG_LINES, 256 * 1024) if path else ""
-    return render(request, "web/log.html", {"seat": row, "text": text})
+    reason = logs.seat_reason(row.game.record, seat, row.termination)
+    return render(
+        request,
+        "web/log.html",
+        {"seat": row, "log_lines": marked_lines(text), "reason": reason},
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -476,10 +487,17 @@ def api_logs(request: HttpRequest, game_id: int) -> JsonResponse:
     if not seats:
         return _refuse(f"game {game_id} has no seat of yours (or does not exist)", 404)
     out = []
+    record = Game.objects.filter(pk=game_id).values_list("record", flat=True).first()
     for s in seats:
         path = logs.readable(s.log, game_id, s.seat)  # only its own file (ladder.logs)
         text = tail(path, LOG_LINES, 256 * 1024) if path else ""
         out.append(
-            {"seat": s.seat, "version": s.version.label, "termination": s.termination, "log": text}
+            {
+                "seat": s.seat,
+                "version": s.version.label,
+                "termination": s.termination,
+                "reason": logs.seat_reason(record, s.seat, s.termination),
+                "log": text,
+            }
         )
     return JsonResponse({"game": game_id, "seats": out})
