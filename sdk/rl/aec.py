@@ -106,12 +106,15 @@ class AzulAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # untype
         self._steps = 0
 
     def observe(self, agent: str) -> dict[str, Any]:
+        """The agent's observation, made when asked (not for every agent at each step)."""
         seat = self.agent_seat[agent]
         enc = self.encoding
-        mask = np.zeros((1, enc.n_actions), np.int8)
-        if seat == self.game.turn and not self.game.is_over():
-            enc.mask_into(mask, (self.game,))
-        return {"observation": enc.observe((self.game,), (seat,))[0], "action_mask": mask[0]}
+        game = self.game
+        if seat == game.turn and not game.is_over():
+            mask = enc.mask_one(game)
+        else:
+            mask = np.zeros(enc.n_actions, np.int8)
+        return {"observation": enc.observe_one(game, seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -196,11 +199,22 @@ def raw_env(**kwargs: Any) -> AzulAEC:
     return AzulAEC(**kwargs)
 
 
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # untyped base
+    """PettingZoo's order checks, with `last()` asked of the environment in one call: the base
+    wrapper's reads five attributes through its checking __getattr__, a third of a step's cost."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:  # what the base wrapper raises on its first attribute
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        found: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return found
+
+
 def env(ruleset: str = "azul", players: int = 2, **kwargs: Any) -> AECEnv[str, Any, int]:
     """A PettingZoo AEC environment of `ruleset` for `players` seats (2-4), with PettingZoo's
     order checks; keyword arguments as AzulAEC (reward, max_cycles, render_mode, the ruleset's
     options such as wild_order)."""
-    wrapped: AECEnv[str, Any, int] = wrappers.OrderEnforcingWrapper(
+    wrapped: AECEnv[str, Any, int] = OrderEnforcing(
         AzulAEC(ruleset=ruleset, players=players, **kwargs)
     )
     return wrapped

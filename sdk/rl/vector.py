@@ -1,6 +1,6 @@
 """N games stepped in one call on numpy arrays, for training throughput.
 
-The observations of all N games are encoded in one numpy pass (Encoding.observe); a finished
+The observations of all N games are written into one array (Encoding.observe); a finished
 game is replaced by a new one in the same step (auto-reset), its last figures in `info`.
 """
 
@@ -75,9 +75,7 @@ class VectorEnv:
     def _observe(self, info: dict[str, Any]) -> Obs:
         enc = self.encoding
         seats = self._seats()
-        mask = np.zeros((self.num_envs, enc.n_actions), np.int8)
-        enc.mask_into(mask, self.games)
-        info["action_mask"] = mask
+        info["action_mask"] = enc.masks(self.games)
         info["seat"] = np.array(seats)
         return enc.observe(self.games, seats)
 

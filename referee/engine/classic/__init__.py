@@ -45,4 +45,5 @@ FAMILY = Family(
     codec="referee.protocol.classic",
     helpers="sdk.helpers",
     view="tournaments.families.classic",
+    rl="sdk.rl.encoding.classic",
 )

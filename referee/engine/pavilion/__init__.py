@@ -54,4 +54,5 @@ FAMILY = Family(
     codec="referee.protocol.pavilion",
     helpers="sdk.pavilion",
     view="tournaments.families.pavilion",
+    rl="sdk.rl.encoding.pavilion",
 )
