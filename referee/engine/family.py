@@ -61,7 +61,8 @@ class Family:
     helpers: str = ""
     view: str = ""
     rl: str = ""
-    _parts: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # The parts imported so far (not an argument: a copy made by dataclasses.replace starts afresh).
+    _parts: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def option(self, name: str) -> Option | None:
         """The option called `name`, or None."""

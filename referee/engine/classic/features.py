@@ -2,13 +2,13 @@
 
 The observation is 493 floats in fixed blocks (LAYOUT; sdk/rl/encoding/classic.py says what each
 means, docs/rl.md lists them), seen from one seat: seat-indexed blocks start with that seat.
-`write` fills one observation into a float32 buffer that is all zeros, writing only its non-zero
-entries straight from the engine's compact fields. It lives in the family's package so that it
-is compiled with the engine (mypyc; see referee/engine/compiled.py): a training step then costs
-about as much as a move, where reading the fields from Python and spreading them with numpy cost
-fifty times more. It imports nothing above the engine (no numpy): the buffer is any object that
-takes `buffer[index] = float` (sdk.rl passes a memoryview of a bytearray, cast to floats).
-tests/rl pins every block to `to_state()` on random games of every ruleset.
+`write_features` fills one observation into a float32 buffer of zeros, writing only its non-zero
+entries, straight from the engine's compact fields. It lives in the family's package so that it
+is compiled with the engine (mypyc; see referee/engine/compiled.py): reading the fields from
+Python and spreading them with numpy cost some fifty times a move. It imports nothing above the
+engine (no numpy): the buffer is any object that takes `buffer[index] = float` (sdk.rl passes
+a memoryview of a bytearray, cast to floats). tests/rl pins every block to `to_state()` on
+random games of every ruleset.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ WALL_ROWS: Final = 293
 WALL_COLUMNS: Final = 393
 
 
-def write(game: ClassicGame, seat: int, out: Any, at: int) -> None:
+def write_features(game: ClassicGame, seat: int, out: Any, at: int) -> None:
     """The position seen from `seat` into out[at : at + SIZE], which must be zeros."""
     p = game.players
     factories = game._factories

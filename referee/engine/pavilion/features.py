@@ -60,7 +60,7 @@ STARS: Final = 216
 STAR_COLOURS: Final = 384
 
 
-def write(game: PavilionGame, seat: int, out: Any, at: int) -> None:
+def write_features(game: PavilionGame, seat: int, out: Any, at: int) -> None:
     """The position seen from `seat` into out[at : at + SIZE], which must be zeros."""
     p = game.players
     factories = game._factories

@@ -10,8 +10,9 @@ so that an observation costs about what a move costs. N games are written into o
 handed out as one (N, size) array, without a numpy call per game.
 
 A family brings its encoding through its descriptor: `Family(..., rl="module")` names a module
-whose `ENCODING` is an Encoding subclass (sdk/rl/encoding/classic.py is the model). `encoding_for`
-finds it from the ruleset; a family without one gets a ValueError that says so.
+whose `ENCODING` is an Encoding subclass (sdk/rl/encoding/classic.py is the model; a plug-in
+family's Writer may be plain Python). `encoding_for` finds it from the ruleset; a family without
+one gets a ValueError that says so.
 """
 
 from __future__ import annotations
@@ -32,10 +33,6 @@ MAX_SEATS = 4
 
 Floats = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
-# write(game, seat, out, at): the observation of `game` from `seat` into out[at : at + size].
-Writer = Callable[[Any, int, Any, int], None]
-# mark(game, out, at): 1 at out[at + move.index] for each legal move.
-Marker = Callable[[Any, Any, int], None]
 
 
 @dataclass(frozen=True)
@@ -59,28 +56,37 @@ def mark_legal(game: Game, out: Any, at: int) -> None:
         out[at + move.index] = 1
 
 
+@dataclass(frozen=True)
+class Writer:
+    """What writes a family's numbers: `write(game, seat, out, at)` the observation (its
+    non-zero entries, into a zeroed float32 buffer), `mark(game, out, at)` the action mask, and
+    `layout`, the (block, size) pairs `write` fills, in order (None: not checked)."""
+
+    write: Callable[[Any, int, Any, int], None]
+    mark: Callable[[Any, Any, int], None] = mark_legal
+    layout: tuple[tuple[str, int], ...] | None = None
+
+
 class Encoding:
     """The observation and action layout of one family for one player count.
 
     A subclass sets `family`, `fields` (in the order of the vector), `moves` (every move by
-    action number = the engine's move.index) and `writer`: a module (or any object) with
-    `write(game, seat, out, at)`, optionally `mark_legal(game, out, at)` (else the generic one)
-    and `LAYOUT`, the (block, size) pairs it writes, which must be the fields'."""
+    action number = the engine's move.index) and `writer` (a Writer; its layout must be the
+    fields')."""
 
     family: ClassVar[str] = ""
     fields: ClassVar[tuple[Field, ...]] = ()
     moves: ClassVar[tuple[Any, ...]] = ()
-    writer: ClassVar[Any] = None
+    writer: ClassVar[Writer]
 
     def __init__(self, players: int) -> None:
         self.players = players
         self.size = sum(f.size for f in self.fields)
         self.n_actions = len(self.moves)
-        self.write: Writer = self.writer.write
-        self.mark: Marker = getattr(self.writer, "mark_legal", mark_legal)
+        self.write, self.mark = self.writer.write, self.writer.mark
         described = tuple((f.name, f.size) for f in self.fields)
-        layout = getattr(self.writer, "LAYOUT", described)
-        if described != layout:  # an engine change the encoding's fields have not followed
+        layout = self.writer.layout
+        if layout is not None and described != layout:  # an engine change not followed here
             raise RuntimeError(
                 f"{self.family}: the fields {described} are not those written {layout}"
             )

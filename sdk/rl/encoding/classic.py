@@ -9,11 +9,11 @@ an engine change that moves a field fails there, not silently in a student's tra
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import Final
 
 from referee.engine import ClassicGame
-from referee.engine.classic import features
-from sdk.rl.encoding import MAX_SEATS, Encoding, Field, moves_by_index
+from referee.engine.classic import FEATURE_LAYOUT, mark_legal, write_features
+from sdk.rl.encoding import MAX_SEATS, Encoding, Field, Writer, moves_by_index
 
 COLOURS: Final = 5
 FACTORIES: Final = 9
@@ -48,7 +48,7 @@ class ClassicEncoding(Encoding):
               "(azul-gray's rule; on the coloured wall it follows from the row)"),
     )  # fmt: skip
     moves = moves_by_index(ClassicGame)
-    writer: ClassVar[Any] = features
+    writer = Writer(write_features, mark_legal, FEATURE_LAYOUT)
 
 
 ENCODING: Final = ClassicEncoding

@@ -7,11 +7,11 @@ classic encoding's are (see there why); tests/rl pins every field to `to_state()
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import Final
 
 from referee.engine import PavilionGame
-from referee.engine.pavilion import features
-from sdk.rl.encoding import MAX_SEATS, Encoding, Field, moves_by_index
+from referee.engine.pavilion import FEATURE_LAYOUT, mark_legal, write_features
+from sdk.rl.encoding import MAX_SEATS, Encoding, Field, Writer, moves_by_index
 
 COLOURS: Final = 6
 FACTORIES: Final = 9
@@ -47,7 +47,7 @@ class PavilionEncoding(Encoding):
         Field("star_colours", (S, STARS, COLOURS), 0, 1, "1 where a star holds a colour"),
     )  # fmt: skip
     moves = moves_by_index(PavilionGame)
-    writer: ClassVar[Any] = features
+    writer = Writer(write_features, mark_legal, FEATURE_LAYOUT)
 
 
 ENCODING: Final = PavilionEncoding
