@@ -228,3 +228,76 @@ def final_is_due(contest: Contest, now: datetime | None = None) -> bool:
     final may start."""
     now = now or timezone.now()
     return contest.state == Contest.FROZEN and not extended(contest, now) and not due(contest, now)
+
+
+def handin_line(participant: Any, now: datetime | None = None) -> str | None:
+    """What `participant` hands in, in a sentence for its own page: decided (which version,
+    its hash, why), waiting for a validation, or the rule before the deadline. None when its
+    contest has no deadline."""
+    contest = Contest.of(participant)
+    handin = (
+        HandIn.objects.filter(contest=contest, participant=participant)
+        .select_related("version")
+        .first()
+    )
+    if handin is not None:
+        if handin.version is None:
+            return f"Nothing handed in: {handin.note}."
+        return (
+            f"Handed in: version {handin.version.number} (sha256 {handin.sha256[:12]}). "
+            f"Why: {handin.note}."
+        )
+    deadline = contest.deadline_for(participant.pk)
+    if deadline is None:
+        return None
+    now = now or timezone.now()
+    if deadline > now or contest.state in (Contest.DRAFT, Contest.OPEN):
+        return (
+            f"Deadline {when_text(deadline)}: you hand in the newest version you send before "
+            f"it that passes validation (or the one you pin), even if its validation ends after."
+        )
+    waiting = (
+        Version.objects.filter(participant=participant, uploaded__lt=deadline, state__in=WAITING)
+        .order_by("-number")
+        .first()
+    )
+    if waiting is not None:
+        return (
+            f"Your hand-in waits for the validation of version {waiting.number}, sent before "
+            f"the deadline: if it passes, it is what you hand in."
+        )
+    return None
+
+
+def handins_json(contest: Contest, now: datetime | None = None) -> list[dict[str, Any]]:
+    """Each team's hand-in for the organisers: the version (None: nothing), its hash, when it
+    was sent, the deadline it was taken at and why; a team still waiting for a validation is
+    listed with the version it waits for; a team whose deadline is to come, not at all."""
+    rows: list[dict[str, Any]] = [
+        {
+            "team": h.participant.name,
+            "staff_bot": h.participant.staff_bot,
+            "version": h.version.number if h.version else None,
+            "sha256": h.sha256 or None,
+            "sent": h.version.uploaded.isoformat() if h.version else None,
+            "deadline": h.at.isoformat(),
+            "why": h.note,
+        }
+        for h in HandIn.objects.filter(contest=contest)
+        .select_related("participant", "version")
+        .order_by("participant__name")
+    ]
+    for name, version in undecided(contest, now):
+        waiting = f"waits for the validation of version {version.number}" if version else ""
+        rows.append(
+            {
+                "team": name,
+                "staff_bot": False,
+                "version": None,
+                "sha256": None,
+                "sent": None,
+                "deadline": None,
+                "why": waiting or "not decided yet (the ladder worker decides it)",
+            }
+        )
+    return rows

@@ -56,6 +56,14 @@ def set_state(contest: Contest, state: str, by: str = "") -> None:
             f"{contest.label} is already {contest.state}; a contest only "
             f"moves forward ({' -> '.join(ORDER)})"
         )
+    if state == Contest.CLOSED and contest.state == Contest.FINAL and not final_done(contest):
+        from tournaments.server.ladder.finalstate import final_status
+
+        raise LifecycleError(
+            f"the final of {contest.label} is {final_status(contest).describe()}: closing "
+            f"publishes its results, so close it once it is done (server contest show "
+            f"{contest.label})"
+        )
     if contest.state in (Contest.DRAFT, Contest.OPEN) and ORDER.index(state) >= 2:
         move(contest, Contest.DRAFT, Contest.OPEN, by)
         freeze(contest, by=by)
