@@ -728,6 +728,7 @@ class Arena:
                     faults=dict(seat.faults),
                     move_time_total=round(seat.move_time_total, 6),
                     moves=seat.moves,
+                    substituted=seat.substituted,
                     bot_name=seat.session.name if seat.session else "",
                     log_path=log.path(),
                     cpu_time=cpu_used[seat.index],

@@ -48,6 +48,7 @@ class Seat:
     strikes: int = 0
     faults: Counter[str] = field(default_factory=Counter)
     moves: int = 0
+    substituted: int = 0  # of its moves, those the referee played for it (after a fault)
     move_time_total: float = 0.0
 
 
@@ -242,6 +243,7 @@ class MatchRunner:
             substituted = move is None
             if substituted:
                 move = self.rng.choice(legal)
+                seat.substituted += 1
             seat.moves += 1
             game.push(move)
             notation = str(move)

@@ -240,6 +240,13 @@ def _answers(seats: Seats, time_per_move: float, grace: float) -> list[Check]:
     timeouts = faults(("timeout",))
     slowest = max(s.move_time_total / max(1, s.moves) for _, _, s in seats)
     illegal = faults(("illegal", "malformed"))
+    # The moves the referee played for the bot after a fault are not its own: a bot that
+    # raises on every move made none, legal or not.
+    own = sum(s.moves - s.substituted for _, _, s in seats)
+    substituted = sum(s.substituted for _, _, s in seats)
+    played_for = (
+        f" ({substituted} more played by the referee after its faults)" if substituted else ""
+    )
     return [
         Check(
             f"answers within {time_per_move:g} s (+{grace:g} s grace)",
@@ -250,10 +257,10 @@ def _answers(seats: Seats, time_per_move: float, grace: float) -> list[Check]:
         ),
         Check(
             "only legal moves",
-            illegal == 0,
+            illegal == 0 and (own > 0 or substituted == 0),
             f"{illegal} illegal or malformed answers"
             if illegal
-            else f"{sum(s.moves for _, _, s in seats)} moves, all legal",
+            else f"{own} moves of its own, all legal{played_for}",
         ),
     ]
 
