@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from referee import run_loop
 from tests.server.helpers import CRASHING_BOT, RANDOM_BOT, participant, zip_bytes
-from tournaments.server.contests.models import Contest
+from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.ladder import lifecycle
 from tournaments.server.ladder.final import start_final
 from tournaments.server.ladder.handins import reconsider, undecided
@@ -117,3 +117,32 @@ class HandInByUploadTime(TransactionTestCase):
         Version.objects.filter(pk=version.pk).update(state=Version.FAILED, reason="a test")
         lifecycle.advance(self.contest, now=timezone.now())
         self.assertEqual(HandIn.objects.get(participant=who).version.number, 1)  # type: ignore[union-attr]
+
+
+class FrontPage(TransactionTestCase):
+    """The site's front page and sign-up go to the course: the one named by the setting
+    (`server run --contest`), else the one open contest while the default one is empty."""
+
+    def test_the_course_is_the_front_page_and_its_sign_up(self) -> None:
+        from django.test import override_settings
+
+        Contest.current()
+        course = Contest.objects.create(slug="comp", name="COMP 2026")
+        self.assertEqual(Contest.front(), course)
+        self.assertContains(Client().get("/"), "COMP 2026")
+        answer = Client().post(
+            "/signup/",
+            {
+                "username": "newbie",
+                "password1": "a long enough pass 7",
+                "password2": "a long enough pass 7",
+                "participant": "newbies",
+            },
+        )
+        self.assertEqual(answer.status_code, 302, answer.content)
+        self.assertEqual(Participant.objects.get(name="newbies").contest, course)
+        other = Contest.objects.create(slug="other", name="Other 2026")
+        self.assertEqual(Contest.front(), Contest.current())  # two open: not guessed
+        with override_settings(FRONT_CONTEST="other"):
+            self.assertEqual(Contest.front(), other)
+            self.assertContains(Client().get("/signup/"), "Sign up for Other 2026")
