@@ -244,8 +244,11 @@ def _answers(seats: Seats, time_per_move: float, grace: float) -> list[Check]:
     # raises on every move made none, legal or not.
     own = sum(s.moves - s.substituted for _, _, s in seats)
     substituted = sum(s.substituted for _, _, s in seats)
+    kinds = sorted({k for _, _, s in seats for k, n in s.faults.items() if n})
     played_for = (
-        f" ({substituted} more played by the referee after its faults)" if substituted else ""
+        f" ({substituted} more played by the referee after its faults: {', '.join(kinds)})"
+        if substituted
+        else ""
     )
     return [
         Check(
@@ -260,7 +263,9 @@ def _answers(seats: Seats, time_per_move: float, grace: float) -> list[Check]:
             illegal == 0 and (own > 0 or substituted == 0),
             f"{illegal} illegal or malformed answers"
             if illegal
-            else f"{own} moves of its own, all legal{played_for}",
+            else f"{own} moves of its own, all legal{played_for}"
+            if own
+            else f"no move of its own{played_for}",
         ),
     ]
 

@@ -90,8 +90,14 @@ class HandInByUploadTime(TransactionTestCase):
         page = self._page("ben")
         self.assertIn("Handed in: version 1", page)
         self.assertIn("version 2 (sent", page)
-        # Another team does not see ben's hand-in.
+        # Another team does not see ben's hand-in; the organisers' admin lists it, and where
+        # the final is.
         self.assertNotIn("Handed in", Client().get("/p/ben/").content.decode())
+        organiser, _ = participant("prof", staff=True)
+        admin = Client()
+        admin.force_login(organiser)
+        self.assertContains(admin.get("/admin/arena_ladder/handin/"), "newest earlier version")
+        self.assertContains(admin.get("/admin/arena_contests/contest/"), "scheduled: it starts")
 
     def test_an_upload_accepted_before_the_freeze_but_written_after_it_counts(self) -> None:
         lifecycle.set_state(self.contest, Contest.FROZEN, by="a test")

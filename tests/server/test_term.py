@@ -219,9 +219,16 @@ class TermTests(TransactionTestCase):
                 for g in sorted(games, key=lambda g: g.game.index)
             ],
         )
-        header, rows = standings_rows(contest)
-        self.assertEqual(len(rows), len(entries))
+        header, every = standings_rows(contest)
         col = {name: i for i, name in enumerate(header)}
+        # Every team is listed: those that handed in nothing (the broken ones) unranked, with why.
+        unranked = {r[col["team"]]: r for r in every if not r[col["rank"]]}
+        self.assertEqual(set(unranked), BROKEN)
+        for row in unranked.values():
+            self.assertEqual(row[col["handed_in"]], "none")
+            self.assertIn("failed validation", row[col["why"]])
+        rows = [r for r in every if r[col["rank"]]]
+        self.assertEqual(len(rows), len(entries))
         for row in rows:
             r = ratings.rating(row[col["team"]])
             self.assertAlmostEqual(float(row[col["mu"]]), float(r.mu), places=3)
@@ -253,7 +260,7 @@ class TermTests(TransactionTestCase):
 
         # The whole contest as one archive: `tournament report` and `replay verify` read it.
         archive = self.tmp / "term.tar.gz"
-        count = write_archive(contest, archive)
+        count = write_archive(contest, archive, ladder_games=True)
         self.assertEqual(
             count, len(games) + Game.objects.filter(contest=contest, status=Game.DONE).count()
         )
