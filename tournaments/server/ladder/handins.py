@@ -207,7 +207,7 @@ def extend(
         raise LifecycleError(f"{contest.label} is {contest.state}: too late for an extension")
     with transaction.atomic():
         handin = HandIn.objects.filter(contest=contest, participant=participant).first()
-        if handin is not None and handin.version_id is not None:
+        if handin is not None and handin.version is not None:
             raise LifecycleError(
                 f"{participant.name} has already handed in version {handin.version.number}; "
                 f"an extension must be granted before its deadline passes"

@@ -37,6 +37,7 @@ def _rows(contest: Contest) -> list[dict[str, Any]]:
         for h in HandIn.objects.filter(contest=contest, version__isnull=False).select_related(
             "participant", "version"
         )
+        if h.version is not None
     }
     return [
         {
