@@ -89,10 +89,7 @@ EMAIL_USE_TLS = os.environ.get("AZUL_ARENA_EMAIL_TLS", "") == "1"
 DEFAULT_FROM_EMAIL = os.environ.get("AZUL_ARENA_EMAIL_FROM", "azul-arena@localhost")
 
 INSTALLED_APPS = [
-    # The admin without autodiscovery as Django starts: the organisers' admin modules are
-    # loaded by the URLs (urls.py), which only the web server reads, so a command (`server
-    # contest show`) does not pay for them.
-    "django.contrib.admin.apps.SimpleAdminConfig",
+    "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -7,8 +7,6 @@ from django.contrib.staticfiles.views import serve
 from django.urls import include, path, re_path
 from django.views.decorators.http import require_safe
 
-admin.autodiscover()  # each app's admin.py (settings: SimpleAdminConfig, not at start-up)
-
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("tournaments.server.web.urls")),
