@@ -173,7 +173,7 @@ class TermTests(TransactionTestCase):
         self.assertEqual(contest.state, Contest.FROZEN)
         with self.assertRaises(SubmissionError) as late:
             submit(teams["team-05"], [zip_bytes({"bot.py": RANDOM_BOT})])
-        self.assertIn(f"{contest.deadline:%Y-%m-%d %H:%M} UTC", str(late.exception))
+        self.assertIn(f"{contest.deadline:%Y-%m-%d %H:%M:%S} UTC", str(late.exception))
         self.assertIn("deadline", str(late.exception))
         # team-03 may still submit until its own deadline; it hands in when that passes.
         extended = submit(teams["team-03"], [zip_bytes({"bot.py": RANDOM_BOT, "v": b"2"})])
@@ -185,9 +185,15 @@ class TermTests(TransactionTestCase):
         lifecycle.advance(contest)
         handin = HandIn.objects.get(participant=teams["team-03"])
         self.assertEqual((handin.version_id, handin.sha256), (extended.pk, extended.sha256))
-        self.assertEqual(HandIn.objects.filter(contest=contest).count(), TEAMS - 2 + 2)
-        for h in HandIn.objects.filter(contest=contest).select_related("version"):
-            self.assertEqual(h.sha256, h.version.sha256)
+        handins = HandIn.objects.filter(contest=contest).select_related("version", "participant")
+        # Every team's is recorded: the broken ones' with nothing handed in, and why.
+        self.assertEqual(handins.filter(version__isnull=False).count(), TEAMS - 2 + 2)
+        self.assertEqual({h.participant.name for h in handins if h.version is None}, BROKEN)
+        for h in handins:
+            if h.version is None:
+                self.assertIn("failed validation", h.note)
+            else:
+                self.assertEqual(h.sha256, h.version.sha256)
 
         # -- the final tournament --------------------------------------------------------------
         summary = run_final(contest, concurrency=2)
@@ -204,7 +210,9 @@ class TermTests(TransactionTestCase):
             entries,
             {
                 h.participant.name
-                for h in HandIn.objects.filter(contest=contest).select_related("participant")
+                for h in HandIn.objects.filter(
+                    contest=contest, version__isnull=False
+                ).select_related("participant")
             },
         )
         self.assertGreaterEqual(min(sum(n in g.game.seats for g in games) for n in entries), 4)
@@ -219,9 +227,16 @@ class TermTests(TransactionTestCase):
                 for g in sorted(games, key=lambda g: g.game.index)
             ],
         )
-        header, rows = standings_rows(contest)
-        self.assertEqual(len(rows), len(entries))
+        header, every = standings_rows(contest)
         col = {name: i for i, name in enumerate(header)}
+        # Every team is listed: those that handed in nothing (the broken ones) unranked, with why.
+        unranked = {r[col["team"]]: r for r in every if not r[col["rank"]]}
+        self.assertEqual(set(unranked), BROKEN)
+        for row in unranked.values():
+            self.assertEqual(row[col["handed_in"]], "none")
+            self.assertIn("failed validation", row[col["why"]])
+        rows = [r for r in every if r[col["rank"]]]
+        self.assertEqual(len(rows), len(entries))
         for row in rows:
             r = ratings.rating(row[col["team"]])
             self.assertAlmostEqual(float(row[col["mu"]]), float(r.mu), places=3)
@@ -253,7 +268,7 @@ class TermTests(TransactionTestCase):
 
         # The whole contest as one archive: `tournament report` and `replay verify` read it.
         archive = self.tmp / "term.tar.gz"
-        count = write_archive(contest, archive)
+        count = write_archive(contest, archive, ladder_games=True)
         self.assertEqual(
             count, len(games) + Game.objects.filter(contest=contest, status=Game.DONE).count()
         )
@@ -288,9 +303,9 @@ class TermTests(TransactionTestCase):
         self.assertEqual(report.returncode, 0, report.stdout + report.stderr)
         self.assertIn("staff-greedy", (self.tmp / "r.html").read_text())
         exported = list(csv.reader(io.StringIO((out / "term" / "standings.csv").read_text())))
-        self.assertEqual(exported[1:], rows)
+        self.assertEqual(exported[1:], every)
         about = json.loads((out / "term" / "contest.json").read_text())
-        self.assertEqual(len(about["handins"]), TEAMS)
+        self.assertEqual(len(about["handins"]), TEAMS + 2)  # with the broken ones' (nothing)
 
         # -- results published: the standings become visible ---------------------------------
         lifecycle.set_state(contest, Contest.CLOSED)

@@ -153,6 +153,25 @@ class Contest(models.Model):
         return contest
 
     @classmethod
+    def front(cls) -> Contest:
+        """The contest of the site's front page and its sign-up: the one the site's setting
+        names (FRONT_CONTEST, `server run --contest`); else, while the default contest has
+        nobody in it, the one contest open (or the one contest past its draft); else the
+        default contest."""
+        if settings.FRONT_CONTEST:
+            named = cls.objects.filter(slug=settings.FRONT_CONTEST).first()
+            if named is not None:
+                return named
+        default = cls.current()
+        if default.participants.exists():
+            return default
+        others = list(cls.objects.exclude(pk=default.pk).exclude(state=cls.DRAFT)[:50])
+        open_ = [c for c in others if c.state == cls.OPEN]
+        if len(open_) == 1:
+            return open_[0]
+        return others[0] if len(others) == 1 else default
+
+    @classmethod
     def named(cls, slug: str | None) -> Contest:
         """The contest `slug` (None: the default one); Contest.DoesNotExist when unknown."""
         return cls.current() if slug is None else cls.objects.get(slug=slug)

@@ -32,18 +32,26 @@ class WorkerBeat(models.Model):
 
 
 class HandIn(models.Model):
-    """The version a participant handed in: its active version at its deadline, with the
-    archive's hash (what the final tournament plays, and what the grades name)."""
+    """What a participant handed in, decided once every version it sent before its deadline
+    is validated (`ladder.handins`): the version with the archive's hash (what the final
+    tournament plays, and what the grades name), or none, and why in a sentence."""
 
     contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="handins")
     participant = models.ForeignKey(
         "arena_contests.Participant", on_delete=models.CASCADE, related_name="handins"
     )
     version = models.ForeignKey(
-        "arena_submissions.Version", on_delete=models.PROTECT, related_name="+"
+        "arena_submissions.Version",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="empty: nothing handed in (the note says why)",
     )
-    sha256 = models.CharField(max_length=64)
+    sha256 = models.CharField(max_length=64, blank=True)
     at = models.DateTimeField(help_text="the deadline it was taken at")
+    note = models.TextField(blank=True, help_text="which version was handed in and why")
+    decided = models.DateTimeField(default=timezone.now, help_text="when it was decided")
 
     class Meta:
         constraints = [

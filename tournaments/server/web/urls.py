@@ -15,7 +15,7 @@ urlpatterns = [
     path(
         "welcome/<uidb64>/<token>/",
         auth.WelcomeView.as_view(
-            template_name="web/welcome.html", success_url=reverse_lazy("login")
+            template_name="web/welcome.html", success_url=reverse_lazy("home")
         ),
         name="welcome",
     ),
