@@ -13,8 +13,18 @@ def test_piped_output_keeps_paths_and_table_cells_whole(tmp_path: Path) -> None:
     record = deep / "game-record.json"
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     done = subprocess.run(
-        [sys.executable, "-m", "tournaments.cli", "match", "random", "greedy", "--seed", "1"]
-        + ["--replay", str(record)],
+        [
+            sys.executable,
+            "-m",
+            "tournaments.cli",
+            "match",
+            "random",
+            "greedy",
+            "--seed",
+            "1",
+            "--replay",
+            str(record),
+        ],
         capture_output=True,
         text=True,
         cwd=tmp_path,

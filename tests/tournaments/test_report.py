@@ -92,4 +92,4 @@ def test_an_early_score_interval_is_never_negative_and_reads_as_a_range() -> Non
     console = Console(record=True, width=200)
     console.print(leaderboard_table([row]))
     text = console.export_text()
-    assert f"55.0 (0.0–{hi:.1f})" in text and "(-" not in text, text
+    assert f"55.0 (0.0\u2013{hi:.1f})" in text and "(-" not in text, text

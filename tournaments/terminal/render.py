@@ -18,7 +18,7 @@ def _interval(low: float, high: float, fmt: str) -> str:
     if math.isnan(low) or math.isnan(high):
         return ""
     # An en dash: a hyphen between two numbers reads as a minus sign.
-    return f" [dim]({fmt.format(low)}–{fmt.format(high)})[/]"
+    return f" [dim]({fmt.format(low)}\u2013{fmt.format(high)})[/]"
 
 
 def leaderboard_table(
