@@ -221,6 +221,7 @@ def _participant_context(
     games = (
         seen.filter(version_id__in=[v.pk for v in versions], rank__isnull=False)
         .select_related("game", "version")
+        .prefetch_related("game__seats__version__participant")  # the opponents column
         .order_by("-game_id")[:20]
     )
     # Ratings and game counts are the standings: hidden with them.
