@@ -24,6 +24,7 @@ def click_move(driver: Any, move: str, seat: int) -> None:
 def play_to_the_end(driver: Any, timeout: float = 240) -> tuple[int, str]:
     """Click moves until the page says the game is over: how many moves were clicked, and the
     status line at the end."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
     clicked, last_ply = 0, -1
@@ -31,14 +32,19 @@ def play_to_the_end(driver: Any, timeout: float = 240) -> tuple[int, str]:
     while time.monotonic() < deadline:
         snap = driver.execute_script("return window.azulPlay && window.azulPlay.snapshot();")
         if snap and snap["result"]:
+            error = driver.find_element(By.CSS_SELECTOR, ".error").text
+            assert not error, f"the page's error: {error}"
             return clicked, driver.find_element(By.CSS_SELECTOR, ".status").text
         if snap and snap["your_turn"] and snap["ply"] != last_ply:
             # The move the page lists first, made with the board's clicks (not the list).
-            first = driver.find_element(By.CSS_SELECTOR, ".legal button.move")
-            move = first.get_attribute("data-move")
-            assert move == snap["legal"][0]["move"]
+            try:
+                first = driver.find_element(By.CSS_SELECTOR, ".legal button.move")
+                move = first.get_attribute("data-move")
+                assert move == snap["legal"][0]["move"]
+                click_move(driver, move, snap["seat"])
+            except StaleElementReferenceException:
+                continue  # the page redrew meanwhile (a poll): look again
             last_ply = snap["ply"]
-            click_move(driver, move, snap["seat"])
             clicked += 1
         time.sleep(0.05)
     raise AssertionError(f"the game did not end in {timeout} s ({clicked} moves clicked)")

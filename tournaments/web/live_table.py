@@ -45,7 +45,7 @@ class LiveTable:
         self.names = list(names)
         self.seat = seat
         self.view = view_for(ruleset)
-        self.game = new_game(ruleset, len(names), seed=seed, **(options or {}))
+        self.game = new_game(ruleset, len(names), seed=seed, first_player=0, **(options or {}))
         self.plies: list[dict[str, Any]] = []
         self.notes: list[str] = []
         self.result: dict[str, Any] | None = None

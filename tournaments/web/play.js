@@ -62,12 +62,19 @@ var AzulPlay = (function () {
     }
 
     function draw() {
+      snap.plies = snap.plies || [];
+      snap.notes = snap.notes || [];
+      snap.legal = snap.legal || [];
+      snap.names = snap.names || [];
       var data = {names: snap.names, layout: snap.layout, family: snap.family};
       var renderer = V.renderers[snap.family];
       var last = snap.plies.length ? snap.plies[snap.plies.length - 1] : null;
-      if (renderer) renderer.draw(drawing, snap.frame, data, last);
+      if (!snap.frame) drawing.textContent = "";
+      else if (renderer) renderer.draw(drawing, snap.frame, data, last);
       else drawing.innerHTML = "<pre>" + esc(JSON.stringify(snap.frame, null, 1)) + "</pre>";
-      q(".title").textContent = snap.names.join(" vs ") + " (" + snap.ruleset + ")";
+      if (snap.names.length) {
+        q(".title").textContent = snap.names.join(" vs ") + " (" + snap.ruleset + ")";
+      }
       var mine = snap.names[snap.seat];
       if (snap.result) {
         status.innerHTML = "<b class=\"over\">Game over.</b> " + esc(snap.result.text || "") +
@@ -99,6 +106,11 @@ var AzulPlay = (function () {
           return r.json();
         })
         .then(function (s) {
+          if (s.starting) {  // the game's process has not written the table yet
+            status.textContent = "Starting the game...";
+            timer = setTimeout(poll, POLL_SLOW / 2);
+            return;
+          }
           var changed = !snap || s.ply !== snap.ply || s.your_turn !== snap.your_turn ||
             !!s.result !== !!snap.result;
           snap = s;

@@ -22,15 +22,16 @@ from tournaments.web.replay_page import renderer_scripts
 MAX_BODY = 1024
 
 
-def play_page(table: LiveTable, state_url: str, move_url: str, csrf: str = "") -> str:
-    """The whole play page of `table` (the same page the contest server serves)."""
+def play_page(title: str, family: str, state_url: str, move_url: str, csrf: str = "") -> str:
+    """The whole play page of a game of `family` (the same page the contest server serves):
+    it reads the table at `state_url` and POSTs moves to `move_url`."""
     return render(
         "play.html",
-        title=" vs ".join(table.names),
+        title=title,
         styles=["viewer.css", "play.css"],
         scripts=["viewer.js", "play.js"],
         blocks={"play-config": {"state": state_url, "move": move_url, "csrf": csrf}},
-        inline_scripts=renderer_scripts([table.view.family]),
+        inline_scripts=renderer_scripts([family]),
     )
 
 
@@ -41,7 +42,8 @@ class PlayServer:
         self.table = table
         self.token = secrets.token_urlsafe(12)
         base = f"/{self.token}/"
-        page = play_page(table, base + "state", base + "move").encode()
+        title = " vs ".join(table.names)
+        page = play_page(title, table.view.family, base + "state", base + "move").encode()
         self.httpd = ThreadingHTTPServer((host, port), _handler(table, base, page))
         self.httpd.daemon_threads = True
         self._thread = threading.Thread(
