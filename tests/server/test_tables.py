@@ -77,9 +77,7 @@ class TableRules(TestCase):
         assert self.start(ann, 987654).status_code == 400
         # A contest hiding its standings offers only the reference bots.
         Contest.objects.filter(pk=Contest.current().pk).update(visibility=Contest.HIDDEN)
-        assert [v.pk for v in tables.opponents(Contest.current(), self.ann_user)] == [
-            self.ref_v.pk
-        ]
+        assert [v.pk for v in tables.opponents(Contest.current(), self.ann_user)] == [self.ref_v.pk]
         refused = self.start(ann, self.bob_v.pk)
         assert refused.status_code == 400 and b"pick a bot from the list" in refused.content
 
