@@ -15,7 +15,7 @@ var AzulPlay = (function () {
 
   function mount(root, config) {
     var snap = null, picked = null, busy = false, timer = null, changedAt = Date.now();
-    var pollFailed = false;
+    var pollFailed = false, inflight = false;
     root.classList.add("az", "az-play");
     root.innerHTML = "<h1 class=\"title\"></h1><div class=\"meta status\" role=\"status\" " +
       "aria-live=\"polite\"></div><div class=\"info error\" hidden></div>" +
@@ -100,12 +100,16 @@ var AzulPlay = (function () {
 
     function poll() {
       timer = null;
+      if (inflight) return;  // one request at a time; the one on its way polls again
+      inflight = true;
       fetch(config.state, {credentials: "same-origin", cache: "no-store"})
         .then(function (r) {
           if (!r.ok) throw new Error("the table answered " + r.status);
           return r.json();
         })
         .then(function (s) {
+          inflight = false;
+          if (snap && snap.result) return;
           if (s.starting) {  // the game's process has not written the table yet
             status.textContent = "Starting the game...";
             timer = setTimeout(poll, POLL_SLOW / 2);
@@ -121,6 +125,8 @@ var AzulPlay = (function () {
           }
         })
         .catch(function (err) {
+          inflight = false;
+          if (snap && snap.result) return;  // over: the local page may be gone, as it should
           pollFailed = true;
           showError(String(err.message || err) + "; trying again");
           timer = setTimeout(poll, POLL_SLOW * 2);
@@ -145,7 +151,8 @@ var AzulPlay = (function () {
           changedAt = Date.now();
           draw();
           if (timer !== null) clearTimeout(timer);
-          poll();
+          timer = null;
+          if (!inflight) poll();
         })
         .catch(function (err) { busy = false; showError(String(err.message || err)); });
     }
