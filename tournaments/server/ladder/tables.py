@@ -115,6 +115,20 @@ def may_see(table: TableGame, user: Any, session_key: str) -> bool:
     return bool(session_key) and secrets.compare_digest(table.visitor, session_key)
 
 
+def of_person(contest: Contest, user: Any, session_key: str) -> Any:
+    """The person's tables in `contest`, newest first (what `may_see` lets them open)."""
+    from django.db.models import Q
+
+    tables = TableGame.objects.filter(contest=contest)
+    if user.is_authenticated:
+        mine = Q(participant__members=user) | Q(participant=None, visitor=f"staff:{user.pk}")
+    elif session_key:
+        mine = Q(participant=None, visitor=session_key)
+    else:
+        return tables.none()
+    return tables.filter(mine).select_related("opponent__participant").order_by("-pk")
+
+
 def answer(table_id: int, move: Any) -> str:
     """The page's move for the table's pending question: accepted if the engine listed it
     (the game's thread checks it again before playing it)."""

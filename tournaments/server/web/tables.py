@@ -54,14 +54,7 @@ def choose(request: HttpRequest, slug: str | None = None) -> HttpResponse:
             error = str(exc) if isinstance(exc, tables.TableError) else "pick a bot and a seat"
         else:
             return redirect("table", table.pk)
-    key = request.session.session_key or ""
-    recent = [
-        t
-        for t in TableGame.objects.filter(contest=contest)
-        .select_related("opponent__participant", "participant")
-        .order_by("-pk")[:200]
-        if tables.may_see(t, request.user, key)
-    ][:10]
+    recent = tables.of_person(contest, request.user, request.session.session_key or "")[:10]
     return render(
         request,
         "web/play.html",
