@@ -308,8 +308,7 @@ def _answers(seats: Seats, time_per_move: float, grace: float, replays: list[str
     # The first fault's own words (a crash's exception and line), else the kinds of faults.
     why = next((why_it_ended(s) for _, _, s in seats if s.substituted and s.detail), None)
     played_for = (
-        f" ({substituted} more played by the referee after its faults: "
-        f"{why or ', '.join(kinds)})"
+        f" ({substituted} more played by the referee after its faults: {why or ', '.join(kinds)})"
         if substituted
         else ""
     )

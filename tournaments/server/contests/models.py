@@ -74,6 +74,9 @@ class Contest(models.Model):
     challenge_quota = models.PositiveIntegerField(
         default=5, help_text="unranked challenge games per participant per day"
     )
+    visitors_may_play = models.BooleanField(
+        default=False, help_text="visitors (not signed in) may play the bots in the browser"
+    )
     final_games_per_pairing = models.PositiveSmallIntegerField(
         default=2, help_text="final round-robin: games per group, seats rotated on one deal"
     )
