@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from referee.engine.bag import write_packed
 from referee.engine.classic.game import ClassicGame
 from referee.engine.game import OVER, WALL
 
@@ -75,11 +76,11 @@ def write_features(game: ClassicGame, seat: int, out: Any, at: int) -> None:
                 out[base] = low * 0.25
             code >>= 3
             base += 1
-    _write_packed(out, at + CENTRE, game._centre, 20)
+    write_packed(out, at + CENTRE, game._centre, 20)
     if game._marker_in_centre:
         out[at + MARKER_IN_CENTRE] = 1.0
-    _write_packed(out, at + BAG, game._bag, 20)
-    _write_packed(out, at + LID, game._lid, 20)
+    write_packed(out, at + BAG, game._bag, 20)
+    write_packed(out, at + LID, game._lid, 20)
     out[at + ROUND] = game.round / 10
     out[at + PLAYERS + p - 2] = 1.0
     phase = game.phase
@@ -97,16 +98,6 @@ def write_features(game: ClassicGame, seat: int, out: Any, at: int) -> None:
         out[at + MARKER_HOLDER + (marker - seat) % p] = 1.0
     for r in range(p):
         _write_seat(game, (seat + r) % p, out, at, r)
-
-
-def _write_packed(out: Any, base: int, packed: int, per_colour: int) -> None:
-    """A multiset packed 8 bits per colour, as counts / per_colour."""
-    while packed:
-        count = packed & 255
-        if count:
-            out[base] = count / per_colour
-        packed >>= 8
-        base += 1
 
 
 def _write_seat(game: ClassicGame, s: int, out: Any, at: int, r: int) -> None:

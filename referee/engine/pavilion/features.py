@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from referee.engine.bag import write_packed
 from referee.engine.game import OVER
 from referee.engine.pavilion.game import PavilionGame
 from referee.engine.pavilion.tables import BONUS, PLAY
@@ -73,7 +74,7 @@ def write_features(game: PavilionGame, seat: int, out: Any, at: int) -> None:
                 out[base] = low * 0.25
             code >>= 3
             base += 1
-    _write_packed(out, at + CENTRE, game._centre, 22)
+    write_packed(out, at + CENTRE, game._centre, 22)
     if game._marker_in_centre:
         out[at + MARKER_IN_CENTRE] = 1.0
     supply = game._supply
@@ -81,8 +82,8 @@ def write_features(game: PavilionGame, seat: int, out: Any, at: int) -> None:
         colour = supply[i]
         if colour >= 0:
             out[at + SUPPLY + 6 * i + colour] = 1.0
-    _write_packed(out, at + BAG, game._bag, 22)
-    _write_packed(out, at + DEPOT, game._depot, 22)
+    write_packed(out, at + BAG, game._bag, 22)
+    write_packed(out, at + DEPOT, game._depot, 22)
     out[at + ROUND] = game.round / 6
     out[at + PLAYERS + p - 2] = 1.0
     phase = game.phase
@@ -102,16 +103,6 @@ def write_features(game: PavilionGame, seat: int, out: Any, at: int) -> None:
         _write_seat(game, (seat + r) % p, out, at, r)
 
 
-def _write_packed(out: Any, base: int, packed: int, per_colour: int) -> None:
-    """A multiset packed 8 bits per colour, as counts / per_colour."""
-    while packed:
-        count = packed & 255
-        if count:
-            out[base] = count / per_colour
-        packed >>= 8
-        base += 1
-
-
 def _write_seat(game: PavilionGame, s: int, out: Any, at: int, r: int) -> None:
     """Seat `s`'s blocks, at place `r` (0 = the seat observing)."""
     out[at + PRESENT + r] = 1.0
@@ -120,8 +111,8 @@ def _write_seat(game: PavilionGame, s: int, out: Any, at: int, r: int) -> None:
         out[at + SCORES + r] = score / 100
     if game._passed >> s & 1:
         out[at + PASSED + r] = 1.0
-    _write_packed(out, at + HAND + 6 * r, game._hands[s], 22)
-    _write_packed(out, at + KEPT + 6 * r, game._kept[s], 4)
+    write_packed(out, at + HAND + 6 * r, game._hands[s], 22)
+    write_packed(out, at + KEPT + 6 * r, game._kept[s], 4)
     cells = game._star_cells
     for star in range(7):
         spaces = cells[7 * s + star]
