@@ -39,6 +39,7 @@ def browser_for_class(request: Any) -> Iterator[None]:
         yield
 
 
+@pytest.mark.slow  # a live server measured in chromium: `make test-slow`, run by CI
 @pytest.mark.usefixtures("browser_for_class")
 class PageLayoutTests(LiveServerTestCase):
     browser: Any

@@ -35,6 +35,7 @@ fetch(url, {method: "POST", credentials: "same-origin", body: body,
     return driver.execute_async_script(script, url, body)  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow  # a server demo and a whole game in chromium: `make test-slow`, run by CI
 def test_a_participant_plays_a_reference_bot_in_the_browser(browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait

@@ -12,6 +12,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.web.conftest import CLI, ROOT
 from tests.web.play_clicks import play_to_the_end
 
@@ -48,6 +50,7 @@ def _post(url: str, body: bytes, kind: str = "application/json") -> tuple[int, d
         return err.code, json.loads(err.read())
 
 
+@pytest.mark.slow  # a whole game clicked in chromium: `make test-slow`, run by CI
 def test_a_whole_game_on_the_local_page(browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
