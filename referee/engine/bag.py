@@ -117,3 +117,17 @@ def write_packed(out: Any, base: int, packed: int, per_colour: int) -> None:
             out[base] = count / per_colour
         packed >>= 8
         base += 1
+
+
+def write_factories(out: Any, base: int, factories: Any, colours: int) -> None:
+    """Factories' tiles (a code each, 3 bits of count per colour) written as count / 4, one
+    row of `colours` cells per factory from `out[base]`: only the colours present."""
+    for f in range(len(factories)):
+        code = factories[f]
+        cell = base + colours * f
+        while code:  # most factories hold one to four colours
+            low = code & 7
+            if low:
+                out[cell] = low * 0.25
+            code >>= 3
+            cell += 1

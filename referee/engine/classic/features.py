@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from referee.engine.bag import write_packed
+from referee.engine.bag import write_factories, write_packed
 from referee.engine.classic.game import ClassicGame
 from referee.engine.game import OVER, WALL
 
@@ -66,16 +66,7 @@ WALL_COLUMNS: Final = 393
 def write_features(game: ClassicGame, seat: int, out: Any, at: int) -> None:
     """The position seen from `seat` into out[at : at + SIZE], which must be zeros."""
     p = game.players
-    factories = game._factories
-    for f in range(len(factories)):
-        code = factories[f]
-        base = at + FACTORIES + 5 * f
-        while code:  # 3 bits of count per colour; most factories hold one to four colours
-            low = code & 7
-            if low:
-                out[base] = low * 0.25
-            code >>= 3
-            base += 1
+    write_factories(out, at + FACTORIES, game._factories, 5)
     write_packed(out, at + CENTRE, game._centre, 20)
     if game._marker_in_centre:
         out[at + MARKER_IN_CENTRE] = 1.0

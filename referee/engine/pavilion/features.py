@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from referee.engine.bag import write_packed
+from referee.engine.bag import write_factories, write_packed
 from referee.engine.game import OVER
 from referee.engine.pavilion.game import PavilionGame
 from referee.engine.pavilion.tables import BONUS, PLAY
@@ -64,16 +64,7 @@ STAR_COLOURS: Final = 384
 def write_features(game: PavilionGame, seat: int, out: Any, at: int) -> None:
     """The position seen from `seat` into out[at : at + SIZE], which must be zeros."""
     p = game.players
-    factories = game._factories
-    for f in range(len(factories)):
-        code = factories[f]
-        base = at + FACTORIES + 6 * f
-        while code:  # 3 bits of count per colour
-            low = code & 7
-            if low:
-                out[base] = low * 0.25
-            code >>= 3
-            base += 1
+    write_factories(out, at + FACTORIES, game._factories, 6)
     write_packed(out, at + CENTRE, game._centre, 22)
     if game._marker_in_centre:
         out[at + MARKER_IN_CENTRE] = 1.0
