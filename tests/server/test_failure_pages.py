@@ -97,6 +97,7 @@ class LivePageTests(LiveServerTestCase):
         assert "ValueError: oops 3" in mark.text
 
     def test_the_version_page_refreshes_itself_until_validated(self) -> None:
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.common.by import By
 
         contest = Contest.current()
@@ -112,9 +113,12 @@ class LivePageTests(LiveServerTestCase):
         validate(claimed, isolation="process")
         deadline = time.monotonic() + 20  # the page polls every 3 s; no reload by hand here
         while time.monotonic() < deadline:
-            state = self.browser.find_element(By.ID, "state")
-            if "failed" in (state.get_attribute("class") or ""):
-                break
+            try:
+                state = self.browser.find_element(By.ID, "state")
+                if "failed" in (state.get_attribute("class") or ""):
+                    break
+            except StaleElementReferenceException:
+                pass  # htmx swapped the element between finding it and reading it: look again
             time.sleep(0.3)
         assert CRASH_WORDS in self.browser.find_element(By.ID, "state").text
 
