@@ -27,6 +27,7 @@ import random
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from tournaments.schedule import deal_seed
@@ -128,6 +129,10 @@ def shifted(pool: list[Pair], effect: float) -> list[Pair]:
     return [((a, m1 + shift), (b, m2 + shift)) for (a, m1), (b, m2) in pool]
 
 
+def _one_game(rng: random.Random, games: list[Game]) -> tuple[Game]:
+    return (rng.choice(games),)
+
+
 def run_arms(
     pool: list[Pair],
     same: list[Pair],
@@ -146,8 +151,8 @@ def run_arms(
     for prefix, pairs in worlds.items():
         flat = [g for pair in pairs for g in pair]
         kinds: dict[str, tuple[Draw, int]] = {
-            "duplicate": (lambda pairs=pairs: rng.choice(pairs), 2),
-            "independent": (lambda flat=flat: (rng.choice(flat),), 1),
+            "duplicate": (partial(rng.choice, pairs), 2),
+            "independent": (partial(_one_game, rng, flat), 1),
         }
         for kind, (draw, per) in kinds.items():
             arm = Arm([], {"H1": 0, "H0": 0, "inconclusive": 0})
