@@ -16,6 +16,9 @@ the log-likelihood ratio of the observed counts under the two is compared with W
 log(beta / (1 - alpha)) and log((1 - beta) / alpha) after every pair. Any other set of
 outcome values works the same way: independent games are the trinomial 0, 1/2, 1.
 
+`MarginSprt` (below) tests the same hypotheses on point margins instead of ranks, through the
+normal model of a game's margin (`bot compare --statistic margin`).
+
 Pure functions, no I/O: tests/tournaments/test_sprt.py checks the error rates by simulation.
 """
 
