@@ -102,10 +102,13 @@ def test_the_tally_reads_pairs_in_order_and_stops_at_the_first_decision() -> Non
 
 
 @pytest.mark.slow
-def test_a_stronger_mcts_is_found_better(tmp_path: Path) -> None:
+@pytest.mark.parametrize("statistic", ["wdl", "margin"])
+def test_a_stronger_mcts_is_found_better(tmp_path: Path, statistic: str) -> None:
     code, out, err = compare(
         "mcts:iterations=200",
         "mcts:iterations=50",
+        "--statistic",
+        statistic,
         "--ruleset",
         "azul",
         "--seed",
@@ -122,7 +125,8 @@ def test_a_stronger_mcts_is_found_better(tmp_path: Path) -> None:
     )
     assert code == 0, err
     assert out["verdict"] == "H1" and out["llr"] >= out["bounds"][1] and out["elo"] > 100
-    assert KEYS <= set(out) and out["wins"] > out["losses"]
+    assert KEYS <= set(out) and out["wins"] > out["losses"] and out["statistic"] == statistic
+    assert out["margin"] > 0 and out["wdl_elo_ci"][0] < out["wdl_elo"] < out["wdl_elo_ci"][1]
 
 
 @pytest.mark.slow  # a sequential test to its end through the referee: `make test-slow`, run by CI
