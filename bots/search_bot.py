@@ -181,10 +181,11 @@ class SearchBot(sdk.Bot):
         `move_gains` (one public-state read for all of them) keeps the `2 * width` likeliest;
         these are valued by the projection of the mover's round end and ordered."""
         mover = state.turn
-        if len(moves) > 2 * width:
-            gains = pavilion.move_gains(state.to_state(), moves)
-            keep = sorted(range(len(moves)), key=gains.__getitem__)[-2 * width :]
-            moves = [moves[i] for i in keep]
+        gains = pavilion.move_gains(state.to_state(), moves)
+        # The likeliest first: the projection ties passes that keep as many tiles (it credits
+        # every kept tile alike), and the sort below keeps their order.
+        keep = sorted(range(len(moves)), key=lambda i: -gains[i])[: 2 * width]
+        moves = [moves[i] for i in keep]
         scored = []
         for move in moves:
             # A projection not yet cached can take a millisecond or two: the clock is read
