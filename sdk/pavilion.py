@@ -354,8 +354,10 @@ def project_all(game: Any, next_round: bool = False) -> list[float]:
 def move_gains(state: dict[str, Any], moves: Any) -> list[float]:
     """A quick guess, for each of `moves` (legal in `state`, a to_state() dict), of what it
     brings the seat to move right away: points, tiles won or spent (valued as in
-    `evaluate_board`), progress towards bonuses. No copy of the game: for the inner loops of a
-    search (the mcts bot ranks and plays out with it)."""
+    `evaluate_board`), progress towards bonuses; a pass, the tiles it keeps by what they buy
+    next round (`next_round_values`: which tiles to keep is a decision, and next round's wild
+    colour is known). No copy of the game: for the inner loops of a search (the mcts bot
+    ranks its moves with it, the search bot picks the moves it projects)."""
     seat = state["turn"]
     board = state["boards"][seat]
     wild = state["wild"]
