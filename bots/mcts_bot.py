@@ -46,11 +46,12 @@ four tiles for the next round, and the next round's wild colour is known in adva
 order): a kept tile of that colour will pay for any placement, one of a colour with room left
 on the seat's stars for some, one of a colour with no room for none (it costs its point at the
 game's end all the same). The leaf's projection chooses and values the kept tiles by that
-(`round_end_values(next_round=True)`, `sdk.pavilion.next_round_values`), where search's credits
-every kept tile alike; so the tree judges a pass, and the takes that lead to it, by the
-next round too. And who starts it: the holder of the start-player token places first (the
-first pick of the bonus tiles) and takes first next round; search sees only what taking the
-token costs (a point a tile), mcts's leaves credit it `sdk.pavilion.START_TOKEN` as well.
+(`round_end_values(next_round=True)`, `sdk.pavilion.next_round_values`), where search's
+leaves credit every kept tile alike (only its move ordering tells them apart); so the tree
+judges a pass, and the takes that lead to it, by the next round too. And who starts it: the
+holder of the start-player token places first (the first pick of the bonus tiles) and takes
+first next round; search sees only what taking the token costs (a point a tile), mcts's leaves
+credit it `sdk.pavilion.START_TOKEN` as well.
 The ladder it makes with the other bots is measured in docs/bots.md.
 
 Weaknesses: the playout policy is a guess and the bot trusts its averages (a line the policy

@@ -25,8 +25,9 @@ tiles and dropping the rest (`sdk.pavilion.project_board`). So a take is judged 
 placements it pays for, not by a flat value per tile. The placement phase offers hundreds of
 moves (every space with every number of wild tiles, every choice of tiles kept when passing),
 so a node first keeps the likeliest by the quick guess `sdk.pavilion.move_gains` and orders
-those by the same projection, for the mover. Turns do not alternate there (bonus tiles,
-players who passed): each node asks whose turn it is.
+those by the same projection, for the mover (the guess breaks the projection's ties: which
+tiles a pass keeps, valued by what they buy next round). Turns do not alternate there (bonus
+tiles, players who passed): each node asks whose turn it is.
 
 Weaknesses, which the mcts bot addresses: every leaf is only a heuristic guess, so a move whose
 worth shows after the horizon (tiles taken now, placed ten plies later) is judged by that guess;
@@ -181,10 +182,11 @@ class SearchBot(sdk.Bot):
         `move_gains` (one public-state read for all of them) keeps the `2 * width` likeliest;
         these are valued by the projection of the mover's round end and ordered."""
         mover = state.turn
-        if len(moves) > 2 * width:
-            gains = pavilion.move_gains(state.to_state(), moves)
-            keep = sorted(range(len(moves)), key=gains.__getitem__)[-2 * width :]
-            moves = [moves[i] for i in keep]
+        gains = pavilion.move_gains(state.to_state(), moves)
+        # The likeliest first: the projection ties passes that keep as many tiles (it credits
+        # every kept tile alike), and the sort below keeps their order.
+        keep = sorted(range(len(moves)), key=lambda i: -gains[i])[: 2 * width]
+        moves = [moves[i] for i in keep]
         scored = []
         for move in moves:
             # A projection not yet cached can take a millisecond or two: the clock is read

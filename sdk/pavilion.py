@@ -187,23 +187,47 @@ def _best_placement(
             continue
         filled = 6 - star.count(".")
         star_gain = PROGRESS * _star_bonus(state, index, star) * (2 * filled + 1) / 36
+        spaces = None  # (space, cost, gain before the tiles spent): once a colour can pay
         for colour in _allowed(state, index, star):
             have = counts[colour]
-            for space in range(6):
-                cost = numbers[index][space]
-                if star[space] != "." or not have or have + (colour != wild) * wilds < cost:
+            if not have:
+                continue
+            if spaces is None:
+                spaces = _space_gains(stars, index, numbers[index], star_gain, number_gain)
+            can_pay = have + (colour != wild) * wilds
+            for space, cost, gain in spaces:
+                if can_pay < cost:
                     continue
                 # A wild tile placed as itself pays with its own colour only.
                 own = min(have, cost) if colour != wild else 0
                 paid = cost - own
-                gain = 1.0 + _run(star, space) + star_gain
-                if space < 4:
-                    gain += number_gain[space]
-                gain += TILE * _structure_tiles(stars, index, space)
                 gain -= TILE * own + WILD_TILE * paid
                 if gain > best_gain:
                     best, best_gain = (index, space, colour, own, paid), gain
     return best
+
+
+def _space_gains(
+    stars: list[str],
+    index: int,
+    costs: tuple[int, ...],
+    star_gain: float,
+    number_gain: list[float],
+) -> list[tuple[int, int, float]]:
+    """_best_placement's gains of star `index`'s empty spaces before the tiles they cost: the
+    placement's points, bonus progress and bonus tiles (the same for every colour, so computed
+    once a star rather than once a colour)."""
+    star = stars[index]
+    out = []
+    for space in range(6):
+        if star[space] != ".":
+            continue
+        gain = 1.0 + _run(star, space) + star_gain
+        if space < 4:
+            gain += number_gain[space]
+        gain += TILE * _structure_tiles(stars, index, space)
+        out.append((space, costs[space], gain))
+    return out
 
 
 def next_round_values(state: dict[str, Any], stars: list[str]) -> dict[str, float]:
@@ -330,16 +354,18 @@ def project_all(game: Any, next_round: bool = False) -> list[float]:
 def move_gains(state: dict[str, Any], moves: Any) -> list[float]:
     """A quick guess, for each of `moves` (legal in `state`, a to_state() dict), of what it
     brings the seat to move right away: points, tiles won or spent (valued as in
-    `evaluate_board`), progress towards bonuses. No copy of the game: for the inner loops of a
-    search (the mcts bot ranks and plays out with it)."""
+    `evaluate_board`), progress towards bonuses; a pass, the tiles it keeps by what they buy
+    next round (`next_round_values`: which tiles to keep is a decision, and next round's wild
+    colour is known). No copy of the game: for the inner loops of a search (the mcts bot
+    ranks its moves with it, the search bot picks the moves it projects)."""
     seat = state["turn"]
     board = state["boards"][seat]
     wild = state["wild"]
-    last_round = state["round"] >= ROUNDS
     hand = board["tiles"]
     stars = board["stars"]
     score = board["score"]
     numbers = _space_numbers(state["ruleset"])
+    worth: dict[str, float] | None = None  # next_round_values, when a pass is among the moves
     gains = []
     for move in moves:
         if move.is_take:
@@ -367,11 +393,13 @@ def move_gains(state: dict[str, Any], moves: Any) -> list[float]:
                 gain += PROGRESS * NUMBER_BONUS[move.space] * ((covered + 1) ** 2 - covered**2) / 49
             gains.append(gain)
         elif move.is_pass:
-            kept = move.n_keep
-            dropped = len(hand) - kept
-            gains.append(
-                -min(score, dropped) - TILE * len(hand) + (-1.0 if last_round else KEPT) * kept
-            )
+            # The kept tiles by what they buy next round (its wild colour is known), so that
+            # passes keeping as many tiles are not tied: which four to keep is a decision.
+            if worth is None:
+                worth = next_round_values(state, stars)
+            dropped = len(hand) - move.n_keep
+            kept = sum(worth[c] * ((move.keep >> 8 * k) & 255) for k, c in enumerate(LETTERS))
+            gains.append(-min(score, dropped) - TILE * len(hand) + kept)
         else:  # a bonus tile
             gains.append(WILD_TILE if LETTERS[move.colour] == wild else TILE)
     return gains

@@ -7,6 +7,9 @@ import copy
 import itertools
 from typing import Any
 
+import pytest
+
+from referee.engine import game_from_state
 from sdk.pavilion import (
     DEAD_KEPT,
     KEPT,
@@ -14,6 +17,7 @@ from sdk.pavilion import (
     START_TOKEN,
     STRUCTURES,
     evaluate_board,
+    move_gains,
     next_round_values,
     project_board,
 )
@@ -251,3 +255,17 @@ def test_the_start_player_token_is_worth_its_first_moves_before_the_last_round()
     assert abs(gained - START_TOKEN) < 1e-9
     holder["round"] = other["round"] = 6
     assert project_board(holder, 0, next_round=True) == project_board(other, 0, next_round=True)
+
+
+def test_the_quick_guess_keeps_next_round_s_wild_tile_over_a_dead_one() -> None:
+    # Five purple tiles (no room left) and a yellow one (wild next round): passes keeping as
+    # many tiles used to tie, so the bots chose which to keep at random.
+    s = round_3(stars=NO_ROOM, tiles="PPPPPY")
+    seen = s["supply"] + "".join(b["tiles"] + "".join(b["stars"]) for b in s["boards"])
+    s["bag"] = "".join(c * (22 - seen.count(c)) for c in "PGOYBR")  # the game's 132 tiles
+    game = game_from_state(s, 1)
+    passes = {str(m): m for m in game.legal_moves() if m.is_pass}
+    gains = dict(zip(passes, move_gains(game.to_state(), list(passes.values())), strict=True))
+    assert gains["pass:PPPY"] - gains["pass:PPPP"] == pytest.approx(NEXT_WILD_KEPT - DEAD_KEPT)
+    assert gains["pass:Y"] > gains["pass:P"]
+    assert max(gains, key=gains.__getitem__) == "pass:PPPY"

@@ -51,6 +51,21 @@ def test_a_multiplayer_game_counts_for_every_pair_in_it() -> None:
     assert ladder.faults() == 1
 
 
+def test_a_bot_s_mean_rank_has_its_95_percent_interval() -> None:
+    # The 3- and 4-player ladder holds where neighbours' intervals do not overlap.
+    ladder = Ladder(["a", "b", "c"])
+    for ranks in ([1, 2, 3], [1, 3, 2], [2, 1, 3], [1, 2, 3]):
+        ladder.add(("a", "b", "c"), scores=[0, 0, 0], ranks=ranks, faults=[0, 0, 0])
+    a = ladder.by_bot["a"]
+    low, high = a.rank_interval()
+    # ranks 1, 1, 2, 1: mean 1.25, sd 0.5, t(3) = 3.182: 1.25 +- 0.80, clipped at rank 1.
+    assert a.mean_rank == 1.25
+    assert low == 1.0 and high == pytest.approx(1.25 + 3.182 * 0.5 / 2, abs=1e-3)
+    assert a.as_dict()["rank_ci95"] == [1.0, round(high, 3)]
+    c_low, c_high = ladder.by_bot["c"].rank_interval()  # ranks 3, 2, 3, 3: 2.75 +- 0.80
+    assert (c_low, c_high) == pytest.approx((2.75 - 0.7955, 2.75 + 0.7955), abs=1e-3)
+
+
 def test_bench_strength_with_three_players_in_process() -> None:
     result = CliRunner().invoke(
         app,
@@ -84,6 +99,7 @@ def test_bench_strength_with_three_players_in_process() -> None:
     assert all(p["games"] == 3 for p in data["pairs"])
     by_name = {b["name"]: b for b in data["bots"]}
     assert by_name["random"]["mean_rank"] == 3.0  # last in every game
+    assert by_name["random"]["rank_ci95"] == [3.0, 3.0]
     assert data["faults"] == sum(b["faults"] for b in data["bots"])
 
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
 from referee import run_loop
-from tournaments.report import wilson
+from tournaments.report import mean_interval, wilson
 
 # The reference bots, weakest first: the ladder's rungs (docs/bots.md).
 REFERENCE_BOTS = ("random", "greedy", "search", "mcts")
@@ -73,16 +73,24 @@ class BotResult:
     firsts: int = 0  # games it ranked first in (alone or shared)
     points: int = 0
     faults: int = 0  # timeouts, illegal moves, errors, crashes...
+    ranks: list[int] = field(default_factory=list)  # one per game, for the interval
 
     @property
     def mean_rank(self) -> float:
         return self.rank_total / self.games if self.games else 0.0
+
+    def rank_interval(self) -> tuple[float, float]:
+        """The 95% interval of the mean rank (NaN below two games): with 3 or 4 players the
+        ladder's order holds where neighbours' intervals do not overlap."""
+        _, low, high = mean_interval(self.ranks, lowest=1.0)
+        return low, high
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "games": self.games,
             "mean_rank": round(self.mean_rank, 3),
+            "rank_ci95": [round(x, 3) for x in self.rank_interval()],
             "firsts": self.firsts,
             "mean_score": round(self.points / max(1, self.games), 2),
             "faults": self.faults,
@@ -130,6 +138,7 @@ class Ladder:
             bot = self.by_bot[name]
             bot.games += 1
             bot.rank_total += ranks[i]
+            bot.ranks.append(ranks[i])
             bot.firsts += ranks[i] == 1
             bot.points += scores[i]
             bot.faults += faults[i]

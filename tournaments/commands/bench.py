@@ -813,14 +813,15 @@ def _show_strength(
             cells.append(f"{rate:.0%} ({low:.0%}-{high:.0%}) {n}")
         matrix.add_row(a, *cells)
     console.print(matrix)
-    table = Table()
+    table = Table(caption="mean rank with its 95% interval")
     for col in ("bot", "games", "mean rank", "firsts", "mean score", "faults"):
         table.add_column(col)
     for r in sorted(ladder.by_bot.values(), key=lambda r: r.mean_rank):
+        low, high = r.rank_interval()
         table.add_row(
             r.name,
             str(r.games),
-            f"{r.mean_rank:.2f}",
+            f"{r.mean_rank:.2f} ({low:.2f}-{high:.2f})" if r.games > 1 else f"{r.mean_rank:.2f}",
             str(r.firsts),
             f"{r.points / max(1, r.games):.1f}",
             str(r.faults) if not r.faults else f"[bold red]{r.faults}[/]",
