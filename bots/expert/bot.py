@@ -74,6 +74,7 @@ class ExpertBot(sdk.Bot):
         self.iterations = iterations
         self.simulations = 0  # of the last decision
         self.solved = False  # whether the last decision was the exact search's
+        self.solver_nodes = 0  # positions the last decision's exact search visited (0: none)
         self.tree: tuple[Any, Node] | None = None  # (position, node) after the last move
         self.unsolved = (-1, 0)  # (round, tiles left) where the exact search did not fit
 
@@ -84,6 +85,7 @@ class ExpertBot(sdk.Bot):
 
     def choose_move(self, state: Any) -> Any:
         moves = state.legal_moves()
+        self.simulations, self.solver_nodes, self.solved = 0, 0, False
         if len(moves) == 1:
             return moves[0]
         fixed = self.iterations
@@ -120,6 +122,8 @@ class ExpertBot(sdk.Bot):
         except OutOfBudget:
             self.unsolved = (state.round, tiles)
             return None
+        finally:
+            self.solver_nodes = solver.nodes
         self.tree = None
         return move
 

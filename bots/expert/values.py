@@ -74,30 +74,76 @@ _BOARD_VALUES: dict[tuple[Any, ...], float] = {}
 def _classic_values(state: Any) -> list[float]:
     """Every seat's value in a ClassicGame: `sdk.helpers.evaluate_board` (the score after the
     round's wall-tiling and floor, partial lines), its credit for the end bonuses in progress
-    replaced by `projected_bonuses`; cached by each seat's fields."""
+    replaced by `projected_bonuses`; cached by each seat's fields (the key is built from the
+    engine's lists directly: this runs twice a simulation)."""
     gray, over = state._gray, state.phase == "over"
     colours, counts, floors = state._line_colour, state._line_count, state._floor_count
     walls, scores, cells = state._wall, state._scores, state._cells
-    rounds = rounds_left(walls)
+    rounds = _rounds_left_cached(walls)
     values = []
+    get = _BOARD_VALUES.get
     for p in range(state.players):
         b = 5 * p
-        lines = tuple(zip(colours[b : b + 5], counts[b : b + 5], strict=True))
-        key = (scores[p], walls[p], cells[p] if gray else 0, lines, floors[p], gray, over, rounds)
-        value = _BOARD_VALUES.get(key)
+        key = (
+            scores[p],
+            walls[p],
+            cells[p] if gray else 0,
+            tuple(colours[b : b + 5]),
+            tuple(counts[b : b + 5]),
+            floors[p],
+            gray,
+            over,
+            rounds,
+        )
+        value = get(key)
         if value is None:
-            cells_p = _cells(walls[p], cells[p]) if gray else {}
-            board = Board(scores[p], walls[p], list(lines), floors[p], cells_p)
-            value = evaluate_board(board, gray, over)
-            if not over and PROJECT:
-                colour_counts = _colour_counts(walls[p], cells_p, gray)
-                value += projected_bonuses(walls[p], colour_counts, rounds)
-                value -= 0.5 * _helpers_progress(walls[p], colour_counts)
+            value = _board_value(state, p, rounds)
             if len(_BOARD_VALUES) > 200_000:
                 _BOARD_VALUES.clear()
             _BOARD_VALUES[key] = value
         values.append(value)
     return values
+
+
+def _board_value(state: Any, p: int, rounds: int) -> float:
+    """Seat `p`'s board value (see `_classic_values`), uncached."""
+    gray, over = state._gray, state.phase == "over"
+    b = 5 * p
+    lines = list(zip(state._line_colour[b : b + 5], state._line_count[b : b + 5], strict=True))
+    wall = state._wall[p]
+    cells_p = _cells(wall, state._cells[p]) if gray else {}
+    board = Board(state._scores[p], wall, lines, state._floor_count[p], cells_p)
+    value = evaluate_board(board, gray, over)
+    if not over and PROJECT:
+        key = (wall, state._cells[p] if gray else 0, rounds)
+        shift = _BONUS_SHIFT.get(key)
+        if shift is None:
+            colour_counts = _colour_counts(wall, cells_p, gray)
+            shift = projected_bonuses(wall, colour_counts, rounds)
+            shift -= 0.5 * _helpers_progress(wall, colour_counts)
+            if len(_BONUS_SHIFT) > 50_000:
+                _BONUS_SHIFT.clear()
+            _BONUS_SHIFT[key] = shift
+        value += shift
+    return value
+
+
+# `_board_value`'s bonus term by wall (and rounds left): a wall changes only at a round's end.
+_BONUS_SHIFT: dict[tuple[int, int, int], float] = {}
+
+
+_ROUNDS_LEFT: dict[tuple[int, ...], int] = {}
+
+
+def _rounds_left_cached(walls: list[int]) -> int:
+    """`rounds_left` by the walls (they change only at a round's end: one entry a round)."""
+    key = tuple(walls)
+    rounds = _ROUNDS_LEFT.get(key)
+    if rounds is None:
+        if len(_ROUNDS_LEFT) > 10_000:
+            _ROUNDS_LEFT.clear()
+        rounds = _ROUNDS_LEFT[key] = rounds_left(walls)
+    return rounds
 
 
 PROJECT = True
