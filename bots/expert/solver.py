@@ -135,6 +135,7 @@ def _key(state: Any) -> tuple[Any, ...]:
         tuple(state._factories),
         state._centre,
         state._marker_in_centre,
+        state._next_starter,  # who takes first next round: the leaf values credit it
         tuple(state._line_colour),
         tuple(state._line_count),
         tuple(state._floor_count),
