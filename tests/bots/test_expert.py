@@ -226,3 +226,23 @@ def test_the_fit_recovers_weights_from_self_play_boards(tmp_path: Any) -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert [list(row) for row in module.WEIGHTS] == weights
+
+
+def test_an_exact_search_that_ran_out_leaves_its_solved_positions_to_the_next() -> None:
+    """An attempt that did not fit its node budget is not lost: a search given its table
+    finishes in fewer positions than one from nothing, and agrees with it."""
+    from bots.expert.solver import OutOfBudget
+
+    game = new_game("azul", players=2, seed=3)
+    while sum(len(s) for s in _sources(game)) > 9:
+        game.push(min(game.legal_moves(), key=str))
+    far = time.monotonic() + 60
+    fresh = RoundSolver(game.turn, 10**7, far, 6.0)
+    best = fresh.best_move(game)
+    table: dict[Any, Any] = {}
+    with pytest.raises(OutOfBudget):
+        RoundSolver(game.turn, fresh.nodes // 2, far, 6.0, table).best_move(game)
+    assert table  # the finished nodes of the attempt
+    again = RoundSolver(game.turn, 10**7, far, 6.0, table)
+    assert again.best_move(game) == best
+    assert again.nodes < fresh.nodes
