@@ -60,6 +60,7 @@ class ExpertBot(sdk.Bot):
     # players: 3 players make the widest trees for their tiles, max^n cannot prune) ...
     solve_tiles: ClassVar[dict[int, int]] = {2: 12, 3: 10, 4: 12}
     solve_nodes = 20  # ... and, at a fixed budget, within this many positions per simulation
+    solver_table_size = 100_000  # positions kept between the exact searches of a round (~50 MB)
 
     parameters: ClassVar[dict[str, str]] = {
         "iterations": "simulations per move, whatever the clock"
@@ -74,16 +75,22 @@ class ExpertBot(sdk.Bot):
         self.iterations = iterations
         self.simulations = 0  # of the last decision
         self.solved = False  # whether the last decision was the exact search's
+        self.solver_nodes = 0  # positions the last decision's exact search visited (0: none)
         self.tree: tuple[Any, Node] | None = None  # (position, node) after the last move
         self.unsolved = (-1, 0)  # (round, tiles left) where the exact search did not fit
+        # The exact search's solved positions of this round (round, table): an attempt that
+        # did not fit is not lost, the next one (fewer tiles left) starts from its positions.
+        self.solver_table: tuple[int, dict[tuple[Any, ...], tuple[int, Any]]] = (-1, {})
 
     def on_game_start(self, info: sdk.GameInfo) -> None:
         self.tree = None
         self.unsolved = (-1, 0)
+        self.solver_table = (-1, {})
         gc.freeze()  # the engine's tables live as long as the process: no collector passes
 
     def choose_move(self, state: Any) -> Any:
         moves = state.legal_moves()
+        self.simulations, self.solver_nodes, self.solved = 0, 0, False
         if len(moves) == 1:
             return moves[0]
         fixed = self.iterations
@@ -114,12 +121,18 @@ class ExpertBot(sdk.Bot):
             return None
         nodes = 10**9 if self.iterations is None else self.solve_nodes * self.iterations
         until = start + (deadline - start) / 3
-        solver = RoundSolver(state.turn, nodes, until, PARAMS["classic"].scale)
+        table_round, table = self.solver_table
+        if table_round != state.round or len(table) > self.solver_table_size:
+            table = {}  # another round's positions never come again
+        self.solver_table = (state.round, table)
+        solver = RoundSolver(state.turn, nodes, until, PARAMS["classic"].scale, table)
         try:
             move = solver.best_move(state)
         except OutOfBudget:
             self.unsolved = (state.round, tiles)
             return None
+        finally:
+            self.solver_nodes = solver.nodes
         self.tree = None
         return move
 

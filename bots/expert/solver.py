@@ -26,12 +26,22 @@ class OutOfBudget(Exception):
 
 class RoundSolver:
     """Searches the rest of the current round of a ClassicGame in full, within `max_nodes`
-    positions and before `deadline` (time.monotonic())."""
+    positions and before `deadline` (time.monotonic()). `table`: the positions an earlier
+    search of the same round by the same seat solved (every entry is a finished node's value or
+    bound, so a search that ran out of budget leaves only true ones): the next attempt starts
+    from them instead of from nothing."""
 
-    def __init__(self, me: int, max_nodes: int, deadline: float, scale: float) -> None:
+    def __init__(
+        self,
+        me: int,
+        max_nodes: int,
+        deadline: float,
+        scale: float,
+        table: dict[tuple[Any, ...], tuple[int, Any]] | None = None,
+    ) -> None:
         self.me, self.max_nodes, self.deadline, self.scale = me, max_nodes, deadline, scale
         self.nodes = 0
-        self.table: dict[tuple[Any, ...], tuple[int, Any]] = {}
+        self.table: dict[tuple[Any, ...], tuple[int, Any]] = {} if table is None else table
 
     def best_move(self, state: Any) -> Any:
         """The move that is best for the seat to move, by the exact search (OutOfBudget when
@@ -135,6 +145,7 @@ def _key(state: Any) -> tuple[Any, ...]:
         tuple(state._factories),
         state._centre,
         state._marker_in_centre,
+        state._next_starter,  # who takes first next round: the leaf values credit it
         tuple(state._line_colour),
         tuple(state._line_count),
         tuple(state._floor_count),

@@ -10,15 +10,19 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from bots.expert.learned import future_points
 from referee.engine.classic import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS
+from referee.engine.classic import FLOOR_LOSS as FLOOR_PENALTY
 from sdk.helpers import (
     COLOUR_MASKS,
     COLUMN_MASKS,
     ROW_MASKS,
     Board,
+    end_bonus,
     evaluate_board,
     move_gains,
     round_end_values,
+    tile_full_lines,
 )
 
 FLOOR_LINE = 5  # a classic move's `line` when its tiles go straight to the floor
@@ -31,18 +35,22 @@ def is_classic_engine(state: Any) -> bool:
 
 
 def candidate_moves(state: Any) -> list[Any]:
-    """The legal moves worth searching. Classic Azul drops two kinds that can never be better
-    than a move kept:
+    """The legal moves worth searching. Classic Azul drops what can never be better than a
+    move kept:
     - duplicates: two factories holding the same tiles give the same position whichever is
       taken (common at a round's start: 5-9 factories of 4 tiles of 5 colours);
-    - floor dumps of tiles that some pattern line accepts: the line keeps them (worth points
-      once it fills, and carried over if it does not) and sends at most as many to the floor.
+    - on a gray wall (the hand-made value), floor dumps of tiles that some pattern line
+      accepts: the line keeps them and sends at most as many to the floor. The learned value
+      of a coloured wall does not agree: a line started late in a round blocks its row for
+      the next (self-play: about -3.6 points, `learned.NAMES`' lines_started), and a dump can
+      be worth it; searched, they won 76% against mcts where pruned 60% (docs/bots.md).
     Summer Pavilion: every legal move (its pruning is the ranking's)."""
     moves = list(state.legal_moves())
     if not is_classic_engine(state) or state.phase != "take":
         return moves
     factories = state._factories
-    placeable = {(m.source, m.colour) for m in moves if m.line != FLOOR_LINE}
+    prune_dumps = state._gray or not LEARNED
+    placeable = {(m.source, m.colour) for m in moves if m.line != FLOOR_LINE and prune_dumps}
     seen: set[tuple[int, int, int]] = set()
     out = []
     for move in moves:
@@ -74,25 +82,32 @@ _BOARD_VALUES: dict[tuple[Any, ...], float] = {}
 def _classic_values(state: Any) -> list[float]:
     """Every seat's value in a ClassicGame: `sdk.helpers.evaluate_board` (the score after the
     round's wall-tiling and floor, partial lines), its credit for the end bonuses in progress
-    replaced by `projected_bonuses`; cached by each seat's fields."""
+    replaced by `projected_bonuses`; cached by each seat's fields (the key is built from the
+    engine's lists directly: this runs twice a simulation)."""
     gray, over = state._gray, state.phase == "over"
     colours, counts, floors = state._line_colour, state._line_count, state._floor_count
     walls, scores, cells = state._wall, state._scores, state._cells
-    rounds = rounds_left(walls)
+    rounds = _rounds_left_cached(walls, _full_lines(counts))
+    starter = _starter(state)
     values = []
+    get = _BOARD_VALUES.get
     for p in range(state.players):
         b = 5 * p
-        lines = tuple(zip(colours[b : b + 5], counts[b : b + 5], strict=True))
-        key = (scores[p], walls[p], cells[p] if gray else 0, lines, floors[p], gray, over, rounds)
-        value = _BOARD_VALUES.get(key)
+        key = (
+            p == starter,
+            scores[p],
+            walls[p],
+            cells[p] if gray else 0,
+            tuple(colours[b : b + 5]),
+            tuple(counts[b : b + 5]),
+            floors[p],
+            gray,
+            over,
+            rounds,
+        )
+        value = get(key)
         if value is None:
-            cells_p = _cells(walls[p], cells[p]) if gray else {}
-            board = Board(scores[p], walls[p], list(lines), floors[p], cells_p)
-            value = evaluate_board(board, gray, over)
-            if not over and PROJECT:
-                colour_counts = _colour_counts(walls[p], cells_p, gray)
-                value += projected_bonuses(walls[p], colour_counts, rounds)
-                value -= 0.5 * _helpers_progress(walls[p], colour_counts)
+            value = _board_value(state, p, rounds, p == starter)
             if len(_BOARD_VALUES) > 200_000:
                 _BOARD_VALUES.clear()
             _BOARD_VALUES[key] = value
@@ -100,7 +115,100 @@ def _classic_values(state: Any) -> list[float]:
     return values
 
 
+def _starter(state: Any) -> int:
+    """The seat that takes first next round, where the position shows it: the holder of the
+    first-player marker, or at a fresh deal (the marker alone in the centre) the seat to move
+    (-1: nobody has taken from the centre yet)."""
+    if state._next_starter >= 0:
+        return int(state._next_starter)
+    if state._marker_in_centre and state._centre == 0 and state.phase == "take":
+        return int(state.round_starter)
+    return -1
+
+
+def _board_value(state: Any, p: int, rounds: int, starts: bool = False) -> float:
+    """Seat `p`'s board value (see `_classic_values`), uncached: the learned value
+    (`learned.future_points`) on a coloured wall while `LEARNED`, else the hand-made one."""
+    gray, over = state._gray, state.phase == "over"
+    b = 5 * p
+    lines = list(zip(state._line_colour[b : b + 5], state._line_count[b : b + 5], strict=True))
+    wall = state._wall[p]
+    cells_p = _cells(wall, state._cells[p]) if gray else {}
+    board = Board(state._scores[p], wall, lines, state._floor_count[p], cells_p)
+    if LEARNED and not gray and not over:
+        return _learned_value(board, starts, rounds)
+    value = evaluate_board(board, gray, over)
+    if not over and PROJECT:
+        key = (wall, state._cells[p] if gray else 0, rounds)
+        shift = _BONUS_SHIFT.get(key)
+        if shift is None:
+            colour_counts = _colour_counts(wall, cells_p, gray)
+            shift = projected_bonuses(wall, colour_counts, max(1, rounds))
+            shift -= 0.5 * _helpers_progress(wall, colour_counts)
+            if len(_BONUS_SHIFT) > 50_000:
+                _BONUS_SHIFT.clear()
+            _BONUS_SHIFT[key] = shift
+        value += shift
+    return value
+
+
+# `_board_value`'s bonus term by wall (and rounds left): a wall changes only at a round's end.
+_BONUS_SHIFT: dict[tuple[int, int, int], float] = {}
+
+
+_ROUNDS_LEFT: dict[tuple[Any, ...], int] = {}
+
+
+def _full_lines(counts: list[int]) -> int:
+    """Bit 5 * seat + row: that seat's pattern line of that row is full (tiles its wall at the
+    round's end)."""
+    bits = 0
+    for i, n in enumerate(counts):
+        if n == i % 5 + 1:
+            bits |= 1 << i
+    return bits
+
+
+def _rounds_left_cached(walls: list[int], full: int) -> int:
+    """`rounds_left` of the walls as the round's end will tile them (`full`: `_full_lines`),
+    so that a position inside a round and the next round's start agree; 0 when a row will be
+    full (the game ends with this round); cached by walls and full lines."""
+    key = (*walls, full)
+    rounds = _ROUNDS_LEFT.get(key)
+    if rounds is None:
+        if len(_ROUNDS_LEFT) > 10_000:
+            _ROUNDS_LEFT.clear()
+        tiled = list(walls)
+        for i in range(5 * len(walls)):
+            if full >> i & 1:  # a row gains a tile: which column does not change its count
+                tiled[i // 5] |= 1 << (5 * (i % 5) + _free_cell(tiled[i // 5], i % 5))
+        ends = any(wall & m == m for wall in tiled for m in ROW_MASKS)
+        rounds = _ROUNDS_LEFT[key] = 0 if ends else rounds_left(tiled)
+    return rounds
+
+
+def _free_cell(wall: int, row: int) -> int:
+    """An empty column of `row` (0 when the row is full: then it stays full)."""
+    for k in range(5):
+        if not wall >> (5 * row + k) & 1:
+            return k
+    return 0
+
+
 PROJECT = True
+LEARNED = True  # coloured walls: the value fitted on self-play (bots/expert/learned.py)
+
+
+def _learned_value(board: Board, starts: bool, rounds: int) -> float:
+    """The board's score after the round's wall-tiling and floor, plus the points the fitted
+    weights expect it to score before the game ends (none when a row is full: the game ends
+    with this round and its bonuses are certain)."""
+    points, wall, fallen, _ = tile_full_lines(board)
+    score = max(0, board.score + points - FLOOR_PENALTY[min(7, board.floor + fallen)])
+    if rounds == 0 or any(wall & m == m for m in ROW_MASKS):
+        return float(score + end_bonus(wall))
+    lines = [(c, n) if 0 < n < r + 1 else (-1, 0) for r, (c, n) in enumerate(board.lines)]
+    return score + future_points(wall, lines, starts, rounds)
 
 
 def rounds_left(walls: list[int]) -> int:

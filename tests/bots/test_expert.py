@@ -102,12 +102,20 @@ def _sources(game: Any) -> list[str]:
 
 
 def test_candidates_drop_duplicate_factories_and_needless_floor_dumps() -> None:
-    game = new_game("azul", players=4, seed=2)
-    moves = game.legal_moves()
-    kept = candidate_moves(game)
-    assert len(kept) < len(moves)
-    lines = {(m.source, m.colour) for m in kept if m.line != 5}
-    assert not any(m.line == 5 and (m.source, m.colour) in lines for m in kept)
+    """Duplicate factories always; floor dumps of tiles a line accepts only on a gray wall
+    (the hand-made value): the learned value of a coloured wall may prefer a dump, so the
+    search keeps them there (the brute-force test above checks the agreement)."""
+    for ruleset, dumps_kept in (("azul", True), ("azul-gray", False)):
+        game = new_game(ruleset, players=4, seed=2)
+        moves = game.legal_moves()
+        kept = candidate_moves(game)
+        assert len(kept) < len(moves)
+        assert len({(game._factories[m.source], m.colour, m.line) for m in kept if m.source < 9})
+        lines = {(m.source, m.colour) for m in kept if m.line != 5}
+        dumps = [m for m in kept if m.line == 5 and (m.source, m.colour) in lines]
+        assert bool(dumps) == dumps_kept, ruleset
+        distinct = {(game._factories[m.source], m.colour, m.line) for m in kept if m.source < 9}
+        assert len(distinct) == len([m for m in kept if m.source < 9]), ruleset
 
 
 def test_expert_beats_greedy_over_a_seeded_match() -> None:
@@ -124,3 +132,117 @@ def test_expert_beats_greedy_over_a_seeded_match() -> None:
         margin += result.scores[seat] - result.scores[1 - seat]
     assert wins >= 6, wins
     assert margin / 8 >= 8, margin / 8
+
+
+def test_the_learned_value_credits_a_fuller_line_and_the_first_move() -> None:
+    """What self-play showed and the fitted weights (bots/expert/weights.py) must keep
+    saying, with any number of rounds left: a started line nearer done is worth more, and so
+    is taking first next round."""
+    from bots.expert.learned import future_points
+
+    wall = sum(1 << (5 * r + r) for r in range(3))
+    for rounds in (1, 2, 3, 4):
+        nearly = [(-1, 0)] * 4 + [(2, 4)]  # row 4: 4 of 5 tiles of colour 2
+        barely = [(-1, 0)] * 4 + [(2, 1)]
+        assert future_points(wall, nearly, False, rounds) > future_points(
+            wall, barely, False, rounds
+        )
+        assert future_points(wall, barely, True, rounds) > future_points(
+            wall, barely, False, rounds
+        )
+
+
+def test_the_leaf_value_is_the_score_after_tiling_plus_the_learned_future() -> None:
+    """At a round's start (a leaf of the tree) the value is the seat's score plus
+    `learned.future_points` of its board, with the first-player marker's holder to move."""
+    import random
+
+    from bots.expert.learned import future_points
+    from bots.expert.values import rounds_left
+
+    game, rng = new_game("azul", players=2, seed=11), random.Random(11)
+    while game.round < 3:
+        game.push(rng.choice(game.legal_moves()))
+    values = leaf_values(game)
+    for seat in range(2):
+        b = 5 * seat
+        lines = list(zip(game._line_colour[b : b + 5], game._line_count[b : b + 5], strict=True))
+        lines = [(c, n) if n else (-1, 0) for c, n in lines]
+        future = future_points(game._wall[seat], lines, game.turn == seat, rounds_left(game._wall))
+        assert values[seat] == pytest.approx(game.scores[seat] + future)
+
+
+def test_a_round_that_ends_the_game_is_valued_exactly() -> None:
+    """Once a row will be full at the round's end, every seat's leaf value is its final score
+    as the round stands (the round's points, the floor, the end bonuses), no guess of rounds to
+    come: checked at every such position of a few random games."""
+    import random
+
+    from bots.expert.values import _full_lines, _rounds_left_cached
+    from sdk.helpers import boards, end_bonus, round_end_score, tile_full_lines
+
+    checked = 0
+    for seed in range(4):
+        game, rng = new_game("azul", players=2, seed=seed), random.Random(seed)
+        while not game.is_over():
+            if _rounds_left_cached(game._wall, _full_lines(game._line_count)) == 0:
+                for seat, board in enumerate(boards(game)):
+                    final = round_end_score(game, seat) + end_bonus(tile_full_lines(board)[1])
+                    assert leaf_values(game)[seat] == pytest.approx(final)
+                checked += 1
+            game.push(rng.choice(game.legal_moves()))
+    assert checked >= 4
+
+
+def test_the_fit_recovers_weights_from_self_play_boards(tmp_path: Any) -> None:
+    """`python -m bots.expert.fit`'s parts: one self-play game gives a sample per seat and
+    round, the least-squares fit finds weights that generated the targets, and the written
+    module holds them."""
+    import importlib.util
+    import random
+
+    pytest.importorskip("numpy")  # the fit needs it (the rl extra); the bot does not
+    from bots.expert.fit import fit, play, write
+    from bots.expert.learned import BUCKETS, NAMES
+
+    samples = play((7, 10, 2))
+    assert len(samples) >= 2 * 4  # two seats, four rounds or more
+    assert all(len(f) == len(NAMES) and y >= 0 for _, f, y in samples)
+    rng = random.Random(1)
+    truth = [[rng.uniform(-2, 2) for _ in NAMES] for _ in range(BUCKETS)]
+    boards = [(b, f) for _ in range(30) for b, f, _ in samples]
+    rows = [[f[0]] + [g + rng.random() for g in f[1:]] for _, f in boards]  # varied features
+    synthetic = [
+        (b, f, sum(w * x for w, x in zip(truth[b], f, strict=True)))
+        for (b, _), f in zip(boards, rows, strict=True)
+    ]
+    weights = fit(synthetic, ridge=0.0)
+    for b in {b for b, _, _ in synthetic}:
+        assert weights[b] == pytest.approx(truth[b], abs=1e-3)
+    path = tmp_path / "weights.py"
+    write(weights, path, "a test")
+    spec = importlib.util.spec_from_file_location("weights_test", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert [list(row) for row in module.WEIGHTS] == weights
+
+
+def test_an_exact_search_that_ran_out_leaves_its_solved_positions_to_the_next() -> None:
+    """An attempt that did not fit its node budget is not lost: a search given its table
+    finishes in fewer positions than one from nothing, and agrees with it."""
+    from bots.expert.solver import OutOfBudget
+
+    game = new_game("azul", players=2, seed=3)
+    while sum(len(s) for s in _sources(game)) > 9:
+        game.push(min(game.legal_moves(), key=str))
+    far = time.monotonic() + 60
+    fresh = RoundSolver(game.turn, 10**7, far, 6.0)
+    best = fresh.best_move(game)
+    table: dict[Any, Any] = {}
+    with pytest.raises(OutOfBudget):
+        RoundSolver(game.turn, fresh.nodes // 2, far, 6.0, table).best_move(game)
+    assert table  # the finished nodes of the attempt
+    again = RoundSolver(game.turn, 10**7, far, 6.0, table)
+    assert again.best_move(game) == best
+    assert again.nodes < fresh.nodes

@@ -76,6 +76,46 @@ def bench_engine(
     console.print(table)
 
 
+@bench_app.command("thought")
+def bench_thought(
+    ruleset: Annotated[str, typer.Option(help="Ruleset of the positions.")] = "azul",
+    players: Annotated[int, typer.Option(help="Players per game (2-4).")] = 2,
+    positions: Annotated[int, typer.Option(min=1, help="Positions from random games.")] = 40,
+    iterations: Annotated[int, typer.Option(min=1, help="Simulations per decision.")] = 300,
+    seed: Annotated[int, typer.Option(help="Seed of the random games.")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="One JSON object for scripts.")] = False,
+) -> None:
+    """Speed of thought: the simulations per second of CPU of `mcts` and `expert` over the same
+    positions in one run (each decides every position at --iterations simulations), and the
+    expert's exact search of a classic round's end in positions per second where it decided.
+    CPU time, not the wall clock: a loaded machine changes the figures less than a match's.
+
+    Example: azul-arena bench thought --ruleset pavilion --positions 40 --iterations 300 --json
+    """
+    from tournaments.benchmarks.thought import run_thought_bench
+
+    check_ruleset(ruleset, players)
+    result = run_thought_bench(ruleset, players, positions, iterations, seed)
+    if json_out:
+        print_json(result)
+        raise typer.Exit(int(Exit.OK))
+    table = Table(
+        title=f"speed of thought: {ruleset}, {players} players, {result['positions']} positions, "
+        f"{iterations} simulations a decision (CPU time, one core)"
+    )
+    for column in ("bot", "simulations/s", "ms a search", "exact: decided", "exact: nodes/s"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for row in result["bots"]:
+        table.add_row(
+            row["bot"],
+            f"{row['simulations_per_s']:,.0f}",
+            f"{row['ms_per_search']:.1f}",
+            f"{row['solved']} of {row['decisions']}",
+            f"{row['solver_nodes_per_s']:,.0f}" if row["solved"] else "-",
+        )
+    console.print(table)
+
+
 @bench_app.command("rl")
 def bench_rl(
     ruleset: Annotated[str, typer.Option(help="Ruleset to play.")] = "azul",
