@@ -4,7 +4,9 @@ referee, the engine included, the SDK and the tournament domain) and the import 
 
 Both run from the repository root with this interpreter (`sys.executable -m ...`), so they use the
 configuration in pyproject.toml and the venv's tools. mypy keeps its incremental cache in
-.mypy_cache: the first run takes tens of seconds, later ones a few.
+.mypy_cache: the first run takes tens of seconds, later ones a few. The three mypy runs are marked
+slow: `make lint` runs them first in CI (and before a commit), so `make test` does not pay for a
+cold cache a second time; `make test-slow` runs them again on the warm one.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def test_ruff_format_clean() -> None:
     assert proc.returncode == 0, f"ruff format --check . failed:\n{proc.stdout}{proc.stderr}"
 
 
+@pytest.mark.slow
 def test_mypy_clean() -> None:
     _require("mypy")
     proc = _run("mypy", *MYPY_TARGETS)
@@ -52,6 +55,7 @@ def test_mypy_clean() -> None:
     )
 
 
+@pytest.mark.slow
 def test_mypy_strict_on_the_referee_and_the_sdk() -> None:
     """What bot authors and the referee's users read and call is typed all the way down."""
     _require("mypy")
@@ -69,6 +73,7 @@ STRICT_DOMAIN = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_mypy_strict_on_the_tournament_domain() -> None:
     """The tournament's core (what the CLI, the server and the benchmarks call) is typed all
     the way down too."""

@@ -45,13 +45,21 @@ def _run_counting(tmp_path: Path, *args: str) -> tuple[str, int, int]:
     return out, peak, samples
 
 
-@pytest.mark.parametrize("concurrency", [8, 16])
+# At --concurrency 16 a machine with 8 or fewer parallel games (2 cores) plays as at 8: slow.
+@pytest.mark.parametrize("concurrency", [8, pytest.param(16, marks=pytest.mark.slow)])
 def test_sixteen_entries_stay_under_24_bot_processes(tmp_path: Path, concurrency: int) -> None:
     entries = [f"r{i}=random" for i in range(16)]
     out, peak, samples = _run_counting(
-        tmp_path, *entries, "--concurrency", str(concurrency), "--seed", "3"
+        tmp_path,
+        *entries,
+        "--concurrency",
+        str(concurrency),
+        "--seed",
+        "3",
+        "--games-per-pairing",
+        "1",
     )
-    assert "240/240 games" in out
+    assert "120/120 games" in out
     # 8 games in flight hold 16 bots; the rest are a few idle ones and the warm standby. At
     # --concurrency 16 the entries cannot fill more games without second processes, which
     # only a machine with cores to spare for more than 8 games (5 and more) starts.
