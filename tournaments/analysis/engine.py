@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bots.expert.values import candidate_moves
-from tournaments.analysis.exact import ExactSearch, TooLarge, solvable
+from tournaments.analysis.exact import ExactSearch, TooLarge, distinct_moves, solvable
 from tournaments.analysis.sampled import sampled_values
 
 ENGINE_NAME: Final = "azul-arena round-end search 1"
@@ -53,16 +53,11 @@ def decision_seed(seed: int, ply: int) -> int:
 
 
 def value_moves(state: Any, budget: int, seed: int, include: tuple[Any, ...] = ()) -> Valuation:
-    """Value the moves of `state` worth considering (`bots.expert.values.candidate_moves`) and
-    those of `include` (the played move, whatever it was) for the seat to move."""
-    moves = list(candidate_moves(state))
-    listed = {str(m) for m in moves}
-    for move in include:
-        if str(move) not in listed:
-            moves.append(move)
-            listed.add(str(move))
-    kept = {i for i, m in enumerate(moves) if any(str(m) == str(x) for x in include)}
+    """Value the moves of `state` for the seat to move, and those of `include` (the played
+    move, whatever it was): every distinct move where the exact search runs, else the moves
+    worth considering (`bots.expert.values.candidate_moves`)."""
     if solvable(state, EXACT_TILES):
+        moves = _with(distinct_moves(state), include)
         try:
             values = ExactSearch(EXACT_NODES_PER_PLAYOUT * budget).value_moves(state, moves)
         except TooLarge:
@@ -70,8 +65,17 @@ def value_moves(state: Any, budget: int, seed: int, include: tuple[Any, ...] = (
         else:
             best = max(range(len(moves)), key=lambda i: values[i])
             return _valuation(moves, values, best, exact=True)
+    moves = _with(candidate_moves(state), include)
+    wanted = {str(m) for m in include}
+    kept = {i for i, m in enumerate(moves) if str(m) in wanted}
     values, best = sampled_values(state, moves, kept, budget, seed)
     return _valuation(moves, values, best, exact=False)
+
+
+def _with(moves: list[Any], include: tuple[Any, ...]) -> list[Any]:
+    """`moves` and those of `include` not among them."""
+    listed = {str(m) for m in moves}
+    return list(moves) + [m for m in include if str(m) not in listed]
 
 
 def _valuation(moves: list[Any], values: list[float], best: int, exact: bool) -> Valuation:

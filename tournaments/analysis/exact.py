@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.expert.solver import tiles_left
-from bots.expert.values import candidate_moves, is_classic_engine, leaf_values
+from bots.expert.values import CENTRE, is_classic_engine, leaf_values
 from sdk.helpers import move_gains
 
 EXACT, LOWER, UPPER = 0, 1, 2  # what a table entry holds: the value, or a bound on it
@@ -108,7 +108,7 @@ class ExactSearch:
         if found is not None:
             return found
         mover, best = state.turn, None
-        for move in candidate_moves(state):
+        for move in distinct_moves(state):
             child = state.copy()
             child.push(move)
             values = self._maxn(child)
@@ -119,9 +119,28 @@ class ExactSearch:
         return best
 
 
+def distinct_moves(state: Any) -> list[Any]:
+    """The legal moves, one of each set that leads to the same position (two factories holding
+    the same tiles). Unlike the expert's `candidate_moves` no floor dump is dropped: with the
+    floor full a dump costs nothing, and a tile on a pattern line may be worth less than that
+    (an exhaustive search finds such positions: tests/tournaments/test_analysis.py)."""
+    moves = state.legal_moves()
+    if state.phase != "take":
+        return list(moves)
+    factories, seen, out = state._factories, set(), []
+    for move in moves:
+        if move.source != CENTRE:
+            key = (factories[move.source], move.colour, move.line)
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(move)
+    return out
+
+
 def _ordered(state: Any) -> list[Any]:
-    """The candidates, the mover's best immediate gain first: alpha-beta cuts sooner."""
-    moves = candidate_moves(state)
+    """The distinct moves, the mover's best immediate gain first: alpha-beta cuts sooner."""
+    moves = distinct_moves(state)
     gains = move_gains(state, moves)
     return [moves[i] for i in sorted(range(len(moves)), key=lambda i: -gains[i])]
 
