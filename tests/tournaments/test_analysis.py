@@ -83,7 +83,7 @@ def best_line(ruleset: str, seed: int, plies: int) -> tuple[dict[str, Any], int]
 
 
 def test_a_deliberate_blunder_is_found_at_its_ply_and_nowhere_else() -> None:
-    record, bad_ply = best_line("azul-mini", 3, 18)
+    record, bad_ply = best_line("azul-mini", 1, 18)
     analysis = analyse_record(record, budget=BUDGET, seed=7)
     labelled = {m["ply"]: m["label"] for m in analysis["moves"] if m["label"]}
     assert labelled == {bad_ply: "blunder"}, analysis["moves"]
@@ -128,3 +128,16 @@ def test_an_annotated_record_still_verifies_and_replays() -> None:
     assert annotated["analysis"]["moves"] and "analysis" not in record
     assert verify(annotated).ok
     assert Game.from_record(annotated).scores == Game.from_record(record).scores
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [("pavilion", 2), ("azul-mini", 3)])
+def test_every_family_and_table_size_is_analysed(ruleset: str, players: int) -> None:
+    game = new_game(ruleset, players=players, seed=3)
+    rng = random.Random(3)
+    for _ in range(8):
+        game.push(rng.choice(game.legal_moves()))
+    analysis = analyse_record(game.record(), budget=BUDGET, seed=1)
+    assert [m["ply"] for m in analysis["moves"]] == list(range(8))
+    assert len(analysis["summary"]) == players
+    for m in analysis["moves"]:
+        assert m["value_best"] >= m["value_played"] and m["loss"] >= 0

@@ -13,8 +13,8 @@ How it is estimated:
 - **exact** (classic, at most `EXACT_TILES` tiles left on the table, the rest of the round within
   `EXACT_NODES_PER_PLAYOUT * budget` positions): every line of play to the round's end
   (`tournaments.analysis.exact`), each seat playing for its own margin;
-- otherwise **sampled**: about `budget` playouts to the round's end, spent by sequential halving
-  over the candidate moves (`tournaments.analysis.sampled`).
+- otherwise **searched**: `budget` simulations of the expert bot's round tree, every candidate
+  move a child of the root (`tournaments.analysis.tree`); its rewards turned back into points.
 """
 
 from __future__ import annotations
@@ -25,12 +25,15 @@ from typing import Any, Final
 
 from bots.expert.values import candidate_moves
 from tournaments.analysis.exact import ExactSearch, TooLarge, distinct_moves, solvable
-from tournaments.analysis.sampled import sampled_values
+from tournaments.analysis.tree import tree_values
 
-ENGINE_NAME: Final = "azul-arena round-end search 1"
-DEFAULT_BUDGET: Final = 200  # playouts per decision (the sampled search)
+ENGINE_NAME: Final = "azul-arena exact round end + expert round tree 1"
+# The search where the exact one does not reach: (state, moves, kept, budget, seed) -> (each
+# move's margin, the best one's index). A stronger engine swaps in here.
+search_values = tree_values
+DEFAULT_BUDGET: Final = 8000  # simulations per decision (bench analyse: see docs/bots.md)
 EXACT_TILES: Final = 12  # the exact search is tried with at most this many tiles left ...
-EXACT_NODES_PER_PLAYOUT: Final = 500  # ... and stops after this many positions per playout
+EXACT_NODES_PER_PLAYOUT: Final = 100  # ... and stops after this many positions per simulation
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,7 @@ def value_moves(state: Any, budget: int, seed: int, include: tuple[Any, ...] = (
     moves = _with(candidate_moves(state), include)
     wanted = {str(m) for m in include}
     kept = {i for i, m in enumerate(moves) if str(m) in wanted}
-    values, best = sampled_values(state, moves, kept, budget, seed)
+    values, best = search_values(state, moves, kept, budget, seed)
     return _valuation(moves, values, best, exact=False)
 
 

@@ -21,7 +21,7 @@ EXACT, LOWER, UPPER = 0, 1, 2  # what a table entry holds: the value, or a bound
 
 
 class TooLarge(Exception):
-    """The rest of the round does not fit in the node budget: the sampled search values it."""
+    """The rest of the round does not fit in the node budget: the tree search values it."""
 
 
 def margins(values: list[float]) -> list[float]:
