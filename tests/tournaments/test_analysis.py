@@ -12,9 +12,10 @@ import pytest
 from bots.expert.solver import tiles_left
 from bots.expert.values import leaf_values
 from referee.engine import Game, new_game, verify
+from tournaments.analysis.batch import analyse_record
 from tournaments.analysis.engine import decision_seed, value_moves
 from tournaments.analysis.exact import margins
-from tournaments.analysis.game import analyse_record, annotate, label_of
+from tournaments.analysis.game import annotate, label_of
 
 BUDGET = 40  # playouts a decision: the tests check the bookkeeping, not the engine's strength
 

@@ -11,7 +11,7 @@ A round is the horizon because the next deal is chance: within a classic round t
 
 How it is estimated:
 - **exact** (classic, at most `EXACT_TILES` tiles left on the table, the rest of the round within
-  `EXACT_NODES_PER_PLAYOUT * budget` positions): every line of play to the round's end
+  `EXACT_NODES_PER_SIMULATION * budget` positions): every line of play to the round's end
   (`tournaments.analysis.exact`), each seat playing for its own margin;
 - otherwise **searched**: `budget` simulations of the expert bot's round tree, every candidate
   move a child of the root (`tournaments.analysis.tree`); its rewards turned back into points.
@@ -33,7 +33,7 @@ ENGINE_NAME: Final = "azul-arena exact round end + expert round tree 1"
 search_values = tree_values
 DEFAULT_BUDGET: Final = 8000  # simulations per decision (bench analyse: see docs/bots.md)
 EXACT_TILES: Final = 12  # the exact search is tried with at most this many tiles left ...
-EXACT_NODES_PER_PLAYOUT: Final = 100  # ... and stops after this many positions per simulation
+EXACT_NODES_PER_SIMULATION: Final = 100  # ... and stops after this many positions per simulation
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ def value_moves(state: Any, budget: int, seed: int, include: tuple[Any, ...] = (
     if solvable(state, EXACT_TILES):
         moves = _with(distinct_moves(state), include)
         try:
-            values = ExactSearch(EXACT_NODES_PER_PLAYOUT * budget).value_moves(state, moves)
+            values = ExactSearch(EXACT_NODES_PER_SIMULATION * budget).value_moves(state, moves)
         except TooLarge:
             pass
         else:

@@ -47,7 +47,8 @@ class ExactSearch:
         """The margin of the seat to move after each of `moves` (TooLarge when it does not fit).
         Every listed move gets its exact value, with a full window: the best move's and the
         played move's values both count, not only which is better."""
-        self.round, self.me = state.round, state.turn
+        self.round: int = state.round
+        self.me: int = state.turn
         out = []
         for move in moves:
             child = state.copy()
@@ -59,7 +60,7 @@ class ExactSearch:
         return out
 
     def _done(self, state: Any) -> bool:
-        return state.round != self.round or state.is_over()
+        return bool(state.round != self.round or state.is_over())
 
     def _tick(self) -> None:
         self.nodes += 1

@@ -15,17 +15,12 @@ A decision with one legal move is no decision: it is left out.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from referee.engine import Game
-from tournaments.analysis.engine import (
-    DEFAULT_BUDGET,
-    ENGINE_NAME,
-    decision_seed,
-    value_moves,
-)
+from tournaments.analysis.engine import ENGINE_NAME, decision_seed, value_moves
 
 ANALYSIS_FORMAT: Final = "azul-arena/analysis/1"
 INACCURACY: Final = 2.0
@@ -81,9 +76,9 @@ def analyse_position(state: Any, move: Any, ply: int, budget: int, seed: int) ->
     found = value_moves(state, budget, decision_seed(seed, ply), include=(move,))
     played, best = str(move), found.best
     value_played, value_best = found.value(played), found.value(best)
-    if value_played >= value_best:  # the played move is as good: it is the best
-        best, value_best = played, value_played
     loss = round(value_best - value_played, 2)
+    if loss <= 0:  # the played move is as good (to the hundredth of a point): it is the best
+        best, value_best, loss = played, value_played, 0.0
     return Decision(
         ply,
         state.turn,
@@ -108,25 +103,6 @@ def decisions_to_analyse(
         for ply, (state, move) in enumerate(positions(record))
         if len(state.legal_moves()) > 1 and (wanted is None or state.turn in wanted)
     ]
-
-
-def analyse_record(
-    record: dict[str, Any],
-    budget: int = DEFAULT_BUDGET,
-    seed: int = 0,
-    seats: Iterable[int] | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> dict[str, Any]:
-    """The analysis block of `record`: its settings, every decision and each seat's summary.
-    `progress(done, total)` is called after each decision."""
-    todo = decisions_to_analyse(record, seats)
-    decisions = []
-    for k, (ply, state, move) in enumerate(todo, 1):
-        decisions.append(analyse_position(state, move, ply, budget, seed))
-        if progress is not None:
-            progress(k, len(todo))
-    players = Game.from_record(record, upto=0).players
-    return analysis_block(decisions, players, budget, seed)
 
 
 def analysis_block(

@@ -17,7 +17,7 @@ from typing import Any
 from bots.expert.bot import PARAMS, ExpertBot
 from bots.expert.tree import Node, RoundTree
 from bots.expert.values import ranked_moves
-from sdk.helpers import family_helpers
+from sdk.family import family_helpers
 
 
 def tree_values(

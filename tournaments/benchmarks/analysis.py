@@ -13,16 +13,16 @@ import time
 from typing import Any
 
 from referee.engine import COMPILED
+from tournaments.analysis.batch import analyse_record
 from tournaments.analysis.engine import (
     DEFAULT_BUDGET,
-    EXACT_NODES_PER_PLAYOUT,
+    EXACT_NODES_PER_SIMULATION,
     EXACT_TILES,
     decision_seed,
-    distinct_moves,
     search_values,
 )
-from tournaments.analysis.exact import ExactSearch, TooLarge, solvable
-from tournaments.analysis.game import analyse_record, decisions_to_analyse
+from tournaments.analysis.exact import ExactSearch, TooLarge, distinct_moves, solvable
+from tournaments.analysis.game import decisions_to_analyse
 
 GOAL_GAME_S = 60.0  # a whole 2-player game at the default budget, one core
 GOAL_AGREEMENT = 0.95  # the tree search's move is the exact search's, where that can solve
@@ -46,7 +46,7 @@ def _exact_positions(records: list[dict[str, Any]], budget: int) -> list[tuple[A
         for ply, state, _move in decisions_to_analyse(record):
             if solvable(state, EXACT_TILES):
                 try:
-                    ExactSearch(EXACT_NODES_PER_PLAYOUT * budget).value_moves(
+                    ExactSearch(EXACT_NODES_PER_SIMULATION * budget).value_moves(
                         state, distinct_moves(state)
                     )
                 except TooLarge:
@@ -62,7 +62,7 @@ def _agreement(positions: list[tuple[Any, int]], budget: int, seed: int) -> tupl
     for state, ply in positions:
         moves = distinct_moves(state)
         start = time.process_time()
-        exact = ExactSearch(EXACT_NODES_PER_PLAYOUT * budget).value_moves(state, moves)
+        exact = ExactSearch(EXACT_NODES_PER_SIMULATION * budget).value_moves(state, moves)
         spent += time.process_time() - start
         _means, best = search_values(state, moves, set(), budget, decision_seed(seed, ply))
         agree += exact[best] >= max(exact) - 1e-9
