@@ -146,3 +146,22 @@ def summary(decisions: list[Decision], players: int) -> list[dict[str, Any]]:
 def annotate(record: dict[str, Any], analysis: dict[str, Any]) -> dict[str, Any]:
     """A copy of `record` with its `analysis` block (which `replay verify` ignores)."""
     return {**record, "analysis": analysis}
+
+
+def seat_accuracies(record: dict[str, Any]) -> list[float | None]:
+    """Each seat's accuracy in the `analysis` block of `record` (None: not analysed), read as
+    hostile input: anything but a number in 0..100 counts as not analysed."""
+    block = record.get("analysis")
+    summary = block.get("summary") if isinstance(block, dict) else None
+    players = record.get("players")
+    seats = (
+        len(players) if isinstance(players, list) else players if isinstance(players, int) else 0
+    )
+    out: list[float | None] = [None] * seats
+    for item in summary if isinstance(summary, list) else []:
+        seat = item.get("seat") if isinstance(item, dict) else None
+        value = item.get("accuracy") if isinstance(item, dict) else None
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 100
+        if isinstance(seat, int) and 0 <= seat < seats and ok:
+            out[seat] = float(value)
+    return out

@@ -125,6 +125,19 @@ def _write(output: Path, games: list[tuple[str, dict[str, Any]]], blocks: list[A
         err_console.print(f"wrote {path}", highlight=False, soft_wrap=True)
 
 
+def _save(db: Path, ids: list[str], blocks: list[Any]) -> None:
+    """Each analysis into its game's record in the tournament database `db`."""
+    from tournaments.store import Store, StoreError
+
+    try:
+        with Store.open(db, create=False) as store:
+            for game_id, block in zip(ids, blocks, strict=True):
+                store.save_analysis(game_id, block)
+    except StoreError as exc:
+        fail(str(exc), Exit.FAILED)
+    err_console.print(f"saved {len(ids)} analyses in {db}", highlight=False, soft_wrap=True)
+
+
 @replay_app.command("analyse")
 def analyse_cmd(
     files: Annotated[
@@ -158,6 +171,14 @@ def analyse_cmd(
             "`replay view` draws its analysis.",
         ),
     ] = None,
+    save: Annotated[
+        bool,
+        typer.Option(
+            "--save",
+            help="With --db: keep each analysis in the database's record of the game (the "
+            "report then shows each entry's accuracy, its replays the analysis).",
+        ),
+    ] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object per game (moves, summary) per line.")
     ] = False,
@@ -172,14 +193,16 @@ def analyse_cmd(
     Then: [bold]azul-arena replay view game.analysed.json --open[/] (the evaluation chart,
     the labels and each move's best).
 
-    Several games: [bold]azul-arena replay analyse --db t.db --game p0-g1 --game p0-g2
-    --workers 2 --json[/]
+    Several games of a tournament, kept for its report: [bold]azul-arena replay analyse
+    --db t.db --game p0-g1 --game p0-g2 --workers 2 --save[/]
 
     Exit codes: 0 analysed, 1 a record that does not replay, 2 bad arguments.
     """
     from referee.engine import EngineError, RecordError
     from tournaments.analysis.batch import analyse_games
 
+    if save and db is None:
+        fail("--save keeps the analysis in a tournament database: it goes with --db FILE --game ID")
     games = _games(files, db, game)
     _check_seat(seat, games)
     seats = None if seat is None else [seat]
@@ -200,6 +223,8 @@ def analyse_cmd(
         fail(f"cannot analyse this game: {exc}", Exit.FAILED)
     if output is not None:
         _write(output, games, blocks)
+    if save and db is not None and game:
+        _save(db, game, blocks)
     for (name, record), block in zip(games, blocks, strict=True):
         if as_json:
             print_json({"game": name, **block})

@@ -145,6 +145,19 @@ def _game_row(g: StoredGame, block: str | None) -> dict[str, Any]:
     }
 
 
+def _add_accuracies(
+    into: dict[str, list[float]], g: StoredGame, record: dict[str, Any] | None
+) -> None:
+    """Each seat's accuracy in the game's analysis (`replay analyse --save`), by entry."""
+    if record is None or "analysis" not in record:
+        return
+    from tournaments.analysis.game import seat_accuracies
+
+    for seat, accuracy in zip(g.seats, seat_accuracies(record), strict=False):
+        if accuracy is not None:
+            into.setdefault(seat.entry, []).append(accuracy)
+
+
 def report_data(
     store: Store,
     games_embedded: int = GAMES_EMBEDDED,
@@ -160,9 +173,11 @@ def report_data(
     embed = [g for g in done if g is best] + [g for g in done if g is not best]
     embed_ids = {g.game.game_id for g in embed[:games_embedded]}
     games, faults, viewers = [], [], {}
+    accuracies: dict[str, list[float]] = {}
     for k, g in enumerate(done):
         record = store.replay(g.game.game_id)
         faults += _game_faults(g, record)
+        _add_accuracies(accuracies, g, record)
         block = None
         if record is not None and g.game.game_id in embed_ids:
             try:
@@ -173,6 +188,10 @@ def report_data(
         games.append(_game_row(g, block))
         if progress is not None:
             progress(k + 1, len(done))
+    for row in rows:  # beside the rating: how well it played, where its games were analysed
+        found = accuracies.get(row["entry"], [])
+        row["accuracy"] = round(sum(found) / len(found), 1) if found else None
+        row["analysed_games"] = len(found)
     data = {
         "format": REPORT_FORMAT,
         "config": store.config() or {},
