@@ -47,7 +47,8 @@ def test_chart_and_labels_follow_the_analysis(browser: Any, analysed: tuple) -> 
     shown = browser.execute_script("""
         var lines = Array.from(document.querySelectorAll('.evalbox polyline.eval-line'));
         return {
-          points: lines.map(function (l) { return l.getAttribute('points').trim().split(' ').length; }),
+          points: lines.map(function (l) {
+            return l.getAttribute('points').trim().split(' ').length; }),
           marks: document.querySelectorAll('.evalbox .eval-mark').length,
           labelled: Array.from(document.querySelectorAll('.moves li')).map(function (li, i) {
             var s = li.querySelector('.sym');

@@ -9,6 +9,7 @@ and the ply and rebuilds the position itself (records pickle; engine objects nee
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -81,3 +82,10 @@ def analyse_record(
 ) -> dict[str, Any]:
     """The analysis block of one record, in this process."""
     return analyse_games([record], budget, seed, seats, 1, progress)[0]
+
+
+def lower_priority(increment: int) -> None:
+    """A worker process's initializer where analyses share a machine with games being played
+    (the contest server's ladder: 19, the lowest priority): those come first."""
+    if increment:
+        os.nice(increment)

@@ -161,7 +161,8 @@ def seat_accuracies(record: dict[str, Any]) -> list[float | None]:
     for item in summary if isinstance(summary, list) else []:
         seat = item.get("seat") if isinstance(item, dict) else None
         value = item.get("accuracy") if isinstance(item, dict) else None
-        ok = isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 100
-        if isinstance(seat, int) and 0 <= seat < seats and ok:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if isinstance(seat, int) and 0 <= seat < seats and 0 <= value <= 100:
             out[seat] = float(value)
     return out
