@@ -23,14 +23,15 @@ var AzulReport = (function () {
   }
 
   /* The accuracy of an entry's analysed games (`replay analyse --save`), beside its rating. */
-  function accuracyCell(r) {
-    if (r.accuracy === null || r.accuracy === undefined) return "<td class=\"num accuracy\"></td>";
-    return "<td class=\"num accuracy\" title=\"mean over " + r.analysed_games +
-      " analysed games (100: the engine's move every time)\">" + num(r.accuracy, 1) + "</td>";
+  function accuracyCell(a) {
+    if (!a) return "<td class=\"num accuracy\"></td>";
+    return "<td class=\"num accuracy\" title=\"mean over " + a.games +
+      " analysed games (100: the engine's move every time)\">" + num(a.accuracy, 1) + "</td>";
   }
 
   function leaderboard(data) {
-    var analysed = data.leaderboard.some(function (r) { return r.analysed_games > 0; });
+    var accuracy = data.accuracy || {};
+    var analysed = Object.keys(accuracy).length > 0;
     var html = "<div class=\"scroll\"><table class=\"leaderboard\"><thead><tr><th>#</th>" +
       "<th>entry</th><th title=\"TrueSkill mean\">rating \u03bc</th>" +
       "<th title=\"uncertainty\">\u03c3</th><th title=\"\u03bc - 3\u03c3: sorts the table\">" +
@@ -44,7 +45,8 @@ var AzulReport = (function () {
         "</td><td class=\"entry\">" + esc(r.entry) + "</td><td class=\"num mu\">" +
         num(r.mu, 2) + "</td><td class=\"num sigma\">" + num(r.sigma, 2) +
         "</td><td class=\"num conservative\">" + num(r.conservative, 2) + "</td>" +
-        (analysed ? accuracyCell(r) : "") + "<td class=\"num games\">" + r.games + "</td><td class=\"num wins\">" + r.wins +
+        (analysed ? accuracyCell(Object.prototype.hasOwnProperty.call(accuracy, r.entry) ?
+                                 accuracy[r.entry] : null) : "") + "<td class=\"num games\">" + r.games + "</td><td class=\"num wins\">" + r.wins +
         (r.ties ? " <span class=\"iv\">+" + r.ties + " shared</span>" : "") +
         "</td><td class=\"num\">" + (100 * r.win_rate).toFixed(0) + "%" +
         interval(r.win_rate_low, r.win_rate_high, 0, 100) + "</td><td class=\"num\">" +

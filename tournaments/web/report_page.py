@@ -188,16 +188,17 @@ def report_data(
         games.append(_game_row(g, block))
         if progress is not None:
             progress(k + 1, len(done))
-    for row in rows:  # beside the rating: how well it played, where its games were analysed
-        found = accuracies.get(row["entry"], [])
-        row["accuracy"] = round(sum(found) / len(found), 1) if found else None
-        row["analysed_games"] = len(found)
     data = {
         "format": REPORT_FORMAT,
         "config": store.config() or {},
         "games_total": summary["games_total"],
         "games_done": summary["games_done"],
         "leaderboard": rows,
+        # Beside the rating: how well each entry played where its games were analysed.
+        "accuracy": {
+            entry: {"accuracy": round(sum(found) / len(found), 1), "games": len(found)}
+            for entry, found in accuracies.items()
+        },
         "entries": report.entries,
         "unrated_games": summary["unrated_games"],
         "seats": seat_results(done),
