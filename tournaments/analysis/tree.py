@@ -24,7 +24,8 @@ def tree_values(
     state: Any, moves: list[Any], kept: set[int], budget: int, seed: int
 ) -> tuple[list[float], int]:
     """Each of `moves`' margin for the seat to move after `budget` simulations, and the index
-    of the best (the most visited, as the expert plays). `kept`: moves grown first."""
+    of the best (the most visited, as the expert plays). `kept` (the played move's index) is
+    part of the engine interface; this engine needs it not: every move is a root child."""
     rng = random.Random(seed)
     params = PARAMS.get(state.family, PARAMS["pavilion"])
     me, players = state.turn, state.players
