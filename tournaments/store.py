@@ -587,6 +587,21 @@ class Store:
         if current is not None:
             yield current
 
+    def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> bool:
+        """Put `analysis` (tournaments/analysis) into the stored record of a game as its
+        `analysis` block, replacing any earlier one; False when no record of it is stored."""
+        record = self.replay(game_id)
+        if record is None:
+            return False
+        record["analysis"] = analysis
+        with self.transaction() as c:
+            c.execute(
+                "UPDATE replays SET record = ? WHERE game_idx = "
+                "(SELECT idx FROM games WHERE game_id = ?)",
+                (json.dumps(record, separators=(",", ":")), game_id),
+            )
+        return True
+
     def replay(self, game_id: str) -> dict[str, Any] | None:
         """The stored record of one game, or None."""
         row = self.conn.execute(

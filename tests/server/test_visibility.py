@@ -235,6 +235,24 @@ class EveryUrl(TestCase):
         body = self.page(client, f"/games/{s.game.pk}/viewer", 200 if s.results(viewer) else 404)
         self.shows(body, "game-data", s.results(viewer), "the replay")
 
+    def case_game_analyse(self, s: Scene, viewer: str, client: Client) -> None:
+        """Only a player of the game (and staff) may have it analysed; a game not visible to
+        the viewer answers 404; a visitor is sent to log in. Nothing else is queued."""
+        from tournaments.server.ladder.models import Analysis
+
+        url = f"/games/{s.game.pk}/analyse"
+        before = Analysis.objects.filter(game=s.game).count()
+        reply = client.post(url, follow=False)
+        if viewer == "anon":
+            self.assertEqual(reply.status_code, 302, url)
+            self.assertIn("login", reply["Location"])
+        elif not s.results(viewer):
+            self.assertEqual(reply.status_code, 404, url)
+        else:
+            self.assertEqual(reply.status_code, 302, url)
+        queued = Analysis.objects.filter(game=s.game).count() - before
+        self.assertEqual(queued, 1 if s.private(viewer) and before == 0 else 0, viewer)
+
     def case_seat_log(self, s: Scene, viewer: str, client: Client) -> None:
         own = self.page(client, f"/games/{s.game.pk}/log/0", 200 if s.private(viewer) else 404)
         self.shows(own, f"thoughts of {s.member.name}", s.private(viewer), "its own log")
@@ -434,7 +452,8 @@ class BadValues(TestCase):
 
     def test_bad_values_answer_400_with_a_message_and_get_only_urls_refuse_a_post(self) -> None:
         bad = self.bad_posts()
-        no_values = {"logout", "welcome", "admin"}  # below, and Django's own admin
+        # Below, Django's own admin, and a POST without values (game_analyse).
+        no_values = {"logout", "welcome", "admin", "game_analyse"}
         auth = {"Authorization": f"Bearer {self.token}"}
         for key in sorted(set(url_keys())):
             with self.subTest(url=key):

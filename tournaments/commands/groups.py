@@ -58,7 +58,9 @@ def _verb() -> typer.Typer:
 bench_app = _group(
     "Benchmarks that print their figures (engine, codec, latency, tournament, strength)."
 )
-replay_app = _group("Game records: verify them, view them as a page or in the terminal.")
+replay_app = _group(
+    "Game records: verify them, view them as a page or in the terminal, analyse them."
+)
 referee_app = _group("The referee service.")
 token_app = _group("Tokens issued to remote entries.")
 referee_app.add_typer(token_app, name="token")
@@ -88,6 +90,7 @@ NOUNS: dict[str, Noun] = {
             "tournaments.commands.bench",
             "tournaments.commands.bench_server",
             "tournaments.commands.bench_compare",
+            "tournaments.commands.bench_analysis",
         ),
         bench_app,
         bench_app.info.help or "",
@@ -119,7 +122,11 @@ NOUNS: dict[str, Noun] = {
         "words; answer with a number or…",
     ),
     "referee": Noun(("tournaments.commands.referee",), referee_app, referee_app.info.help or ""),
-    "replay": Noun(("tournaments.commands.replay",), replay_app, replay_app.info.help or ""),
+    "replay": Noun(
+        ("tournaments.commands.replay", "tournaments.commands.analyse"),
+        replay_app,
+        replay_app.info.help or "",
+    ),
     "server": Noun(
         ("tournaments.commands.server",), server_app, server_app.info.help or "", extra="server"
     ),

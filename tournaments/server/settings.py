@@ -155,6 +155,10 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Game analyses (ladder.analyses): how many a user may ask for a day; simulations per decision.
+ANALYSIS_DAILY_QUOTA = whole_number("AZUL_ARENA_ANALYSIS_QUOTA", 5)
+ANALYSIS_BUDGET = whole_number("AZUL_ARENA_ANALYSIS_BUDGET", 2000)
+
 # Argon2 first: new and changed passwords are hashed with it (argon2-cffi); the others only
 # read hashes made elsewhere (an imported account) and upgrade them at the next login.
 PASSWORD_HASHERS = [

@@ -86,6 +86,15 @@ class GameQuerySet(models.QuerySet):  # type: ignore[type-arg]
         q = _results_q(user, "")
         return self if q is None else self.filter(q)
 
+    def analysable_by(self, user: Any) -> GameQuerySet:
+        """The games `user` may have analysed (ladder.analyses): those a participant of theirs
+        played in; an organiser, any."""
+        if is_organiser(user):
+            return self
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(pk__in=_games_played(user))
+
 
 class SeatQuerySet(models.QuerySet):  # type: ignore[type-arg]
     def visible_to(self, user: Any) -> SeatQuerySet:

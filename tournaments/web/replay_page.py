@@ -131,7 +131,24 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
         "frames": [_frame(s) for s in states],
         "plies": _plies(view, states, moves, ref, faults),
         "faults": [f for i in sorted(faults) for f in faults[i]],
+        "analysis": _analysis(record, view, states, moves),
     }
+
+
+def _analysis(
+    record: dict[str, Any], view: FamilyView, states: list[dict[str, Any]], moves: list[str]
+) -> dict[str, Any] | None:
+    """The record's analysis as the viewer draws it (tournaments/web/analysis_view.py)."""
+    if "analysis" not in record:
+        return None
+    from tournaments.web.analysis_view import analysis_data
+
+    data = analysis_data(record, view, states, moves)
+    if data is not None:
+        for entry in data["moves"].values():
+            if "best_frame" in entry:
+                entry["best_frame"] = _frame(entry["best_frame"])
+    return data
 
 
 def renderer_scripts(families: Iterable[str]) -> list[str]:

@@ -22,11 +22,21 @@ var AzulReport = (function () {
     return keys.map(function (k) { return k + " " + kinds[k]; }).join(", ");
   }
 
+  /* The accuracy of an entry's analysed games (`replay analyse --save`), beside its rating. */
+  function accuracyCell(a) {
+    if (!a) return "<td class=\"num accuracy\"></td>";
+    return "<td class=\"num accuracy\" title=\"mean over " + a.games +
+      " analysed games (100: the engine's move every time)\">" + num(a.accuracy, 1) + "</td>";
+  }
+
   function leaderboard(data) {
+    var accuracy = data.accuracy || {};
+    var analysed = Object.keys(accuracy).length > 0;
     var html = "<div class=\"scroll\"><table class=\"leaderboard\"><thead><tr><th>#</th>" +
       "<th>entry</th><th title=\"TrueSkill mean\">rating \u03bc</th>" +
       "<th title=\"uncertainty\">\u03c3</th><th title=\"\u03bc - 3\u03c3: sorts the table\">" +
-      "conservative</th><th>games</th><th>wins</th><th>win rate (95%)</th>" +
+      "conservative</th>" + (analysed ? "<th title=\"game analysis: replay analyse --save\">" +
+      "accuracy</th>" : "") + "<th>games</th><th>wins</th><th>win rate (95%)</th>" +
       "<th>mean score (95%)</th><th>faults</th>" +
       "<th title=\"probability that this entry is truly better than the next one\">" +
       "P(better than next)</th></tr></thead><tbody>";
@@ -34,8 +44,9 @@ var AzulReport = (function () {
       html += "<tr data-entry=\"" + esc(r.entry) + "\"><td class=\"num\">" + r.rank +
         "</td><td class=\"entry\">" + esc(r.entry) + "</td><td class=\"num mu\">" +
         num(r.mu, 2) + "</td><td class=\"num sigma\">" + num(r.sigma, 2) +
-        "</td><td class=\"num conservative\">" + num(r.conservative, 2) +
-        "</td><td class=\"num games\">" + r.games + "</td><td class=\"num wins\">" + r.wins +
+        "</td><td class=\"num conservative\">" + num(r.conservative, 2) + "</td>" +
+        (analysed ? accuracyCell(Object.prototype.hasOwnProperty.call(accuracy, r.entry) ?
+                                 accuracy[r.entry] : null) : "") + "<td class=\"num games\">" + r.games + "</td><td class=\"num wins\">" + r.wins +
         (r.ties ? " <span class=\"iv\">+" + r.ties + " shared</span>" : "") +
         "</td><td class=\"num\">" + (100 * r.win_rate).toFixed(0) + "%" +
         interval(r.win_rate_low, r.win_rate_high, 0, 100) + "</td><td class=\"num\">" +

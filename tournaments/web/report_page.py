@@ -145,6 +145,19 @@ def _game_row(g: StoredGame, block: str | None) -> dict[str, Any]:
     }
 
 
+def _add_accuracies(
+    into: dict[str, list[float]], g: StoredGame, record: dict[str, Any] | None
+) -> None:
+    """Each seat's accuracy in the game's analysis (`replay analyse --save`), by entry."""
+    if record is None or "analysis" not in record:
+        return
+    from tournaments.analysis.game import seat_accuracies
+
+    for seat, accuracy in zip(g.seats, seat_accuracies(record), strict=False):
+        if accuracy is not None:
+            into.setdefault(seat.entry, []).append(accuracy)
+
+
 def report_data(
     store: Store,
     games_embedded: int = GAMES_EMBEDDED,
@@ -160,9 +173,11 @@ def report_data(
     embed = [g for g in done if g is best] + [g for g in done if g is not best]
     embed_ids = {g.game.game_id for g in embed[:games_embedded]}
     games, faults, viewers = [], [], {}
+    accuracies: dict[str, list[float]] = {}
     for k, g in enumerate(done):
         record = store.replay(g.game.game_id)
         faults += _game_faults(g, record)
+        _add_accuracies(accuracies, g, record)
         block = None
         if record is not None and g.game.game_id in embed_ids:
             try:
@@ -179,6 +194,11 @@ def report_data(
         "games_total": summary["games_total"],
         "games_done": summary["games_done"],
         "leaderboard": rows,
+        # Beside the rating: how well each entry played where its games were analysed.
+        "accuracy": {
+            entry: {"accuracy": round(sum(found) / len(found), 1), "games": len(found)}
+            for entry, found in accuracies.items()
+        },
         "entries": report.entries,
         "unrated_games": summary["unrated_games"],
         "seats": seat_results(done),

@@ -123,6 +123,85 @@ var AzulViewer = (function () {
     };
   }
 
+  /* ---------------------------------------------------------------- the analysis */
+  var LABEL_SYMBOL = {inaccuracy: "?!", mistake: "?", blunder: "??"};
+  function analysed(data, ply) {
+    return data.analysis ? data.analysis.moves[String(ply)] || null : null;
+  }
+  function signed(v) { return (v >= 0 ? "+" : "\u2212") + Math.abs(v).toFixed(1); }
+
+  /* The evaluation chart: each seat's expected final score margin after each of its analysed
+   * moves (tournaments/analysis), on the score chart's move axis; the labelled moves marked. */
+  function evalChart(box, data) {
+    var n = data.frames.length, seats = data.players, moves = data.analysis.moves;
+    var keys = Object.keys(moves), max = 1;
+    keys.forEach(function (k) { max = Math.max(max, Math.abs(moves[k].value_played)); });
+    max = Math.ceil(max);
+    var W = 600, H = 140, L = 4, B = 6, T = 6;
+    var x = function (i) { return L + (W - L - 6) * (n > 1 ? i / (n - 1) : 0); };
+    var y = function (v) { return T + (H - T - B) * (1 - (v + max) / (2 * max)); };
+    var svg = "<svg viewBox=\"0 0 " + W + " " + H + "\" preserveAspectRatio=\"none\" " +
+      "role=\"img\" aria-label=\"expected margin over the game\">" +
+      "<line x1=\"" + L + "\" y1=\"" + y(0) + "\" x2=\"" + W + "\" y2=\"" + y(0) +
+      "\" stroke=\"#bbb\"/>";
+    for (var s = 0; s < seats; s++) {
+      var pts = [];
+      keys.forEach(function (k) {
+        var m = moves[k];
+        if (m.seat === s) pts.push(x(m.ply + 1).toFixed(1) + "," + y(m.value_played).toFixed(1));
+      });
+      if (pts.length) {
+        svg += "<polyline class=\"eval-line\" data-seat=\"" + s + "\" fill=\"none\" " +
+          "stroke-width=\"2\" vector-effect=\"non-scaling-stroke\" stroke=\"" + SEAT_HEX[s] +
+          "\" points=\"" + pts.join(" ") + "\"/>";
+      }
+    }
+    var marks = "";
+    keys.forEach(function (k) {
+      var m = moves[k];
+      if (!m.label) return;
+      // Marks in HTML over the stretched drawing, so that they stay round.
+      marks += "<span class=\"eval-mark lbl-" + m.label + "\" data-pos=\"" + (m.ply + 1) +
+        "\" title=\"move " + (m.ply + 1) + ": " + m.label + ", " + m.loss.toFixed(1) +
+        " points lost\" style=\"left:" + (100 * x(m.ply + 1) / W).toFixed(2) + "%;top:" +
+        (100 * y(m.value_played) / H).toFixed(2) + "%\"></span>";
+    });
+    svg += "<line class=\"marker\" y1=\"" + T + "\" y2=\"" + (H - B) + "\" stroke=\"#333\" " +
+      "stroke-dasharray=\"3,3\" vector-effect=\"non-scaling-stroke\"/></svg>";
+    box.innerHTML = "<div class=\"plot\"><div class=\"ylab\"><span>+" + max + "</span><span>0" +
+      "</span><span>\u2212" + max + "</span></div><div class=\"evalplot\">" + svg + marks +
+      "</div></div>";
+    var marker = box.querySelector(".marker");
+    return function (pos) {
+      marker.setAttribute("x1", x(pos));
+      marker.setAttribute("x2", x(pos));
+    };
+  }
+
+  /* What the analysis says of move n: its label and points lost, the best move and a button
+   * that draws it on the board. */
+  function analysisNote(data, n) {
+    var a = analysed(data, n - 1);
+    if (!a) return "";
+    var html = "<div class=\"analysis\">";
+    if (a.label) {
+      html += "<span class=\"label lbl-" + a.label + "\">" + LABEL_SYMBOL[a.label] + " " +
+        a.label + "</span> " + a.loss.toFixed(1) + " points lost \u00b7 ";
+    }
+    if (a.best === a.played) {
+      html += "<span class=\"best-note\">the engine's move (" + signed(a.value_played) + ")</span>";
+    } else {
+      html += "<span class=\"best-note\">best was <b class=\"best-move\">" + esc(a.best) +
+        "</b> (" + signed(a.value_best) + ")" +
+        (a.best_words ? ": <span class=\"words\">" + esc(a.best_words) + "</span>" : "") +
+        "; the move played " + signed(a.value_played) + "</span>" +
+        (a.best_frame ? " <button class=\"show-best\" data-act=\"best\">show best move</button>" : "");
+    }
+    html += a.exact ? "<span class=\"badge exact\" title=\"the rest of the round searched in " +
+      "full\">exact</span>" : "";
+    return html + "</div>";
+  }
+
   /* ---------------------------------------------------------------- the page */
   function header(data) {
     var seats = data.seats.map(function (s, i) {
@@ -191,20 +270,30 @@ var AzulViewer = (function () {
       "speed</div></div><div class=\"info\"></div><div class=\"layout\"><div>" +
       "<div class=\"drawing\"></div><div class=\"panel\" style=\"margin-top:10px\"><h2>" +
       "Final table</h2>" + finalTable(data) + "</div></div><div><div class=\"panel chart\">" +
-      "<h2>Score</h2><div class=\"chartbox\"></div></div><div class=\"panel\" " +
+      "<h2>Score</h2><div class=\"chartbox\"></div></div>" + (data.analysis ?
+      "<div class=\"panel chart eval\" style=\"margin-top:10px\"><h2>Evaluation " +
+      "<small>expected margin after each move</small></h2><div class=\"evalbox\"></div>" +
+      "</div>" : "") + "<div class=\"panel\" " +
       "style=\"margin-top:10px\"><h2>Moves</h2><ol class=\"moves\"></ol></div></div></div>";
     var q = function (sel) { return root.querySelector(sel); };
     var slider = q(".slider"), info = q(".info"), drawing = q(".drawing"), list = q(".moves");
     var playBtn = q(".play"), posLabel = q(".pos"), speedLabel = q(".speed");
     var setMarker = chart(q(".chartbox"), data);
+    var setEvalMarker = data.analysis ? evalChart(q(".evalbox"), data) : function () {};
 
     var items = "", lastRound = 0;
     plies.forEach(function (p, i) {
       var cls = (p.round !== lastRound && i > 0 ? "rnd" : "") + (p.sub ? " sub" : "");
+      var a = analysed(data, i), sym = "";
+      if (a && a.label) {
+        cls += " lbl-" + a.label;
+        sym = "<span class=\"sym\" title=\"" + a.label + ": " + a.loss.toFixed(1) +
+          " points lost\">" + LABEL_SYMBOL[a.label] + "</span>";
+      }
       lastRound = p.round;
       items += "<li data-pos=\"" + (i + 1) + "\" class=\"" + cls + "\" title=\"" + esc(p.words) +
         "\"><span class=\"n\">" + (i + 1) + "</span><span class=\"dot\" style=\"background:" +
-        SEAT_COLOURS[p.seat] + "\"></span>" + esc(p.move) + " " + esc(p.words) + "</li>";
+        SEAT_COLOURS[p.seat] + "\"></span>" + esc(p.move) + sym + " " + esc(p.words) + "</li>";
     });
     list.innerHTML = items;
     var rows = list.children, current = null;
@@ -225,6 +314,7 @@ var AzulViewer = (function () {
           esc(f.fault) + (f.detail ? ": " + esc(f.detail) : "") +
           (f.forfeited ? " (forfeited)" : "") + "</span>";
       });
+      html += analysisNote(data, n);
       if (p.round_end) {
         html += "<div class=\"round-end\">End of round " + p.round + " (scoring): " +
           p.round_end.map(function (d, s) {
@@ -239,10 +329,12 @@ var AzulViewer = (function () {
       pos = n;
       var frame = data.frames[n];
       renderer.draw(drawing, frame, data, n > 0 ? plies[n - 1] : null);
+      drawing.classList.remove("showing-best");
       info.innerHTML = describe(n);
       slider.value = String(n);
       posLabel.textContent = "move " + n + " / " + last + " \u00b7 " + renderer.phase(frame);
       setMarker(n);
+      setEvalMarker(n);
       if (current) current.classList.remove("cur");
       current = n > 0 ? rows[n - 1] : null;
       if (current) {
@@ -295,6 +387,31 @@ var AzulViewer = (function () {
       var b = e.target.closest("button");
       if (b && actions[b.dataset.act]) { actions[b.dataset.act](); b.blur(); }
     });
+    // The best move on the board: the table as it would be after it, from the position before
+    // the move played (a second click, or any step, shows the game again).
+    function toggleBest() {
+      var a = analysed(data, pos - 1);
+      if (!a || !a.best_frame) return;
+      var on = !drawing.classList.contains("showing-best");
+      var btn = info.querySelector(".show-best");
+      if (on) {
+        renderer.draw(drawing, a.best_frame, data, {seat: a.seat, move: a.best, round: plies[pos - 1].round});
+      } else {
+        renderer.draw(drawing, data.frames[pos], data, plies[pos - 1]);
+      }
+      drawing.classList.toggle("showing-best", on);
+      if (btn) btn.textContent = on ? "show the game's move" : "show best move";
+    }
+    info.addEventListener("click", function (e) {
+      var b = e.target.closest("button.show-best");
+      if (b) { stop(); toggleBest(); b.blur(); }
+    });
+    if (data.analysis) {
+      q(".evalbox").addEventListener("click", function (e) {
+        var m = e.target.closest(".eval-mark");
+        if (m) { stop(); show(parseInt(m.dataset.pos, 10)); }
+      });
+    }
     slider.addEventListener("input", function () { stop(); show(parseInt(slider.value, 10)); });
     list.addEventListener("click", function (e) {
       var li = e.target.closest("li");

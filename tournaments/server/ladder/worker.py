@@ -51,7 +51,7 @@ from tournaments.runner import StopRun
 from tournaments.schedule import ScheduledGame
 from tournaments.server.contests.lifecycle import LifecycleError
 from tournaments.server.contests.models import Contest
-from tournaments.server.ladder import coordination, final, lifecycle, logs, results
+from tournaments.server.ladder import analyses, coordination, final, lifecycle, logs, results
 from tournaments.server.ladder.matchmaking import Candidate, pick_game
 from tournaments.server.ladder.models import Game, Seat
 from tournaments.server.ladder.standings import active_versions
@@ -150,6 +150,7 @@ class LadderWorker:
         # its games are taken (it may have just started).
         self._live: set[str] = set()
         self._final: asyncio.Task[Any] | None = None
+        self._analyses = analyses.IdleAnalyses()  # in the ladder's spare capacity
         self._final_check = 0.0  # monotonic time of the next look at the contest's final
 
     @property
@@ -417,6 +418,8 @@ class LadderWorker:
             work.specs.update(nxt.specs)
             sched = ScheduledGame(nxt.game_id, str(nxt.game_id), nxt.seats, nxt.seed, 0, 0, 0)
             in_flight[asyncio.ensure_future(play(sched))] = nxt
+        if len(in_flight) < self.concurrency:  # a free slot: a requested game analysis
+            self._analyses.start(self._db_call, self.name)
         assert self._stopping is not None
         waiting: set[asyncio.Future[Any]] = set(in_flight) | work.validating
         stop = asyncio.ensure_future(self._stopping.wait())
@@ -447,6 +450,7 @@ class LadderWorker:
                 await self._final
         for task in work.games:
             task.cancel()  # still `scheduled` in the database: the next worker replays it
+        self._analyses.close()
         # A validation thread cannot be cancelled: told to stop, it ends its bots and builds
         # and its version waits again (a killed worker's: `requeue_interrupted`).
         self._stop_validations.set()

@@ -26,6 +26,7 @@ urlpatterns = [
     path("p/<slug:name>/v/<int:number>/archive", views.version_archive, name="archive"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/viewer", views.game_viewer, name="viewer"),
+    path("games/<int:game_id>/analyse", views.game_analyse, name="game_analyse"),
     path("games/<int:game_id>/log/<int:seat>", views.seat_log, name="seat_log"),
     path("play/", tables.choose, name="play"),
     path("c/<slug:slug>/play/", tables.choose, name="contest_play"),

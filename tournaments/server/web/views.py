@@ -20,7 +20,7 @@ from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest, Participant, participant_of
 from tournaments.server.ladder import logs
 from tournaments.server.ladder.handins import handin_line
-from tournaments.server.ladder.models import Game, Seat, Standing
+from tournaments.server.ladder.models import Analysis, Game, Seat, Standing
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
@@ -279,7 +279,40 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     )
     for s in seats:
         s.private = s.pk in logs
-    return render(request, "web/game.html", {"game": game, "seats": seats})
+    return render(
+        request, "web/game.html", {"game": game, "seats": seats, **_analysis_context(request, game)}
+    )
+
+
+def _analysis_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """The game page's analysis part: its state, and whether this user may ask for it."""
+    from tournaments.server.ladder import analyses
+
+    found = Analysis.objects.filter(game=game).first()
+    may = (
+        found is None
+        and game.status == Game.DONE
+        and Game.objects.analysable_by(request.user).filter(pk=game.pk).exists()
+    )
+    left = None
+    if may and not is_organiser(request.user):
+        left = max(0, analyses.daily_quota() - analyses.asked_today(request.user))
+    return {"analysis": found, "may_analyse": may, "analyses_left": left}
+
+
+@require_POST
+@login_required
+def game_analyse(request: HttpRequest, game_id: int) -> HttpResponse:
+    from tournaments.server.ladder.analyses import AnalysisRefused, request_analysis
+
+    get_object_or_404(Game.objects.visible_to(request.user), pk=game_id)
+    try:
+        request_analysis(request.user, game_id)
+    except AnalysisRefused as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.info(request, "analysis queued: it is made when the ladder has a free slot")
+    return redirect("game", game_id=game_id)
 
 
 @require_safe
@@ -288,8 +321,12 @@ def game_viewer(request: HttpRequest, game_id: int) -> HttpResponse:
     from tournaments.web.replay_page import viewer_html
 
     game = get_object_or_404(Game.objects.visible_to(request.user), pk=game_id, status=Game.DONE)
+    record = game.record or {}
+    done = Analysis.objects.filter(game=game, status=Analysis.DONE).first()
+    if done is not None:  # the viewer draws it: chart, labels, best moves
+        record = {**record, "analysis": done.block}
     try:
-        return HttpResponse(viewer_html(game.record or {}))
+        return HttpResponse(viewer_html(record))
     except RecordError as exc:
         return HttpResponse(
             f"this game's record cannot be replayed: {exc}", content_type="text/plain", status=500

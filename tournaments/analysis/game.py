@@ -1,0 +1,168 @@
+"""The analysis of a recorded game: every decision valued by the engine (`engine.value_moves`),
+the points the played move lost against the best one, a label, and each seat's summary.
+
+Labels, by the points lost (expected final score margin, best minus played; see engine.py):
+an **inaccuracy** from `INACCURACY` points, a **mistake** from `MISTAKE`, a **blunder** from
+`BLUNDER`. They were tuned on games between the reference bots (docs/bots.md, "Learning from a
+lost game"): a sampled value moves by a point or so between seeds, so an inaccuracy starts
+above that noise; a blunder is a round's typical winning margin thrown away in one move.
+
+A seat's **accuracy** is the mean over its decisions of 100 * exp(-loss / ACCURACY_SCALE): 100
+for the engine's move every time, about 37 for a decision that lost `ACCURACY_SCALE` points.
+A decision with one legal move is no decision: it is left out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any, Final
+
+from referee.engine import Game
+from tournaments.analysis.engine import ENGINE_NAME, decision_seed, value_moves
+
+ANALYSIS_FORMAT: Final = "azul-arena/analysis/1"
+INACCURACY: Final = 2.0
+MISTAKE: Final = 5.0
+BLUNDER: Final = 10.0
+LABELS: Final = ("inaccuracy", "mistake", "blunder")
+ACCURACY_SCALE: Final = 6.0
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One analysed move (the keys of `--json`'s `moves`)."""
+
+    ply: int  # 0-based: the move's index in the game
+    seat: int
+    played: str
+    best: str
+    value_played: float
+    value_best: float
+    loss: float
+    label: str | None
+    exact: bool
+
+
+def label_of(loss: float) -> str | None:
+    """The label of a decision that lost `loss` points (None: a good move)."""
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= MISTAKE:
+        return "mistake"
+    if loss >= INACCURACY:
+        return "inaccuracy"
+    return None
+
+
+def positions(record: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """(position before the move, the move) for every move of `record` (RecordError if it does
+    not replay)."""
+    game = Game.from_record(record, upto=0)
+    full = Game.from_record(record)  # checks the whole record first: a clear error, nothing lost
+    texts = [m for rnd in record["rounds"] for m in rnd.get("moves", [])]
+    out = []
+    for text in texts:
+        move = game.parse_move(text)
+        out.append((game.copy(), move))
+        game.push(move)
+    assert game.scores == full.scores
+    return out
+
+
+def analyse_position(state: Any, move: Any, ply: int, budget: int, seed: int) -> Decision:
+    """One decision: the engine's values of the played move and of the best one."""
+    found = value_moves(state, budget, decision_seed(seed, ply), include=(move,))
+    played, best = str(move), found.best
+    value_played, value_best = found.value(played), found.value(best)
+    loss = round(value_best - value_played, 2)
+    if loss <= 0:  # the played move is as good (to the hundredth of a point): it is the best
+        best, value_best, loss = played, value_played, 0.0
+    return Decision(
+        ply,
+        state.turn,
+        played,
+        best,
+        round(value_played, 2),
+        round(value_best, 2),
+        loss,
+        label_of(loss),
+        found.exact,
+    )
+
+
+def decisions_to_analyse(
+    record: dict[str, Any], seats: Iterable[int] | None = None
+) -> list[tuple[int, Any, Any]]:
+    """(ply, position, move) of each decision to analyse: more than one legal move, and the
+    seat among `seats` (None: every seat)."""
+    wanted = None if seats is None else set(seats)
+    return [
+        (ply, state, move)
+        for ply, (state, move) in enumerate(positions(record))
+        if len(state.legal_moves()) > 1 and (wanted is None or state.turn in wanted)
+    ]
+
+
+def analysis_block(
+    decisions: list[Decision], players: int, budget: int, seed: int
+) -> dict[str, Any]:
+    """The record's `analysis` block (and `--json`'s body) from its decisions."""
+    return {
+        "format": ANALYSIS_FORMAT,
+        "engine": ENGINE_NAME,
+        "budget": budget,
+        "seed": seed,
+        "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+        "moves": [asdict(d) for d in sorted(decisions, key=lambda d: d.ply)],
+        "summary": summary(decisions, players),
+    }
+
+
+def summary(decisions: list[Decision], players: int) -> list[dict[str, Any]]:
+    """Per seat: decisions analysed, mean loss, the count of each label, accuracy (0-100)."""
+    out = []
+    for seat in range(players):
+        mine = [d for d in decisions if d.seat == seat]
+        losses = [d.loss for d in mine]
+        accuracy = (
+            100 * sum(math.exp(-x / ACCURACY_SCALE) for x in losses) / len(losses)
+            if losses
+            else None
+        )
+        out.append(
+            {
+                "seat": seat,
+                "decisions": len(mine),
+                "mean_loss": round(sum(losses) / len(losses), 2) if losses else None,
+                **{label: sum(d.label == label for d in mine) for label in LABELS},
+                "accuracy": None if accuracy is None else round(accuracy, 1),
+            }
+        )
+    return out
+
+
+def annotate(record: dict[str, Any], analysis: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `record` with its `analysis` block (which `replay verify` ignores)."""
+    return {**record, "analysis": analysis}
+
+
+def seat_accuracies(record: dict[str, Any]) -> list[float | None]:
+    """Each seat's accuracy in the `analysis` block of `record` (None: not analysed), read as
+    hostile input: anything but a number in 0..100 counts as not analysed."""
+    block = record.get("analysis")
+    summary = block.get("summary") if isinstance(block, dict) else None
+    players = record.get("players")
+    seats = (
+        len(players) if isinstance(players, list) else players if isinstance(players, int) else 0
+    )
+    out: list[float | None] = [None] * seats
+    for item in summary if isinstance(summary, list) else []:
+        seat = item.get("seat") if isinstance(item, dict) else None
+        value = item.get("accuracy") if isinstance(item, dict) else None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if isinstance(seat, int) and 0 <= seat < seats and 0 <= value <= 100:
+            out[seat] = float(value)
+    return out
