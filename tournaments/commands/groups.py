@@ -88,6 +88,7 @@ NOUNS: dict[str, Noun] = {
             "tournaments.commands.bench",
             "tournaments.commands.bench_server",
             "tournaments.commands.bench_compare",
+            "tournaments.commands.bench_outside",
         ),
         bench_app,
         bench_app.info.help or "",
