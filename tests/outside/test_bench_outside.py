@@ -34,6 +34,7 @@ def test_each_side_thinks_on_its_own_clock() -> None:
     (setting,) = data["settings"]
     assert (setting["bot_time"], setting["engine_time"], setting["fraction"]) == (0.1, 0.4, 0.25)
     assert setting["games"] == 2 and setting["bot_faults"] == setting["engine_faults"] == 0
+    assert setting["bot_fault_kinds"] == setting["engine_fault_kinds"] == {}
     # Both play the first legal move: the same deal, seats swapped, so one win each.
     assert setting["bot_wins"] + setting["engine_wins"] + setting["draws"] == 2
     low, high = setting["ci95"]

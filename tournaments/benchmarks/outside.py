@@ -14,6 +14,7 @@ The adapter for gleb-t/AzulBot's C++ MCTS is kept out of the package: tests/outs
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -45,8 +46,12 @@ def seat_times(seats: tuple[str, ...], bot: str, odds: Odds) -> tuple[float, ...
     return tuple(odds.bot_time if seat == bot else odds.engine_time for seat in seats)
 
 
-def summarise(ladder: Ladder, bot: str, odds: Odds) -> dict[str, Any]:
-    """One setting's result with stable keys (`bench outside --json`'s `settings`)."""
+def summarise(
+    ladder: Ladder, bot: str, odds: Odds, kinds: dict[str, Counter[str]] | None = None
+) -> dict[str, Any]:
+    """One setting's result with stable keys (`bench outside --json`'s `settings`); `kinds`:
+    each side's faults by kind (timeout, illegal...), as the referee counted them."""
+    kinds = kinds or {}
     rate, (low, high), games = ladder.pair(bot, ENGINE)
     pair = ladder.pairs[(bot, ENGINE)]
     goal = GOALS.get(odds.fraction)
@@ -64,6 +69,8 @@ def summarise(ladder: Ladder, bot: str, odds: Odds) -> dict[str, Any]:
         "engine_mean_score": round(pair.b_points / max(1, games), 2),
         "bot_faults": ladder.by_bot[bot].faults,
         "engine_faults": ladder.by_bot[ENGINE].faults,
+        "bot_fault_kinds": dict(sorted(kinds.get(bot, Counter()).items())),
+        "engine_fault_kinds": dict(sorted(kinds.get(ENGINE, Counter()).items())),
         "goal": goal,
         "goal_met": None if goal is None else rate >= goal,
     }
@@ -89,6 +96,7 @@ def play_outside(  # noqa: PLR0913  # the benchmark's settings, each named by it
 
     async def setting(arena: Any, one: Odds) -> dict[str, Any]:
         ladder = Ladder([name, ENGINE])
+        kinds: dict[str, Counter[str]] = {name: Counter(), ENGINE: Counter()}
         plan = schedule([name, ENGINE], 2, games, seed)
         for game in plan:
             config = MatchConfig(
@@ -100,9 +108,11 @@ def play_outside(  # noqa: PLR0913  # the benchmark's settings, each named by it
             )
             r = await arena.play(list(game.seats), config)
             ladder.add(game.seats, r.scores, r.ranks, [sum(s.faults.values()) for s in r.seats])
+            for seat, result in zip(game.seats, r.seats, strict=True):
+                kinds[seat].update({k: v for k, v in result.faults.items() if v})
             if progress:
                 progress(one.fraction, ladder.games, len(plan))
-        return summarise(ladder, name, one)
+        return summarise(ladder, name, one, kinds)
 
     async def main() -> None:
         async with Arena({name: bot[1], ENGINE: engine}, isolation=isolation) as arena:
