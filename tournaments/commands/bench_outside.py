@@ -61,9 +61,9 @@ def bench_outside(
     and each side's faults per setting. One game at a time; a benchmark, not a test.
 
     The adapter for gleb-t/AzulBot's C++ MCTS is a test fixture (docs/bots.md, "Against an
-    outside engine"). Example:
-    [bold]azul-arena bench outside -e 'python tests/outside/azulbot/adapter.py --module-dir
-    DIR' -b mcts -t 1 -f 1 -f 0.1 -n 20 --json[/]
+    outside engine"; it runs at --isolation process: the sandbox shows a bot only its own folder).
+    Example: [bold]azul-arena bench outside -e 'python tests/outside/azulbot/adapter.py
+    --module-dir DIR' --isolation process -b mcts -t 1 -f 1 -f 0.1 -n 20 --json[/]
     """
     from tournaments.benchmarks.outside import ENGINE, Odds, play_outside
     from tournaments.compliance import FIRST_MOVE_ALLOWANCE
