@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tournaments.cli import app
@@ -54,3 +55,23 @@ def test_our_bot_may_not_take_the_engine_name() -> None:
     )
     assert result.exit_code == 2
     assert "NAME=SPEC" in result.output
+
+
+@pytest.mark.slow
+def test_an_engine_that_cannot_start_shows_as_its_faults_with_a_hint() -> None:
+    """The sandbox shows a bot only its own folder and the project's packages, not tests/: the
+    stand-in engine cannot start there, and the table says what to try."""
+    from referee import IsolationError, require
+
+    try:
+        require("sandbox")
+    except IsolationError as exc:
+        pytest.skip(f"no sandbox here: {exc}")
+    result = CliRunner().invoke(
+        app,
+        ["bench", "outside", "-e", _clock_entry(0.3), "-b", "first_legal=random",
+         "-t", "0.3", "-f", "1", "-n", "1", "--isolation", "sandbox"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "faults at x1: ours {}" in result.output
+    assert "--isolation process" in result.output

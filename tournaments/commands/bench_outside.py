@@ -144,3 +144,11 @@ def _show(result: dict[str, Any]) -> None:
             goal,
         )
     console.print(table)
+    for s in result["settings"]:
+        if s["bot_faults"] or s["engine_faults"]:  # late answers, crashes...: say which
+            err_console.print(
+                f"faults at x{s['fraction']:g}: ours {s['bot_fault_kinds']}, the engine's "
+                f"{s['engine_fault_kinds']} (an engine faulting every move may not start: "
+                "try --isolation process)",
+                highlight=False,
+            )
