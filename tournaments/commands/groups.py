@@ -91,6 +91,7 @@ NOUNS: dict[str, Noun] = {
             "tournaments.commands.bench_server",
             "tournaments.commands.bench_compare",
             "tournaments.commands.bench_analysis",
+            "tournaments.commands.bench_outside",
         ),
         bench_app,
         bench_app.info.help or "",
