@@ -295,7 +295,7 @@ def test_a_sigkilled_ladder_resumes_with_nothing_rated_twice(tmp_path: Path) -> 
         (["server", "run", "--listen", "nonsense"], "--listen is HOST:PORT"),
         (["server", "demo", "--bot", "nobody"], "unknown reference bot"),
         (["server", "init", "--ruleset", "pavilion", "--wild-order", "PPPPPP"], "wild"),
-        (["server", "init", "--ruleset", "chess"], "unknown ruleset"),
+        (["server", "init", "--ruleset", "chess"], "is not a ruleset"),
         (["contest", "submit", "/no/bot", "--server", "http://127.0.0.1:9"], "does not exist"),
         (["contest", "submissions", "--server", "http://127.0.0.1:9"], "not logged in"),
     ],
@@ -309,6 +309,8 @@ def test_bad_arguments_say_what_is_wrong(tmp_path: Path, args: list[str], messag
     done = cli(tmp_path, *args, *extra)
     assert done.returncode in (1, 2)
     assert message in done.stderr + done.stdout
+    if args[:2] == ["server", "init"]:  # refused before a key or a database is made
+        assert not (tmp_path / "h").exists()
 
 
 def test_a_setting_that_is_not_a_number_is_named(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from tournaments.commands.common import (
     WILD_ORDER_HELP,
     Exit,
     check_isolation,
+    check_ruleset,
     console,
     err_console,
     fail,
@@ -56,6 +57,8 @@ def server_init(
 
     Example: [bold]azul-arena server init --home ./contest --ruleset azul --players 2[/]
     """
+    if ruleset is not None:  # a bad ruleset or option is refused before anything is made
+        check_ruleset(ruleset, players, option or [], wild)
     folder = setup(home, make_key=True, migrate=True)
     from tournaments.server.runtime import initialise
 
