@@ -38,8 +38,9 @@ def policy_bot_folder(tmp_path: Path) -> Path:
     assert made.exit_code == 0, made.output
     folder = tmp_path / "student"
     untrained = (folder / "policy.npz").read_bytes()
+    policy = str(folder / "policy.npz")
     train.main(["--minutes", "0.02", "--envs", "8", "--steps", "8", "--eval-every", "1",
-                "--eval-games", "2", "--hidden", "16", "--out", str(folder / "policy.npz")])  # fmt: skip
+                "--eval-games", "2", "--hidden", "16", "--out", policy])  # fmt: skip
     assert (folder / "policy.npz").read_bytes() != untrained, "the trainer wrote its policy"
     return folder
 
