@@ -17,7 +17,6 @@ from typing import Any, Final
 
 from referee.engine.bag import write_factories, write_packed
 from referee.engine.classic.game import ClassicGame
-from referee.engine.classic.moves import ALL_MOVES
 from referee.engine.classic.tables import FIELD, GROUPS, build_group
 from referee.engine.game import OVER, TAKE, WALL
 
@@ -121,9 +120,10 @@ def _write_seat(game: ClassicGame, s: int, out: Any, at: int, r: int) -> None:
 
 # The three blocks of a wall (its cells, row colours and column colours: 25 floats each, as
 # float memoryviews) by its packed cells: three slice copies cost less than a write per tile
-# and per block. Cleared when full (some 6 MB): the walls in play come back at once.
+# and per block. Cleared when full (a few hundred walls are in play at once, even in 64 games),
+# and kept small: the garbage collector walks it.
 WALLS: Final[dict[int, tuple[Any, Any, Any]]] = {}
-WALLS_KEPT: Final = 20_000
+WALLS_KEPT: Final = 4_096
 
 
 def _wall_blocks(cells: int) -> tuple[Any, Any, Any]:
@@ -148,8 +148,7 @@ def _wall_blocks(cells: int) -> tuple[Any, Any, Any]:
 
 
 def mark_legal(game: ClassicGame, out: Any, at: int) -> None:
-    """The action mask of sdk.rl into out[at : at + ACTIONS] (a bytearray of zeros): 1 at each
-    legal move's index."""
+    """1 at out[at + move.index] for each legal move (the action mask of sdk.rl)."""
     if game.phase != TAKE:  # azul-gray's wall placements (a few), or none: the game is over
         for move in game.legal_moves():
             out[at + move.index] = 1
@@ -157,32 +156,13 @@ def mark_legal(game: ClassicGame, out: Any, at: int) -> None:
     sources = game._sources
     allowed = game._allowed
     base = game.turn * 5
-    lanes = 0
-    for c in range(5):  # the colour groups ClassicGame.legal_moves reads
+    for c in range(5):  # the groups ClassicGame.legal_moves reads, without joining them
         key = (c << 16) | (((sources >> (12 * c)) & FIELD) << 6) | allowed[base + c]
-        found = LANES[key]
-        if found < 0:
-            found = _lanes(key)
-        lanes |= found
-    out[at : at + ACTIONS] = lanes.to_bytes(ACTIONS, "little")
-
-
-ACTIONS: Final = len(ALL_MOVES)
-# LANES[key]: the moves of tables.GROUPS[key] as an int with a byte per action (1 << 8 * index
-# for each), so that a mask is five ORs and one copy, not a write per legal move (some fifty
-# early in a round). -1: not built yet.
-LANES: Final[list[int]] = [-1] * len(GROUPS)
-
-
-def _lanes(key: int) -> int:
-    group = GROUPS[key]
-    if group is None:
-        group = build_group(key)
-    lanes = 0
-    for move in group:
-        lanes |= 1 << (8 * move.index)
-    LANES[key] = lanes
-    return lanes
+        group = GROUPS[key]
+        if group is None:
+            group = build_group(key)
+        for move in group:
+            out[at + move.index] = 1
 
 
 def write_batch(games: list[ClassicGame], seats: list[int], out: Any, size: int) -> None:
