@@ -119,9 +119,11 @@ def write_packed(out: Any, base: int, packed: int, per_colour: int) -> None:
         base += 1
 
 
-def write_factories(out: Any, base: int, factories: Any, colours: int) -> None:
+def write_factories(out: Any, base: int, factories: list[int], colours: int) -> None:
     """Factories' tiles (a code each, 3 bits of count per colour) written as count / 4, one
-    row of `colours` cells per factory from `out[base]`: only the colours present."""
+    row of `colours` cells per factory from `out[base]`: only the colours present. (`factories`
+    typed as a list of ints: compiled, the bit arithmetic below is then machine arithmetic, not
+    a generic call per operation.)"""
     for f in range(len(factories)):
         code = factories[f]
         cell = base + colours * f

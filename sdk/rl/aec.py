@@ -71,6 +71,11 @@ class AzulAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # untype
         self._act_space = spaces.Discrete(enc.n_actions)
         self._np_random, _ = seeding.np_random(None)
         self.game: Game = start(ruleset, players, 0, options)
+        # The mask observe() last made for the seat to move, and the game and step it is of:
+        # step() reads the action's legality there instead of listing the legal moves again.
+        self._mask: bytes = b""
+        self._mask_game: Game | None = None
+        self._mask_step = -1
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -112,6 +117,8 @@ class AzulAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # untype
         game = self.game
         if seat == game.turn and not game.is_over():
             mask = enc.mask_one(game)
+            self._mask = mask.tobytes()  # a copy: what the caller does to its array is its own
+            self._mask_game, self._mask_step = game, self._steps
         else:
             mask = np.zeros(enc.n_actions, np.int8)
         return {"observation": enc.observe_one(game, seat), "action_mask": mask}
@@ -122,7 +129,16 @@ class AzulAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # untype
             self._was_dead_step(action)
             return
         game = self.game
-        move = move_of(self.encoding, game, action)
+        if (
+            type(action) is int
+            and self._mask_game is game
+            and self._mask_step == self._steps
+            and 0 <= action < len(self._mask)
+            and self._mask[action]
+        ):  # legal by the mask observe() gave for this very position
+            move = self.encoding.moves[action]
+        else:
+            move = move_of(self.encoding, game, action)
         before = game.scores
         game.push(move)
         self._steps += 1

@@ -14,6 +14,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 from referee.engine import Game
+from referee.engine.batch import pick_moves, push_all
 from sdk.rl.core import ActionError, check_setup, move_of, results, start
 from sdk.rl.opponents import Opponents
 
@@ -58,7 +59,7 @@ class VectorEnv:
             self.opponents = [Opponents(specs, 1.0) for _ in range(num_envs)]
         self._np_random, _ = seeding.np_random(seed)
         self.games: list[Game] = []
-        self._legal = b""  # the masks of the last observation, row after row
+        self._legal = b""  # the masks of the last observation, row after row (a copy)
         self.learners = [0 if seat is None else seat] * num_envs  # the learner's seat per game
 
     def _new_game(self, i: int) -> Game:
@@ -79,7 +80,7 @@ class VectorEnv:
         mask = enc.masks(self.games)
         self._legal = mask.tobytes()  # a copy: what the caller does to its mask changes nothing
         info["action_mask"] = mask
-        info["seat"] = np.array(seats)
+        info["seat"] = np.array(seats, np.int64)
         return enc.observe(self.games, seats)
 
     def reset(self, seed: int | None = None) -> tuple[Obs, dict[str, Any]]:
@@ -102,48 +103,55 @@ class VectorEnv:
             raise ValueError(f"step takes {self.num_envs} actions (one per game), not {given}")
         n, p = self.num_envs, self.players
         moves = self._moves(acts)
-        before: list[tuple[int, ...]] = []
-        after: list[tuple[int, ...]] = []
-        ended: list[tuple[int, list[float], tuple[int, ...], tuple[int, ...]]] = []
         self.learners_before = self.learners[:]  # a restarted game may seat the learner anew
-        for i, game in enumerate(self.games):
-            before.append(game.scores)
-            game.push(moves[i])
-            if self.opponents is not None:
-                self.opponents[i].play(game)
-            after.append(game.scores)
-            if game.is_over():
-                ended.append((i, results(game), game.scores, game.ranks()))
-                self.games[i] = self._new_game(i)
-        if self.reward_mode == "score":
-            rewards = np.array(after, np.float32) - np.array(before, np.float32)
+        if self.opponents is None:  # self-play: one compiled call moves every game
+            gains: list[int] = []
+            over = push_all(self.games, moves, gains)
+            rewards = np.array(gains, np.float32).reshape(n, p)
         else:
-            rewards = np.zeros((n, p), np.float32)
+            rewards, over = self._play_against(moves)
+        if self.reward_mode != "score":
+            rewards[:] = 0.0
         done = np.zeros(n, bool)
         final_scores = np.full((n, p), -1, np.int64)
         final_ranks = np.full((n, p), -1, np.int64)
-        for i, result, scores, ranks in ended:
-            rewards[i] += result
+        for i in over:  # a finished game: its result, its end in info, and a new game
+            game = self.games[i]
+            rewards[i] += results(game)
             done[i] = True
-            final_scores[i] = scores
-            final_ranks[i] = ranks
+            final_scores[i] = game.scores
+            final_ranks[i] = game.ranks()
+            self.games[i] = self._new_game(i)
         info: dict[str, Any] = {"final_scores": final_scores, "final_ranks": final_ranks}
         obs = self._observe(info)
         own = rewards if self.opponents is None else rewards[np.arange(n), self.learners_before]
         return obs, own, done, np.zeros(n, bool), info
 
+    def _play_against(self, moves: list[Any]) -> tuple[npt.NDArray[np.float32], list[int]]:
+        """Each game's learner move, then its opponents' up to the learner's next turn: the
+        score changes by seat, and the games that ended."""
+        opponents = self.opponents or []
+        gains: list[int] = []
+        over = []
+        for i, game in enumerate(self.games):
+            before = game.scores
+            game.push(moves[i])
+            opponents[i].play(game)
+            gains.extend(new - old for new, old in zip(game.scores, before, strict=True))
+            if game.is_over():
+                over.append(i)
+        return np.array(gains, np.float32).reshape(self.num_envs, self.players), over
+
     def _moves(self, actions: list[Any]) -> list[Any]:
         """The move of each game's action, every one checked before any is played: an illegal
         action raises ActionError (naming its game) and leaves all the games as they were."""
-        enc = self.encoding
-        width, legal, by_index = enc.n_actions, self._legal, enc.moves
+        picked = pick_moves(actions, self._legal, self.encoding.moves)
+        if isinstance(picked, list):
+            return picked  # each legal by the mask this step was given
         moves = []
-        for i, action in enumerate(actions):
-            if type(action) is int and 0 <= action < width and legal[i * width + action]:
-                moves.append(by_index[action])  # legal by the mask this step was given
-                continue
+        for i, action in enumerate(actions):  # the slow way: numbers of other types, or errors
             try:
-                moves.append(move_of(enc, self.games[i], action))
+                moves.append(move_of(self.encoding, self.games[i], action))
             except ActionError as exc:
                 raise ActionError(f"game {i}: {exc}") from None
         return moves

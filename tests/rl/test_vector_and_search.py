@@ -110,3 +110,32 @@ def test_result_rewards_only_at_the_end() -> None:
         seen.append(dict(env.rewards))
     assert all(r == {"player_0": 0.0, "player_1": 0.0} for r in seen[:-1])
     assert sorted(seen[-1].values()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_a_mask_seen_in_another_game_does_not_make_a_move_legal() -> None:
+    # step() reads legality in the mask observe() last made: only while it is of this position
+    # (a new game starts at the same step count).
+    env = sdk.rl.raw_env(ruleset="azul", players=2)
+    env.reset(seed=7)
+    first = env.observe(env.agent_selection)["action_mask"]
+    env.reset(seed=8)
+    now = env.observe(env.agent_selection)["action_mask"]
+    only_before = np.flatnonzero((first == 1) & (now == 0))
+    assert only_before.size, "some move was legal in the first deal and is not in this one"
+    env.reset(seed=7)
+    env.observe(env.agent_selection)
+    env.reset(seed=8)  # no observe() since: the mask kept is the first deal's
+    with pytest.raises(sdk.rl.ActionError, match="not a legal move now"):
+        env.step(int(only_before[0]))
+
+
+def test_vector_actions_of_any_integral_type_are_taken() -> None:
+    # The compiled pick takes Python ints; floats and numpy scalars go the careful way.
+    a = sdk.rl.VectorEnv(4, "azul", 2, seed=9)
+    b = sdk.rl.VectorEnv(4, "azul", 2, seed=9)
+    _, info = a.reset()
+    b.reset()
+    actions = _first_legal(info["action_mask"])
+    obs_a, *_ = a.step(actions)
+    obs_b, *_ = b.step(actions.astype(np.float64))
+    assert obs_a.tolist() == obs_b.tolist()

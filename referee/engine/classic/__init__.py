@@ -5,7 +5,7 @@ terminal views read the scoring tables); its modules are its own. `FAMILY` is it
 referee.engine registers it."""
 
 from referee.engine.classic.features import LAYOUT as FEATURE_LAYOUT
-from referee.engine.classic.features import mark_legal, write_features
+from referee.engine.classic.features import mark_batch, mark_legal, write_batch, write_features
 from referee.engine.classic.game import ClassicGame
 from referee.engine.classic.moves import CENTRE, COLOUR_LETTERS, COLOUR_NAMES, FLOOR, Move
 from referee.engine.classic.record import read_header
@@ -36,10 +36,12 @@ __all__ = [
     "ClassicGame",
     "ClassicRuleset",
     "Move",
+    "mark_batch",
     "mark_legal",
     "read_header",
     "wall_column",
     "wall_points",
+    "write_batch",
     "write_features",
 ]
 

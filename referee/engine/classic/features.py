@@ -17,7 +17,8 @@ from typing import Any, Final
 
 from referee.engine.bag import write_factories, write_packed
 from referee.engine.classic.game import ClassicGame
-from referee.engine.game import OVER, WALL
+from referee.engine.classic.tables import FIELD, GROUPS, build_group
+from referee.engine.game import OVER, TAKE, WALL
 
 MAX_SEATS: Final = 4  # seat blocks for the largest table; absent seats stay zeros
 # The blocks of the observation in order: name and number of floats.
@@ -108,21 +109,74 @@ def _write_seat(game: ClassicGame, s: int, out: Any, at: int, r: int) -> None:
         if colour >= 0:
             out[lines + 5 * d + colour] = counts[5 * s + d] / (d + 1)
     cells = game._cells[s]
-    wall = at + WALL_CELLS + 25 * r
-    rows = at + WALL_ROWS + 25 * r
-    columns = at + WALL_COLUMNS + 25 * r
+    if cells:  # the wall's three blocks, copied whole: a wall changes once a round at most
+        blocks = WALLS.get(cells)
+        if blocks is None:
+            blocks = _wall_blocks(cells)
+        out[at + WALL_CELLS + 25 * r : at + WALL_CELLS + 25 * r + 25] = blocks[0]
+        out[at + WALL_ROWS + 25 * r : at + WALL_ROWS + 25 * r + 25] = blocks[1]
+        out[at + WALL_COLUMNS + 25 * r : at + WALL_COLUMNS + 25 * r + 25] = blocks[2]
+
+
+# The three blocks of a wall (its cells, row colours and column colours: 25 floats each, as
+# float memoryviews) by its packed cells: three slice copies cost less than a write per tile
+# and per block. Cleared when full (a few hundred walls are in play at once, even in 64 games),
+# and kept small: the garbage collector walks it.
+WALLS: Final[dict[int, tuple[Any, Any, Any]]] = {}
+WALLS_KEPT: Final = 4_096
+
+
+def _wall_blocks(cells: int) -> tuple[Any, Any, Any]:
+    if len(WALLS) >= WALLS_KEPT:
+        WALLS.clear()
+    wall = memoryview(bytearray(100)).cast("f")
+    rows = memoryview(bytearray(100)).cast("f")
+    columns = memoryview(bytearray(100)).cast("f")
+    packed = cells
     k = 0
-    while cells:  # 3 bits per wall cell (row-major): its colour + 1, 0 where empty
-        tile = cells & 7
+    while packed:  # 3 bits per wall cell (row-major): its colour + 1, 0 where empty
+        tile = packed & 7
         if tile:
-            out[wall + k] = 1.0
-            out[rows + 5 * (k // 5) + tile - 1] = 1.0
-            out[columns + 5 * (k % 5) + tile - 1] = 1.0
-        cells >>= 3
+            wall[k] = 1.0
+            rows[5 * (k // 5) + tile - 1] = 1.0
+            columns[5 * (k % 5) + tile - 1] = 1.0
+        packed >>= 3
         k += 1
+    found = (wall.toreadonly(), rows.toreadonly(), columns.toreadonly())
+    WALLS[cells] = found
+    return found
 
 
 def mark_legal(game: ClassicGame, out: Any, at: int) -> None:
     """1 at out[at + move.index] for each legal move (the action mask of sdk.rl)."""
-    for move in game.legal_moves():
-        out[at + move.index] = 1
+    if game.phase != TAKE:  # azul-gray's wall placements (a few), or none: the game is over
+        for move in game.legal_moves():
+            out[at + move.index] = 1
+        return
+    sources = game._sources
+    allowed = game._allowed
+    base = game.turn * 5
+    for c in range(5):  # the groups ClassicGame.legal_moves reads, without joining them
+        key = (c << 16) | (((sources >> (12 * c)) & FIELD) << 6) | allowed[base + c]
+        group = GROUPS[key]
+        if group is None:
+            group = build_group(key)
+        for move in group:
+            out[at + move.index] = 1
+
+
+def write_batch(games: list[ClassicGame], seats: list[int], out: Any, size: int) -> None:
+    """Game i's observation from seats[i] into out[i * size : (i + 1) * size] (zeros): the
+    vectorised environment's loop, compiled."""
+    at = 0
+    for i in range(len(games)):
+        write_features(games[i], seats[i], out, at)
+        at += size
+
+
+def mark_batch(games: list[ClassicGame], out: Any, width: int) -> None:
+    """Game i's action mask into out[i * width : (i + 1) * width] (zeros)."""
+    at = 0
+    for game in games:
+        mark_legal(game, out, at)
+        at += width

@@ -5,7 +5,7 @@ descriptor: referee.engine registers it."""
 
 from referee.engine.family import Family, Option
 from referee.engine.pavilion.features import LAYOUT as FEATURE_LAYOUT
-from referee.engine.pavilion.features import mark_legal, write_features
+from referee.engine.pavilion.features import mark_batch, mark_legal, write_batch, write_features
 from referee.engine.pavilion.game import PavilionGame
 from referee.engine.pavilion.moves import COLOUR_LETTERS, COLOUR_NAMES, PavilionMove
 from referee.engine.pavilion.record import read_pavilion_header
@@ -37,9 +37,11 @@ __all__ = [
     "PavilionGame",
     "PavilionMove",
     "PavilionRuleset",
+    "mark_batch",
     "mark_legal",
     "pavilion_ruleset",
     "read_pavilion_header",
+    "write_batch",
     "write_features",
 ]
 

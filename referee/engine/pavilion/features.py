@@ -122,3 +122,20 @@ def mark_legal(game: PavilionGame, out: Any, at: int) -> None:
     """1 at out[at + move.index] for each legal move (the action mask of sdk.rl)."""
     for move in game.legal_moves():
         out[at + move.index] = 1
+
+
+def write_batch(games: list[PavilionGame], seats: list[int], out: Any, size: int) -> None:
+    """Game i's observation from seats[i] into out[i * size : (i + 1) * size] (zeros): the
+    vectorised environment's loop, compiled."""
+    at = 0
+    for i in range(len(games)):
+        write_features(games[i], seats[i], out, at)
+        at += size
+
+
+def mark_batch(games: list[PavilionGame], out: Any, width: int) -> None:
+    """Game i's action mask into out[i * width : (i + 1) * width] (zeros)."""
+    at = 0
+    for game in games:
+        mark_legal(game, out, at)
+        at += width

@@ -56,15 +56,49 @@ def mark_legal(game: Game, out: Any, at: int) -> None:
         out[at + move.index] = 1
 
 
+# N games at once: (games, seats, out, size) and (games, out, width); games and seats are lists.
+BatchWrite = Callable[[Any, Any, Any, int], None]
+BatchMark = Callable[[Any, Any, int], None]
+
+
+def write_each(write: Callable[[Any, int, Any, int], None]) -> BatchWrite:
+    """The batch writer of a family that brings none: `write` game after game."""
+
+    def write_batch(games: Sequence[Game], seats: Sequence[int], out: Any, size: int) -> None:
+        at = 0
+        for game, seat in zip(games, seats, strict=True):
+            write(game, seat, out, at)
+            at += size
+
+    return write_batch
+
+
+def mark_each(mark: Callable[[Any, Any, int], None]) -> BatchMark:
+    """The batch mask writer of a family that brings none: `mark` game after game."""
+
+    def mark_batch(games: Sequence[Game], out: Any, width: int) -> None:
+        at = 0
+        for game in games:
+            mark(game, out, at)
+            at += width
+
+    return mark_batch
+
+
 @dataclass(frozen=True)
 class Writer:
     """What writes a family's numbers: `write(game, seat, out, at)` the observation (its
-    non-zero entries, into a zeroed float32 buffer), `mark(game, out, at)` the action mask, and
-    `layout`, the (block, size) pairs `write` fills, in order (None: not checked)."""
+    non-zero entries, into a zeroed float32 buffer), `mark(game, out, at)` the action mask,
+    `layout`, the (block, size) pairs `write` fills, in order (None: not checked), and
+    optionally the same for N games in one call (a compiled loop is cheaper than a Python one):
+    `write_batch(games, seats, out, size)`, game i at out[i * size], and
+    `mark_batch(games, out, width)`."""
 
     write: Callable[[Any, int, Any, int], None]
     mark: Callable[[Any, Any, int], None] = mark_legal
     layout: tuple[tuple[str, int], ...] | None = None
+    write_batch: BatchWrite | None = None
+    mark_batch: BatchMark | None = None
 
 
 class Encoding:
@@ -83,7 +117,10 @@ class Encoding:
         self.players = players
         self.size = sum(f.size for f in self.fields)
         self.n_actions = len(self.moves)
-        self.write, self.mark = self.writer.write, self.writer.mark
+        writer = self.writer
+        self.write, self.mark = writer.write, writer.mark
+        self.write_batch = writer.write_batch or write_each(writer.write)
+        self.mark_batch = writer.mark_batch or mark_each(writer.mark)
         described = tuple((f.name, f.size) for f in self.fields)
         layout = self.writer.layout
         if layout is not None and described != layout:  # an engine change not followed here
@@ -102,13 +139,12 @@ class Encoding:
     def observe(self, games: Sequence[Game], seats: Sequence[int]) -> Floats:
         """The observation of each game from the seat beside it, one row per game."""
         size = self.size
+        if len(seats) != len(games):
+            raise ValueError(f"{len(games)} games but {len(seats)} seats")
+        if type(games) is not list or type(seats) is not list:  # the compiled loops take lists
+            games, seats = list(games), [int(seat) for seat in seats]
         buffer = bytearray(4 * size * len(games))
-        out = memoryview(buffer).cast("f")
-        write = self.write
-        at = 0
-        for game, seat in zip(games, seats, strict=True):
-            write(game, seat, out, at)
-            at += size
+        self.write_batch(games, seats, memoryview(buffer).cast("f"), size)
         return np.frombuffer(buffer, np.float32).reshape(len(games), size)
 
     def observe_one(self, game: Game, seat: int) -> Floats:
@@ -121,11 +157,7 @@ class Encoding:
         """The action mask of each game (1 for its legal moves), one row per game."""
         width = self.n_actions
         buffer = bytearray(width * len(games))
-        mark = self.mark
-        at = 0
-        for game in games:
-            mark(game, buffer, at)
-            at += width
+        self.mark_batch(games if type(games) is list else list(games), buffer, width)
         return np.frombuffer(buffer, np.int8).reshape(len(games), width)
 
     def mask_one(self, game: Game) -> Mask:

@@ -12,7 +12,13 @@ from __future__ import annotations
 from typing import Final
 
 from referee.engine import ClassicGame
-from referee.engine.classic import FEATURE_LAYOUT, mark_legal, write_features
+from referee.engine.classic import (
+    FEATURE_LAYOUT,
+    mark_batch,
+    mark_legal,
+    write_batch,
+    write_features,
+)
 from sdk.rl.encoding import MAX_SEATS, Encoding, Field, Writer, moves_by_index
 
 COLOURS: Final = 5
@@ -48,7 +54,7 @@ class ClassicEncoding(Encoding):
               "(azul-gray's rule; on the coloured wall it follows from the row)"),
     )  # fmt: skip
     moves = moves_by_index(ClassicGame)
-    writer = Writer(write_features, mark_legal, FEATURE_LAYOUT)
+    writer = Writer(write_features, mark_legal, FEATURE_LAYOUT, write_batch, mark_batch)
 
 
 ENCODING: Final = ClassicEncoding

@@ -10,7 +10,13 @@ from __future__ import annotations
 from typing import Final
 
 from referee.engine import PavilionGame
-from referee.engine.pavilion import FEATURE_LAYOUT, mark_legal, write_features
+from referee.engine.pavilion import (
+    FEATURE_LAYOUT,
+    mark_batch,
+    mark_legal,
+    write_batch,
+    write_features,
+)
 from sdk.rl.encoding import MAX_SEATS, Encoding, Field, Writer, moves_by_index
 
 COLOURS: Final = 6
@@ -47,7 +53,7 @@ class PavilionEncoding(Encoding):
         Field("star_colours", (S, STARS, COLOURS), 0, 1, "1 where a star holds a colour"),
     )  # fmt: skip
     moves = moves_by_index(PavilionGame)
-    writer = Writer(write_features, mark_legal, FEATURE_LAYOUT)
+    writer = Writer(write_features, mark_legal, FEATURE_LAYOUT, write_batch, mark_batch)
 
 
 ENCODING: Final = PavilionEncoding
