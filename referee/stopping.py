@@ -6,11 +6,13 @@ A fork under way when a stop comes still completes (only a fatal signal aborts o
 single process, the stop lets the newborn child run; sent to a process group, the kernel hands
 it on to the child of a fork under way in any member (Linux 5.0 on; before, such a fork started
 over once stopped). So each process of the bot's cgroup is stopped through its process group:
-those groups are the bot's own (its session is its own). Its leader's state cannot tell whether
-a process has stopped: a thread in the middle of a fork runs on while the others are stopped. So
-the cgroup is read again a moment later, every thread of every process checked, and a process
-still running (one that changed its group as the stop came) is stopped on its own, until every
-process is stopped and none has appeared: a stopped process starts no other.
+those groups are the bot's own (its session is its own). A process can still change its group
+as the stop comes, so the cgroup is read again a moment later and a process still running is
+stopped on its own, until every process is stopped and none has appeared: a stopped process
+starts no other. A process stopped on its own is stopped only once each of its threads is (a
+thread in a fork runs on while its leader shows stopped, and its child would run); one stopped
+through its group is stopped once its leader is (the kernel hands the stop on to its forks), and
+its threads are read only when its leader is a zombie (it ended, its threads may not have).
 
 The cgroup v1 freezer would do the same in one write, but its frozen tasks ignore SIGKILL (a
 referee killed with `kill -9` would leave bots nobody can kill), while stopped processes still
@@ -33,15 +35,17 @@ LAST_LOOK = 0.064
 HALTED = frozenset("TtZX")  # stopped, traced, a zombie, dead
 
 
-def halted(pid: int) -> bool:
-    """Whether every thread of process `pid` is stopped (or it is a zombie, or gone)."""
+def halted(pid: int, every_thread: bool = True) -> bool:
+    """Whether process `pid` is stopped (or a zombie, or gone): its leader, and with
+    `every_thread` each of its threads (read only when it has more than one); its threads are
+    read anyway when its leader is a zombie with others left."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return True
     if fields[0] not in HALTED:
         return False
-    if fields[17] == "1":  # num_threads (field 20 of proc(5)): the leader is all of it
+    if fields[17] == "1" or not (every_thread or fields[0] == "Z"):  # num_threads (20 in proc(5))
         return True
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
@@ -122,7 +126,7 @@ class Stopper:
         self._look = None
         new = [pid for pid in self._pids() if pid not in self._seen]
         self._stop(new)
-        running = [pid for pid in self._seen if not halted(pid)]
+        running = [pid for pid in self._seen if not halted(pid, pid in self._singles)]
         for pid in running:  # a thread in a fork has its stop pending; another left its group
             self._stop_single(pid)
         if new or running:
