@@ -7,12 +7,12 @@ single process, the stop lets the newborn child run; sent to a process group, th
 it on to the child of a fork under way in any member (Linux 5.0 on; before, such a fork started
 over once stopped). So each process of the bot's cgroup is stopped through its process group:
 those groups are the bot's own (its session is its own). A process can still change its group
-as the stop comes, so the cgroup is read again a moment later and a process still running is
-stopped on its own, until every process is stopped and none has appeared: a stopped process
-starts no other. A process stopped on its own is stopped only once each of its threads is (a
-thread in a fork runs on while its leader shows stopped, and its child would run); one stopped
-through its group is stopped once its leader is (the kernel hands the stop on to its forks), and
-its threads are read only when its leader is a zombie (it ended, its threads may not have).
+as the stop comes, so the cgroup is read again a moment later and the stop sent again to the
+group of a process still running, until every process is stopped and none has appeared: a
+stopped process starts no other. A process is stopped once its leader is (the kernel hands a
+group's stop on to the forks of its other threads); its threads are read only when its leader is
+a zombie (it ended, its threads may not have), or when it was stopped on its own (a thread in a
+fork runs on while its leader shows stopped, and the fork's child would run).
 
 The cgroup v1 freezer would do the same in one write, but its frozen tasks ignore SIGKILL (a
 referee killed with `kill -9` would leave bots nobody can kill), while stopped processes still
@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import os
 import signal
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 
 # The cgroup is read again 1 ms after a stop, then 4, 16 and every 64 ms while processes keep
@@ -91,44 +91,48 @@ class Stopper:
         """Stop every process; False when the list was empty (nothing read: the caller stops
         the bot's process group instead)."""
         pids = self._pids()
-        self._stop(pids)
+        own = os.getpgrp()
+        for pid in pids:
+            self._seen.add(pid)
+            self._stop(pid, own)
         if pids:
             self._look_again(FIRST_LOOK)
         return bool(pids)
 
-    def _stop(self, pids: Iterable[int]) -> None:
-        own = os.getpgrp()
-        for pid in pids:
-            if pid in self._seen:
-                continue
-            self._seen.add(pid)
-            try:
-                group = os.getpgid(pid)
-            except ProcessLookupError:
-                continue
-            if group == own:  # never the referee's own group (no bot can join it)
-                self._stop_single(pid)
-            elif group not in self._groups:
-                _send(os.killpg, group, signal.SIGSTOP)
+    def _stop(self, pid: int, own: int, again: bool = False) -> None:
+        """Stop `pid` through its process group: once a group, unless `again` (a process found
+        running may have joined a group already stopped); on its own in the referee's group
+        `own` (no bot can join it)."""
+        try:
+            group = os.getpgid(pid)
+        except ProcessLookupError:
+            return
+        if group == own:
+            _send(os.kill, pid, signal.SIGSTOP)
+            if pid not in self._singles:
+                self._singles.append(pid)
+        elif again or group not in self._groups:
+            _send(os.killpg, group, signal.SIGSTOP)
+            if group not in self._groups:
                 self._groups.append(group)
-
-    def _stop_single(self, pid: int) -> None:
-        _send(os.kill, pid, signal.SIGSTOP)
-        if pid not in self._singles:
-            self._singles.append(pid)
 
     def _look_again(self, delay: float) -> None:
         with contextlib.suppress(RuntimeError):  # no event loop: nothing to come back with
             self._look = asyncio.get_running_loop().call_later(delay, self._check, delay)
 
     def _check(self, delay: float) -> None:
-        """Stop the newcomers and what still runs; look again until all is still."""
+        """Stop the newcomers and what still runs; look again until all is still. A process
+        stopped through its group is read by its leader's state alone (one /proc read), each
+        thread of one stopped on its own."""
         self._look = None
+        own = os.getpgrp()
         new = [pid for pid in self._pids() if pid not in self._seen]
-        self._stop(new)
+        for pid in new:
+            self._seen.add(pid)
+            self._stop(pid, own)
         running = [pid for pid in self._seen if not halted(pid, pid in self._singles)]
-        for pid in running:  # a thread in a fork has its stop pending; another left its group
-            self._stop_single(pid)
+        for pid in running:  # not reached by its stop yet, or it changed its group
+            self._stop(pid, own, again=True)
         if new or running:
             self._look_again(min(delay * 4, LAST_LOOK))
 

@@ -6,6 +6,8 @@ forks from two threads while it holds enough memory that a fork takes tens of mi
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -67,3 +69,62 @@ def test_a_child_born_of_a_fork_under_way_as_the_bot_is_frozen_stays_stopped(
     asyncio.run(asyncio.wait_for(go(), 60))
     ran = [line for line in log.read_text().splitlines() if REPORT in line]
     assert not ran, f"children ran while the bot was frozen ({CYCLES} freezes): {ran}"
+
+
+THREADS = """
+import threading, time
+for _ in range(7):
+    threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
+print("forking", flush=True)  # what _ready waits for
+time.sleep(600)
+"""
+
+
+def _states(pids: list[int]) -> str:
+    """The state letter of every thread of these processes."""
+    found = ""
+    for pid in pids:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            found += (task / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    return found
+
+
+def test_a_process_found_running_after_the_stop_is_stopped_again(tmp_path: Path) -> None:
+    """A process the stop did not reach (here continued behind the referee's back, as one that
+    changed its process group as the stop came would run on) is stopped when the freeze looks
+    again: the freeze settles with every thread of the bot stopped, and a thaw continues all."""
+    need("process")
+    if layout() is None:
+        pytest.skip("no cgroups here: the bot's process group alone is stopped, never looked at")
+    program = tmp_path / "threads.py"
+    program.write_text(THREADS)
+    log = tmp_path / "threads.log"
+
+    async def go() -> tuple[str, str]:
+        bot = await launch(
+            f"{sys.executable} {program}",
+            "unix:/nowhere",
+            "token",
+            log,
+            Isolation("process", tmp_path),
+        )
+        try:
+            await _ready(log)
+            assert bot.group is not None
+            pids = bot.group.pids()
+            bot.freeze()
+            os.killpg(os.getpgid(bot.pid), signal.SIGCONT)  # the stop missed them
+            end = time.monotonic() + 5
+            while not bot.settled:
+                assert time.monotonic() < end, f"the freeze never settled: {_states(pids)}"
+                await asyncio.sleep(0.01)
+            frozen = _states(pids)
+            bot.thaw()
+            await asyncio.sleep(0.05)
+            return frozen, _states(pids)
+        finally:
+            await bot.kill()
+
+    frozen, thawed = asyncio.run(asyncio.wait_for(go(), 60))
+    assert set(frozen) == {"T"} and len(frozen) >= 8, frozen
+    assert "T" not in thawed, thawed
