@@ -299,7 +299,7 @@ def test_a_frozen_bot_s_children_are_frozen_too(level: str, tmp_path: Path) -> N
     and forks without pause from two more threads, slowly (it holds 128 MiB): nearly every
     freeze comes in the middle of a fork. While the other thinks none of its processes may run,
     those born of a fork under way as the freeze came included (such a child writes REPORT to
-    the bot's log when it finds itself running while its parent is stopped)."""
+    the bot's log once it computed 2 ms while its parent stayed stopped)."""
     need(level)
     if layout() is None:
         pytest.skip(
