@@ -32,6 +32,7 @@ from referee.cgroups import BotCgroup, joined
 from referee.folders import BotFolder, is_folder_entry, python_bot, read_folder
 from referee.protocol.loop import spawn
 from referee.sandbox import Limits, Place
+from referee.stopping import Stopper
 
 ADDRESS_SPACE_LIMIT = Limits.memory  # bytes; a runaway bot fails its own allocations
 CPU_SECONDS_LIMIT = Limits.cpu_seconds
@@ -257,22 +258,6 @@ class Isolation:
         return Place(home, bot_dir, self.socket_dir, self.hidden)
 
 
-# After a freeze, the bot's cgroup is read again after 1 ms, then 4, 16, 64 ms later while
-# processes keep appearing or are not stopped yet: a child forked as the freeze came runs at
-# most about that long.
-NEWCOMERS_FIRST_LOOK = 0.001
-NEWCOMERS_LAST_LOOK = 0.064
-
-
-def _stopped(pid: int) -> bool:
-    """Whether process `pid` is stopped, a zombie, or gone (its state in /proc)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return True
-    return state in ("T", "t", "Z", "X")
-
-
 @dataclass
 class BotProcess:
     """A launched bot: its process, its log file, its cgroup, and how to freeze and end it."""
@@ -286,9 +271,8 @@ class BotProcess:
     level: str = "process"
     warm: bool = False  # a standby process that became this bot (assign)
     frozen: bool = False
-    _stopped: list[int] = field(default_factory=list, repr=False)  # what `freeze` stopped
+    _stop: Stopper | None = field(default=None, repr=False)  # what `freeze` stopped
     _killed: bool = field(default=False, repr=False)
-    _newcomers: asyncio.TimerHandle | None = field(default=None, repr=False)
 
     @property
     def pid(self) -> int:
@@ -317,50 +301,31 @@ class BotProcess:
         return pids
 
     def freeze(self) -> None:
-        """Stop all its processes (SIGSTOP): no CPU until `thaw`. A fork under way in one of
-        them when the signal comes still completes (only a fatal signal aborts it), after the
-        list was read: `_stop_newcomers` looks again a moment later."""
+        """Stop all its processes (SIGSTOP): no CPU until `thaw`. With a cgroup, each through
+        its process group, then looked at again until all are stopped (referee.stopping);
+        without one, its process group."""
         if not self.frozen and not self._killed and self.process.returncode is None:
-            self._stopped = self._signal(signal.SIGSTOP)
             self.frozen = True
-            if self._stopped and self.group is not None:
-                self._look_again(NEWCOMERS_FIRST_LOOK)
+            stop = Stopper(self.group.pids, self.pid) if self.group is not None else None
+            self._stop = stop if stop is not None and stop.stop() else None
+            if self._stop is None:
+                self._signal(signal.SIGSTOP)
 
-    def _look_again(self, delay: float) -> None:
-        with contextlib.suppress(RuntimeError):  # no event loop: nothing to come back with
-            self._newcomers = asyncio.get_running_loop().call_later(
-                delay, self._stop_newcomers, delay
-            )
-
-    def _stop_newcomers(self, delay: float) -> None:
-        """Stop what joined its cgroup since `freeze` read it; look again, later each time,
-        until none came and every process is stopped (a stopped process is in no fork)."""
-        self._newcomers = None
-        if not self.frozen or self._killed or self.group is None:
-            return
-        seen = set(self._stopped)
-        new = [pid for pid in self.group.pids() if pid not in seen]
-        for pid in new:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGSTOP)
-        self._stopped += new
-        if (new or not all(map(_stopped, self._stopped))) and delay < NEWCOMERS_LAST_LOOK:
-            self._look_again(delay * 4)
+    @property
+    def settled(self) -> bool:
+        """Whether its freeze is complete: every process found stopped, none new (a freeze
+        looks again at its cgroup until then)."""
+        return self._stop is None or self._stop.settled
 
     def thaw(self) -> None:
-        """Continue what `freeze` stopped (none of them can have started another meanwhile):
-        no cgroup to read on the way to a move request, the bot's own process first."""
+        """Continue what `freeze` stopped, the bot's own process first."""
         if self.frozen:
             self.frozen = False
-            if self._newcomers is not None:
-                self._newcomers.cancel()
-                self._newcomers = None
-            if not self._stopped:
+            stop, self._stop = self._stop, None
+            if stop is None:
                 self._signal(signal.SIGCONT)
-                return
-            for pid in reversed(self._stopped):
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGCONT)
+            else:
+                stop.resume()
 
     def cpu_seconds(self) -> float | None:
         """CPU time its processes used so far (cgroup, else /proc)."""
