@@ -92,6 +92,9 @@ class VersionTest(models.Model):
     )
     created = models.DateTimeField(default=timezone.now)
     max_games = models.PositiveIntegerField(default=1000)
+    # The hypotheses, kept with the test so its verdict never changes with the server's defaults.
+    elo0 = models.FloatField(default=0.0, help_text="H0: NEW is this many Elo better")
+    elo1 = models.FloatField(default=20.0, help_text="H1: NEW is this many Elo better")
     # Empty while it runs; H1, H0 or inconclusive once it stopped scheduling games.
     verdict = models.CharField(max_length=12, blank=True)
     finished = models.DateTimeField(null=True, blank=True)

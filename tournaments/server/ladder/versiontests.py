@@ -35,6 +35,7 @@ from tournaments.server.ladder.models import Game, Seat, VersionTest
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions.models import Version
 from tournaments.server.visibility import results_open
+from tournaments.sprt import SprtSettings
 from tournaments.store import SeatOutcome
 
 VERDICT_WORDS = {"H1": "better", "H0": "not better", "inconclusive": "inconclusive"}
@@ -96,7 +97,8 @@ def summary(test: VersionTest, result: CompareResult, running: bool) -> str:
 # -- the tally -------------------------------------------------------------------------------------
 def tally(test: VersionTest) -> CompareResult:
     """Where the test stands: its finished games, pair by pair in the order scheduled."""
-    spec = CompareSpec(str(test.new_id), str(test.base_id))
+    settings = SprtSettings(test.elo0, test.elo1)  # alpha and beta: 0.05, as `bot compare`
+    spec = CompareSpec(str(test.new_id), str(test.base_id), settings, test.max_games)
     counted = CompareTally(spec)
     games = list(test.games.order_by("pk").values_list("pk", "seed", "status"))
     pairs: dict[int, list[int]] = {}  # seed -> its games, in the order scheduled
@@ -325,9 +327,7 @@ def _own_version(participant: Participant, number: int | None) -> Version:
 def _base_version(contest: Contest, participant: Participant, label: str, user: Any) -> Version:
     name, number = parse_label(label, participant)
     version = (
-        Version.objects.filter(
-            participant__contest=contest, participant__name=name, number=number
-        )
+        Version.objects.filter(participant__contest=contest, participant__name=name, number=number)
         .select_related("participant")
         .first()
     )
@@ -361,4 +361,3 @@ def _may_ask(contest: Contest, participant: Participant) -> None:
             f"{contest.label} has spent its {contest.version_test_games} games for version "
             "tests: ask the organisers to raise it"
         )
-

@@ -1,0 +1,225 @@
+"""Version tests on the ladder: v2 against v1 in unrated duplicate pairs, played by a real worker
+when no ranked game can start; the verdict on the version page (headless chromium); a test a
+participant asks for through the API, with its daily quota."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client, LiveServerTestCase, TestCase, TransactionTestCase
+
+from referee import run_loop
+from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
+from tests.web.browser import chromium_browser
+from tournaments.server.accounts.models import ApiToken
+from tournaments.server.contests.models import Contest
+from tournaments.server.ladder import results, versiontests
+from tournaments.server.ladder.models import Game, Standing, VersionTest
+from tournaments.server.ladder.standings import enter
+from tournaments.server.ladder.worker import LadderWorker
+from tournaments.server.submissions.intake import submit
+from tournaments.server.submissions.models import Version
+from tournaments.server.submissions.services import reference_archive
+from tournaments.store import GameOutcome, SeatOutcome
+
+
+def passed(who: Any, archive: bytes) -> Version:
+    """A version of `who` that passed validation (validation itself is tested elsewhere)."""
+    version = submit(who, [archive])
+    Version.objects.filter(pk=version.pk).update(state=Version.PASSED)
+    version.refresh_from_db()
+    enter(version)
+    return version
+
+
+def greedy_over_random(name: str) -> tuple[Any, Version, Version]:
+    """A participant whose v1 plays at random and whose v2 is the greedy reference bot."""
+    user, who = participant(name)
+    old = passed(who, zip_bytes({"bot.py": RANDOM_BOT}))
+    new = passed(who, reference_archive("greedy"))
+    return user, old, new
+
+
+def play_the_test(contest: Contest, new: Version) -> VersionTest:
+    """Run a real ladder worker until the automatic test of `new` stops scheduling games.
+
+    The only participant has nothing to play ranked games against: every slot is spare. The
+    test looks for a large difference (+200 Elo) so a small budget decides it."""
+    versiontests.ensure_automatic(contest)
+    test = VersionTest.objects.get(new=new, requested_by=None)
+    VersionTest.objects.filter(pk=test.pk).update(elo1=200.0, max_games=60)
+    worker = LadderWorker(concurrency=2, validate=False, poll=0.02)
+    asker = ThreadPoolExecutor(1)  # the ORM refuses the event loop's thread
+
+    def decided() -> bool:
+        try:
+            return versiontests.tally(test).decided
+        finally:
+            connection.close()  # no read transaction left open to hold the worker's writes
+
+    def stop_once_decided(_game: int) -> None:
+        if asker.submit(decided).result():
+            worker.stop()
+
+    worker.on_game = stop_once_decided
+    try:
+        stats = run_loop(worker.run())
+    finally:
+        asker.shutdown()
+    assert stats.infrastructure_failures == 0, stats
+    # The next look for a game closes it (the worker looks when a slot is free).
+    versiontests.next_game(contest, set(), "after")
+    test.refresh_from_db()
+    return test
+
+
+class LadderVersionTests(TransactionTestCase):
+    def setUp(self) -> None:
+        self.contest = Contest.current()
+        Contest.objects.filter(pk=self.contest.pk).update(time_per_move=0.2)
+        self.contest.refresh_from_db()
+
+    def test_a_new_version_is_tested_against_its_predecessor_in_spare_slots(self) -> None:
+        _, old, new = greedy_over_random("ann")
+        test = play_the_test(self.contest, new)
+        self.assertEqual((test.base_id, test.verdict), (old.pk, "H1"))
+        result = versiontests.tally(test)
+        self.assertEqual(result.verdict, "H1")
+        self.assertGreater(result.elo, 100)
+        games = Game.objects.filter(version_test=test)
+        # Duplicate pairs: every deal twice, the two versions exchanging seats; never rated.
+        self.assertTrue(all(g.kind == Game.TEST and not g.rated for g in games))
+        by_seed: dict[int, list[list[int]]] = {}
+        for g in games:
+            by_seed.setdefault(g.seed, []).append([s.version_id for s in g.seats.all()])
+        self.assertTrue(
+            all(sorted(s) == [[old.pk, new.pk], [new.pk, old.pk]] for s in by_seed.values())
+        )
+        self.assertEqual(Standing.objects.get(version=new).games, 0, "ratings untouched")
+        self.assertIn("v2 vs v1: better, LLR", versiontests.view(test).line)
+        # Decided: the worker schedules no more of its games.
+        self.assertIsNone(versiontests.next_game(self.contest, set(), "w"))
+
+    def test_the_same_bot_twice_is_not_found_better(self) -> None:
+        _, who = participant("ben")
+        passed(who, reference_archive("greedy"))
+        new = passed(who, reference_archive("greedy"))
+        test = play_the_test(self.contest, new)
+        self.assertIn(test.verdict, ("H0", "inconclusive"))
+
+    def test_the_contest_budget_stops_the_tests(self) -> None:
+        _, _, new = greedy_over_random("cat")
+        Contest.objects.filter(pk=self.contest.pk).update(version_test_games=0)
+        self.contest.refresh_from_db()
+        self.assertIsNone(versiontests.next_game(self.contest, set(), "w"))
+        Contest.objects.filter(pk=self.contest.pk).update(version_test_games=2)
+        self.contest.refresh_from_db()
+        first = versiontests.next_game(self.contest, set(), "w")
+        assert first is not None
+        self.assertEqual(Game.objects.filter(kind=Game.TEST).count(), 2, "a pair at once")
+        self.assertIsNone(versiontests.next_game(self.contest, set(), "w"), "budget spent")
+
+    def test_a_failed_game_leaves_its_pair_out(self) -> None:
+        _, old, new = greedy_over_random("dan")
+        versiontests.ensure_automatic(self.contest)
+        test = VersionTest.objects.get(new=new)
+        for won in (True, False):
+            game, seats = versiontests.next_game(self.contest, set(), "w") or (None, [])
+            assert game is not None
+            twin = Game.objects.exclude(pk=game.pk).get(seed=game.seed)
+            for g in (game, twin):
+                order = [s.version for s in g.seats.all()]
+                ranks = [1 if (v.pk == new.pk) == won else 2 for v in order]
+                outcome = [SeatOutcome(v.entry_name, 10, r) for v, r in zip(order, ranks)]
+                results.record(g.pk, GameOutcome(seats=outcome, record={}, duration=1))
+            if won:
+                Game.objects.filter(pk=twin.pk).update(status=Game.FAILED)
+        result = versiontests.tally(test)
+        self.assertEqual((result.pairs, result.losses, result.wins), (1, 2, 0))
+
+
+class CompareApiTests(TestCase):
+    def setUp(self) -> None:
+        Contest.objects.filter(pk=Contest.current().pk).update(compare_quota=1)
+        self.user, _, self.new = greedy_over_random("eve")
+        _, rival = participant("fay")
+        self.rival = passed(rival, zip_bytes({"bot.py": RANDOM_BOT}))
+        _, key = ApiToken.issue(self.user, "laptop")
+        self.auth = {"HTTP_AUTHORIZATION": f"Bearer {key}"}
+
+    def ask(self, **fields: str) -> Any:
+        return Client().post("/api/compare", fields, **self.auth)
+
+    def test_ask_for_a_test_then_read_it_the_quota_refuses_a_second(self) -> None:
+        reply = self.ask(base="fay v1")
+        self.assertEqual(reply.status_code, 201, reply.content)
+        body = reply.json()
+        self.assertEqual(
+            (body["new"], body["base"], body["verdict"]), ("eve v2", "fay v1", "inconclusive")
+        )
+        self.assertEqual(body["tests_left_today"], 0)
+        for key in ("llr", "bounds", "games", "pairs", "wins", "draws", "losses", "elo", "elo_ci"):
+            self.assertIn(key, body)
+        again = self.ask(base="fay v1")
+        self.assertEqual(again.status_code, 200, "the same test, not a new one")
+        self.assertEqual(again.json()["test"], body["test"])
+        refused = self.ask(base="eve v1")
+        self.assertEqual(refused.status_code, 400)
+        self.assertIn("limit is 1", refused.json()["error"])
+        self.assertEqual(VersionTest.objects.filter(requested_by__isnull=False).count(), 1)
+
+    def test_the_automatic_test_needs_no_quota_and_bad_names_are_explained(self) -> None:
+        reply = self.ask()
+        self.assertEqual(reply.status_code, 200, reply.content)
+        self.assertTrue(reply.json()["summary"].startswith("v2 vs v1: waiting"))
+        for base, words in (
+            ("nobody v9", "no version nobody v9"),
+            ("v2", "against itself"),
+            ("??", "names no version"),
+        ):
+            refused = self.ask(base=base)
+            self.assertEqual(refused.status_code, 400)
+            self.assertIn(words, refused.json()["error"])
+
+    def test_hidden_standings_allow_only_ones_own_versions(self) -> None:
+        Contest.objects.filter(pk=Contest.current().pk).update(visibility=Contest.HIDDEN)
+        refused = self.ask(base="fay v1")
+        self.assertEqual(refused.status_code, 400)
+        self.assertIn("hidden", refused.json()["error"])
+        self.assertEqual(self.ask(base="v1").status_code, 201)
+
+
+@pytest.fixture(scope="class")
+def browser_for_class(request: Any) -> Iterator[None]:
+    for driver in chromium_browser():
+        request.cls.browser = driver
+        yield
+
+
+@pytest.mark.usefixtures("browser_for_class")
+class VersionPageTests(LiveServerTestCase):
+    browser: Any
+
+    def test_the_version_page_shows_the_verdict_as_it_forms(self) -> None:
+        from selenium.webdriver.common.by import By
+
+        contest = Contest.current()
+        Contest.objects.filter(pk=contest.pk).update(time_per_move=0.2)
+        contest.refresh_from_db()
+        _, _, new = greedy_over_random("gil")
+        versiontests.ensure_automatic(contest)
+        self.browser.get(f"{self.live_server_url}/p/gil/v/{new.number}/")
+        line = self.browser.find_element(By.CSS_SELECTOR, "#version-tests li")
+        assert "v2 vs v1: waiting" in line.text
+        play_the_test(contest, new)
+        deadline = time.monotonic() + 20  # the page polls every 3 s while a test runs
+        while time.monotonic() < deadline and "better" not in self.browser.page_source:
+            time.sleep(0.3)
+        line = self.browser.find_element(By.CSS_SELECTOR, "#version-tests li")
+        assert "v2 vs v1: better, LLR" in line.text, line.text
+        assert "H1" in (line.get_attribute("class") or "")
