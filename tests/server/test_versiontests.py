@@ -4,9 +4,9 @@ participant asks for through the API, with its daily quota."""
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -113,7 +113,7 @@ class LadderVersionTests(TransactionTestCase):
         self.assertIn(test.verdict, ("H0", "inconclusive"))
 
     def test_the_contest_budget_stops_the_tests(self) -> None:
-        _, _, new = greedy_over_random("cat")
+        greedy_over_random("cat")
         Contest.objects.filter(pk=self.contest.pk).update(version_test_games=0)
         self.contest.refresh_from_db()
         self.assertIsNone(versiontests.next_game(self.contest, set(), "w"))
@@ -125,17 +125,19 @@ class LadderVersionTests(TransactionTestCase):
         self.assertIsNone(versiontests.next_game(self.contest, set(), "w"), "budget spent")
 
     def test_a_failed_game_leaves_its_pair_out(self) -> None:
-        _, old, new = greedy_over_random("dan")
+        _, _, new = greedy_over_random("dan")
         versiontests.ensure_automatic(self.contest)
         test = VersionTest.objects.get(new=new)
         for won in (True, False):
-            game, seats = versiontests.next_game(self.contest, set(), "w") or (None, [])
+            game, _ = versiontests.next_game(self.contest, set(), "w") or (None, [])
             assert game is not None
             twin = Game.objects.exclude(pk=game.pk).get(seed=game.seed)
             for g in (game, twin):
                 order = [s.version for s in g.seats.all()]
                 ranks = [1 if (v.pk == new.pk) == won else 2 for v in order]
-                outcome = [SeatOutcome(v.entry_name, 10, r) for v, r in zip(order, ranks)]
+                outcome = [
+                    SeatOutcome(v.entry_name, 10, r) for v, r in zip(order, ranks, strict=True)
+                ]
                 results.record(g.pk, GameOutcome(seats=outcome, record={}, duration=1))
             if won:
                 Game.objects.filter(pk=twin.pk).update(status=Game.FAILED)
