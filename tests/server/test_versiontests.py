@@ -138,8 +138,6 @@ class LadderVersionTests(TransactionTestCase):
                 outcome = [
                     SeatOutcome(v.entry_name, 10, r) for v, r in zip(order, ranks, strict=True)
                 ]
-                    SeatOutcome(v.entry_name, 10, r) for v, r in zip(order, ranks, strict=True)
-                ]
                 results.record(g.pk, GameOutcome(seats=outcome, record={}, duration=1))
             if won:
                 Game.objects.filter(pk=twin.pk).update(status=Game.FAILED)

@@ -1,6 +1,7 @@
 """`azul-arena contest login / submit / submissions / logs / challenge / compare`: a participant
 taking part in a contest on a contest server, from their own machine
-(tournaments/server/client.py: plain HTTP, no Django). The organiser's side is `azul-arena server ...`.
+(tournaments/server/client.py: plain HTTP, no Django). The organiser's side is
+`azul-arena server ...`.
 
 The verbs were top-level once (`azul-arena login`, ...); those spellings still work, hidden,
 and say where the verb moved."""
