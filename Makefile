@@ -11,11 +11,18 @@ ENGINE_MARK := $(VENV)/.engine-built
 
 install: $(STAMP) $(ENGINE_MARK)
 
+# pip's own lines are many; `make install PIP_QUIET=` shows them.
+PIP_QUIET ?= --quiet
+# The compat editable install puts a plain path in site-packages, so a bot's start-up skips the
+# import-hook finder; setuptools prints a deprecation banner for it on every install, hidden here.
+COMPAT_QUIET := PYTHONWARNINGS=ignore:::setuptools.command.editable_wheel
+
 # Re-install only when the project's dependencies change.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,server,cluster,rl]' --config-settings editable_mode=compat
+	@echo "install: pip installs Azul Arena and its dependencies into $(VENV) (a first install takes about 2 minutes)"
+	$(BIN)/python -m pip install $(PIP_QUIET) --upgrade pip
+	$(COMPAT_QUIET) $(BIN)/python -m pip install $(PIP_QUIET) -e '.[dev,server,cluster,rl]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
 # Compile the engine's core with mypyc (about twice as fast); on failure it stays plain Python.

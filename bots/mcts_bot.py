@@ -203,31 +203,10 @@ class MctsBot(sdk.Bot):
         return [m for _, _, m in gains[-width:]]
 
     def _reused_root(self, state: Any) -> _Node | None:
-        """The node of the last decision's tree that `state` reached: below the move the bot
-        played, the opponents' replies (a few plies, found by comparing public states). None
-        when the round has changed or the replies were moves the tree never tried."""
-        if self.tree is None:
-            return None
-        target = state.to_state()
-        stack, budget = [(*self.tree, 0)], 64  # at most `budget` positions compared
-        self.tree = None
-        while stack and budget > 0:
-            position, node, depth = stack.pop()
-            if position.round != state.round or position.is_over():
-                continue
-            budget -= 1
-            if position.to_state() == target:
-                return node
-            if depth < state.players - 1:
-                # Most visited last, so tried first: the likeliest replies.
-                for child in sorted(node.children, key=lambda ch: ch.visits):
-                    after = position.copy()
-                    try:
-                        after.push(child.move)
-                    except ValueError:  # tried in another draw of the bag (a bonus tile)
-                        continue
-                    stack.append((after, child, depth + 1))
-        return None
+        """The node of the last decision's tree that `state` reached (see `reused_root`)."""
+        tree, self.tree = self.tree, None
+        found: _Node | None = reused_root(tree, state)
+        return found
 
     def _simulate(
         self, root: _Node, sim: Any, round_no: int, exploration: float, widths: list[int]
@@ -288,3 +267,32 @@ class MctsBot(sdk.Bot):
     def _no_playout(self, sim: Any, round_no: int) -> None:
         """Summer Pavilion: none. The leaf is valued as it stands by `round_end_values`, whose
         projection of each seat's placements is the playout (see the module docstring)."""
+
+
+def reused_root(tree: tuple[Any, Any] | None, state: Any) -> Any:
+    """The node of the last decision's tree (`tree`: the position after the bot's move and its
+    node) that `state` reached: below the move the bot played, the opponents' replies (a few
+    plies, found by comparing public states). None when the round has changed or the replies
+    were moves the tree never tried. Any tree whose nodes have `children`, `move` and `visits`
+    (mcts's, expert's)."""
+    if tree is None:
+        return None
+    target = state.to_state()
+    stack, budget = [(*tree, 0)], 64  # at most `budget` positions compared
+    while stack and budget > 0:
+        position, node, depth = stack.pop()
+        if position.round != state.round or position.is_over():
+            continue
+        budget -= 1
+        if position.to_state() == target:
+            return node
+        if depth < state.players - 1:
+            # Most visited last, so tried first: the likeliest replies.
+            for child in sorted(node.children, key=lambda ch: ch.visits):
+                after = position.copy()
+                try:
+                    after.push(child.move)
+                except ValueError:  # tried in another draw of the bag (a bonus tile)
+                    continue
+                stack.append((after, child, depth + 1))
+    return None

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from referee.engine.compiled import HERE, MODULES, STAMP, source_path, sources_hash
@@ -34,6 +35,13 @@ def build() -> bool:
     """Compile in place; True on success. The stamp is written last, only for a full build."""
     clean()
     sources = [str(source_path(name).relative_to(ROOT)) for name in MODULES]
+    # mypyc says nothing for a minute or more: say what runs before it starts.
+    print(
+        f"engine: compiling {len(MODULES)} modules with mypyc (about a minute; the engine stays"
+        " plain Python if it fails)",
+        flush=True,
+    )
+    started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="azul-mypyc-") as tmp:
         # mypyc builds under ./build and copies the extensions next to their sources.
         result = subprocess.run(
@@ -50,7 +58,9 @@ def build() -> bool:
         print(f"engine: mypyc failed, the engine runs as plain Python.\n{tail}", file=sys.stderr)
         return False
     STAMP.write_text(sources_hash() + "\n")
-    print(f"engine: compiled {len(MODULES)} modules with mypyc")
+    print(
+        f"engine: compiled {len(MODULES)} modules with mypyc in {time.monotonic() - started:.0f} s"
+    )
     return True
 
 

@@ -42,6 +42,7 @@ class Seat:
     strikes: int = 0
     faults: Counter[Termination] = field(default_factory=Counter)
     moves: int = 0
+    substituted: int = 0  # of its moves, those the referee played for it (after a fault)
     move_time_total: float = 0.0
 
 
@@ -241,6 +242,7 @@ class MatchRunner:
         substituted = move is None
         if substituted:
             move = self.rng.choice(legal)
+            seat.substituted += 1
         seat.moves += 1
         game.push(move)
         notation = str(move)
@@ -393,6 +395,7 @@ def seat_results(
                 faults={str(kind): n for kind, n in seat.faults.items()},
                 move_time_total=round(seat.move_time_total, 6),
                 moves=seat.moves,
+                substituted=seat.substituted,
                 bot_name=seat.session.name if seat.session else "",
                 log_path=log_paths[seat.index],
                 cpu_time=cpu_used[seat.index],

@@ -116,6 +116,7 @@ class SeatResult:
     log_path: str = ""
     cpu_time: float | None = None  # seconds of CPU its processes used during the game
     detail: str = ""  # what its last fault said (a crash: the last line of its traceback)
+    substituted: int = 0  # of `moves`, those the referee played for it after a fault
 
 
 @dataclass

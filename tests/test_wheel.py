@@ -24,6 +24,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.skip("no C compiler: the wheel would be plain Python (apt-get install gcc)")
     pytest.importorskip("build", reason="`build` is not installed: make install")
     out = tmp_path_factory.mktemp("dist")
+    leftovers = [ROOT / "build", ROOT / "azul_arena.egg-info"]
+    fresh = [p for p in leftovers if not p.exists()]  # only what this build makes is removed
     # --no-isolation: the build uses this environment's setuptools and mypy (no network needed).
     subprocess.run(
         [
@@ -40,6 +42,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         capture_output=True,
         timeout=900,
     )
+    for made in fresh:
+        shutil.rmtree(made, ignore_errors=True)
     (built,) = out.glob("azul_arena-*.whl")
     return built
 

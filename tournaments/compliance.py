@@ -300,6 +300,18 @@ def _answers(seats: Seats, time_per_move: float, grace: float, replays: list[str
     timeouts = faults((Termination.TIMEOUT,))
     slowest = max(s.move_time_total / max(1, s.moves) for _, _, s in seats)
     illegal = faults((Termination.ILLEGAL, Termination.MALFORMED))
+    # The moves the referee played for the bot after a fault are not its own: a bot that
+    # raises on every move made none, legal or not.
+    own = sum(s.moves - s.substituted for _, _, s in seats)
+    substituted = sum(s.substituted for _, _, s in seats)
+    kinds = sorted({k for _, _, s in seats for k, n in s.faults.items() if n})
+    # The first fault's own words (a crash's exception and line), else the kinds of faults.
+    why = next((why_it_ended(s) for _, _, s in seats if s.substituted and s.detail), None)
+    played_for = (
+        f" ({substituted} more played by the referee after its faults: {why or ', '.join(kinds)})"
+        if substituted
+        else ""
+    )
     return [
         Check(
             f"answers within {time_per_move:g} s (+{grace:g} s grace)",
@@ -317,10 +329,12 @@ def _answers(seats: Seats, time_per_move: float, grace: float, replays: list[str
         ),
         Check(
             "only legal moves",
-            illegal == 0,
+            illegal == 0 and (own > 0 or substituted == 0),
             f"{illegal} illegal or malformed answers"
             if illegal
-            else f"{sum(s.moves for _, _, s in seats)} moves, all legal",
+            else f"{own} moves of its own, all legal{played_for}"
+            if own
+            else f"no move of its own{played_for}",
         ),
     ]
 

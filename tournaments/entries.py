@@ -101,8 +101,14 @@ def _check_name(name: str, where: str) -> str:
     return name
 
 
+# File names that say nothing of the bot (the kits' and the SDK's conventions): such an entry is
+# named after its folder.
+GENERIC_STEMS = frozenset({"bot", "main", "__main__", "player", "agent"})
+
+
 def default_name(spec: str) -> str:
-    """The name an entry gets when none is given: the bot name, file stem or program name."""
+    """The name an entry gets when none is given: the bot name, file stem (the folder's name for
+    a generic file name such as bot.py) or program name."""
     from referee import FolderError, is_folder_entry, python_bot, read_folder
 
     spec = spec.strip()
@@ -125,7 +131,10 @@ def default_name(spec: str) -> str:
             return "-".join([builtin[0], *(f"{k}{v}" for k, v in builtin[1].items())])
     path, _, cls = spec.partition(":")
     if path.endswith(".py"):
-        return f"{Path(path).stem}.{cls}" if cls else Path(path).stem
+        stem = Path(path).stem
+        if stem in GENERIC_STEMS:  # alice/bot.py is alice (and bob/bot.py no duplicate "bot")
+            stem = Path(path).resolve().parent.name or stem
+        return f"{stem}.{cls}" if cls else stem
     return spec
 
 

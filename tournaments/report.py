@@ -67,8 +67,10 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """(mean, low, high): the mean with its 95% t interval (NaN bounds below two values)."""
+def mean_interval(values: Sequence[float], lowest: float = 0.0) -> tuple[float, float, float]:
+    """(mean, low, high): the mean with its 95% t interval (NaN bounds below two values), its
+    low end clipped at `lowest`: a game's score is never below zero, and "55.0 (-186.4-296.4)"
+    after a few games says a negative mean were possible."""
     n = len(values)
     if n == 0:
         return (math.nan, math.nan, math.nan)
@@ -78,7 +80,7 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     t = _T95[n - 2] if n - 1 <= len(_T95) else Z95
     half = t * math.sqrt(var / n)
-    return (mean, mean - half, mean + half)
+    return (mean, max(lowest, mean - half), mean + half)
 
 
 def seat_faults(termination: str, faults: dict[str, int]) -> dict[str, int]:

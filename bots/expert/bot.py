@@ -24,6 +24,7 @@ import sdk
 from bots.expert.solver import OutOfBudget, RoundSolver, tiles_left
 from bots.expert.tree import Node, RoundTree
 from bots.expert.values import is_classic_engine, ranked_moves
+from bots.mcts_bot import reused_root
 
 
 @dataclass(frozen=True)
@@ -165,30 +166,10 @@ class ExpertBot(sdk.Bot):
         return [state.from_state(public, self.rng.getrandbits(63)) for _ in range(self.samples)]
 
     def _reused_root(self, state: Any) -> Node | None:
-        """The node of the last decision's tree that `state` reached (the bot's move, then the
-        opponents' replies, found by comparing public states), or None: a new round, or
-        replies the tree never tried."""
-        if self.tree is None:
-            return None
-        target = state.to_state()
-        stack, budget = [(*self.tree, 0)], 64  # at most `budget` positions compared
-        self.tree = None
-        while stack and budget > 0:
-            position, node, depth = stack.pop()
-            if position.round != state.round or position.is_over():
-                continue
-            budget -= 1
-            if position.to_state() == target:
-                return node
-            if depth < state.players - 1:
-                for child in sorted(node.children, key=lambda ch: ch.visits):
-                    after = position.copy()
-                    try:
-                        after.push(child.move)
-                    except ValueError:  # tried in another draw of the bag (a bonus tile)
-                        continue
-                    stack.append((after, child, depth + 1))
-        return None
+        """The node of the last decision's tree that `state` reached (mcts's `reused_root`)."""
+        tree, self.tree = self.tree, None
+        found: Node | None = reused_root(tree, state)
+        return found
 
 
 if __name__ == "__main__":

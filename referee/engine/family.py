@@ -1,10 +1,10 @@
 """A game family as one descriptor: its name, rulesets, option schema and engine, and where the
-layers above find its codec, SDK helpers and view.
+layers above find its codec, SDK helpers, view and RL encoding.
 
 The registry here is the only list of families: `register(family)` adds the family's rulesets
 and engine; every layer asks `family_of(ruleset)` and loads its own part with `family.part(...)`
 (the module named in the descriptor, whose constant is named for the part: CODEC, HELPERS,
-VIEW). The engine names those modules as strings, so it imports nothing above it.
+VIEW, ENCODING). The engine names those modules as strings, so it imports nothing above it.
 """
 
 from __future__ import annotations
@@ -19,8 +19,13 @@ from referee.engine.game import ENGINES, Game
 from referee.engine.rulesets import RULESETS, Ruleset, get_ruleset
 
 # The parts of a family that live above the engine, and the constant each part's module defines.
-Part = Literal["codec", "helpers", "view"]
-_CONSTANT: Final[dict[str, str]] = {"codec": "CODEC", "helpers": "HELPERS", "view": "VIEW"}
+Part = Literal["codec", "helpers", "view", "rl"]
+_CONSTANT: Final[dict[str, str]] = {
+    "codec": "CODEC",
+    "helpers": "HELPERS",
+    "view": "VIEW",
+    "rl": "ENCODING",
+}
 
 
 @dataclass(frozen=True)
@@ -40,10 +45,12 @@ class Family:
     """Everything the platform knows of one game family, in one place.
 
     `engine` plays every ruleset of `rulesets` and takes each option of `options` as a keyword
-    argument. `codec`, `helpers` and `view` name the modules of its parts in the layers above
-    (a `FamilyCodec` CODEC in the protocol, a `FamilyHelpers` HELPERS in the SDK, a `FamilyView`
-    VIEW for people); an empty name: the layer's generic part (the protocol sends the state as
-    JSON; the SDK has no evaluation helpers; the viewer lists the moves).
+    argument. `codec`, `helpers`, `view` and `rl` name the modules of its parts in the layers
+    above (a `FamilyCodec` CODEC in the protocol, a `FamilyHelpers` HELPERS in the SDK, a
+    `FamilyView` VIEW for people, an `sdk.rl.encoding.Encoding` class ENCODING for learning
+    agents); an empty name: the layer's generic part (the protocol sends the state as JSON; the
+    SDK has no evaluation helpers; the viewer lists the moves; sdk.rl says the family has no
+    encoding yet).
     """
 
     name: str
@@ -53,7 +60,9 @@ class Family:
     codec: str = ""
     helpers: str = ""
     view: str = ""
-    _parts: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    rl: str = ""
+    # The parts imported so far (not an argument: a copy made by dataclasses.replace starts afresh).
+    _parts: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def option(self, name: str) -> Option | None:
         """The option called `name`, or None."""

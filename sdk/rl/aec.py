@@ -106,12 +106,15 @@ class AzulAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # untype
         self._steps = 0
 
     def observe(self, agent: str) -> dict[str, Any]:
+        """The agent's observation, made when asked (not for every agent at each step)."""
         seat = self.agent_seat[agent]
         enc = self.encoding
-        mask = np.zeros((1, enc.n_actions), np.int8)
-        if seat == self.game.turn and not self.game.is_over():
-            enc.mask_into(mask, (self.game,))
-        return {"observation": enc.observe((self.game,), (seat,))[0], "action_mask": mask[0]}
+        game = self.game
+        if seat == game.turn and not game.is_over():
+            mask = enc.mask_one(game)
+        else:
+            mask = np.zeros(enc.n_actions, np.int8)
+        return {"observation": enc.observe_one(game, seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -123,23 +126,24 @@ class AzulAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # untype
         before = game.scores
         game.push(move)
         self._steps += 1
-        after = game.scores
-        score = self.reward_mode == "score"
-        for a, seat in self.agent_seat.items():
-            self.rewards[a] = float(after[seat] - before[seat]) if score else 0.0
+        rewards, agents = self.rewards, self.possible_agents
+        if self.reward_mode == "score":
+            for a, old, new in zip(agents, before, game.scores, strict=True):
+                rewards[a] = float(new - old)
+        self._cumulative_rewards[agent] = 0.0
         if game.is_over():
-            for a, result in zip(self.possible_agents, results(game), strict=True):
-                self.rewards[a] += result
+            for a, result in zip(agents, results(game), strict=True):
+                rewards[a] += result
                 self.terminations[a] = True
                 self.infos[a] = {"scores": game.scores, "ranks": game.ranks()}
         elif self.max_cycles is not None and self._steps >= self.max_cycles * self.players:
             self.truncations = dict.fromkeys(self.agents, True)
-        self._cumulative_rewards[agent] = 0.0
+        else:  # the usual step: the game goes on with the seat the engine says
+            self._accumulate_rewards()
+            self.agent_selection = agents[game.turn]
+            return
         self._accumulate_rewards()
-        if game.is_over() or any(self.truncations.values()):
-            self.agent_selection = self.agents[(self.agent_seat[agent] + 1) % self.players]
-        else:
-            self.agent_selection = self.possible_agents[game.turn]
+        self.agent_selection = self.agents[(self.agent_seat[agent] + 1) % self.players]
 
     # -- search: the whole environment saved and restored ----------------------------------------
     def state(self) -> Snapshot:  # a snapshot, not PettingZoo's global-state array
@@ -196,11 +200,30 @@ def raw_env(**kwargs: Any) -> AzulAEC:
     return AzulAEC(**kwargs)
 
 
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # untyped base
+    """PettingZoo's order checks, with `last()` and `step()` asked of the environment directly:
+    the base wrapper's read six attributes a step through its checking __getattr__."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:  # what the base wrapper raises on its first attribute
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        found: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return found
+
+    def step(self, action: Any) -> None:
+        env = self.env
+        if self._has_reset and env.agents:  # the base wrapper's checks, without its __getattr__
+            self._has_updated = True
+            env.step(action)
+        else:
+            super().step(action)
+
+
 def env(ruleset: str = "azul", players: int = 2, **kwargs: Any) -> AECEnv[str, Any, int]:
     """A PettingZoo AEC environment of `ruleset` for `players` seats (2-4), with PettingZoo's
     order checks; keyword arguments as AzulAEC (reward, max_cycles, render_mode, the ruleset's
     options such as wild_order)."""
-    wrapped: AECEnv[str, Any, int] = wrappers.OrderEnforcingWrapper(
+    wrapped: AECEnv[str, Any, int] = OrderEnforcing(
         AzulAEC(ruleset=ruleset, players=players, **kwargs)
     )
     return wrapped

@@ -66,11 +66,8 @@ class AzulEnv(gym.Env[npt.NDArray[np.float32], int]):
 
     def _observation(self) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         enc = self.encoding
-        mask = np.zeros((1, enc.n_actions), np.int8)
-        if not self.game.is_over():
-            enc.mask_into(mask, (self.game,))
-        self._mask = mask[0]
-        obs = enc.observe((self.game,), (self.seat,))[0]
+        self._mask = enc.mask_one(self.game)  # all zeros once the game is over
+        obs = enc.observe_one(self.game, self.seat)
         return obs, {"action_mask": self._mask, "seat": self.seat}
 
     def reset(

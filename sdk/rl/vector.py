@@ -1,6 +1,6 @@
 """N games stepped in one call on numpy arrays, for training throughput.
 
-The observations of all N games are encoded in one numpy pass (Encoding.observe); a finished
+The observations of all N games are written into one array (Encoding.observe); a finished
 game is replaced by a new one in the same step (auto-reset), its last figures in `info`.
 """
 
@@ -14,7 +14,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 from referee.engine import Game
-from sdk.rl.core import check_setup, move_of, results, start
+from sdk.rl.core import ActionError, check_setup, move_of, results, start
 from sdk.rl.opponents import Opponents
 
 Obs = npt.NDArray[np.float32]
@@ -58,6 +58,7 @@ class VectorEnv:
             self.opponents = [Opponents(specs, 1.0) for _ in range(num_envs)]
         self._np_random, _ = seeding.np_random(seed)
         self.games: list[Game] = []
+        self._legal = b""  # the masks of the last observation, row after row
         self.learners = [0 if seat is None else seat] * num_envs  # the learner's seat per game
 
     def _new_game(self, i: int) -> Game:
@@ -75,8 +76,8 @@ class VectorEnv:
     def _observe(self, info: dict[str, Any]) -> Obs:
         enc = self.encoding
         seats = self._seats()
-        mask = np.zeros((self.num_envs, enc.n_actions), np.int8)
-        enc.mask_into(mask, self.games)
+        mask = enc.masks(self.games)
+        self._legal = mask.tobytes()  # a copy: what the caller does to its mask changes nothing
         info["action_mask"] = mask
         info["seat"] = np.array(seats)
         return enc.observe(self.games, seats)
@@ -93,17 +94,21 @@ class VectorEnv:
     ) -> tuple[
         Obs, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
     ]:
+        if not self.games:
+            raise RuntimeError("call reset() before step()")
         acts = np.asarray(actions).tolist()
-        if len(acts) != self.num_envs:
-            raise ValueError(f"step takes {self.num_envs} actions (one per game), not {len(acts)}")
-        n, p, enc = self.num_envs, self.players, self.encoding
+        if not isinstance(acts, list) or len(acts) != self.num_envs:
+            given = len(acts) if isinstance(acts, list) else "one number"
+            raise ValueError(f"step takes {self.num_envs} actions (one per game), not {given}")
+        n, p = self.num_envs, self.players
+        moves = self._moves(acts)
         before: list[tuple[int, ...]] = []
         after: list[tuple[int, ...]] = []
         ended: list[tuple[int, list[float], tuple[int, ...], tuple[int, ...]]] = []
         self.learners_before = self.learners[:]  # a restarted game may seat the learner anew
         for i, game in enumerate(self.games):
             before.append(game.scores)
-            game.push(move_of(enc, game, acts[i]))
+            game.push(moves[i])
             if self.opponents is not None:
                 self.opponents[i].play(game)
             after.append(game.scores)
@@ -126,6 +131,22 @@ class VectorEnv:
         obs = self._observe(info)
         own = rewards if self.opponents is None else rewards[np.arange(n), self.learners_before]
         return obs, own, done, np.zeros(n, bool), info
+
+    def _moves(self, actions: list[Any]) -> list[Any]:
+        """The move of each game's action, every one checked before any is played: an illegal
+        action raises ActionError (naming its game) and leaves all the games as they were."""
+        enc = self.encoding
+        width, legal, by_index = enc.n_actions, self._legal, enc.moves
+        moves = []
+        for i, action in enumerate(actions):
+            if type(action) is int and 0 <= action < width and legal[i * width + action]:
+                moves.append(by_index[action])  # legal by the mask this step was given
+                continue
+            try:
+                moves.append(move_of(enc, self.games[i], action))
+            except ActionError as exc:
+                raise ActionError(f"game {i}: {exc}") from None
+        return moves
 
     def close(self) -> None:
         pass

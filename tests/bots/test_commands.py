@@ -75,6 +75,20 @@ def test_bot_check_fails_a_bot_that_plays_illegal_moves() -> None:
     assert report["passed"] is False
 
 
+def test_bot_check_does_not_count_the_referees_moves_as_legal_ones() -> None:
+    """A bot that raises on every move made no move of its own: "only legal moves" fails and
+    says so, rather than "94 moves, all legal" (the referee's substitutes)."""
+    result = runner.invoke(
+        app, ["bot", "check", str(HERE / "raising_bot.py"), "-r", "azul", "-t", "0.3", "--json"]
+    )
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.output.strip().splitlines()[-1])
+    legal = next(c for c in report["checks"] if c["name"] == "only legal moves")
+    assert not legal["passed"]
+    assert legal["detail"].startswith("no move of its own"), legal["detail"]
+    assert "played by the referee" in legal["detail"]
+
+
 def test_bot_check_reports_an_entry_that_cannot_start() -> None:
     result = runner.invoke(app, ["bot", "check", "no/such/bot.py", "--json"])
     assert result.exit_code == 1

@@ -123,5 +123,7 @@ def test_a_match_shows_why_a_kit_bot_crashed(tmp_path: Path) -> None:
             str(tmp_path / "game.json"),
         ],
     )
-    assert "crash" in played.output
-    assert '@grpc/grpc-js is not installed: run "npm install"' in played.output
+    said = " ".join(played.output.split())  # rich's wrapping undone
+    assert played.exit_code == 1, said  # it cannot start: no game is played without it
+    assert "crash" in said
+    assert '@grpc/grpc-js is not installed: run "npm install"' in said

@@ -91,6 +91,26 @@ def _counts(letters: str, alphabet: str, scale: float) -> list[float]:
     return [letters.count(ch) / scale for ch in alphabet]
 
 
+def _check_table(f: Any, state: dict[str, Any], alphabet: str, players: int) -> None:
+    """The blocks that are not the boards': the centre, the box lid or depot, the round, the
+    table size, the phase (and its details), each against the public state."""
+    classic = len(alphabet) == 5
+    per_colour = 20 if classic else 22
+    assert np.allclose(f("centre"), _counts(state["centre"], alphabet, per_colour))
+    assert f("marker_in_centre").tolist() == [float(state["marker_in_centre"])]
+    discarded = state["lid"] if classic else state["depot"]
+    assert np.allclose(f("lid" if classic else "depot"), _counts(discarded, alphabet, per_colour))
+    assert np.allclose(f("round"), [state["round"] / (10 if classic else 6)])
+    assert f("players").tolist() == [float(players == n) for n in (2, 3, 4)]
+    phases = ["take", "wall", "over"] if classic else ["take", "play", "bonus", "over"]
+    assert f("phase").tolist() == [float(state["phase"] == p) for p in phases]
+    if classic:
+        line = state["wall_line"]  # 1-5 as the notation writes it, None outside its phase
+        assert f("wall_line").tolist() == [float(line == d + 1) for d in range(5)]
+    else:
+        assert f("bonus_owed").tolist() == [state["bonus_owed"] / 4]
+
+
 def _check_fields(enc: Any, obs: Any, state: dict[str, Any], seat: int, players: int) -> None:
     """Every field of the observation against the public state, the seats rotated to `seat`."""
     f = lambda name: enc.field(obs, name)  # noqa: E731
@@ -108,8 +128,11 @@ def _check_fields(enc: Any, obs: Any, state: dict[str, Any], seat: int, players:
     assert np.allclose(f("scores")[:players], [b["score"] / 100 for b in boards])
     assert f("present").tolist() == [1.0] * players + [0.0] * (4 - players)
     assert f("marker_holder").tolist()[:players] == [float(b["has_marker"]) for b in boards]
+    _check_table(f, state, alphabet, players)
     if classic:
         for k, b in enumerate(boards):
+            floor = min(7, len(b["floor"]) + b["has_marker"])  # the marker takes a space
+            assert np.isclose(f("floor")[k], floor / 7)
             for d, line in enumerate(b["lines"]):
                 expected = _counts(line, alphabet, d + 1)
                 assert np.allclose(f("lines")[k, d], expected)

@@ -51,6 +51,20 @@ def test_vector_with_an_opponent_gives_the_learner_its_rewards() -> None:
         vec.step([0])
 
 
+def test_an_illegal_action_plays_no_game_of_the_batch() -> None:
+    vec = sdk.rl.VectorEnv(3, "azul", 2, seed=4)
+    _, info = vec.reset()
+    before = [g.to_state() for g in vec.games]
+    actions = _first_legal(info["action_mask"])
+    actions[1] = int(np.flatnonzero(info["action_mask"][1] == 0)[0])
+    info["action_mask"][:] = 1  # what the caller does to its mask does not make a move legal
+    with pytest.raises(sdk.rl.ActionError, match=r"game 1: action \d+ .* is not a legal move"):
+        vec.step(actions)
+    assert [g.to_state() for g in vec.games] == before  # game 0 was not played either
+    with pytest.raises(RuntimeError, match="reset"):
+        sdk.rl.VectorEnv(2, "azul").step([0, 0])
+
+
 def test_restore_returns_to_the_snapshot_and_clone_is_independent() -> None:
     env = sdk.rl.raw_env(ruleset="azul", players=2)
     env.reset(seed=5)

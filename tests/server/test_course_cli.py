@@ -118,7 +118,7 @@ def _extend_freeze_and_export(tmp_path: Path, home: list[str]) -> None:
     assert shown["build_timeout"] == 45
     assert shown["extensions"][0]["team"] == "t2"
     early = cli(tmp_path, "server", "export-results", "comp", *home, "-o", str(tmp_path / "r"))
-    assert early.returncode == 2 and "no final tournament yet" in early.stderr
+    assert early.returncode == 1 and "final of comp is scheduled" in early.stderr
     unknown = cli(tmp_path, "server", "contest", "show", "nope", *home)
     assert unknown.returncode == 2 and "no contest 'nope'" in unknown.stderr
 

@@ -111,7 +111,10 @@ class DatedTransitionTests(TestCase):
         self.ann.contest = self.contest
         self.ann.save()
         passed(self.ann)
-        # The deadline has just passed.
+        # The deadline has just passed, after ann's upload.
+        Version.objects.filter(participant=self.ann).update(
+            uploaded=timezone.now() - timedelta(minutes=2)
+        )
         Contest.objects.filter(pk=self.contest.pk).update(
             deadline=timezone.now() - timedelta(minutes=1)
         )

@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from itertools import combinations
 
+import pytest
 from django.test import TransactionTestCase, override_settings
 
 from referee import run_loop
@@ -69,6 +70,7 @@ def test_a_hero_waits_for_the_opponent_it_should_meet() -> None:
 
 @override_settings(GAMES_PER_VERSION=2)
 class LadderSpreadTests(TransactionTestCase):
+    @pytest.mark.slow  # a real ladder of some 40 games: `make test-slow`, run by CI
     def test_a_slow_bot_meets_the_whole_field_and_no_pair_takes_over(self) -> None:
         contest = Contest.current()
         contest.time_per_move = 0.5

@@ -95,7 +95,7 @@ class ExportTests(TransactionTestCase):
             record={"players": ["team-a", "staff"], "faults": [{"log": f"{home}/logs/a.log"}]},
         )
         out = Path(home) / "export.tar.gz"
-        write_archive(contest, out)
+        write_archive(contest, out, ladder_games=True)
         with tarfile.open(out) as tar:
             names = tar.getnames()
             texts = {

@@ -18,6 +18,7 @@ import sys
 import tarfile
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -74,6 +75,22 @@ class TermTests(TransactionTestCase):
         )
         organiser = get_user_model().objects.create_superuser("prof", password="organiser pw 1")
 
+        student = self._sign_up(contest)
+        teams = self._submit_every_team(contest)
+        self._ladder_validates_and_plays(contest)
+        game = self._challenges(teams)
+        self._hidden_until_results(student, organiser, teams, game)
+        self._organiser_only(student, contest)
+        contest = self._extension_then_deadline(contest, teams)
+        entries, games = self._final(contest)
+        every = self._standings_are_the_finals(contest, entries, games)
+        self._archive(contest, games, every)
+
+        # -- results published: the standings become visible ---------------------------------
+        lifecycle.set_state(contest, Contest.CLOSED)
+        self.assertContains(student.get("/c/term/"), "team-02")
+
+    def _sign_up(self, contest: Contest) -> Client:
         # -- the class: 30 students in 30 teams, one-time sign-up links ------------------------
         students = classlist.read(class_csv(self.tmp / "class.csv"))
         result = classlist.apply(students, contest, "http://testserver")
@@ -100,7 +117,9 @@ class TermTests(TransactionTestCase):
         self.assertContains(student.get(link, follow=True), "no longer works")  # one time
         logged = student.post("/login/", {"username": "s001", "password": "a long student pass 1"})
         self.assertEqual(logged.status_code, 302)
+        return student
 
+    def _submit_every_team(self, contest: Contest) -> dict[str, Participant]:
         # -- submissions: 28 good, 2 broken, one bad archive refused; 2 staff bots -----------
         teams = {p.name: p for p in contest.participants.all()}
         for name, who in sorted(teams.items()):
@@ -110,7 +129,9 @@ class TermTests(TransactionTestCase):
             submit(teams["team-01"], [zip_bytes({"notes.txt": b"no bot here"})])
         add_staff_bot(contest, "staff-random", reference_archive("random"))
         add_staff_bot(contest, "staff-greedy", reference_archive("greedy"))
+        return teams
 
+    def _ladder_validates_and_plays(self, contest: Contest) -> None:
         # -- the ladder validates everything and plays ----------------------------------------
         worker = LadderWorker(concurrency=2, max_games=12, contest="term", poll=0.1)
         stats = run_loop(worker.run())
@@ -122,6 +143,7 @@ class TermTests(TransactionTestCase):
         self.assertEqual(Version.objects.filter(state=Version.PASSED).count(), TEAMS - 2 + 2)
         self.assertTrue(Game.objects.filter(contest=contest, status=Game.DONE).exists())
 
+    def _challenges(self, teams: dict[str, Participant]) -> Game:
         # -- challenges: unranked, quota per day ---------------------------------------------
         before = {s.version_id: (s.mu, s.sigma, s.games) for s in Standing.objects.all()}
         game = challenge(teams["team-01"], ["staff-greedy"])
@@ -133,7 +155,11 @@ class TermTests(TransactionTestCase):
         for seat in game.seats.all():
             st = Standing.objects.get(version_id=seat.version_id)
             self.assertEqual((st.mu, st.sigma, st.games), before[seat.version_id])
+        return game
 
+    def _hidden_until_results(
+        self, student: Client, organiser: Any, teams: dict[str, Participant], game: Game
+    ) -> None:
         # -- a hidden contest: no standings for participants, all for the organiser ----------
         board = student.get("/c/term/")
         self.assertContains(board, "hidden until its results")
@@ -156,6 +182,7 @@ class TermTests(TransactionTestCase):
             self.assertEqual(staff.get(url).status_code, 200, url)
         self.assertEqual(student.get(f"/games/{game.pk}/").status_code, 200)  # its challenge
 
+    def _organiser_only(self, student: Client, contest: Contest) -> None:
         # -- an organiser-only action tried by a participant fails ----------------------------
         url = f"/admin/arena_contests/contest/{contest.pk}/change/"
         self.assertNotEqual(student.post(url, {"state": "closed"}).status_code, 200)
@@ -164,6 +191,7 @@ class TermTests(TransactionTestCase):
         contest.refresh_from_db()
         self.assertEqual(contest.state, Contest.OPEN)
 
+    def _extension_then_deadline(self, contest: Contest, teams: dict[str, Participant]) -> Contest:
         # -- an extension, then the deadline passes -------------------------------------------
         lifecycle.extend(
             contest, teams["team-03"], timezone.now() + timedelta(hours=1), "illness", "prof"
@@ -173,7 +201,7 @@ class TermTests(TransactionTestCase):
         self.assertEqual(contest.state, Contest.FROZEN)
         with self.assertRaises(SubmissionError) as late:
             submit(teams["team-05"], [zip_bytes({"bot.py": RANDOM_BOT})])
-        self.assertIn(f"{contest.deadline:%Y-%m-%d %H:%M} UTC", str(late.exception))
+        self.assertIn(f"{contest.deadline:%Y-%m-%d %H:%M:%S} UTC", str(late.exception))
         self.assertIn("deadline", str(late.exception))
         # team-03 may still submit until its own deadline; it hands in when that passes.
         extended = submit(teams["team-03"], [zip_bytes({"bot.py": RANDOM_BOT, "v": b"2"})])
@@ -185,10 +213,18 @@ class TermTests(TransactionTestCase):
         lifecycle.advance(contest)
         handin = HandIn.objects.get(participant=teams["team-03"])
         self.assertEqual((handin.version_id, handin.sha256), (extended.pk, extended.sha256))
-        self.assertEqual(HandIn.objects.filter(contest=contest).count(), TEAMS - 2 + 2)
-        for h in HandIn.objects.filter(contest=contest).select_related("version"):
-            self.assertEqual(h.sha256, h.version.sha256)
+        handins = HandIn.objects.filter(contest=contest).select_related("version", "participant")
+        # Every team's is recorded: the broken ones' with nothing handed in, and why.
+        self.assertEqual(handins.filter(version__isnull=False).count(), TEAMS - 2 + 2)
+        self.assertEqual({h.participant.name for h in handins if h.version is None}, BROKEN)
+        for h in handins:
+            if h.version is None:
+                self.assertIn("failed validation", h.note)
+            else:
+                self.assertEqual(h.sha256, h.version.sha256)
+        return contest
 
+    def _final(self, contest: Contest) -> tuple[set[str], list[Any]]:
         # -- the final tournament --------------------------------------------------------------
         summary = run_final(contest, concurrency=2)
         self.assertEqual(summary.failed, 0)
@@ -204,11 +240,17 @@ class TermTests(TransactionTestCase):
             entries,
             {
                 h.participant.name
-                for h in HandIn.objects.filter(contest=contest).select_related("participant")
+                for h in HandIn.objects.filter(
+                    contest=contest, version__isnull=False
+                ).select_related("participant")
             },
         )
         self.assertGreaterEqual(min(sum(n in g.game.seats for g in games) for n in entries), 4)
+        return entries, games
 
+    def _standings_are_the_finals(
+        self, contest: Contest, entries: set[str], games: list[Any]
+    ) -> list[list[str]]:
         # -- the export: standings = the final's ratings; staff-bot win rates counted ---------
         from tournaments.ratings import compute
 
@@ -219,9 +261,16 @@ class TermTests(TransactionTestCase):
                 for g in sorted(games, key=lambda g: g.game.index)
             ],
         )
-        header, rows = standings_rows(contest)
-        self.assertEqual(len(rows), len(entries))
+        header, every = standings_rows(contest)
         col = {name: i for i, name in enumerate(header)}
+        # Every team is listed: those that handed in nothing (the broken ones) unranked, with why.
+        unranked = {r[col["team"]]: r for r in every if not r[col["rank"]]}
+        self.assertEqual(set(unranked), BROKEN)
+        for row in unranked.values():
+            self.assertEqual(row[col["handed_in"]], "none")
+            self.assertIn("failed validation", row[col["why"]])
+        rows = [r for r in every if r[col["rank"]]]
+        self.assertEqual(len(rows), len(entries))
         for row in rows:
             r = ratings.rating(row[col["team"]])
             self.assertAlmostEqual(float(row[col["mu"]]), float(r.mu), places=3)
@@ -250,10 +299,12 @@ class TermTests(TransactionTestCase):
         self.assertEqual([int(r[col["rank"]]) for r in rows], list(range(1, len(rows) + 1)))
         members = {r[col["team"]]: r[col["members"]] for r in rows}
         self.assertEqual(members["team-01"], "s001")
+        return every
 
+    def _archive(self, contest: Contest, games: list[Any], every: list[list[str]]) -> None:
         # The whole contest as one archive: `tournament report` and `replay verify` read it.
         archive = self.tmp / "term.tar.gz"
-        count = write_archive(contest, archive)
+        count = write_archive(contest, archive, ladder_games=True)
         self.assertEqual(
             count, len(games) + Game.objects.filter(contest=contest, status=Game.DONE).count()
         )
@@ -288,13 +339,9 @@ class TermTests(TransactionTestCase):
         self.assertEqual(report.returncode, 0, report.stdout + report.stderr)
         self.assertIn("staff-greedy", (self.tmp / "r.html").read_text())
         exported = list(csv.reader(io.StringIO((out / "term" / "standings.csv").read_text())))
-        self.assertEqual(exported[1:], rows)
+        self.assertEqual(exported[1:], every)
         about = json.loads((out / "term" / "contest.json").read_text())
-        self.assertEqual(len(about["handins"]), TEAMS)
-
-        # -- results published: the standings become visible ---------------------------------
-        lifecycle.set_state(contest, Contest.CLOSED)
-        self.assertContains(student.get("/c/term/"), "team-02")
+        self.assertEqual(len(about["handins"]), TEAMS + 2)  # with the broken ones' (nothing)
 
     def test_a_bad_row_is_reported_with_its_line_and_nothing_is_applied(self) -> None:
         contest = Contest.current()

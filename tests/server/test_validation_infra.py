@@ -5,6 +5,7 @@ own folder that its next process sees)."""
 
 from __future__ import annotations
 
+import pytest
 from django.core import mail
 from django.test import TransactionTestCase
 
@@ -101,6 +102,7 @@ class InfrastructureTests(TransactionTestCase):
         self.assertEqual(version.state, Version.PASSED, version.reason)
         self.assertEqual(mail.outbox, [])
 
+    @pytest.mark.slow  # three validations of a broken staff bot: `make test-slow`, run by CI
     def test_a_staff_bot_that_keeps_failing_is_reported_to_the_organisers(self) -> None:
         org, _ = participant("organiser", staff=True)
         org.email = "org@example.org"

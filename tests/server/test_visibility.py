@@ -242,6 +242,58 @@ class EveryUrl(TestCase):
         self.shows(theirs, f"thoughts of {s.opponent.name}", viewer == "staff", "another's")
         self.page(client, f"/games/{s.game.pk}/log/7", 404)
 
+    # -- a person's games against a bot in the browser (ladder.tables) ----------------------
+    def table_of(self, s: Scene) -> Any:
+        """The member's finished browser game against the opponent's version (made once)."""
+        from tournaments.server.ladder.models import TableGame
+
+        if not hasattr(s, "table"):
+            opponent = Version.objects.get(participant=s.opponent)
+            s.table = TableGame.objects.create(  # type: ignore[attr-defined]
+                contest=s.contest,
+                participant=s.member,
+                name=s.member.name,
+                opponent=opponent,
+                seed=5,
+                status=TableGame.DONE,
+                state={"ply": 3, "your_turn": False, "legal": [], "note": "the table's state"},
+                record=played_record([s.member.name, opponent.entry_name]),
+            )
+        return s.table  # type: ignore[attr-defined]
+
+    def case_play(self, s: Scene, viewer: str, client: Client) -> None:
+        body = self.page(client, "/play/")  # the default contest's: the open one
+        self.shows(body, "Play a bot", True, "the page")
+
+    def case_contest_play(self, s: Scene, viewer: str, client: Client) -> None:
+        body = self.page(client, f"/c/{s.contest.slug}/play/")
+        # A participant's version is offered only where the standings are public.
+        self.shows(body, f'id="op-{s.version.pk}"', s.ratings(viewer), "its version offered")
+        table = self.table_of(s)
+        self.shows(body, f"/tables/{table.pk}/", viewer == "member", "one's own games")
+
+    def case_table(self, s: Scene, viewer: str, client: Client) -> None:
+        table = self.table_of(s)
+        self.page(client, f"/tables/{table.pk}/", 200 if viewer == "member" else 404)
+
+    def case_table_state(self, s: Scene, viewer: str, client: Client) -> None:
+        table = self.table_of(s)
+        body = self.page(client, f"/tables/{table.pk}/state", 200 if viewer == "member" else 404)
+        self.shows(body, "the table's state", viewer == "member", "the table's state")
+
+    def case_table_viewer(self, s: Scene, viewer: str, client: Client) -> None:
+        table = self.table_of(s)
+        body = self.page(client, f"/tables/{table.pk}/viewer", 200 if viewer == "member" else 404)
+        self.shows(body, "game-data", viewer == "member", "the replay")
+
+    def case_table_move(self, s: Scene, viewer: str, client: Client) -> None:
+        table = self.table_of(s)
+        reply = client.post(
+            f"/tables/{table.pk}/move", '{"move": "1B1"}', content_type="application/json"
+        )
+        # Only its player may answer (and the game is over): nobody else learns it exists.
+        self.assertEqual(reply.status_code, 400 if viewer == "member" else 404)
+
     # -- accounts ---------------------------------------------------------------------------
     def case_home(self, s: Scene, viewer: str, client: Client) -> None:
         reply = client.get("/me/")
@@ -334,7 +386,23 @@ class BadValues(TestCase):
     def bad_posts(self) -> dict[str, list[tuple[str, dict[str, Any], str]]]:
         """URL name: (url, bad values, what the message says)."""
         long = "x" * 65
+        from tournaments.server.ladder.models import TableGame
+
+        table = TableGame.objects.create(
+            contest=Contest.current(),
+            participant=self.who,
+            name="alice",
+            opponent=self.version,
+            seed=1,
+            state={"ply": 0, "your_turn": True, "legal": [{"move": "1B1"}]},
+        )
         return {
+            "play": [
+                ("/play/", {"opponent": "x"}, "pick a bot and a seat"),
+                ("/play/", {"opponent": "999999"}, "playing a game already"),
+            ],
+            "contest_play": [("/c/default/play/", {"seat": "<b>"}, "pick a bot and a seat")],
+            "table_move": [(f"/tables/{table.pk}/move", {"move": "1B1"}, "send JSON")],
             "participant": [
                 ("/p/alice/", {"pin": "abc"}, "neither a version number nor"),
                 ("/p/alice/", {"pin": ""}, "This field is required"),
@@ -395,6 +463,9 @@ class BadValues(TestCase):
             "seat_log": "/games/1/log/0",
             "api_versions": "/api/versions",
             "api_logs": "/api/games/1/logs",
+            "table": "/tables/1/",
+            "table_state": "/tables/1/state",
+            "table_viewer": "/tables/1/viewer",
             "static": "/static/admin/css/base.css",
         }
         self.assertIn(key, urls, f"no bad-values case for the URL {key!r}")

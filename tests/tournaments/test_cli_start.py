@@ -55,7 +55,7 @@ def test_the_root_help_imports_no_noun() -> None:
     assert not [m for m in modules if m.startswith(("referee.engine", "grpc", "tournaments.store"))]
 
 
-def test_a_bot_author_s_commands_need_no_extra(tmp_path: object) -> None:
+def test_a_bot_author_s_commands_need_no_extra() -> None:
     modules = loaded_after(["match", "random", "greedy", "--seed", "3", "--isolation", "none"])
     assert "referee.arena" in modules  # the match did run through the referee
     assert [m for m in modules if m.split(".")[0] in EXTRAS_PACKAGES] == []

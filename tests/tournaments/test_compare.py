@@ -92,6 +92,7 @@ def test_a_stronger_mcts_is_found_better(tmp_path: Path) -> None:
     assert KEYS <= set(out) and out["wins"] > out["losses"]
 
 
+@pytest.mark.slow  # a sequential test to its end through the referee: `make test-slow`, run by CI
 def test_a_bot_against_itself_is_not_found_better(tmp_path: Path) -> None:
     code, out, err = compare(
         "greedy",
@@ -112,6 +113,7 @@ def test_a_bot_against_itself_is_not_found_better(tmp_path: Path) -> None:
     assert low <= out["elo"] <= high
 
 
+@pytest.mark.slow  # two compares through the referee: `make test-slow`, run by CI
 def test_resumes_with_more_games_and_the_same_seed_gives_the_same_test(tmp_path: Path) -> None:
     db = tmp_path / "c.db"
     args = ("greedy", "random", "--seed", "3", "--elo1", "5", "--db", str(db))

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -293,5 +294,31 @@ def test_demo_runs_a_real_round_robin(tmp_path: Path) -> None:
         "demo", "--games-per-pairing", "2", "--db", str(tmp_path / "demo.db"), cwd=tmp_path
     ).stdout
     assert "Final leaderboard" in out
+    assert re.search(r"^isolation: (sandbox|process|none)", out, re.M), out
     report = tmp_path / "demo-report.html"
     assert f"The report: {report}" in out.replace("\n", "") and report.exists()
+
+
+def test_demo_says_its_isolation_before_its_first_game(tmp_path: Path) -> None:
+    """`make demo` prints the isolation line as every run does (the README says so); the demo
+    is stopped once it has said it (its games are `test_demo_runs_a_real_round_robin`'s)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tournaments.cli", "demo", "--db", str(tmp_path / "d.db")],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.stdout is not None
+    seen = []
+    try:
+        for line in proc.stdout:
+            seen.append(line)
+            if line.startswith("isolation: ") or len(seen) > 3:
+                break
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    assert re.match(r"isolation: (sandbox|process|none)\b", seen[-1]), "".join(seen)
+    assert "round-robin" in "".join(seen[:-1])

@@ -22,9 +22,15 @@ def test_command_line_entries() -> None:
     assert got == [
         Entry("random", "random"),
         Entry("me", "bots/mine.py:Clever"),
-        Entry("bot", "./x/bot.py"),
+        Entry("x", "./x/bot.py"),
         Entry("java", "java -jar b.jar"),
     ]
+
+
+def test_a_bot_py_is_named_after_its_folder() -> None:
+    """Every student's file is bot.py: alice/bot.py is "alice", not a second "bot"."""
+    got = parse_entries(["alice/bot.py", "bob/bot.py:Greedy", "carol/main.py", "dave.py"])
+    assert [e.name for e in got] == ["alice", "bob.Greedy", "carol", "dave"]
 
 
 def test_duplicate_names_are_a_clear_error() -> None:

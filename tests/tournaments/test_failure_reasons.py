@@ -50,9 +50,12 @@ def bot(tmp_path: Path, source: str) -> Path:
 
 def test_a_crash_in_choose_move_names_the_exception_and_the_bots_line(tmp_path: Path) -> None:
     report = run_check(str(bot(tmp_path, CRASHES_IN_A_HELPER)), time_per_move=0.5)
+    # It crashes on every move: none of its own, and the first failing check says why.
     failed = next(c for c in report.checks if not c.passed)
-    assert failed.name == "survives 2-player games"
-    assert failed.detail == f"crash: {CRASH_WORDS}"
+    assert failed.name == "only legal moves"
+    assert failed.detail.startswith("no move of its own (") and CRASH_WORDS in failed.detail
+    survives = next(c for c in report.checks if c.name == "survives 2-player games")
+    assert not survives.passed and survives.detail == f"crash: {CRASH_WORDS}"
 
 
 def test_a_syntax_error_names_its_line_before_hello(tmp_path: Path) -> None:
@@ -67,7 +70,8 @@ def test_bot_check_ends_with_the_first_failures_reason(tmp_path: Path) -> None:
     proc = cli("bot", "check", str(path), "-t", "0.5", cwd=tmp_path, check=False)
     assert proc.returncode == 1
     last = " ".join(proc.stdout.strip().splitlines()[-2:])
-    assert "FAIL survives 2-player games: crash: ValueError: oops 3" in last, proc.stdout
+    assert "FAIL only legal moves: no move of its own" in last, proc.stdout
+    assert "crash: ValueError: oops 3" in last, proc.stdout
 
 
 def test_match_says_the_crash_with_its_line(tmp_path: Path) -> None:

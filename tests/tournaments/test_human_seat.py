@@ -41,7 +41,7 @@ def test_a_whole_game_typed_at_the_terminal(tmp_path: Path) -> None:
     try:
         child.expect(r"You are seat 1")
         child.expect(PROMPT)
-        listed = re.sub(r"\x1b\[[0-9;]*m", "", child.before)  # the board and the move list
+        cells = _grid_cells(_screen(child.before))  # the board and the move grid
         # A bad answer is explained and asked again; a number past the list too.
         child.sendline("hello")
         child.expect(r"is not a move")
@@ -53,10 +53,13 @@ def test_a_whole_game_typed_at_the_terminal(tmp_path: Path) -> None:
         child.expect(r"is not a move")
         child.expect(PROMPT)
         # A move in notation (lower case is fine): the first of the numbered list.
-        first = re.search(r"^\s*1 (\S{2,4})\s", listed, re.M)
-        assert first, listed[-2000:]
-        child.sendline(first.group(1).lower())
-        child.expect(rf" {re.escape(first.group(1))}: takes ")
+        (row, column), _ = next((key, c) for key, c in cells.items() if re.match(r"1(?!\d)", c))
+        taken = re.match(r"\d+ (\w+) from (?:factory (\d)|the (c)entre)", row)
+        assert taken, row
+        colour = {"blue": "B", "yellow": "Y", "red": "R", "black": "K", "white": "W"}
+        first = (taken[2] or "C") + colour[taken[1]] + ("F" if column == "floor" else column[-1])
+        child.sendline(first.lower())
+        child.expect(rf" {first}: takes ")
         child.expect(PROMPT)
         typed = 1
         while True:
@@ -131,6 +134,8 @@ def test_a_summer_pavilion_game_with_a_wild_order_typed_at_the_terminal(tmp_path
     try:
         child.expect(r"You are seat 0")
         while child.expect([PROMPT, r"The game is saved"]) == 0:
+            screen = _screen(child.before)  # takes, placements and passes: one screen
+            assert len(screen) < 50 and max(map(len, screen)) <= 120, "\n".join(screen)
             child.sendline(child.match.group(1))  # the last legal move, by number
         child.expect(pexpect.EOF)
     finally:
@@ -140,3 +145,58 @@ def test_a_summer_pavilion_game_with_a_wild_order_typed_at_the_terminal(tmp_path
     assert saved["ruleset"] == "pavilion" and saved["options"]["wild_order"] == "GOPYBR"
     assert verify(saved).ok and verify(saved).complete
     assert saved["referee"]["bots"][0]["termination"] == "ok" and not saved["referee"]["faults"]
+
+
+def _screen(before: str) -> list[str]:
+    """What a prompt shows from the board's first line on, without colours."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", before)
+    head = list(re.finditer(r"^\S+  round \d", text, re.M))
+    assert head, text[-2000:]
+    return text[head[-1].start() :].rstrip("\r\n").splitlines()
+
+
+def _grid_cells(screen: list[str]) -> dict[tuple[str, str], str]:
+    """The move grid under the board: {(row, column): cell}, columns right-aligned."""
+    at = next(i for i, line in enumerate(screen) if line.startswith("your moves"))
+    header = screen[at + 1]
+    columns = [(m.group(0), m.end()) for m in re.finditer(r"\S+(?: \d)?", header)]
+    cells = {}
+    for line in screen[at + 3 :]:
+        if not re.search(r"\S  +\S", line):
+            break
+        label = re.split(r"\s{2,}", line.strip())[0]
+        for name, end in columns:
+            cell = line[:end].rsplit(" ", 1)[-1]
+            if cell != "·":
+                cells[label, name] = cell
+    return cells
+
+
+def test_every_move_and_the_board_fit_one_120x50_screen(tmp_path: Path) -> None:
+    """At every turn of a whole game the board and all the legal moves fit a 120x50 terminal
+    (the moves as a grid: tiles taken by the line they go to), and the number in a cell is the
+    move of its row and column."""
+    child = spawn_play(tmp_path, "--seed", "3")
+    import pexpect  # present: spawn_play skips the test otherwise
+
+    turns = 0
+    try:
+        child.expect(r"You are seat 0")
+        while child.expect([PROMPT, r"The game is saved"]) == 0:
+            screen, legal = _screen(child.before), int(child.match.group(1))
+            assert len(screen) < 50 and max(map(len, screen)) <= 120, "\n".join(screen)
+            cells = _grid_cells(screen)
+            numbers = sorted(int(re.match(r"\d+", c)[0]) for c in cells.values())
+            assert numbers == list(range(1, legal + 1)), "\n".join(screen)
+            (row, column), cell = next(iter(cells.items()))
+            child.sendline(re.match(r"\d+", cell)[0])
+            child.expect(r" (\w\w\w): takes ([^\r\n]+)")
+            move, words = child.match.group(1), child.match.group(2)
+            to = "the floor" if column == "floor" else column
+            assert words.startswith(f"{row} to {to}"), (move, words, row, column)
+            turns += 1
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0, child.before
+    assert turns > 10

@@ -76,3 +76,20 @@ def test_exports(tmp_path: Path) -> None:
     assert data["games_done"] == 3 and len(data["games"]) == 12
     assert data["games"][0]["record"]["format"] == "azul-arena/record/1"
     assert "record" not in data["games"][-1]
+
+
+def test_an_early_score_interval_is_never_negative_and_reads_as_a_range() -> None:
+    """Two games, 0 and 110 points: the t interval's low end is clipped at zero (no score is
+    negative) and the terminal separates the ends with a dash, not a minus-looking hyphen."""
+    from rich.console import Console
+
+    from tournaments.report import Row
+    from tournaments.terminal.render import leaderboard_table
+
+    mean, lo, hi = mean_interval([0.0, 110.0])
+    assert (mean, lo) == (55.0, 0.0) and hi > 110.0
+    row = Row(1, "early", 25.0, 8.0, 1.0, 2, 1, 0, 0.5, 0.1, 0.9, mean, lo, hi, 0)
+    console = Console(record=True, width=200)
+    console.print(leaderboard_table([row]))
+    text = console.export_text()
+    assert f"55.0 (0.0\u2013{hi:.1f})" in text and "(-" not in text, text

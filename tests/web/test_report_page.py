@@ -136,6 +136,10 @@ def test_the_report_draws_its_plots(browser: Any, report_page: Path) -> None:
         browser.find_element(By.CSS_SELECTOR, ".hist svg").screenshot_as_png
     )
     assert drawn > 0.05 and colours > 5
+    # The legend shows each line's colour: a visible swatch, one colour per line.
+    dots = browser.find_elements(By.CSS_SELECTOR, ".hist .pick .dot")
+    assert len(dots) == 3 and all(d.size["width"] >= 8 and d.size["height"] >= 8 for d in dots)
+    assert len({d.value_of_css_property("background-color") for d in dots}) == 3
     assert console_errors(browser) == []
 
 

@@ -86,3 +86,44 @@ def run_final_bench(
         if summary.played and reach
         else None,
     }
+
+
+def grading_table(
+    teams: list[int], per_pairing: list[int], staff: int, seconds_per_game: float
+) -> dict[str, Any]:
+    """What N games per pairing in a 2-player round-robin final give a grade against a staff
+    bot (each team plays it N times): the 95% Wilson interval of a perfect record and its
+    width at an even record, the lowest win rate whose low bound is over 0.5; and what the
+    final costs for each class size (`teams` + `staff` entries): its games, the games per
+    entry, the `final_min_games` that keeps it a round-robin, the wall time at
+    `seconds_per_game` (games played one at a time: divide by the concurrency)."""
+    from tournaments.report import wilson
+
+    rows = []
+    for n in per_pairing:
+        low_all, _ = wilson(n, n)
+        even_low, even_high = wilson(n / 2, n)
+        passing = next((k for k in range(n + 1) if wilson(k, n)[0] > 0.5), None)
+        rows.append(
+            {
+                "games_per_pairing": n,
+                "low_bound_winning_all": round(low_all, 3),
+                "interval_width_at_half": round(even_high - even_low, 3),
+                "lowest_win_rate_with_low_bound_over_half": (
+                    round(passing / n, 3) if passing is not None else None
+                ),
+                "classes": [
+                    {
+                        "teams": t,
+                        "final_games": (t + staff) * (t + staff - 1) // 2 * n,
+                        "games_per_entry": (t + staff - 1) * n,
+                        "final_min_games_for_round_robin": (t + staff - 1) * n,
+                        "wall_s_one_at_a_time": round(
+                            (t + staff) * (t + staff - 1) // 2 * n * seconds_per_game
+                        ),
+                    }
+                    for t in teams
+                ],
+            }
+        )
+    return {"staff_bots": staff, "seconds_per_game": seconds_per_game, "rows": rows}

@@ -193,16 +193,40 @@ def bench_final(
     ] = 60,
     concurrency: Concurrency = 2,
     isolation: Isolation = None,
+    grading: Annotated[
+        bool,
+        typer.Option(
+            "--grading",
+            help="only the grading table: games per pairing vs the Wilson interval against "
+            "a staff bot, and the final's games for classes of 10, 30 and --teams (no games "
+            "played; --seconds-per-game for the wall time)",
+        ),
+    ] = False,
+    seconds_per_game: Annotated[
+        float,
+        typer.Option("--seconds-per-game", min=0.0, help="with --grading: one game's wall time"),
+    ] = 30.0,
     as_json: Json = False,
 ) -> None:
     """A contest final's size: the games two independent finals of a simulated field need
     to agree (Kendall tau >= TARGET, the simulation of `bench schedule`), and the wall time
-    per 1,000 games of a real final (random bots) on this machine. Prints its figures.
+    per 1,000 games of a real final (random bots) on this machine. Prints its figures. With
+    --grading: how many games per pairing a grading rule needs (docs/course.md).
 
-    Example: [bold]azul-arena bench final --teams 300 --staff 3 --json[/]
+    Example: [bold]azul-arena bench final --teams 300 --staff 3 --json[/],
+    [bold]azul-arena bench final --grading --teams 60 --staff 2[/]
     """
-    from tournaments.benchmarks.final import run_final_bench
+    from tournaments.benchmarks.final import grading_table, run_final_bench
 
+    if grading:
+        table = grading_table(
+            sorted({10, 30, teams}), [2, 4, 6, 8, 10, 16, 20], staff, seconds_per_game
+        )
+        if as_json:
+            print_json(table)
+        else:
+            _print_grading(table)
+        return
     level = check_isolation(isolation)
     result = run_final_bench(
         teams, staff, players, max_per_entry, target, real_games, concurrency, level
@@ -287,3 +311,38 @@ def bench_pairing(
         f"(goal >= 0.9)",
         highlight=False,
     )
+
+
+def _print_grading(table: dict[str, Any]) -> None:
+    """The grading table: one row per games-per-pairing, the final's games per class size."""
+    from rich.table import Table
+
+    rows = table["rows"]
+    sizes = [c["teams"] for c in rows[0]["classes"]]
+    out = Table(
+        title=f"2-player round-robin final, {table['staff_bots']} staff bots, "
+        f"{table['seconds_per_game']:g} s per game",
+        title_justify="left",
+    )
+    for column in (
+        "games per pairing",
+        "low bound, all won",
+        "width at 50%",
+        "win rate for low > 0.5",
+    ):
+        out.add_column(column, justify="right")
+    for t in sizes:
+        out.add_column(f"{t} teams: games (hours)", justify="right")
+    for r in rows:
+        passing = r["lowest_win_rate_with_low_bound_over_half"]
+        out.add_row(
+            str(r["games_per_pairing"]),
+            f"{r['low_bound_winning_all']:.2f}",
+            f"{r['interval_width_at_half']:.2f}",
+            f"{passing:.0%}" if passing is not None else "never",
+            *(
+                f"{c['final_games']:,} ({c['wall_s_one_at_a_time'] / 3600:.1f})"
+                for c in r["classes"]
+            ),
+        )
+    console.print(out)

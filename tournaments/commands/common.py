@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping, Sequence
 from enum import IntEnum
 from pathlib import Path
@@ -13,8 +14,21 @@ from rich.console import Console
 if TYPE_CHECKING:
     from tournaments.cluster import ClusterOptions
 
-console = Console()
-err_console = Console(stderr=True)
+# Off a terminal rich assumes 80 columns: piped output (a log file, `| less`, a CI page) had its
+# paths broken in two and its table cells cut with "…". Piped, a line is as wide as this; COLUMNS
+# still decides when it is set, and a terminal keeps its own width.
+PIPED_WIDTH = 200
+
+
+def _console(stderr: bool = False) -> Console:
+    probe = Console(stderr=stderr)
+    if probe.is_terminal or os.environ.get("COLUMNS", "").isdigit():
+        return probe
+    return Console(stderr=stderr, width=PIPED_WIDTH)
+
+
+console = _console()
+err_console = _console(stderr=True)
 
 
 class Exit(IntEnum):

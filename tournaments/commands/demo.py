@@ -16,10 +16,12 @@ from tournaments.commands.common import (
     WILD_ORDER_HELP,
     Exit,
     builtin_rulesets,
+    check_isolation,
     check_ruleset,
     console,
     err_console,
     fail,
+    isolation_line,
 )
 from tournaments.commands.groups import demo_app
 
@@ -97,6 +99,11 @@ def demo(
             f"{', '.join(e.name for e in entries)}, {len(pending)} games, "
             f"seed {config.seed}, db {db}"
         )
+        # As every run does (README): the level the bots run at, and what it cannot promise here.
+        line = isolation_line(str(config.isolation))
+        console.print(line, highlight=False)
+        check_isolation(config.isolation)
+        store.set_meta("isolation_line", line)  # what `tournament show` repeats
         summary = play_in_terminal(
             store, config, pending, concurrency, console, log_dir=db.parent / "logs"
         )

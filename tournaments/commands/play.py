@@ -47,12 +47,21 @@ def play(
     ),
     option: list[str] = typer.Option([], "--option", help=OPTION_HELP),
     wild: str | None = typer.Option(None, WILD_ORDER_ALIAS, help=WILD_ORDER_HELP),
+    web: bool = typer.Option(False, "--web", help="play on a board in your browser (a local page)"),
+    browser: bool = typer.Option(
+        True, "--browser/--no-browser", help="with --web: open the page (or only print its address)"
+    ),
+    port: int = typer.Option(0, "--port", min=0, max=65535, help="with --web: port (0: any free)"),
 ) -> None:
     """Play a game against a bot in this terminal: the board, your legal moves numbered and in
     words; answer with a number or a move in notation. You are a seat of the real referee, like
     any bot; the game is saved as a record that `replay view` opens.
 
+    With --web the board is a page in your browser (click a tile of a factory or the centre,
+    then a line of your board), served from this machine only while the game lasts.
+
     Example: azul-arena play greedy --seat 1
+    Example: azul-arena play random --web
     """
     from referee import Arena, FaultPolicy, MatchConfig, check_entry, write_replay
     from sdk.client import play as play_seat
@@ -85,6 +94,14 @@ def play(
     except ValueError as exc:
         fail(str(exc))
     watcher = TableWatcher(console, ruleset, names, seed, options=options)
+    seat_bot: Any = HumanSeat(console)
+    on_event: Any = watcher
+    table = page = None
+    if web:
+        from tournaments.web.play_server import open_table
+
+        table, page, seat_bot = open_table(console, names, seat, config, port, browser)
+        on_event = table.on_event
 
     async def go() -> Any:
         async with Arena({opponent: bot}) as arena:
@@ -95,13 +112,13 @@ def play(
                 target=play_seat,
                 daemon=True,
                 name="human-seat",
-                args=(HumanSeat(console), arena.address, token),
+                args=(seat_bot, arena.address, token),
             )
             thread.start()
             workers: list[Any] = [None, None]
             workers[seat] = await human
             workers[1 - seat] = await arena.acquire(opponent)
-            result = await arena.play(names, config, on_event=watcher, bots=workers)
+            result = await arena.play(names, config, on_event=on_event, bots=workers)
             # The seat's stream closes with the Arena: expected now, not worth a warning.
             logging.getLogger("sdk").setLevel(logging.ERROR)
             return result
@@ -111,9 +128,16 @@ def play(
     except KeyboardInterrupt:
         console.print("\ngame abandoned")
         raise typer.Exit(130) from None
+    finally:
+        if table is not None and table.result is None:
+            table.finish({"text": "The game was abandoned."})
     path = replay or Path("azul-arena-replays") / f"{result.match_id}.json"
     write_replay(path, result.record)
     mine = _show_result(result, names, seat, opponent, f"{ruleset}, seed {seed}", path)
+    if table is not None and page is not None:
+        from tournaments.web.play_server import end_page
+
+        end_page(table, page, result, path)
     if mine.termination != Termination.OK:
         raise typer.Exit(int(Exit.FAILED))
 

@@ -29,7 +29,10 @@ class FamilyView:
     is a rich picture of a state; `layout(ruleset)` is the static drawing data the web page needs
     (for the classic family, the wall's colour pattern); `script` the web viewer's renderer, a
     JavaScript file that sets `AzulViewer.renderers[family]` (None: the state shown as text);
-    `replay_states(record)` replays a checked record: its states and its moves.
+    `replay_states(record)` replays a checked record: its states and its moves;
+    `move_cell(state, move)` places a move in the terminal's compact move grid as (row, column,
+    note), e.g. ("2 red from factory 4", "line 3", "+1") for 4R3, or None for a move the grid
+    does not hold (the human seat lists those by number and in words).
     """
 
     family: str
@@ -40,6 +43,7 @@ class FamilyView:
     replay_states: Callable[[dict[str, Any]], tuple[list[dict[str, Any]], list[str]]] = (
         replay_states
     )
+    move_cell: Callable[[dict[str, Any], str], tuple[str, str, str] | None] | None = None
 
 
 def view_for(ruleset: str) -> FamilyView:

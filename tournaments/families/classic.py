@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -145,4 +146,26 @@ def board(state: dict[str, Any], names: list[str] | None = None) -> RenderableTy
     return Group(Text(head, style="bold"), factories, centre, Text(""), boards)
 
 
-VIEW = FamilyView("classic", describe, board, layout, Path(__file__).with_name("classic.js"))
+def move_cell(state: dict[str, Any], move: str) -> tuple[str, str, str] | None:
+    """The move grid's cell of `move`: the tiles taken as the row, the line (or the floor) as
+    the column, "+k" when k of them fall to the floor; a gray-wall placement by pattern line
+    and wall column."""
+    text = move.strip().upper()
+    if "@" in text:
+        line, _, column = text.partition("@")
+        return f"pattern line {line}", f"column {column}", ""
+    if len(text) != 3 or text[1] not in COLOUR_LETTERS:
+        return None
+    taken, _, rest = describe(state, text).removeprefix("takes ").partition(" to ")
+    fall = re.search(r"\((\d+) to the floor\)", rest)
+    return taken, "floor" if text[2] == "F" else f"line {text[2]}", f"+{fall[1]}" if fall else ""
+
+
+VIEW = FamilyView(
+    "classic",
+    describe,
+    board,
+    layout,
+    Path(__file__).with_name("classic.js"),
+    move_cell=move_cell,
+)

@@ -168,4 +168,37 @@ def board(state: dict[str, Any], names: list[str] | None = None) -> RenderableTy
     return Group(head, factories, centre, supply, Text(""), seats)
 
 
-VIEW = FamilyView("pavilion", describe, board, layout, Path(__file__).with_name("pavilion.js"))
+def move_cell(state: dict[str, Any], move: str) -> tuple[str, str, str] | None:
+    """The move grid's cell of `move`: a take by source (row) and colour (column), with the
+    tiles it brings as the note; a placement by star (and colour, on the centre star) and
+    space, the same place paid with more wilds in the same cell; passes in one cell; a bonus
+    tile by colour."""
+    text = move.strip().upper()
+    if text.startswith("PASS"):
+        return "pass (type pass:TILES to keep them, e.g. pass:GGO)", "pass", ""
+    if text.startswith("BONUS:") and len(text) == 7:
+        return "bonus tile from the supply", colour_name(text[6]), ""
+    if "-" in text:
+        star_text, _, rest = text.partition("-")
+        if not (star_text.isdigit() and len(rest) >= 2 and rest[1] in COLOUR_LETTERS):
+            return None
+        where = star_name(state["ruleset"], int(star_text)).removeprefix("the ")
+        if star_text == "0" or pavilion_ruleset(state["ruleset"]).monochrome_stars:
+            where += f", {colour_name(rest[1])}"
+        return where, f"space {rest[0]}", ""
+    if len(text) != 2 or text[1] not in COLOUR_LETTERS:
+        return None
+    got, _, where = describe(state, text).removeprefix("takes ").partition(" from ")
+    if got.startswith("1 wild"):
+        return where, colour_name(text[1]), "(wild)"
+    return where, colour_name(text[1]), f"({got.split(' ', 1)[0]}{'+w' if ' wild ' in got else ''})"
+
+
+VIEW = FamilyView(
+    "pavilion",
+    describe,
+    board,
+    layout,
+    Path(__file__).with_name("pavilion.js"),
+    move_cell=move_cell,
+)

@@ -52,6 +52,9 @@ ALLOWED_HOSTS = [
     ).split(",")
     if h.strip()
 ]
+# The contest the site's front page shows and its sign-up joins (its slug; `server run
+# --contest SLUG` sets it): empty, the one contest open, else the default one (Contest.front).
+FRONT_CONTEST = os.environ.get("AZUL_ARENA_CONTEST", "").strip()
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("AZUL_ARENA_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]

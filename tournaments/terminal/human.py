@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rich.console import Console
+from rich import box
+from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -21,7 +22,14 @@ from referee import MatchEvent, MovePlayed, SeatFaulted
 from referee.engine import RULESETS, EngineError, new_game
 from sdk import Bot
 from sdk.bot import GameInfo
-from tournaments.families import view_for
+from tournaments.families import FamilyView, view_for
+
+# What the yellow notes in the move grid mean, by family ("77-79": the same place, more wilds).
+NOTES_LEGEND = {
+    "classic": "yellow +k: k of the tiles taken fall to the floor",
+    "pavilion": "yellow (n): the tiles a take brings, +w with a wild one; n-m: the same place"
+    " paid with 0, 1, 2 ... wilds",
+}
 
 # Beyond this a time limit is no limit worth showing (a human seat's default is a week).
 SHOWN_LIMIT = 24 * 3600.0
@@ -29,27 +37,87 @@ SHOWN_LIMIT = 24 * 3600.0
 
 def moves_table(
     state: dict[str, Any],
-    legal: list[str],
+    legal: list[tuple[int, str]],
     describe: Callable[[dict[str, Any], str], str],
     width: int = 80,
 ) -> Table:
-    """The legal moves numbered from 1, with their notation and in words, in as many columns
-    as `width` holds."""
+    """Moves by their number, notation and in words, in as many columns as `width` holds (the
+    words cut short rather than wrapped, so that a long list stays one line a row)."""
     cells = []
-    for i, m in enumerate(legal):
+    for number, m in legal:
         words = describe(state, m).removeprefix("takes ")
-        cells.append(f"[bold]{i + 1:>3}[/] {m:<4} {escape(words)}")
+        cells.append(f"[bold]{number:>3}[/] {escape(m):<4} {escape(words)}")
     longest = max((len(c) for c in cells), default=10) - len("[bold][/]")
-    columns = max(1, min(4, width // (longest + 3)))
+    columns = max(1, min(4, (width + 3) // (min(longest, 44) + 3)))
     table = Table.grid(padding=(0, 3))
     for _ in range(columns):
-        table.add_column(no_wrap=True)
+        table.add_column(no_wrap=True, overflow="ellipsis", max_width=(width + 3) // columns - 3)
     per = -(-len(legal) // columns)
     for r in range(per):
         table.add_row(
             *(cells[c * per + r] if c * per + r < len(cells) else "" for c in range(columns))
         )
     return table
+
+
+def _column_key(label: str) -> tuple[bool, str]:
+    # Numbered places first ("line 1" ... "line 5", "space 1" ...), then "floor" or "pass".
+    return not label[-1:].isdigit(), label
+
+
+def _numbers(moves: list[tuple[int, str]]) -> str:
+    """One cell's moves: "31+1" for one with a note, "77-79" for a run of numbers."""
+    if len(moves) == 1:
+        number, note = moves[0]
+        return f"[bold]{number}[/]" + (f"[yellow]{escape(note)}[/]" if note else "")
+    numbers = [n for n, _ in moves]
+    if numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"[bold]{numbers[0]}-{numbers[-1]}[/]"
+    return ",".join(f"[bold]{n}[/]" for n in numbers)
+
+
+def moves_grid(state: dict[str, Any], legal: list[str], view: FamilyView, width: int = 80) -> Group:
+    """The legal moves as a compact grid, numbered from 1: a row for each choice of tiles (or
+    star), a column for each place they can go, the move's number in the cell with the
+    family's note ("+1": a tile falls to the floor); a cell with a run "77-79" holds the same
+    place paid with more wilds, left to right. Moves the family's grid does not hold are
+    listed under it by number and in words. A classic turn of 108 moves fits in 20 rows."""
+    cells: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    others: list[tuple[int, str]] = []
+    for number, move in enumerate(legal, 1):
+        placed = view.move_cell(state, move) if view.move_cell else None
+        if placed is None:
+            others.append((number, move))
+        else:
+            cells.setdefault(placed[:2], []).append((number, placed[2]))
+    parts: list[Any] = []
+    if cells:
+        rows = list(dict.fromkeys(row for row, _ in cells))
+        columns = sorted(dict.fromkeys(column for _, column in cells), key=_column_key)
+        grid = Table(
+            box=box.SIMPLE_HEAD,
+            padding=(0, 1),
+            pad_edge=False,
+            show_edge=False,
+            header_style="bold",
+            title="your moves: type the number in a cell",
+            title_justify="left",
+            title_style="bold",
+        )
+        grid.add_column("", no_wrap=True, overflow="ellipsis", max_width=48)
+        for column in columns:
+            grid.add_column(column, justify="right", no_wrap=True)
+        for row in rows:
+            grid.add_row(
+                escape(row),
+                *(_numbers(cells[row, c]) if (row, c) in cells else "[dim]·[/]" for c in columns),
+            )
+        parts.append(grid)
+        if any(note for moves in cells.values() for _, note in moves):
+            parts.append(Text(NOTES_LEGEND.get(view.family, ""), style="dim"))
+    if others:
+        parts.append(moves_table(state, others, view.describe, width))
+    return Group(*parts)
 
 
 class HumanSeat(Bot):
@@ -85,7 +153,7 @@ class HumanSeat(Bot):
         notations = [str(m) for m in legal]
         self.console.print()
         self.console.print(view.board(public, self.names or None))
-        self.console.print(moves_table(public, notations, view.describe, self.console.width))
+        self.console.print(moves_grid(public, notations, view, self.console.width))
         limit = self.clock.move_time
         hint = f" ({limit:.0f} s)" if limit < SHOWN_LIMIT else ""
         prompt = f"your move [1-{len(legal)}] or notation{hint}: "

@@ -17,7 +17,8 @@ CROSSTABLE_MAX = 16
 def _interval(low: float, high: float, fmt: str) -> str:
     if math.isnan(low) or math.isnan(high):
         return ""
-    return f" [dim]({fmt.format(low)}-{fmt.format(high)})[/]"
+    # An en dash: a hyphen between two numbers reads as a minus sign.
+    return f" [dim]({fmt.format(low)}\u2013{fmt.format(high)})[/]"
 
 
 def leaderboard_table(

@@ -4,6 +4,8 @@ What the layers above may use of it is exported here (the SDK's evaluation helpe
 terminal views read the scoring tables); its modules are its own. `FAMILY` is its descriptor:
 referee.engine registers it."""
 
+from referee.engine.classic.features import LAYOUT as FEATURE_LAYOUT
+from referee.engine.classic.features import mark_legal, write_features
 from referee.engine.classic.game import ClassicGame
 from referee.engine.classic.moves import CENTRE, COLOUR_LETTERS, COLOUR_NAMES, FLOOR, Move
 from referee.engine.classic.record import read_header
@@ -26,6 +28,7 @@ __all__ = [
     "COLOUR_NAMES",
     "COLUMN_BONUS",
     "FAMILY",
+    "FEATURE_LAYOUT",
     "FLOOR",
     "FLOOR_LOSS",
     "FLOOR_SLOTS",
@@ -33,9 +36,11 @@ __all__ = [
     "ClassicGame",
     "ClassicRuleset",
     "Move",
+    "mark_legal",
     "read_header",
     "wall_column",
     "wall_points",
+    "write_features",
 ]
 
 FAMILY = Family(
@@ -45,4 +50,5 @@ FAMILY = Family(
     codec="referee.protocol.classic",
     helpers="sdk.helpers",
     view="tournaments.families.classic",
+    rl="sdk.rl.encoding.classic",
 )

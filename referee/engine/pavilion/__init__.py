@@ -4,6 +4,8 @@ What the layers above may use of it is exported here; its modules are its own. `
 descriptor: referee.engine registers it."""
 
 from referee.engine.family import Family, Option
+from referee.engine.pavilion.features import LAYOUT as FEATURE_LAYOUT
+from referee.engine.pavilion.features import mark_legal, write_features
 from referee.engine.pavilion.game import PavilionGame
 from referee.engine.pavilion.moves import COLOUR_LETTERS, COLOUR_NAMES, PavilionMove
 from referee.engine.pavilion.record import read_pavilion_header
@@ -28,14 +30,17 @@ __all__ = [
     "COLOUR_LETTERS",
     "COLOUR_NAMES",
     "FAMILY",
+    "FEATURE_LAYOUT",
     "MONOCHROME_SPACE_NUMBERS",
     "PLAY",
     "STAR_COLOURS",
     "PavilionGame",
     "PavilionMove",
     "PavilionRuleset",
+    "mark_legal",
     "pavilion_ruleset",
     "read_pavilion_header",
+    "write_features",
 ]
 
 FAMILY = Family(
@@ -54,4 +59,5 @@ FAMILY = Family(
     codec="referee.protocol.pavilion",
     helpers="sdk.pavilion",
     view="tournaments.families.pavilion",
+    rl="sdk.rl.encoding.pavilion",
 )

@@ -188,9 +188,11 @@ def _serve(
     games: int | None,
     banner: str = "",
     web_workers: int = 2,
+    contest: str | None = None,
 ) -> None:
     """The web server (gunicorn, a process of its own) and, with `ladder`, the ladder worker in
-    this process, until SIGTERM or Ctrl-C, or until the web server dies (an error)."""
+    this process (serving `contest`), until SIGTERM or Ctrl-C, or until the web server dies
+    (an error)."""
     from tournaments.server.runtime import ListenError, serve
 
     level = check_isolation(isolation) if ladder else None
@@ -214,7 +216,7 @@ def _serve(
     )
     try:
         if ladder:
-            _ladder(concurrency, level, games)
+            _ladder(concurrency, level, games, contest=contest)
         else:
             _wait_for_a_stop()
     finally:
@@ -253,14 +255,38 @@ def server_run(
             "--web-workers", min=1, help="the web server's processes (gunicorn, 16 threads each)"
         ),
     ] = 2,
+    contest: Annotated[
+        str | None,
+        typer.Option(
+            "--contest",
+            help="the contest of the front page, the sign-up and the ladder worker (default: "
+            "$AZUL_ARENA_CONTEST, else the one open contest, else the default contest)",
+        ),
+    ] = None,
 ) -> None:
     """The web site and the ladder worker, one command on one machine.
 
-    Example: [bold]azul-arena server run --home ./contest --listen 0.0.0.0:8000[/]
-    (outside localhost, set AZUL_ARENA_ALLOWED_HOSTS to the names it is reached by)
+    Example: [bold]azul-arena server run --home ./contest --contest comp-2026 --listen
+    0.0.0.0:8000[/] (outside localhost, set AZUL_ARENA_ALLOWED_HOSTS to the names it is
+    reached by)
     """
+    if contest is not None:
+        # Before Django starts here and in the web server's processes: their front page.
+        os.environ["AZUL_ARENA_CONTEST"] = contest
     setup(home, check_key=True, migrate=True)
-    _serve(listen, concurrency, isolation, ladder, None, web_workers=web_workers)
+    served = _front_contest(contest)
+    _serve(listen, concurrency, isolation, ladder, None, web_workers=web_workers, contest=served)
+
+
+def _front_contest(slug: str | None) -> str | None:
+    """The slug of the contest the site shows (and its worker serves): `slug`, checked, else
+    the front page's (`Contest.front`); None for the default contest."""
+    from tournaments.server.contests.models import Contest
+    from tournaments.server.contests.services import find_contest
+
+    with refusals():
+        contest = find_contest(slug) if slug is not None else Contest.front()
+    return None if contest.pk == Contest.current().pk else contest.slug
 
 
 @server_app.command("demo")

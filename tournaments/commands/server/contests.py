@@ -17,6 +17,8 @@ from tournaments.commands.common import (
     WILD_ORDER_HELP,
     Exit,
     console,
+    err_console,
+    fail,
     parse_options,
     print_json,
 )
@@ -39,6 +41,11 @@ server_app.add_typer(contest_app, name="contest")
 Home = Annotated[Path | None, typer.Option("--home", help=HOME_HELP)]
 Slug = Annotated[str, typer.Argument()]
 Json = Annotated[bool, typer.Option("--json")]
+FINAL_GAMES_HELP = (
+    "games per pairing in the final's round-robin (seats rotated on one deal); more games, "
+    "narrower win-rate intervals: docs/course.md has a table, `azul-arena bench final` "
+    "measures it"
+)
 
 
 def _show(about: dict[str, Any], as_json: bool) -> None:
@@ -85,6 +92,9 @@ def contest_create(
             "--final-min-games", min=1, help="final on a large field: games per entry at least"
         ),
     ] = 30,
+    final_games: Annotated[
+        int, typer.Option("--final-games-per-pairing", min=1, help=FINAL_GAMES_HELP)
+    ] = 2,
     as_json: Json = False,
 ) -> None:
     """Create a contest (draft until --opens, or open at once when no date is given).
@@ -106,6 +116,7 @@ def contest_create(
         deadline=when(deadline, "--deadline"),
         closes=when(closes, "--closes"),
         final_min_games=min_games,
+        final_games_per_pairing=final_games,
         hidden=hidden,
     )
     with refusals():
@@ -115,7 +126,8 @@ def contest_create(
 
 @contest_app.command("show")
 def contest_show(slug: Slug, home: Home = None, as_json: Json = False) -> None:
-    """A contest's settings, dates, state, hand-ins and extensions.
+    """A contest's settings, dates, state, extensions, where its final is, and each team's
+    hand-in (version, hash, when it was sent, why). It changes nothing.
 
     Example: [bold]azul-arena server contest show comp-2026 --json[/]
     """
@@ -123,8 +135,33 @@ def contest_show(slug: Slug, home: Home = None, as_json: Json = False) -> None:
     from tournaments.server.ladder.services import show_contest
 
     with refusals():
-        about = show_contest(slug, by=f"organiser {getpass.getuser()} (server contest show)")
-    _show(about, as_json)
+        about = show_contest(slug)
+    if as_json:
+        print_json(about)
+        return
+    handins, final = about.pop("handins"), about.pop("final")
+    _show(about | {"final": final["describe"]}, False)
+    _handins_table(handins)
+
+
+def _handins_table(handins: list[dict[str, Any]]) -> None:
+    """Each team's hand-in (version, hash, when sent, why), as a table."""
+    from rich.table import Table
+
+    if not handins:
+        return
+    table = Table(title="hand-ins", title_justify="left")
+    for column in ("team", "version", "sha256", "sent (UTC)", "why"):
+        table.add_column(column, overflow="fold")
+    for h in handins:
+        table.add_row(
+            h["team"] + (" (staff)" if h["staff_bot"] else ""),
+            f"v{h['version']}" if h["version"] else "-",
+            (h["sha256"] or "-")[:12],
+            (h["sent"] or "-")[:19].replace("T", " "),
+            h["why"],
+        )
+    console.print(table)
 
 
 @contest_app.command("set")
@@ -137,10 +174,13 @@ def contest_set(
     build_timeout: Annotated[
         int | None, typer.Option("--build-timeout", min=1, help=BUILD_TIMEOUT_HELP)
     ] = None,
+    final_games: Annotated[
+        int | None, typer.Option("--final-games-per-pairing", min=1, help=FINAL_GAMES_HELP)
+    ] = None,
 ) -> None:
-    """Move a contest on by hand: open it, freeze it now (the versions active now are handed
-    in), or close it (results published); or change its --build-timeout. A refusal changes
-    nothing.
+    """Move a contest on by hand: open it, freeze it now (what each team sent so far is handed
+    in), or close it (results published, once the final is done); or change its
+    --build-timeout or --final-games-per-pairing. A refusal changes nothing.
 
     Example: [bold]azul-arena server contest set comp-2026 frozen[/],
     [bold]azul-arena server contest set comp-2026 --build-timeout 300[/]
@@ -150,7 +190,9 @@ def contest_set(
 
     by = f"organiser {getpass.getuser()} (server contest set)"
     with refusals():
-        contest = change_contest(slug, state, build_timeout, by)
+        contest = change_contest(slug, state, build_timeout, by, final_games)
+    if final_games is not None:
+        console.print(f"{slug}: its final plays {final_games} games per pairing", highlight=False)
     if build_timeout is not None:
         console.print(f"{slug}: a build may take {build_timeout} s", highlight=False)
     if state is not None:
@@ -241,6 +283,14 @@ def contest_final(
     with refusals():
         final = play_final(slug, concurrency, by, take_over, console)
     summary = final.summary
+    if summary is None:
+        console.print(
+            f"the final of {slug} is done already ({final.games} games); its results: "
+            f"azul-arena server export-results {slug} (and close it to publish them: "
+            f"azul-arena server contest set {slug} closed)",
+            highlight=False,
+        )
+        return
     console.print(
         f"final of {slug}: {summary.played} games played, {summary.failed} failed; "
         f"its database: {final.database}",
@@ -301,18 +351,52 @@ def import_class(
 def export_results(
     contest: Annotated[str, typer.Argument(help="the contest")],
     output: Annotated[Path, typer.Option("--output", "-o", help="a folder")] = Path("."),
+    partial: Annotated[
+        bool,
+        typer.Option(
+            "--partial",
+            help="before the final is done: the results so far, in files named -partial",
+        ),
+    ] = False,
+    ladder_games: Annotated[
+        bool,
+        typer.Option(
+            "--ladder-games", help="add every ladder game's and challenge's record (thousands)"
+        ),
+    ] = False,
     home: Home = None,
+    as_json: Json = False,
 ) -> None:
-    """The final standings as CSV (rank, team, members, handed-in hash, mu, sigma, games, mean
-    score, win rate against each staff bot with its 95% interval) and the whole contest as
-    one archive (the final's database for `tournament report`, every game's record for
-    `replay verify`).
+    """The final standings as CSV (rank, team, members, the version handed in with its hash and
+    why, mu, sigma, games, mean score, faults, win rate against each staff bot with its 95%
+    interval; the teams that handed in nothing too) and the final as one archive (its database
+    for `tournament report`, its games' records for `replay verify`). Refused (exit 1) until
+    the final is done, unless --partial.
 
     Example: [bold]azul-arena server export-results comp-2026 -o results/[/]
     """
     setup(home)
+    from tournaments.server.ladder.services import FinalNotDone
     from tournaments.server.ladder.services import export_results as service
 
     with refusals():
-        done = service(contest, output)
+        try:
+            done = service(contest, output, partial, ladder_games)
+        except FinalNotDone as exc:  # not a usage error: asked too early
+            fail(str(exc), Exit.FAILED)
+    if as_json:
+        print_json(
+            {
+                "standings": str(done.standings),
+                "archive": str(done.archive),
+                "games": done.games,
+                "partial": done.partial,
+            }
+        )
+        return
+    if done.partial:
+        err_console.print(
+            "[bold yellow]warning:[/] the final is not done: these results are partial",
+            highlight=False,
+        )
     console.print(f"{done.standings}; {done.games} game records in {done.archive}", highlight=False)

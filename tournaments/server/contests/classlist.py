@@ -154,7 +154,7 @@ def write_links(result: ImportResult, students: list[Student], path: Path) -> No
     """login,email,link for every account still without a password: the file to send."""
     emails = {s.login: s.email for s in students}
     with path.open("w", newline="") as out:
-        writer = csv.writer(out)
+        writer = csv.writer(out, lineterminator="\n")  # a text file, as the class list
         writer.writerow(["login", "email", "link"])
         for login, link in sorted(result.links.items()):
             writer.writerow([login, emails.get(login, ""), link])

@@ -8,7 +8,7 @@ steps made by date are the ladder's (`tournaments.server.ladder.lifecycle`), whi
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
@@ -38,8 +38,11 @@ def move(contest: Contest, before: str, after: str, by: str, **fields: Any) -> b
     return bool(moved)
 
 
-def _when(moment: datetime | None) -> str:
-    return "no date" if moment is None else f"{moment:%Y-%m-%d %H:%M} UTC"
+def when_text(moment: datetime | None) -> str:
+    """A date as the messages say it: to the second (students submit in the last minute), UTC."""
+    if moment is None:
+        return "no date"
+    return f"{moment.astimezone(UTC) if moment.tzinfo else moment:%Y-%m-%d %H:%M:%S} UTC"
 
 
 def submission_refusal(participant: Any, now: datetime | None = None) -> str | None:
@@ -50,13 +53,14 @@ def submission_refusal(participant: Any, now: datetime | None = None) -> str | N
     if participant.staff_bot:
         return None  # the organisers' bars may be entered or replaced at any time before the final
     if contest.state == Contest.DRAFT:
-        return f"the contest {contest.label} is not open yet (it opens at {_when(contest.opens)})"
+        opens = when_text(contest.opens)
+        return f"the contest {contest.label} is not open yet (it opens at {opens})"
     deadline = contest.deadline_for(participant.pk)
     if contest.state in (Contest.FINAL, Contest.CLOSED) or (
         deadline is not None and now >= deadline
     ):
         return (
-            f"the submission deadline of {contest.label} was {_when(deadline)}; "
+            f"the submission deadline of {contest.label} was {when_text(deadline)}; "
             f"submissions are closed"
         )
     return None

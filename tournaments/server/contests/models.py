@@ -81,6 +81,9 @@ class Contest(models.Model):
     compare_quota = models.PositiveIntegerField(
         default=3, help_text="version tests a participant may ask for per day"
     )
+    visitors_may_play = models.BooleanField(
+        default=False, help_text="visitors (not signed in) may play the bots in the browser"
+    )
     final_games_per_pairing = models.PositiveSmallIntegerField(
         default=2, help_text="final round-robin: games per group, seats rotated on one deal"
     )
@@ -158,6 +161,25 @@ class Contest(models.Model):
         if made:
             reset_ids(cls)
         return contest
+
+    @classmethod
+    def front(cls) -> Contest:
+        """The contest of the site's front page and its sign-up: the one the site's setting
+        names (FRONT_CONTEST, `server run --contest`); else, while the default contest has
+        nobody in it, the one contest open (or the one contest past its draft); else the
+        default contest."""
+        if settings.FRONT_CONTEST:
+            named = cls.objects.filter(slug=settings.FRONT_CONTEST).first()
+            if named is not None:
+                return named
+        default = cls.current()
+        if default.participants.exists():
+            return default
+        others = list(cls.objects.exclude(pk=default.pk).exclude(state=cls.DRAFT)[:50])
+        open_ = [c for c in others if c.state == cls.OPEN]
+        if len(open_) == 1:
+            return open_[0]
+        return others[0] if len(others) == 1 else default
 
     @classmethod
     def named(cls, slug: str | None) -> Contest:

@@ -43,6 +43,7 @@ class ContestSettings:
     deadline: datetime | None = None
     closes: datetime | None = None
     final_min_games: int = 30
+    final_games_per_pairing: int = 2
     hidden: bool = False
 
 
@@ -114,6 +115,7 @@ def create_contest(slug: str, settings: ContestSettings) -> Contest:
             deadline=settings.deadline,
             closes=settings.closes,
             final_min_games=settings.final_min_games,
+            final_games_per_pairing=settings.final_games_per_pairing,
             visibility=Contest.HIDDEN if settings.hidden else Contest.PUBLIC,
             state=Contest.DRAFT if settings.opens else Contest.OPEN,
         )
@@ -146,6 +148,21 @@ def set_build_timeout(contest: Contest, seconds: int) -> None:
         raise ContestError(f"a build timeout is at least 1 second, not {seconds}")
     contest.build_timeout = seconds
     contest.save(update_fields=["build_timeout"])
+
+
+def set_final_games(contest: Contest, games: int) -> None:
+    """Games per pairing of the final's round-robin (seats rotated on one deal): what the width
+    of each team's win-rate interval against a staff bot depends on (docs/course.md). Only
+    before the final starts."""
+    if games < 1:
+        raise ContestError(f"a final plays at least 1 game per pairing, not {games}")
+    if contest.state in (Contest.FINAL, Contest.CLOSED):
+        raise ContestError(
+            f"{contest.label} is {contest.state}: its final's games are set; change them "
+            f"before the final starts"
+        )
+    contest.final_games_per_pairing = games
+    contest.save(update_fields=["final_games_per_pairing"])
 
 
 def import_class(
@@ -192,6 +209,8 @@ def about(contest: Contest) -> dict[str, Any]:
         "build_timeout": contest.build_timeout,
         "isolation": contest.isolation or None,
         "visibility": contest.visibility,
+        "final_games_per_pairing": contest.final_games_per_pairing,
+        "final_min_games": contest.final_min_games,
         **{
             k: (getattr(contest, k).isoformat() if getattr(contest, k) else None)
             for k in ("opens", "deadline", "closes")

@@ -25,8 +25,17 @@ class ContestAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "deadline",
         "visibility",
         "paused",
+        "final",
     )
+    readonly_fields = ("final",)
     actions = ["freeze", "close"]
+
+    @admin.display(description="final")
+    def final(self, contest: Contest) -> str:
+        """Where its final is: scheduled, playing (games done of planned), done."""
+        from tournaments.server.ladder.finalstate import final_status
+
+        return final_status(contest).describe()
 
     @admin.action(description="Freeze now: submissions end, active versions handed in")
     def freeze(self, request: Any, queryset: Any) -> None:
@@ -70,8 +79,14 @@ class ExtensionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(HandIn)
 class HandInAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("contest", "participant", "version", "sha256", "at")
-    readonly_fields = ("contest", "participant", "version", "sha256", "at")
+    list_display = ("contest", "participant", "version", "sha256", "sent", "at", "note")
+    list_filter = ("contest",)
+    readonly_fields = ("contest", "participant", "version", "sha256", "at", "note", "decided")
+
+    @admin.display(description="sent")
+    def sent(self, handin: HandIn) -> Any:
+        """When the version handed in was received (what decided it was in time)."""
+        return handin.version.uploaded if handin.version else None
 
 
 class SeatInline(admin.TabularInline):  # type: ignore[type-arg]

@@ -2,10 +2,11 @@
 
 `standings_csv` is the final tournament's leaderboard (fresh ratings from the final's games
 alone, as `tournament show` reports them) with what a grade needs: the team's members, the
-hash of the version it handed in, and its win rate against each staff bot (finishing ahead =
-1, level = 1/2) with its 95% Wilson interval. `write_archive` adds the whole contest: the
-final's tournament database (`tournament report --db final.db`), and every game's record
-(ladder, challenges, final) as JSON files that `replay verify` checks. Nothing in it names a
+version it handed in with its hash and why, its faults, and its win rate against each staff
+bot (finishing ahead = 1, level = 1/2) with its 95% Wilson interval; the teams that handed in
+nothing follow, unranked, with why. `write_archive` adds the final's tournament database
+(`tournament report --db final.db`) and its games' records as JSON files that `replay verify`
+checks (the ladder's and challenges' too when asked: thousands in a term). Nothing in it names a
 server path (`tournaments.server.paths`): the final's database has them replaced (its entries'
 files, its config, its errors), as have the records.
 """
@@ -24,6 +25,7 @@ from pathlib import Path
 from tournaments.report import Report, wilson
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.final import final_path, final_report, staff_names
+from tournaments.server.ladder.finalstate import final_status
 from tournaments.server.ladder.models import Game, HandIn
 from tournaments.server.paths import hide_in, replacements
 from tournaments.store import Store
@@ -40,28 +42,38 @@ def staff_win_rates(report: Report, team: str, bot: str) -> tuple[float, float, 
     return score / cell.games, low, high, cell.games
 
 
+HEADER = [
+    "rank",
+    "team",
+    "staff_bot",
+    "members",
+    "handed_in",
+    "version_sha256",
+    "why",
+    "mu",
+    "sigma",
+    "games",
+    "mean_score",
+    "faults",
+    "fault_kinds",
+]
+
+
 def standings_rows(contest: Contest) -> tuple[list[str], list[list[str]]]:
+    """The final's leaderboard, every team of the contest with it: a team that handed in
+    nothing (or whose hand-in is not decided) is listed after it, unranked, with why. Faults
+    per team (`fault_kinds`: crash:12 timeout:1), so a crasher's zero is told from a weak bot."""
     report = final_report(contest)
     bots = staff_names(contest)
     handins = {
         h.participant.name: h
-        for h in HandIn.objects.filter(contest=contest).select_related("participant")
+        for h in HandIn.objects.filter(contest=contest).select_related("participant", "version")
     }
     members = {
         p.name: " ".join(sorted(m.username for m in p.members.all()))
         for p in contest.participants.prefetch_related("members")
     }
-    header = [
-        "rank",
-        "team",
-        "staff_bot",
-        "members",
-        "version_sha256",
-        "mu",
-        "sigma",
-        "games",
-        "mean_score",
-    ]
+    header = list(HEADER)
     for bot in bots:
         header += [
             f"win_rate_vs_{bot}",
@@ -71,18 +83,10 @@ def standings_rows(contest: Contest) -> tuple[list[str], list[list[str]]]:
         ]
     rows = []
     for r in report.leaderboard:
-        h = handins.get(r.entry)
-        row = [
-            str(r.rank),
-            r.entry,
-            "yes" if r.entry in bots else "no",
-            members.get(r.entry, ""),
-            h.sha256 if h else "",
-            f"{r.mu:.4f}",
-            f"{r.sigma:.4f}",
-            str(r.games),
-            f"{r.mean_score:.2f}",
-        ]
+        row = [str(r.rank), r.entry, "yes" if r.entry in bots else "no", members.get(r.entry, "")]
+        row += _handed_in(handins.get(r.entry))
+        row += [f"{r.mu:.4f}", f"{r.sigma:.4f}", str(r.games), f"{r.mean_score:.2f}"]
+        row += [str(r.faults), " ".join(f"{k}:{n}" for k, n in r.fault_kinds.items())]
         for bot in bots:
             rate, low, high, n = staff_win_rates(report, r.entry, bot)
             row += (
@@ -91,7 +95,21 @@ def standings_rows(contest: Contest) -> tuple[list[str], list[list[str]]]:
                 else [f"{rate:.4f}", f"{low:.4f}", f"{high:.4f}", str(n)]
             )
         rows.append(row)
+    ranked = {r.entry for r in report.leaderboard}
+    for name in sorted(set(members) - ranked):
+        handin = handins.get(name)
+        row = ["", name, "yes" if name in bots else "no", members[name]]
+        row += _handed_in(handin) if handin else ["none", "", "no hand-in decided"]
+        rows.append(row + ["", "", "0", "", "0", ""] + ["", "", "", "0"] * len(bots))
     return header, rows
+
+
+def _handed_in(handin: HandIn | None) -> list[str]:
+    """handed_in, version_sha256 and why of a team's row."""
+    if handin is None:
+        return ["", "", ""]
+    version = f"v{handin.version.number}" if handin.version else "none"
+    return [version, handin.sha256, handin.note]
 
 
 def standings_csv(contest: Contest) -> str:
@@ -129,14 +147,18 @@ def hide_paths_in_db(path: Path) -> None:
         db.execute("VACUUM")  # no old text left in its free pages
 
 
-def write_archive(contest: Contest, out: Path) -> int:
-    """contest.tar.gz: standings.csv, contest.json, final.db and games/*.json; the number of
-    game records written."""
+def write_archive(contest: Contest, out: Path, ladder_games: bool = False) -> int:
+    """contest.tar.gz: standings.csv, contest.json, final.db and games/*.json (the final's,
+    and with `ladder_games` the ladder's and challenges' too); the number of game records
+    written. contest.json says where the final was (`final`: a partial export's is not done)."""
     count = 0
+    status = final_status(contest)
     with tarfile.open(out, "w:gz") as tar, tempfile.TemporaryDirectory() as tmp:
         _add(tar, f"{contest.label}/standings.csv", standings_csv(contest).encode())
         about = {
             "contest": contest.label,
+            "partial": not status.finished,
+            "final": status.as_json() | {"runner": None},
             "name": contest.name,
             "ruleset": contest.ruleset,
             "options": contest.options(),
@@ -146,9 +168,10 @@ def write_archive(contest: Contest, out: Path) -> int:
             "handins": [
                 {
                     "team": h.participant.name,
-                    "version": h.version.number,
-                    "sha256": h.sha256,
+                    "version": h.version.number if h.version else None,
+                    "sha256": h.sha256 or None,
                     "at": h.at.isoformat(),
+                    "why": h.note,
                 }
                 for h in HandIn.objects.filter(contest=contest).select_related(
                     "participant", "version"
@@ -176,7 +199,7 @@ def write_archive(contest: Contest, out: Path) -> int:
                     )
                     count += 1
         games = Game.objects.filter(contest=contest, status=Game.DONE, record__isnull=False)
-        for game in games.iterator():
+        for game in games.iterator() if ladder_games else ():
             _add(
                 tar,
                 f"{contest.label}/games/{game.kind}-{game.pk}.json",

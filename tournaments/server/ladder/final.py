@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from rich.console import Console
@@ -30,30 +29,27 @@ from tournaments.progress import OnProgress, ignore
 from tournaments.report import Report, build_report
 from tournaments.runner import RunSummary
 from tournaments.schedule import count_games
-from tournaments.server.contests.lifecycle import LifecycleError, move
+from tournaments.server.contests.lifecycle import LifecycleError, extended, move
 from tournaments.server.contests.models import Contest, Transition
 from tournaments.server.ladder.coordination import runner_alive, runner_name
-from tournaments.server.ladder.handins import final_is_due, hand_in
+from tournaments.server.ladder.finalstate import final_done, final_path
+from tournaments.server.ladder.handins import final_is_due, hand_in, settle, undecided
 from tournaments.server.ladder.models import HandIn
 from tournaments.server.submissions.models import Version
-from tournaments.store import Store, StoreError
+from tournaments.store import Store
 from tournaments.terminal.live import LiveProgress
 from tournaments.terminal.running import until_signal
 from tournaments.tournament import TournamentConfig, prepare, run_tournament
 
 
-def final_path(contest: Contest) -> Path:
-    return Path(settings.HOME) / "contests" / contest.label / "final.sqlite"
-
-
 def final_entries(contest: Contest) -> list[tuple[HandIn, Entry]]:
     """Each hand-in and its tournament entry, named by its participant."""
     rows = (
-        HandIn.objects.filter(contest=contest)
+        HandIn.objects.filter(contest=contest, version__isnull=False)
         .select_related("participant", "version__participant")
         .order_by("participant__name")
     )
-    return [(h, Entry(h.participant.name, h.version.spec())) for h in rows]
+    return [(h, Entry(h.participant.name, h.version.spec())) for h in rows if h.version]
 
 
 def final_config(contest: Contest, entries: list[Entry]) -> TournamentConfig:
@@ -123,11 +119,7 @@ def start_final(contest: Contest, by: str = "an organiser", take_over: bool = Tr
     before its games, which a ladder worker does on its database thread. LifecycleError when
     the contest has no final to play, or another process plays it."""
     contest.refresh_from_db()
-    if contest.state not in (Contest.FROZEN, Contest.FINAL):
-        raise LifecycleError(
-            f"{contest.label} is {contest.state}: the final is played once the "
-            f"contest is frozen (server contest set {contest.label} frozen)"
-        )
+    _refuse_unready(contest)
     # Staff bots entered after the deadline take part with their active version, handed in
     # as the final starts, in the transaction that claims it, under a lock on the contest's
     # row (SQLite: the database's write lock): of two processes starting it at once, the
@@ -180,6 +172,36 @@ def run_final(
     return run_loop(until_signal(play_final(claimed, concurrency, progress, log_dir)))
 
 
+def _refuse_unready(contest: Contest) -> None:
+    """LifecycleError, saying what to do, when the final of `contest` cannot start now."""
+    label = contest.label
+    if contest.state in (Contest.DRAFT, Contest.OPEN):
+        raise LifecycleError(
+            f"{label} is {contest.state}: its final is played after the deadline (the ladder "
+            f"worker starts it), or freeze it now: server contest set {label} frozen"
+        )
+    if contest.state == Contest.CLOSED:
+        raise LifecycleError(
+            f"{label} is closed: its final is over and its results published "
+            f"(server export-results {label})"
+        )
+    if contest.state == Contest.FROZEN:
+        settle(contest)
+        waiting = undecided(contest)
+        if waiting:
+            raise LifecycleError(
+                f"{len(waiting)} hand-ins of {label} wait for a validation ("
+                + ", ".join(f"{n} v{v.number}" if v else n for n, v in waiting[:5])
+                + "); the final starts once they are decided: keep a ladder worker running "
+                f"(server ladder --contest {label})"
+            )
+        if extended(contest, timezone.now()):
+            raise LifecycleError(
+                f"{label} has extensions still running: its final starts once they have passed "
+                f"(server contest show {label})"
+            )
+
+
 def _field(contest: Contest) -> list[tuple[HandIn, Entry]]:
     """The final's (hand-in, entry) pairs; LifecycleError when too few for one game."""
     pairs = final_entries(contest)
@@ -210,27 +232,10 @@ def _field_ready(contest: Contest) -> bool:
     ).exists():
         return False
     entries = (
-        contest.participants.filter(handins__contest=contest)
+        contest.participants.filter(handins__contest=contest, handins__version__isnull=False)
         | contest.participants.filter(staff_bot=True, versions__state=Version.PASSED)
     ).distinct()
     return entries.count() >= contest.players
-
-
-def final_done(contest: Contest) -> bool:
-    """The final has been played to its end (every scheduled game recorded)."""
-    path = final_path(contest)
-    if not path.exists():
-        return False
-    try:
-        store = Store.open(path, create=False)
-    except StoreError:
-        return False  # its process has made the file and not yet its tables: just begun
-    with store:
-        done, total = store.counts()
-        config = store.config() or {}
-        if config.get("schedule", "round-robin") == "round-robin":
-            return total > 0 and done == total
-        return done >= int(config.get("games") or 0)
 
 
 def final_report(contest: Contest) -> Report:

@@ -1,48 +1,179 @@
-"""The versions handed in: at the deadline each participant's active version is recorded with
-its archive's hash (`HandIn`); a participant with an extension hands in at its own deadline.
-The freeze (open -> frozen) records them; the final plays them (`ladder.final`).
+"""The versions handed in, by upload time: what a participant sent before its deadline is what
+it hands in, whenever its validation ends.
+
+At its deadline (the contest's, or its own extension's) a participant hands in the version it
+pinned, else the newest version it sent before the deadline that passes validation; one that
+fails falls back to the newest earlier one that passed. While a version sent before the
+deadline still waits for validation nothing is decided for that participant (`choose` answers
+None): the freeze records the hand-ins it can, and the ladder worker's look at the contest's
+dates (`settle`, once a second) records the others as their validation ends. A `HandIn` is the
+decision: the version and its archive's hash, or none, with a sentence saying why (shown to the
+team and to the organisers). The final (`ladder.final`) starts once every hand-in is decided.
+
+A version whose upload was accepted just before the deadline but written just after the freeze
+(its archive was being unpacked) makes its participant's hand-in be decided again
+(`reconsider`, on the submissions app's `version_received`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.server.contests.lifecycle import LifecycleError, extended, move
-from tournaments.server.contests.models import Contest, Extension
+from tournaments.server.contests.lifecycle import LifecycleError, extended, move, when_text
+from tournaments.server.contests.models import Contest, Extension, Participant
 from tournaments.server.ladder.models import HandIn
-from tournaments.server.ladder.standings import active_versions
+from tournaments.server.submissions.models import Version
+
+WAITING = (Version.PENDING, Version.VALIDATING)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What a participant hands in (`version` None: nothing), and why in a sentence."""
+
+    version: Version | None
+    note: str
+
+
+def _playable(v: Version) -> bool:
+    return v.state == Version.PASSED and not v.suspended
+
+
+def choose(participant: Any, deadline: datetime) -> Choice | None:
+    """What `participant` hands in at `deadline`, or None while a version it sent before then
+    (newer than any that passed, or the one it pinned) still waits for validation."""
+    sent = list(
+        Version.objects.filter(participant=participant, uploaded__lt=deadline).order_by("-number")
+    )
+    by = f"sent before the deadline ({when_text(deadline)})"
+    pinned = next((v for v in sent if v.pk == participant.pinned_id), None)
+    if pinned is not None:
+        if pinned.state in WAITING:
+            return None
+        if _playable(pinned):
+            return Choice(pinned, f"version {pinned.number}, the version the team pinned")
+    failed: list[Version] = []
+    for v in sent:
+        if v.state in WAITING:
+            return None
+        if _playable(v):
+            if not failed:
+                return Choice(v, f"version {v.number}, the newest version {by}")
+            return Choice(
+                v,
+                f"{_failures(failed)}; version {v.number}, the newest earlier "
+                f"version that passed, is handed in",
+            )
+        failed.append(v)
+    if failed:
+        return Choice(None, f"{_failures(failed)}; no version {by} passed validation")
+    return Choice(None, f"no version was {by}")
+
+
+def _failures(failed: list[Version]) -> str:
+    """'version 3 (sent 17:59:41 UTC) failed validation: why', for the newest that failed."""
+    newest = failed[0]
+    what = "was suspended" if newest.state == Version.PASSED else "failed validation"
+    why = newest.suspended or newest.reason
+    more = f" (and {len(failed) - 1} earlier)" if len(failed) > 1 else ""
+    return (
+        f"version {newest.number} (sent {when_text(newest.uploaded)}) {what}"
+        + (f": {why}" if why else "")
+        + more
+    )
 
 
 def hand_in(contest: Contest, at: datetime, participants: Any = None) -> list[HandIn]:
-    """Record the active version of each participant (or of `participants`) as handed in at
-    `at`; a participant with no version that passed hands in nothing. Idempotent."""
+    """Record what each participant (or each of `participants`) without a hand-in yet hands
+    in at `at`: those whose versions sent before `at` are all validated. A staff bot with
+    nothing to hand in records nothing (it may still be entered before the final). Idempotent."""
     made = []
     chosen = participants if participants is not None else contest.participants.all()
     for who in chosen:
         if HandIn.objects.filter(contest=contest, participant=who).exists():
             continue
-        active = active_versions(who)
-        if not active:
+        choice = choose(who, at)
+        if choice is None or (choice.version is None and who.staff_bot):
             continue
-        version = active[0]
+        version = choice.version
         # get_or_create: where two workers hand in at once, the unique row keeps one.
         handin, created = HandIn.objects.get_or_create(
             contest=contest,
             participant=who,
-            defaults={"version": version, "sha256": version.sha256, "at": at},
+            defaults={
+                "version": version,
+                "sha256": version.sha256 if version else "",
+                "at": at,
+                "note": choice.note,
+            },
         )
         if created:
             made.append(handin)
     return made
 
 
+def due(contest: Contest, now: datetime) -> list[tuple[Participant, datetime]]:
+    """The participants (not staff bots) whose deadline has passed and who have no hand-in
+    yet, each with its deadline."""
+    if contest.deadline is None or contest.state not in (Contest.FROZEN, Contest.FINAL):
+        return []
+    own = {
+        e.participant_id: e.deadline
+        for e in Extension.objects.filter(contest=contest).order_by("deadline")
+    }
+    left = contest.participants.filter(staff_bot=False).exclude(handins__contest=contest)
+    out = []
+    for who in left:
+        deadline = own.get(who.pk, contest.deadline)
+        if deadline <= now:
+            out.append((who, deadline))
+    return out
+
+
+def settle(contest: Contest, now: datetime | None = None) -> list[HandIn]:
+    """Record the hand-ins that can now be decided (a version sent before the deadline has
+    finished its validation, an extension has passed)."""
+    made = []
+    for who, deadline in due(contest, now or timezone.now()):
+        made += hand_in(contest, deadline, [who])
+    return made
+
+
+def undecided(contest: Contest, now: datetime | None = None) -> list[tuple[str, Version | None]]:
+    """Past their deadline and not yet decided: each team's name and the version it waits for
+    (the newest sent before its deadline that is still being validated)."""
+    out = []
+    for who, deadline in due(contest, now or timezone.now()):
+        version = (
+            Version.objects.filter(participant=who, uploaded__lt=deadline, state__in=WAITING)
+            .order_by("-number")
+            .first()
+        )
+        out.append((who.name, version))
+    return out
+
+
+def reconsider(version: Version) -> None:
+    """A version received before its participant's deadline but written after the hand-in was
+    decided (its upload was accepted in the last moment, then unpacked): the hand-in is
+    decided again, with it, unless the final has started."""
+    contest = Contest.of(version.participant)
+    if contest.state != Contest.FROZEN:
+        return
+    HandIn.objects.filter(
+        contest=contest, participant_id=version.participant_id, at__gt=version.uploaded
+    ).delete()
+
+
 def freeze(contest: Contest, now: datetime | None = None, by: str = "") -> list[HandIn]:
     """open -> frozen: submissions end; every participant without a running extension hands
-    in its active version. LifecycleError when the contest is not open."""
+    in (as soon as its versions sent before the deadline are validated). LifecycleError when
+    the contest is not open."""
     made = freeze_once(contest, now or timezone.now(), by or "an organiser")
     if made is None:
         contest.refresh_from_db()
@@ -70,24 +201,103 @@ def freeze_once(contest: Contest, now: datetime, by: str) -> list[HandIn] | None
 def extend(
     contest: Contest, participant: Any, deadline: datetime, reason: str = "", granted_by: str = ""
 ) -> Extension:
-    """A later deadline for one participant, recorded with the reason and who granted it."""
+    """A later deadline for one participant, recorded with the reason and who granted it. One
+    who handed in nothing may be given one after the deadline too (until the final starts)."""
     if contest.state in (Contest.FINAL, Contest.CLOSED):
         raise LifecycleError(f"{contest.label} is {contest.state}: too late for an extension")
-    if HandIn.objects.filter(contest=contest, participant=participant).exists():
-        raise LifecycleError(
-            f"{participant.name} has already handed in; an extension must be "
-            f"granted before its deadline passes"
+    with transaction.atomic():
+        handin = HandIn.objects.filter(contest=contest, participant=participant).first()
+        if handin is not None and handin.version is not None:
+            raise LifecycleError(
+                f"{participant.name} has already handed in version {handin.version.number}; "
+                f"an extension must be granted before its deadline passes"
+            )
+        if handin is not None:
+            handin.delete()  # nothing was handed in: decided again at the new deadline
+        return Extension.objects.create(
+            contest=contest,
+            participant=participant,
+            deadline=deadline,
+            reason=reason,
+            granted_by=granted_by,
         )
-    return Extension.objects.create(
-        contest=contest,
-        participant=participant,
-        deadline=deadline,
-        reason=reason,
-        granted_by=granted_by,
-    )
 
 
 def final_is_due(contest: Contest, now: datetime | None = None) -> bool:
-    """A frozen contest whose every extension has passed: its final may start."""
+    """A frozen contest whose every extension has passed and every hand-in is decided: its
+    final may start."""
     now = now or timezone.now()
-    return contest.state == Contest.FROZEN and not extended(contest, now)
+    return contest.state == Contest.FROZEN and not extended(contest, now) and not due(contest, now)
+
+
+def handin_line(participant: Any, now: datetime | None = None) -> str | None:
+    """What `participant` hands in, in a sentence for its own page: decided (which version,
+    its hash, why), waiting for a validation, or the rule before the deadline. None when its
+    contest has no deadline."""
+    contest = Contest.of(participant)
+    handin = (
+        HandIn.objects.filter(contest=contest, participant=participant)
+        .select_related("version")
+        .first()
+    )
+    if handin is not None:
+        if handin.version is None:
+            return f"Nothing handed in: {handin.note}."
+        return (
+            f"Handed in: version {handin.version.number} (sha256 {handin.sha256[:12]}). "
+            f"Why: {handin.note}."
+        )
+    deadline = contest.deadline_for(participant.pk)
+    if deadline is None:
+        return None
+    now = now or timezone.now()
+    if deadline > now or contest.state in (Contest.DRAFT, Contest.OPEN):
+        return (
+            f"Deadline {when_text(deadline)}: you hand in the newest version you send before "
+            f"it that passes validation (or the one you pin), even if its validation ends after."
+        )
+    waiting = (
+        Version.objects.filter(participant=participant, uploaded__lt=deadline, state__in=WAITING)
+        .order_by("-number")
+        .first()
+    )
+    if waiting is not None:
+        return (
+            f"Your hand-in waits for the validation of version {waiting.number}, sent before "
+            f"the deadline: if it passes, it is what you hand in."
+        )
+    return None
+
+
+def handins_json(contest: Contest, now: datetime | None = None) -> list[dict[str, Any]]:
+    """Each team's hand-in for the organisers: the version (None: nothing), its hash, when it
+    was sent, the deadline it was taken at and why; a team still waiting for a validation is
+    listed with the version it waits for; a team whose deadline is to come, not at all."""
+    rows: list[dict[str, Any]] = [
+        {
+            "team": h.participant.name,
+            "staff_bot": h.participant.staff_bot,
+            "version": h.version.number if h.version else None,
+            "sha256": h.sha256 or None,
+            "sent": h.version.uploaded.isoformat() if h.version else None,
+            "deadline": h.at.isoformat(),
+            "why": h.note,
+        }
+        for h in HandIn.objects.filter(contest=contest)
+        .select_related("participant", "version")
+        .order_by("participant__name")
+    ]
+    for name, version in undecided(contest, now):
+        waiting = f"waits for the validation of version {version.number}" if version else ""
+        rows.append(
+            {
+                "team": name,
+                "staff_bot": False,
+                "version": None,
+                "sha256": None,
+                "sent": None,
+                "deadline": None,
+                "why": waiting or "not decided yet (the ladder worker decides it)",
+            }
+        )
+    return rows

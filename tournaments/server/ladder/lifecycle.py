@@ -5,8 +5,8 @@ worker also starts the final once the contest is frozen and every extension has 
 an organiser (`server contest ...`, the admin's actions). Every step is one conditional update
 (`state = before` -> `after`), so when two workers see the same date only one makes the step;
 each step is recorded as a `Transition` with who or what made it. At the deadline each
-participant's active version is recorded as the one it handed in, with its archive's hash
-(`HandIn`, `ladder.handins`); a participant with an extension hands in at its own deadline. The
+participant hands in what it sent before it (`HandIn`, `ladder.handins`: by upload time,
+whenever its validation ends); a participant with an extension hands in at its own deadline. The
 final tournament (`tournaments.server.ladder.final`) plays the versions handed in. The state
 machine itself (`move`, who may submit when) is `tournaments.server.contests.lifecycle`; this
 module is the ladder's side of it, and what commands, the admin and the worker call.
@@ -19,9 +19,16 @@ from datetime import datetime
 from django.utils import timezone
 
 from tournaments.server.contests.lifecycle import ORDER, LifecycleError, move, submission_refusal
-from tournaments.server.contests.models import Contest, Extension
-from tournaments.server.ladder.final import final_done
-from tournaments.server.ladder.handins import extend, final_is_due, freeze, freeze_once, hand_in
+from tournaments.server.contests.models import Contest
+from tournaments.server.ladder.finalstate import final_done
+from tournaments.server.ladder.handins import (
+    extend,
+    final_is_due,
+    freeze,
+    freeze_once,
+    hand_in,
+    settle,
+)
 
 __all__ = [
     "ORDER",
@@ -48,6 +55,14 @@ def set_state(contest: Contest, state: str, by: str = "") -> None:
         raise LifecycleError(
             f"{contest.label} is already {contest.state}; a contest only "
             f"moves forward ({' -> '.join(ORDER)})"
+        )
+    if state == Contest.CLOSED and contest.state == Contest.FINAL and not final_done(contest):
+        from tournaments.server.ladder.finalstate import final_status
+
+        raise LifecycleError(
+            f"the final of {contest.label} is {final_status(contest).describe()}: closing "
+            f"publishes its results, so close it once it is done (server contest show "
+            f"{contest.label})"
         )
     if contest.state in (Contest.DRAFT, Contest.OPEN) and ORDER.index(state) >= 2:
         move(contest, Contest.DRAFT, Contest.OPEN, by)
@@ -76,10 +91,8 @@ def advance(contest: Contest, now: datetime | None = None, by: str = "") -> Cont
         freeze_once(contest, now, by)
         contest.refresh_from_db()
     if contest.state == Contest.FROZEN:
-        for ext in Extension.objects.filter(contest=contest, deadline__lte=now).select_related(
-            "participant"
-        ):
-            hand_in(contest, ext.deadline, [ext.participant])
+        # Hand-ins waiting for a validation, and extensions that have passed.
+        settle(contest, now)
     if contest.state == Contest.FINAL and contest.closes is not None and contest.closes <= now:
         if final_done(contest):
             move(contest, Contest.FINAL, Contest.CLOSED, by)

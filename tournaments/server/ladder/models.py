@@ -32,18 +32,26 @@ class WorkerBeat(models.Model):
 
 
 class HandIn(models.Model):
-    """The version a participant handed in: its active version at its deadline, with the
-    archive's hash (what the final tournament plays, and what the grades name)."""
+    """What a participant handed in, decided once every version it sent before its deadline
+    is validated (`ladder.handins`): the version with the archive's hash (what the final
+    tournament plays, and what the grades name), or none, and why in a sentence."""
 
     contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="handins")
     participant = models.ForeignKey(
         "arena_contests.Participant", on_delete=models.CASCADE, related_name="handins"
     )
     version = models.ForeignKey(
-        "arena_submissions.Version", on_delete=models.PROTECT, related_name="+"
+        "arena_submissions.Version",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="empty: nothing handed in (the note says why)",
     )
-    sha256 = models.CharField(max_length=64)
+    sha256 = models.CharField(max_length=64, blank=True)
     at = models.DateTimeField(help_text="the deadline it was taken at")
+    note = models.TextField(blank=True, help_text="which version was handed in and why")
+    decided = models.DateTimeField(default=timezone.now, help_text="when it was decided")
 
     class Meta:
         constraints = [
@@ -192,3 +200,45 @@ class Seat(models.Model):
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_row_per_seat")]
         # A participant's pages: its versions' latest games first.
         indexes = [models.Index(fields=["version", "-game"], name="seat_version_game")]
+
+
+class TableGame(models.Model):
+    """A person's unrated game against a bot in the browser (`ladder.tables`). The process that
+    plays it keeps `state` (what the page draws, with the person's legal moves) up to date; the
+    page's move goes into `answer`, which that process takes and the engine checks."""
+
+    PLAYING, DONE, ABANDONED, FAILED = "playing", "done", "abandoned", "failed"
+    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="tables")
+    participant = models.ForeignKey(
+        "arena_contests.Participant", null=True, blank=True, on_delete=models.CASCADE
+    )
+    visitor = models.CharField(max_length=64, blank=True, help_text="a visitor's session key")
+    name = models.CharField(max_length=64, help_text="the person's name in the record")
+    opponent = models.ForeignKey(
+        "arena_submissions.Version", on_delete=models.PROTECT, related_name="+"
+    )
+    seat = models.PositiveSmallIntegerField(default=0)
+    seed = models.BigIntegerField()
+    status = models.CharField(
+        max_length=10,
+        default=PLAYING,
+        db_index=True,
+        choices=[
+            (PLAYING, "playing"),
+            (DONE, "done"),
+            (ABANDONED, "abandoned"),
+            (FAILED, "failed"),
+        ],
+    )
+    created = models.DateTimeField(default=timezone.now)
+    seen = models.DateTimeField(default=timezone.now, help_text="its process last wrote")
+    finished = models.DateTimeField(null=True, blank=True)
+    state = models.JSONField(default=dict, blank=True)
+    answer = models.CharField(max_length=16, blank=True)
+    record = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+
+    def __str__(self) -> str:
+        return f"table {self.pk}"

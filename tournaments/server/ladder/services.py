@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from tournaments.server.contests.models import Contest, Extension
 from tournaments.server.contests.services import (
@@ -18,8 +19,9 @@ from tournaments.server.contests.services import (
     about,
     find_contest,
     set_build_timeout,
+    set_final_games,
 )
-from tournaments.server.ladder.lifecycle import LifecycleError, advance, extend, set_state
+from tournaments.server.ladder.lifecycle import LifecycleError, extend, set_state
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -29,10 +31,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class FinalPlayed:
-    """A final played (or resumed) to its end: its summary and its tournament database."""
+    """A final played (or resumed) to its end: its summary (None: it was played already,
+    `games` of them) and its tournament database."""
 
-    summary: RunSummary
+    summary: RunSummary | None
     database: Path
+    games: int = 0
 
 
 @dataclass(frozen=True)
@@ -42,26 +46,64 @@ class Exported:
     standings: Path
     archive: Path
     games: int
+    partial: bool = False
 
 
-def show_contest(slug: str, by: str) -> dict[str, Any]:
-    """The contest `slug` as `contests.services.about` tells it, once the steps its dates call
-    for are made (recorded as made `by`)."""
-    return about(advance(find_contest(slug), by=by))
+def show_contest(slug: str) -> dict[str, Any]:
+    """The contest `slug` as `contests.services.about` tells it, with each team's hand-in and
+    where its final is. It changes nothing (the ladder worker makes the steps its dates call
+    for); a step that is due is said (`due`)."""
+    from tournaments.server.ladder.finalstate import final_status
+    from tournaments.server.ladder.handins import handins_json
+
+    contest = find_contest(slug)
+    shown = about(contest)
+    shown["handed_in"] = contest.handins.filter(version__isnull=False).count()
+    shown["handins"] = handins_json(contest)
+    shown["final"] = final_status(contest).as_json() | {
+        "describe": final_status(contest).describe()
+    }
+    shown["due"] = _due_step(contest)
+    return shown
+
+
+def _due_step(contest: Contest) -> str | None:
+    """A step the contest's dates call for that no ladder worker has made yet, in a sentence."""
+    now = timezone.now()
+    for state, date, step in (
+        (Contest.DRAFT, contest.opens, "open"),
+        (Contest.OPEN, contest.deadline, "freeze"),
+        (Contest.FINAL, contest.closes, "close (once the final is done)"),
+    ):
+        if contest.state == state and date is not None and date <= now:
+            return (
+                f"its dates call for it to {step}: a ladder worker does it within a second "
+                f"(server ladder --contest {contest.label}, or server run --contest "
+                f"{contest.label})"
+            )
+    return None
 
 
 def change_contest(
-    slug: str, state: str | None = None, build_timeout: int | None = None, by: str = ""
+    slug: str,
+    state: str | None = None,
+    build_timeout: int | None = None,
+    by: str = "",
+    final_games: int | None = None,
 ) -> Contest:
     """Move the contest `slug` on to `state` by hand (forward only; freezing records the
-    hand-ins) and/or change its build timeout: both or neither (a refusal changes nothing)."""
+    hand-ins), change its build timeout and/or its final's games per pairing: all or nothing
+    (a refusal changes nothing)."""
     contest = find_contest(slug)
-    if state is None and build_timeout is None:
+    if state is None and build_timeout is None and final_games is None:
         raise ContestError(
-            "say what to set: a state (open, frozen, final, closed) or --build-timeout SECONDS"
+            "say what to set: a state (open, frozen, final, closed), --build-timeout SECONDS "
+            "or --final-games-per-pairing N"
         )
     try:
         with transaction.atomic():
+            if final_games is not None:
+                set_final_games(contest, final_games)
             if build_timeout is not None:
                 set_build_timeout(contest, build_timeout)
             if state is not None:
@@ -96,8 +138,12 @@ def play_final(
     """Play (or resume) the final tournament of the frozen contest `slug` on this machine;
     `console` shows its progress (None: nothing is shown)."""
     from tournaments.server.ladder.final import final_path, run_final
+    from tournaments.server.ladder.finalstate import final_status
 
     contest = find_contest(slug)
+    status = final_status(contest)
+    if status.finished:
+        return FinalPlayed(None, final_path(contest), status.done)
     try:
         summary = run_final(contest, concurrency, console, by=by, take_over=take_over)
     except LifecycleError as exc:
@@ -105,17 +151,35 @@ def play_final(
     return FinalPlayed(summary, final_path(contest))
 
 
-def export_results(slug: str, folder: Path) -> Exported:
-    """The final standings of `slug` as SLUG-standings.csv and the whole contest (the final's
-    database, every game's record) as SLUG-games.tar.gz in `folder` (made if need be)."""
+class FinalNotDone(ContestError):
+    """Results asked for before the final is played to its end."""
+
+
+def export_results(
+    slug: str, folder: Path, partial: bool = False, ladder_games: bool = False
+) -> Exported:
+    """The final standings of `slug` as SLUG-standings.csv and the contest (the final's
+    database and games, with `ladder_games` the ladder's too) as SLUG-games.tar.gz in `folder`
+    (made if need be). Before the final is done: FinalNotDone, or with `partial` the results so
+    far, in files named -partial (and marked so in contest.json)."""
     from tournaments.server.ladder.export import standings_csv, write_archive
+    from tournaments.server.ladder.finalstate import final_status
 
     contest = find_contest(slug)
-    standings, archive = folder / f"{slug}-standings.csv", folder / f"{slug}-games.tar.gz"
+    status = final_status(contest)
+    if not status.finished and not partial:
+        raise FinalNotDone(
+            f"the final of {slug} is {status.describe()}; export once it is done "
+            f"(server contest show {slug}), or with --partial for the standings so far"
+        )
+    mark = "" if status.finished else "-partial"
+    standings = folder / f"{slug}-standings{mark}.csv"
+    archive = folder / f"{slug}-games{mark}.tar.gz"
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        standings.write_text(standings_csv(contest))
-        games = write_archive(contest, archive)
+        text = standings_csv(contest)
+        games = write_archive(contest, archive, ladder_games)
     except LifecycleError as exc:
         raise ContestError(str(exc)) from None
-    return Exported(standings, archive, games)
+    standings.write_text(text)
+    return Exported(standings, archive, games, not status.finished)

@@ -25,6 +25,7 @@ from tournaments.server.contests.models import Contest
 from tournaments.server.paths import hide_paths
 from tournaments.server.submissions.archives import ArchiveError, Limits, bot_root, unpack
 from tournaments.server.submissions.models import Version
+from tournaments.server.submissions.signals import version_received
 
 
 class SubmissionError(ValueError):
@@ -55,8 +56,10 @@ def check_quota(participant: Any, now: Any = None) -> None:
 
 def submit(participant: Any, chunks: Iterable[bytes], user: Any = None) -> Version:
     """A new version of `participant` from the archive's bytes (`chunks`), or SubmissionError
-    saying why not. The version waits for validation (state pending)."""
-    refusal = submission_refusal(participant)
+    saying why not. The version waits for validation (state pending). Its time is when it
+    was received, before its archive is unpacked: what decides whether it was in time."""
+    received = timezone.now()
+    refusal = submission_refusal(participant, received)
     if refusal is not None:
         raise SubmissionError(refusal)
     check_quota(participant)
@@ -101,6 +104,7 @@ def submit(participant: Any, chunks: Iterable[bytes], user: Any = None) -> Versi
                     participant=participant,
                     number=number,
                     uploaded_by=user if user is not None and user.is_authenticated else None,
+                    uploaded=received,
                     sha256=digest.hexdigest(),
                     size=size,
                     unpacked_bytes=unpacked.bytes,
@@ -113,6 +117,7 @@ def submit(participant: Any, chunks: Iterable[bytes], user: Any = None) -> Versi
                 if folder.exists():  # left by a version row rolled back after its move
                     shutil.rmtree(folder)
                 os.replace(staging, folder)
+                version_received.send(sender=Version, version=version)
             archive = version.archive_path()
             archive.parent.mkdir(parents=True, exist_ok=True)
             if not archive.exists():

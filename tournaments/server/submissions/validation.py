@@ -16,7 +16,6 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
-from django.dispatch import Signal
 from django.utils import timezone
 
 from referee import slug
@@ -26,6 +25,7 @@ from tournaments.server.paths import hide_paths
 from tournaments.server.submissions.archives import ArchiveError, unpack
 from tournaments.server.submissions.intake import limits
 from tournaments.server.submissions.models import Version
+from tournaments.server.submissions.signals import version_passed
 
 log = logging.getLogger(__name__)
 LOG_TAIL_LINES = 40
@@ -34,10 +34,6 @@ LOG_TAIL_LINES = 40
 STAFF_RETRIES = 2
 # Where a participant reads a failed bot's log (the log's path is the server's).
 LOG_HINT = "see the validation log on the version page"
-# Sent (with `version`) in the transaction that records a pass: the ladder, which sits above
-# this app, connects to it (its AppConfig.ready) to give the version its standing, so a
-# version never passes without one and this app imports nothing of the ladder.
-version_passed = Signal()
 
 
 def tail(path: Path, lines: int = LOG_TAIL_LINES, max_bytes: int = 64 * 1024) -> str:

@@ -26,7 +26,7 @@ class SignupForm(UserCreationForm):  # type: ignore[misc]
         return name
 
     def clean_code(self) -> str:
-        contest = Contest.current()
+        contest = Contest.front()
         code = str(self.cleaned_data.get("code") or "")
         if contest.signup == Contest.CODE and code != contest.signup_code:
             raise forms.ValidationError("sign-up needs the organisers' invitation code")

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from tournaments.server.web import auth, views
+from tournaments.server.web import auth, tables, views
 
 urlpatterns = [
     path("", views.leaderboard, name="leaderboard"),
@@ -15,7 +15,7 @@ urlpatterns = [
     path(
         "welcome/<uidb64>/<token>/",
         auth.WelcomeView.as_view(
-            template_name="web/welcome.html", success_url=reverse_lazy("login")
+            template_name="web/welcome.html", success_url=reverse_lazy("home")
         ),
         name="welcome",
     ),
@@ -27,6 +27,12 @@ urlpatterns = [
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/viewer", views.game_viewer, name="viewer"),
     path("games/<int:game_id>/log/<int:seat>", views.seat_log, name="seat_log"),
+    path("play/", tables.choose, name="play"),
+    path("c/<slug:slug>/play/", tables.choose, name="contest_play"),
+    path("tables/<int:table_id>/", tables.board, name="table"),
+    path("tables/<int:table_id>/state", tables.state, name="table_state"),
+    path("tables/<int:table_id>/move", tables.move, name="table_move"),
+    path("tables/<int:table_id>/viewer", tables.viewer, name="table_viewer"),
     path("api/token", views.api_token, name="api_token"),
     path("api/submit", views.api_submit, name="api_submit"),
     path("api/versions", views.api_versions, name="api_versions"),

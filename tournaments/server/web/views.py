@@ -19,12 +19,13 @@ from django_htmx.middleware import HtmxDetails
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest, Participant, participant_of
 from tournaments.server.ladder import logs
+from tournaments.server.ladder.handins import handin_line
 from tournaments.server.ladder.models import Game, Seat, Standing
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
 from tournaments.server.submissions.validation import tail
-from tournaments.server.visibility import results_open
+from tournaments.server.visibility import is_organiser, results_open
 from tournaments.server.web.forms import (
     ActingForm,
     ApiChallengeForm,
@@ -88,14 +89,18 @@ def leaderboard_rows(contest: Contest | None = None) -> list[dict[str, Any]]:
 
 @require_safe
 def leaderboard(request: HtmxHttpRequest, slug: str | None = None) -> HttpResponse:
-    contest = get_object_or_404(Contest, slug=slug) if slug else Contest.current()
+    contest = get_object_or_404(Contest, slug=slug) if slug else Contest.front()
     # A contest hidden until its results shows participants no standings (nor the games'
     # results that would give them away) before it is closed; organisers see everything.
     visible = results_open(contest, request.user)
+    final, published = _published(contest, request.user)
     context = {
         "rows": leaderboard_rows(contest) if visible else [],
         "contest": contest,
         "hidden": not visible,
+        "final": final,
+        "final_rows": published,
+        "tab": request.GET.get("tab", ""),
         "recent": Game.objects.visible_to(request.user)
         .filter(status=Game.DONE, contest=contest, kind=Game.LADDER)
         .order_by("-finished")
@@ -106,6 +111,20 @@ def leaderboard(request: HtmxHttpRequest, slug: str | None = None) -> HttpRespon
     if request.htmx:  # the live refresh asks for the table only
         return render(request, "web/_leaderboard_table.html", context)
     return render(request, "web/leaderboard.html", context)
+
+
+def _published(contest: Contest, user: Any) -> tuple[Any, list[dict[str, Any]] | None]:
+    """Where the contest's final is (None before its deadline), and its standings once it is
+    done: for everyone once the contest is closed, for the organisers before (None: not
+    shown)."""
+    from tournaments.server.ladder.finalstate import final_status
+    from tournaments.server.ladder.published import final_rows
+
+    if contest.state in (Contest.DRAFT, Contest.OPEN):
+        return None, None
+    status = final_status(contest)
+    shown = status.finished and (contest.state == Contest.CLOSED or is_organiser(user))
+    return status, final_rows(contest) if shown else None
 
 
 @require_safe
@@ -203,6 +222,7 @@ def _participant_context(
     games = (
         seen.filter(version_id__in=[v.pk for v in versions], rank__isnull=False)
         .select_related("game", "version")
+        .prefetch_related("game__seats__version__participant")  # the opponents column
         .order_by("-game_id")[:20]
     )
     # Ratings and game counts are the standings: hidden with them.
@@ -218,6 +238,7 @@ def _participant_context(
         "rated": rated,
         "chart": svg_polyline(rating_points(who)) if rated else None,
         "against": results_against(who, seats=seen),
+        "handin": handin_line(who) if who.may_see_private(request.user) else None,
     }
 
 
@@ -305,11 +326,11 @@ def seat_log(request: HttpRequest, game_id: int, seat: int) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    contest = Contest.current()
+    contest = Contest.front()  # the course's, when the site has one (`server run --contest`)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        who = Participant.objects.create(name=form.cleaned_data["participant"])
+        who = Participant.objects.create(name=form.cleaned_data["participant"], contest=contest)
         who.members.add(user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("participant", name=who.name)

@@ -1,0 +1,108 @@
+"""The browser game's rules on the server (`ladder.tables`, `web.tables`), with Django's test
+client: who may play, one game at a time, a few an hour, only listed opponents, moves the engine
+listed, and nobody else's table. (The games themselves are played in chromium:
+test_play_browser.py; here the game's thread is not started, as TestCase never commits.)"""
+
+from __future__ import annotations
+
+import json
+
+from django.test import Client, TestCase
+
+from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
+from tournaments.server.contests.models import Contest
+from tournaments.server.ladder import tables
+from tournaments.server.ladder.models import TableGame
+from tournaments.server.ladder.standings import enter
+from tournaments.server.submissions.intake import submit
+from tournaments.server.submissions.models import Version
+
+PASSWORD = "a long enough pass 7"
+
+
+class TableRules(TestCase):
+    def setUp(self) -> None:
+        self.ann_user, self.ann = participant("ann", PASSWORD)
+        _, self.ref = participant("ref-random", PASSWORD)
+        self.ref.staff_bot = True
+        self.ref.save()
+        _, self.bob = participant("bob", PASSWORD)
+        self.ref_v, self.bob_v = self.passed(self.ref), self.passed(self.bob)
+
+    def passed(self, who: object) -> Version:
+        v = submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])  # type: ignore[arg-type]
+        Version.objects.filter(pk=v.pk).update(state=Version.PASSED)
+        enter(v)
+        return Version.objects.get(pk=v.pk)
+
+    def ann_client(self) -> Client:
+        client = Client()
+        client.force_login(self.ann_user)
+        return client
+
+    def start(self, client: Client, opponent: int) -> object:
+        return client.post("/play/", {"opponent": opponent, "seat": 0})
+
+    def test_a_visitor_plays_only_where_the_contest_allows_it(self) -> None:
+        visitor = Client()
+        refused = self.start(visitor, self.ref_v.pk)
+        assert refused.status_code == 400 and b"sign in to play" in refused.content
+        assert not TableGame.objects.exists()
+        Contest.objects.filter(pk=Contest.current().pk).update(visitors_may_play=True)
+        started = self.start(visitor, self.ref_v.pk)
+        table = TableGame.objects.get()
+        assert started.status_code == 302 and started["Location"] == f"/tables/{table.pk}/"
+        assert table.participant is None and table.visitor and table.name == "visitor"
+        assert visitor.get(f"/tables/{table.pk}/").status_code == 200
+        # Another visitor, or a participant, does not see it.
+        assert Client().get(f"/tables/{table.pk}/state").status_code == 404
+        assert self.ann_client().get(f"/tables/{table.pk}/").status_code == 404
+
+    def test_one_game_at_a_time_and_a_few_an_hour(self) -> None:
+        ann = self.ann_client()
+        assert self.start(ann, self.ref_v.pk).status_code == 302
+        again = self.start(ann, self.ref_v.pk)
+        assert again.status_code == 400 and b"playing a game already" in again.content
+        for _ in range(tables.PER_HOUR - 1):
+            TableGame.objects.update(status=TableGame.DONE)
+            assert self.start(ann, self.ref_v.pk).status_code == 302
+        TableGame.objects.update(status=TableGame.DONE)
+        limited = self.start(ann, self.ref_v.pk)
+        assert limited.status_code == 400 and b"games an hour" in limited.content
+
+    def test_only_the_listed_bots_are_played(self) -> None:
+        ann = self.ann_client()
+        page = ann.get("/play/")
+        assert b"ref-random" in page.content and b"bob" in page.content
+        assert self.start(ann, 987654).status_code == 400
+        # A contest hiding its standings offers only the reference bots.
+        Contest.objects.filter(pk=Contest.current().pk).update(visibility=Contest.HIDDEN)
+        assert [v.pk for v in tables.opponents(Contest.current(), self.ann_user)] == [self.ref_v.pk]
+        refused = self.start(ann, self.bob_v.pk)
+        assert refused.status_code == 400 and b"pick a bot from the list" in refused.content
+
+    def test_moves_the_engine_did_not_list_are_refused(self) -> None:
+        ann = self.ann_client()
+        self.start(ann, self.ref_v.pk)
+        table = TableGame.objects.get()
+        url = f"/tables/{table.pk}/move"
+
+        def post(body: str, kind: str = "application/json") -> tuple[int, str]:
+            reply = ann.post(url, body, content_type=kind)
+            return reply.status_code, json.loads(reply.content).get("error", "")
+
+        # As the game's thread writes it: the position's legal moves, by the engine.
+        TableGame.objects.filter(pk=table.pk).update(
+            state={"ply": 4, "your_turn": True, "legal": [{"move": "1B1", "words": "..."}]}
+        )
+        assert post('{"move": "9Z9"}')[1].startswith("9Z9 is not a legal move")
+        assert post("<script>")[0] == 400
+        assert post('{"move": "1B1"}', "text/plain")[0] == 400
+        assert post('{"move": ["1B1"]}')[0] == 400
+        assert post('{"move": "1b1"}') == (200, "")
+        # Tagged with its position; a second answer waits for the first to be played.
+        assert TableGame.objects.get().answer == "4:1B1"
+        assert "being played" in post('{"move": "1B1"}')[1]
+        assert json.loads(ann.get(f"/tables/{table.pk}/state").content)["your_turn"] is False
+        TableGame.objects.update(status=TableGame.DONE)
+        assert "over" in post('{"move": "1B1"}')[1]

@@ -1,0 +1,86 @@
+"""`azul-arena play BOT --web`: a whole game against the random bot on the local page, in a real
+headless chromium, with the board's clicks; the page refuses a move the engine did not list."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import CLI, ROOT
+from tests.web.play_clicks import play_to_the_end
+
+
+def _start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [*CLI, "play", "random", "--web", "--no-browser", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "COLUMNS": "200"},
+    )
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        found = re.search(r"your board: (http://\S+)", line)
+        if found:
+            return proc, found.group(1)
+        if not line:
+            break
+    proc.kill()
+    raise AssertionError("play --web printed no address")
+
+
+def _post(url: str, body: bytes, kind: str = "application/json") -> tuple[int, dict[str, Any]]:
+    request = urllib.request.Request(url, body, {"Content-Type": kind})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+@pytest.mark.slow  # a whole game clicked in chromium: `make test-slow`, run by CI
+def test_a_whole_game_on_the_local_page(browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    proc, url = _start(tmp_path, "--seed", "7", "--name", "<b>ann</b>")
+    try:
+        # Hostile or wrong answers are refused with the reason, before and during the game.
+        assert _post(url + "move", b"not json")[0] == 400
+        assert _post(url + "move", b'{"move": "1B1"}', "text/plain")[0] == 415
+        browser.get(url)
+        WebDriverWait(browser, 30).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, ".legal button.move")
+        )
+        status, body = _post(url + "move", b'{"move": "9Z9"}')
+        assert status == 400 and "not a legal move" in body["error"]
+        # Another user of the machine cannot guess the address.
+        assert _post(url.rsplit("/", 2)[0] + "/guess/move", b'{"move": "1B1"}')[0] == 404
+        # The name is the page's text, never its markup.
+        assert "<b>ann</b>" in browser.find_element(By.CSS_SELECTOR, ".title").text
+        clicked, status_line = play_to_the_end(browser)
+        assert clicked >= 10
+        assert "Game over" in status_line and "Saved as" in status_line
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, out
+    records = list((tmp_path / "azul-arena-replays").glob("*.json"))
+    assert len(records) == 1
+    record = json.loads(records[0].read_text())
+    assert record["players"] == ["<b>ann</b>", "random"]
+    # Every move of the person's seat was the one clicked: none substituted by the referee.
+    assert not (record.get("referee") or {}).get("substituted"), record["referee"]
+    assert "You win!" in out or "wins." in out or "shared first" in out

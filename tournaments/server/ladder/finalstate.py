@@ -1,0 +1,92 @@
+"""Where a contest's final is: scheduled, playing (games done of those planned) or done.
+
+The final's games are in its own tournament database (contests/<slug>/final.sqlite,
+`ladder.final`); this module only reads it, and imports nothing of the tournament's runner, so
+a page, `server contest show` and the admin can say where the final is cheaply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+from tournaments.server.contests.models import Contest
+from tournaments.store import Store, StoreError
+
+SCHEDULED, PLAYING, DONE, NONE = "scheduled", "playing", "done", "not played"
+
+
+def final_path(contest: Contest) -> Path:
+    return Path(settings.HOME) / "contests" / contest.label / "final.sqlite"
+
+
+@dataclass(frozen=True)
+class FinalStatus:
+    """The final's state, its games done and planned (None before it starts), who plays it."""
+
+    state: str
+    done: int = 0
+    planned: int | None = None
+    runner: str = ""
+
+    @property
+    def finished(self) -> bool:
+        return self.state == DONE
+
+    def describe(self) -> str:
+        """In a sentence, for the pages and the commands."""
+        if self.state == SCHEDULED:
+            return "scheduled: it starts once the deadline has passed and every hand-in is decided"
+        if self.state == PLAYING:
+            return f"playing: {self.done} of {self.planned or '?'} games played"
+        if self.state == DONE:
+            return f"done: {self.done} games played"
+        return "not played (the contest was closed without a final)"
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "state": self.state,
+            "games_done": self.done,
+            "games_planned": self.planned,
+            "runner": self.runner or None,
+        }
+
+
+def _counts(path: Path) -> tuple[int, int | None, bool] | None:
+    """(games done, games planned, all played) from the final's database; None before its
+    tables exist."""
+    if not path.exists():
+        return None
+    try:
+        store = Store.open(path, create=False)
+    except StoreError:
+        return None  # its process has made the file and not yet its tables: just begun
+    with store:
+        done, total = store.counts()
+        config = store.config() or {}
+    if config.get("schedule", "round-robin") == "round-robin":
+        return done, total, total > 0 and done == total
+    planned = int(config.get("games") or 0)
+    return done, planned, planned > 0 and done >= planned
+
+
+def final_status(contest: Contest) -> FinalStatus:
+    """Where the final of `contest` is."""
+    counts = _counts(final_path(contest))
+    if counts is not None and counts[2]:
+        return FinalStatus(DONE, counts[0], counts[1], contest.final_runner)
+    if contest.state == Contest.FINAL:
+        done, planned = (counts[0], counts[1]) if counts else (0, None)
+        return FinalStatus(PLAYING, done, planned, contest.final_runner)
+    if contest.state == Contest.CLOSED:
+        return FinalStatus(NONE, counts[0] if counts else 0, counts[1] if counts else None)
+    return FinalStatus(SCHEDULED)
+
+
+def final_done(contest: Contest) -> bool:
+    """The final has been played to its end (every scheduled game recorded)."""
+    counts = _counts(final_path(contest))
+    return counts is not None and counts[2]
