@@ -4,9 +4,10 @@ participant asks for through the API, with its daily quota."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -45,35 +46,47 @@ def greedy_over_random(name: str) -> tuple[Any, Version, Version]:
     return user, old, new
 
 
-def play_the_test(contest: Contest, new: Version) -> VersionTest:
-    """Run a real ladder worker until the automatic test of `new` stops scheduling games.
+def play_the_test(contest: Contest, new: Version, bound: float = 120.0) -> VersionTest:
+    """Run a real ladder worker until it closes the automatic test of `new` (its verdict set).
 
     The only participant has nothing to play ranked games against: every slot is spare. The
-    test looks for a large difference (+200 Elo) so a small budget decides it."""
+    test looks for a large difference (+200 Elo) so a small budget decides it. `bound` only
+    stops a broken run from hanging."""
     versiontests.ensure_automatic(contest)
+    VersionTest.objects.filter(new=new, requested_by=None).update(elo1=200.0, max_games=60)
     test = VersionTest.objects.get(new=new, requested_by=None)
-    VersionTest.objects.filter(pk=test.pk).update(elo1=200.0, max_games=60)
-    worker = LadderWorker(concurrency=2, validate=False, poll=0.02)
-    asker = ThreadPoolExecutor(1)  # the ORM refuses the event loop's thread
+    worker = LadderWorker(concurrency=2, validate=False, poll=0.05)
+    started = threading.Event()
 
-    def decided() -> bool:
+    def watch() -> None:
+        # The worker closes a test at its first look for a game after the verdict: the row says
+        # when it is done. (A thread of its own: the ORM refuses the event loop's thread.)
+        deadline = time.monotonic() + bound
         try:
-            return versiontests.tally(test).decided
+            while time.monotonic() < deadline and not stopped.wait(0.1):
+                if VersionTest.objects.filter(pk=test.pk).exclude(verdict="").exists():
+                    break
         finally:
-            connection.close()  # no read transaction left open to hold the worker's writes
+            connection.close()
+        started.wait()
+        worker.stop_from_thread()
 
-    def stop_once_decided(_game: int) -> None:
-        if asker.submit(decided).result():
-            worker.stop()
+    stopped = threading.Event()
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
 
-    worker.on_game = stop_once_decided
+    async def run() -> Any:
+        task = asyncio.ensure_future(worker.run())
+        await asyncio.sleep(0)  # run() has set its loop and stop event: it may be stopped now
+        started.set()
+        return await task
+
     try:
-        stats = run_loop(worker.run())
+        stats = run_loop(run())
     finally:
-        asker.shutdown()
+        stopped.set()
+        watcher.join(5)
     assert stats.infrastructure_failures == 0, stats
-    # The next look for a game closes it (the worker looks when a slot is free).
-    versiontests.next_game(contest, set(), "after")
     test.refresh_from_db()
     return test
 
