@@ -238,3 +238,30 @@ class VersionPageTests(LiveServerTestCase):
         line = self.browser.find_element(By.CSS_SELECTOR, "#version-tests li")
         assert "v2 vs v1: better, LLR" in line.text, line.text
         assert "H1" in (line.get_attribute("class") or "")
+
+
+class VersionTestAdminTests(TestCase):
+    def test_organisers_see_where_tests_stand_stop_them_and_let_them_play_on(self) -> None:
+        user, _, new = greedy_over_random("hal")
+        versiontests.ensure_automatic(Contest.current())
+        test = VersionTest.objects.get(new=new)
+        organiser, _ = participant("prof", staff=True)
+        admin = Client()
+        admin.force_login(organiser)
+        changelist = "/admin/arena_ladder/versiontest/"
+        self.assertContains(admin.get(changelist), "v2 vs v1: waiting for the ladder")
+        self.assertContains(admin.get(f"{changelist}{test.pk}/change/"), 'name="elo1"')
+        self.assertEqual(admin.get(f"{changelist}add/").status_code, 403, "made by the ladder")
+        student = Client()
+        student.force_login(user)
+        student.post(changelist, {"action": "stop", "_selected_action": [test.pk]})
+        test.refresh_from_db()
+        self.assertEqual(test.verdict, "", "a participant stops nothing")
+        admin.post(changelist, {"action": "stop", "_selected_action": [test.pk]})
+        test.refresh_from_db()
+        self.assertEqual(test.verdict, "inconclusive")
+        self.assertIsNone(versiontests.next_game(Contest.current(), set(), "w"), "stopped")
+        admin.post(changelist, {"action": "play_on", "_selected_action": [test.pk]})
+        test.refresh_from_db()
+        self.assertEqual((test.verdict, test.finished), ("", None))
+        self.assertIsNotNone(versiontests.next_game(Contest.current(), set(), "w"), "plays on")

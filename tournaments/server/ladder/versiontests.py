@@ -179,6 +179,15 @@ def _close(test: VersionTest, verdict: str) -> None:
     test.save(update_fields=["verdict", "finished"])
 
 
+def stop(test: VersionTest) -> bool:
+    """An organiser's stop: no more games, its verdict as it stands (undecided: inconclusive).
+    Its games already scheduled are played and shown; False when it had stopped already."""
+    if test.verdict:
+        return False
+    _close(test, tally(test).verdict)
+    return True
+
+
 def next_game(
     contest: Contest, seated: Collection[int], worker: str, rng: random.Random | None = None
 ) -> tuple[Game, list[Version]] | None:
