@@ -91,6 +91,21 @@ def play_the_test(contest: Contest, new: Version, bound: float = 120.0) -> Versi
     return test
 
 
+def record_pair(contest: Contest, new: Version, won: bool) -> list[Game]:
+    """The next pair the ladder would schedule, recorded as if played: `new` first in both
+    games (`won`) or last in both. (Playing is tested above; this is what the pages show.)"""
+    scheduled = versiontests.next_game(contest, set(), "w")
+    assert scheduled is not None
+    game, _ = scheduled
+    pair = list(Game.objects.filter(seed=game.seed, version_test=game.version_test))
+    for g in pair:
+        order = [s.version for s in g.seats.all()]
+        ranks = [1 if (v.pk == new.pk) == won else 2 for v in order]
+        outcome = [SeatOutcome(v.entry_name, 10, r) for v, r in zip(order, ranks, strict=True)]
+        results.record(g.pk, GameOutcome(seats=outcome, record={}, duration=1))
+    return pair
+
+
 class LadderVersionTests(TransactionTestCase):
     def setUp(self) -> None:
         self.contest = Contest.current()
@@ -141,19 +156,9 @@ class LadderVersionTests(TransactionTestCase):
         _, _, new = greedy_over_random("dan")
         versiontests.ensure_automatic(self.contest)
         test = VersionTest.objects.get(new=new)
-        for won in (True, False):
-            game, _ = versiontests.next_game(self.contest, set(), "w") or (None, [])
-            assert game is not None
-            twin = Game.objects.exclude(pk=game.pk).get(seed=game.seed)
-            for g in (game, twin):
-                order = [s.version for s in g.seats.all()]
-                ranks = [1 if (v.pk == new.pk) == won else 2 for v in order]
-                outcome = [
-                    SeatOutcome(v.entry_name, 10, r) for v, r in zip(order, ranks, strict=True)
-                ]
-                results.record(g.pk, GameOutcome(seats=outcome, record={}, duration=1))
-            if won:
-                Game.objects.filter(pk=twin.pk).update(status=Game.FAILED)
+        won = record_pair(self.contest, new, won=True)
+        Game.objects.filter(pk=won[1].pk).update(status=Game.FAILED)
+        record_pair(self.contest, new, won=False)
         result = versiontests.tally(test)
         self.assertEqual((result.pairs, result.losses, result.wins), (1, 2, 0))
 
@@ -221,23 +226,47 @@ class VersionPageTests(LiveServerTestCase):
     browser: Any
 
     def test_the_version_page_shows_the_verdict_as_it_forms(self) -> None:
-        from selenium.webdriver.common.by import By
-
         contest = Contest.current()
-        Contest.objects.filter(pk=contest.pk).update(time_per_move=0.2)
-        contest.refresh_from_db()
         _, _, new = greedy_over_random("gil")
         versiontests.ensure_automatic(contest)
+        # Looking for +200 Elo: a few pairs won decide it.
+        VersionTest.objects.filter(new=new).update(elo1=200.0)
+        test = VersionTest.objects.get(new=new)
         self.browser.get(f"{self.live_server_url}/p/gil/v/{new.number}/")
-        line = self.browser.find_element(By.CSS_SELECTOR, "#version-tests li")
-        assert "v2 vs v1: waiting" in line.text
-        play_the_test(contest, new)
-        deadline = time.monotonic() + 20  # the page polls every 3 s while a test runs
-        while time.monotonic() < deadline and "better" not in self.browser.page_source:
+        self.assertIn("v2 vs v1: waiting", self.line().text)
+        record_pair(contest, new, won=True)
+        # The page refreshes itself while the test runs (every 3 s); no reload here.
+        forming = self.wait_for("undecided so far")
+        self.assertRegex(forming, r"^v2 vs v1: undecided so far, LLR [\d.]+ in \(-[\d.]+, [\d.]+\)")
+        self.assertIn(", 2 games", forming)
+        while not versiontests.tally(test).decided:
+            record_pair(contest, new, won=True)
+        games = versiontests.tally(test).games
+        line = self.wait_for(": better")
+        self.assertRegex(line, r"^v2 vs v1: better, LLR [\d.]+ >= [\d.]+, \+\d+ Elo \+- \d+, ")
+        self.assertTrue(line.endswith(f", {games} games"), line)
+        self.assertIn("H1", self.line().get_attribute("class") or "")
+
+    def line(self) -> Any:
+        from selenium.webdriver.common.by import By
+
+        return self.browser.find_element(By.CSS_SELECTOR, "#version-tests li")
+
+    def wait_for(self, words: str, bound: float = 20.0) -> str:
+        """The test's line once it says `words` (`bound` only stops a broken page hanging)."""
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        deadline = time.monotonic() + bound
+        text = ""
+        while time.monotonic() < deadline:
+            try:
+                text = self.line().text
+            except StaleElementReferenceException:
+                continue  # htmx swapped it between finding and reading: look again
+            if words in text:
+                return str(text)
             time.sleep(0.3)
-        line = self.browser.find_element(By.CSS_SELECTOR, "#version-tests li")
-        assert "v2 vs v1: better, LLR" in line.text, line.text
-        assert "H1" in (line.get_attribute("class") or "")
+        raise AssertionError(f"the page never said {words!r}; it says {text!r}")
 
 
 class VersionTestAdminTests(TestCase):
