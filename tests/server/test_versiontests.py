@@ -5,6 +5,8 @@ participant asks for through the API, with its daily quota."""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -267,6 +269,48 @@ class VersionPageTests(LiveServerTestCase):
                 return str(text)
             time.sleep(0.3)
         raise AssertionError(f"the page never said {words!r}; it says {text!r}")
+
+
+class CompareCliTests(LiveServerTestCase):
+    """`azul-arena contest compare`: the real CLI in a process, over HTTP to a live server."""
+
+    def test_the_participant_verb_prints_the_line_and_exits_by_the_verdict(self) -> None:
+        import tempfile
+        from pathlib import Path
+
+        from tests.server.test_cli import cli
+        from tournaments.server import client
+
+        contest = Contest.current()
+        user, _, new = greedy_over_random("ivy")
+        _, key = ApiToken.issue(user, "laptop")
+        tmp = Path(tempfile.mkdtemp())
+        before = os.environ.get("AZUL_ARENA_CONFIG")
+        os.environ["AZUL_ARENA_CONFIG"] = str(tmp / "config")  # as `cli` runs it
+        try:
+            client.save_token(self.live_server_url, key, "ivy")  # what `contest login` keeps
+        finally:
+            os.environ.pop("AZUL_ARENA_CONFIG")
+            if before is not None:
+                os.environ["AZUL_ARENA_CONFIG"] = before
+        waiting = cli(tmp, "contest", "compare", "--json")  # the server of the last login
+        self.assertEqual(waiting.returncode, 1, waiting.stderr)
+        body = json.loads(waiting.stdout)
+        self.assertEqual((body["verdict"], body["games"]), ("inconclusive", 0))
+        self.assertTrue(body["summary"].startswith("v2 vs v1: waiting"), body)
+        VersionTest.objects.filter(new=new).update(elo1=200.0)
+        while not versiontests.tally(VersionTest.objects.get(new=new)).decided:
+            record_pair(contest, new, won=True)
+        better = cli(tmp, "contest", "compare", "--wait")
+        self.assertEqual(better.returncode, 0, better.stderr)
+        self.assertIn("v2 vs v1: better, LLR", better.stdout)
+        self.assertIn(
+            f"tests left to ask for today; the page: {self.live_server_url}/p/ivy/v/2/",
+            better.stdout,
+        )
+        refused = cli(tmp, "contest", "compare", "nobody v9")
+        self.assertEqual(refused.returncode, 1)
+        self.assertIn("no version nobody v9 that passed validation", refused.stderr)
 
 
 class VersionTestAdminTests(TestCase):
