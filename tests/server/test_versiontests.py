@@ -135,6 +135,18 @@ class LadderVersionTests(TransactionTestCase):
         # Decided: the worker schedules no more of its games.
         self.assertIsNone(versiontests.next_game(self.contest, set(), "w"))
 
+    def test_a_ranked_game_that_can_start_comes_before_a_test(self) -> None:
+        _, _, new = greedy_over_random("abe")
+        _, rival = participant("ada")
+        passed(rival, zip_bytes({"bot.py": RANDOM_BOT}))
+        versiontests.ensure_automatic(self.contest)
+        stats = run_loop(LadderWorker(concurrency=1, max_games=1, validate=False, poll=0.05).run())
+        self.assertEqual(stats.played, 1, stats)
+        self.assertEqual(
+            list(Game.objects.values_list("kind", "rated")), [(Game.LADDER, True)], "no test yet"
+        )
+        self.assertEqual(VersionTest.objects.get(new=new).verdict, "", "it waits for a spare slot")
+
     def test_the_same_bot_twice_is_not_found_better(self) -> None:
         _, who = participant("ben")
         passed(who, reference_archive("greedy"))
