@@ -177,6 +177,45 @@ class LadderVersionTests(TransactionTestCase):
         self.assertEqual((result.pairs, result.losses, result.wins), (1, 2, 0))
 
 
+class SeatsAndVisibilityTests(TestCase):
+    def test_three_players_the_fillers_keep_their_seats_and_the_versions_swap(self) -> None:
+        contest = Contest.current()
+        Contest.objects.filter(pk=contest.pk).update(players=3)
+        contest.refresh_from_db()
+        _, old, new = greedy_over_random("jon")
+        _, rival = participant("kim")
+        filler = passed(rival, zip_bytes({"bot.py": RANDOM_BOT}))
+        self.assertIsNone(versiontests.next_game(contest, {filler.pk}, "w"), "no filler free")
+        scheduled = versiontests.next_game(contest, set(), "w")
+        assert scheduled is not None
+        pair = Game.objects.filter(seed=scheduled[0].seed).order_by("pk")
+        seats = [[s.version_id for s in g.seats.order_by("seat")] for g in pair]
+        self.assertEqual(len(seats), 2)
+        swapped = {old.pk: new.pk, new.pk: old.pk, filler.pk: filler.pk}
+        self.assertEqual(seats[1], [swapped[v] for v in seats[0]])
+
+    def test_a_hidden_contests_tests_are_shown_to_their_team_and_the_organisers(self) -> None:
+        contest = Contest.current()
+        Contest.objects.filter(pk=contest.pk).update(visibility=Contest.HIDDEN)
+        user, _, new = greedy_over_random("lea")
+        other, _ = participant("max")
+        organiser, _ = participant("prof", staff=True)
+        versiontests.ensure_automatic(contest)
+        game = record_pair(contest, new, won=True)[0]
+        page, game_page = f"/p/lea/v/{new.number}/", f"/games/{game.pk}/"
+        for who, sees in ((None, False), (other, False), (user, True), (organiser, True)):
+            client = Client()
+            if who is not None:
+                client.force_login(who)
+            shown = "v2 vs v1: undecided so far" in client.get(page).content.decode()
+            self.assertEqual(shown, sees, who)
+            self.assertEqual(client.get(game_page).status_code, 200 if sees else 404, who)
+        client = Client()
+        client.force_login(user)
+        self.assertContains(client.get(game_page), "version test: <a href=")
+        self.assertContains(client.get(game_page), "lea v2</a> vs lea v1, unrated")
+
+
 class CompareApiTests(TestCase):
     def setUp(self) -> None:
         Contest.objects.filter(pk=Contest.current().pk).update(compare_quota=1)
