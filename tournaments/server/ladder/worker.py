@@ -241,8 +241,8 @@ class LadderWorker:
             chosen, versions = self._match(contest, by_game, waiting)
             if chosen is None:
                 # A slot that would idle plays a version test (v2 vs v1, unrated) instead.
-                seated = set(busy).union(playing, *by_game.values())
-                spare = versiontests.next_game(contest, seated, self.name, self.rng)
+                taken = set(busy).union(playing, *by_game.values())
+                spare = versiontests.next_game(contest, taken, self.name, self.rng)
                 return None if spare is None else _next_of(*spare)
             seated = [versions[c.version] for c in chosen]
             game = results.schedule(contest, seated, worker=self.name)
