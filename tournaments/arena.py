@@ -59,6 +59,9 @@ class GameSettings:
     clock: str = "wall"  # what a move's limit counts: wall or cpu (referee.clocks)
     # The longest a bot folder's build may take, whatever its bot.toml asks (None: no limit).
     build_timeout: float | None = None
+    # Every game of one deal gives a seat the same bot seed (a compare's duplicate pairs: common
+    # random numbers, so bots that choose alike play alike); False: each game its own seeds.
+    seeds_by_deal: bool = False
 
 
 def isolation_level() -> str:
@@ -121,7 +124,7 @@ async def play_game(
         # Keyed with the tournament's seed: the same game gets the same bot seeds in every run,
         # on any machine of a cluster, and the bots see the schedule's stable game id.
         bot_seeds=(
-            bot_seeds(settings.seed, game.game_id, len(game.seats))
+            bot_seeds(settings.seed, seed_key(game, settings), len(game.seats))
             if settings.seed is not None
             else ()
         ),
@@ -130,6 +133,12 @@ async def play_game(
     outcome = outcome_from_match(game, result)
     outcome.machine = machine
     return outcome
+
+
+def seed_key(game: ScheduledGame, settings: GameSettings) -> str:
+    """What the bots' seeds of `game` are keyed with besides the tournament's seed: its deal
+    (every game of the deal alike, seat by seat) or its own id."""
+    return f"deal-{game.deal}" if settings.seeds_by_deal else game.game_id
 
 
 def own_folder(entry: Entry) -> Path | None:

@@ -2,9 +2,14 @@
 
 A pair is one deal played twice, NEW and BASE exchanging their seats; with 3 or 4 players the
 other seats hold filler entries (the same in both games) and the two seats NEW and BASE take
-turn about from pair to pair, so over the pairs they meet in every relative position. A game
-scores for NEW 1 when it ranks above BASE, 1/2 on the same rank, 0 below; a pair's outcome is
-its two games' mean (tournaments/sprt.py).
+turn about from pair to pair, so over the pairs they meet in every relative position. Both
+games of a pair give each seat the same bot seed (tournaments/arena.py: seeds keyed by the
+deal), so two bots that choose alike play alike and only where they differ do the games part.
+
+The test reads each game two ways and decides on one (`statistic`, tournaments/sprt.py): the
+rank, 1 when NEW ranks above BASE, 1/2 level, 0 below (`wdl`, the default: a pair's outcome is
+its two games' mean, the pentanomial model), or the point margin, NEW's score minus BASE's
+(`margin`: a pair's outcome is its two margins). Both are tallied and shown.
 
 The compare lives in a tournament store like any tournament: its config (with a `compare`
 key: the test's settings) and entries first, then the pairs in batches, each batch scheduled
@@ -23,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tournaments.schedule import ScheduledGame, deal_seed
-from tournaments.sprt import PAIR_VALUES, Sprt, SprtSettings, pair_index
+from tournaments.sprt import PAIR_VALUES, MarginSprt, Sprt, SprtSettings, pair_index
 from tournaments.store import SeatOutcome, Store
 from tournaments.tournament import ConfigMismatch, TournamentConfig, settle
 
@@ -35,6 +40,7 @@ SEAT_PAIRS = {
     4: ((0, 1), (2, 3), (1, 2), (0, 3), (0, 2), (1, 3)),
 }
 VERDICTS = ("H1", "H0", "inconclusive")
+STATISTICS = ("wdl", "margin")  # what the test decides on (the first: the default)
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,7 @@ class CompareSpec:
     settings: SprtSettings = field(default_factory=SprtSettings)
     max_games: int = 2000
     fill: str | None = None  # 3-4 players: the fillers' entry spec
+    statistic: str = "wdl"  # wdl or margin (tournaments/sprt.py)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -54,6 +61,7 @@ class CompareSpec:
             **asdict(self.settings),
             "max_games": self.max_games,
             "fill": self.fill,
+            "statistic": self.statistic,
         }
 
     @classmethod
@@ -61,7 +69,14 @@ class CompareSpec:
         settings = SprtSettings(
             float(data["elo0"]), float(data["elo1"]), float(data["alpha"]), float(data["beta"])
         )
-        return cls(data["new"], data["base"], settings, int(data["max_games"]), data.get("fill"))
+        return cls(
+            data["new"],
+            data["base"],
+            settings,
+            int(data["max_games"]),
+            data.get("fill"),
+            data.get("statistic", "wdl"),  # a compare stored before margins decided on ranks
+        )
 
 
 def pair_games(
@@ -95,6 +110,12 @@ def new_score(seats: Sequence[SeatOutcome], new: str, base: str) -> float:
     return 1.0 if ranks[new] < ranks[base] else 0.0
 
 
+def new_margin(seats: Sequence[SeatOutcome], new: str, base: str) -> float:
+    """NEW's point margin in one game: its score minus BASE's."""
+    scores = {s.entry: s.score for s in seats}
+    return float(scores[new] - scores[base])
+
+
 @dataclass
 class CompareResult:
     """Where the test stands (or ended): what `--json` prints, keys stable."""
@@ -111,6 +132,12 @@ class CompareResult:
     elo: float
     elo_ci: tuple[float, float]
     games_played: int  # every finished game, counted or not
+    statistic: str = "wdl"  # what decided: wdl or margin
+    margin: float = 0.0  # NEW's mean point margin a game
+    margin_sd: float = 0.0  # the spread of one game's margin
+    pair_correlation: float | None = None  # of a pair's two margins (-1: they cancel)
+    wdl_elo: float = 0.0  # the Elo of NEW's wins, draws and losses (the pentanomial estimate)
+    wdl_elo_ci: tuple[float, float] = (-1200.0, 1200.0)
 
     @property
     def decided(self) -> bool:
@@ -122,6 +149,12 @@ class CompareResult:
         data["bounds"] = [round(x, 4) for x in self.bounds]
         data["elo"] = round(self.elo, 2)
         data["elo_ci"] = [round(x, 2) for x in self.elo_ci]
+        data["wdl_elo"] = round(self.wdl_elo, 2)
+        data["wdl_elo_ci"] = [round(x, 2) for x in self.wdl_elo_ci]
+        data["margin"] = round(self.margin, 3)
+        data["margin_sd"] = round(self.margin_sd, 3)
+        if self.pair_correlation is not None:
+            data["pair_correlation"] = round(self.pair_correlation, 3)
         return data
 
 
@@ -131,9 +164,11 @@ class CompareTally:
 
     def __init__(self, spec: CompareSpec) -> None:
         self.spec = spec
-        self.scores: dict[int, dict[int, float]] = {}  # pair -> {game in pair: NEW's score}
+        # pair -> {game in pair: NEW's score and margin}
+        self.scores: dict[int, dict[int, tuple[float, float]]] = {}
         self.played = 0
-        self.test = Sprt(spec.settings, PAIR_VALUES)
+        self.test = Sprt(spec.settings, PAIR_VALUES)  # on ranks (wdl)
+        self.margins = MarginSprt(spec.settings, per=2)
         self.counted = 0  # pairs read by the test
         self.wdl = [0, 0, 0]
         self.verdict: str | None = None
@@ -143,22 +178,29 @@ class CompareTally:
         games = self.scores.setdefault(game.group, {})
         if game.rotation not in games:
             self.played += 1
-        games[game.rotation] = new_score(seats, self.spec.new, self.spec.base)
+        games[game.rotation] = (
+            new_score(seats, self.spec.new, self.spec.base),
+            new_margin(seats, self.spec.new, self.spec.base),
+        )
         self._advance()
 
     def _advance(self) -> None:
         while self.verdict is None and len(self.scores.get(self.counted, {})) == 2:
-            first, second = self.scores[self.counted][0], self.scores[self.counted][1]
+            (first, m1), (second, m2) = self.scores[self.counted][0], self.scores[self.counted][1]
             for score in (first, second):
                 self.wdl[0 if score == 1.0 else 1 if score == 0.5 else 2] += 1
-            self.verdict = self.test.add(pair_index(first, second))
+            by_ranks = self.test.add(pair_index(first, second))
+            by_margins = self.margins.add((m1, m2))
+            self.verdict = by_margins if self.spec.statistic == "margin" else by_ranks
             self.counted += 1
 
     def result(self) -> CompareResult:
-        elo, low, high = self.test.estimate()
+        wdl_elo, wdl_low, wdl_high = self.test.estimate()
+        deciding: Sprt | MarginSprt = self.margins if self.spec.statistic == "margin" else self.test
+        elo, low, high = deciding.estimate()
         return CompareResult(
             verdict=self.verdict or "inconclusive",
-            llr=self.test.llr,
+            llr=deciding.llr,
             bounds=self.spec.settings.bounds(),
             games=2 * self.counted,
             pairs=self.counted,
@@ -169,6 +211,12 @@ class CompareTally:
             elo=elo,
             elo_ci=(low, high),
             games_played=self.played,
+            statistic=self.spec.statistic,
+            margin=self.margins.mean_margin(),
+            margin_sd=self.margins.spread() if self.counted else 0.0,
+            pair_correlation=self.margins.correlation(),
+            wdl_elo=wdl_elo,
+            wdl_elo_ci=(wdl_low, wdl_high),
         )
 
 
@@ -250,6 +298,8 @@ def _check_stored(store: Store, spec: CompareSpec) -> None:
     stored = store.config()
     if stored is None or "compare" not in stored:
         return  # a new store, or a tournament: `settle` says what differs
+    # A compare stored before the margin statistic decided on ranks: say so, as a value.
+    stored["compare"].setdefault("statistic", "wdl")
     wanted = spec.to_json()
     diffs = [
         f"{_option(key)} (stored {_word(stored['compare'].get(key))}, asked {_word(value)})"
@@ -261,7 +311,7 @@ def _check_stored(store: Store, spec: CompareSpec) -> None:
             f"{store.path} holds another compare: {'; '.join(diffs)}. Run the same command "
             "to resume it, or give another --db."
         )
-    if stored["compare"].get("max_games") != spec.max_games:
+    if stored["compare"] != wanted:  # the new budget, or the statistic written out
         stored["compare"]["max_games"] = spec.max_games
         store.set_meta("config", json.dumps(stored, sort_keys=True))
 

@@ -16,12 +16,16 @@ the log-likelihood ratio of the observed counts under the two is compared with W
 log(beta / (1 - alpha)) and log((1 - beta) / alpha) after every pair. Any other set of
 outcome values works the same way: independent games are the trinomial 0, 1/2, 1.
 
+`MarginSprt` (below) tests the same hypotheses on point margins instead of ranks, through the
+normal model of a game's margin (`bot compare --statistic margin`).
+
 Pure functions, no I/O: tests/tournaments/test_sprt.py checks the error rates by simulation.
 """
 
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -165,3 +169,117 @@ class Sprt:
     def estimate(self) -> tuple[float, float, float]:
         """Elo, and the low and high ends of its 95% interval."""
         return estimate(self.counts, self.values)
+
+
+# --- The score-margin test (`bot compare`'s default statistic) -------------------------------
+#
+# An outcome is the mean point margin (NEW's score minus BASE's) of its games: a pair's two, or
+# one independent game. The hypotheses are about t = mu / sigma, NEW's expected margin in a game
+# in units of the margin's spread in a game (the normalised effect size), read as Elo through
+# the normal model of a game's margin: NEW wins a game when its margin is above 0, so with
+# margins N(mu, sigma^2) its expected score is Phi(t) and its logistic Elo score_to_elo(Phi(t))
+# (docs/bots.md "Did my change help?": how well that matches the wins, measured). sigma is the
+# spread of single games, which pairing does not change, so t means the same for pairs and for
+# independent games; what pairing changes is the spread of the outcome, which the test
+# estimates as it goes.
+#
+# The LLR is the normal one with the outcome's variance V taken as observed:
+# n (mu1 - mu0) (mean - (mu0 + mu1) / 2) / V, mu_k = t_k sigma (the approximation fishtest and
+# cutechess use for their normalised tests; with V profiled under each hypothesis instead, a
+# difference far beyond elo1 would take longer to accept than a small one). PRIOR_OUTCOMES
+# pseudo-outcomes of the spread unpaired games would have keep the first few outcomes from
+# deciding on a variance estimated from almost nothing (two identical bots' pairs can all have
+# margin 0: without them the first pair would decide).
+PRIOR_OUTCOMES = 4.0
+# No verdict before this many games: sigma, the unit of the hypotheses, is estimated from the
+# games themselves, and from a handful it can be far too small (simulation: tests/tournaments/
+# test_sprt.py; without it, independent games accepted the wrong hypothesis a fifth of the time).
+MIN_GAMES = 30
+MIN_SPREAD = 1.0  # points: a margin that never varies is taken to vary by one point
+
+
+def elo_to_effect(elo: float) -> float:
+    """The normalised margin effect t (expected margin over its spread) of a logistic Elo."""
+    return statistics.NormalDist().inv_cdf(elo_to_score(elo))
+
+
+def effect_to_elo(effect: float) -> float:
+    """The logistic Elo of a normalised margin effect t: the Elo of the score Phi(t)."""
+    return score_to_elo(statistics.NormalDist().cdf(effect))
+
+
+@dataclass
+class MarginSprt:
+    """A score-margin test as it goes: `add` one outcome's game margins at a time (a pair's
+    two, or an independent game's one); `verdict` says when it is decided. Running sums only,
+    so a long test costs nothing per outcome."""
+
+    settings: SprtSettings = field(default_factory=SprtSettings)
+    per: int = 2  # games an outcome holds: 2 for pairs, 1 for independent games
+    outcomes: int = 0
+    games: int = 0
+    sums: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])  # x, x^2, m, m^2
+    llr: float = 0.0
+
+    def add(self, margins: Sequence[float]) -> str | None:
+        """Count one outcome (its games' margins for NEW); the verdict if now decided."""
+        x = sum(margins) / len(margins)
+        self.outcomes += 1
+        self.games += len(margins)
+        self.sums[0] += x
+        self.sums[1] += x * x
+        self.sums[2] += sum(margins)
+        self.sums[3] += sum(m * m for m in margins)
+        self.llr = self._llr()
+        return self.verdict()
+
+    def spread(self) -> float:
+        """sigma: the spread of one game's margin, from every game counted (at least a point)."""
+        if self.games == 0:
+            return MIN_SPREAD
+        mean = self.sums[2] / self.games
+        return max(math.sqrt(max(self.sums[3] / self.games - mean * mean, 0.0)), MIN_SPREAD)
+
+    def _llr(self) -> float:
+        n, total, squares = self.outcomes, self.sums[0], self.sums[1]
+        sigma = self.spread()
+        mean = total / n
+        prior = PRIOR_OUTCOMES * sigma * sigma / self.per  # an unpaired outcome's variance
+        variance = (max(squares - n * mean * mean, 0.0) + prior) / (n + PRIOR_OUTCOMES)
+        mu0, mu1 = (elo_to_effect(e) * sigma for e in (self.settings.elo0, self.settings.elo1))
+        return n * (mu1 - mu0) * (mean - (mu0 + mu1) / 2) / variance
+
+    def verdict(self) -> str | None:
+        """ "H1" or "H0" once the LLR has left its bounds (after MIN_GAMES), else None."""
+        lower, upper = self.settings.bounds()
+        if self.games < MIN_GAMES:
+            return None
+        return "H1" if self.llr >= upper else "H0" if self.llr <= lower else None
+
+    def outcome_variance(self) -> float:
+        """The observed variance of an outcome (0 before two)."""
+        if self.outcomes < 2:
+            return 0.0
+        mean = self.sums[0] / self.outcomes
+        return max(self.sums[1] / self.outcomes - mean * mean, 0.0)
+
+    def correlation(self) -> float | None:
+        """How alike the games of an outcome are, from the spreads: 2 Var(pair) / sigma^2 - 1
+        (-1: a pair's margins cancel exactly, 0: like two unpaired games); None for
+        independent games or before two pairs."""
+        if self.per < 2 or self.outcomes < 2:
+            return None
+        return self.per * self.outcome_variance() / self.spread() ** 2 - 1.0
+
+    def estimate(self) -> tuple[float, float, float]:
+        """Elo, and the low and high ends of its 95% interval (via t and its standard error)."""
+        if self.outcomes == 0:
+            return 0.0, -ELO_CAP, ELO_CAP
+        sigma = self.spread()
+        effect = self.sums[0] / self.outcomes / sigma
+        half = Z95 * math.sqrt(self.outcome_variance() / self.outcomes) / sigma
+        return effect_to_elo(effect), effect_to_elo(effect - half), effect_to_elo(effect + half)
+
+    def mean_margin(self) -> float:
+        """NEW's mean margin in a game, in points."""
+        return self.sums[2] / self.games if self.games else 0.0

@@ -121,6 +121,7 @@ class TournamentConfig:
             options=self.options,
             seed=self.seed,
             clock=self.clock or "wall",
+            seeds_by_deal=self.schedule == "compare",  # duplicate pairs: tournaments/compare.py
         )
 
 

@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tournaments.arena import GameSettings, seed_key
 from tournaments.cli import app
 from tournaments.compare import CompareSpec, CompareTally, pair_games
-from tournaments.sprt import SprtSettings
+from tournaments.sprt import MIN_GAMES, SprtSettings
 from tournaments.store import SeatOutcome
+from tournaments.tournament import TournamentConfig
 
 KEYS = {"verdict", "llr", "bounds", "games", "pairs", "wins", "draws", "losses", "elo", "elo_ci"}
 
@@ -48,8 +50,39 @@ def test_pairs_swap_new_and_base_on_one_deal() -> None:
     assert len({s.index("new") for s in four}) == 4 == len({s.index("base") for s in four})
 
 
-def _seats(new_rank: int, base_rank: int) -> list[SeatOutcome]:
-    return [SeatOutcome("new", 0, new_rank), SeatOutcome("base", 0, base_rank)]
+def _seats(new_rank: int, base_rank: int, new_points: int = 0) -> list[SeatOutcome]:
+    return [SeatOutcome("new", new_points, new_rank), SeatOutcome("base", 0, base_rank)]
+
+
+def test_both_games_of_a_pair_give_each_seat_the_same_bot_seed() -> None:
+    games = pair_games(CompareSpec("new", "base"), [], 2, pair=3, first=6, seed=1)
+    shared = GameSettings(seed=1, seeds_by_deal=True)
+    assert seed_key(games[0], shared) == seed_key(games[1], shared) == "deal-3"
+    assert seed_key(games[0], GameSettings(seed=1)) != seed_key(games[1], GameSettings(seed=1))
+    assert TournamentConfig(entries=[], schedule="compare").settings().seeds_by_deal
+    assert not TournamentConfig(entries=[]).settings().seeds_by_deal
+
+
+def test_the_margin_statistic_decides_on_points() -> None:
+    # NEW ranks level with BASE every game (no wins: wdl sees nothing) but scores 10 more.
+    games = [
+        g for k in range(40) for g in pair_games(CompareSpec("new", "base"), [], 2, k, 2 * k, 1)
+    ]
+    tallies = {s: CompareTally(CompareSpec("new", "base", statistic=s)) for s in ("wdl", "margin")}
+    for tally in tallies.values():
+        for game in games:
+            tally.add(game, _seats(1, 1, new_points=10))
+    by_margin, by_ranks = tallies["margin"].result(), tallies["wdl"].result()
+    assert by_margin.verdict == "H1" and by_margin.games == MIN_GAMES  # none before MIN_GAMES
+    assert by_margin.margin == 10.0 and by_margin.statistic == "margin"
+    assert by_ranks.verdict != "H1" and by_ranks.wdl_elo == pytest.approx(0.0)
+    assert by_margin.to_json()["statistic"] == "margin" and by_ranks.to_json()["margin"] == 10.0
+
+
+def test_a_compare_stored_before_margins_reads_as_wdl() -> None:
+    stored = CompareSpec("new", "base").to_json()
+    del stored["statistic"]
+    assert CompareSpec.from_json(stored).statistic == "wdl"
 
 
 def test_the_tally_reads_pairs_in_order_and_stops_at_the_first_decision() -> None:
@@ -69,10 +102,13 @@ def test_the_tally_reads_pairs_in_order_and_stops_at_the_first_decision() -> Non
 
 
 @pytest.mark.slow
-def test_a_stronger_mcts_is_found_better(tmp_path: Path) -> None:
+@pytest.mark.parametrize("statistic", ["wdl", "margin"])
+def test_a_stronger_mcts_is_found_better(tmp_path: Path, statistic: str) -> None:
     code, out, err = compare(
         "mcts:iterations=200",
         "mcts:iterations=50",
+        "--statistic",
+        statistic,
         "--ruleset",
         "azul",
         "--seed",
@@ -89,7 +125,8 @@ def test_a_stronger_mcts_is_found_better(tmp_path: Path) -> None:
     )
     assert code == 0, err
     assert out["verdict"] == "H1" and out["llr"] >= out["bounds"][1] and out["elo"] > 100
-    assert KEYS <= set(out) and out["wins"] > out["losses"]
+    assert KEYS <= set(out) and out["wins"] > out["losses"] and out["statistic"] == statistic
+    assert out["margin"] > 0 and out["wdl_elo_ci"][0] < out["wdl_elo"] < out["wdl_elo_ci"][1]
 
 
 @pytest.mark.slow  # a sequential test to its end through the referee: `make test-slow`, run by CI
@@ -109,6 +146,10 @@ def test_a_bot_against_itself_is_not_found_better(tmp_path: Path) -> None:
     assert KEYS <= set(out) and out["verdict"] in ("H0", "inconclusive")
     assert out["new"] == "greedy-new" and out["base"] == "greedy-base"
     assert out["games"] == 2 * out["pairs"] <= 60 and out["llr"] < out["bounds"][1]
+    # Each seat keeps its bot seed over a pair: the twins play the same game twice, seats
+    # exchanged, so every pair is one win each and its two margins cancel exactly.
+    assert out["pair_outcomes"] == [0, 0, out["pairs"], 0, 0]
+    assert out["pair_correlation"] == -1.0 and out["margin"] == 0.0
     low, high = out["elo_ci"]
     assert low <= out["elo"] <= high
 
@@ -175,6 +216,7 @@ def test_three_players_with_fillers(tmp_path: Path) -> None:
         (["--alpha", "0.7"], "--alpha is a probability between 0 and 0.5"),
         (["--players", "3", "--fill", "grredy"], "unknown bot entry 'grredy'"),
         (["--ruleset", "chess"], "--ruleset 'chess' is not a ruleset"),
+        (["--statistic", "points"], "--statistic is one of wdl, margin, not 'points'"),
     ],
 )
 def test_bad_arguments_exit_2_saying_what_is_wrong(

@@ -38,22 +38,29 @@ def bench_compare(  # the benchmark's settings, each with a default
     max_games: Annotated[int, typer.Option(min=2, help="A test's budget of games.")] = 20000,
     ruleset: Annotated[str, typer.Option(help="Ruleset of the recorded games.")] = "azul",
     seed: Annotated[int, typer.Option(help="Seed of the deals and the draws.")] = 1,
+    statistic: Annotated[
+        str, typer.Option(help="What every arm's test decides on: wdl (ranks) or margin (points).")
+    ] = "wdl",
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
 ) -> None:
     """Games to a verdict of `bot compare`'s test with duplicate pairs against independent
-    games, and its error rates: NEW and BASE play --pairs duplicate pairs in this process,
-    then --tests sequential tests of each kind draw from those games (a bootstrap: the truth
-    is the recording's mean), and as many on the same games made symmetric (a bot against
-    itself: H1 at most at rate alpha). games_ratio is duplicate over independent.
+    games, and its error rates: NEW and BASE play --pairs duplicate pairs in this process
+    (seeded as bot compare seeds them), then --tests sequential tests of each kind draw from
+    those games (a bootstrap: the truth is the recording's mean), as many on BASE against
+    itself (H1 at most at rate alpha) and, for margins, on the pairs shifted to H0 exactly
+    (null). Every arm decides on --statistic; games_ratio is duplicate over independent.
 
     Example: [bold]azul-arena bench compare --pairs 100 --tests 1000 --json[/]
     """
     from tournaments.benchmarks.compare import record_pairs, run_arms, summarise
+    from tournaments.compare import STATISTICS
     from tournaments.sprt import SprtSettings
 
     settings = SprtSettings(elo0, elo1, alpha, beta)
     if settings.problems():
         fail("; ".join(settings.problems()))
+    if statistic not in STATISTICS:
+        fail(f"--statistic is one of {', '.join(STATISTICS)}, not {statistic!r}")
     check_ruleset(ruleset, 2)
     try:
         check_plays([new, base], ruleset)
@@ -67,8 +74,8 @@ def bench_compare(  # the benchmark's settings, each with a default
         pool = record_pairs(new, base, pairs, seed, ruleset, said(f"{new} vs {base}"))
         same = record_pairs(base, base, pairs, seed + 1, ruleset, said(f"{base} vs itself"))
         status.update(f"{4 * tests} simulated tests ...")
-        arms = run_arms(pool, same, settings, tests, max_games, random.Random(seed))
-    figures = summarise(pool, arms, settings)
+        arms = run_arms(pool, same, settings, tests, max_games, random.Random(seed), statistic)
+    figures = summarise(pool, arms, settings, statistic)
     figures.update({"new": new, "base": base, "ruleset": ruleset, "seed": seed})
     if as_json:
         print_json(figures)
@@ -78,8 +85,8 @@ def bench_compare(  # the benchmark's settings, each with a default
     )
     for column in ("world", "kind", "mean games", "median", "H1", "H0", "undecided"):
         table.add_column(column)
-    for world in ("different", "same"):
-        for kind, arm in figures[world].items():
+    for world in ("different", "same", "null"):
+        for kind, arm in figures.get(world, {}).items():
             table.add_row(
                 world,
                 kind,
@@ -92,5 +99,7 @@ def bench_compare(  # the benchmark's settings, each with a default
     console.print(table)
     console.print(
         f"games to a verdict, duplicate / independent: {figures['games_ratio']} (a bot against "
-        f"itself: {figures['same_games_ratio']}); variance ratio {figures['variance_ratio']}"
+        f"itself: {figures['same_games_ratio']}); variance ratio {figures['variance_ratio']} "
+        f"(statistic: {statistic}); pool {figures['pool_margin']:+} points a game "
+        f"(spread {figures['pool_margin_sd']}, {figures['pool_margin_elo']:+} Elo by margins)"
     )

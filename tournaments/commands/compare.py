@@ -86,6 +86,13 @@ def compare(  # a run's options, as tournament run has them
             help="3-4 players: the entry in the other seats (the same in both games of a pair)."
         ),
     ] = "greedy",
+    statistic: Annotated[
+        str,
+        typer.Option(
+            help="What the test decides on: wdl (who ranked higher) or margin (the points "
+            "between them; docs/bots.md 'Did my change help?')."
+        ),
+    ] = "wdl",
     ruleset: Annotated[str, typer.Option(help="Ruleset every game uses.")] = "azul",
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game: 2, 3 or 4.")] = 2,
     seed: Annotated[
@@ -127,7 +134,8 @@ def compare(  # a run's options, as tournament run has them
         typer.Option(
             "--json",
             help="One JSON object: verdict (H1|H0|inconclusive), llr, bounds, games, pairs, "
-            "wins, draws, losses, elo, elo_ci, pair_outcomes, games_played, db, seed.",
+            "wins, draws, losses, elo, elo_ci, pair_outcomes, games_played, statistic, margin, "
+            "margin_sd, pair_correlation, wdl_elo, wdl_elo_ci, db, seed.",
         ),
     ] = False,
     plain: Annotated[bool, typer.Option(help="Plain progress lines even on a terminal.")] = False,
@@ -143,12 +151,14 @@ def compare(  # a run's options, as tournament run has them
     Interrupted, it resumes when run again (the same store, the same deals). Exit codes: 0 H1
     accepted, 1 H0 accepted or undecided (or games failed: rerun), 2 bad arguments.
     """
-    from tournaments.compare import CompareSpec
+    from tournaments.compare import STATISTICS, CompareSpec
     from tournaments.sprt import SprtSettings
 
     settings = SprtSettings(elo0, elo1, alpha, beta)
     if settings.problems():
         fail("; ".join(settings.problems()))
+    if statistic not in STATISTICS:
+        fail(f"--statistic is one of {', '.join(STATISTICS)}, not {statistic!r}")
     if cluster is not None and workers is not None:
         fail("give --cluster (a running Dask scheduler) or --workers (a local cluster), not both")
     texts = entry_names(new, base, players, fill)
@@ -161,6 +171,7 @@ def compare(  # a run's options, as tournament run has them
         settings,
         max_games - max_games % 2,
         fill if players > 2 else None,
+        statistic,
     )
     remote = cluster_options(cluster, workers, concurrency, cluster_security)
     path = db or default_db(spec.new, spec.base)

@@ -72,7 +72,16 @@ def result_table(spec: CompareSpec, result: CompareResult, played: int) -> Table
     )
     table.add_row("LLR", Text.assemble(llr_bar(result.llr, result.bounds), f"  {result.llr:.2f}"))
     low, high = result.elo_ci
-    table.add_row("Elo", f"{result.elo:+.1f}  (95%: {low:+.1f} .. {high:+.1f})")
+    table.add_row(
+        "Elo", f"{result.elo:+.1f}  (95%: {low:+.1f} .. {high:+.1f}, by {result.statistic})"
+    )
+    rho = result.pair_correlation
+    table.add_row(
+        "margin",
+        f"{result.margin:+.1f} points a game (spread {result.margin_sd:.1f}"
+        + (f"; a pair's two margins correlate {rho:+.2f}" if rho is not None else "")
+        + ")",
+    )
     s = spec.settings
     table.add_row(
         "test",
