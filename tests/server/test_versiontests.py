@@ -103,7 +103,9 @@ def record_pair(contest: Contest, new: Version, won: bool) -> list[Game]:
     for g in pair:
         order = [s.version for s in g.seats.all()]
         ranks = [1 if (v.pk == new.pk) == won else 2 for v in order]
-        outcome = [SeatOutcome(v.entry_name, 10, r) for v, r in zip(order, ranks, strict=True)]
+        outcome = [
+            SeatOutcome(v.entry_name, 40 - 10 * r, r) for v, r in zip(order, ranks, strict=True)
+        ]
         results.record(g.pk, GameOutcome(seats=outcome, record={}, duration=1))
     return pair
 
@@ -175,6 +177,7 @@ class LadderVersionTests(TransactionTestCase):
         record_pair(self.contest, new, won=False)
         result = versiontests.tally(test)
         self.assertEqual((result.pairs, result.losses, result.wins), (1, 2, 0))
+        self.assertEqual(result.margin, -10.0, "the points too: 20 against 30 in each game")
 
 
 class SeatsAndVisibilityTests(TestCase):

@@ -108,10 +108,12 @@ def tally(test: VersionTest) -> CompareResult:
         if status == Game.FAILED:
             broken.add(seed)
     ranks: dict[int, list[SeatOutcome]] = {}
-    for game_id, version_id, rank in Seat.objects.filter(
+    for game_id, version_id, score, rank in Seat.objects.filter(
         game__version_test=test, game__status=Game.DONE
-    ).values_list("game_id", "version_id", "rank"):
-        ranks.setdefault(game_id, []).append(SeatOutcome(str(version_id), 0, rank or 0))
+    ).values_list("game_id", "version_id", "score", "rank"):
+        # The scores too: the tally reports NEW's point margin beside the ranks' verdict.
+        seat = SeatOutcome(str(version_id), score or 0, rank or 0)
+        ranks.setdefault(game_id, []).append(seat)
     number = 0
     for seed, ids in pairs.items():
         if seed in broken:
