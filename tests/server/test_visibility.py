@@ -372,6 +372,25 @@ class EveryUrl(TestCase):
         expected = {"anon": 401, "other": 403, "staff": 403, "member": 400}[viewer]
         self.assertEqual(answer.status_code, expected, answer.content)  # member: not oneself
 
+    def case_api_compare(self, s: Scene, viewer: str, client: Client) -> None:
+        self.page(client, "/api/compare", 405)
+        base = f"{s.opponent.name} v1"
+        answer = client.post(
+            "/api/compare",
+            {"participant": s.member.name, "base": base},
+            headers=self.api(s, viewer),
+        )
+        if viewer != "member":
+            expected = {"anon": 401, "other": 403, "staff": 403}[viewer]
+            self.assertEqual(answer.status_code, expected, answer.content)
+            return
+        # Against another team's version: its results, open only where the standings are.
+        self.assertEqual(answer.status_code, 400 if s.hidden else 201, answer.content)
+        if s.hidden:
+            self.assertIn("standings are hidden", answer.json()["error"])
+        else:
+            self.assertEqual(answer.json()["base"], base)
+
     def case_api_versions(self, s: Scene, viewer: str, client: Client) -> None:
         reply = client.get("/api/versions", headers=self.api(s, viewer))
         if viewer == "anon":
@@ -443,6 +462,11 @@ class BadValues(TestCase):
                 ("/api/token", {"username": "a", "password": "b", "name": long}, "name:"),
             ],
             "api_submit": [("/api/submit", {"participant": "not a name!"}, "participant:")],
+            "api_compare": [
+                ("/api/compare", {"version": "x"}, "version: Enter a whole number"),
+                ("/api/compare", {"base": "v1"}, "alice has no version that passed"),
+                ("/api/compare", {"participant": "../x"}, "participant:"),
+            ],
             "api_challenge": [
                 ("/api/challenge", {}, "opponents: This field is required"),
                 ("/api/challenge", {"opponents": "a b"}, "is not a participant"),

@@ -72,7 +72,7 @@ server_app = _group(
 )
 contest_app = _group(
     "Take part in a contest on a contest server: log in, submit your bot, see its versions and "
-    "logs, challenge others (docs/server.md)."
+    "logs, challenge others, compare your versions (docs/server.md)."
 )
 demo_app = _verb()
 match_app = _verb()

@@ -1,6 +1,7 @@
-"""`azul-arena contest login / submit / submissions / logs / challenge`: a participant taking
-part in a contest on a contest server, from their own machine (tournaments/server/client.py:
-plain HTTP, no Django). The organiser's side is `azul-arena server ...`.
+"""`azul-arena contest login / submit / submissions / logs / challenge / compare`: a participant
+taking part in a contest on a contest server, from their own machine
+(tournaments/server/client.py: plain HTTP, no Django). The organiser's side is
+`azul-arena server ...`.
 
 The verbs were top-level once (`azul-arena login`, ...); those spellings still work, hidden,
 and say where the verb moved."""
@@ -140,6 +141,59 @@ def challenge(
         f"{reply['challenges_left_today']} left today): {reply['url']}",
         highlight=False,
     )
+
+
+@participant_app.command("compare")
+def compare(
+    base: Annotated[
+        str | None,
+        typer.Argument(
+            help="the version to beat: 'NAME vN' (any participant's, where standings are "
+            "public), or 'vN' for your own (default: your previous version)"
+        ),
+    ] = None,
+    version: Annotated[
+        int | None, typer.Option("--version", help="your version tested (default: the active one)")
+    ] = None,
+    wait: Annotated[
+        bool, typer.Option("--wait", help="ask again every few seconds until the test decides")
+    ] = False,
+    server: Server = None,
+    participant: Annotated[
+        str | None, typer.Option("--participant", help="the team asking (default: yours)")
+    ] = None,
+    as_json: Json = False,
+) -> None:
+    """Did your change help? A sequential test of your version against another, in unrated
+    duplicate pairs the ladder plays when it has a slot free; each new version is tested
+    against the one before it without asking. Run it again to see the test as it forms.
+    Exit 0 when the test says better (H1), 1 otherwise (not better, or not decided yet).
+
+    Example: [bold]azul-arena contest compare v2 --wait --server http://localhost:8000[/]
+    """
+    import time
+
+    from tournaments.server import client
+
+    server = _server(server)
+    reply = _call(client.compare, server, base, version, participant)
+    shown = ""
+    while True:
+        if not as_json and reply["summary"] != shown:
+            shown = reply["summary"]
+            console.print(shown, highlight=False, markup=False)
+        if not (wait and reply["running"] and reply["verdict"] == "inconclusive"):
+            break
+        time.sleep(5)
+        reply = _call(client.compare, server, base, version, participant)
+    if as_json:
+        print_json(reply)
+    else:
+        console.print(
+            f"{reply['tests_left_today']} tests left to ask for today; the page: {reply['url']}",
+            highlight=False,
+        )
+    raise typer.Exit(Exit.OK if reply["verdict"] == "H1" else Exit.FAILED)
 
 
 @participant_app.command("submissions")

@@ -188,6 +188,15 @@ def challenge(server: str, opponents: list[str], participant: str | None = None)
     return request(server, "/api/challenge", fields=fields, token=saved_token(server))
 
 
+def compare(
+    server: str, base: str | None, version: int | None = None, participant: str | None = None
+) -> dict[str, Any]:
+    """Ask for a version test (or read the one that exists): `version` against `base`."""
+    given = {"base": base, "version": str(version) if version else None, "participant": participant}
+    fields = {k: v for k, v in given.items() if v}
+    return request(server, "/api/compare", fields=fields, token=saved_token(server))
+
+
 def versions(server: str) -> dict[str, Any]:
     return request(server, "/api/versions", token=saved_token(server))
 

@@ -74,6 +74,13 @@ class Contest(models.Model):
     challenge_quota = models.PositiveIntegerField(
         default=5, help_text="unranked challenge games per participant per day"
     )
+    version_test_games = models.PositiveIntegerField(
+        default=5000,
+        help_text="unrated games for version tests (v2 vs v1 in duplicate pairs), in all (0: none)",
+    )
+    compare_quota = models.PositiveIntegerField(
+        default=3, help_text="version tests a participant may ask for per day"
+    )
     visitors_may_play = models.BooleanField(
         default=False, help_text="visitors (not signed in) may play the bots in the browser"
     )

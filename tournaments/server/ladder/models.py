@@ -80,16 +80,58 @@ class Standing(models.Model):
         return self.mu - 3 * self.sigma
 
 
+class VersionTest(models.Model):
+    """NEW against BASE in duplicate pairs, unrated, in the ladder's spare capacity, until a
+    sequential test decides (`ladder.versiontests`). Automatic (a version that passed against
+    its predecessor) or asked for by a participant (`requested_by`)."""
+
+    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="version_tests")
+    new = models.ForeignKey(
+        "arena_submissions.Version", on_delete=models.CASCADE, related_name="tests_as_new"
+    )
+    base = models.ForeignKey(
+        "arena_submissions.Version", on_delete=models.CASCADE, related_name="tests_as_base"
+    )
+    requested_by = models.ForeignKey(
+        "arena_contests.Participant",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="version_tests",
+    )
+    created = models.DateTimeField(default=timezone.now)
+    max_games = models.PositiveIntegerField(default=1000)
+    # The hypotheses, kept with the test so its verdict never changes with the server's defaults.
+    elo0 = models.FloatField(default=0.0, help_text="H0: NEW is this many Elo better")
+    elo1 = models.FloatField(default=20.0, help_text="H1: NEW is this many Elo better")
+    # Empty while it runs; H1, H0 or inconclusive once it stopped scheduling games.
+    verdict = models.CharField(max_length=12, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+
+    def __str__(self) -> str:
+        return f"test {self.pk}"
+
+
 class Game(models.Model):
     SCHEDULED, DONE, FAILED = "scheduled", "done", "failed"
-    LADDER, CHALLENGE = "ladder", "challenge"
+    LADDER, CHALLENGE, TEST = "ladder", "challenge", "test"
     contest = models.ForeignKey(
         Contest, null=True, blank=True, on_delete=models.CASCADE, related_name="games"
     )
     kind = models.CharField(
         max_length=10,
         default=LADDER,
-        choices=[(LADDER, "ranked ladder game"), (CHALLENGE, "challenge (never rated)")],
+        choices=[
+            (LADDER, "ranked ladder game"),
+            (CHALLENGE, "challenge (never rated)"),
+            (TEST, "version test (never rated)"),
+        ],
+    )
+    version_test = models.ForeignKey(
+        "VersionTest", null=True, blank=True, on_delete=models.CASCADE, related_name="games"
     )
     requested_by = models.ForeignKey(
         "arena_contests.Participant",

@@ -32,18 +32,22 @@ def schedule(
     kind: str = Game.LADDER,
     requested_by: Any = None,
     worker: str = "",
+    seed: int | None = None,
+    version_test: Any = None,
 ) -> Game:
-    """A new game row with its seats and deal seed, written before it is played."""
+    """A new game row with its seats and deal seed (a new one unless given: the two games of a
+    version test's duplicate pair share theirs), written before it is played."""
     with transaction.atomic():
         game = Game.objects.create(
             contest=contest,
             kind=kind,
             requested_by=requested_by,
             worker=worker,
+            version_test=version_test,
             ruleset=contest.ruleset,
             time_per_move=contest.time_per_move,
             options=contest.options(),
-            seed=secrets.randbelow(2**31),
+            seed=secrets.randbelow(2**31) if seed is None else seed,
         )
         Seat.objects.bulk_create(
             [Seat(game=game, seat=i, version=v) for i, v in enumerate(versions)]

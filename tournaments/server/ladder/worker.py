@@ -51,7 +51,15 @@ from tournaments.runner import StopRun
 from tournaments.schedule import ScheduledGame
 from tournaments.server.contests.lifecycle import LifecycleError
 from tournaments.server.contests.models import Contest
-from tournaments.server.ladder import analyses, coordination, final, lifecycle, logs, results
+from tournaments.server.ladder import (
+    analyses,
+    coordination,
+    final,
+    lifecycle,
+    logs,
+    results,
+    versiontests,
+)
 from tournaments.server.ladder.matchmaking import Candidate, pick_game
 from tournaments.server.ladder.models import Game, Seat
 from tournaments.server.ladder.standings import active_versions
@@ -241,7 +249,10 @@ class LadderWorker:
                 return None
             chosen, versions = self._match(contest, by_game, waiting)
             if chosen is None:
-                return None
+                # A slot that would idle plays a version test (v2 vs v1, unrated) instead.
+                taken = set(busy).union(playing, *by_game.values())
+                spare = versiontests.next_game(contest, taken, self.name, self.rng)
+                return None if spare is None else _next_of(*spare)
             seated = [versions[c.version] for c in chosen]
             game = results.schedule(contest, seated, worker=self.name)
             return _next_of(game, seated)

@@ -109,6 +109,14 @@ class ActingForm(forms.Form):
     participant = forms.SlugField(max_length=64, required=False)
 
 
+class ApiCompareForm(ActingForm):
+    """A version test: `version` of the participant (empty: its active one) against `base`
+    ('ann v3', or 'v2' for its own; empty: its predecessor, the automatic test)."""
+
+    base = forms.CharField(max_length=100, required=False)
+    version = forms.IntegerField(min_value=1, required=False)
+
+
 class ApiChallengeForm(ActingForm):
     opponents = forms.CharField(max_length=1000)
 

@@ -38,5 +38,6 @@ urlpatterns = [
     path("api/submit", views.api_submit, name="api_submit"),
     path("api/versions", views.api_versions, name="api_versions"),
     path("api/challenge", views.api_challenge, name="api_challenge"),
+    path("api/compare", views.api_compare, name="api_compare"),
     path("api/games/<int:game_id>/logs", views.api_logs, name="api_logs"),
 ]

@@ -29,6 +29,7 @@ from tournaments.server.visibility import is_organiser, results_open
 from tournaments.server.web.forms import (
     ActingForm,
     ApiChallengeForm,
+    ApiCompareForm,
     ApiTokenForm,
     ChallengeForm,
     PinForm,
@@ -247,10 +248,20 @@ def version_page(request: HttpRequest, name: str, number: int) -> HttpResponse:
     version = get_object_or_404(Version, participant=who, number=number)
     private = Version.objects.private_to(request.user).filter(pk=version.pk).exists()
     lines = marked_lines(version.log_tail) if private else []
+    from tournaments.server.ladder.versiontests import tests_of
+
+    tests = tests_of(version, request.user)
     return render(
         request,
         "web/version.html",
-        {"who": who, "version": version, "private": private, "log_lines": lines},
+        {
+            "who": who,
+            "version": version,
+            "private": private,
+            "log_lines": lines,
+            "tests": tests,
+            "testing": any(t.running for t in tests),
+        },
     )
 
 
@@ -497,6 +508,39 @@ def api_challenge(request: HttpRequest) -> JsonResponse:
             "challenges_left_today": max(0, quota - used_today(who)),
         },
         status=201,
+    )
+
+
+@csrf_exempt
+@require_POST
+def api_compare(request: HttpRequest) -> JsonResponse:
+    """A version test of the participant's version against another (`versiontests.request`):
+    asked for (201), or as it stands when it exists (200)."""
+    from tournaments.server.ladder import versiontests
+
+    acting = _acting_for(request, "ask for version tests")
+    if isinstance(acting, JsonResponse):
+        return acting
+    user, who = acting
+    form = ApiCompareForm(request.POST)
+    if not form.is_valid():
+        return _refuse(form_errors(form), 400)
+    asked = versiontests.used_today(who)
+    try:
+        test = versiontests.request(
+            who, form.cleaned_data["base"] or None, form.cleaned_data["version"], user
+        )
+    except versiontests.CompareError as exc:
+        return _refuse(str(exc), 400)
+    used = versiontests.used_today(who)
+    url = reverse("version", args=[test.test.new.participant.name, test.test.new.number])
+    return JsonResponse(
+        {
+            **test.to_json(),
+            "url": request.build_absolute_uri(url),
+            "tests_left_today": max(0, Contest.of(who).compare_quota - used),
+        },
+        status=201 if used > asked else 200,
     )
 
 
