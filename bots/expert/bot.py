@@ -66,11 +66,19 @@ class ExpertBot(sdk.Bot):
     solver_table_size = 100_000  # positions kept between the exact searches of a round (~50 MB)
 
     parameters: ClassVar[dict[str, str]] = {
-        "iterations": "simulations per move, whatever the clock"
+        "iterations": "simulations per move, whatever the clock",
+        "percent": "share of the usual thinking time to use (25: a quarter of mcts's)",
     }
 
-    def __init__(self, seed: int | None = None, iterations: int | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, iterations: int | None = None, percent: int = 100
+    ) -> None:
         super().__init__()
+        if not 0 < percent <= 100:
+            raise ValueError(f"percent={percent}: give a share of the thinking time, 1 to 100")
+        # `expert:percent=25` thinks a quarter of what it would (and of mcts's, which takes the
+        # same share of the clock): the strength at less time, measured with `bench strength`.
+        self.percent = percent
         if seed is not None:
             self.rng.seed(seed)  # the referee reseeds it at each game start
         # A fixed budget (`expert:iterations=400`): this many simulations a move, and an exact
@@ -99,9 +107,8 @@ class ExpertBot(sdk.Bot):
         self.simulations, self.solver_nodes, self.solved = 0, 0, False
         if len(moves) == 1:
             return moves[0]
-        fixed = self.iterations
         start = time.monotonic()
-        deadline = start + self.clock.budget(0.95 if fixed else 0.6)
+        deadline = start + self.budget()
         gc.disable()  # no reference cycles are made: nothing for the collector to find
         try:
             move = self._solve(state, start, deadline)
@@ -111,6 +118,11 @@ class ExpertBot(sdk.Bot):
             return move
         finally:
             gc.enable()
+
+    def budget(self) -> float:
+        """Seconds to think about this move: mcts's share of the clock (a fixed budget nearly
+        all of it: it rarely needs it), times `percent`."""
+        return self.clock.budget(0.95 if self.iterations else 0.6) * self.percent / 100
 
     def _solve(self, state: Any, start: float, deadline: float) -> Any:
         """The exact search's move, or None when the rest of the round does not fit: in its

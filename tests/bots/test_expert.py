@@ -269,3 +269,17 @@ def test_the_exact_search_is_tried_only_where_its_estimate_fits() -> None:
         game.push(move)
     assert solved >= 10
     assert tried == solved
+
+
+def test_expert_thinks_the_share_of_its_time_it_is_given() -> None:
+    """`expert:percent=25` (the quarter-time measurement's bot) budgets a quarter of what
+    `expert` does on the same clock; a share outside 1-100 is refused with what to give."""
+    from sdk.run import load_bot
+
+    quarter = load_bot("bots.expert:ExpertBot?percent=25")
+    whole = ExpertBot()
+    quarter.clock = whole.clock = Clock(move_time=1.0)
+    assert isinstance(quarter, ExpertBot)
+    assert quarter.budget() == pytest.approx(whole.budget() / 4, rel=0.05)
+    with pytest.raises(ValueError, match="1 to 100"):
+        ExpertBot(percent=0)
