@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import sdk
-from bots.expert.solver import OutOfBudget, RoundSolver, tiles_left
+from bots.expert.solver import OutOfBudget, RoundSolver, estimated_nodes, tiles_left
 from bots.expert.tree import Node, RoundTree
 from bots.expert.values import is_classic_engine, ranked_moves
 from bots.mcts_bot import reused_root
@@ -58,16 +58,27 @@ class ExpertBot(sdk.Bot):
     samples = 8  # Summer Pavilion: orders of the bag the simulations draw refills from
     # Classic: the exact search is tried with at most this many tiles left on the table (by
     # players: 3 players make the widest trees for their tiles, max^n cannot prune) ...
-    solve_tiles: ClassVar[dict[int, int]] = {2: 12, 3: 10, 4: 12}
+    solve_tiles: ClassVar[dict[int, int]] = {2: 16, 3: 12, 4: 14}
     solve_nodes = 20  # ... and, at a fixed budget, within this many positions per simulation
+    # ... and only when `solver.estimated_nodes` times this margin fits its node budget (the
+    # estimate's error is about a factor of 2): a failed attempt's time is lost to the tree.
+    solve_margin = 2.0
     solver_table_size = 100_000  # positions kept between the exact searches of a round (~50 MB)
 
     parameters: ClassVar[dict[str, str]] = {
-        "iterations": "simulations per move, whatever the clock"
+        "iterations": "simulations per move, whatever the clock",
+        "percent": "share of the usual thinking time to use (25: a quarter of mcts's)",
     }
 
-    def __init__(self, seed: int | None = None, iterations: int | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, iterations: int | None = None, percent: int = 100
+    ) -> None:
         super().__init__()
+        if not 0 < percent <= 100:
+            raise ValueError(f"percent={percent}: give a share of the thinking time, 1 to 100")
+        # `expert:percent=25` thinks a quarter of what it would (and of mcts's, which takes the
+        # same share of the clock): the strength at less time, measured with `bench strength`.
+        self.percent = percent
         if seed is not None:
             self.rng.seed(seed)  # the referee reseeds it at each game start
         # A fixed budget (`expert:iterations=400`): this many simulations a move, and an exact
@@ -76,6 +87,9 @@ class ExpertBot(sdk.Bot):
         self.simulations = 0  # of the last decision
         self.solved = False  # whether the last decision was the exact search's
         self.solver_nodes = 0  # positions the last decision's exact search visited (0: none)
+        # The exact search's positions per second of the clock, as measured on this machine
+        # (its load included): what a time budget buys. A cautious start, then a running mean.
+        self.solver_rate = 30_000.0
         self.tree: tuple[Any, Node] | None = None  # (position, node) after the last move
         self.unsolved = (-1, 0)  # (round, tiles left) where the exact search did not fit
         # The exact search's solved positions of this round (round, table): an attempt that
@@ -93,9 +107,8 @@ class ExpertBot(sdk.Bot):
         self.simulations, self.solver_nodes, self.solved = 0, 0, False
         if len(moves) == 1:
             return moves[0]
-        fixed = self.iterations
         start = time.monotonic()
-        deadline = start + self.clock.budget(0.95 if fixed else 0.6)
+        deadline = start + self.budget()
         gc.disable()  # no reference cycles are made: nothing for the collector to find
         try:
             move = self._solve(state, start, deadline)
@@ -105,6 +118,11 @@ class ExpertBot(sdk.Bot):
             return move
         finally:
             gc.enable()
+
+    def budget(self) -> float:
+        """Seconds to think about this move: mcts's share of the clock (a fixed budget nearly
+        all of it: it rarely needs it), times `percent`."""
+        return self.clock.budget(0.95 if self.iterations else 0.6) * self.percent / 100
 
     def _solve(self, state: Any, start: float, deadline: float) -> Any:
         """The exact search's move, or None when the rest of the round does not fit: in its
@@ -119,13 +137,19 @@ class ExpertBot(sdk.Bot):
             failed_round == state.round and tiles >= failed_tiles
         ):
             return None
-        nodes = 10**9 if self.iterations is None else self.solve_nodes * self.iterations
         until = start + (deadline - start) / 3
+        if self.iterations is None:
+            nodes, affordable = 10**9, self.solver_rate * (until - time.monotonic())
+        else:
+            nodes = affordable = self.solve_nodes * self.iterations
+        if estimated_nodes(state) * self.solve_margin > affordable:
+            return None  # the tree is the better use of this move's time
         table_round, table = self.solver_table
         if table_round != state.round or len(table) > self.solver_table_size:
             table = {}  # another round's positions never come again
         self.solver_table = (state.round, table)
         solver = RoundSolver(state.turn, nodes, until, PARAMS["classic"].scale, table)
+        began = time.monotonic()
         try:
             move = solver.best_move(state)
         except OutOfBudget:
@@ -133,8 +157,15 @@ class ExpertBot(sdk.Bot):
             return None
         finally:
             self.solver_nodes = solver.nodes
+            self._measure_rate(solver.nodes, time.monotonic() - began)
         self.tree = None
         return move
+
+    def _measure_rate(self, nodes: int, seconds: float) -> None:
+        """Fold one exact search's positions per second into `solver_rate` (searches too
+        short for the clock to tell are left out)."""
+        if nodes >= 200 and seconds > 0.002:
+            self.solver_rate += 0.3 * (nodes / seconds - self.solver_rate)
 
     def _grow(self, state: Any, deadline: float) -> Any:
         """The tree's move: simulations until the deadline or the fixed budget."""

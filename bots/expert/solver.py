@@ -11,6 +11,7 @@ order). The leaves are the round's end valued as the tree's are (`values.leaf_va
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -159,3 +160,25 @@ def tiles_left(state: Any) -> int:
     on_factories = sum((code >> (3 * c)) & 7 for code in state._factories if code for c in range(5))
     centre = state._centre
     return on_factories + sum((centre >> (8 * c)) & 255 for c in range(5))
+
+
+# log(nodes) ~ a + b * log(the product of the candidates' numbers along the greedy line),
+# fitted on positions of classic rounds with 5-16 tiles left, solved from a fresh table:
+# 2 players (alpha-beta) 218 positions, residual sd 0.69 (a factor of 2); 3 players (max^n,
+# no cuts: about the product itself) 48 positions, sd 0.73; 4 players 30 positions, sd 0.77.
+_SIZE_FIT = {2: (1.10, 0.69), 3: (0.40, 1.04), 4: (0.37, 1.00)}
+
+
+def estimated_nodes(state: Any) -> float:
+    """About how many positions `RoundSolver` visits to solve the rest of this classic round
+    from nothing: from the product of the candidates' numbers along the line the solver
+    searches first (each seat's best immediate gain), a few dozen positions' work. Cheap
+    enough to ask at every move, so that an exact search is only tried when it will likely
+    fit, and a failed one (its time lost to the tree) is rare."""
+    game, round_no, log_product = state.copy(), state.round, 0.0
+    while game.round == round_no and not game.is_over():
+        moves = _ordered(game)
+        log_product += math.log(len(moves))
+        game.push(moves[0])
+    a, b = _SIZE_FIT[min(max(state.players, 2), 4)]
+    return math.exp(a + b * log_product)

@@ -246,3 +246,40 @@ def test_an_exact_search_that_ran_out_leaves_its_solved_positions_to_the_next() 
     again = RoundSolver(game.turn, 10**7, far, 6.0, table)
     assert again.best_move(game) == best
     assert again.nodes < fresh.nodes
+
+
+def test_the_exact_search_is_tried_only_where_its_estimate_fits() -> None:
+    """A failed exact attempt's time is lost to the tree: at a fixed budget (20 positions a
+    simulation) a whole game's attempts all finish, and the round ends are still solved. Tried
+    on tiles left alone, 8 of 27 attempts of this game ran out."""
+    from bots.expert.solver import estimated_nodes
+
+    game = new_game("azul", players=2, seed=0)
+    bot = ExpertBot(seed=0, iterations=30)
+    bot.on_game_start(sdk.GameInfo("g", "azul", 2, 0))
+    tried = solved = 0
+    while not game.is_over():
+        move = bot.choose_move(game.copy())
+        tried += bot.solver_nodes > 0
+        solved += bot.solved
+        if bot.solver_nodes:
+            # The estimate is the right size: within a factor of 8 of the search it stands for
+            # (the table of earlier attempts of the round only makes the search smaller).
+            assert bot.solver_nodes <= 8 * estimated_nodes(game)
+        game.push(move)
+    assert solved >= 10
+    assert tried == solved
+
+
+def test_expert_thinks_the_share_of_its_time_it_is_given() -> None:
+    """`expert:percent=25` (the quarter-time measurement's bot) budgets a quarter of what
+    `expert` does on the same clock; a share outside 1-100 is refused with what to give."""
+    from sdk.run import load_bot
+
+    quarter = load_bot("bots.expert:ExpertBot?percent=25")
+    whole = ExpertBot()
+    quarter.clock = whole.clock = Clock(move_time=1.0)
+    assert isinstance(quarter, ExpertBot)
+    assert quarter.budget() == pytest.approx(whole.budget() / 4, rel=0.05)
+    with pytest.raises(ValueError, match="1 to 100"):
+        ExpertBot(percent=0)
