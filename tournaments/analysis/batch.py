@@ -122,7 +122,7 @@ async def _on_cluster(
         where = {future.key: k for k, future in enumerate(futures)}
         decisions: list[Decision | None] = [None] * len(futures)
         done = 0
-        async for future in as_completed(futures):
+        async for future in as_completed(futures):  # type: ignore[no-untyped-call]
             decisions[where[future.key]] = await future
             done += 1
             report(done, len(todo))
