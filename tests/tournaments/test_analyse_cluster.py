@@ -79,5 +79,5 @@ def test_a_cluster_that_cannot_be_used_says_what_to_do(game_file: Path) -> None:
     plain = analyse(str(game_file), "--cluster", "tcp://127.0.0.1:1", "--cluster-security", ".")
     assert plain.exit_code == 2 and "tls://" in plain.output
     uncertified = analyse(str(game_file), "--cluster", "tls://127.0.0.1:1")
-    assert uncertified.exit_code == 1 and "Traceback" not in uncertified.output
+    assert uncertified.exit_code == 2 and "Traceback" not in uncertified.output
     assert "--cluster-security" in uncertified.output

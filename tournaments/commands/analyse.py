@@ -224,8 +224,8 @@ def analyse_cmd(
     A term's games on the class's Dask cluster: [bold]azul-arena replay analyse games/*.json
     -o analysed/ --cluster tls://head:8786 --cluster-security certs/[/]
 
-    Exit codes: 0 analysed, 1 a record that does not replay or a cluster that cannot be used,
-    2 bad arguments.
+    Exit codes: 0 analysed, 1 a record that does not replay, 2 bad arguments (or a cluster
+    that cannot be used, as for `tournament run`).
     """
     from referee.engine import EngineError, RecordError
     from tournaments.analysis.batch import analyse_games
@@ -252,8 +252,8 @@ def analyse_cmd(
                 records, budget, seed, seats, workers,
                 lambda done, total: progress.update(task, completed=done, total=total), remote,
             )  # fmt: skip
-    except ClusterError as exc:
-        fail(str(exc), Exit.FAILED)
+    except ClusterError as exc:  # nothing analysed: as `tournament run` says it
+        fail(str(exc))
     except (RecordError, EngineError, NotImplementedError, ValueError) as exc:
         fail(f"cannot analyse this game: {exc}", Exit.FAILED)
     if output is not None:
