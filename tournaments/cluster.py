@@ -406,6 +406,24 @@ async def _connect(options: ClusterOptions) -> AsyncIterator[Any]:
         yield client
 
 
+@contextlib.asynccontextmanager
+async def cluster_client(options: ClusterOptions) -> AsyncIterator[Any]:
+    """An asynchronous Dask client for `options` once a worker is there (the LocalCluster
+    started and ended with it): the tournaments' games, and work that needs no bot such as the
+    analysis of games (tournaments/analysis/batch.py). `ClusterError` says what is wrong."""
+    _require_dask()
+    async with _connect(options) as client:
+        try:
+            await client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+        except TimeoutError:
+            raise ClusterError(
+                f"the Dask scheduler at {options.address} has no worker after "
+                f"{CONNECT_TIMEOUT:.0f} s; start some with `dask worker "
+                f"{options.address}`"
+            ) from None
+        yield client
+
+
 def _failure(exc: BaseException) -> str:
     text = str(exc) or type(exc).__name__
     return text if text.startswith("worker ") else f"{type(exc).__name__}: {text}"
@@ -438,15 +456,7 @@ async def cluster_player(
     key = run_key(portable, settings, isolation)
     bot_env = tuple(sorted(resolve_env(settings.bot_env).items()))  # this machine's values
     where = options.address or f"a LocalCluster of {options.workers} worker(s)"
-    async with _connect(options) as client:
-        try:
-            await client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
-        except TimeoutError:
-            raise ClusterError(
-                f"the Dask scheduler at {options.address} has no worker after "
-                f"{CONNECT_TIMEOUT:.0f} s; start some with `dask worker "
-                f"{options.address}`"
-            ) from None
+    async with cluster_client(options) as client:
         await client.register_plugin(ArenaPlugin(), name="azul-arena")
         workers = await _describe_workers(client)
         pool = _Pool(client, data, where)

@@ -13,7 +13,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from tournaments.analysis.engine import DEFAULT_BUDGET
-from tournaments.commands.common import Exit, console, err_console, fail, print_json
+from tournaments.commands.common import (
+    Exit,
+    cluster_options,
+    console,
+    err_console,
+    fail,
+    print_json,
+)
 from tournaments.commands.groups import replay_app
 from tournaments.commands.replay import DbOpt, read_game
 
@@ -162,6 +169,24 @@ def analyse_cmd(
     workers: Annotated[
         int, typer.Option(min=1, help="Processes sharing the decisions (the same results).")
     ] = 1,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            metavar="tls://HOST:8786",
+            help="Value the decisions on this Dask scheduler's workers (docs/cluster.md; the "
+            "same results).",
+        ),
+    ] = None,
+    cluster_security: Annotated[
+        Path | None,
+        typer.Option(
+            "--cluster-security",
+            metavar="DIR",
+            help="Mutual TLS with a tls:// scheduler: DIR holds ca.pem, client.pem and client.key "
+            "(default: Dask's configuration).",
+        ),
+    ] = None,
     output: Annotated[
         Path | None,
         typer.Option(
@@ -196,11 +221,19 @@ def analyse_cmd(
     Several games of a tournament, kept for its report: [bold]azul-arena replay analyse
     --db t.db --game p0-g1 --game p0-g2 --workers 2 --save[/]
 
-    Exit codes: 0 analysed, 1 a record that does not replay, 2 bad arguments.
+    A term's games on the class's Dask cluster: [bold]azul-arena replay analyse games/*.json
+    -o analysed/ --cluster tls://head:8786 --cluster-security certs/[/]
+
+    Exit codes: 0 analysed, 1 a record that does not replay, 2 bad arguments (or a cluster
+    that cannot be used, as for `tournament run`).
     """
     from referee.engine import EngineError, RecordError
     from tournaments.analysis.batch import analyse_games
+    from tournaments.cluster import ClusterError
 
+    if cluster is not None and workers > 1:
+        fail("give --cluster (a Dask scheduler's workers) or --workers (processes here), not both")
+    remote = cluster_options(cluster, None, 1, cluster_security)
     if save and db is None:
         fail("--save keeps the analysis in a tournament database: it goes with --db FILE --game ID")
     games = _games(files, db, game)
@@ -217,8 +250,10 @@ def analyse_cmd(
         with progress:
             blocks = analyse_games(
                 records, budget, seed, seats, workers,
-                lambda done, total: progress.update(task, completed=done, total=total),
+                lambda done, total: progress.update(task, completed=done, total=total), remote,
             )  # fmt: skip
+    except ClusterError as exc:  # nothing analysed: as `tournament run` says it
+        fail(str(exc))
     except (RecordError, EngineError, NotImplementedError, ValueError) as exc:
         fail(f"cannot analyse this game: {exc}", Exit.FAILED)
     if output is not None:
