@@ -105,9 +105,10 @@ def bench_compare(  # the benchmark's settings, each with a default
     )
     low, high = figures["pool_elo_interval"]
     m_low, m_high = figures["pool_margin_elo_interval"]
+    rho = {k: "n/a" if v is None else v for k, v in figures.items() if "correlation" in k}
     console.print(
         f"pool Elo 95% interval {low:+} to {high:+} by ranks, {m_low:+} to {m_high:+} by "
         f"margins (the difference is resolved if low > 0); a pair's two games correlate "
-        f"{figures['pair_correlation_wdl']} by ranks, {figures['pair_correlation_margin']} "
+        f"{rho['pair_correlation_wdl']} by ranks, {rho['pair_correlation_margin']} "
         f"by margins"
     )
