@@ -39,6 +39,7 @@ from tournaments.sprt import (
     SprtSettings,
     effect_to_elo,
     elo_to_effect,
+    estimate,
     pair_index,
     score_to_elo,
 )
@@ -129,6 +130,33 @@ def shifted(pool: list[Pair], effect: float) -> list[Pair]:
     return [((a, m1 + shift), (b, m2 + shift)) for (a, m1), (b, m2) in pool]
 
 
+def pair_correlation(values: list[tuple[float, float]]) -> float | None:
+    """How alike a pair's two games are: the Pearson correlation of the first game's value
+    with the second's over the pairs (+1: the same outcome twice, 0: like two unrelated games,
+    -1: they cancel); None when either game never varies. The games are centred on their own
+    seat's mean, so the first mover's edge alone does not read as likeness."""
+    firsts, seconds = [a for a, _ in values], [b for _, b in values]
+    if len(values) < 2 or len(set(firsts)) < 2 or len(set(seconds)) < 2:
+        return None
+    return round(statistics.correlation(firsts, seconds), 3)
+
+
+def pool_intervals(pool: list[Pair]) -> dict[str, list[float]]:
+    """The recording's Elo 95% intervals, by pairs' ranks (pentanomial) and by margins (the
+    estimates `bot compare` prints): a small difference is resolved only if low is above 0."""
+    counts = [0] * 5
+    margins = MarginSprt(per=2)
+    for (a, m1), (b, m2) in pool:
+        counts[pair_index(a, b)] += 1
+        margins.add([m1, m2])
+    _, low, high = estimate(counts, PAIR_VALUES)
+    _, m_low, m_high = margins.estimate()
+    return {
+        "pool_elo_interval": [round(low, 1), round(high, 1)],
+        "pool_margin_elo_interval": [round(m_low, 1), round(m_high, 1)],
+    }
+
+
 def _one_game(rng: random.Random, games: list[Game]) -> tuple[Game]:
     return (rng.choice(games),)
 
@@ -212,6 +240,9 @@ def summarise(
         else 0.0,
         "variance_ratio_wdl": by_score,
         "variance_ratio_margin": by_margin,
+        "pair_correlation_wdl": pair_correlation([(a, b) for (a, _), (b, _) in pool]),
+        "pair_correlation_margin": pair_correlation([(a, b) for (_, a), (_, b) in pool]),
+        **pool_intervals(pool),
     }
     if "null_duplicate" in arms:
         figures["null"] = {

@@ -103,3 +103,12 @@ def bench_compare(  # the benchmark's settings, each with a default
         f"(statistic: {statistic}); pool {figures['pool_margin']:+} points a game "
         f"(spread {figures['pool_margin_sd']}, {figures['pool_margin_elo']:+} Elo by margins)"
     )
+    low, high = figures["pool_elo_interval"]
+    m_low, m_high = figures["pool_margin_elo_interval"]
+    rho = {k: "n/a" if v is None else v for k, v in figures.items() if "correlation" in k}
+    console.print(
+        f"pool Elo 95% interval {low:+} to {high:+} by ranks, {m_low:+} to {m_high:+} by "
+        f"margins (the difference is resolved if low > 0); a pair's two games correlate "
+        f"{rho['pair_correlation_wdl']} by ranks, {rho['pair_correlation_margin']} "
+        f"by margins"
+    )
