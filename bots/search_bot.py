@@ -76,14 +76,18 @@ class SearchBot(sdk.Bot):
     max_depth = 12
 
     parameters: ClassVar[dict[str, str]] = {
-        "depth": "plies searched per move, whatever the clock (iterative deepening stops there)"
+        "depth": "plies searched per move, whatever the clock (iterative deepening stops there)",
+        "root": f"moves searched at the root (default {root_width}): a small change to test "
+        "with `bot compare`",
     }
 
-    def __init__(self, depth: int | None = None) -> None:
+    def __init__(self, depth: int | None = None, root: int | None = None) -> None:
         super().__init__()
         # A fixed budget (`search:depth=3`): that depth every move, the same moves at any load;
         # the clock only stops a search that would otherwise time out.
         self.depth = depth
+        if root is not None:
+            self.root_width = root
         self.deadline = 0.0
         self.depth_reached = 0
         self.iteration = 0  # the depth of the search under way

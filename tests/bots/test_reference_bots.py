@@ -218,3 +218,16 @@ def test_search_values_a_position_against_the_mean_of_its_opponents() -> None:
     bot.me = 1
     assert bot._value([10.0, 20.0, 4.0, 7.0]) == 20.0 - 7.0
     assert bot._value([10.0, 20.0]) == 10.0  # two players: my lead
+
+
+def test_search_s_root_width_is_a_parameter_for_small_change_tests() -> None:
+    # `search:depth=2,root=6`: the small change docs/bots.md measures version tests on.
+    from referee.launcher import builtin_target
+    from sdk.run import load_bot
+
+    narrow = load_bot(builtin_target("search:depth=2,root=6") or "")
+    assert isinstance(narrow, SearchBot)
+    assert (narrow.depth, narrow.root_width) == (2, 6)
+    assert SearchBot().root_width == 16  # the class's own width is untouched
+    game = new_game("azul", players=2, seed=5)
+    assert narrow.choose_move(game) in game.legal_moves()
