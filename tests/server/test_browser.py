@@ -52,6 +52,7 @@ def until(driver: Any, url: str, check: Any, timeout: float, what: str) -> None:
     raise AssertionError(f"timed out waiting for {what}; the page:\n{driver.page_source[:3000]}")
 
 
+@pytest.mark.slow  # a whole run of real servers and workers (CI runs it)
 def test_sign_up_upload_validate_play_watch_and_read_the_log(browser: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait

@@ -10,6 +10,8 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.server.test_cli import ROOT, cli, env, query, start, wait_for
 
 SETUP = """
@@ -35,6 +37,7 @@ for name, bot in (('zoe', 'random'), ('rival', 'greedy')):
 """
 
 
+@pytest.mark.slow  # a whole run of real servers and workers (CI runs it)
 def test_a_challenge_from_the_command_line_is_played_unranked(tmp_path: Path) -> None:
     home = tmp_path / "contest"
     init = cli(tmp_path, "server", "init", "--home", str(home), "--time-per-move", "0.1")

@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.server.test_cli import cli
 
 
+@pytest.mark.slow  # a whole run of real servers and workers (CI runs it)
 def test_a_contest_and_a_class_from_the_command_line(tmp_path: Path) -> None:
     home = ["--home", str(tmp_path / "course")]
     _create_and_set(tmp_path, home)

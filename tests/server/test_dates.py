@@ -12,6 +12,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.server.test_cli import CLI, ROOT, database_env, database_query
 from tournaments.store import Store
 
@@ -34,6 +36,7 @@ def _show(tmp_path: Path, home: list[str]) -> dict[str, object]:
     return dict(json.loads(shown.stdout))
 
 
+@pytest.mark.slow  # a whole run of real servers and workers (CI runs it)
 def test_two_workers_freeze_play_the_final_and_close_a_contest_by_its_dates(
     tmp_path: Path,
 ) -> None:

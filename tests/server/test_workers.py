@@ -9,6 +9,7 @@ import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pytest
 from django.test import TestCase
 from django.utils import timezone
 
@@ -40,6 +41,7 @@ def _moment(value: str | datetime) -> datetime:
     return moment.replace(tzinfo=None) if moment.tzinfo is None else moment
 
 
+@pytest.mark.slow  # a whole run of real servers and workers (CI runs it)
 def test_two_workers_on_one_contest_share_its_games(tmp_path: Path) -> None:
     home = tmp_path / "arena"
     init = subprocess.run(

@@ -225,6 +225,7 @@ def cli(*args: str, cwd: Path, **kwargs: Any) -> subprocess.Popen[str]:
     )
 
 
+@pytest.mark.slow  # a whole run of real servers and workers (CI runs it)
 def test_the_client_killed_mid_run_and_rerun_records_every_game_once(tmp_path: Path) -> None:
     folder = bot_folder(tmp_path)
     db = tmp_path / "t.db"
