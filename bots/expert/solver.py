@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bots.expert.values import candidate_moves, leaf_values, rewards
@@ -30,7 +31,12 @@ class RoundSolver:
     positions and before `deadline` (time.monotonic()). `table`: the positions an earlier
     search of the same round by the same seat solved (every entry is a finished node's value or
     bound, so a search that ran out of budget leaves only true ones): the next attempt starts
-    from them instead of from nothing."""
+    from them instead of from nothing.
+
+    `moves` lists the moves searched at a position (the bot's `candidate_moves`; the game
+    analysis searches every distinct move) and `seat_values` turns the round-end values into
+    what each seat maximises with 3-4 players (the bot: `rewards`, the tree's; the analysis:
+    margins). With 2 players a leaf is my lead either way."""
 
     def __init__(
         self,
@@ -39,16 +45,20 @@ class RoundSolver:
         deadline: float,
         scale: float,
         table: dict[tuple[Any, ...], tuple[int, Any]] | None = None,
+        moves: Callable[[Any], list[Any]] = candidate_moves,
+        seat_values: Callable[[list[float]], list[float]] | None = None,
     ) -> None:
         self.me, self.max_nodes, self.deadline, self.scale = me, max_nodes, deadline, scale
         self.nodes = 0
         self.table: dict[tuple[Any, ...], tuple[int, Any]] = {} if table is None else table
+        self.moves = moves
+        self.seat_values = seat_values or (lambda values: rewards(values, scale))
 
     def best_move(self, state: Any) -> Any:
         """The move that is best for the seat to move, by the exact search (OutOfBudget when
         the rest of the round does not fit)."""
         self.round = state.round
-        moves = candidate_moves(state)
+        moves = self.moves(state)
         best, best_value = moves[0], float("-inf")
         for move in moves:
             child = state.copy()
@@ -60,6 +70,21 @@ class RoundSolver:
             if value > best_value:
                 best, best_value = move, value
         return best
+
+    def value_moves(self, state: Any, moves: list[Any]) -> list[float]:
+        """The value for the seat to move after each of `moves`, each with a full window (the
+        played move's value counts, not only which move is better); OutOfBudget when the rest
+        of the round does not fit."""
+        self.round, self.me = state.round, state.turn
+        out = []
+        for move in moves:
+            child = state.copy()
+            child.push(move)
+            if state.players == 2:
+                out.append(self._alphabeta(child, float("-inf"), float("inf")))
+            else:
+                out.append(self._maxn(child)[self.me])
+        return out
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -90,7 +115,7 @@ class RoundSolver:
         lo, hi = alpha, beta
         maximising = state.turn == self.me
         best = float("-inf") if maximising else float("inf")
-        for move in _ordered(state):
+        for move in _ordered(state, self.moves):
             child = state.copy()
             child.push(move)
             value = self._alphabeta(child, alpha, beta)
@@ -111,14 +136,14 @@ class RoundSolver:
         child best for itself (max^n, the tree's model of the other seats)."""
         self._tick()
         if self._done(state):
-            return rewards(leaf_values(state), self.scale)
+            return self.seat_values(leaf_values(state))
         key = _key(state)
         found = self.table.get(key)
         if found is not None:
             return list(found[1])
         mover = state.turn
         best: list[float] | None = None
-        for move in candidate_moves(state):
+        for move in self.moves(state):
             child = state.copy()
             child.push(move)
             values = self._maxn(child)
@@ -129,9 +154,9 @@ class RoundSolver:
         return best
 
 
-def _ordered(state: Any) -> list[Any]:
-    """The candidates, the mover's best immediate gain first: alpha-beta cuts sooner."""
-    moves = candidate_moves(state)
+def _ordered(state: Any, listed: Callable[[Any], list[Any]] = candidate_moves) -> list[Any]:
+    """The moves searched, the mover's best immediate gain first: alpha-beta cuts sooner."""
+    moves = listed(state)
     gains = move_gains(state, moves)
     return [moves[i] for i in sorted(range(len(moves)), key=lambda i: -gains[i])]
 

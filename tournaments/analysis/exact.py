@@ -11,17 +11,14 @@ The leaves are `bots.expert.values.leaf_values`, the expert's own view of a roun
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from bots.expert.solver import tiles_left
-from bots.expert.values import CENTRE, is_classic_engine, leaf_values
-from sdk.helpers import move_gains
+from bots.expert.solver import OutOfBudget, RoundSolver, tiles_left
+from bots.expert.values import CENTRE, is_classic_engine
 
-EXACT, LOWER, UPPER = 0, 1, 2  # what a table entry holds: the value, or a bound on it
-
-
-class TooLarge(Exception):
-    """The rest of the round does not fit in the node budget: the tree search values it."""
+# The rest of the round does not fit in the node budget: the tree search values it.
+TooLarge = OutOfBudget
 
 
 def margins(values: list[float]) -> list[float]:
@@ -34,90 +31,20 @@ def solvable(state: Any, max_tiles: int) -> bool:
     return is_classic_engine(state) and tiles_left(state) <= max_tiles
 
 
-class ExactSearch:
-    """The exact margins of the moves of one position, within `max_nodes` positions searched."""
+class ExactSearch(RoundSolver):
+    """The expert's round solver as the analysis asks it: every distinct move searched (no
+    pruning), each seat playing for its margin, within `max_nodes` positions and no clock.
+    `value_moves(state, moves)` gives each move's exact margin for the seat to move."""
 
     def __init__(self, max_nodes: int) -> None:
-        self.max_nodes = max_nodes
-        self.nodes = 0
-        self.table: dict[tuple[Any, ...], tuple[int, float]] = {}
-        self.maxn_table: dict[tuple[Any, ...], list[float]] = {}
-
-    def value_moves(self, state: Any, moves: list[Any]) -> list[float]:
-        """The margin of the seat to move after each of `moves` (TooLarge when it does not fit).
-        Every listed move gets its exact value, with a full window: the best move's and the
-        played move's values both count, not only which is better."""
-        self.round: int = state.round
-        self.me: int = state.turn
-        out = []
-        for move in moves:
-            child = state.copy()
-            child.push(move)
-            if state.players == 2:
-                out.append(self._alphabeta(child, float("-inf"), float("inf")))
-            else:
-                out.append(self._maxn(child)[self.me])
-        return out
-
-    def _done(self, state: Any) -> bool:
-        return bool(state.round != self.round or state.is_over())
-
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            raise TooLarge
-
-    def _alphabeta(self, state: Any, alpha: float, beta: float) -> float:
-        """My margin at the round's end (2 players), by alpha-beta with a table of bounds."""
-        self._tick()
-        if self._done(state):
-            return margins(leaf_values(state))[self.me]
-        key = position_key(state)
-        found = self.table.get(key)
-        if found is not None:
-            kind, value = found
-            if kind == EXACT or (kind == LOWER and value >= beta):
-                return value
-            if kind == UPPER and value <= alpha:
-                return value
-        lo, hi = alpha, beta
-        maximising = state.turn == self.me
-        best = float("-inf") if maximising else float("inf")
-        for move in _ordered(state):
-            child = state.copy()
-            child.push(move)
-            value = self._alphabeta(child, alpha, beta)
-            if maximising:
-                best = max(best, value)
-                alpha = max(alpha, best)
-            else:
-                best = min(best, value)
-                beta = min(beta, best)
-            if alpha >= beta:
-                break
-        kind = UPPER if best <= lo else LOWER if best >= hi else EXACT
-        self.table[key] = (kind, best)
-        return best
-
-    def _maxn(self, state: Any) -> list[float]:
-        """Every seat's margin at the round's end, each seat to move taking its own best."""
-        self._tick()
-        if self._done(state):
-            return margins(leaf_values(state))
-        key = position_key(state)
-        found = self.maxn_table.get(key)
-        if found is not None:
-            return found
-        mover, best = state.turn, None
-        for move in distinct_moves(state):
-            child = state.copy()
-            child.push(move)
-            values = self._maxn(child)
-            if best is None or values[mover] > best[mover]:
-                best = values
-        assert best is not None  # a position inside a round has a legal move
-        self.maxn_table[key] = best
-        return best
+        super().__init__(
+            me=0,  # value_moves sets the seat to move
+            max_nodes=max_nodes,
+            deadline=math.inf,
+            scale=1.0,
+            moves=distinct_moves,
+            seat_values=margins,
+        )
 
 
 def distinct_moves(state: Any) -> list[Any]:
@@ -137,28 +64,3 @@ def distinct_moves(state: Any) -> list[Any]:
             seen.add(key)
         out.append(move)
     return out
-
-
-def _ordered(state: Any) -> list[Any]:
-    """The distinct moves, the mover's best immediate gain first: alpha-beta cuts sooner."""
-    moves = distinct_moves(state)
-    gains = move_gains(state, moves)
-    return [moves[i] for i in sorted(range(len(moves)), key=lambda i: -gains[i])]
-
-
-def position_key(state: Any) -> tuple[Any, ...]:
-    """What decides the rest of a classic round (walls and scores change only at its end):
-    whose turn, the table and every seat's lines, floor and wall."""
-    return (
-        state.turn,
-        state.phase,
-        state._wall_next,
-        tuple(state._factories),
-        state._centre,
-        state._marker_in_centre,
-        tuple(state._line_colour),
-        tuple(state._line_count),
-        tuple(state._floor_count),
-        tuple(state._wall),
-        tuple(state._cells),
-    )
