@@ -34,7 +34,7 @@ def is_classic_engine(state: Any) -> bool:
     return state.family == "classic" and hasattr(state, "_factories")
 
 
-def candidate_moves(state: Any) -> list[Any]:
+def candidate_moves(state: Any, keep_dumps: bool = False) -> list[Any]:
     """The legal moves worth searching. Classic Azul drops what can never be better than a
     move kept:
     - duplicates: two factories holding the same tiles give the same position whichever is
@@ -44,12 +44,13 @@ def candidate_moves(state: Any) -> list[Any]:
       of a coloured wall does not agree: a line started late in a round blocks its row for
       the next (self-play: about -3.6 points, `learned.NAMES`' lines_started), and a dump can
       be worth it; searched, they won 76% against mcts where pruned 60% (docs/bots.md).
-    Summer Pavilion: every legal move (its pruning is the ranking's)."""
+    Summer Pavilion: every legal move (its pruning is the ranking's). `keep_dumps` drops only
+    the duplicates (the game analysis, which must see every move that can be best)."""
     moves = list(state.legal_moves())
     if not is_classic_engine(state) or state.phase != "take":
         return moves
     factories = state._factories
-    prune_dumps = state._gray or not LEARNED
+    prune_dumps = (state._gray or not LEARNED) and not keep_dumps
     placeable = {(m.source, m.colour) for m in moves if m.line != FLOOR_LINE and prune_dumps}
     seen: set[tuple[int, int, int]] = set()
     out = []

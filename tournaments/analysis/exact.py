@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from bots.expert.solver import OutOfBudget, RoundSolver, tiles_left
-from bots.expert.values import CENTRE, is_classic_engine
+from bots.expert.values import candidate_moves, is_classic_engine
 
 # The rest of the round does not fit in the node budget: the tree search values it.
 TooLarge = OutOfBudget
@@ -49,18 +49,7 @@ class ExactSearch(RoundSolver):
 
 def distinct_moves(state: Any) -> list[Any]:
     """The legal moves, one of each set that leads to the same position (two factories holding
-    the same tiles). Unlike the expert's `candidate_moves` no floor dump is dropped: with the
+    the same tiles). Unlike the expert's search no floor dump is dropped, on any wall: with the
     floor full a dump costs nothing, and a tile on a pattern line may be worth less than that
     (an exhaustive search finds such positions: tests/tournaments/test_analysis.py)."""
-    moves = state.legal_moves()
-    if state.phase != "take":
-        return list(moves)
-    factories, seen, out = state._factories, set(), []
-    for move in moves:
-        if move.source != CENTRE:
-            key = (factories[move.source], move.colour, move.line)
-            if key in seen:
-                continue
-            seen.add(key)
-        out.append(move)
-    return out
+    return candidate_moves(state, keep_dumps=True)

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from tournaments.analysis.engine import DEFAULT_BUDGET
 from tournaments.commands.common import (
+    ClusterSecurity,
     Exit,
     cluster_options,
     console,
@@ -178,15 +179,7 @@ def analyse_cmd(
             "same results).",
         ),
     ] = None,
-    cluster_security: Annotated[
-        Path | None,
-        typer.Option(
-            "--cluster-security",
-            metavar="DIR",
-            help="Mutual TLS with a tls:// scheduler: DIR holds ca.pem, client.pem and client.key "
-            "(default: Dask's configuration).",
-        ),
-    ] = None,
+    cluster_security: ClusterSecurity = None,
     output: Annotated[
         Path | None,
         typer.Option(

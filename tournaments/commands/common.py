@@ -7,8 +7,9 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from enum import IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
+import typer
 from rich.console import Console
 
 if TYPE_CHECKING:
@@ -151,6 +152,17 @@ def check_ruleset(
         fail(f"--option: {exc}")
     return {name: str(value) for name, value in checked.items()}
 
+
+# --cluster-security, one option wherever a command reaches a Dask scheduler (--cluster).
+ClusterSecurity = Annotated[
+    Path | None,
+    typer.Option(
+        "--cluster-security",
+        metavar="DIR",
+        help="Mutual TLS with a tls:// scheduler: DIR holds ca.pem, client.pem and client.key "
+        "(default: Dask's configuration; docs/cluster.md).",
+    ),
+]
 
 # Options of a ruleset on the command line: one flag for all (the family's schema checks them).
 OPTION_HELP = (

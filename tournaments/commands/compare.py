@@ -16,6 +16,7 @@ import typer
 from tournaments.commands.common import (
     CLOCK_HELP,
     ISOLATION_HELP,
+    ClusterSecurity,
     Exit,
     check_clock,
     check_isolation,
@@ -110,12 +111,7 @@ def compare(  # a run's options, as tournament run has them
         str | None,
         typer.Option("--cluster", metavar="tls://HOST:8786", help="Play on this Dask scheduler."),
     ] = None,
-    cluster_security: Annotated[
-        Path | None,
-        typer.Option(
-            "--cluster-security", metavar="DIR", help="Mutual TLS files (docs/cluster.md)."
-        ),
-    ] = None,
+    cluster_security: ClusterSecurity = None,
     workers: Annotated[
         int | None,
         typer.Option("--workers", min=1, metavar="N", help="A Dask LocalCluster of N workers."),

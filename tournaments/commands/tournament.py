@@ -24,6 +24,7 @@ from tournaments.commands.common import (
     OPTION_HELP,
     WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
+    ClusterSecurity,
     Exit,
     check_clock,
     check_fault_policy,
@@ -296,15 +297,7 @@ def run(
             help="Play the games on this Dask scheduler's workers (docs/cluster.md).",
         ),
     ] = None,
-    cluster_security: Annotated[
-        Path | None,
-        typer.Option(
-            "--cluster-security",
-            metavar="DIR",
-            help="Mutual TLS with a tls:// scheduler: DIR holds ca.pem, client.pem and client.key "
-            "(default: Dask's configuration).",
-        ),
-    ] = None,
+    cluster_security: ClusterSecurity = None,
     workers: Annotated[
         int | None,
         typer.Option(

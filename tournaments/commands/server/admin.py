@@ -14,6 +14,7 @@ from tournaments.commands.common import (
     OPTION_HELP,
     WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
+    ClusterSecurity,
     Exit,
     check_isolation,
     check_ruleset,
@@ -104,15 +105,7 @@ def server_ladder(
             "(docs/cluster.md); validation stays here",
         ),
     ] = None,
-    cluster_security: Annotated[
-        Path | None,
-        typer.Option(
-            "--cluster-security",
-            metavar="DIR",
-            help="mutual TLS with a tls:// scheduler: DIR holds ca.pem, client.pem and "
-            "client.key (as tournament run --cluster-security)",
-        ),
-    ] = None,
+    cluster_security: ClusterSecurity = None,
     contest: Annotated[
         str | None,
         typer.Option("--contest", help="the contest it serves (default: the default contest)"),
