@@ -143,6 +143,15 @@ class CompareResult:
     def decided(self) -> bool:
         return self.verdict != "inconclusive"
 
+    def llr_against_bounds(self) -> str:
+        """'LLR 2.97 >= 2.94' (H1), 'LLR -2.95 <= -2.94' (H0), else 'LLR 0.51 in (-2.94, 2.94)'."""
+        lower, upper = self.bounds
+        if self.verdict == "H1":
+            return f"LLR {self.llr:.2f} >= {upper:.2f}"
+        if self.verdict == "H0":
+            return f"LLR {self.llr:.2f} <= {lower:.2f}"
+        return f"LLR {self.llr:.2f} in ({lower:.2f}, {upper:.2f})"
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["llr"] = round(self.llr, 4)

@@ -39,16 +39,9 @@ def llr_bar(llr: float, bounds: tuple[float, float], width: int = BAR_WIDTH) -> 
 
 def summary_line(result: CompareResult) -> str:
     """The test in one line: verdict, LLR against its bounds, Elo, games."""
-    lower, upper = result.bounds
-    if result.verdict == "H1":
-        where = f"LLR {result.llr:.2f} >= {upper:.2f}"
-    elif result.verdict == "H0":
-        where = f"LLR {result.llr:.2f} <= {lower:.2f}"
-    else:
-        where = f"LLR {result.llr:.2f} in ({lower:.2f}, {upper:.2f})"
     low, high = result.elo_ci
     return (
-        f"{VERDICT_WORDS[result.verdict]}, {where}, {result.elo:+.1f} Elo "
+        f"{VERDICT_WORDS[result.verdict]}, {result.llr_against_bounds()}, {result.elo:+.1f} Elo "
         f"(95%: {low:+.1f} .. {high:+.1f}), {result.games} games"
     )
 

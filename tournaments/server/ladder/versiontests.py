@@ -72,13 +72,7 @@ class TestView:
 
 def summary(test: VersionTest, result: CompareResult, running: bool) -> str:
     """'v3 vs v2: better, LLR 2.97 >= 2.94, +31 Elo +- 18, 412 games'."""
-    lower, upper = result.bounds
-    if result.verdict == "H1":
-        where = f"LLR {result.llr:.2f} >= {upper:.2f}"
-    elif result.verdict == "H0":
-        where = f"LLR {result.llr:.2f} <= {lower:.2f}"
-    else:
-        where = f"LLR {result.llr:.2f} in ({lower:.2f}, {upper:.2f})"
+    where = result.llr_against_bounds()
     word = VERDICT_WORDS[result.verdict]
     if result.verdict == "inconclusive" and running:
         word = "undecided so far"
