@@ -209,7 +209,11 @@ class TermTests(TransactionTestCase):
         run_loop(LadderWorker(concurrency=1, max_games=0, contest="term", poll=0.1).run())
         extended.refresh_from_db()
         self.assertEqual(extended.state, Version.PASSED)
-        contest.extensions.update(deadline=timezone.now() - timedelta(seconds=1))
+        # The extension ends after the upload (validation of a random bot may take less than a
+        # second on a quiet machine: "a second ago" could fall before it) and before now.
+        ends = extended.uploaded + timedelta(milliseconds=1)
+        self.assertLess(ends, timezone.now())
+        contest.extensions.update(deadline=ends)
         lifecycle.advance(contest)
         handin = HandIn.objects.get(participant=teams["team-03"])
         self.assertEqual((handin.version_id, handin.sha256), (extended.pk, extended.sha256))
