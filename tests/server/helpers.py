@@ -1,14 +1,19 @@
-"""Archives of real bots and accounts for the server's tests."""
+"""Archives of real bots, accounts and a watched ladder worker for the server's tests."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import tarfile
+import threading
+import time
 import zipfile
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import Argon2PasswordHasher
+from django.db import connection
 
 from tournaments.server.contests.models import Participant
 
@@ -91,3 +96,38 @@ def server_paths_in(text: str) -> list[str]:
     home = [str(settings.HOME), str(Path(settings.HOME).resolve())]
     tmp = [tempfile.gettempdir() + "/", str(Path(tempfile.gettempdir()).resolve()) + "/"]
     return [p for p in {*home, *tmp} if p in text]
+
+
+def run_worker_until(worker: Any, done: Callable[[], bool], bound: float) -> Any:
+    """`worker.run()` (a LadderWorker) until it ends by itself, `done()` is true or `bound`
+    seconds have passed; its statistics. `done` reads the database from a thread of its own
+    (the ORM refuses the event loop's thread), every 0.1 s."""
+    from referee import run_loop
+
+    started, finished = threading.Event(), threading.Event()
+
+    def watch() -> None:
+        deadline = time.monotonic() + bound
+        try:
+            while time.monotonic() < deadline and not finished.wait(0.1):
+                if done():
+                    break
+        finally:
+            connection.close()
+        started.wait()
+        if not finished.is_set():  # a loop that has ended takes no more calls
+            worker.stop_from_thread()
+
+    async def run() -> Any:
+        task = asyncio.ensure_future(worker.run())
+        await asyncio.sleep(0)  # run() has set its loop and stop event: it may be stopped now
+        started.set()
+        return await task
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        return run_loop(run())
+    finally:
+        finished.set()
+        watcher.join(5)

@@ -5,23 +5,17 @@ rated ladder game."""
 
 from __future__ import annotations
 
-import asyncio
 import io
-import threading
-import time
 import zipfile
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import connection
 from django.test import Client, TransactionTestCase
 from typer.testing import CliRunner
 
-from referee import run_loop
 from referee.sandbox import strongest
-from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
+from tests.server.helpers import RANDOM_BOT, participant, run_worker_until, zip_bytes
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.models import Game, Seat
 from tournaments.server.ladder.worker import LadderWorker
@@ -59,32 +53,6 @@ def zip_folder(folder: Path) -> bytes:
     return buf.getvalue()
 
 
-async def stopped_on_a_failure(worker: LadderWorker) -> Any:
-    """`worker.run()`, stopped early when a version fails validation (no game could then
-    reach `max_games`: the run would idle until the test's timeout) or after 240 s."""
-    done = threading.Event()
-
-    def watch() -> None:  # a thread of its own: the ORM refuses the event loop's thread
-        deadline = time.monotonic() + 240
-        try:
-            while time.monotonic() < deadline and not done.wait(0.2):
-                if Version.objects.filter(state=Version.FAILED).exists():
-                    break
-        finally:
-            connection.close()
-        if not done.is_set():
-            worker.stop_from_thread()
-
-    task = asyncio.ensure_future(worker.run())
-    await asyncio.sleep(0)  # run() has set its loop and stop event: it may be stopped now
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
-    try:
-        return await task
-    finally:
-        done.set()
-
-
 class PolicyUploadTests(TransactionTestCase):
     def test_a_trained_policy_bot_is_validated_and_plays_on_the_ladder(self) -> None:
         import tempfile
@@ -104,7 +72,9 @@ class PolicyUploadTests(TransactionTestCase):
         submit(rival, [zip_bytes({"bot.py": RANDOM_BOT})])
 
         worker = LadderWorker(concurrency=1, max_games=1, poll=0.05)
-        stats = run_loop(stopped_on_a_failure(worker))
+        # A version failing validation leaves no game to reach max_games: stop there.
+        failed = Version.objects.filter(state=Version.FAILED).exists
+        stats = run_worker_until(worker, failed, 240)
 
         version = Version.objects.get(participant=student)
         self.assertEqual(version.state, Version.PASSED, version.log_tail)

@@ -4,20 +4,17 @@ participant asks for through the API, with its daily quota."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.test import Client, LiveServerTestCase, TestCase, TransactionTestCase
 
 from referee import run_loop
-from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
+from tests.server.helpers import RANDOM_BOT, participant, run_worker_until, zip_bytes
 from tests.web.browser import chromium_browser
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest
@@ -58,36 +55,10 @@ def play_the_test(contest: Contest, new: Version, bound: float = 120.0) -> Versi
     VersionTest.objects.filter(new=new, requested_by=None).update(elo1=200.0, max_games=60)
     test = VersionTest.objects.get(new=new, requested_by=None)
     worker = LadderWorker(concurrency=2, validate=False, poll=0.05)
-    started = threading.Event()
-
-    def watch() -> None:
-        # The worker closes a test at its first look for a game after the verdict: the row says
-        # when it is done. (A thread of its own: the ORM refuses the event loop's thread.)
-        deadline = time.monotonic() + bound
-        try:
-            while time.monotonic() < deadline and not stopped.wait(0.1):
-                if VersionTest.objects.filter(pk=test.pk).exclude(verdict="").exists():
-                    break
-        finally:
-            connection.close()
-        started.wait()
-        worker.stop_from_thread()
-
-    stopped = threading.Event()
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
-
-    async def run() -> Any:
-        task = asyncio.ensure_future(worker.run())
-        await asyncio.sleep(0)  # run() has set its loop and stop event: it may be stopped now
-        started.set()
-        return await task
-
-    try:
-        stats = run_loop(run())
-    finally:
-        stopped.set()
-        watcher.join(5)
+    # The worker closes a test at its first look for a game after the verdict: the row says
+    # when it is done.
+    closed = VersionTest.objects.filter(pk=test.pk).exclude(verdict="").exists
+    stats = run_worker_until(worker, closed, bound)
     assert stats.infrastructure_failures == 0, stats
     test.refresh_from_db()
     return test
