@@ -23,8 +23,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
+from bots.expert.solver import OutOfBudget
 from bots.expert.values import candidate_moves
-from tournaments.analysis.exact import ExactSearch, TooLarge, distinct_moves, solvable
+from tournaments.analysis.exact import ExactSearch, distinct_moves, solvable
 from tournaments.analysis.tree import tree_values
 
 ENGINE_NAME: Final = "azul-arena exact round end + expert round tree 1"
@@ -63,7 +64,7 @@ def value_moves(state: Any, budget: int, seed: int, include: tuple[Any, ...] = (
         moves = _with(distinct_moves(state), include)
         try:
             values = ExactSearch(EXACT_NODES_PER_SIMULATION * budget).value_moves(state, moves)
-        except TooLarge:
+        except OutOfBudget:
             pass
         else:
             best = max(range(len(moves)), key=lambda i: values[i])

@@ -14,11 +14,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bots.expert.solver import OutOfBudget, RoundSolver, tiles_left
+from bots.expert.solver import RoundSolver, tiles_left
 from bots.expert.values import candidate_moves, is_classic_engine
-
-# The rest of the round does not fit in the node budget: the tree search values it.
-TooLarge = OutOfBudget
 
 
 def margins(values: list[float]) -> list[float]:
@@ -34,7 +31,8 @@ def solvable(state: Any, max_tiles: int) -> bool:
 class ExactSearch(RoundSolver):
     """The expert's round solver as the analysis asks it: every distinct move searched (no
     pruning), each seat playing for its margin, within `max_nodes` positions and no clock.
-    `value_moves(state, moves)` gives each move's exact margin for the seat to move."""
+    `value_moves(state, moves)` gives each move's exact margin for the seat to move, or raises
+    OutOfBudget when the rest of the round does not fit (the tree search values it then)."""
 
     def __init__(self, max_nodes: int) -> None:
         super().__init__(

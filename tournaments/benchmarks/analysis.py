@@ -12,6 +12,7 @@ import platform
 import time
 from typing import Any
 
+from bots.expert.solver import OutOfBudget
 from referee.engine import COMPILED
 from tournaments.analysis.batch import analyse_record
 from tournaments.analysis.engine import (
@@ -21,7 +22,7 @@ from tournaments.analysis.engine import (
     decision_seed,
     search_values,
 )
-from tournaments.analysis.exact import ExactSearch, TooLarge, distinct_moves, solvable
+from tournaments.analysis.exact import ExactSearch, distinct_moves, solvable
 from tournaments.analysis.game import decisions_to_analyse
 
 GOAL_GAME_S = 60.0  # a whole 2-player game at the default budget, one core
@@ -49,7 +50,7 @@ def _exact_positions(records: list[dict[str, Any]], budget: int) -> list[tuple[A
                     ExactSearch(EXACT_NODES_PER_SIMULATION * budget).value_moves(
                         state, distinct_moves(state)
                     )
-                except TooLarge:
+                except OutOfBudget:
                     continue
                 found.append((state, ply))
     return found
