@@ -2,9 +2,10 @@
 
 Layout: the family-neutral API is `game` (the `Game` interface), `family` (the `Family`
 descriptor and the registry of families), `rulesets`, `record` (records of every family),
-`errors`, `rng` and `compiled`; each family is a package of its own (`classic/`, `pavilion/`)
-whose `FAMILY` descriptor is registered below. A family from elsewhere (a plug-in, a test's)
-calls `register(family)` itself; docs/engine.md says what a family is made of.
+`errors`, `rng`, `batch` and `features` (sdk.rl's loops and buffers) and `compiled`; each
+family is a package of its own (`classic/`, `pavilion/`) whose `FAMILY` descriptor is
+registered below. A family from elsewhere (a plug-in, a test's) calls `register(family)`
+itself; docs/engine.md says what a family is made of.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from referee.engine.classic import (
 )
 from referee.engine.errors import EngineError, IllegalMoveError, NotationError, RecordError
 from referee.engine.family import FAMILIES, Family, Option, check_options, family_of, register
+from referee.engine.features import clear_floats, clear_mask, float_buffer, mask_buffer
 from referee.engine.game import OVER, TAKE, WALL, Game
 from referee.engine.pavilion import BONUS, PLAY, PavilionGame, PavilionMove
 from referee.engine.record import RECORD_FORMAT, load_record, replay, verify
@@ -92,10 +94,14 @@ __all__ = [
     "RecordError",
     "Ruleset",
     "check_options",
+    "clear_floats",
+    "clear_mask",
     "family_of",
+    "float_buffer",
     "game_from_state",
     "get_ruleset",
     "load_record",
+    "mask_buffer",
     "new_game",
     "read_header",
     "register",

@@ -9,7 +9,7 @@ When the bag runs out, the tiles set aside (classic's box lid, Summer Pavilion's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from referee.engine.errors import RecordError
 
@@ -106,30 +106,3 @@ def take(
             f"{refill_name} still held tiles"
         )
     return rest, 0
-
-
-def write_packed(out: Any, base: int, packed: int, per_colour: int) -> None:
-    """A packed count written as fractions, count / `per_colour`, one colour a cell from
-    `out[base]` (the RL features' encoding: only the colours present are written)."""
-    while packed:
-        count = packed & 255
-        if count:
-            out[base] = count / per_colour
-        packed >>= 8
-        base += 1
-
-
-def write_factories(out: Any, base: int, factories: list[int], colours: int) -> None:
-    """Factories' tiles (a code each, 3 bits of count per colour) written as count / 4, one
-    row of `colours` cells per factory from `out[base]`: only the colours present. (`factories`
-    typed as a list of ints: compiled, the bit arithmetic below is then machine arithmetic, not
-    a generic call per operation.)"""
-    for f in range(len(factories)):
-        code = factories[f]
-        cell = base + colours * f
-        while code:  # most factories hold one to four colours
-            low = code & 7
-            if low:
-                out[cell] = low * 0.25
-            code >>= 3
-            cell += 1

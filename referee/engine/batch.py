@@ -1,4 +1,4 @@
-"""Many games moved in one call: the loop of sdk.rl's vectorised environment, compiled.
+"""Many games moved in one call: the loops of sdk.rl's environments, compiled.
 
 Family-neutral (it calls the Game interface only), so that a step of N games costs N pushes
 and not N pushes plus N rounds of interpreted bookkeeping.
@@ -7,14 +7,19 @@ and not N pushes plus N rounds of interpreted bookkeeping.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from librt.vecs import vec
 
 from referee.engine.game import Game
 
+if TYPE_CHECKING:
+    from mypy_extensions import u8
 
-def pick_moves(actions: list[Any], mask: bytes, moves: Sequence[Any]) -> list[Any] | int:
+
+def pick_moves(actions: list[Any], mask: vec[u8], moves: Sequence[Any]) -> list[Any] | int:
     """The move of each game's action (an index into `moves`), when the mask row of that game
-    (rows of len(moves) bytes) has a 1 there; else the number of the first game whose action
+    (rows of len(moves) entries) is True there; else the number of the first game whose action
     does not, for the caller to explain."""
     width = len(moves)
     picked: list[Any] = []
@@ -40,3 +45,37 @@ def push_all(games: list[Game], moves: list[Any], gains: list[int]) -> list[int]
         if game.is_over():
             ended.append(i)
     return ended
+
+
+def push_action(
+    game: Game, action: object, mask: vec[u8], moves: Sequence[Any], scored: bool
+) -> list[float] | None:
+    """Play the move of `action` (an index into `moves`) if `mask` allows it, and return each
+    seat's score change (0.0 for all unless `scored`): the PettingZoo environment's step,
+    compiled with `credit`. None, with nothing played, for an action the mask does not allow
+    (or not an int), for the caller to explain."""
+    if type(action) is not int or not 0 <= action < len(mask) or not mask[action]:
+        return None
+    before = game.scores
+    game.push(moves[action])
+    after = game.scores
+    return [float(after[s] - before[s]) if scored else 0.0 for s in range(len(after))]
+
+
+def push_gains(game: Game, move: Any, scored: bool) -> list[float]:
+    """Play `move`; each seat's score change (0.0 for all unless `scored`)."""
+    before = game.scores
+    game.push(move)
+    after = game.scores
+    return [float(after[s] - before[s]) if scored else 0.0 for s in range(len(after))]
+
+
+def credit(
+    agents: list[str], rewards: dict[str, float], cumulative: dict[str, float], gains: list[float]
+) -> None:
+    """rewards[agents[s]] = gains[s], and the same added to `cumulative` (PettingZoo's
+    _accumulate_rewards), for every seat s."""
+    for s in range(len(agents)):
+        agent = agents[s]
+        rewards[agent] = gains[s]
+        cumulative[agent] += gains[s]

@@ -22,7 +22,7 @@ from types import ModuleType
 HERE = Path(__file__).resolve().parent
 # The modules mypyc compiles: the hot core, and everything its classes derive from (dotted names
 # below referee.engine)...
-CORE = ("game", "errors", "rng", "bag", "rulesets", "batch")
+CORE = ("game", "errors", "rng", "bag", "rulesets", "batch", "features")
 # ...and every module of every family package (a folder with an __init__.py) but these, which
 # read and write text and run once per game at most.
 UNCOMPILED_IN_FAMILY = frozenset({"__init__", "display", "record"})

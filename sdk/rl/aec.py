@@ -11,8 +11,10 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from referee.engine import Game
+from referee.engine import Game, float_buffer, mask_buffer
+from referee.engine.batch import credit, push_action, push_gains
 from sdk.rl.core import check_setup, move_of, results, start
+from sdk.rl.encoding import float_view, mask_view
 
 
 @dataclass(frozen=True)
@@ -71,9 +73,14 @@ class AzulAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # untype
         self._act_space = spaces.Discrete(enc.n_actions)
         self._np_random, _ = seeding.np_random(None)
         self.game: Game = start(ruleset, players, 0, options)
-        # The mask observe() last made for the seat to move, and the game and step it is of:
-        # step() reads the action's legality there instead of listing the legal moves again.
-        self._mask: bytes = b""
+        # observe()'s buffers for the seat to move, written in place at each step and read
+        # through numpy views made once (an array is cheaper to copy than to make). The mask
+        # is of the game and step below: step() reads the action's legality there instead of
+        # listing the legal moves again.
+        self._floats = float_buffer(enc.size)
+        self._floats_view = float_view(self._floats)
+        self._mask = mask_buffer(enc.n_actions)
+        self._mask_view = mask_view(self._mask)
         self._mask_game: Game | None = None
         self._mask_step = -1
 
@@ -116,12 +123,25 @@ class AzulAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # untype
         enc = self.encoding
         game = self.game
         if seat == game.turn and not game.is_over():
-            mask = enc.mask_one(game)
-            self._mask = mask.tobytes()  # a copy: what the caller does to its array is its own
+            enc.fill_to_move(game, self._floats, self._mask)
             self._mask_game, self._mask_step = game, self._steps
-        else:
-            mask = np.zeros(enc.n_actions, np.int8)
+            return {
+                "observation": self._floats_view.astype(np.float32),
+                "action_mask": self._mask_view.copy(),  # the caller's own
+            }
+        mask = np.zeros(enc.n_actions, np.int8)
         return {"observation": enc.observe_one(game, seat), "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's last(), read straight from this environment's dicts."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -129,36 +149,30 @@ class AzulAEC(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # untype
             self._was_dead_step(action)
             return
         game = self.game
-        if (
-            type(action) is int
-            and self._mask_game is game
-            and self._mask_step == self._steps
-            and 0 <= action < len(self._mask)
-            and self._mask[action]
-        ):  # legal by the mask observe() gave for this very position
-            move = self.encoding.moves[action]
-        else:
-            move = move_of(self.encoding, game, action)
-        before = game.scores
-        game.push(move)
+        agents, cumulative = self.possible_agents, self._cumulative_rewards
+        scored = self.reward_mode == "score"
+        gains = None
+        if self._mask_game is game and self._mask_step == self._steps:
+            # legal by the mask observe() gave for this very position: checked and played at once
+            gains = push_action(game, action, self._mask, self.encoding.moves, scored)
+        if gains is None:
+            gains = push_gains(game, move_of(self.encoding, game, action), scored)
         self._steps += 1
-        rewards, agents = self.rewards, self.possible_agents
-        if self.reward_mode == "score":
-            for a, old, new in zip(agents, before, game.scores, strict=True):
-                rewards[a] = float(new - old)
-        self._cumulative_rewards[agent] = 0.0
-        if game.is_over():
-            for a, result in zip(agents, results(game), strict=True):
-                rewards[a] += result
-                self.terminations[a] = True
-                self.infos[a] = {"scores": game.scores, "ranks": game.ranks()}
-        elif self.max_cycles is not None and self._steps >= self.max_cycles * self.players:
-            self.truncations = dict.fromkeys(self.agents, True)
-        else:  # the usual step: the game goes on with the seat the engine says
-            self._accumulate_rewards()
+        cumulative[agent] = 0.0  # then every seat's reward is added to its cumulative reward
+        if not game.is_over() and (
+            self.max_cycles is None or self._steps < self.max_cycles * self.players
+        ):  # the usual step: the game goes on with the seat the engine says
+            credit(agents, self.rewards, cumulative, gains)
             self.agent_selection = agents[game.turn]
             return
-        self._accumulate_rewards()
+        if game.is_over():
+            for s, result in enumerate(results(game)):
+                gains[s] += result
+                self.terminations[agents[s]] = True
+                self.infos[agents[s]] = {"scores": game.scores, "ranks": game.ranks()}
+        else:
+            self.truncations = dict.fromkeys(self.agents, True)
+        credit(agents, self.rewards, cumulative, gains)
         self.agent_selection = self.agents[(self.agent_seat[agent] + 1) % self.players]
 
     # -- search: the whole environment saved and restored ----------------------------------------

@@ -13,9 +13,10 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
-from referee.engine import Game
+from referee.engine import Game, float_buffer, mask_buffer
 from referee.engine.batch import pick_moves, push_all
 from sdk.rl.core import ActionError, check_setup, move_of, results, start
+from sdk.rl.encoding import float_view, mask_view
 from sdk.rl.opponents import Opponents
 
 Obs = npt.NDArray[np.float32]
@@ -59,7 +60,13 @@ class VectorEnv:
             self.opponents = [Opponents(specs, 1.0) for _ in range(num_envs)]
         self._np_random, _ = seeding.np_random(seed)
         self.games: list[Game] = []
-        self._legal = b""  # the masks of the last observation, row after row (a copy)
+        # The observations and masks of every game, written in place at each step and read
+        # through numpy views made once; the masks (row after row) are what the next step's
+        # actions are checked against.
+        self._floats = float_buffer(num_envs * enc.size)
+        self._floats_view = float_view(self._floats).reshape(num_envs, enc.size)
+        self._legal = mask_buffer(num_envs * enc.n_actions)
+        self._legal_view = mask_view(self._legal).reshape(num_envs, enc.n_actions)
         self.learners = [0 if seat is None else seat] * num_envs  # the learner's seat per game
 
     def _new_game(self, i: int) -> Game:
@@ -75,13 +82,11 @@ class VectorEnv:
         return [g.turn for g in self.games] if self.opponents is None else self.learners
 
     def _observe(self, info: dict[str, Any]) -> Obs:
-        enc = self.encoding
         seats = self._seats()
-        mask = enc.masks(self.games)
-        self._legal = mask.tobytes()  # a copy: what the caller does to its mask changes nothing
-        info["action_mask"] = mask
+        self.encoding.fill(self.games, seats, self._floats, self._legal)
+        info["action_mask"] = self._legal_view.copy()  # the caller's own
         info["seat"] = np.array(seats, np.int64)
-        return enc.observe(self.games, seats)
+        return self._floats_view.astype(np.float32)
 
     def reset(self, seed: int | None = None) -> tuple[Obs, dict[str, Any]]:
         if seed is not None:

@@ -139,3 +139,24 @@ def test_vector_actions_of_any_integral_type_are_taken() -> None:
     obs_a, *_ = a.step(actions)
     obs_b, *_ = b.step(actions.astype(np.float64))
     assert obs_a.tolist() == obs_b.tolist()
+
+
+def test_what_a_step_returned_is_not_changed_by_the_next() -> None:
+    # The environments write each step into buffers of their own and hand out copies: arrays a
+    # training loop keeps (a rollout buffer) must stay as they were given.
+    vec = sdk.rl.VectorEnv(4, "azul", 2, seed=3)
+    obs, info = vec.reset()
+    kept = [(obs, info["action_mask"], obs.copy(), info["action_mask"].copy())]
+    for _ in range(30):
+        obs, _, _, _, info = vec.step(_first_legal(info["action_mask"]))
+        kept.append((obs, info["action_mask"], obs.copy(), info["action_mask"].copy()))
+    assert all(np.array_equal(o, o0) and np.array_equal(m, m0) for o, m, o0, m0 in kept)
+    assert obs.flags.writeable and info["action_mask"].flags.writeable
+    env = sdk.rl.env("pavilion", 3)
+    env.reset(seed=5)
+    seen = []
+    for _ in range(30):
+        observed = env.observe(env.agent_selection)
+        seen.append((observed, {k: v.copy() for k, v in observed.items()}))
+        env.step(int(_first_legal(observed["action_mask"])))
+    assert all(np.array_equal(d[k], d0[k]) for d, d0 in seen for k in d0)

@@ -2,23 +2,28 @@
 
 The observation is 493 floats in fixed blocks (LAYOUT; sdk/rl/encoding/classic.py says what each
 means, docs/rl.md lists them), seen from one seat: seat-indexed blocks start with that seat.
-`write_features` fills one observation into a float32 buffer of zeros, writing only its non-zero
+`write_features` fills one observation into a buffer of zeros, writing only its non-zero
 entries, straight from the engine's compact fields. It lives in the family's package so that it
 is compiled with the engine (mypyc; see referee/engine/compiled.py): reading the fields from
 Python and spreading them with numpy cost some fifty times a move. It imports nothing above the
-engine (no numpy): the buffer is any object that takes `buffer[index] = float` (sdk.rl passes
-a memoryview of a bytearray, cast to floats). tests/rl pins every block to `to_state()` on
-random games of every ruleset.
+engine (no numpy): the buffer is a librt `vec` of floats, whose stores compile to machine stores
+(referee/engine/features.py says why); sdk.rl hands it to numpy. tests/rl pins every block to
+`to_state()` on random games of every ruleset.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
-from referee.engine.bag import write_factories, write_packed
+from librt.vecs import vec
+
 from referee.engine.classic.game import ClassicGame
 from referee.engine.classic.tables import FIELD, GROUPS, build_group
+from referee.engine.features import write_factories, write_packed
 from referee.engine.game import OVER, TAKE, WALL
+
+if TYPE_CHECKING:  # machine-int indexes for mypyc (referee/engine/features.py)
+    from mypy_extensions import i64, u8
 
 MAX_SEATS: Final = 4  # seat blocks for the largest table; absent seats stay zeros
 # The blocks of the observation in order: name and number of floats.
@@ -62,9 +67,10 @@ LINES: Final = 93
 WALL_CELLS: Final = 193
 WALL_ROWS: Final = 293
 WALL_COLUMNS: Final = 393
+CHUNK: Final = (1 << 60) - 1  # 20 wall cells of 3 bits
 
 
-def write_features(game: ClassicGame, seat: int, out: Any, at: int) -> None:
+def write_features(game: ClassicGame, seat: int, out: vec[float], at: i64) -> None:
     """The position seen from `seat` into out[at : at + SIZE], which must be zeros."""
     p = game.players
     write_factories(out, at + FACTORIES, game._factories, 5)
@@ -92,7 +98,7 @@ def write_features(game: ClassicGame, seat: int, out: Any, at: int) -> None:
         _write_seat(game, (seat + r) % p, out, at, r)
 
 
-def _write_seat(game: ClassicGame, s: int, out: Any, at: int, r: int) -> None:
+def _write_seat(game: ClassicGame, s: int, out: vec[float], at: i64, r: i64) -> None:
     """Seat `s`'s blocks, at place `r` (0 = the seat observing)."""
     out[at + PRESENT + r] = 1.0
     score = game._scores[s]
@@ -109,45 +115,27 @@ def _write_seat(game: ClassicGame, s: int, out: Any, at: int, r: int) -> None:
         if colour >= 0:
             out[lines + 5 * d + colour] = counts[5 * s + d] / (d + 1)
     cells = game._cells[s]
-    if cells:  # the wall's three blocks, copied whole: a wall changes once a round at most
-        blocks = WALLS.get(cells)
-        if blocks is None:
-            blocks = _wall_blocks(cells)
-        out[at + WALL_CELLS + 25 * r : at + WALL_CELLS + 25 * r + 25] = blocks[0]
-        out[at + WALL_ROWS + 25 * r : at + WALL_ROWS + 25 * r + 25] = blocks[1]
-        out[at + WALL_COLUMNS + 25 * r : at + WALL_COLUMNS + 25 * r + 25] = blocks[2]
+    wall = at + WALL_CELLS + 25 * r
+    rows = at + WALL_ROWS + 25 * r
+    columns = at + WALL_COLUMNS + 25 * r
+    first: i64 = 0
+    while cells:  # 3 bits per wall cell (row-major): its colour + 1, 0 where empty
+        # 20 cells at a time: 60 bits are a machine int, the 75 of a whole wall are not.
+        chunk = cells & CHUNK
+        cells >>= 60
+        k: i64 = first
+        while chunk:
+            tile = chunk & 7
+            if tile:
+                out[wall + k] = 1.0
+                out[rows + 5 * (k // 5) + tile - 1] = 1.0
+                out[columns + 5 * (k % 5) + tile - 1] = 1.0
+            chunk >>= 3
+            k += 1
+        first += 20
 
 
-# The three blocks of a wall (its cells, row colours and column colours: 25 floats each, as
-# float memoryviews) by its packed cells: three slice copies cost less than a write per tile
-# and per block. Cleared when full (a few hundred walls are in play at once, even in 64 games),
-# and kept small: the garbage collector walks it.
-WALLS: Final[dict[int, tuple[Any, Any, Any]]] = {}
-WALLS_KEPT: Final = 4_096
-
-
-def _wall_blocks(cells: int) -> tuple[Any, Any, Any]:
-    if len(WALLS) >= WALLS_KEPT:
-        WALLS.clear()
-    wall = memoryview(bytearray(100)).cast("f")
-    rows = memoryview(bytearray(100)).cast("f")
-    columns = memoryview(bytearray(100)).cast("f")
-    packed = cells
-    k = 0
-    while packed:  # 3 bits per wall cell (row-major): its colour + 1, 0 where empty
-        tile = packed & 7
-        if tile:
-            wall[k] = 1.0
-            rows[5 * (k // 5) + tile - 1] = 1.0
-            columns[5 * (k % 5) + tile - 1] = 1.0
-        packed >>= 3
-        k += 1
-    found = (wall.toreadonly(), rows.toreadonly(), columns.toreadonly())
-    WALLS[cells] = found
-    return found
-
-
-def mark_legal(game: ClassicGame, out: Any, at: int) -> None:
+def mark_legal(game: ClassicGame, out: vec[u8], at: i64) -> None:
     """1 at out[at + move.index] for each legal move (the action mask of sdk.rl)."""
     if game.phase != TAKE:  # azul-gray's wall placements (a few), or none: the game is over
         for move in game.legal_moves():
@@ -165,18 +153,18 @@ def mark_legal(game: ClassicGame, out: Any, at: int) -> None:
             out[at + move.index] = 1
 
 
-def write_batch(games: list[ClassicGame], seats: list[int], out: Any, size: int) -> None:
+def write_batch(games: list[ClassicGame], seats: list[int], out: vec[float], size: i64) -> None:
     """Game i's observation from seats[i] into out[i * size : (i + 1) * size] (zeros): the
     vectorised environment's loop, compiled."""
-    at = 0
+    at: i64 = 0
     for i in range(len(games)):
         write_features(games[i], seats[i], out, at)
         at += size
 
 
-def mark_batch(games: list[ClassicGame], out: Any, width: int) -> None:
+def mark_batch(games: list[ClassicGame], out: vec[u8], width: i64) -> None:
     """Game i's action mask into out[i * width : (i + 1) * width] (zeros)."""
-    at = 0
+    at: i64 = 0
     for game in games:
         mark_legal(game, out, at)
         at += width

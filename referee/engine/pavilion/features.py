@@ -1,18 +1,23 @@
 """A Summer Pavilion position as the numbers a learning agent reads: sdk.rl's observation.
 
 552 floats in fixed blocks (LAYOUT; sdk/rl/encoding/pavilion.py says what each means), seen
-from one seat, written into a zeroed float32 buffer from the engine's compact fields; compiled
+from one seat, written into a zeroed vec of floats from the engine's compact fields; compiled
 with the engine for the reasons given in referee/engine/classic/features.py.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
-from referee.engine.bag import write_factories, write_packed
+from librt.vecs import vec
+
+from referee.engine.features import write_factories, write_packed
 from referee.engine.game import OVER
 from referee.engine.pavilion.game import PavilionGame
 from referee.engine.pavilion.tables import BONUS, PLAY
+
+if TYPE_CHECKING:  # machine-int indexes for mypyc (referee/engine/features.py)
+    from mypy_extensions import i64, u8
 
 MAX_SEATS: Final = 4
 # The blocks of the observation in order: name and number of floats.
@@ -61,7 +66,7 @@ STARS: Final = 216
 STAR_COLOURS: Final = 384
 
 
-def write_features(game: PavilionGame, seat: int, out: Any, at: int) -> None:
+def write_features(game: PavilionGame, seat: int, out: vec[float], at: i64) -> None:
     """The position seen from `seat` into out[at : at + SIZE], which must be zeros."""
     p = game.players
     write_factories(out, at + FACTORIES, game._factories, 6)
@@ -94,7 +99,7 @@ def write_features(game: PavilionGame, seat: int, out: Any, at: int) -> None:
         _write_seat(game, (seat + r) % p, out, at, r)
 
 
-def _write_seat(game: PavilionGame, s: int, out: Any, at: int, r: int) -> None:
+def _write_seat(game: PavilionGame, s: int, out: vec[float], at: i64, r: i64) -> None:
     """Seat `s`'s blocks, at place `r` (0 = the seat observing)."""
     out[at + PRESENT + r] = 1.0
     score = game._scores[s]
@@ -118,24 +123,24 @@ def _write_seat(game: PavilionGame, s: int, out: Any, at: int, r: int) -> None:
             covered += 1
 
 
-def mark_legal(game: PavilionGame, out: Any, at: int) -> None:
+def mark_legal(game: PavilionGame, out: vec[u8], at: i64) -> None:
     """1 at out[at + move.index] for each legal move (the action mask of sdk.rl)."""
     for move in game.legal_moves():
         out[at + move.index] = 1
 
 
-def write_batch(games: list[PavilionGame], seats: list[int], out: Any, size: int) -> None:
+def write_batch(games: list[PavilionGame], seats: list[int], out: vec[float], size: i64) -> None:
     """Game i's observation from seats[i] into out[i * size : (i + 1) * size] (zeros): the
     vectorised environment's loop, compiled."""
-    at = 0
+    at: i64 = 0
     for i in range(len(games)):
         write_features(games[i], seats[i], out, at)
         at += size
 
 
-def mark_batch(games: list[PavilionGame], out: Any, width: int) -> None:
+def mark_batch(games: list[PavilionGame], out: vec[u8], width: i64) -> None:
     """Game i's action mask into out[i * width : (i + 1) * width] (zeros)."""
-    at = 0
+    at: i64 = 0
     for game in games:
         mark_legal(game, out, at)
         at += width

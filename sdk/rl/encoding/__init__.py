@@ -4,10 +4,13 @@ An `Encoding` turns engine games into the observation vector (float32, the same 
 ruleset and player count of its family, seen from one seat) and moves into actions (the
 engine's own move index: a fixed action space per family). The numbers are written by the
 family's `write(game, seat, out, at)`, which fills the non-zero entries of one observation into a
-zeroed float32 buffer straight from the engine's fields: the built-in families' writers live in
-their engine packages (referee/engine/<family>/features.py) and are compiled with the engine,
-so that an observation costs about what a move costs. N games are written into one buffer and
-handed out as one (N, size) array, without a numpy call per game.
+zeroed buffer (a librt `vec` of floats: `out[i] = x`) straight from the engine's fields, and
+`mark(game, out, at)`, which puts a 1 at each legal action of a zeroed `vec` of bytes. The
+built-in families' writers live in their engine packages (referee/engine/<family>/features.py)
+and are compiled with the engine, where a store into a vec is a machine store
+(referee/engine/features.py), so that an observation costs less than a move. N games are
+written into one buffer and handed out as one (N, size) float32 array, without a numpy call
+per game; the environments keep their buffers and numpy views of them, and hand out copies.
 
 A family brings its encoding through its descriptor: `Family(..., rl="module")` names a module
 whose `ENCODING` is an Encoding subclass (sdk/rl/encoding/classic.py is the model; a plug-in
@@ -17,6 +20,7 @@ one gets a ValueError that says so.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -24,8 +28,19 @@ from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
+from librt.vecs import vec
+from mypy_extensions import u8
 
-from referee.engine import EngineError, Game, family_of, get_ruleset
+from referee.engine import (
+    EngineError,
+    Game,
+    clear_floats,
+    clear_mask,
+    family_of,
+    float_buffer,
+    get_ruleset,
+    mask_buffer,
+)
 
 # Board slots in every observation: the largest table of any ruleset (2-4 players). Slots of
 # absent seats are zeros, so one policy reads games of any player count.
@@ -54,6 +69,21 @@ def mark_legal(game: Game, out: Any, at: int) -> None:
     """The generic mask writer (a family's compiled one is faster)."""
     for move in game.legal_moves():
         out[at + move.index] = 1
+
+
+def float_view(buffer: vec[float], n: int = -1) -> npt.NDArray[np.float64]:
+    """The first n floats of a vec (all: -1) as a numpy array without a copy (read-only)."""
+    return np.frombuffer(memoryview(buffer), np.float64, count=n)
+
+
+def mask_view(buffer: vec[u8]) -> Mask:
+    """A vec of bytes as an int8 numpy array without a copy (read-only)."""
+    return np.frombuffer(memoryview(buffer), np.int8)
+
+
+def as_floats(buffer: vec[float], n: int) -> Floats:
+    """The first n floats of a vec (the writers' float64s) as a new float32 array."""
+    return float_view(buffer, n).astype(np.float32)
 
 
 # N games at once: (games, seats, out, size) and (games, out, width); games and seats are lists.
@@ -88,7 +118,8 @@ def mark_each(mark: Callable[[Any, Any, int], None]) -> BatchMark:
 @dataclass(frozen=True)
 class Writer:
     """What writes a family's numbers: `write(game, seat, out, at)` the observation (its
-    non-zero entries, into a zeroed float32 buffer), `mark(game, out, at)` the action mask,
+    non-zero entries, into a zeroed vec of floats), `mark(game, out, at)` the action mask (1
+    at each legal action of a zeroed vec of bytes),
     `layout`, the (block, size) pairs `write` fills, in order (None: not checked), and
     optionally the same for N games in one call (a compiled loop is cheaper than a Python one):
     `write_batch(games, seats, out, size)`, game i at out[i * size], and
@@ -127,6 +158,7 @@ class Encoding:
             raise RuntimeError(
                 f"{self.family}: the fields {described} are not those written {layout}"
             )
+        self._local = threading.local()  # the float buffer of each thread (_floats)
         self.low = np.concatenate([np.full(f.size, f.low, np.float32) for f in self.fields])
         self.high = np.concatenate([np.full(f.size, f.high, np.float32) for f in self.fields])
         self.offsets: dict[str, slice] = {}
@@ -134,7 +166,6 @@ class Encoding:
         for f in self.fields:
             self.offsets[f.name] = slice(start, start + f.size)
             start += f.size
-        self._zeros = bytes(4 * self.size)
 
     def observe(self, games: Sequence[Game], seats: Sequence[int]) -> Floats:
         """The observation of each game from the seat beside it, one row per game."""
@@ -143,28 +174,59 @@ class Encoding:
             raise ValueError(f"{len(games)} games but {len(seats)} seats")
         if type(games) is not list or type(seats) is not list:  # the compiled loops take lists
             games, seats = list(games), [int(seat) for seat in seats]
-        buffer = bytearray(4 * size * len(games))
-        self.write_batch(games, seats, memoryview(buffer).cast("f"), size)
-        return np.frombuffer(buffer, np.float32).reshape(len(games), size)
+        n = size * len(games)
+        buffer = self._floats(n)
+        self.write_batch(games, seats, buffer, size)
+        return as_floats(buffer, n).reshape(len(games), size)
 
     def observe_one(self, game: Game, seat: int) -> Floats:
         """The observation of one game from `seat`: a vector of `size` floats."""
-        buffer = bytearray(self._zeros)
-        self.write(game, seat, memoryview(buffer).cast("f"), 0)
-        return np.frombuffer(buffer, np.float32)
+        buffer = self._floats(self.size)
+        self.write(game, seat, buffer, 0)
+        return as_floats(buffer, self.size)
+
+    def _floats(self, n: int) -> vec[float]:
+        """n zeros to write into: this thread's buffer, used again (the writers' result is
+        copied out before the next call). New memory costs more than clearing, even a few
+        kilobytes of it: writing into it faults pages in, once the allocator has returned
+        the heap's top to the system."""
+        buffer: vec[float] | None = getattr(self._local, "floats", None)
+        if buffer is None or len(buffer) < n:
+            buffer = self._local.floats = float_buffer(n)
+        else:
+            clear_floats(buffer, n)
+        return buffer
 
     def masks(self, games: Sequence[Game]) -> Mask:
         """The action mask of each game (1 for its legal moves), one row per game."""
         width = self.n_actions
-        buffer = bytearray(width * len(games))
-        self.mark_batch(games if type(games) is list else list(games), buffer, width)
-        return np.frombuffer(buffer, np.int8).reshape(len(games), width)
+        rows = mask_buffer(width * len(games))
+        self.mark_batch(games if type(games) is list else list(games), rows, width)
+        return mask_view(rows).reshape(len(games), width).copy()
 
     def mask_one(self, game: Game) -> Mask:
         """The action mask of one game; all zeros once it is over."""
-        buffer = bytearray(self.n_actions)
-        self.mark(game, buffer, 0)
-        return np.frombuffer(buffer, np.int8)
+        rows = mask_buffer(self.n_actions)
+        self.mark(game, rows, 0)
+        return mask_view(rows).copy()
+
+    def fill(self, games: list[Game], seats: list[int], floats: vec[float], rows: vec[u8]) -> None:
+        """observe and masks into the caller's buffers (each cleared first; at least
+        len(games) x `size` and x `n_actions` long): the vectorised environment's every step,
+        through buffers of its own that numpy views once."""
+        clear_floats(floats, self.size * len(games))
+        clear_mask(rows, self.n_actions * len(games))
+        self.write_batch(games, seats, floats, self.size)
+        self.mark_batch(games, rows, self.n_actions)
+
+    def fill_to_move(self, game: Game, floats: vec[float], rows: vec[u8]) -> None:
+        """The observation of the seat to move into `floats` and its mask into `rows` (each
+        cleared first; at least `size` and `n_actions` long): the PettingZoo environment's
+        every step, through buffers of its own that numpy views once."""
+        clear_floats(floats, self.size)
+        clear_mask(rows, self.n_actions)
+        self.write(game, game.turn, floats, 0)
+        self.mark(game, rows, 0)
 
     def mask_into(self, mask: Mask, games: Sequence[Game]) -> None:
         """Set row i of `mask` (zeroed by the caller) to game i's legal moves."""
