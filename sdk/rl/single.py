@@ -10,8 +10,9 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from referee.engine import Game
+from referee.engine import Game, float_buffer, mask_buffer
 from sdk.rl.core import ActionError, check_setup, move_of, results, start
+from sdk.rl.encoding import float_view, mask_view
 from sdk.rl.opponents import Opponents
 
 
@@ -63,11 +64,21 @@ class AzulEnv(gym.Env[npt.NDArray[np.float32], int]):
         self.action_space = spaces.Discrete(enc.n_actions)  # type: ignore[assignment]
         self.game: Game = start(ruleset, players, 0, options)
         self.seat = 0 if seat is None else seat
+        # The learner's observation and mask, written in place and copied out (the AEC env's way)
+        self._floats = float_buffer(enc.size)
+        self._floats_view = float_view(self._floats)
+        self._rows = mask_buffer(enc.n_actions)
+        self._rows_view = mask_view(self._rows)
 
     def _observation(self) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        enc = self.encoding
-        self._mask = enc.mask_one(self.game)  # all zeros once the game is over
-        obs = enc.observe_one(self.game, self.seat)
+        enc, game = self.encoding, self.game
+        if game.is_over() or game.turn != self.seat:
+            self._mask = enc.mask_one(game)  # all zeros once the game is over
+            obs = enc.observe_one(game, self.seat)
+        else:  # the learner to move: the usual case
+            enc.fill_to_move(game, self._floats, self._rows)
+            self._mask = self._rows_view.copy()
+            obs = self._floats_view.astype(np.float32)
         return obs, {"action_mask": self._mask, "seat": self.seat}
 
     def reset(

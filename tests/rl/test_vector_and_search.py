@@ -3,6 +3,7 @@ for search (state / restore / clone)."""
 
 from __future__ import annotations
 
+import gymnasium
 import numpy as np
 import pytest
 
@@ -160,3 +161,12 @@ def test_what_a_step_returned_is_not_changed_by_the_next() -> None:
         seen.append((observed, {k: v.copy() for k, v in observed.items()}))
         env.step(int(_first_legal(observed["action_mask"])))
     assert all(np.array_equal(d[k], d0[k]) for d, d0 in seen for k in d0)
+    single = gymnasium.make(sdk.rl.GYM_ID, ruleset="azul", players=2, opponent="greedy")
+    obs, info = single.reset(seed=6)
+    given = [(obs, info["action_mask"], obs.copy(), info["action_mask"].copy())]
+    for _ in range(20):
+        obs, _, terminated, _, info = single.step(int(_first_legal(info["action_mask"])))
+        given.append((obs, info["action_mask"], obs.copy(), info["action_mask"].copy()))
+        if terminated:
+            break
+    assert all(np.array_equal(o, o0) and np.array_equal(m, m0) for o, m, o0, m0 in given)
