@@ -25,7 +25,7 @@ from bots.expert.values import rounds_left
 from bots.mcts_bot import MctsBot
 from referee.engine import new_game
 
-Sample = tuple[int, list[float], int, int]  # (bucket, features, seat, score at the sample)
+Sample = tuple[int, list[float], int, float]  # (bucket, features, seat, score at the sample)
 
 
 def seat_boards(game: Any) -> list[tuple[int, list[float]]]:
@@ -124,7 +124,8 @@ def write(
     lines = [
         f'"""The weights of `bots/expert/{module}.py`, by rounds left (1, 2, 3, '
         + ("4+), in the order" if classic else "4, 5), in the order"),
-        f"of `{module}.NAMES`. Written by `python -m bots.expert.fit`:",
+        f"of `{module}.NAMES`. Written by `python -m bots.expert.fit"
+        + ("`:" if classic else " --ruleset pavilion`:"),
         f"{note}.",
         '"""',
         "",

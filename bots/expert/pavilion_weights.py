@@ -1,5 +1,5 @@
 """The weights of `bots/expert/pavilion_value.py`, by rounds left (1, 2, 3, 4, 5), in the order
-of `pavilion_value.NAMES`. Written by `python -m bots.expert.fit`:
+of `pavilion_value.NAMES`. Written by `python -m bots.expert.fit --ruleset pavilion`:
 400 games of mcts:iterations=100, 2 players.
 """
 
