@@ -11,7 +11,8 @@ from done is worth its bonus in part with five rounds to play, nothing with one)
 (least squares of the seat's final score, less its score and certain bonuses at a round's
 start, over games of `mcts` against itself); the bot reads only the constants, no numpy.
 
-The expert's leaves (`leaf_values`) are mid-round positions: each seat's hand is first played
+Fitted on 2-player games, it is the expert's leaf with 2 players (`values.leaf_values`; 3-4
+keep mcts's). The expert's leaves are mid-round positions: each seat's hand is first played
 onto its stars and passed by mcts's projection (`sdk.pavilion.place_and_pass`), the board it
 leaves valued here. After the last round nothing is left to learn: the end bonuses as they
 stand, less a point a kept tile.

@@ -341,6 +341,20 @@ def test_the_pavilion_leaf_is_the_projected_board_plus_its_learned_future() -> N
     assert rounds == set(range(1, ROUNDS + 1))
 
 
+def test_the_pavilion_leaf_with_3_or_4_players_is_mcts_projection() -> None:
+    """The learned value was fitted on 2-player games: with 3 and 4 players the leaves stay
+    mcts's (`round_end_values(next_round=True)`)."""
+    import random
+
+    from sdk.helpers import round_end_values
+
+    for players in (3, 4):
+        game, rng = new_game("pavilion", players=players, seed=players), random.Random(players)
+        for _ in range(60):
+            assert leaf_values(game) == round_end_values(game, next_round=True)
+            game.push(rng.choice(game.legal_moves()))
+
+
 def test_the_pavilion_learned_value_credits_the_token_and_a_kept_wild_tile() -> None:
     """What the fitted weights (bots/expert/pavilion_weights.py) must keep saying with any
     number of rounds to play: taking first next round is worth something, and so is a kept
