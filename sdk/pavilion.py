@@ -286,6 +286,31 @@ def _project_board(state: dict[str, Any], seat: int, next_round: bool) -> float:
     found = _PROJECTED.get(key)
     if found is not None:
         return found
+    score, stars, held, kept = place_and_pass(state, seat, next_round)
+    if next_round:
+        worth = next_round_values(state, stars)
+    after = dict(state)
+    boards = list(state["boards"])
+    boards[seat] = {**board, "score": score, "stars": stars, "tiles": held, "kept": kept}
+    after["boards"] = boards
+    value = evaluate_board(after, seat)
+    if next_round and state.get("round", 1) < ROUNDS:
+        # evaluate_board credits each kept tile KEPT: next round's worth instead.
+        value += sum(worth[c] for c in kept) - KEPT * len(kept)
+    if len(_PROJECTED) > 100_000:
+        _PROJECTED.clear()
+    _PROJECTED[key] = value
+    return value
+
+
+def place_and_pass(
+    state: dict[str, Any], seat: int, next_round: bool = False
+) -> tuple[int, list[str], str, str]:
+    """`project_board`'s playout of seat `seat`'s own placements and pass, as the board it
+    leaves: (score, stars, tiles still held while the taking goes on, tiles kept). A search's
+    leaf value may read the board itself (the expert's learned Summer Pavilion value does)."""
+    board = state["boards"][seat]
+    hand = board["tiles"]
     wild = state["wild"]
     stars = list(board["stars"])
     counts = {c: hand.count(c) for c in LETTERS}
@@ -320,18 +345,7 @@ def _project_board(state: dict[str, Any], seat: int, next_round: bool) -> float:
         left = "".join(sorted(left, key=lambda c: c != wild))
     kept, dropped = board["kept"] + left[:MAX_KEPT], len(left) - MAX_KEPT
     score = max(0, score - max(0, dropped))
-    after = dict(state)
-    boards = list(state["boards"])
-    boards[seat] = {**board, "score": score, "stars": stars, "tiles": held, "kept": kept}
-    after["boards"] = boards
-    value = evaluate_board(after, seat)
-    if next_round and state.get("round", 1) < ROUNDS:
-        # evaluate_board credits each kept tile KEPT: next round's worth instead.
-        value += sum(worth[c] for c in kept) - KEPT * len(kept)
-    if len(_PROJECTED) > 100_000:
-        _PROJECTED.clear()
-    _PROJECTED[key] = value
-    return value
+    return score, stars, held, kept
 
 
 MAX_KEPT = 4  # tiles a player may keep when passing

@@ -7,10 +7,11 @@ as the game of perfect information it is:
 2. Otherwise a Monte-Carlo tree (`tree.RoundTree`) grown until the clock's budget (or the fixed
    number of simulations) is spent, kept between the bot's moves of a round.
 
-The leaves are the round's end, valued by the round's scoring with the end-of-game bonuses
-in progress projected (`values.leaf_values`); Summer Pavilion's also by what the tiles kept
-and the start-player token will buy next round, and its refills drawn from `samples` orders
-of the bag rebuilt from the public state.
+The leaves are the round's end, valued by the round's scoring and what a board at a round's end
+is worth in the rounds to come, learned from self-play (`values.leaf_values`; classic:
+`learned.py`, Summer Pavilion: `pavilion_value.py`, each hand first placed and passed by mcts's
+projection). Summer Pavilion's refills are drawn from `samples` orders of the bag rebuilt from
+the public state.
 """
 
 from __future__ import annotations

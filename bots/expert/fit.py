@@ -1,13 +1,15 @@
-"""Fit the weights of `bots/expert/learned.py` on self-play games and write
-`bots/expert/weights.py` (a development tool; the bot reads only the weights):
+"""Fit the weights of `bots/expert/learned.py` (classic Azul) or `pavilion_value.py` (Summer
+Pavilion) on self-play games and write `bots/expert/weights.py` or `pavilion_weights.py` (a
+development tool; the bot reads only the weights):
 
     python -m bots.expert.fit --games 600 --iterations 120 --workers 2
+    python -m bots.expert.fit --ruleset pavilion --games 300 --iterations 100 --workers 2
 
-Each game is `mcts:iterations=N` against itself (2 players, classic Azul, seeds 0..games-1:
-the same games on any machine); at every round's start each seat's board is a sample, its
-target the points that seat still scored by the game's end. One least-squares fit per number
-of rounds left (ridge-regularised: a rare feature's weight stays small). Needs numpy (the rl
-extra).
+Each game is `mcts:iterations=N` against itself (2 players, seeds 0..games-1: the same games on
+any machine); at every round's start each seat's board is a sample, its target the points that
+seat still scored by the game's end (Summer Pavilion: less the bonuses already certain). One
+least-squares fit per number of rounds left (ridge-regularised: a rare feature's weight stays
+small). Needs numpy (the rl extra).
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
+from bots.expert import pavilion_value
 from bots.expert.learned import BUCKETS, NAMES, bucket, features
 from bots.expert.values import rounds_left
 from bots.mcts_bot import MctsBot
 from referee.engine import new_game
 
-Sample = tuple[int, list[float], int, int]  # (bucket, features, seat, score at the sample)
+Sample = tuple[int, list[float], int, float]  # (bucket, features, seat, score at the sample)
 
 
 def seat_boards(game: Any) -> list[tuple[int, list[float]]]:
@@ -53,19 +56,54 @@ def play(args: tuple[int, int, int]) -> list[tuple[int, list[float], float]]:
     return [(row, feats, float(final[p] - score)) for row, feats, p, score in samples]
 
 
-def fit(samples: list[tuple[int, list[float], float]], ridge: float) -> list[list[float]]:
+def pavilion_boards(state: dict[str, Any]) -> list[tuple[int, list[float], float]]:
+    """(bucket, features, certain bonuses) of every seat of a pavilion state at a round's start
+    (rounds 2-6: the board the last round's end left; bucket = rounds still to play - 1)."""
+    ruleset, wild, rounds = state["ruleset"], state["wild"], 7 - state["round"]
+    out = []
+    for p, board in enumerate(state["boards"]):
+        stars, starts = board["stars"], state["round_starter"] == p
+        feats = pavilion_value.features(ruleset, stars, board["tiles"], wild, starts)
+        out.append((rounds - 1, feats, pavilion_value.certain_bonus(ruleset, stars)))
+    return out
+
+
+def play_pavilion(args: tuple[int, int, int]) -> list[tuple[int, list[float], float]]:
+    """One Summer Pavilion self-play game's samples: (bucket, features, points still scored
+    beyond the bonuses already certain)."""
+    seed, iterations, players = args
+    game = new_game("pavilion", players, seed=seed)
+    bots = [MctsBot(seed=seed * 10 + p, iterations=iterations) for p in range(players)]
+    samples: list[Sample] = []
+    current = 1
+    while not game.is_over():
+        if game.round != current:
+            current = game.round
+            for p, (row, feats, certain) in enumerate(pavilion_boards(game.to_state())):
+                samples.append((row, feats, p, game.scores[p] + certain))
+        game.push(bots[game.turn].choose_move(game.copy()))
+    final = game.scores
+    return [(row, feats, float(final[p] - base)) for row, feats, p, base in samples]
+
+
+def fit(
+    samples: list[tuple[int, list[float], float]],
+    ridge: float,
+    names: tuple[str, ...] = NAMES,
+    buckets: int = BUCKETS,
+) -> list[list[float]]:
     """Least squares of the points still scored on the features, one fit per bucket."""
     import numpy as np
 
     weights = []
-    for row in range(BUCKETS):
+    for row in range(buckets):
         chosen = [(f, y) for b, f, y in samples if b == row]
         if not chosen:
-            weights.append([0.0] * len(NAMES))
+            weights.append([0.0] * len(names))
             continue
         x = np.array([f for f, _ in chosen])
         y = np.array([y for _, y in chosen])
-        penalty = ridge * np.eye(len(NAMES))
+        penalty = ridge * np.eye(len(names))
         penalty[0, 0] = 0.0  # the bias is not shrunk
         w = np.linalg.solve(x.T @ x + penalty, x.T @ y)
         residual = y - x @ w
@@ -74,18 +112,29 @@ def fit(samples: list[tuple[int, list[float], float]], ridge: float) -> list[lis
     return weights
 
 
-def write(weights: list[list[float]], path: Path, note: str) -> None:
+def write(
+    weights: list[list[float]],
+    path: Path,
+    note: str,
+    names: tuple[str, ...] = NAMES,
+    module: str = "learned",
+) -> None:
+    """The module of the weights (`module`: the value they are for, learned or pavilion_value)."""
+    classic = module == "learned"
     lines = [
-        '"""The weights of `bots/expert/learned.py`, by rounds left (1, 2, 3, 4+), in the order',
-        "of `learned.NAMES`. Written by `python -m bots.expert.fit`:",
+        f'"""The weights of `bots/expert/{module}.py`, by rounds left (1, 2, 3, '
+        + ("4+), in the order" if classic else "4, 5), in the order"),
+        f"of `{module}.NAMES`. Written by `python -m bots.expert.fit"
+        + ("`:" if classic else " --ruleset pavilion`:"),
         f"{note}.",
         '"""',
         "",
         "WEIGHTS: tuple[tuple[float, ...], ...] = (",
     ]
     for rounds, row in enumerate(weights, start=1):
-        lines.append(f"    (  # {rounds}{'+' if rounds == BUCKETS else ''} rounds left")
-        lines.extend(f"        {v!r},  # {name}" for name, v in zip(NAMES, row, strict=True))
+        more = "+" if classic and rounds == BUCKETS else ""
+        lines.append(f"    (  # {rounds}{more} rounds left")
+        lines.extend(f"        {v!r},  # {name}" for name, v in zip(names, row, strict=True))
         lines.append("    ),")
     lines.append(")")
     path.write_text("\n".join(lines) + "\n")
@@ -93,21 +142,26 @@ def write(weights: list[list[float]], path: Path, note: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ruleset", choices=("azul", "pavilion"), default="azul")
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--iterations", type=int, default=120)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--ridge", type=float, default=10.0)
-    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("weights.py"))
+    parser.add_argument("--out", type=Path, help="default: the ruleset's weights module")
     args = parser.parse_args()
+    pavilion = args.ruleset == "pavilion"
+    names = pavilion_value.NAMES if pavilion else NAMES
+    module = "pavilion_value" if pavilion else "learned"
+    out = args.out or Path(__file__).with_name("pavilion_weights.py" if pavilion else "weights.py")
     jobs = [(seed, args.iterations, args.players) for seed in range(args.games)]
     with Pool(args.workers) as pool:
-        games = pool.map(play, jobs, chunksize=4)
+        games = pool.map(play_pavilion if pavilion else play, jobs, chunksize=4)
     samples = [s for game in games for s in game]
-    weights = fit(samples, args.ridge)
+    weights = fit(samples, args.ridge, names, pavilion_value.BUCKETS if pavilion else BUCKETS)
     note = f"{args.games} games of mcts:iterations={args.iterations}, {args.players} players"
-    write(weights, args.out, note)
-    for name, *row in zip(NAMES, *weights, strict=True):
+    write(weights, out, note, names, module)
+    for name, *row in zip(names, *weights, strict=True):
         print(f"{name:14s}" + "".join(f"{v:9.2f}" for v in row))
 
 

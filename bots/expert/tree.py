@@ -63,6 +63,7 @@ class RoundTree:
         """One simulation on `sim` (a copy of the root position, consumed)."""
         self.root = root
         node, path = root, [root]
+        reward: list[float] | None = None  # the leaf's, once valued
         while True:  # selection, with expansion where the node's width allows one more child
             if node.untried is None:
                 in_round = sim.round == round_no and not sim.is_over()
@@ -73,7 +74,8 @@ class RoundTree:
                     break
                 child = Node(move, mover)
                 if self.params.minimax_weight:
-                    child.minimax = rewards(leaf_values(sim), self.params.scale)
+                    reward = rewards(leaf_values(sim), self.params.scale)
+                    child.minimax = reward
                 node.children.append(child)
                 path.append(child)
                 break
@@ -86,7 +88,8 @@ class RoundTree:
             path.append(node)
         if self.params.playout:
             self._playout(sim, round_no)
-        reward = rewards(leaf_values(sim), self.params.scale)
+        if reward is None or self.params.playout:  # else the new child's value is the leaf's
+            reward = rewards(leaf_values(sim), self.params.scale)
         for node in reversed(path):
             node.visits += 1
             if node.mover >= 0:

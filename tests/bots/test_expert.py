@@ -283,3 +283,114 @@ def test_expert_thinks_the_share_of_its_time_it_is_given() -> None:
     assert quarter.budget() == pytest.approx(whole.budget() / 4, rel=0.05)
     with pytest.raises(ValueError, match="1 to 100"):
         ExpertBot(percent=0)
+
+
+def _pavilion_positions(ruleset: str, seed: int) -> Any:
+    """Every position of a game of greedy bots (they fill stars, random moves seldom do) of
+    `ruleset`, 2 players, in order."""
+    game, bots = new_game(ruleset, players=2, seed=seed), [GreedyBot(seed=seed + s) for s in (0, 1)]
+    while not game.is_over():
+        yield game
+        game.push(bots[game.turn].choose_move(game.copy()))
+    yield game
+
+
+@pytest.mark.parametrize("ruleset", PAVILION)
+def test_the_pavilion_bonuses_counted_certain_are_the_engines(ruleset: str) -> None:
+    """`pavilion_value.certain_bonus` (full stars, numbers covered on all seven stars) is the
+    engine's own end bonus of the board, on both sides of the board (a monochrome star scores
+    by the colours it was filled with)."""
+    from bots.expert.pavilion_value import certain_bonus
+
+    earned = 0
+    for seed in range(3):
+        for game in _pavilion_positions(ruleset, seed):
+            for seat, board in enumerate(game.to_state()["boards"]):
+                bonus = game.end_bonus(seat)
+                assert certain_bonus(ruleset, board["stars"]) == bonus
+                earned += bonus > 0
+    assert earned  # some board earned one
+
+
+def test_the_pavilion_leaf_is_the_projected_board_plus_its_learned_future() -> None:
+    """Inside rounds 1-5 a seat's leaf value is the board mcts's projection leaves (its hand
+    placed and passed: `sdk.pavilion.place_and_pass`) valued by the learned future, the tiles
+    still held at their worth in hand; in round 6 the game's end as that board stands: the
+    bonuses earned, a point a kept tile, nothing learned."""
+    from bots.expert.pavilion_value import certain_bonus, future_points
+    from sdk.pavilion import ROUNDS, TILE, WILD_TILE, place_and_pass
+
+    rounds = set()
+    for game in _pavilion_positions("pavilion", 4):
+        if game.is_over():
+            assert leaf_values(game) == [float(s) for s in game.scores]
+            continue
+        state = game.to_state()
+        values = leaf_values(game)
+        for seat, board in enumerate(state["boards"]):
+            score, stars, held, kept = place_and_pass(state, seat, next_round=True)
+            value = score + sum(WILD_TILE if t == state["wild"] else TILE for t in held)
+            if state["round"] == ROUNDS:
+                value += certain_bonus("pavilion", stars) - len(kept)
+            else:
+                wild = state["wild_order"][state["round"]]
+                left = ROUNDS - state["round"]
+                value += future_points("pavilion", stars, kept, wild, board["has_marker"], left)
+            assert values[seat] == pytest.approx(value)
+        rounds.add(state["round"])
+    assert rounds == set(range(1, ROUNDS + 1))
+
+
+def test_the_pavilion_leaf_with_3_or_4_players_is_mcts_projection() -> None:
+    """The learned value was fitted on 2-player games: with 3 and 4 players the leaves stay
+    mcts's (`round_end_values(next_round=True)`)."""
+    import random
+
+    from sdk.helpers import round_end_values
+
+    for players in (3, 4):
+        game, rng = new_game("pavilion", players=players, seed=players), random.Random(players)
+        for _ in range(60):
+            assert leaf_values(game) == round_end_values(game, next_round=True)
+            game.push(rng.choice(game.legal_moves()))
+
+
+def test_the_pavilion_learned_value_credits_the_token_and_a_kept_wild_tile() -> None:
+    """What the fitted weights (bots/expert/pavilion_weights.py) must keep saying with any
+    number of rounds to play: taking first next round is worth something, and so is a kept
+    tile of the next round's wild colour (it pays for any placement)."""
+    from bots.expert.pavilion_value import future_points
+
+    stars = ["PP.P..", "OO....", "......", "BBBB..", "......", "G.....", "RY...."]
+    for rounds in range(1, 6):
+
+        def value(hand: str, starts: bool, rounds: int = rounds) -> float:
+            return future_points("pavilion", stars, hand, "Y", starts, rounds)
+
+        assert value("", True) > value("", False)
+        assert value("Y", False) > value("", False)
+
+
+def test_the_pavilion_fit_plays_self_play_boards_and_writes_its_weights(tmp_path: Any) -> None:
+    """`python -m bots.expert.fit --ruleset pavilion`'s parts: a self-play game gives a sample
+    per seat at each round's start after the first (the target: points still scored beyond
+    the certain bonuses), and the written module holds the fitted weights in the value's
+    order."""
+    import importlib.util
+
+    pytest.importorskip("numpy")  # the fit needs it (the rl extra); the bot does not
+    from bots.expert import pavilion_value
+    from bots.expert.fit import fit, play_pavilion, write
+
+    samples = play_pavilion((3, 10, 2))
+    assert sorted(b for b, _, _ in samples) == sorted(list(range(5)) * 2)
+    assert all(len(f) == len(pavilion_value.NAMES) for _, f, _ in samples)
+    weights = fit(samples * 5, 10.0, pavilion_value.NAMES, pavilion_value.BUCKETS)
+    path = tmp_path / "pavilion_weights.py"
+    write(weights, path, "a test", pavilion_value.NAMES, "pavilion_value")
+    spec = importlib.util.spec_from_file_location("pavilion_weights_test", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert [list(row) for row in module.WEIGHTS] == weights
+    assert "--ruleset pavilion" in path.read_text()
