@@ -5,10 +5,14 @@ search's positions per second.
 Each bot decides every sampled position with a fixed budget (`iterations` simulations) and a
 fresh bot, so the figures do not depend on the clock: the CPU time of this thread (not the wall
 clock) is what is divided, so a loaded machine slows the figures less than it slows a match.
+Each bot thinks in a process of its own, forked from this one before any bot ran: the caches
+the bots share (Summer Pavilion's projections) start cold for both, where the second bot of
+one process would find them warmed by the first.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import platform
 import time
 from typing import Any
@@ -55,6 +59,22 @@ def think_over(name: str, positions: list[Game], iterations: int) -> dict[str, A
     }
 
 
+def _in_own_process(name: str, positions: list[Game], iterations: int) -> dict[str, Any]:
+    """think_over in a child forked from this process (its caches as they are: cold)."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=lambda: send.send(think_over(name, positions, iterations)))
+    child.start()
+    send.close()  # the child's end only: a child that dies is an EOF here, not a hang
+    try:
+        row: dict[str, Any] = receive.recv()
+    except EOFError:
+        raise RuntimeError(f"{name} died thinking (exit code {child.exitcode})") from None
+    finally:
+        child.join()
+    return row
+
+
 def run_thought_bench(
     ruleset: str, players: int, positions: int, iterations: int, seed: int
 ) -> dict[str, Any]:
@@ -67,7 +87,7 @@ def run_thought_bench(
         "players": players,
         "positions": len(sampled),
         "iterations": iterations,
-        "bots": [think_over(name, sampled, iterations) for name in THINKERS],
+        "bots": [_in_own_process(name, sampled, iterations) for name in THINKERS],
         "python": platform.python_version(),
         "compiled": COMPILED,
     }
