@@ -56,10 +56,7 @@ def push_action(
     (or not an int), for the caller to explain."""
     if type(action) is not int or not 0 <= action < len(mask) or not mask[action]:
         return None
-    before = game.scores
-    game.push(moves[action])
-    after = game.scores
-    return [float(after[s] - before[s]) if scored else 0.0 for s in range(len(after))]
+    return push_gains(game, moves[action], scored)
 
 
 def push_gains(game: Game, move: Any, scored: bool) -> list[float]:
