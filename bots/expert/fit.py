@@ -4,12 +4,14 @@ development tool; the bot reads only the weights):
 
     python -m bots.expert.fit --games 600 --iterations 120 --workers 2
     python -m bots.expert.fit --ruleset pavilion --games 300 --iterations 100 --workers 2
+    python -m bots.expert.fit --ruleset pavilion --bot expert --out /tmp/weights.py
 
-Each game is `mcts:iterations=N` against itself (2 players, seeds 0..games-1: the same games on
-any machine); at every round's start each seat's board is a sample, its target the points that
-seat still scored by the game's end (Summer Pavilion: less the bonuses already certain). One
-least-squares fit per number of rounds left (ridge-regularised: a rare feature's weight stays
-small). Needs numpy (the rl extra).
+Each game is `mcts:iterations=N` (`--bot expert`: the expert's own play, with the weights it
+has now) against itself (2 players, seeds 0..games-1: the same games on any machine); at every
+round's start each seat's board is a sample, its target the points that seat still scored by
+the game's end (Summer Pavilion: less the bonuses already certain). One least-squares fit per
+number of rounds left (ridge-regularised: a rare feature's weight stays small). Needs numpy
+(the rl extra).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from bots.expert.values import rounds_left
 from bots.mcts_bot import MctsBot
 from referee.engine import new_game
 
+BOTS = ("mcts", "expert")  # --bot: whose self-play the weights are fitted on
+
 Sample = tuple[int, list[float], int, float]  # (bucket, features, seat, score at the sample)
 
 
@@ -39,11 +43,23 @@ def seat_boards(game: Any) -> list[tuple[int, list[float]]]:
     return out
 
 
-def play(args: tuple[int, int, int]) -> list[tuple[int, list[float], float]]:
+Job = tuple[int, int, int, str]  # (seed, iterations, players, bot)
+
+
+def make_bots(seed: int, iterations: int, players: int, bot: str) -> list[Any]:
+    """The self-play game's bots, one a seat, each with a seed of its own."""
+    if bot == "expert":
+        from bots.expert.bot import ExpertBot  # not at import: the bot imports the weights
+
+        return [ExpertBot(seed=seed * 10 + p, iterations=iterations) for p in range(players)]
+    return [MctsBot(seed=seed * 10 + p, iterations=iterations) for p in range(players)]
+
+
+def play(args: Job) -> list[tuple[int, list[float], float]]:
     """One self-play game's samples: (bucket, features, points still scored)."""
-    seed, iterations, players = args
+    seed, iterations, players, bot = args
     game = new_game("azul", players, seed=seed)
-    bots = [MctsBot(seed=seed * 10 + p, iterations=iterations) for p in range(players)]
+    bots = make_bots(seed, iterations, players, bot)
     samples: list[Sample] = []
     current = -1
     while not game.is_over():
@@ -68,12 +84,12 @@ def pavilion_boards(state: dict[str, Any]) -> list[tuple[int, list[float], float
     return out
 
 
-def play_pavilion(args: tuple[int, int, int]) -> list[tuple[int, list[float], float]]:
+def play_pavilion(args: Job) -> list[tuple[int, list[float], float]]:
     """One Summer Pavilion self-play game's samples: (bucket, features, points still scored
     beyond the bonuses already certain)."""
-    seed, iterations, players = args
+    seed, iterations, players, bot = args
     game = new_game("pavilion", players, seed=seed)
-    bots = [MctsBot(seed=seed * 10 + p, iterations=iterations) for p in range(players)]
+    bots = make_bots(seed, iterations, players, bot)
     samples: list[Sample] = []
     current = 1
     while not game.is_over():
@@ -145,6 +161,7 @@ def main() -> None:
     parser.add_argument("--ruleset", choices=("azul", "pavilion"), default="azul")
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--iterations", type=int, default=120)
+    parser.add_argument("--bot", choices=BOTS, default="mcts", help="whose self-play")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--ridge", type=float, default=10.0)
@@ -154,12 +171,12 @@ def main() -> None:
     names = pavilion_value.NAMES if pavilion else NAMES
     module = "pavilion_value" if pavilion else "learned"
     out = args.out or Path(__file__).with_name("pavilion_weights.py" if pavilion else "weights.py")
-    jobs = [(seed, args.iterations, args.players) for seed in range(args.games)]
+    jobs = [(seed, args.iterations, args.players, args.bot) for seed in range(args.games)]
     with Pool(args.workers) as pool:
         games = pool.map(play_pavilion if pavilion else play, jobs, chunksize=4)
     samples = [s for game in games for s in game]
     weights = fit(samples, args.ridge, names, pavilion_value.BUCKETS if pavilion else BUCKETS)
-    note = f"{args.games} games of mcts:iterations={args.iterations}, {args.players} players"
+    note = f"{args.games} games of {args.bot}:iterations={args.iterations}, {args.players} players"
     write(weights, out, note, names, module)
     for name, *row in zip(names, *weights, strict=True):
         print(f"{name:14s}" + "".join(f"{v:9.2f}" for v in row))

@@ -205,7 +205,7 @@ def test_the_fit_recovers_weights_from_self_play_boards(tmp_path: Any) -> None:
     from bots.expert.fit import fit, play, write
     from bots.expert.learned import BUCKETS, NAMES
 
-    samples = play((7, 10, 2))
+    samples = play((7, 10, 2, "mcts"))
     assert len(samples) >= 2 * 4  # two seats, four rounds or more
     assert all(len(f) == len(NAMES) and y >= 0 for _, f, y in samples)
     rng = random.Random(1)
@@ -382,7 +382,7 @@ def test_the_pavilion_fit_plays_self_play_boards_and_writes_its_weights(tmp_path
     from bots.expert import pavilion_value
     from bots.expert.fit import fit, play_pavilion, write
 
-    samples = play_pavilion((3, 10, 2))
+    samples = play_pavilion((3, 10, 2, "mcts"))
     assert sorted(b for b, _, _ in samples) == sorted(list(range(5)) * 2)
     assert all(len(f) == len(pavilion_value.NAMES) for _, f, _ in samples)
     weights = fit(samples * 5, 10.0, pavilion_value.NAMES, pavilion_value.BUCKETS)
@@ -394,3 +394,14 @@ def test_the_pavilion_fit_plays_self_play_boards_and_writes_its_weights(tmp_path
     spec.loader.exec_module(module)
     assert [list(row) for row in module.WEIGHTS] == weights
     assert "--ruleset pavilion" in path.read_text()
+
+
+def test_the_fit_can_learn_from_the_experts_own_games() -> None:
+    """`fit --bot expert`: the self-play games are the expert's (fixed budget, so the same
+    samples every run), one sample per seat at each round's start after the first."""
+    from bots.expert.fit import make_bots, play_pavilion
+
+    assert {type(bot).__name__ for bot in make_bots(3, 4, 2, "expert")} == {"ExpertBot"}
+    samples = play_pavilion((3, 4, 2, "expert"))
+    assert sorted(b for b, _, _ in samples) == sorted(list(range(5)) * 2)
+    assert samples == play_pavilion((3, 4, 2, "expert"))
