@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bots.expert import pavilion_value
+from bots.expert.bot import ExpertBot
 from bots.expert.learned import BUCKETS, NAMES, bucket, features
 from bots.expert.values import rounds_left
 from bots.mcts_bot import MctsBot
@@ -30,6 +31,7 @@ from referee.engine import new_game
 BOTS = ("mcts", "expert")  # --bot: whose self-play the weights are fitted on
 
 Sample = tuple[int, list[float], int, float]  # (bucket, features, seat, score at the sample)
+Job = tuple[int, int, int, str]  # (seed, iterations, players, bot)
 
 
 def seat_boards(game: Any) -> list[tuple[int, list[float]]]:
@@ -43,14 +45,9 @@ def seat_boards(game: Any) -> list[tuple[int, list[float]]]:
     return out
 
 
-Job = tuple[int, int, int, str]  # (seed, iterations, players, bot)
-
-
 def make_bots(seed: int, iterations: int, players: int, bot: str) -> list[Any]:
     """The self-play game's bots, one a seat, each with a seed of its own."""
     if bot == "expert":
-        from bots.expert.bot import ExpertBot  # not at import: the bot imports the weights
-
         return [ExpertBot(seed=seed * 10 + p, iterations=iterations) for p in range(players)]
     return [MctsBot(seed=seed * 10 + p, iterations=iterations) for p in range(players)]
 
