@@ -175,25 +175,12 @@ def _best_placement(
     on `stars`, as (star, space, colour, tiles of that colour spent, wild tiles spent)."""
     wild = state["wild"]
     wilds = counts[wild] if wild else 0
-    numbers = _space_numbers(state["ruleset"])
     best, best_gain = None, 0.0
-    # What covering space k (0-3) on one more star adds towards its number bonus.
-    number_gain = [
-        PROGRESS * NUMBER_BONUS[k] * (2 * sum(1 for s in stars if s[k] != ".") + 1) / 49
-        for k in range(4)
-    ]
-    for index, star in enumerate(stars):
-        if "." not in star:
-            continue
-        filled = 6 - star.count(".")
-        star_gain = PROGRESS * _star_bonus(state, index, star) * (2 * filled + 1) / 36
-        spaces = None  # (space, cost, gain before the tiles spent): once a colour can pay
-        for colour in _allowed(state, index, star):
+    for index, allowed, spaces in _placement_table(state, stars):
+        for colour in allowed:
             have = counts[colour]
             if not have:
                 continue
-            if spaces is None:
-                spaces = _space_gains(stars, index, numbers[index], star_gain, number_gain)
             can_pay = have + (colour != wild) * wilds
             for space, cost, gain in spaces:
                 if can_pay < cost:
@@ -205,6 +192,40 @@ def _best_placement(
                 if gain > best_gain:
                     best, best_gain = (index, space, colour, own, paid), gain
     return best
+
+
+# What `_best_placement` needs of a board, whatever the hand: (star index, the colours it still
+# accepts, its empty spaces as (space, cost, gain before the tiles spent)) for each star with
+# room. A search projects thousands of hands onto the same few boards (the stars change only
+# with a placement), so it is kept by board: the projection's main cost, paid once a board.
+PlacementTable = list[tuple[int, str, list[tuple[int, int, float]]]]
+_TABLES: dict[tuple[str, tuple[str, ...]], PlacementTable] = {}
+
+
+def _placement_table(state: dict[str, Any], stars: list[str]) -> PlacementTable:
+    """The placement table of `stars` under the state's ruleset (see `_TABLES`)."""
+    key = (state["ruleset"], tuple(stars))
+    table = _TABLES.get(key)
+    if table is not None:
+        return table
+    numbers = _space_numbers(state["ruleset"])
+    # What covering space k (0-3) on one more star adds towards its number bonus.
+    number_gain = [
+        PROGRESS * NUMBER_BONUS[k] * (2 * sum(1 for s in stars if s[k] != ".") + 1) / 49
+        for k in range(4)
+    ]
+    table = []
+    for index, star in enumerate(stars):
+        if "." not in star:
+            continue
+        filled = 6 - star.count(".")
+        star_gain = PROGRESS * _star_bonus(state, index, star) * (2 * filled + 1) / 36
+        spaces = _space_gains(stars, index, numbers[index], star_gain, number_gain)
+        table.append((index, _allowed(state, index, star), spaces))
+    if len(_TABLES) > 20_000:  # about 1 KB a board
+        _TABLES.clear()
+    _TABLES[key] = table
+    return table
 
 
 def _space_gains(
@@ -327,12 +348,7 @@ def place_and_pass(
         # The taking goes on: tiles of a colour that still has room may be joined by the
         # tiles still to come, and stay in hand (valued as such); only the dead ones (no space
         # left for their colour) are as good as passed.
-        room = {
-            c
-            for index, star in enumerate(stars)
-            if "." in star
-            for c in _allowed(state, index, star)
-        }
+        room = {c for _, allowed, _ in _placement_table(state, stars) for c in allowed}
         held = "".join(c * n for c, n in counts.items() if c in room or c == wild)
         counts = {c: n for c, n in counts.items() if c not in room and c != wild}
     left = "".join(c * n for c, n in counts.items())
@@ -380,6 +396,7 @@ def move_gains(state: dict[str, Any], moves: Any) -> list[float]:
     score = board["score"]
     numbers = _space_numbers(state["ruleset"])
     worth: dict[str, float] | None = None  # next_round_values, when a pass is among the moves
+    covered: list[int] | None = None  # stars with space k (0-3) covered, when a placement is
     gains = []
     for move in moves:
         if move.is_take:
@@ -403,8 +420,10 @@ def move_gains(state: dict[str, Any], moves: Any) -> list[float]:
             bonus = STAR_BONUS[move.star]
             gain += PROGRESS * bonus * ((filled + 1) ** 2 - filled**2) / 36
             if move.space < 4:
-                covered = sum(1 for s in stars if s[move.space] != ".")
-                gain += PROGRESS * NUMBER_BONUS[move.space] * ((covered + 1) ** 2 - covered**2) / 49
+                if covered is None:
+                    covered = [sum(1 for s in stars if s[k] != ".") for k in range(4)]
+                done = covered[move.space]
+                gain += PROGRESS * NUMBER_BONUS[move.space] * ((done + 1) ** 2 - done**2) / 49
             gains.append(gain)
         elif move.is_pass:
             # The kept tiles by what they buy next round (its wild colour is known), so that
