@@ -169,19 +169,31 @@ def _structure_tiles(stars: list[str], index: int, space: int) -> int:
 
 
 def _best_placement(
-    state: dict[str, Any], table: PlacementTable, counts: dict[str, int]
+    state: dict[str, Any], stars: list[str], counts: dict[str, int]
 ) -> tuple[int, int, str, int, int] | None:
     """project_board's step: the placement with the best positive gain for a hand of `counts`
-    on the stars of `table` (`_placement_table`), as (star, space, colour, tiles of that colour
-    spent, wild tiles spent)."""
+    on `stars`, as (star, space, colour, tiles of that colour spent, wild tiles spent)."""
     wild = state["wild"]
     wilds = counts[wild] if wild else 0
+    numbers = _space_numbers(state["ruleset"])
     best, best_gain = None, 0.0
-    for index, allowed, spaces in table:
-        for colour in allowed:
+    # What covering space k (0-3) on one more star adds towards its number bonus.
+    number_gain = [
+        PROGRESS * NUMBER_BONUS[k] * (2 * sum(1 for s in stars if s[k] != ".") + 1) / 49
+        for k in range(4)
+    ]
+    for index, star in enumerate(stars):
+        if "." not in star:
+            continue
+        filled = 6 - star.count(".")
+        star_gain = PROGRESS * _star_bonus(state, index, star) * (2 * filled + 1) / 36
+        spaces = None  # (space, cost, gain before the tiles spent): once a colour can pay
+        for colour in _allowed(state, index, star):
             have = counts[colour]
             if not have:
                 continue
+            if spaces is None:
+                spaces = _space_gains(stars, index, numbers[index], star_gain, number_gain)
             can_pay = have + (colour != wild) * wilds
             for space, cost, gain in spaces:
                 if can_pay < cost:
@@ -193,49 +205,6 @@ def _best_placement(
                 if gain > best_gain:
                     best, best_gain = (index, space, colour, own, paid), gain
     return best
-
-
-# What `_best_placement` needs of a board, whatever the hand: (star index, the colours it still
-# accepts, its empty spaces as (space, cost, gain before the tiles spent)) for each star with
-# room.
-PlacementTable = list[tuple[int, str, list[tuple[int, int, float]]]]
-
-
-def _placement_table(state: dict[str, Any], stars: list[str]) -> PlacementTable:
-    """The placement table of `stars` under the state's ruleset."""
-    numbers = _space_numbers(state["ruleset"])
-    # What covering space k (0-3) on one more star adds towards its number bonus.
-    number_gain = [
-        PROGRESS * NUMBER_BONUS[k] * (2 * sum(1 for s in stars if s[k] != ".") + 1) / 49
-        for k in range(4)
-    ]
-    table = []
-    for index, star in enumerate(stars):
-        if "." not in star:
-            continue
-        filled = 6 - star.count(".")
-        star_gain = PROGRESS * _star_bonus(state, index, star) * (2 * filled + 1) / 36
-        spaces = _space_gains(stars, index, numbers[index], star_gain, number_gain)
-        table.append((index, _allowed(state, index, star), spaces))
-    return table
-
-
-# The tables of the boards seats hold (a projection's first step): a search projects thousands
-# of hands onto the same few boards, as the stars change only with a real placement. Small, so
-# that clearing it is quick (about 5 ms at its size, inside a move's clock; 20,000 boards took 80).
-_TABLES: dict[tuple[str, tuple[str, ...]], PlacementTable] = {}
-
-
-def _kept_table(state: dict[str, Any], stars: list[str]) -> PlacementTable:
-    """`_placement_table` of a board as a seat holds it, kept in `_TABLES`."""
-    key = (state["ruleset"], tuple(stars))
-    table = _TABLES.get(key)
-    if table is None:
-        table = _placement_table(state, stars)
-        if len(_TABLES) >= 1_000:
-            _TABLES.clear()
-        _TABLES[key] = table
-    return table
 
 
 def _space_gains(
@@ -346,21 +315,24 @@ def place_and_pass(
     stars = list(board["stars"])
     counts = {c: hand.count(c) for c in LETTERS}
     score = board["score"]
-    table = _kept_table(state, stars)
-    while (best := _best_placement(state, table, counts)) is not None:
+    while (best := _best_placement(state, stars, counts)) is not None:
         index, space, colour, own, paid = best
         score += 1 + _run(stars[index], space)
         counts[colour] -= own
         counts[wild] -= paid
         star = stars[index]
         stars[index] = star[:space] + colour + star[space + 1 :]
-        table = _placement_table(state, stars)
     held = ""
     if state.get("phase") == "take":
         # The taking goes on: tiles of a colour that still has room may be joined by the
         # tiles still to come, and stay in hand (valued as such); only the dead ones (no space
         # left for their colour) are as good as passed.
-        room = {c for _, allowed, _ in table for c in allowed}
+        room = {
+            c
+            for index, star in enumerate(stars)
+            if "." in star
+            for c in _allowed(state, index, star)
+        }
         held = "".join(c * n for c, n in counts.items() if c in room or c == wild)
         counts = {c: n for c, n in counts.items() if c not in room and c != wild}
     left = "".join(c * n for c, n in counts.items())

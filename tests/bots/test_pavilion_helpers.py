@@ -269,29 +269,3 @@ def test_the_quick_guess_keeps_next_round_s_wild_tile_over_a_dead_one() -> None:
     assert gains["pass:PPPY"] - gains["pass:PPPP"] == pytest.approx(NEXT_WILD_KEPT - DEAD_KEPT)
     assert gains["pass:Y"] > gains["pass:P"]
     assert max(gains, key=gains.__getitem__) == "pass:PPPY"
-
-
-def test_the_projection_s_board_tables_do_not_change_what_it_projects() -> None:
-    """`place_and_pass` keeps what a board allows and gains by board (`_TABLES`): the same
-    projection whether a board's table is fresh or kept, and kept apart by ruleset (the same
-    stars accept other colours on the monochrome side)."""
-    import random
-
-    from referee.engine import new_game
-    from sdk import pavilion
-
-    standard = state(tiles="RRRRGG")
-    mono = {**standard, "ruleset": "pavilion-mono"}
-    kept = [pavilion.place_and_pass(standard, 0), pavilion.place_and_pass(mono, 0)]
-    assert kept[0] != kept[1]  # red has one star of its own (and the centre), or any star
-    pavilion._TABLES.clear()
-    assert pavilion.place_and_pass(mono, 0) == kept[1]
-    rng = random.Random(3)
-    for ruleset in ("pavilion", "pavilion-mono"):
-        game = new_game(ruleset, 2, seed=4)
-        while not game.is_over():
-            game.push(rng.choice(game.legal_moves()))
-            position = game.to_state()
-            warm = pavilion.place_and_pass(position, game.turn, next_round=True)
-            pavilion._TABLES.clear()
-            assert pavilion.place_and_pass(position, game.turn, next_round=True) == warm
