@@ -380,7 +380,7 @@ def move_gains(state: dict[str, Any], moves: Any) -> list[float]:
     score = board["score"]
     numbers = _space_numbers(state["ruleset"])
     worth: dict[str, float] | None = None  # next_round_values, when a pass is among the moves
-    covered: list[int] | None = None  # stars with space k (0-3) covered, when a placement is
+    covered: list[int] | None = None  # stars covering space k (0-3), at the first placement
     gains = []
     for move in moves:
         if move.is_take:

@@ -28,7 +28,8 @@ from bots.expert.values import rounds_left
 from bots.mcts_bot import MctsBot
 from referee.engine import new_game
 
-BOTS = ("mcts", "expert")  # --bot: whose self-play the weights are fitted on
+# --bot: whose self-play the weights are fitted on.
+BOTS: dict[str, type[MctsBot] | type[ExpertBot]] = {"mcts": MctsBot, "expert": ExpertBot}
 
 Sample = tuple[int, list[float], int, float]  # (bucket, features, seat, score at the sample)
 Job = tuple[int, int, int, str]  # (seed, iterations, players, bot)
@@ -47,9 +48,7 @@ def seat_boards(game: Any) -> list[tuple[int, list[float]]]:
 
 def make_bots(seed: int, iterations: int, players: int, bot: str) -> list[Any]:
     """The self-play game's bots, one a seat, each with a seed of its own."""
-    if bot == "expert":
-        return [ExpertBot(seed=seed * 10 + p, iterations=iterations) for p in range(players)]
-    return [MctsBot(seed=seed * 10 + p, iterations=iterations) for p in range(players)]
+    return [BOTS[bot](seed=seed * 10 + p, iterations=iterations) for p in range(players)]
 
 
 def play(args: Job) -> list[tuple[int, list[float], float]]:
@@ -158,7 +157,7 @@ def main() -> None:
     parser.add_argument("--ruleset", choices=("azul", "pavilion"), default="azul")
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--iterations", type=int, default=120)
-    parser.add_argument("--bot", choices=BOTS, default="mcts", help="whose self-play")
+    parser.add_argument("--bot", choices=tuple(BOTS), default="mcts", help="whose self-play")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--ridge", type=float, default=10.0)
