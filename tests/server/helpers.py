@@ -98,6 +98,29 @@ def server_paths_in(text: str) -> list[str]:
     return [p for p in {*home, *tmp} if p in text]
 
 
+def run_worker(worker: Any, bound: float = 120) -> Any:
+    """`worker.run()` (a LadderWorker) until it ends by itself, or fails the test after `bound`
+    seconds: a worker waiting for games that cannot start would otherwise wait for ever."""
+    started = time.monotonic()
+    stats = run_worker_until(worker, lambda: False, bound)
+    if time.monotonic() - started >= bound:
+        raise AssertionError(
+            f"the worker did not end within {bound} s: {stats}\n{failed_validations()}"
+        )
+    return stats
+
+
+def failed_validations() -> str:
+    """Why the versions that did not pass failed: the test's message when a validation it
+    counts on did not pass (their reason and the tail of their log)."""
+    from tournaments.server.submissions.models import Version
+
+    return "\n".join(
+        f"{v}: {v.state} {v.reason}\n{v.log_tail}"
+        for v in Version.objects.exclude(state=Version.PASSED)
+    )
+
+
 def run_worker_until(worker: Any, done: Callable[[], bool], bound: float) -> Any:
     """`worker.run()` (a LadderWorker) until it ends by itself, `done()` is true or `bound`
     seconds have passed; its statistics. `done` reads the database from a thread of its own

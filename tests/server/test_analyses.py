@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client, TransactionTestCase, override_settings
 
 from referee import run_loop
-from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
+from tests.server.helpers import RANDOM_BOT, participant, run_worker, zip_bytes
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.models import Analysis, Game
 from tournaments.server.ladder.standings import enter
@@ -37,7 +37,7 @@ class AnalysisTests(TransactionTestCase):
             enter(version)
         participant("cat", PASSWORD)  # plays no game
         participant("org", PASSWORD, staff=True)
-        stats = run_loop(LadderWorker(max_games=2, validate=False, poll=0.05).run())
+        stats = run_worker(LadderWorker(max_games=2, validate=False, poll=0.05))
         self.assertEqual(stats.played, 2)
         self.first, self.second = Game.objects.filter(status=Game.DONE).order_by("pk")
 

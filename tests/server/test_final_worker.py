@@ -12,7 +12,7 @@ from django.conf import settings
 from django.test import TransactionTestCase
 
 from referee import run_loop
-from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
+from tests.server.helpers import RANDOM_BOT, participant, run_worker, zip_bytes
 from tournaments.progress import GameFinished, ProgressEvent
 from tournaments.server.contests.models import Contest, Transition
 from tournaments.server.ladder import coordination, final, lifecycle
@@ -70,7 +70,7 @@ class FinalInTheWorker(TransactionTestCase):
         # Its player (this process) is alive: no other process takes it over; the worker of
         # this process, which sees it is its own and not playing, resumes it.
         self.assertFalse(final.final_wanted(contest))
-        stats = run_loop(LadderWorker(contest="fin", max_games=0, validate=False, poll=0.05).run())
+        stats = run_worker(LadderWorker(contest="fin", max_games=0, validate=False, poll=0.05))
         self.assertEqual((stats.finals, stats.errors), (1, []))
         contest.refresh_from_db()
         self.assertTrue(final.final_done(contest))

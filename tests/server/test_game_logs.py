@@ -11,8 +11,7 @@ from pathlib import Path
 from django.conf import settings
 from django.test import Client, TransactionTestCase
 
-from referee import run_loop
-from tests.server.helpers import participant, zip_bytes
+from tests.server.helpers import participant, run_worker, zip_bytes
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.logs import game_folder, seat_log
@@ -68,7 +67,7 @@ class LadderLogs(TransactionTestCase):
     def test_each_seat_reads_its_own_log_of_that_game_alone(self) -> None:
         # Two workers one after the other (a restart): their counters would start again.
         for _ in range(2):
-            stats = run_loop(LadderWorker(max_games=1, validate=False, poll=0.05).run())
+            stats = run_worker(LadderWorker(max_games=1, validate=False, poll=0.05))
             self.assertEqual(stats.played, 1, stats)
         games = list(Game.objects.filter(status=Game.DONE))
         self.assertEqual(len(games), 2)

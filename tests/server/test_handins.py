@@ -10,8 +10,14 @@ from datetime import timedelta
 from django.test import Client, TransactionTestCase
 from django.utils import timezone
 
-from referee import run_loop
-from tests.server.helpers import CRASHING_BOT, RANDOM_BOT, participant, zip_bytes
+from tests.server.helpers import (
+    CRASHING_BOT,
+    RANDOM_BOT,
+    failed_validations,
+    participant,
+    run_worker,
+    zip_bytes,
+)
 from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.ladder import lifecycle
 from tournaments.server.ladder.final import start_final
@@ -24,7 +30,7 @@ from tournaments.server.submissions.models import Version
 
 def _validate_all(slug: str) -> None:
     """A real ladder worker validates every version waiting, then stops."""
-    run_loop(LadderWorker(contest=slug, max_games=0, poll=0.05).run())
+    run_worker(LadderWorker(contest=slug, max_games=0, poll=0.05))
 
 
 class HandInByUploadTime(TransactionTestCase):
@@ -38,7 +44,8 @@ class HandInByUploadTime(TransactionTestCase):
             self.teams[name] = (user, who)
             submit(who, [zip_bytes({"bot.py": RANDOM_BOT, "v": b"1"})])
         _validate_all("hw")  # version 1 of each passes
-        self.assertEqual(Version.objects.filter(state=Version.PASSED).count(), 2)
+        passed = Version.objects.filter(state=Version.PASSED).count()
+        self.assertEqual(passed, 2, failed_validations())
 
     def _last_minute(self, name: str, source: bytes) -> Version:
         """Version 2 of `name`, received 1 s before the deadline, which has just passed."""

@@ -8,8 +8,14 @@ from datetime import UTC, datetime, timedelta
 
 from django.test import TestCase, TransactionTestCase
 
-from referee import run_loop
-from tests.server.helpers import CRASHING_BOT, RANDOM_BOT, participant, zip_bytes
+from tests.server.helpers import (
+    CRASHING_BOT,
+    RANDOM_BOT,
+    failed_validations,
+    participant,
+    run_worker,
+    zip_bytes,
+)
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import coordination, results
 from tournaments.server.ladder.matchmaking import PROVISIONAL_GAMES, Candidate, pick_game
@@ -215,10 +221,11 @@ class WorkerTests(TransactionTestCase):
         _, bad = participant("gus")
         submit(bad, [zip_bytes({"bot.py": CRASHING_BOT})])
         worker = LadderWorker(concurrency=2, max_games=6, poll=0.05)
-        stats = run_loop(worker.run())
+        stats = run_worker(worker)
         self.assertEqual(stats.played, 6, stats)
         self.assertEqual(stats.validated, 4)
-        self.assertEqual(Version.objects.filter(state=Version.PASSED).count(), 3)
+        passed = Version.objects.filter(state=Version.PASSED).count()
+        self.assertEqual(passed, 3, failed_validations())
         self.assertEqual(Version.objects.get(participant=bad).state, Version.FAILED)
         done = Game.objects.filter(status=Game.DONE)
         self.assertEqual(done.count(), 6)
@@ -248,7 +255,7 @@ class WorkerTests(TransactionTestCase):
             versions.append(v)
         # As a killed worker or an organiser's requeue leaves it: scheduled, not in flight.
         orphan = results.schedule(contest, versions)
-        stats = run_loop(LadderWorker(max_games=1, validate=False, poll=0.05).run())
+        stats = run_worker(LadderWorker(max_games=1, validate=False, poll=0.05))
         self.assertEqual(stats.played, 1)
         orphan.refresh_from_db()
         self.assertEqual((orphan.status, orphan.rated), (Game.DONE, True))
@@ -271,7 +278,7 @@ class WorkerTests(TransactionTestCase):
         worker = LadderWorker(
             max_games=3, validate=False, poll=0.05, cluster=ClusterOptions(workers=1, threads=1)
         )
-        stats = run_loop(worker.run())
+        stats = run_worker(worker)
         self.assertEqual((stats.played, stats.infrastructure_failures), (3, 0), stats)
         done = Game.objects.filter(status=Game.DONE)
         self.assertEqual(done.count(), 3)

@@ -10,8 +10,7 @@ from itertools import combinations
 import pytest
 from django.test import TransactionTestCase, override_settings
 
-from referee import run_loop
-from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
+from tests.server.helpers import RANDOM_BOT, participant, run_worker, zip_bytes
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.matchmaking import SPREAD, Candidate, pick_game
 from tournaments.server.ladder.models import Game, Seat
@@ -85,11 +84,11 @@ class LadderSpreadTests(TransactionTestCase):
         _, late = participant("cat")  # a new version joins a ladder already under way
         newcomer = submit(late, [zip_bytes({"bot.py": RANDOM_BOT})])
         worker = LadderWorker(concurrency=2, max_games=6, validate=False, poll=0.02)
-        run_loop(worker.run())
+        run_worker(worker)
         Version.objects.filter(pk=newcomer.pk).update(state=Version.PASSED)
         enter(newcomer)
         versions.append(newcomer.pk)
-        run_loop(LadderWorker(concurrency=2, max_games=18, validate=False, poll=0.02).run())
+        run_worker(LadderWorker(concurrency=2, max_games=18, validate=False, poll=0.02))
         games = [
             tuple(Seat.objects.filter(game=g).values_list("version_id", flat=True))
             for g in Game.objects.filter(status=Game.DONE)

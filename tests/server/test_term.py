@@ -26,8 +26,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client, TransactionTestCase
 from django.utils import timezone
 
-from referee import run_loop
-from tests.server.helpers import CRASHING_BOT, RANDOM_BOT, zip_bytes
+from tests.server.helpers import CRASHING_BOT, RANDOM_BOT, run_worker, zip_bytes
 from tournaments.server.contests import classlist
 from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.ladder import lifecycle
@@ -134,7 +133,7 @@ class TermTests(TransactionTestCase):
     def _ladder_validates_and_plays(self, contest: Contest) -> None:
         # -- the ladder validates everything and plays ----------------------------------------
         worker = LadderWorker(concurrency=2, max_games=12, contest="term", poll=0.1)
-        stats = run_loop(worker.run())
+        stats = run_worker(worker)
         self.assertGreaterEqual(stats.played, 12)
         failed = set(
             Version.objects.filter(state=Version.FAILED).values_list("participant__name", flat=True)
@@ -149,7 +148,7 @@ class TermTests(TransactionTestCase):
         game = challenge(teams["team-01"], ["staff-greedy"])
         with self.assertRaisesRegex(ChallengeError, "limit is 1"):
             challenge(teams["team-01"], ["staff-random"])
-        run_loop(LadderWorker(concurrency=1, max_games=1, contest="term", poll=0.1).run())
+        run_worker(LadderWorker(concurrency=1, max_games=1, contest="term", poll=0.1))
         game.refresh_from_db()
         self.assertEqual((game.status, game.rated), (Game.DONE, False))
         for seat in game.seats.all():
@@ -174,7 +173,7 @@ class TermTests(TransactionTestCase):
         # Nor a game's page or replay that would give the results away, but for its own games:
         # another team's challenge, played for the purpose (unrated, like the one above).
         other = challenge(teams["team-02"], ["staff-random"])
-        run_loop(LadderWorker(concurrency=1, max_games=1, contest="term", poll=0.1).run())
+        run_worker(LadderWorker(concurrency=1, max_games=1, contest="term", poll=0.1))
         other.refresh_from_db()
         self.assertEqual(other.status, Game.DONE)
         for url in (f"/games/{other.pk}/", f"/games/{other.pk}/viewer"):
@@ -206,7 +205,7 @@ class TermTests(TransactionTestCase):
         # team-03 may still submit until its own deadline; it hands in when that passes.
         extended = submit(teams["team-03"], [zip_bytes({"bot.py": RANDOM_BOT, "v": b"2"})])
         self.assertFalse(HandIn.objects.filter(participant=teams["team-03"]).exists())
-        run_loop(LadderWorker(concurrency=1, max_games=0, contest="term", poll=0.1).run())
+        run_worker(LadderWorker(concurrency=1, max_games=0, contest="term", poll=0.1))
         extended.refresh_from_db()
         self.assertEqual(extended.state, Version.PASSED)
         # The extension ends after the upload (validation of a random bot may take less than a

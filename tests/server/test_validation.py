@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from django.test import TransactionTestCase
 
-from tests.server.helpers import CRASHING_BOT, RANDOM_BOT, participant, zip_bytes
+from tests.server.helpers import (
+    CRASHING_BOT,
+    RANDOM_BOT,
+    failed_validations,
+    participant,
+    zip_bytes,
+)
 from tournaments.ratings import make_env
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.models import Standing
@@ -179,7 +185,8 @@ class BoundedValidationTests(TransactionTestCase):
         thread.start()
         try:
             state = _wait_for(good, {Version.PASSED, Version.FAILED})
-            self.assertEqual(state, Version.PASSED, "validated while the slow build runs")
+            why = failed_validations()
+            self.assertEqual(state, Version.PASSED, f"validated while the slow build runs: {why}")
             states = {v.pk: v.state for v in Version.objects.filter(participant=slow)}
             self.assertEqual(states[first.pk], Version.VALIDATING)
             self.assertEqual(states[second.pk], Version.PENDING, "one slot per participant")

@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 from django.test import Client, LiveServerTestCase, TestCase, TransactionTestCase
 
-from referee import run_loop
-from tests.server.helpers import RANDOM_BOT, participant, run_worker_until, zip_bytes
+from tests.server.helpers import RANDOM_BOT, participant, run_worker, run_worker_until, zip_bytes
 from tests.web.browser import chromium_browser
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest
@@ -113,7 +112,7 @@ class LadderVersionTests(TransactionTestCase):
         _, rival = participant("ada")
         passed(rival, zip_bytes({"bot.py": RANDOM_BOT}))
         versiontests.ensure_automatic(self.contest)
-        stats = run_loop(LadderWorker(concurrency=1, max_games=1, validate=False, poll=0.05).run())
+        stats = run_worker(LadderWorker(concurrency=1, max_games=1, validate=False, poll=0.05))
         self.assertEqual(stats.played, 1, stats)
         self.assertEqual(
             list(Game.objects.values_list("kind", "rated")), [(Game.LADDER, True)], "no test yet"
