@@ -12,9 +12,12 @@ import asyncio
 import contextlib
 import logging
 import os
+import shutil
+import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -327,14 +330,26 @@ def refuse_exposure(exposure: Exposure, insecure: bool = False) -> list[str]:
 
 
 @contextlib.contextmanager
-def _owner_only() -> Iterator[None]:
-    """Files (a Unix socket) created meanwhile are their owner's alone: the umask is in force
-    when grpc binds the socket, so there is no moment when anyone else may connect."""
-    old = os.umask(0o177)
+def _owner_only(address: str) -> Iterator[str]:
+    """Bind a Unix socket so that it is its owner's alone from the start: grpc binds the
+    address yielded, a path in a new folder beside the socket's that only its owner may enter;
+    the socket is made 0600 there, then renamed into place (atomically, over a stale one).
+
+    Not the umask: it is the whole process's, and other threads (a ladder worker's validations,
+    each with an Arena) would make their folders and files without permissions meanwhile."""
+    path = Path(address.removeprefix("unix:"))
     try:
-        yield
+        private = Path(tempfile.mkdtemp(prefix=".bind-", dir=path.parent))  # 0700
+    except OSError as exc:
+        raise OSError(f"cannot listen on {address}: {exc.strerror} ({path.parent})") from exc
+    inside = private / "s"  # short: a socket's path has at most 107 bytes
+    try:
+        yield f"unix:{inside}"
+        if inside.exists():  # grpc has bound it (else the caller reports the failure)
+            os.chmod(inside, 0o600)
+            os.replace(inside, path)
     finally:
-        os.umask(old)
+        shutil.rmtree(private, ignore_errors=True)
 
 
 class RefereeServer:
@@ -438,16 +453,16 @@ class RefereeServer:
         self, server: grpc.aio.Server, address: str, tls: bool, client_ca: bytes | None = None
     ) -> int:
         unix = address.startswith("unix:")
-        with _owner_only() if unix else contextlib.nullcontext():
+        with _owner_only(address) if unix else contextlib.nullcontext(address) as bind:
             if tls and self.tls is not None:
                 credentials = grpc.ssl_server_credentials(
                     [(self.tls[1], self.tls[0])],
                     root_certificates=client_ca,
                     require_client_auth=client_ca is not None,
                 )
-                port = server.add_secure_port(address, credentials)
+                port = server.add_secure_port(bind, credentials)
             else:
-                port = server.add_insecure_port(address)
+                port = server.add_insecure_port(bind)
         if port == 0 and not unix:
             raise OSError(f"cannot listen on {address}")
         return int(port)  # grpc is untyped

@@ -166,6 +166,45 @@ def test_the_arena_sockets_are_their_owners_alone(tmp_path: Path) -> None:
     assert asyncio.run(go()) == [0o600, 0o600]
 
 
+def test_binding_a_socket_leaves_other_threads_folders_usable(tmp_path: Path) -> None:
+    """A socket is bound 0600 without the process's umask: folders another thread makes
+    meanwhile (a second validation's Arena, say) keep their modes. With the umask, a folder
+    made in that moment was 0600, and a standby bot could not enter its own folder."""
+    import tempfile
+    import threading
+
+    from referee.server import RefereeServer
+
+    stop = threading.Event()
+    modes: set[int] = set()
+
+    def make_folders() -> None:
+        while not stop.is_set():
+            made = Path(tempfile.mkdtemp(dir=tmp_path))
+            modes.add(stat.S_IMODE(made.stat().st_mode))
+            made.rmdir()
+
+    async def bind_often() -> list[int]:
+        sockets = []
+        for i in range(100):
+            server = RefereeServer(f"unix:{tmp_path / f's{i}.sock'}")
+            await server.start()
+            sockets.append(stat.S_IMODE((tmp_path / f"s{i}.sock").stat().st_mode))
+            await server.stop(0)
+        return sockets
+
+    maker = threading.Thread(target=make_folders)
+    maker.start()
+    try:
+        sockets = asyncio.run(bind_often())
+    finally:
+        stop.set()
+        maker.join()
+    assert set(sockets) == {0o600}, "every socket its owner's alone"
+    assert modes == {0o700}, "mkdtemp's 0700, never a mode the umask cut"
+    assert not list(tmp_path.glob(".bind-*")), "no folder left from binding"
+
+
 # -- referee serve on TCP ------------------------------------------------------------------------
 
 
