@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import fcntl
 import logging
 import os
 import secrets
@@ -32,7 +33,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TypedDict, Unpack
+from typing import IO, Any, TypedDict, Unpack
 
 from referee import sandbox
 from referee.clocks import Clock, require_cpu_clock
@@ -129,6 +130,33 @@ class Network:
     client_ca: bytes | None = None
     public_watch: bool = False
     insecure: bool = False  # serve a network address without TLS or an operator anyway
+
+
+# An Arena's working folder in the temporary directory (its socket, its bots' folders), and the
+# lock file it holds there while it lives.
+ARENA_PREFIX = "azul-arena-"
+ARENA_LOCK = "arena.lock"
+SWEEP_AFTER = 60.0  # seconds: a folder younger than this may belong to an Arena still starting
+
+
+def sweep_dead_arenas(tmp: Path, older_than: float = SWEEP_AFTER) -> list[Path]:
+    """Remove the working folders of Arenas whose process is gone without closing them (killed,
+    or the machine stopped): their lock is free. A folder in use, another user's, or one
+    younger than `older_than` seconds is left alone. Returns what was removed."""
+    removed = []
+    now = time.time()
+    for folder in tmp.glob(ARENA_PREFIX + "*"):
+        lock = folder / ARENA_LOCK
+        try:
+            if folder.is_symlink() or now - lock.stat().st_mtime < older_than:
+                continue
+            with open(lock) as held:
+                fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # no lock file (not an Arena's), not ours to open, or its Arena lives
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
 
 
 class ArenaOptions(TypedDict, total=False):
@@ -264,6 +292,7 @@ class Arena:
         self.log_dir = Path(log_dir) if log_dir else None
         self.pool: BotPool[Bot] = BotPool(self.settings.max_processes)
         self._tmp: Path | None = None
+        self._lock: IO[str] | None = None  # `_tmp`'s lock file, open while this Arena lives
         # One warm Python process kept ready (sdk.standby): a Python bot then says Hello some
         # 100 ms sooner than a fresh process could.
         # AZUL_ARENA_WARM_START=0 (or false, no, off) starts every bot as a fresh process.
@@ -286,8 +315,13 @@ class Arena:
         await self.close()
 
     async def start(self) -> None:
-        self._tmp = Path(tempfile.mkdtemp(prefix="azul-arena-"))
+        sweep_dead_arenas(Path(tempfile.gettempdir()))
+        self._tmp = Path(tempfile.mkdtemp(prefix=ARENA_PREFIX))
         os.chmod(self._tmp, 0o711)
+        # Held while this Arena lives: the kernel lets go of it when the process ends, however
+        # it ends, so a later Arena knows this folder's owner is gone (`sweep_dead_arenas`).
+        self._lock = open(self._tmp / ARENA_LOCK, "w")
+        fcntl.flock(self._lock, fcntl.LOCK_EX)
         if self.log_dir is None:
             self.log_dir = Path(tempfile.gettempdir()) / "azul-arena-logs" / self._tmp.name
         # The socket alone in its folder: the sandbox shows bots that folder, nothing else.
@@ -364,6 +398,9 @@ class Arena:
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     async def retire(self, worker: SeatBot) -> None:
         """End a bot: the pool forgets it and its process (if the Arena launched it) ends (a
