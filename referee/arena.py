@@ -28,6 +28,7 @@ import logging
 import os
 import secrets
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -146,16 +147,26 @@ def sweep_dead_arenas(tmp: Path, older_than: float = SWEEP_AFTER) -> list[Path]:
     removed = []
     now = time.time()
     for folder in tmp.glob(ARENA_PREFIX + "*"):
-        lock = folder / ARENA_LOCK
         try:
-            if folder.is_symlink() or now - lock.stat().st_mtime < older_than:
+            found = os.lstat(folder)
+            if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.getuid():
                 continue
-            with open(lock) as held:
-                fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:  # no lock file (not an Arena's), not ours to open, or its Arena lives
+            # Never waits: not on a pipe put there in its place, nor on a lock held.
+            fd = os.open(folder / ARENA_LOCK, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:  # gone meanwhile, or no lock file (not an Arena's to judge)
             continue
+        try:
+            lock = os.fstat(fd)
+            if not stat.S_ISREG(lock.st_mode) or now - lock.st_mtime < older_than:
+                continue
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # its Arena lives
+            continue
+        finally:
+            os.close(fd)
         shutil.rmtree(folder, ignore_errors=True)
-        removed.append(folder)
+        if not folder.exists():
+            removed.append(folder)
     return removed
 
 
@@ -317,16 +328,20 @@ class Arena:
     async def start(self) -> None:
         sweep_dead_arenas(Path(tempfile.gettempdir()))
         self._tmp = Path(tempfile.mkdtemp(prefix=ARENA_PREFIX))
-        os.chmod(self._tmp, 0o711)
         # Held while this Arena lives: the kernel lets go of it when the process ends, however
         # it ends, so a later Arena knows this folder's owner is gone (`sweep_dead_arenas`).
-        self._lock = open(self._tmp / ARENA_LOCK, "w")
-        fcntl.flock(self._lock, fcntl.LOCK_EX)
+        # Made while the folder is still mkdtemp's 0700, and 0600: nobody else may hold it.
+        fd = os.open(self._tmp / ARENA_LOCK, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        self._lock = os.fdopen(fd, "w")
+        fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.chmod(self._tmp, 0o711)
         if self.log_dir is None:
             self.log_dir = Path(tempfile.gettempdir()) / "azul-arena-logs" / self._tmp.name
         # The socket alone in its folder: the sandbox shows bots that folder, nothing else.
+        # Its owner's alone (bots run as this user): no other user can reach the socket, from
+        # the moment it is bound (referee.server._owner_only).
         socket_dir = self._tmp / "socket"
-        socket_dir.mkdir()
+        socket_dir.mkdir(mode=0o700)
         local = f"unix:{socket_dir / SOCKET_NAME}"
         net = self.network
         listen = net.listen or local

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
@@ -329,27 +330,63 @@ def refuse_exposure(exposure: Exposure, insecure: bool = False) -> list[str]:
     return problems
 
 
+MAX_SOCKET_PATH = 107  # bytes: sun_path's room, its final NUL aside
+
+
+def _private_to_us(folder: Path) -> bool:
+    """Whether only this user may enter `folder` (a socket inside is nobody else's to dial)."""
+    try:
+        found = os.stat(folder)
+    except OSError:
+        return False
+    return found.st_uid == os.getuid() and found.st_mode & 0o077 == 0
+
+
 @contextlib.contextmanager
-def _owner_only(address: str) -> Iterator[str]:
-    """Bind a Unix socket so that it is its owner's alone from the start: grpc binds the
-    address yielded, a path in a new folder beside the socket's that only its owner may enter;
-    the socket is made 0600 there, then renamed into place (atomically, over a stale one).
+def _owner_only(address: str, renamed: list[tuple[Path, int]]) -> Iterator[str]:
+    """Bind a Unix socket so that it is its owner's alone from the start; yields the address
+    grpc binds. In a folder only its owner may enter (the Arena's), the address itself, the
+    socket made 0600 after. Elsewhere, a path in a new 0700 folder beside it: made 0600 there,
+    then renamed into place (over a stale socket, never over another kind of file), and noted
+    in `renamed` with its inode for `stop` to remove (grpc removes the path it bound).
 
     Not the umask: it is the whole process's, and other threads (a ladder worker's validations,
     each with an Arena) would make their folders and files without permissions meanwhile."""
     path = Path(address.removeprefix("unix:"))
+    if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+        raise OSError(f"cannot listen on {address}: a socket's path has at most 107 bytes")
+    if _private_to_us(path.parent):
+        yield address
+        _bound(address, path)
+        os.chmod(path, 0o600)
+        return
+    with contextlib.suppress(FileNotFoundError):
+        if not stat.S_ISSOCK(os.lstat(path).st_mode):
+            raise OSError(f"cannot listen on {address}: a file that is not a socket is there")
     try:
-        private = Path(tempfile.mkdtemp(prefix=".bind-", dir=path.parent))  # 0700
+        private = Path(tempfile.mkdtemp(prefix=".", dir=path.parent))  # 0700
     except OSError as exc:
         raise OSError(f"cannot listen on {address}: {exc.strerror} ({path.parent})") from exc
-    inside = private / "s"  # short: a socket's path has at most 107 bytes
+    inside = private / "s"
+    if len(os.fsencode(inside)) > MAX_SOCKET_PATH:
+        private.rmdir()
+        raise OSError(
+            f"cannot listen on {address}: its folder's path is too long to bind it in private "
+            f"(at most {MAX_SOCKET_PATH - 12} bytes; or give a folder only you may enter)"
+        )
     try:
         yield f"unix:{inside}"
-        if inside.exists():  # grpc has bound it (else the caller reports the failure)
-            os.chmod(inside, 0o600)
-            os.replace(inside, path)
+        _bound(address, inside)
+        os.chmod(inside, 0o600)
+        os.replace(inside, path)
+        renamed.append((path, os.lstat(path).st_ino))
     finally:
         shutil.rmtree(private, ignore_errors=True)
+
+
+def _bound(address: str, path: Path) -> None:
+    if not path.exists():
+        raise OSError(f"cannot listen on {address}")
 
 
 class RefereeServer:
@@ -402,6 +439,7 @@ class RefereeServer:
         self._operators = bool(tokens is not None and tokens.operators)
         self._server: grpc.aio.Server | None = None
         self._servers: list[grpc.aio.Server] = []
+        self._renamed: list[tuple[Path, int]] = []  # sockets bound elsewhere, renamed in
         self.port = 0
         self.api_ports: list[int] = []
 
@@ -453,7 +491,8 @@ class RefereeServer:
         self, server: grpc.aio.Server, address: str, tls: bool, client_ca: bytes | None = None
     ) -> int:
         unix = address.startswith("unix:")
-        with _owner_only(address) if unix else contextlib.nullcontext(address) as bind:
+        bound = _owner_only(address, self._renamed) if unix else contextlib.nullcontext(address)
+        with bound as bind:
             if tls and self.tls is not None:
                 credentials = grpc.ssl_server_credentials(
                     [(self.tls[1], self.tls[0])],
@@ -507,6 +546,11 @@ class RefereeServer:
             await server.stop(grace)
         self._servers = []
         self._server = None
+        for path, inode in self._renamed:  # grpc removed the path it bound, not these
+            with contextlib.suppress(OSError):
+                if os.lstat(path).st_ino == inode:
+                    path.unlink()
+        self._renamed = []
 
     async def wait(self) -> None:
         if self._server is not None:

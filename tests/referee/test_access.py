@@ -202,7 +202,39 @@ def test_binding_a_socket_leaves_other_threads_folders_usable(tmp_path: Path) ->
         maker.join()
     assert set(sockets) == {0o600}, "every socket its owner's alone"
     assert modes == {0o700}, "mkdtemp's 0700, never a mode the umask cut"
-    assert not list(tmp_path.glob(".bind-*")), "no folder left from binding"
+
+
+def test_a_socket_in_a_shared_folder_is_bound_privately_and_gone_after_stop(
+    tmp_path: Path,
+) -> None:
+    """In a folder others may enter, the socket is made in a private folder beside it and
+    renamed in, 0600; `stop` removes it. A file that is not a socket is never replaced, and a
+    path too long for a socket is refused, both saying so."""
+    from referee.server import RefereeServer
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o755)
+    config = shared / "config.toml"
+    config.write_text("keep me")
+
+    async def serve(address: str) -> int:
+        server = RefereeServer(f"unix:{address}")
+        await server.start()
+        mode = stat.S_IMODE(os.stat(address).st_mode)
+        await server.stop(0)
+        return mode
+
+    assert asyncio.run(serve(str(shared / "api.sock"))) == 0o600
+    assert sorted(p.name for p in shared.iterdir()) == ["config.toml"], "socket removed, no folder"
+    with pytest.raises(OSError, match="not a socket"):
+        asyncio.run(serve(str(config)))
+    assert config.read_text() == "keep me"
+    deep = shared / ("d" * 90)
+    deep.mkdir()
+    with pytest.raises(OSError, match="at most 107 bytes"):
+        asyncio.run(serve(str(deep / "api.sock")))
+    assert list(deep.iterdir()) == []
 
 
 # -- referee serve on TCP ------------------------------------------------------------------------

@@ -33,11 +33,13 @@ asyncio.run(main())
 """
 
 
-def start_arena(tmp: Path) -> subprocess.Popen[str]:
+def start_arena(tmp: Path, started: list[subprocess.Popen[str]]) -> subprocess.Popen[str]:
+    """An Arena started in a process of its own (added to `started`, for the test to end)."""
     env = {**os.environ, "TMPDIR": str(tmp), "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
         [sys.executable, "-c", STARTED], env=env, stdout=subprocess.PIPE, text=True
     )
+    started.append(proc)
     assert proc.stdout is not None and proc.stdout.readline().strip() == "started"
     return proc
 
@@ -45,10 +47,11 @@ def start_arena(tmp: Path) -> subprocess.Popen[str]:
 def test_the_next_arena_removes_a_killed_arena_s_folder_and_keeps_a_live_one_s(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    killed = start_arena(tmp_path)
-    (killed_folder,) = tmp_path.glob(ARENA_PREFIX + "*")
-    live = start_arena(tmp_path)
+    started: list[subprocess.Popen[str]] = []
     try:
+        killed = start_arena(tmp_path, started)
+        (killed_folder,) = tmp_path.glob(ARENA_PREFIX + "*")
+        start_arena(tmp_path, started)
         (live_folder,) = set(tmp_path.glob(ARENA_PREFIX + "*")) - {killed_folder}
         not_an_arena = tmp_path / (ARENA_PREFIX + "other")  # no lock file: not ours to judge
         not_an_arena.mkdir()
@@ -69,11 +72,32 @@ def test_the_next_arena_removes_a_killed_arena_s_folder_and_keeps_a_live_one_s(
         left = {p.name for p in tmp_path.iterdir() if p.name.startswith(ARENA_PREFIX)}
         assert left == {live_folder.name, not_an_arena.name}  # the new Arena removed its own
     finally:
-        live.kill()
-        live.wait(timeout=30)
+        for proc in started:  # the live one, and the first if the second did not start
+            proc.kill()
+            proc.wait(timeout=30)
 
 
 async def _start_and_close() -> None:
     arena = Arena()
     await arena.start()
     await arena.close()
+
+
+def test_the_sweep_waits_on_nothing_a_hostile_folder_holds(tmp_path: Path) -> None:
+    """A pipe or a link where the lock should be is left alone at once (an open() of a pipe
+    would wait for a writer for ever, and every Arena starting after with it)."""
+    from referee.arena import sweep_dead_arenas
+
+    hour_ago = time.time() - 3600
+    pipe = tmp_path / (ARENA_PREFIX + "pipe")
+    pipe.mkdir()
+    os.mkfifo(pipe / ARENA_LOCK)
+    linked = tmp_path / (ARENA_PREFIX + "link")
+    linked.mkdir()
+    target = tmp_path / "elsewhere.lock"
+    target.write_text("")
+    os.utime(target, (hour_ago, hour_ago))
+    (linked / ARENA_LOCK).symlink_to(target)
+    os.utime(pipe / ARENA_LOCK, (hour_ago, hour_ago))
+    assert sweep_dead_arenas(tmp_path) == []
+    assert pipe.is_dir() and linked.is_dir() and target.exists()
