@@ -354,7 +354,8 @@ def _owner_only(address: str, renamed: list[tuple[Path, int]]) -> Iterator[str]:
     each with an Arena) would make their folders and files without permissions meanwhile."""
     path = Path(address.removeprefix("unix:"))
     if len(os.fsencode(path)) > MAX_SOCKET_PATH:
-        raise OSError(f"cannot listen on {address}: a socket's path has at most 107 bytes")
+        limit = f"a socket's path has at most {MAX_SOCKET_PATH} bytes"
+        raise OSError(f"cannot listen on {address}: {limit}")
     if _private_to_us(path.parent):
         yield address
         _bound(address, path)
