@@ -101,9 +101,16 @@ def server_paths_in(text: str) -> list[str]:
 def run_worker(worker: Any, bound: float = 120) -> Any:
     """`worker.run()` (a LadderWorker) until it ends by itself, or fails the test after `bound`
     seconds: a worker waiting for games that cannot start would otherwise wait for ever."""
-    started = time.monotonic()
-    stats = run_worker_until(worker, lambda: False, bound)
-    if time.monotonic() - started >= bound:
+    deadline = time.monotonic() + bound
+    timed_out = False
+
+    def past_bound() -> bool:  # true once: the watcher then stops the worker
+        nonlocal timed_out
+        timed_out = time.monotonic() > deadline
+        return timed_out
+
+    stats = run_worker_until(worker, past_bound, bound + 60)  # past_bound stops it first
+    if timed_out:
         raise AssertionError(
             f"the worker did not end within {bound} s: {stats}\n{failed_validations()}"
         )
