@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-ENGINE_SRC  := $(wildcard referee/engine/*.py referee/engine/*/*.py) referee/build_engine.py
+ENGINE_SRC  := $(wildcard referee/engine/*.py referee/engine/*/*.py bots/expert/*.py) referee/build_engine.py
 ENGINE_MARK := $(VENV)/.engine-built
 
 .PHONY: install demo test test-slow lint bench clean
@@ -61,4 +61,4 @@ bench: install
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
-	rm -f referee/engine/*.so referee/engine/*/*.so *__mypyc*.so referee/engine/compiled.sha256
+	rm -f referee/engine/*.so referee/engine/*/*.so bots/expert/*.so *__mypyc*.so referee/engine/compiled.sha256

@@ -1,4 +1,5 @@
-"""Compile the engine's core with mypyc: `python -m referee.build_engine` (run by `make install`).
+"""Compile the engine's core (and the expert bot's search) with mypyc: `python -m
+referee.build_engine` (run by `make install`).
 
 The compiled modules behave exactly as their sources (the engine's tests run against whichever is
 in use, and tests/engine/test_compiled.py compares the two); they are about twice as fast, which
@@ -15,14 +16,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee.engine.compiled import HERE, MODULES, STAMP, source_path, sources_hash
-
-ROOT = HERE.parents[1]
+from referee.engine.compiled import HERE, MODULES, ROOT, STAMP, source_path, sources_hash
 
 
 def built_files() -> list[Path]:
-    """The compiled files a build leaves: one extension per module and mypyc's shared library."""
-    return [*HERE.rglob("*.so"), *ROOT.glob("*__mypyc*.so")]
+    """The compiled files a build leaves: one extension per module (and any the engine's folder
+    holds from an older build) and mypyc's shared library."""
+    extensions = {*HERE.rglob("*.so"), *ROOT.glob("*__mypyc*.so")}
+    for name in MODULES:
+        source = source_path(name)
+        extensions.update(source.parent.glob(f"{source.stem}.*.so"))
+    return sorted(extensions)
 
 
 def clean() -> None:

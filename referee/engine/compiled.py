@@ -1,10 +1,11 @@
 """Whether the engine runs compiled (mypyc) or as plain Python, and never a stale build.
 
-`make install` compiles the engine's core modules with mypyc (see referee/build_engine.py) and
-writes a stamp with the hash of the sources it compiled. Python prefers a compiled module to its
-source file, so an edited source next to an old build would silently run the old code: when the
-stamp does not match the sources (or AZUL_ARENA_PURE_PYTHON=1 is set), the sources are imported
-instead, and the compiled files are ignored.
+`make install` compiles the engine's core modules (and the expert bot's search, `SEARCH`) with
+mypyc (see referee/build_engine.py) and writes a stamp with the hash of the sources it compiled.
+Python prefers a compiled module to its source file, so an edited source next to an old build
+would silently run the old code: when the stamp does not match the sources (or
+AZUL_ARENA_PURE_PYTHON=1 is set), the sources are imported instead, and the compiled files are
+ignored.
 """
 
 from __future__ import annotations
@@ -20,12 +21,21 @@ from pathlib import Path
 from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
-# The modules mypyc compiles: the hot core, and everything its classes derive from (dotted names
-# below referee.engine)...
+ROOT = HERE.parents[1]  # the checkout (or site-packages): module names are dotted from here
+# The modules mypyc compiles: the hot core, and everything its classes derive from (below
+# referee.engine)...
 CORE = ("game", "errors", "rng", "bag", "rulesets", "batch", "features")
 # ...and every module of every family package (a folder with an __init__.py) but these, which
 # read and write text and run once per game at most.
 UNCOMPILED_IN_FAMILY = frozenset({"__init__", "display", "record"})
+
+
+# ...and, outside the engine, the expert bot's search (bots/expert): its simulations run the same
+# few functions hundreds of thousands of times a move, and the strongest bot should think as
+# fast as the engine lets it. Its tables of weights and its shell (bot.py, fit.py) stay Python.
+SEARCH = tuple(
+    f"bots.expert.{name}" for name in ("tree", "values", "solver", "learned", "pavilion_value")
+)
 
 
 def _family_modules() -> tuple[str, ...]:
@@ -37,13 +47,13 @@ def _family_modules() -> tuple[str, ...]:
     )
 
 
-MODULES = CORE + _family_modules()
+MODULES = tuple(f"{__package__}.{name}" for name in CORE + _family_modules()) + SEARCH
 STAMP = HERE / "compiled.sha256"
 
 
 def source_path(name: str) -> Path:
-    """The source file of the compiled module `name` (dotted, below referee.engine)."""
-    return HERE.joinpath(*name.split(".")).with_suffix(".py")
+    """The source file of the compiled module `name` (dotted, as MODULES lists it)."""
+    return ROOT.joinpath(*name.split(".")).with_suffix(".py")
 
 
 def sources_hash() -> str:
@@ -65,16 +75,14 @@ def build_is_current() -> bool:
 
 
 class _SourcesFirst(importlib.abc.MetaPathFinder):
-    """Imports the engine's compiled modules from their .py files."""
+    """Imports the compiled modules from their .py files."""
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        prefix = f"{__package__}."
-        name = fullname[len(prefix) :] if fullname.startswith(prefix) else ""
-        if name not in MODULES:
+        if fullname not in MODULES:
             return None
-        return importlib.util.spec_from_file_location(fullname, source_path(name))
+        return importlib.util.spec_from_file_location(fullname, source_path(fullname))
 
 
 COMPILED = build_is_current()
