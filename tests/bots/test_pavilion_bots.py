@@ -105,11 +105,11 @@ def test_mcts_keeps_its_tree_across_states_rebuilt_as_under_the_referee() -> Non
     # crashed it while it looked for the new root two replies down the kept tree.
     for seed, players in ((4, 2), (5, 2), (6, 3), (7, 3)):
         rng = random.Random(seed)
-        bot = MctsBot(seed=seed)
+        bot = MctsBot(seed=seed, iterations=30)  # a tree kept, and the same one on any machine
         game = new_game("pavilion", players=players, seed=seed)
         while not game.is_over():
             if game.turn == 0:
-                bot.clock = Clock(move_time=0.05)
+                bot.clock = Clock(move_time=60.0)  # the budget is the iterations
                 move = bot.choose_move(Game.from_state(game.to_state()))
                 assert move in game.legal_moves()
                 game.push(game.parse_move(str(move)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from referee.folders import read_folder
@@ -43,6 +44,7 @@ def test_bot_new_cpp_makes_a_self_contained_folder(tmp_path: Path) -> None:
     assert described.build in " ".join(made.output.split())
 
 
+@pytest.mark.slow  # builds the C++ kit: about a minute of CPU on a fresh checkout (CI runs it)
 def test_cpp_sample_passes_bot_check_on_every_ruleset_it_declares(cpp_bot: Path) -> None:
     checked = runner.invoke(app, ["bot", "check", str(cpp_bot), "-t", "0.3", "--json"])
     assert checked.exit_code == 0, checked.output

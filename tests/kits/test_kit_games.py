@@ -8,6 +8,7 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from referee import Arena, MatchConfig, MatchResult
@@ -16,6 +17,7 @@ from tournaments.cli import app
 runner = CliRunner()
 
 
+@pytest.mark.slow  # builds the C++ kit: about a minute of CPU on a fresh checkout (CI runs it)
 def test_a_match_between_the_node_sample_the_cpp_sample_and_a_python_bot(
     node_bot: Path, cpp_bot: Path, tmp_path: Path
 ) -> None:
@@ -35,6 +37,7 @@ def test_a_match_between_the_node_sample_the_cpp_sample_and_a_python_bot(
     assert sorted(result.ranks)[0] == 1 and len(result.record["rounds"]) >= 5
 
 
+@pytest.mark.slow  # builds the C++ kit: about a minute of CPU on a fresh checkout (CI runs it)
 def test_a_tournament_of_kit_folders_named_in_a_toml_entries_file(
     node_bot: Path, cpp_bot: Path, tmp_path: Path
 ) -> None:
@@ -72,6 +75,7 @@ def test_a_tournament_of_kit_folders_named_in_a_toml_entries_file(
     assert data["leaderboard"][-1]["entry"] == "rnd"  # every greedy bot beats random
 
 
+@pytest.mark.slow  # builds the C++ kit: about a minute of CPU on a fresh checkout (CI runs it)
 def test_bench_latency_sets_a_kit_bot_beside_the_sdk_bot(cpp_bot: Path) -> None:
     """The figures' shape only (the bench prints times; tests never judge them)."""
     run = runner.invoke(

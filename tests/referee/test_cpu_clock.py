@@ -161,6 +161,7 @@ def test_a_tournament_stores_its_clock_and_shows_it(tmp_path: Path) -> None:
     assert code == 2 and "clock (stored 'cpu', asked 'wall')" in said
 
 
+@pytest.mark.slow  # a benchmark's run on both clocks (CI runs it)
 @needs_cgroups
 def test_bench_latency_sets_the_cpu_clock_beside_the_wall_clock() -> None:
     code, out, said = invoke(

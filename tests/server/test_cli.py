@@ -346,6 +346,7 @@ def test_a_moved_verb_s_old_spelling_works_and_says_where_it_moved(
     assert not re.search(rf"│ {old.split()[-1]} ", listed), "the old spelling is not advertised"
 
 
+@pytest.mark.slow  # a benchmark's run of a server of its own (CI runs it)
 def test_the_pages_benchmark_measures_a_fresh_server_of_its_own(tmp_path: Path) -> None:
     import json
 

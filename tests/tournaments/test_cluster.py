@@ -144,6 +144,7 @@ def assert_same_games(local: dict[str, Any], remote: dict[str, Any]) -> None:
         assert other["machine"] is not None and other["machine"].cpus >= 1
 
 
+@pytest.mark.slow  # a whole run of real servers and workers (CI runs it)
 def test_adaptive_pairing_on_the_cluster_pairs_as_the_embedded_runner_does(tmp_path: Path) -> None:
     folder = bot_folder(tmp_path)
     chosen = [
@@ -176,6 +177,7 @@ def worker_pids(parent: int) -> list[int]:
     return found
 
 
+@pytest.mark.slow  # a whole run of real servers and workers (CI runs it)
 def test_a_worker_killed_mid_run_loses_nothing_and_doubles_nothing(tmp_path: Path) -> None:
     folder = bot_folder(tmp_path)
     chosen = [Entry("slow", str(folder / "slow.py")), *entries(folder, "steady", "weak")]
@@ -438,6 +440,7 @@ def test_a_worker_that_cannot_start_an_entry_reports_it_and_the_game_stays_pendi
     assert all("failed 3 times" in (g.last_error or "") for g in games)
 
 
+@pytest.mark.slow  # a whole run of real servers and workers (CI runs it)
 def test_bench_tournament_compares_local_clusters_with_the_embedded_runner(tmp_path: Path) -> None:
     proc = cli(
         "bench",
@@ -483,6 +486,7 @@ def test_an_entry_that_joins_during_the_run_is_shipped_when_its_first_game_comes
     assert str(late) not in " ".join(outcome.record["referee"]["entries"])  # its worker's copy
 
 
+@pytest.mark.slow  # a whole run of real servers and workers (CI runs it)
 def test_a_worker_that_replaces_a_lost_one_gets_the_entries_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

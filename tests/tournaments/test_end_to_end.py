@@ -260,6 +260,7 @@ def test_bench_tournament_reports_its_figures(tmp_path: Path) -> None:
     assert data["breakdown_us"]["bot round trip"] > 0
 
 
+@pytest.mark.slow  # a benchmark's run at two concurrencies (CI runs it)
 def test_bench_tournament_compares_concurrencies_in_one_run(tmp_path: Path) -> None:
     out = cli(
         "bench",

@@ -40,6 +40,7 @@ def seeds_and_ids(db: Path) -> dict[str, Any]:
         return out
 
 
+@pytest.mark.slow  # three tournaments, one on a local cluster (CI runs it)
 def test_the_same_tournament_twice_and_on_a_cluster_plays_the_same_games(tmp_path: Path) -> None:
     chosen = parse_entries(REFERENCE)
     run(tmp_path / "first.db", chosen)

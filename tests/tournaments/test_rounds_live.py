@@ -53,7 +53,8 @@ def _tournament(db: Path) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]
 @pytest.mark.parametrize(
     "schedule, games",
     [
-        (["--schedule", "adaptive", "--games", "24"], 24),
+        # adaptive: 24 games twice over, about 7 s of CPU (CI runs it)
+        pytest.param(["--schedule", "adaptive", "--games", "24"], 24, marks=pytest.mark.slow),
         (["--schedule", "swiss", "--rounds", "5"], 20),
     ],
     ids=["adaptive", "swiss"],
