@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from bots.expert.solver import OutOfBudget
 from bots.expert.values import candidate_moves
-from tournaments.analysis.exact import ExactSearch, distinct_moves, solvable
+from tournaments.analysis.exact import distinct_moves, exact_search, solvable
 from tournaments.analysis.tree import tree_values
 
 ENGINE_NAME: Final = "azul-arena exact round end + expert round tree 1"
@@ -63,7 +63,7 @@ def value_moves(state: Any, budget: int, seed: int, include: tuple[Any, ...] = (
     if solvable(state, EXACT_TILES):
         moves = _with(distinct_moves(state), include)
         try:
-            values = ExactSearch(EXACT_NODES_PER_SIMULATION * budget).value_moves(state, moves)
+            values = exact_search(EXACT_NODES_PER_SIMULATION * budget).value_moves(state, moves)
         except OutOfBudget:
             pass
         else:

@@ -28,21 +28,21 @@ def solvable(state: Any, max_tiles: int) -> bool:
     return is_classic_engine(state) and tiles_left(state) <= max_tiles
 
 
-class ExactSearch(RoundSolver):
+def exact_search(max_nodes: int) -> RoundSolver:
     """The expert's round solver as the analysis asks it: every distinct move searched (no
     pruning), each seat playing for its margin, within `max_nodes` positions and no clock.
     `value_moves(state, moves)` gives each move's exact margin for the seat to move, or raises
-    OutOfBudget when the rest of the round does not fit (the tree search values it then)."""
-
-    def __init__(self, max_nodes: int) -> None:
-        super().__init__(
-            me=0,  # value_moves sets the seat to move
-            max_nodes=max_nodes,
-            deadline=math.inf,
-            scale=1.0,
-            moves=distinct_moves,
-            seat_values=margins,
-        )
+    OutOfBudget when the rest of the round does not fit (the tree search values it then).
+    Made here rather than subclassed: the solver is compiled (referee/engine/compiled.py), and
+    an interpreted class may not derive from a compiled one."""
+    return RoundSolver(
+        me=0,  # value_moves sets the seat to move
+        max_nodes=max_nodes,
+        deadline=math.inf,
+        scale=1.0,
+        moves=distinct_moves,
+        seat_values=margins,
+    )
 
 
 def distinct_moves(state: Any) -> list[Any]:

@@ -22,7 +22,7 @@ from tournaments.analysis.engine import (
     decision_seed,
     search_values,
 )
-from tournaments.analysis.exact import ExactSearch, distinct_moves, solvable
+from tournaments.analysis.exact import distinct_moves, exact_search, solvable
 from tournaments.analysis.game import decisions_to_analyse
 
 GOAL_GAME_S = 60.0  # a whole 2-player game at the default budget, one core
@@ -47,7 +47,7 @@ def _exact_positions(records: list[dict[str, Any]], budget: int) -> list[tuple[A
         for ply, state, _move in decisions_to_analyse(record):
             if solvable(state, EXACT_TILES):
                 try:
-                    ExactSearch(EXACT_NODES_PER_SIMULATION * budget).value_moves(
+                    exact_search(EXACT_NODES_PER_SIMULATION * budget).value_moves(
                         state, distinct_moves(state)
                     )
                 except OutOfBudget:
@@ -63,7 +63,7 @@ def _agreement(positions: list[tuple[Any, int]], budget: int, seed: int) -> tupl
     for state, ply in positions:
         moves = distinct_moves(state)
         start = time.process_time()
-        exact = ExactSearch(EXACT_NODES_PER_SIMULATION * budget).value_moves(state, moves)
+        exact = exact_search(EXACT_NODES_PER_SIMULATION * budget).value_moves(state, moves)
         spent += time.process_time() - start
         _means, best = search_values(state, moves, set(), budget, decision_seed(seed, ply))
         agree += exact[best] >= max(exact) - 1e-9
