@@ -52,6 +52,7 @@ def test_the_wheel_holds_the_compiled_engine_and_the_data_files(wheel: Path) -> 
     names = zipfile.ZipFile(wheel).namelist()
     assert "referee/engine/compiled.sha256" in names
     assert any(n.startswith("referee/engine/game.") and n.endswith(".so") for n in names)
+    assert any(n.startswith("bots/expert/tree.") and n.endswith(".so") for n in names)
     # Every data file the packages keep in git (pages, templates, kits, the .proto copies).
     tracked = subprocess.run(
         ["git", "ls-files", "referee", "sdk", "bots", "tournaments"],

@@ -47,7 +47,8 @@ def _family_modules() -> tuple[str, ...]:
     )
 
 
-MODULES = tuple(f"{__package__}.{name}" for name in CORE + _family_modules()) + SEARCH
+# Full dotted names, spelled out: setup.py loads this file on its own, outside its package.
+MODULES = tuple(f"referee.engine.{name}" for name in CORE + _family_modules()) + SEARCH
 STAMP = HERE / "compiled.sha256"
 
 

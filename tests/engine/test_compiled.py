@@ -36,10 +36,11 @@ print(json.dumps(out))
 # included), in both families and at 2 and 3 players: its moves as text.
 THINK = """
 import json, random
+import bots.expert.tree
 from bots.expert import ExpertBot
 from referee.engine import COMPILED, new_game
 from sdk.bot import Clock
-out = {"compiled": COMPILED, "moves": []}
+out = {"compiled": COMPILED, "tree": bots.expert.tree.__file__, "moves": []}
 for ruleset, players in (("azul", 2), ("azul", 3), ("pavilion", 2), ("pavilion", 3)):
     chooser = random.Random(players)
     game = new_game(ruleset, players, seed=players)
@@ -82,11 +83,10 @@ def test_compiled_engine_plays_the_same_games_as_its_sources() -> None:
     not referee.engine.COMPILED, reason="the engine is not compiled here (make install compiles it)"
 )
 def test_compiled_expert_chooses_the_moves_its_sources_choose() -> None:
-    import bots.expert.tree
-
-    assert bots.expert.tree.__file__.endswith(".so")  # the search is compiled with the engine
     compiled, pure = _play(pure=False, script=THINK), _play(pure=True, script=THINK)
     assert compiled["compiled"] is True and pure["compiled"] is False
+    # The search is compiled with the engine, and its sources are what the switch imports.
+    assert str(compiled["tree"]).endswith(".so") and str(pure["tree"]).endswith("tree.py")
     assert len(compiled["moves"]) >= 40  # type: ignore[arg-type]
     assert compiled["moves"] == pure["moves"]
 
