@@ -16,17 +16,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee.engine.compiled import HERE, MODULES, ROOT, STAMP, source_path, sources_hash
+from referee.engine.compiled import HERE, MODULES, ROOT, SEARCH, STAMP, source_path, sources_hash
 
 
 def built_files() -> list[Path]:
-    """The compiled files a build leaves: one extension per module (and any the engine's folder
-    holds from an older build) and mypyc's shared library."""
-    extensions = {*HERE.rglob("*.so"), *ROOT.glob("*__mypyc*.so")}
-    for name in MODULES:
-        source = source_path(name)
-        extensions.update(source.parent.glob(f"{source.stem}.*.so"))
-    return sorted(extensions)
+    """The compiled files a build leaves: every extension in the engine's folder (an older
+    build's too), the expert's search's beside their sources, and mypyc's shared library."""
+    outside = [source_path(name) for name in SEARCH]
+    return [
+        *HERE.rglob("*.so"),
+        *(found for source in outside for found in source.parent.glob(f"{source.stem}.*.so")),
+        *ROOT.glob("*__mypyc*.so"),
+    ]
 
 
 def clean() -> None:
