@@ -22,7 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bots.expert.pavilion_fields import is_pavilion_engine, projected_value, seat_value
 from bots.expert.pavilion_weights import WEIGHTS
+from referee.engine.pavilion.game import PavilionGame
 from sdk.pavilion import (
     NUMBER_BONUS,
     ROUNDS,
@@ -33,6 +35,7 @@ from sdk.pavilion import (
     _run,
     _star_bonus,
     place_and_pass,
+    project_board,
 )
 
 NAMES = (
@@ -152,7 +155,39 @@ def _board_value(state: dict[str, Any], seat: int) -> float:
     )
 
 
-def leaf_values(game: Any) -> list[float]:
-    """Every seat's `board_value` in a pavilion game."""
-    state = game.to_state()
-    return [board_value(state, seat) for seat in range(len(state["boards"]))]
+# `leaf_values`' seat values by the engine's fields for that seat.
+_FIELD_VALUES: dict[tuple[Any, ...], float] = {}
+
+
+def leaf_values(game: Any, learned: bool = True) -> list[float]:
+    """Every seat's `board_value` in a pavilion game (`learned=False`: mcts's projection,
+    `sdk.pavilion.project_board(next_round=True)`); in the engine's game computed from its
+    fields (`pavilion_fields`: the same numbers without building the public state)."""
+    if not is_pavilion_engine(game):
+        public = game.to_state()
+        if not learned:
+            return [project_board(public, seat, True) for seat in range(len(public["boards"]))]
+        return [board_value(public, seat) for seat in range(len(public["boards"]))]
+    engine: PavilionGame = game
+    values = []
+    for seat in range(engine.players):
+        key = (
+            learned,
+            engine.ruleset.name,
+            engine.wild_order,
+            engine.round,
+            engine.phase,
+            engine._scores[seat],
+            engine._hands[seat],
+            engine._kept[seat],
+            engine._marker_holder == seat,
+            *engine._star_cells[7 * seat : 7 * seat + 7],
+        )
+        value = _FIELD_VALUES.get(key)
+        if value is None:
+            value = seat_value(engine, seat) if learned else projected_value(engine, seat)
+            if len(_FIELD_VALUES) > 200_000:
+                _FIELD_VALUES.clear()
+            _FIELD_VALUES[key] = value
+        values.append(value)
+    return values

@@ -10,8 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bots.expert import pavilion_value
+from bots.expert import pavilion_fields, pavilion_value
 from bots.expert.learned import future_points
+from bots.expert.pavilion_fields import is_pavilion_engine
 from referee.engine.classic import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS
 from referee.engine.classic import FLOOR_LOSS as FLOOR_PENALTY
 from sdk.helpers import (
@@ -69,11 +70,29 @@ def candidate_moves(state: Any, keep_dumps: bool = False) -> list[Any]:
 
 def ranked_moves(state: Any, rng: Any) -> list[Any]:
     """`candidate_moves` from the least to the most promising (so `pop()` gives the best) by
-    `sdk.helpers.move_gains`, the mover's immediate gain; ties broken by `rng`."""
+    `sdk.helpers.move_gains`, the mover's immediate gain (in the Summer Pavilion engine read
+    from its fields: `pavilion_fields`); ties broken by `rng`."""
     moves = candidate_moves(state)
-    gains = move_gains(state, moves)
-    order = sorted(range(len(moves)), key=lambda i: (gains[i], rng.random()))
+    gains = pavilion_fields.move_gains(state, moves) if is_pavilion_engine(state) else None
+    if gains is None:
+        gains = move_gains(state, moves)
+    order = sorted(range(len(moves)), key=gains.__getitem__)
+    _shuffle_ties(order, gains, rng)
     return [moves[i] for i in order]
+
+
+def _shuffle_ties(order: list[int], gains: list[float], rng: Any) -> None:
+    """Put each run of equal gains in `order` in a random order (Fisher-Yates): a random key
+    per move would cost a call and a tuple each, where most moves have no equal."""
+    n, i = len(order), 0
+    while i < n:
+        gain, j = gains[order[i]], i + 1
+        while j < n and gains[order[j]] == gain:
+            j += 1
+        for k in range(j - 1, i, -1):
+            pick = i + int(rng.random() * (k - i + 1))
+            order[k], order[pick] = order[pick], order[k]
+        i = j
 
 
 # Classic board values by the fields they depend on: the other seats' boards stay the same over
@@ -281,8 +300,8 @@ def leaf_values(state: Any) -> list[float]:
     `sdk.helpers.round_end_values(next_round=True)`."""
     if is_classic_engine(state):
         return _classic_values(state)
-    if state.family == "pavilion" and PAVILION_LEARNED and state.players == 2:
-        return pavilion_value.leaf_values(state)
+    if state.family == "pavilion":
+        return pavilion_value.leaf_values(state, PAVILION_LEARNED and state.players == 2)
     return round_end_values(state, next_round=True)
 
 
