@@ -10,8 +10,8 @@ as the game of perfect information it is:
 The leaves are the round's end, valued by the round's scoring and what a board at a round's end
 is worth in the rounds to come, learned from self-play (`values.leaf_values`; classic:
 `learned.py`, Summer Pavilion: `pavilion_value.py`, each hand first placed and passed by mcts's
-projection). Summer Pavilion's refills are drawn from `samples` orders of the bag rebuilt from
-the public state.
+projection, read from the engine's fields by `pavilion_fields.py`). Summer Pavilion's refills
+are drawn from `samples` orders of the bag rebuilt from the public state.
 """
 
 from __future__ import annotations

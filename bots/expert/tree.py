@@ -8,7 +8,9 @@ What differs from `bots/mcts_bot.py`:
   to fill later) is still reached where the search spends its time, and never where it does
   not;
 - the candidates are `values.candidate_moves`: no duplicate factories, no useless floor dumps;
-- leaf values cached by board (classic), so a simulation costs about half of mcts's.
+- leaf values cached by board (classic), so a simulation costs about half of mcts's; in Summer
+  Pavilion the gains and leaves are read from the engine's fields (`pavilion_fields`), about a
+  fifth of mcts's.
 """
 
 from __future__ import annotations
