@@ -16,24 +16,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from bots.expert.pavilion_weights import WEIGHTS
-from referee.engine.pavilion.game import PavilionGame
-from referee.engine.pavilion.moves import (
+from referee.engine.pavilion import (
+    ALL_COLOURS,
     BONUS_MOVE,
     CENTRE,
+    COLOUR_STAR_BONUS,
     PASS_MOVE,
     PLACE_MOVE,
-    TAKE_MOVE,
-    PavilionMove,
-)
-from referee.engine.pavilion.tables import (
-    ALL_COLOURS,
-    COLOUR_STAR_BONUS,
     POPCOUNT6,
     RUN,
     STAR_COLOURS,
     STRUCTURES_AT,
+    TAKE_MOVE,
+    PavilionGame,
+    PavilionMove,
 )
-from referee.engine.pavilion.tables import STRUCTURES as STRUCTURE_LIST
+from referee.engine.pavilion import STRUCTURES as STRUCTURE_LIST
 from sdk.pavilion import (
     DEAD_KEPT,
     KEPT,

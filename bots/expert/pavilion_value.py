@@ -24,7 +24,7 @@ from typing import Any
 
 from bots.expert.pavilion_fields import is_pavilion_engine, projected_value, seat_value
 from bots.expert.pavilion_weights import WEIGHTS
-from referee.engine.pavilion.game import PavilionGame
+from referee.engine.pavilion import PavilionGame
 from sdk.pavilion import (
     NUMBER_BONUS,
     ROUNDS,

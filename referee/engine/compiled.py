@@ -34,9 +34,8 @@ UNCOMPILED_IN_FAMILY = frozenset({"__init__", "display", "record"})
 # few functions hundreds of thousands of times a move, and the strongest bot should think as
 # fast as the engine lets it. Its tables of weights and its shell (bot.py, fit.py) stay Python.
 SEARCH = tuple(
-    f"bots.expert.{name}" for name in (
-        "tree", "values", "solver", "learned", "pavilion_value", "pavilion_fields"
-    )
+    f"bots.expert.{name}"
+    for name in ("tree", "values", "solver", "learned", "pavilion_value", "pavilion_fields")
 )
 
 

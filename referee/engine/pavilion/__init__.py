@@ -7,7 +7,16 @@ from referee.engine.family import Family, Option
 from referee.engine.pavilion.features import LAYOUT as FEATURE_LAYOUT
 from referee.engine.pavilion.features import mark_batch, mark_legal, write_batch, write_features
 from referee.engine.pavilion.game import PavilionGame
-from referee.engine.pavilion.moves import COLOUR_LETTERS, COLOUR_NAMES, PavilionMove
+from referee.engine.pavilion.moves import (
+    BONUS_MOVE,
+    CENTRE,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    PASS_MOVE,
+    PLACE_MOVE,
+    TAKE_MOVE,
+    PavilionMove,
+)
 from referee.engine.pavilion.record import read_pavilion_header
 from referee.engine.pavilion.rulesets import (
     COLOURED_SPACE_NUMBERS,
@@ -17,23 +26,42 @@ from referee.engine.pavilion.rulesets import (
     pavilion_ruleset,
 )
 from referee.engine.pavilion.tables import (
+    ALL_COLOURS,
     BONUS,
+    COLOUR_STAR_BONUS,
     PLAY,
+    POPCOUNT6,
+    RUN,
     STANDARD_WILD_ORDER,
     STAR_COLOURS,
+    STRUCTURES,
+    STRUCTURES_AT,
     check_wild_order,
 )
 
+# The move kinds and board tables are exported for the expert's search, which reads the
+# engine's fields (bots/expert/pavilion_fields.py).
 __all__ = [
+    "ALL_COLOURS",
     "BONUS",
+    "BONUS_MOVE",
+    "CENTRE",
     "COLOURED_SPACE_NUMBERS",
     "COLOUR_LETTERS",
     "COLOUR_NAMES",
+    "COLOUR_STAR_BONUS",
     "FAMILY",
     "FEATURE_LAYOUT",
     "MONOCHROME_SPACE_NUMBERS",
+    "PASS_MOVE",
+    "PLACE_MOVE",
     "PLAY",
+    "POPCOUNT6",
+    "RUN",
     "STAR_COLOURS",
+    "STRUCTURES",
+    "STRUCTURES_AT",
+    "TAKE_MOVE",
     "PavilionGame",
     "PavilionMove",
     "PavilionRuleset",
