@@ -73,8 +73,9 @@ def ranked_moves(state: Any, rng: Any) -> list[Any]:
     `sdk.helpers.move_gains`, the mover's immediate gain (in the Summer Pavilion engine read
     from its fields: `pavilion_fields`); ties broken by `rng`."""
     moves = candidate_moves(state)
-    gains = pavilion_fields.move_gains(state, moves) if is_pavilion_engine(state) else None
-    if gains is None:
+    if is_pavilion_engine(state):
+        gains = pavilion_fields.move_gains(state, moves)
+    else:
         gains = move_gains(state, moves)
     order = sorted(range(len(moves)), key=gains.__getitem__)
     _shuffle_ties(order, gains, rng)
