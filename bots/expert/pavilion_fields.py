@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bots.expert.pavilion_weights import WEIGHTS
+from referee.engine import packed_total
 from referee.engine.pavilion import (
     ALL_COLOURS,
     BONUS_MOVE,
@@ -32,7 +33,6 @@ from referee.engine.pavilion import (
     PavilionGame,
     PavilionMove,
 )
-from referee.engine.pavilion import STRUCTURES as STRUCTURE_LIST
 from sdk.pavilion import (
     DEAD_KEPT,
     KEPT,
@@ -52,9 +52,8 @@ from sdk.pavilion import STRUCTURES as SDK_STRUCTURES
 COLOURS = 6
 STARS = 7
 BUCKETS = ROUNDS - 1
-STRUCTURES = tuple((bits, tiles) for _, bits, tiles in STRUCTURE_LIST)
-# sdk.pavilion's structures as board bits, in its order.
-READABLE_STRUCTURES = tuple(
+# sdk.pavilion's structures as board bits, in its order (the order its sums are made in).
+STRUCTURES = tuple(
     (sum(1 << (6 * star + space) for star, space in spaces), tiles)
     for spaces, tiles in SDK_STRUCTURES
 )
@@ -75,7 +74,7 @@ def move_gains(game: PavilionGame, moves: Sequence[PavilionMove]) -> list[float]
     score: int = game._scores[seat]
     filled: int = game._filled[seat]
     numbers = game._numbers
-    held = _total(game._hands[seat])
+    held = packed_total(game._hands[seat])
     worth: list[float] | None = None  # a pass's kept tiles by colour, when a pass is met
     gains = []
     for move in moves:
@@ -119,10 +118,6 @@ def move_gains(game: PavilionGame, moves: Sequence[PavilionMove]) -> list[float]
             assert kind == BONUS_MOVE
             gains.append(WILD_TILE if move.colour == wild else TILE)
     return gains
-
-
-def _total(packed: int) -> int:
-    return sum((packed >> (8 * c)) & 255 for c in range(COLOURS))
 
 
 def _next_round_worth(game: PavilionGame, allowed: list[int]) -> list[float]:
@@ -267,7 +262,7 @@ def projected_value(game: PavilionGame, seat: int) -> float:
     for k in range(4):
         progress += NUMBER_BONUS[k] * ((stars.filled & SPACE_BITS[k]).bit_count() / 7) ** 2
     value += PROGRESS * progress
-    for bits, tiles in READABLE_STRUCTURES:  # sdk.pavilion's order: the sums are the same
+    for bits, tiles in STRUCTURES:
         if (bits & ~stars.filled).bit_count() == 1:
             value += NEAR_STRUCTURE * tiles
     wilds = board.held[wild]

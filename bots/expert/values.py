@@ -12,7 +12,6 @@ from typing import Any
 
 from bots.expert import pavilion_fields, pavilion_value
 from bots.expert.learned import future_points
-from bots.expert.pavilion_fields import is_pavilion_engine
 from referee.engine.classic import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS
 from referee.engine.classic import FLOOR_LOSS as FLOOR_PENALTY
 from sdk.helpers import (
@@ -73,7 +72,7 @@ def ranked_moves(state: Any, rng: Any) -> list[Any]:
     `sdk.helpers.move_gains`, the mover's immediate gain (in the Summer Pavilion engine read
     from its fields: `pavilion_fields`); ties broken by `rng`."""
     moves = candidate_moves(state)
-    if is_pavilion_engine(state):
+    if pavilion_fields.is_pavilion_engine(state):
         gains = pavilion_fields.move_gains(state, moves)
     else:
         gains = move_gains(state, moves)
@@ -297,8 +296,9 @@ def leaf_values(state: Any) -> list[float]:
     """Every seat's value at the end of the round, as far as the position shows it: classic
     Azul's `_classic_values`; Summer Pavilion's with 2 players each hand placed and passed by
     mcts's projection, the board it leaves valued by the learned future (`pavilion_value`);
-    otherwise (3-4 players, or without `PAVILION_LEARNED`) mcts's own leaf:
-    `sdk.helpers.round_end_values(next_round=True)`."""
+    otherwise (3-4 players, or without `PAVILION_LEARNED`) mcts's own leaf,
+    `sdk.helpers.round_end_values(next_round=True)` (Summer Pavilion's numbers computed from the
+    engine's fields by `pavilion_value.leaf_values(learned=False)`)."""
     if is_classic_engine(state):
         return _classic_values(state)
     if state.family == "pavilion":

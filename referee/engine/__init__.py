@@ -17,6 +17,7 @@ from referee.engine.compiled import COMPILED
 
 # isort: split
 from referee.engine import classic, pavilion
+from referee.engine.bag import packed_total
 from referee.engine.classic import (
     CENTRE,
     COLOUR_LETTERS,
@@ -103,6 +104,7 @@ __all__ = [
     "load_record",
     "mask_buffer",
     "new_game",
+    "packed_total",
     "read_header",
     "register",
     "replay",

@@ -34,7 +34,6 @@ from referee.engine.pavilion.tables import (
     RUN,
     STANDARD_WILD_ORDER,
     STAR_COLOURS,
-    STRUCTURES,
     STRUCTURES_AT,
     check_wild_order,
 )
@@ -59,7 +58,6 @@ __all__ = [
     "POPCOUNT6",
     "RUN",
     "STAR_COLOURS",
-    "STRUCTURES",
     "STRUCTURES_AT",
     "TAKE_MOVE",
     "PavilionGame",
