@@ -3,15 +3,18 @@ Pavilion) on self-play games and write `bots/expert/weights.py` or `pavilion_wei
 development tool; the bot reads only the weights):
 
     python -m bots.expert.fit --games 600 --iterations 120 --workers 2
-    python -m bots.expert.fit --ruleset pavilion --games 300 --iterations 100 --workers 2
+    python -m bots.expert.fit --ruleset pavilion --games 400 --iterations 100 --workers 2
+    python -m bots.expert.fit --ruleset pavilion --players 4 --games 240 --iterations 100
     python -m bots.expert.fit --ruleset pavilion --bot expert --out /tmp/weights.py
 
 Each game is `mcts:iterations=N` (`--bot expert`: the expert's own play, with the weights it
-has now) against itself (2 players, seeds 0..games-1: the same games on any machine); at every
+has now) against itself (`--players`, 2 by default; seeds 0..games-1: the same games on any
+machine); at every
 round's start each seat's board is a sample, its target the points that seat still scored by
 the game's end (Summer Pavilion: less the bonuses already certain). One least-squares fit per
-number of rounds left (ridge-regularised: a rare feature's weight stays small). Needs numpy
-(the rl extra).
+number of rounds left (ridge-regularised: a rare feature's weight stays small). Summer
+Pavilion keeps a table per number of players: a run replaces its own and keeps the others.
+Needs numpy (the rl extra).
 """
 
 from __future__ import annotations
@@ -124,31 +127,67 @@ def fit(
     return weights
 
 
-def write(
-    weights: list[list[float]],
-    path: Path,
-    note: str,
-    names: tuple[str, ...] = NAMES,
-    module: str = "learned",
-) -> None:
-    """The module of the weights (`module`: the value they are for, learned or pavilion_value)."""
-    classic = module == "learned"
+def write(weights: list[list[float]], path: Path, note: str) -> None:
+    """`bots/expert/weights.py`: classic Azul's weights, by rounds left."""
     lines = [
-        f'"""The weights of `bots/expert/{module}.py`, by rounds left (1, 2, 3, '
-        + ("4+), in the order" if classic else "4, 5), in the order"),
-        f"of `{module}.NAMES`. Written by `python -m bots.expert.fit"
-        + ("`:" if classic else " --ruleset pavilion`:"),
+        '"""The weights of `bots/expert/learned.py`, by rounds left (1, 2, 3, 4+), in the order',
+        "of `learned.NAMES`. Written by `python -m bots.expert.fit`:",
         f"{note}.",
         '"""',
         "",
         "WEIGHTS: tuple[tuple[float, ...], ...] = (",
     ]
     for rounds, row in enumerate(weights, start=1):
-        more = "+" if classic and rounds == BUCKETS else ""
+        more = "+" if rounds == BUCKETS else ""
         lines.append(f"    (  # {rounds}{more} rounds left")
-        lines.extend(f"        {v!r},  # {name}" for name, v in zip(names, row, strict=True))
+        lines.extend(f"        {v!r},  # {name}" for name, v in zip(NAMES, row, strict=True))
         lines.append("    ),")
     lines.append(")")
+    path.write_text("\n".join(lines) + "\n")
+
+
+PavilionTables = dict[int, tuple[str, list[list[float]]]]  # players: (how fitted, weights)
+
+
+def read_pavilion(path: Path) -> PavilionTables:
+    """The tables a pavilion weights module holds (none if there is no such file yet)."""
+    if not path.exists():
+        return {}
+    scope: dict[str, Any] = {}
+    exec(compile(path.read_text(), str(path), "exec"), scope)  # our own generated module
+    return {
+        players: (scope["NOTES"][players], [list(row) for row in table])
+        for players, table in scope["WEIGHTS"].items()
+    }
+
+
+def write_pavilion(tables: PavilionTables, path: Path) -> None:
+    """`bots/expert/pavilion_weights.py`: a table of weights per number of players (a seat's
+    share of the tiles, and so its future, differs with the players), each by rounds left."""
+    names = pavilion_value.NAMES
+    lines = [
+        '"""The weights of `bots/expert/pavilion_value.py` by players, then by rounds left (1, 2,',
+        "3, 4, 5), in the order of `pavilion_value.NAMES`. Written by",
+        "`python -m bots.expert.fit --ruleset pavilion --players N`, which replaces table N:",
+        *(f"{players} players: {tables[players][0]}." for players in sorted(tables)),
+        '"""',
+        "",
+        "NOTES: dict[int, str] = {",
+        *(f'    {players}: "{tables[players][0]}",' for players in sorted(tables)),
+        "}",
+        "",
+        "WEIGHTS: dict[int, tuple[tuple[float, ...], ...]] = {",
+    ]
+    for players in sorted(tables):
+        lines.append(f"    {players}: (")
+        for rounds, row in enumerate(tables[players][1], start=1):
+            lines.append(f"        (  # {players} players, {rounds} rounds left")
+            lines.extend(
+                f"            {v!r},  # {name}" for name, v in zip(names, row, strict=True)
+            )
+            lines.append("        ),")
+        lines.append("    ),")
+    lines.append("}")
     path.write_text("\n".join(lines) + "\n")
 
 
@@ -165,15 +204,19 @@ def main() -> None:
     args = parser.parse_args()
     pavilion = args.ruleset == "pavilion"
     names = pavilion_value.NAMES if pavilion else NAMES
-    module = "pavilion_value" if pavilion else "learned"
     out = args.out or Path(__file__).with_name("pavilion_weights.py" if pavilion else "weights.py")
     jobs = [(seed, args.iterations, args.players, args.bot) for seed in range(args.games)]
     with Pool(args.workers) as pool:
         games = pool.map(play_pavilion if pavilion else play, jobs, chunksize=4)
     samples = [s for game in games for s in game]
     weights = fit(samples, args.ridge, names, pavilion_value.BUCKETS if pavilion else BUCKETS)
-    note = f"{args.games} games of {args.bot}:iterations={args.iterations}, {args.players} players"
-    write(weights, out, note, names, module)
+    note = f"{args.games} games of {args.bot}:iterations={args.iterations}"
+    if pavilion:  # one table per number of players: the others are kept
+        tables = read_pavilion(out)
+        tables[args.players] = (note, weights)
+        write_pavilion(tables, out)
+    else:
+        write(weights, out, f"{note}, {args.players} players")
     for name, *row in zip(names, *weights, strict=True):
         print(f"{name:14s}" + "".join(f"{v:9.2f}" for v in row))
 

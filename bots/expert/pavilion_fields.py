@@ -237,7 +237,7 @@ def seat_value(game: PavilionGame, seat: int) -> float:
         return value + certain - sum(kept)
     starts = seat == game._marker_holder
     feats = _features(stars, kept, game._wilds[round_no], starts)
-    weights = WEIGHTS[min(ROUNDS - round_no, BUCKETS) - 1]
+    weights = WEIGHTS[game.players][min(ROUNDS - round_no, BUCKETS) - 1]
     future = 0.0
     for w, f in zip(weights, feats, strict=True):
         future += w * f
@@ -246,8 +246,9 @@ def seat_value(game: PavilionGame, seat: int) -> float:
 
 def projected_value(game: PavilionGame, seat: int) -> float:
     """`sdk.pavilion.project_board(game.to_state(), seat, next_round=True)` (mcts's leaf, the
-    expert's with 3-4 players) from the engine's fields: `evaluate_board` of the projected
-    board, its kept tiles by what they buy next round, the start-player token credited."""
+    expert's where no learned weights are shipped: 3 players) from the engine's fields:
+    `evaluate_board` of the projected board, its kept tiles by what they buy next round, the
+    start-player token credited."""
     score = game._scores[seat]
     if game.phase == "over":
         return float(score)

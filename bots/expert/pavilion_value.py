@@ -11,11 +11,13 @@ from done is worth its bonus in part with five rounds to play, nothing with one)
 (least squares of the seat's final score, less its score and certain bonuses at a round's
 start, over games of `mcts` against itself); the bot reads only the constants, no numpy.
 
-Fitted on 2-player games, it is the expert's leaf with 2 players (`values.leaf_values`; 3-4
-keep mcts's). The expert's leaves are mid-round positions: each seat's hand is first played
-onto its stars and passed by mcts's projection (`sdk.pavilion.place_and_pass`), the board it
-leaves valued here. After the last round nothing is left to learn: the end bonuses as they
-stand, less a point a kept tile.
+A seat's share of the tiles, and so its future, differs with the players: the weights are a
+table per number of players, each fitted on games of that many (`fit --players N`). The expert
+uses it where a table is shipped, 2 and 4 players (`values.leaf_values`); with 3 it keeps
+mcts's leaf (a 3-player table was fitted and did worse, docs/bots.md). The expert's leaves are
+mid-round positions: each seat's hand is first played onto its stars and passed by mcts's
+projection (`sdk.pavilion.place_and_pass`), the board it leaves valued here. After the last
+round nothing is left to learn: the end bonuses as they stand, less a point a kept tile.
 """
 
 from __future__ import annotations
@@ -100,11 +102,17 @@ def features(ruleset: str, stars: list[str], hand: str, wild: str, starts: bool)
 
 
 def future_points(
-    ruleset: str, stars: list[str], hand: str, wild: str, starts: bool, rounds: int
+    ruleset: str,
+    stars: list[str],
+    hand: str,
+    wild: str,
+    starts: bool,
+    rounds: int,
+    players: int = 2,
 ) -> float:
-    """The points the seat will still score with `rounds` rounds to play (1-5), the certain
-    bonuses included."""
-    weights = WEIGHTS[min(rounds, BUCKETS) - 1]
+    """The points the seat will still score with `rounds` rounds to play (1-5) in a game of
+    `players` (a table of weights each), the certain bonuses included."""
+    weights = WEIGHTS[players][min(rounds, BUCKETS) - 1]
     feats = features(ruleset, stars, hand, wild, starts)
     return certain_bonus(ruleset, stars) + sum(w * f for w, f in zip(weights, feats, strict=True))
 
@@ -123,6 +131,7 @@ def board_value(state: dict[str, Any], seat: int) -> float:
         return float(board["score"])
     key = (
         state["ruleset"],
+        len(state["boards"]),  # the players: a table of weights each
         state["wild_order"],
         state["round"],
         state["phase"],
@@ -150,8 +159,9 @@ def _board_value(state: dict[str, Any], seat: int) -> float:
         return value + certain_bonus(state["ruleset"], stars) - len(kept)
     starts = bool(state["boards"][seat]["has_marker"])
     next_wild = state["wild_order"][round_no]
+    players = len(state["boards"])
     return value + future_points(
-        state["ruleset"], stars, kept, next_wild, starts, ROUNDS - round_no
+        state["ruleset"], stars, kept, next_wild, starts, ROUNDS - round_no, players
     )
 
 
@@ -174,6 +184,7 @@ def leaf_values(game: Any, learned: bool = True) -> list[float]:
         key = (
             learned,
             engine.ruleset.name,
+            engine.players,
             engine.wild_order,
             engine.round,
             engine.phase,

@@ -12,6 +12,7 @@ from typing import Any
 
 from bots.expert import pavilion_fields, pavilion_value
 from bots.expert.learned import future_points
+from bots.expert.pavilion_weights import WEIGHTS
 from referee.engine.classic import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS
 from referee.engine.classic import FLOOR_LOSS as FLOOR_PENALTY
 from sdk.helpers import (
@@ -286,23 +287,26 @@ def _cells(wall: int, packed: int) -> dict[int, int]:
     return {i: ((packed >> (3 * i)) & 7) - 1 for i in range(25) if wall >> i & 1}
 
 
-# Summer Pavilion: the value fitted on self-play (pavilion_value.py), for the games it was
-# fitted on: 2 players (with 4, 16 games at a fixed budget: mean rank 2.44 with it, 2.00
-# without; a seat's share of the tiles, and so its future, differs with the players).
+# Summer Pavilion: the value fitted on self-play (pavilion_value.py), for the numbers of
+# players it has a table of weights for (pavilion_weights.py: 2 and 4). A seat's share of the
+# tiles, and so its future, differs with the players: with 4, the 2-player weights gave a mean
+# rank of 2.44 in 16 games at a fixed budget, mcts's projection 2.00; 4-player weights 2.00
+# against the projection's 2.15 (docs/bots.md). 3 players keep the projection.
 PAVILION_LEARNED = True
 
 
 def leaf_values(state: Any) -> list[float]:
     """Every seat's value at the end of the round, as far as the position shows it: classic
-    Azul's `_classic_values`; Summer Pavilion's with 2 players each hand placed and passed by
-    mcts's projection, the board it leaves valued by the learned future (`pavilion_value`);
-    otherwise (3-4 players, or without `PAVILION_LEARNED`) mcts's own leaf,
+    Azul's `_classic_values`; Summer Pavilion's each hand placed and passed by mcts's
+    projection, the board it leaves valued by the learned future (`pavilion_value`, fitted for
+    that number of players); otherwise (no weights for it, or without `PAVILION_LEARNED`)
+    mcts's own leaf,
     `sdk.helpers.round_end_values(next_round=True)` (Summer Pavilion's numbers computed from the
     engine's fields by `pavilion_value.leaf_values(learned=False)`)."""
     if is_classic_engine(state):
         return _classic_values(state)
     if state.family == "pavilion":
-        return pavilion_value.leaf_values(state, PAVILION_LEARNED and state.players == 2)
+        return pavilion_value.leaf_values(state, PAVILION_LEARNED and state.players in WEIGHTS)
     return round_end_values(state, next_round=True)
 
 

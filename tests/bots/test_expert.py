@@ -335,24 +335,38 @@ def test_the_pavilion_leaf_is_the_projected_board_plus_its_learned_future() -> N
             else:
                 wild = state["wild_order"][state["round"]]
                 left = ROUNDS - state["round"]
-                value += future_points("pavilion", stars, kept, wild, board["has_marker"], left)
+                value += future_points("pavilion", stars, kept, wild, board["has_marker"], left, 2)
             assert values[seat] == pytest.approx(value)
         rounds.add(state["round"])
     assert rounds == set(range(1, ROUNDS + 1))
 
 
-def test_the_pavilion_leaf_with_3_or_4_players_is_mcts_projection() -> None:
-    """The learned value was fitted on 2-player games: with 3 and 4 players the leaves stay
-    mcts's (`round_end_values(next_round=True)`)."""
+def test_the_pavilion_leaf_uses_the_weights_of_its_number_of_players() -> None:
+    """A seat's share of the tiles, and so its future, differs with the players: with 4 the
+    leaves are the learned value with the weights fitted on 4-player games
+    (`pavilion_weights.WEIGHTS[4]`, which value the same board otherwise than the 2-player
+    ones); with 3, for which no table is shipped, mcts's projection
+    (`round_end_values(next_round=True)`)."""
     import random
 
+    from bots.expert.pavilion_value import board_value, future_points
+    from bots.expert.pavilion_weights import WEIGHTS
     from sdk.helpers import round_end_values
 
+    assert sorted(WEIGHTS) == [2, 4]
     for players in (3, 4):
         game, rng = new_game("pavilion", players=players, seed=players), random.Random(players)
         for _ in range(60):
-            assert leaf_values(game) == round_end_values(game, next_round=True)
+            public = game.to_state()
+            if players == 4:
+                assert leaf_values(game) == [board_value(public, s) for s in range(players)]
+            else:
+                assert leaf_values(game) == round_end_values(game, next_round=True)
             game.push(rng.choice(game.legal_moves()))
+    stars = ["PP.P..", "OO....", "......", "BBBB..", "......", "G.....", "RY...."]
+    for rounds in range(1, 6):
+        four = future_points("pavilion", stars, "YRR", "Y", False, rounds, 4)
+        assert four != future_points("pavilion", stars, "YRR", "Y", False, rounds, 2)
 
 
 def test_the_pavilion_learned_value_credits_the_token_and_a_kept_wild_tile() -> None:
@@ -374,26 +388,37 @@ def test_the_pavilion_learned_value_credits_the_token_and_a_kept_wild_tile() -> 
 def test_the_pavilion_fit_plays_self_play_boards_and_writes_its_weights(tmp_path: Any) -> None:
     """`python -m bots.expert.fit --ruleset pavilion`'s parts: a self-play game gives a sample
     per seat at each round's start after the first (the target: points still scored beyond
-    the certain bonuses), and the written module holds the fitted weights in the value's
-    order."""
+    the certain bonuses), and the written module holds a table of fitted weights per number of
+    players in the value's order: a fit for 3 players replaces that table, keeps the others."""
     import importlib.util
 
     pytest.importorskip("numpy")  # the fit needs it (the rl extra); the bot does not
     from bots.expert import pavilion_value
-    from bots.expert.fit import fit, play_pavilion, write
+    from bots.expert.fit import fit, play_pavilion, read_pavilion, write_pavilion
 
     samples = play_pavilion((3, 10, 2, "mcts"))
     assert sorted(b for b, _, _ in samples) == sorted(list(range(5)) * 2)
     assert all(len(f) == len(pavilion_value.NAMES) for _, f, _ in samples)
     weights = fit(samples * 5, 10.0, pavilion_value.NAMES, pavilion_value.BUCKETS)
     path = tmp_path / "pavilion_weights.py"
-    write(weights, path, "a test", pavilion_value.NAMES, "pavilion_value")
+    assert read_pavilion(path) == {}
+    write_pavilion({2: ("a test", weights)}, path)
+    three = play_pavilion((4, 10, 3, "mcts"))
+    assert sorted(b for b, _, _ in three) == sorted(list(range(5)) * 3)
+    three_weights = fit(three * 5, 10.0, pavilion_value.NAMES, pavilion_value.BUCKETS)
+    tables = read_pavilion(path)
+    tables[3] = ("another test", three_weights)
+    write_pavilion(tables, path)
     spec = importlib.util.spec_from_file_location("pavilion_weights_test", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert [list(row) for row in module.WEIGHTS] == weights
-    assert "--ruleset pavilion" in path.read_text()
+    assert {n: [list(row) for row in t] for n, t in module.WEIGHTS.items()} == {
+        2: weights,
+        3: three_weights,
+    }
+    assert module.NOTES == {2: "a test", 3: "another test"}
+    assert "--ruleset pavilion --players N" in path.read_text()
 
 
 def test_the_fit_can_learn_from_the_experts_own_games() -> None:

@@ -109,3 +109,20 @@ def test_bench_strength_says_when_the_bots_are_too_few_for_the_players() -> None
     )
     assert result.exit_code == 2
     assert "--players 3 needs at least 3 bots" in result.output
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        (["bench", "strength", "-b", "m1=mcts", "-b", "greedy"], "unknown bot entry 'm1=mcts'"),
+        (["bench", "strength", "-b", "greedy", "-b", "no/such/bot.py"], "bot file not found"),
+        (["bench", "compare", "--new", "mctz", "--base", "greedy"], "unknown bot entry 'mctz'"),
+    ],
+)
+def test_a_bot_that_cannot_be_launched_is_refused_before_any_game(
+    command: list[str], said: str
+) -> None:
+    """A typo or a missing file is said at once (exit 2), not played as a fault in every game."""
+    result = CliRunner().invoke(app, command)
+    assert result.exit_code == 2
+    assert said in result.output

@@ -197,8 +197,13 @@ def builtin_rulesets(name: str) -> list[str] | None:
 
 
 def check_plays(specs: list[str], ruleset: str) -> None:
-    """Raise ValueError for a built-in bot that does not play `ruleset`."""
+    """Raise ValueError for a bot that cannot be launched (`referee.check_entry`: a typo, a
+    missing file) or a built-in bot that does not play `ruleset`: said before any game, not
+    found out as a fault in every game."""
+    from referee import check_entry
+
     for spec in dict.fromkeys(specs):
+        check_entry(spec)
         plays = builtin_rulesets(spec)
         if plays is not None and ruleset not in plays:
             raise ValueError(
