@@ -9,12 +9,11 @@ development tool; the bot reads only the weights):
 
 Each game is `mcts:iterations=N` (`--bot expert`: the expert's own play, with the weights it
 has now) against itself (`--players`, 2 by default; seeds 0..games-1: the same games on any
-machine); at every
-round's start each seat's board is a sample, its target the points that seat still scored by
-the game's end (Summer Pavilion: less the bonuses already certain). One least-squares fit per
-number of rounds left (ridge-regularised: a rare feature's weight stays small). Summer
-Pavilion keeps a table per number of players: a run replaces its own and keeps the others.
-Needs numpy (the rl extra).
+machine); at every round's start each seat's board is a sample, its target the points that
+seat still scored by the game's end (Summer Pavilion: less the bonuses already certain). One
+least-squares fit per number of rounds left (ridge-regularised: a rare feature's weight stays
+small). Summer Pavilion keeps a table per number of players: a run replaces its own and keeps
+the others. Needs numpy (the rl extra).
 """
 
 from __future__ import annotations
