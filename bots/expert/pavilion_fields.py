@@ -1,7 +1,7 @@
 """The expert's Summer Pavilion search read from the engine's fields: `sdk.pavilion.move_gains`
-(the ranking of a node's moves), `pavilion_value.board_value` (a leaf's value with 2 players)
-and `sdk.pavilion.project_board` (mcts's leaf, the expert's with 3-4), the same numbers to the
-last bit, without building the public state, a dict of strings, at every node.
+(the ranking of a node's moves), `pavilion_value.board_value` (a leaf's learned value, with
+2 or 4 players) and `sdk.pavilion.project_board` (mcts's leaf, the expert's with 3), the same
+numbers to the last bit, without building the public state, a dict of strings, at every node.
 
 Through the public state these were nearly all of a simulation's time: every leaf of the
 placement's tree is a board not met before, and its hand's projection (placed and passed) ran

@@ -170,9 +170,11 @@ _FIELD_VALUES: dict[tuple[Any, ...], float] = {}
 
 
 def leaf_values(game: Any, learned: bool = True) -> list[float]:
-    """Every seat's `board_value` in a pavilion game (`learned=False`: mcts's projection,
-    `sdk.pavilion.project_board(next_round=True)`); in the engine's game computed from its
-    fields (`pavilion_fields`: the same numbers without building the public state)."""
+    """Every seat's `board_value` in a pavilion game (`learned=False`, or no weights shipped for
+    its number of players: mcts's projection, `sdk.pavilion.project_board(next_round=True)`);
+    in the engine's game computed from its fields (`pavilion_fields`: the same numbers without
+    building the public state)."""
+    learned = learned and game.players in WEIGHTS
     if not is_pavilion_engine(game):
         public = game.to_state()
         if not learned:

@@ -12,7 +12,6 @@ from typing import Any
 
 from bots.expert import pavilion_fields, pavilion_value
 from bots.expert.learned import future_points
-from bots.expert.pavilion_weights import WEIGHTS
 from referee.engine.classic import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS
 from referee.engine.classic import FLOOR_LOSS as FLOOR_PENALTY
 from sdk.helpers import (
@@ -300,13 +299,12 @@ def leaf_values(state: Any) -> list[float]:
     Azul's `_classic_values`; Summer Pavilion's each hand placed and passed by mcts's
     projection, the board it leaves valued by the learned future (`pavilion_value`, fitted for
     that number of players); otherwise (no weights for it, or without `PAVILION_LEARNED`)
-    mcts's own leaf,
-    `sdk.helpers.round_end_values(next_round=True)` (Summer Pavilion's numbers computed from the
-    engine's fields by `pavilion_value.leaf_values(learned=False)`)."""
+    mcts's own leaf, `sdk.helpers.round_end_values(next_round=True)` (in Summer Pavilion
+    computed from the engine's fields by `pavilion_value.leaf_values`)."""
     if is_classic_engine(state):
         return _classic_values(state)
     if state.family == "pavilion":
-        return pavilion_value.leaf_values(state, PAVILION_LEARNED and state.players in WEIGHTS)
+        return pavilion_value.leaf_values(state, PAVILION_LEARNED)
     return round_end_values(state, next_round=True)
 
 
