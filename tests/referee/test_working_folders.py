@@ -25,7 +25,8 @@ import asyncio
 from referee.arena import Arena
 
 async def main() -> None:
-    await Arena().start()
+    arena = Arena()  # held: an Arena collected would close its lock file, and so let go of it
+    await arena.start()
     print("started", flush=True)
     await asyncio.sleep(600)
 
