@@ -281,7 +281,8 @@ def _project_board(state: dict[str, Any], seat: int, next_round: bool) -> float:
     if not hand and not (next_round and board["kept"]):
         return evaluate_board(state, seat)
     key: tuple[Any, ...] = (state["ruleset"], state.get("round"), state.get("phase"), state["wild"])
-    key += (board["score"], next_round)
+    # The wild order too: with next_round, a kept tile's worth depends on next round's wild.
+    key += (state.get("wild_order"), board["score"], next_round)
     key += (hand, board["kept"], *board["stars"])
     found = _PROJECTED.get(key)
     if found is not None:

@@ -6,6 +6,7 @@ development tool; the bot reads only the weights):
     python -m bots.expert.fit --ruleset pavilion --games 400 --iterations 100 --workers 2
     python -m bots.expert.fit --ruleset pavilion --players 4 --games 240 --iterations 100
     python -m bots.expert.fit --ruleset pavilion --bot expert --out /tmp/weights.py
+    python -m bots.expert.fit --ruleset pavilion --games 1200 --holdout 5 --out /tmp/w.py
 
 Each game is `mcts:iterations=N` (`--bot expert`: the expert's own play, with the weights it
 has now) against itself (`--players`, 2 by default; seeds 0..games-1: the same games on any
@@ -13,7 +14,9 @@ machine); at every round's start each seat's board is a sample, its target the p
 seat still scored by the game's end (Summer Pavilion: less the bonuses already certain). One
 least-squares fit per number of rounds left (ridge-regularised: a rare feature's weight stays
 small). Summer Pavilion keeps a table per number of players: a run replaces its own and keeps
-the others. Needs numpy (the rl extra).
+the others. `--holdout K` also measures the fit on games it has not seen: fitted without every
+K-th game (seed % K == 0), its rms error on those (the weights written are still fitted on all
+games). Needs numpy (the rl extra).
 """
 
 from __future__ import annotations
@@ -126,6 +129,41 @@ def fit(
     return weights
 
 
+def errors(
+    weights: list[list[float]], samples: list[tuple[int, list[float], float]]
+) -> list[tuple[int, float]]:
+    """(samples, rms error) of `weights` on `samples`, by bucket (0, nan: none there)."""
+    out = []
+    for row, w in enumerate(weights):
+        misses = [
+            sum(wi * fi for wi, fi in zip(w, feats, strict=True)) - target
+            for sample_row, feats, target in samples
+            if sample_row == row
+        ]
+        rms = (sum(m * m for m in misses) / len(misses)) ** 0.5 if misses else float("nan")
+        out.append((len(misses), rms))
+    return out
+
+
+def held_out(
+    games: list[list[tuple[int, list[float], float]]],
+    every: int,
+    ridge: float,
+    names: tuple[str, ...],
+    buckets: int,
+) -> None:
+    """Print the fit's rms error on the games it was not fitted on: game g (seed g) held out
+    where g % `every` == 0, the rest fitted as `fit` does."""
+    train = [s for g, game in enumerate(games) if g % every for s in game]
+    test = [s for g, game in enumerate(games) if not g % every for s in game]
+    print(f"held out: every {every}th game ({len(test)} samples), fitted on the rest")
+    found = errors(fit(train, ridge, names, buckets), test)
+    for row, (count, rms) in enumerate(found):
+        print(f"held out, rounds left {row + 1}: {count} samples, rms error {rms:.2f}")
+    total = sum(c * r * r for c, r in found if c) / max(1, sum(c for c, _ in found))
+    print(f"held out, all: rms error {total**0.5:.2f}")
+
+
 def write(weights: list[list[float]], path: Path, note: str) -> None:
     """`bots/expert/weights.py`: classic Azul's weights, by rounds left."""
     lines = [
@@ -199,6 +237,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--ridge", type=float, default=10.0)
+    parser.add_argument(
+        "--holdout", type=int, default=0, help="K: also the rms error on every K-th game, unseen"
+    )
     parser.add_argument("--out", type=Path, help="default: the ruleset's weights module")
     args = parser.parse_args()
     pavilion = args.ruleset == "pavilion"
@@ -207,8 +248,11 @@ def main() -> None:
     jobs = [(seed, args.iterations, args.players, args.bot) for seed in range(args.games)]
     with Pool(args.workers) as pool:
         games = pool.map(play_pavilion if pavilion else play, jobs, chunksize=4)
+    buckets = pavilion_value.BUCKETS if pavilion else BUCKETS
+    if args.holdout > 1:
+        held_out(games, args.holdout, args.ridge, names, buckets)
     samples = [s for game in games for s in game]
-    weights = fit(samples, args.ridge, names, pavilion_value.BUCKETS if pavilion else BUCKETS)
+    weights = fit(samples, args.ridge, names, buckets)
     note = f"{args.games} games of {args.bot}:iterations={args.iterations}"
     if pavilion:  # one table per number of players: the others are kept
         tables = read_pavilion(out)

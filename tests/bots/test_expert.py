@@ -228,6 +228,28 @@ def test_the_fit_recovers_weights_from_self_play_boards(tmp_path: Any) -> None:
     assert [list(row) for row in module.WEIGHTS] == weights
 
 
+def test_the_fit_measures_itself_on_games_it_was_not_fitted_on(capsys: Any) -> None:
+    """`fit --holdout K`: every K-th game (by seed) is left out of a fit and the fit's rms error
+    measured on those games alone: fitted on targets that are a line up to noise of +-1, the
+    line is found and its error on unseen games is the noise's size."""
+    pytest.importorskip("numpy")  # the fit needs it (the rl extra); the bot does not
+    from bots.expert.fit import errors, held_out
+
+    weights = [[1.0, 2.0], [0.0, 1.0]]
+    samples = [(0, [1.0, 1.0], 3.0), (0, [1.0, 2.0], 4.0), (1, [1.0, 3.0], 3.0)]
+    assert errors(weights, samples) == [(2, pytest.approx(0.5**0.5)), (1, 0.0)]
+    games = [
+        [(0, [1.0, float(x)], 2.0 + 3.0 * x + (1 if (g + x) % 2 else -1)) for x in range(10)]
+        for g in range(10)
+    ]
+    held_out(games, 5, 0.0, ("bias", "x"), 1)
+    out = capsys.readouterr().out
+    assert "held out: every 5th game (20 samples), fitted on the rest" in out  # games 0 and 5
+    assert "rounds left 1: 80 samples, rms error 1.00" in out  # the fit, in sample
+    assert "held out, rounds left 1: 20 samples, rms error 1.00" in out
+    assert "held out, all: rms error 1.00" in out
+
+
 def test_an_exact_search_that_ran_out_leaves_its_solved_positions_to_the_next() -> None:
     """An attempt that did not fit its node budget is not lost: a search given its table
     finishes in fewer positions than one from nothing, and agrees with it."""

@@ -237,6 +237,22 @@ def test_the_projection_keeps_next_round_s_wild_tile_over_dead_ones() -> None:
     assert abs(project_board(s, 0, next_round=True) - expected) < 1e-9
 
 
+def test_the_projection_s_memory_tells_wild_orders_apart() -> None:
+    # The same board in games of two wild orders (option `wild_order`, e.g. one bot process
+    # playing both): next round's wild colour differs, and so does what a kept tile is worth.
+    # The projection remembers boards it has valued; it must not answer one order's board with
+    # the other's value.
+    standard = round_3(stars=NO_ROOM, tiles="PPPPPY")
+    other = round_3(stars=NO_ROOM, tiles="PPPPPY")
+    other["wild_order"] = "PGOBYR"  # blue, not yellow, after orange
+    assert next_round_values(standard, NO_ROOM)["Y"] == NEXT_WILD_KEPT
+    assert next_round_values(other, NO_ROOM)["Y"] != NEXT_WILD_KEPT
+    first = project_board(standard, 0, next_round=True)
+    second = project_board(other, 0, next_round=True)
+    assert second < first  # the yellow tile kept is no longer next round's wild
+    assert project_board(standard, 0, next_round=True) == first
+
+
 def test_a_seat_that_passed_is_valued_by_what_it_kept() -> None:
     passed_yellow = round_3(stars=NO_ROOM, kept="YY", passed=True)
     passed_purple = round_3(stars=NO_ROOM, kept="PP", passed=True)
