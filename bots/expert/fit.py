@@ -156,7 +156,7 @@ def held_out(
     where g % `every` == 0, the rest fitted as `fit` does."""
     train = [s for g, game in enumerate(games) if g % every for s in game]
     test = [s for g, game in enumerate(games) if not g % every for s in game]
-    print(f"held out: every {every}th game ({len(test)} samples), fitted on the rest")
+    print(f"held out: one game in {every} ({len(test)} samples), fitted on the rest")
     found = errors(fit(train, ridge, names, buckets), test)
     for row, (count, rms) in enumerate(found):
         print(f"held out, rounds left {row + 1}: {count} samples, rms error {rms:.2f}")
@@ -242,6 +242,8 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path, help="default: the ruleset's weights module")
     args = parser.parse_args()
+    if args.holdout < 0 or args.holdout == 1:
+        parser.error(f"--holdout {args.holdout}: hold out one game in K, K 2 or more (0: none)")
     pavilion = args.ruleset == "pavilion"
     names = pavilion_value.NAMES if pavilion else NAMES
     out = args.out or Path(__file__).with_name("pavilion_weights.py" if pavilion else "weights.py")

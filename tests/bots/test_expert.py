@@ -244,7 +244,7 @@ def test_the_fit_measures_itself_on_games_it_was_not_fitted_on(capsys: Any) -> N
     ]
     held_out(games, 5, 0.0, ("bias", "x"), 1)
     out = capsys.readouterr().out
-    assert "held out: every 5th game (20 samples), fitted on the rest" in out  # games 0 and 5
+    assert "held out: one game in 5 (20 samples), fitted on the rest" in out  # games 0 and 5
     assert "rounds left 1: 80 samples, rms error 1.00" in out  # the fit, in sample
     assert "held out, rounds left 1: 20 samples, rms error 1.00" in out
     assert "held out, all: rms error 1.00" in out
