@@ -6,7 +6,7 @@ development tool; the bot reads only the weights):
     python -m bots.expert.fit --ruleset pavilion --games 400 --iterations 100 --workers 2
     python -m bots.expert.fit --ruleset pavilion --players 4 --games 240 --iterations 100
     python -m bots.expert.fit --ruleset pavilion --bot expert --out /tmp/weights.py
-    python -m bots.expert.fit --ruleset pavilion --games 1200 --holdout 5 --out /tmp/w.py
+    python -m bots.expert.fit --ruleset pavilion --games 1200 --iterations 100 --holdout 5 --out F
 
 Each game is `mcts:iterations=N` (`--bot expert`: the expert's own play, with the weights it
 has now) against itself (`--players`, 2 by default; seeds 0..games-1: the same games on any
