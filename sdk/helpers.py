@@ -136,9 +136,9 @@ def placement_points(wall: int, row: int, column: int) -> int:
     return wall_points(wall, row, column)
 
 
-def _free_gray_columns(
-    board: Board, wall: int, cells: dict[int, int], row: int, colour: int
-) -> list[int]:
+def free_gray_columns(wall: int, cells: dict[int, int], row: int, colour: int) -> list[int]:
+    """The columns of `row` a tile of `colour` may take on a gray wall: empty there, and no tile
+    of that colour in the column yet (`cells`: colours by wall bit)."""
     taken = {k for k in range(5) for r in range(5) if cells.get(5 * r + k) == colour}
     return [k for k in range(5) if not wall >> (5 * row + k) & 1 and k not in taken]
 
@@ -152,7 +152,7 @@ def tile_full_lines(board: Board, gray: bool = False) -> tuple[int, int, int, di
         if n != r + 1:
             continue
         if gray:
-            free = _free_gray_columns(board, wall, cells, r, colour)
+            free = free_gray_columns(wall, cells, r, colour)
             if not free:
                 fallen += n
                 continue

@@ -3,11 +3,13 @@ Pavilion) on self-play games and write `bots/expert/weights.py` or `pavilion_wei
 development tool; the bot reads only the weights):
 
     python -m bots.expert.fit --games 600 --iterations 120 --workers 2
+    python -m bots.expert.fit --ruleset azul-gray --games 600 --iterations 100
     python -m bots.expert.fit --ruleset pavilion --games 400 --iterations 100 --workers 2
     python -m bots.expert.fit --ruleset pavilion --players 4 --games 240 --iterations 100
     python -m bots.expert.fit --ruleset pavilion --bot expert --out /tmp/weights.py
     python -m bots.expert.fit --ruleset pavilion --games 1200 --iterations 100 --holdout 5 --out F
 
+A gray wall (`--ruleset azul-gray`) has weights of its own, `bots/expert/gray_weights.py`.
 Each game is `mcts:iterations=N` (`--bot expert`: the expert's own play, with the weights it
 has now) against itself (`--players`, 2 by default; seeds 0..games-1: the same games on any
 machine); at every round's start each seat's board is a sample, its target the points that
@@ -29,25 +31,34 @@ from typing import Any
 from bots.expert import pavilion_value
 from bots.expert.bot import ExpertBot
 from bots.expert.learned import BUCKETS, NAMES, bucket, features
-from bots.expert.values import rounds_left
+from bots.expert.values import rounds_left, wall_cells
 from bots.mcts_bot import MctsBot
 from referee.engine import new_game
 
+# --ruleset: the module each writes (classic Azul's coloured wall, its gray wall, Summer Pavilion).
+WEIGHT_FILES = {
+    "azul": "weights.py",
+    "azul-gray": "gray_weights.py",
+    "pavilion": "pavilion_weights.py",
+}
 # --bot: whose self-play the weights are fitted on.
 BOTS: dict[str, type[MctsBot] | type[ExpertBot]] = {"mcts": MctsBot, "expert": ExpertBot}
 
 Sample = tuple[int, list[float], int, float]  # (bucket, features, seat, score at the sample)
-Job = tuple[int, int, int, str]  # (seed, iterations, players, bot)
+Job = tuple[int, int, int, str, str]  # (seed, iterations, players, bot, ruleset)
 
 
 def seat_boards(game: Any) -> list[tuple[int, list[float]]]:
-    """(bucket, features) of every seat of a ClassicGame at a round's start."""
+    """(bucket, features) of every seat of a ClassicGame at a round's start (a gray wall's
+    with its colours: `cells`)."""
     rounds = rounds_left(game._wall)
     out = []
     for p in range(game.players):
         b = 5 * p
         lines = list(zip(game._line_colour[b : b + 5], game._line_count[b : b + 5], strict=True))
-        out.append((bucket(rounds), features(game._wall[p], lines, game.turn == p)))
+        wall = game._wall[p]
+        cells = wall_cells(wall, game._cells[p]) if game._gray else None
+        out.append((bucket(rounds), features(wall, lines, game.turn == p, cells)))
     return out
 
 
@@ -58,8 +69,8 @@ def make_bots(seed: int, iterations: int, players: int, bot: str) -> list[Any]:
 
 def play(args: Job) -> list[tuple[int, list[float], float]]:
     """One self-play game's samples: (bucket, features, points still scored)."""
-    seed, iterations, players, bot = args
-    game = new_game("azul", players, seed=seed)
+    seed, iterations, players, bot, ruleset = args
+    game = new_game(ruleset, players, seed=seed)
     bots = make_bots(seed, iterations, players, bot)
     samples: list[Sample] = []
     current = -1
@@ -88,7 +99,7 @@ def pavilion_boards(state: dict[str, Any]) -> list[tuple[int, list[float], float
 def play_pavilion(args: Job) -> list[tuple[int, list[float], float]]:
     """One Summer Pavilion self-play game's samples: (bucket, features, points still scored
     beyond the bonuses already certain)."""
-    seed, iterations, players, bot = args
+    seed, iterations, players, bot, _ = args
     game = new_game("pavilion", players, seed=seed)
     bots = make_bots(seed, iterations, players, bot)
     samples: list[Sample] = []
@@ -164,11 +175,11 @@ def held_out(
     print(f"held out, all: rms error {total**0.5:.2f}")
 
 
-def write(weights: list[list[float]], path: Path, note: str) -> None:
-    """`bots/expert/weights.py`: classic Azul's weights, by rounds left."""
+def write(weights: list[list[float]], path: Path, note: str, command: str) -> None:
+    """`bots/expert/weights.py` (or `gray_weights.py`): classic Azul's weights, by rounds left."""
     lines = [
         '"""The weights of `bots/expert/learned.py`, by rounds left (1, 2, 3, 4+), in the order',
-        "of `learned.NAMES`. Written by `python -m bots.expert.fit`:",
+        f"of `learned.NAMES`. Written by `{command}`:",
         f"{note}.",
         '"""',
         "",
@@ -230,7 +241,7 @@ def write_pavilion(tables: PavilionTables, path: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ruleset", choices=("azul", "pavilion"), default="azul")
+    parser.add_argument("--ruleset", choices=tuple(WEIGHT_FILES), default="azul")
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--iterations", type=int, default=120)
     parser.add_argument("--bot", choices=tuple(BOTS), default="mcts", help="whose self-play")
@@ -246,8 +257,10 @@ def main() -> None:
         parser.error(f"--holdout {args.holdout}: hold out one game in K, K 2 or more (0: none)")
     pavilion = args.ruleset == "pavilion"
     names = pavilion_value.NAMES if pavilion else NAMES
-    out = args.out or Path(__file__).with_name("pavilion_weights.py" if pavilion else "weights.py")
-    jobs = [(seed, args.iterations, args.players, args.bot) for seed in range(args.games)]
+    out = args.out or Path(__file__).with_name(WEIGHT_FILES[args.ruleset])
+    jobs = [
+        (seed, args.iterations, args.players, args.bot, args.ruleset) for seed in range(args.games)
+    ]
     with Pool(args.workers) as pool:
         games = pool.map(play_pavilion if pavilion else play, jobs, chunksize=4)
     buckets = pavilion_value.BUCKETS if pavilion else BUCKETS
@@ -261,7 +274,10 @@ def main() -> None:
         tables[args.players] = (note, weights)
         write_pavilion(tables, out)
     else:
-        write(weights, out, f"{note}, {args.players} players")
+        command = "python -m bots.expert.fit" + (
+            f" --ruleset {args.ruleset}" if args.ruleset != "azul" else ""
+        )
+        write(weights, out, f"{note}, {args.players} players", command)
     for name, *row in zip(names, *weights, strict=True):
         print(f"{name:14s}" + "".join(f"{v:9.2f}" for v in row))
 

@@ -8,14 +8,24 @@ weights (`bots/expert/weights.py`) come from `python -m bots.expert.fit` (a leas
 the seat's final score minus its score at a round's start over games of `mcts` against itself);
 the bot reads only the constants, so it needs no numpy.
 
-Coloured walls only (classic, Azul Mini, Green Box): a gray wall's colours move, and its seats
-keep the hand-made value (`values._board_value`).
+A gray wall (`azul-gray`) has weights of its own (`gray_weights.py`, `fit --ruleset azul-gray`,
+fitted on its own games: where a tile goes is the player's choice there, and the points follow):
+its colours are wherever their tiles went (`cells`), and a started line's tile is scored in the
+best column still open to its colour.
 """
 
 from __future__ import annotations
 
+from bots.expert.gray_weights import WEIGHTS as GRAY_WEIGHTS
 from bots.expert.weights import WEIGHTS
-from sdk.helpers import COLOUR_MASKS, COLUMN_MASKS, ROW_MASKS, placement_points, wall_column
+from sdk.helpers import (
+    COLOUR_MASKS,
+    COLUMN_MASKS,
+    ROW_MASKS,
+    free_gray_columns,
+    placement_points,
+    wall_column,
+)
 
 NAMES = (
     "bias",
@@ -45,18 +55,34 @@ def bucket(rounds: int) -> int:
     return min(rounds, BUCKETS) - 1
 
 
-def features(wall: int, lines: list[tuple[int, int]], starts: bool) -> list[float]:
+def features(
+    wall: int, lines: list[tuple[int, int]], starts: bool, cells: dict[int, int] | None = None
+) -> list[float]:
     """One seat's board after the round's wall-tiling (`lines`: (colour, count) of each pattern
-    line, full ones already on `wall`), as `NAMES` lists them."""
+    line, full ones already on `wall`; `cells`: a gray wall's colours by wall bit, None on a
+    coloured wall), as `NAMES` lists them."""
     out = [1.0] + [0.0] * (len(NAMES) - 1)
-    for offset, masks in ((1, ROW_MASKS), (5, COLUMN_MASKS), (9, COLOUR_MASKS)):
+    for offset, masks in ((1, ROW_MASKS), (5, COLUMN_MASKS)):
         for mask in masks:
             k = (wall & mask).bit_count()
             if 0 < k < 5:
                 out[offset + 4 - k] += 1.0
+    if cells is None:
+        colours = [(wall & mask).bit_count() for mask in COLOUR_MASKS]
+    else:
+        found = list(cells.values())
+        colours = [found.count(c) for c in range(5)]
+    for k in colours:
+        if 0 < k < 5:
+            out[13 - k] += 1.0
     for r, (colour, n) in enumerate(lines):
         if 0 < n < r + 1:
-            out[13] += placement_points(wall, r, wall_column(r, colour)) * n / (r + 1)
+            if cells is None:
+                points = placement_points(wall, r, wall_column(r, colour))
+            else:  # the best column left to the colour (none: the tiles will fall)
+                free = free_gray_columns(wall, cells, r, colour)
+                points = max((placement_points(wall, r, k) for k in free), default=0)
+            out[13] += points * n / (r + 1)
             out[14] += r + 1 - n
             out[15] += 1.0
     out[16] = float(wall.bit_count())
@@ -64,7 +90,13 @@ def features(wall: int, lines: list[tuple[int, int]], starts: bool) -> list[floa
     return out
 
 
-def future_points(wall: int, lines: list[tuple[int, int]], starts: bool, rounds: int) -> float:
-    """The points the seat will still score, by the fitted weights."""
-    weights = WEIGHTS[bucket(rounds)]
-    return sum(w * f for w, f in zip(weights, features(wall, lines, starts), strict=True))
+def future_points(
+    wall: int,
+    lines: list[tuple[int, int]],
+    starts: bool,
+    rounds: int,
+    cells: dict[int, int] | None = None,
+) -> float:
+    """The points the seat will still score, by the fitted weights (a gray wall's with `cells`)."""
+    weights = (WEIGHTS if cells is None else GRAY_WEIGHTS)[bucket(rounds)]
+    return sum(w * f for w, f in zip(weights, features(wall, lines, starts, cells), strict=True))

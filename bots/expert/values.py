@@ -40,11 +40,13 @@ def candidate_moves(state: Any, keep_dumps: bool = False) -> list[Any]:
     move kept:
     - duplicates: two factories holding the same tiles give the same position whichever is
       taken (common at a round's start: 5-9 factories of 4 tiles of 5 colours);
-    - on a gray wall (the hand-made value), floor dumps of tiles that some pattern line
-      accepts: the line keeps them and sends at most as many to the floor. The learned value
-      of a coloured wall does not agree: a line started late in a round blocks its row for
-      the next (self-play: about -3.6 points, `learned.NAMES`' lines_started), and a dump can
-      be worth it; searched, they won 76% against mcts where pruned 60% (docs/bots.md).
+    - on a gray wall, floor dumps of tiles that some pattern line accepts: the line keeps
+      them and sends at most as many to the floor. The learned value of a coloured wall does
+      not agree: a line started late in a round blocks its row for the next (self-play: about
+      -3.6 points, `learned.NAMES`' lines_started), and a dump can be worth it; searched, they
+      won 76% against mcts where pruned 60% (docs/bots.md). On a gray wall, its own learned
+      value in use, searching them changed nothing (82% against 79.5% of 100 games), so they
+      stay pruned there: fewer moves a node.
     Summer Pavilion: every legal move (its pruning is the ranking's). `keep_dumps` drops only
     the duplicates (the game analysis, which must see every move that can be best)."""
     moves = list(state.legal_moves())
@@ -149,15 +151,16 @@ def _starter(state: Any) -> int:
 
 def _board_value(state: Any, p: int, rounds: int, starts: bool = False) -> float:
     """Seat `p`'s board value (see `_classic_values`), uncached: the learned value
-    (`learned.future_points`) on a coloured wall while `LEARNED`, else the hand-made one."""
+    (`learned.future_points`, a gray wall's by its own weights) while `LEARNED`, else the
+    hand-made one."""
     gray, over = state._gray, state.phase == "over"
     b = 5 * p
     lines = list(zip(state._line_colour[b : b + 5], state._line_count[b : b + 5], strict=True))
     wall = state._wall[p]
-    cells_p = _cells(wall, state._cells[p]) if gray else {}
+    cells_p = wall_cells(wall, state._cells[p]) if gray else {}
     board = Board(state._scores[p], wall, lines, state._floor_count[p], cells_p)
-    if LEARNED and not gray and not over:
-        return _learned_value(board, starts, rounds)
+    if LEARNED and not over:
+        return _learned_value(board, starts, rounds, gray)
     value = evaluate_board(board, gray, over)
     if not over and PROJECT:
         key = (wall, state._cells[p] if gray else 0, rounds)
@@ -217,19 +220,19 @@ def _free_cell(wall: int, row: int) -> int:
 
 
 PROJECT = True
-LEARNED = True  # coloured walls: the value fitted on self-play (bots/expert/learned.py)
+LEARNED = True  # the value fitted on self-play (bots/expert/learned.py), each wall its own
 
 
-def _learned_value(board: Board, starts: bool, rounds: int) -> float:
+def _learned_value(board: Board, starts: bool, rounds: int, gray: bool = False) -> float:
     """The board's score after the round's wall-tiling and floor, plus the points the fitted
     weights expect it to score before the game ends (none when a row is full: the game ends
-    with this round and its bonuses are certain)."""
-    points, wall, fallen, _ = tile_full_lines(board)
+    with this round and its bonuses are certain); a gray wall's by its own weights."""
+    points, wall, fallen, cells = tile_full_lines(board, gray)
     score = max(0, board.score + points - FLOOR_PENALTY[min(7, board.floor + fallen)])
     if rounds == 0 or any(wall & m == m for m in ROW_MASKS):
-        return float(score + end_bonus(wall))
+        return float(score + end_bonus(wall, cells if gray else None))
     lines = [(c, n) if 0 < n < r + 1 else (-1, 0) for r, (c, n) in enumerate(board.lines)]
-    return score + future_points(wall, lines, starts, rounds)
+    return score + future_points(wall, lines, starts, rounds, cells if gray else None)
 
 
 def rounds_left(walls: list[int]) -> int:
@@ -280,7 +283,7 @@ def _helpers_progress(wall: int, colour_counts: list[int]) -> float:
     return ((ROW_BONUS + 1) * rows + COLUMN_BONUS * cols + COLOUR_BONUS * colours) / 25
 
 
-def _cells(wall: int, packed: int) -> dict[int, int]:
+def wall_cells(wall: int, packed: int) -> dict[int, int]:
     """A gray wall's colours by wall bit, as `Board.cells` holds them (the engine packs colour
     + 1 in 3 bits a cell); empty on a coloured wall, whose colours follow from the places."""
     return {i: ((packed >> (3 * i)) & 7) - 1 for i in range(25) if wall >> i & 1}

@@ -103,8 +103,8 @@ def _sources(game: Any) -> list[str]:
 
 def test_candidates_drop_duplicate_factories_and_needless_floor_dumps() -> None:
     """Duplicate factories always; floor dumps of tiles a line accepts only on a gray wall
-    (the hand-made value): the learned value of a coloured wall may prefer a dump, so the
-    search keeps them there (the brute-force test above checks the agreement)."""
+    (searched there, they changed nothing): the learned value of a coloured wall may prefer a
+    dump, so the search keeps them there (the brute-force test above checks the agreement)."""
     for ruleset, dumps_kept in (("azul", True), ("azul-gray", False)):
         game = new_game(ruleset, players=4, seed=2)
         moves = game.legal_moves()
@@ -152,24 +152,61 @@ def test_the_learned_value_credits_a_fuller_line_and_the_first_move() -> None:
         )
 
 
-def test_the_leaf_value_is_the_score_after_tiling_plus_the_learned_future() -> None:
+def test_a_gray_walls_features_read_its_colours_and_the_columns_left() -> None:
+    """On a gray wall a colour is wherever its tiles went (`cells`), and a started line's tile
+    will take the best column still open to its colour: none left, the line scores nothing."""
+    from bots.expert.learned import NAMES, features
+
+    # Row 0: colour 1 in column 0; row 1: colour 1 in column 1, colour 3 in column 2.
+    cells = {0: 1, 6: 1, 7: 3}
+    wall = sum(1 << bit for bit in cells)
+    colours_1 = NAMES.index("colours_1")
+    line_points = NAMES.index("line_points")
+    empty = [(-1, 0)] * 5
+    plain = features(wall, empty, False, cells)
+    assert plain[colours_1] == 1.0  # colour 3: one tile; colour 1 has two
+    assert plain[NAMES.index("colours_2")] == 1.0
+    # Row 2, 1 of 3 tiles of colour 3: column 2 holds a 3 already, so 0, 1, 3 or 4; column 1
+    # joins row 1's tile above it (2 points, the best), the others score 1.
+    line = [(-1, 0), (-1, 0), (3, 1), (-1, 0), (-1, 0)]
+    assert features(wall, line, False, cells)[line_points] == pytest.approx(2 / 3)
+    # Row 2 in colour 1: columns 0 and 1 hold a 1 already, so 2, 3 or 4; column 2 joins the 3
+    # above it (2 points).
+    line = [(-1, 0), (-1, 0), (1, 1), (-1, 0), (-1, 0)]
+    assert features(wall, line, False, cells)[line_points] == pytest.approx(2 / 3)
+    # Row 4 in colour 0: columns 0-3 hold a 0 already and column 4 is taken: nowhere to go.
+    full = {0: 0, 6: 0, 12: 0, 18: 0, 24: 2}
+    blocked_wall = sum(1 << bit for bit in full)
+    line = [(-1, 0)] * 4 + [(0, 1)]
+    assert features(blocked_wall, line, False, full)[line_points] == 0.0
+
+
+@pytest.mark.parametrize("ruleset", ["azul", "azul-gray"])
+def test_the_leaf_value_is_the_score_after_tiling_plus_the_learned_future(ruleset: str) -> None:
     """At a round's start (a leaf of the tree) the value is the seat's score plus
-    `learned.future_points` of its board, with the first-player marker's holder to move."""
+    `learned.future_points` of its board, with the first-player marker's holder to move; on a
+    gray wall by the gray wall's weights (`gray_weights.py`), its colours as placed."""
     import random
 
     from bots.expert.learned import future_points
-    from bots.expert.values import rounds_left
+    from bots.expert.values import rounds_left, wall_cells
 
-    game, rng = new_game("azul", players=2, seed=11), random.Random(11)
-    while game.round < 3:
+    game, rng = new_game(ruleset, players=2, seed=11), random.Random(11)
+    while game.round < 3 or game.phase != "take":
         game.push(rng.choice(game.legal_moves()))
     values = leaf_values(game)
     for seat in range(2):
         b = 5 * seat
         lines = list(zip(game._line_colour[b : b + 5], game._line_count[b : b + 5], strict=True))
         lines = [(c, n) if n else (-1, 0) for c, n in lines]
-        future = future_points(game._wall[seat], lines, game.turn == seat, rounds_left(game._wall))
+        wall, starts, rounds = game._wall[seat], game.turn == seat, rounds_left(game._wall)
+        cells = wall_cells(wall, game._cells[seat]) if game._gray else None
+        future = future_points(wall, lines, starts, rounds, cells)
         assert values[seat] == pytest.approx(game.scores[seat] + future)
+        if cells is not None:  # tiles placed in two rounds, valued not as a coloured wall
+            assert cells
+            assert future != future_points(wall, lines, starts, rounds)
+    assert game._gray == (ruleset == "azul-gray")
 
 
 def test_a_round_that_ends_the_game_is_valued_exactly() -> None:
@@ -205,9 +242,11 @@ def test_the_fit_recovers_weights_from_self_play_boards(tmp_path: Any) -> None:
     from bots.expert.fit import fit, play, write
     from bots.expert.learned import BUCKETS, NAMES
 
-    samples = play((7, 10, 2, "mcts"))
+    samples = play((7, 10, 2, "mcts", "azul"))
     assert len(samples) >= 2 * 4  # two seats, four rounds or more
     assert all(len(f) == len(NAMES) and y >= 0 for _, f, y in samples)
+    gray = play((7, 10, 2, "mcts", "azul-gray"))  # `--ruleset azul-gray`: its own games
+    assert len(gray) >= 2 * 4 and gray != samples
     rng = random.Random(1)
     truth = [[rng.uniform(-2, 2) for _ in NAMES] for _ in range(BUCKETS)]
     boards = [(b, f) for _ in range(30) for b, f, _ in samples]
@@ -220,12 +259,35 @@ def test_the_fit_recovers_weights_from_self_play_boards(tmp_path: Any) -> None:
     for b in {b for b, _, _ in synthetic}:
         assert weights[b] == pytest.approx(truth[b], abs=1e-3)
     path = tmp_path / "weights.py"
-    write(weights, path, "a test")
+    write(weights, path, "a test", "python -m bots.expert.fit")
     spec = importlib.util.spec_from_file_location("weights_test", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert [list(row) for row in module.WEIGHTS] == weights
+
+
+def test_the_fit_reads_a_gray_walls_colours_where_they_were_placed() -> None:
+    """`fit --ruleset azul-gray`'s samples are the gray wall's features: its colours from the
+    cells the tiles took, which a coloured wall's reading of the same bits gets wrong."""
+    import random
+
+    from bots.expert.fit import seat_boards
+    from bots.expert.learned import bucket, features
+    from bots.expert.values import rounds_left, wall_cells
+
+    game, rng = new_game("azul-gray", players=2, seed=5), random.Random(5)
+    while game.round < 3 or game.phase != "take":
+        game.push(rng.choice(game.legal_moves()))
+    misread = 0
+    for seat, (row, feats) in enumerate(seat_boards(game)):
+        b = 5 * seat
+        lines = list(zip(game._line_colour[b : b + 5], game._line_count[b : b + 5], strict=True))
+        wall, starts = game._wall[seat], game.turn == seat
+        assert feats == features(wall, lines, starts, wall_cells(wall, game._cells[seat]))
+        assert row == bucket(rounds_left(game._wall))
+        misread += feats != features(wall, lines, starts)  # as if the colours were fixed
+    assert misread
 
 
 def test_the_fit_measures_itself_on_games_it_was_not_fitted_on(capsys: Any) -> None:
@@ -418,14 +480,14 @@ def test_the_pavilion_fit_plays_self_play_boards_and_writes_its_weights(tmp_path
     from bots.expert import pavilion_value
     from bots.expert.fit import fit, play_pavilion, read_pavilion, write_pavilion
 
-    samples = play_pavilion((3, 10, 2, "mcts"))
+    samples = play_pavilion((3, 10, 2, "mcts", "pavilion"))
     assert sorted(b for b, _, _ in samples) == sorted(list(range(5)) * 2)
     assert all(len(f) == len(pavilion_value.NAMES) for _, f, _ in samples)
     weights = fit(samples * 5, 10.0, pavilion_value.NAMES, pavilion_value.BUCKETS)
     path = tmp_path / "pavilion_weights.py"
     assert read_pavilion(path) == {}
     write_pavilion({2: ("a test", weights)}, path)
-    three = play_pavilion((4, 10, 3, "mcts"))
+    three = play_pavilion((4, 10, 3, "mcts", "pavilion"))
     assert sorted(b for b, _, _ in three) == sorted(list(range(5)) * 3)
     three_weights = fit(three * 5, 10.0, pavilion_value.NAMES, pavilion_value.BUCKETS)
     tables = read_pavilion(path)
@@ -449,6 +511,6 @@ def test_the_fit_can_learn_from_the_experts_own_games() -> None:
     from bots.expert.fit import make_bots, play_pavilion
 
     assert {type(bot).__name__ for bot in make_bots(3, 4, 2, "expert")} == {"ExpertBot"}
-    samples = play_pavilion((3, 4, 2, "expert"))
+    samples = play_pavilion((3, 4, 2, "expert", "pavilion"))
     assert sorted(b for b, _, _ in samples) == sorted(list(range(5)) * 2)
-    assert samples == play_pavilion((3, 4, 2, "expert"))
+    assert samples == play_pavilion((3, 4, 2, "expert", "pavilion"))
