@@ -165,14 +165,20 @@ def tile_full_lines(board: Board, gray: bool = False) -> tuple[int, int, int, di
     return points, wall, fallen, cells
 
 
+def colour_counts(wall: int, cells: dict[int, int] | None = None) -> list[int]:
+    """The tiles of each colour on a wall: on the coloured wall (`cells` None) a colour's five
+    cells are fixed; on a gray wall its tiles are wherever they went (`cells`: by wall bit)."""
+    if cells is None:
+        return [_count(wall & m) for m in COLOUR_MASKS]
+    found = list(cells.values())
+    return [found.count(c) for c in range(5)]
+
+
 def end_bonus(wall: int, cells: dict[int, int] | None = None) -> int:
     """End-of-game bonuses of a wall: +2 per full row, +7 per full column, +10 per colour x5."""
     rows = sum(1 for m in ROW_MASKS if wall & m == m)
     cols = sum(1 for m in COLUMN_MASKS if wall & m == m)
-    if cells is None:  # the coloured wall: a colour's five cells are fixed
-        colours = sum(1 for m in COLOUR_MASKS if wall & m == m)
-    else:
-        colours = sum(1 for c in range(5) if list(cells.values()).count(c) == 5)
+    colours = sum(1 for k in colour_counts(wall, cells) if k == 5)
     return ROW_BONUS * rows + COLUMN_BONUS * cols + COLOUR_BONUS * colours
 
 
@@ -188,10 +194,7 @@ def _progress(wall: int, cells: dict[int, int], gray: bool) -> float:
     # Squares: the last tiles of a line are worth far more than the first ones.
     rows = sum(_count(wall & m) ** 2 for m in ROW_MASKS)
     cols = sum(_count(wall & m) ** 2 for m in COLUMN_MASKS)
-    if gray:
-        colours = sum(list(cells.values()).count(c) ** 2 for c in range(5))
-    else:
-        colours = sum(_count(wall & m) ** 2 for m in COLOUR_MASKS)
+    colours = sum(k**2 for k in colour_counts(wall, cells if gray else None))
     return ((ROW_BONUS + 1) * rows + COLUMN_BONUS * cols + COLOUR_BONUS * colours) / 25
 
 

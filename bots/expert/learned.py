@@ -19,9 +19,9 @@ from __future__ import annotations
 from bots.expert.gray_weights import WEIGHTS as GRAY_WEIGHTS
 from bots.expert.weights import WEIGHTS
 from sdk.helpers import (
-    COLOUR_MASKS,
     COLUMN_MASKS,
     ROW_MASKS,
+    colour_counts,
     free_gray_columns,
     placement_points,
     wall_column,
@@ -67,12 +67,7 @@ def features(
             k = (wall & mask).bit_count()
             if 0 < k < 5:
                 out[offset + 4 - k] += 1.0
-    if cells is None:
-        colours = [(wall & mask).bit_count() for mask in COLOUR_MASKS]
-    else:
-        found = list(cells.values())
-        colours = [found.count(c) for c in range(5)]
-    for k in colours:
+    for k in colour_counts(wall, cells):
         if 0 < k < 5:
             out[13 - k] += 1.0
     for r, (colour, n) in enumerate(lines):

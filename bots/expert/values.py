@@ -15,10 +15,10 @@ from bots.expert.learned import future_points
 from referee.engine.classic import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS
 from referee.engine.classic import FLOOR_LOSS as FLOOR_PENALTY
 from sdk.helpers import (
-    COLOUR_MASKS,
     COLUMN_MASKS,
     ROW_MASKS,
     Board,
+    colour_counts,
     end_bonus,
     evaluate_board,
     move_gains,
@@ -166,9 +166,9 @@ def _board_value(state: Any, p: int, rounds: int, starts: bool = False) -> float
         key = (wall, state._cells[p] if gray else 0, rounds)
         shift = _BONUS_SHIFT.get(key)
         if shift is None:
-            colour_counts = _colour_counts(wall, cells_p, gray)
-            shift = projected_bonuses(wall, colour_counts, max(1, rounds))
-            shift -= 0.5 * _helpers_progress(wall, colour_counts)
+            counts = colour_counts(wall, cells_p if gray else None)
+            shift = projected_bonuses(wall, counts, max(1, rounds))
+            shift -= 0.5 * _helpers_progress(wall, counts)
             if len(_BONUS_SHIFT) > 50_000:
                 _BONUS_SHIFT.clear()
             _BONUS_SHIFT[key] = shift
@@ -266,13 +266,6 @@ def projected_bonuses(wall: int, colour_counts: list[int], rounds: int) -> float
     for k in colour_counts:
         value += COLOUR_BONUS * (k / 5) ** 2 * _chance(5 - k, rounds)
     return value
-
-
-def _colour_counts(wall: int, cells: dict[int, int], gray: bool) -> list[int]:
-    if gray:
-        found = list(cells.values())
-        return [found.count(c) for c in range(5)]
-    return [bin(wall & mask).count("1") for mask in COLOUR_MASKS]
 
 
 def _helpers_progress(wall: int, colour_counts: list[int]) -> float:
