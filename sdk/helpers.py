@@ -189,8 +189,9 @@ def round_end_score(state: Any, seat: int) -> int:
     return max(0, board.score + points - FLOOR_PENALTY[min(7, board.floor + fallen)])
 
 
-def _progress(wall: int, cells: dict[int, int], gray: bool) -> float:
-    """Partial credit for rows, columns and colours on their way to an end bonus."""
+def bonus_progress(wall: int, cells: dict[int, int], gray: bool) -> float:
+    """Partial credit for rows, columns and colours on their way to an end bonus (what
+    `evaluate_board` adds half of)."""
     # Squares: the last tiles of a line are worth far more than the first ones.
     rows = sum(_count(wall & m) ** 2 for m in ROW_MASKS)
     cols = sum(_count(wall & m) ** 2 for m in COLUMN_MASKS)
@@ -209,7 +210,7 @@ def evaluate_board(board: Board, gray: bool = False, game_over: bool = False) ->
         # A row is complete: the game ends with this round, so bonuses are real and partial
         # lines are worthless.
         return float(score + end_bonus(wall, cells if gray else None))
-    value = score + 0.5 * _progress(wall, cells, gray)
+    value = score + 0.5 * bonus_progress(wall, cells, gray)
     for r, (colour, n) in enumerate(board.lines):
         if 0 < n < r + 1:
             # A started line will likely be finished next round: some of its placement value,

@@ -18,6 +18,7 @@ from sdk.helpers import (
     COLUMN_MASKS,
     ROW_MASKS,
     Board,
+    bonus_progress,
     colour_counts,
     end_bonus,
     evaluate_board,
@@ -168,7 +169,7 @@ def _board_value(state: Any, p: int, rounds: int, starts: bool = False) -> float
         if shift is None:
             counts = colour_counts(wall, cells_p if gray else None)
             shift = projected_bonuses(wall, counts, max(1, rounds))
-            shift -= 0.5 * _helpers_progress(wall, counts)
+            shift -= 0.5 * bonus_progress(wall, cells_p, gray)  # evaluate_board's own credit
             if len(_BONUS_SHIFT) > 50_000:
                 _BONUS_SHIFT.clear()
             _BONUS_SHIFT[key] = shift
@@ -227,12 +228,13 @@ def _learned_value(board: Board, starts: bool, rounds: int, gray: bool = False) 
     """The board's score after the round's wall-tiling and floor, plus the points the fitted
     weights expect it to score before the game ends (none when a row is full: the game ends
     with this round and its bonuses are certain); a gray wall's by its own weights."""
-    points, wall, fallen, cells = tile_full_lines(board, gray)
+    points, wall, fallen, placed = tile_full_lines(board, gray)
+    cells = placed if gray else None  # a coloured wall's colours follow from the places
     score = max(0, board.score + points - FLOOR_PENALTY[min(7, board.floor + fallen)])
     if rounds == 0 or any(wall & m == m for m in ROW_MASKS):
-        return float(score + end_bonus(wall, cells if gray else None))
+        return float(score + end_bonus(wall, cells))
     lines = [(c, n) if 0 < n < r + 1 else (-1, 0) for r, (c, n) in enumerate(board.lines)]
-    return score + future_points(wall, lines, starts, rounds, cells if gray else None)
+    return score + future_points(wall, lines, starts, rounds, cells)
 
 
 def rounds_left(walls: list[int]) -> int:
@@ -266,14 +268,6 @@ def projected_bonuses(wall: int, colour_counts: list[int], rounds: int) -> float
     for k in colour_counts:
         value += COLOUR_BONUS * (k / 5) ** 2 * _chance(5 - k, rounds)
     return value
-
-
-def _helpers_progress(wall: int, colour_counts: list[int]) -> float:
-    """`evaluate_board`'s own credit for the bonuses in progress (before its factor 0.5)."""
-    rows = sum(bin(wall & m).count("1") ** 2 for m in ROW_MASKS)
-    cols = sum(bin(wall & m).count("1") ** 2 for m in COLUMN_MASKS)
-    colours = sum(k**2 for k in colour_counts)
-    return ((ROW_BONUS + 1) * rows + COLUMN_BONUS * cols + COLOUR_BONUS * colours) / 25
 
 
 def wall_cells(wall: int, packed: int) -> dict[int, int]:
