@@ -67,6 +67,20 @@ def is_pavilion_engine(game: Any) -> bool:
 
 
 # ---------------------------------------------------------------------- the moves' ranking
+def full_passes(game: PavilionGame, moves: Sequence[PavilionMove]) -> list[PavilionMove]:
+    """`moves` less the passes that keep fewer tiles than they could (at most 4), where every
+    discard costs its point (the score is at least the tiles held: none is lost to the floor
+    of 0). A kept tile can still be placed next round, or dropped then for at most the point
+    its discard costs now (after the last round it costs that point), so keeping fewer is
+    never better there."""
+    seat = game.turn
+    held = packed_total(game._hands[seat])
+    if game._scores[seat] < held:
+        return list(moves)
+    most = min(MAX_KEPT, held)
+    return [m for m in moves if m.kind != PASS_MOVE or m.n_keep == most]
+
+
 def move_gains(game: PavilionGame, moves: Sequence[PavilionMove]) -> list[float]:
     """`sdk.pavilion.move_gains(game.to_state(), moves)`, from the engine's fields."""
     seat: int = game.turn

@@ -48,9 +48,13 @@ def candidate_moves(state: Any, keep_dumps: bool = False) -> list[Any]:
       won 76% against mcts where pruned 60% (docs/bots.md). On a gray wall, its own learned
       value in use, searching them changed nothing (82% against 79.5% of 100 games), so they
       stay pruned there: fewer moves a node.
-    Summer Pavilion: every legal move (its pruning is the ranking's). `keep_dumps` drops only
-    the duplicates (the game analysis, which must see every move that can be best)."""
+    Summer Pavilion: no pass that keeps fewer tiles than it could (`pavilion_fields.
+    full_passes`: three passes in five); the rest of its pruning is the ranking's.
+    `keep_dumps` drops only the duplicates (the game analysis, which must see every move that
+    can be best)."""
     moves = list(state.legal_moves())
+    if pavilion_fields.is_pavilion_engine(state) and state.phase == "play" and not keep_dumps:
+        return pavilion_fields.full_passes(state, moves)
     if not is_classic_engine(state) or state.phase != "take":
         return moves
     factories = state._factories

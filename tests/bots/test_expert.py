@@ -17,6 +17,7 @@ from bots.greedy_bot import GreedyBot
 from bots.random_bot import RandomBot
 from referee import MatchConfig
 from referee.engine import new_game
+from referee.engine.pavilion import PASS_MOVE
 from sdk import Clock
 from sdk.local import play_local
 
@@ -116,6 +117,33 @@ def test_candidates_drop_duplicate_factories_and_needless_floor_dumps() -> None:
         assert bool(dumps) == dumps_kept, ruleset
         distinct = {(game._factories[m.source], m.colour, m.line) for m in kept if m.source < 9}
         assert len(distinct) == len([m for m in kept if m.source < 9]), ruleset
+
+
+def test_pavilion_candidates_drop_passes_that_keep_fewer_tiles_than_they_could() -> None:
+    """A kept tile is worth at least the point its discard costs now, so only the passes that
+    keep as many tiles as they may (at most 4) are searched, where every discard costs its
+    point (the score at least the tiles held); placements all stay, and the game analysis
+    (`keep_dumps`) still sees every legal move."""
+    pruned = whole = 0
+    for seed in range(6):
+        game = new_game("pavilion", players=2, seed=seed)
+        while not game.is_over():
+            moves = game.legal_moves()
+            if game.phase == "play":
+                board = game.to_state()["boards"][game.turn]
+                held = len(board["tiles"])
+                kept = candidate_moves(game)
+                passes = {m for m in moves if m.kind == PASS_MOVE}
+                if board["score"] >= held:
+                    assert {m for m in passes if m.n_keep == min(4, held)} == set(kept) & passes
+                    pruned += len(moves) > len(kept)
+                else:
+                    assert kept == list(moves)
+                    whole += 1
+                assert set(moves) - passes <= set(kept)
+                assert candidate_moves(game, keep_dumps=True) == list(moves)
+            game.push(moves[(seed * 7 + len(moves)) % len(moves)])
+    assert pruned >= 20 and whole >= 1, (pruned, whole)
 
 
 def test_expert_beats_greedy_over_a_seeded_match() -> None:
