@@ -67,7 +67,7 @@ def is_pavilion_engine(game: Any) -> bool:
 
 
 # ---------------------------------------------------------------------- the moves' ranking
-def full_passes(game: PavilionGame, moves: Sequence[PavilionMove]) -> list[PavilionMove]:
+def full_passes(game: PavilionGame, moves: list[PavilionMove]) -> list[PavilionMove]:
     """`moves` less the passes that keep fewer tiles than they could (at most 4), where every
     discard costs its point (the score is at least the tiles held: none is lost to the floor
     of 0). A kept tile can still be placed next round, or dropped then for at most the point
@@ -76,7 +76,7 @@ def full_passes(game: PavilionGame, moves: Sequence[PavilionMove]) -> list[Pavil
     seat = game.turn
     held = packed_total(game._hands[seat])
     if game._scores[seat] < held:
-        return list(moves)
+        return moves
     most = min(MAX_KEPT, held)
     return [m for m in moves if m.kind != PASS_MOVE or m.n_keep == most]
 

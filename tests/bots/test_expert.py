@@ -137,6 +137,13 @@ def test_pavilion_candidates_drop_passes_that_keep_fewer_tiles_than_they_could()
                 if board["score"] >= held:
                     assert {m for m in passes if m.n_keep == min(4, held)} == set(kept) & passes
                     pruned += len(moves) > len(kept)
+                    # The premise: each tile more discarded costs a point now (at the game's
+                    # end a kept tile costs it too).
+                    full, none = game.copy(), game.copy()
+                    full.push(next(m for m in kept if m.kind == PASS_MOVE))
+                    none.push(next(m for m in passes if m.n_keep == 0))
+                    gained = full.scores[game.turn] - none.scores[game.turn]
+                    assert gained == (0 if full.is_over() else min(4, held))
                 else:
                     assert kept == list(moves)
                     whole += 1
