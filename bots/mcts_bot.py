@@ -75,6 +75,10 @@ import sdk
 from sdk.family import family_helpers
 from sdk.helpers import move_gains, relative_values, round_end_values
 
+# The share of a move's time mcts thinks (`sdk.Clock.budget`): the rest is a margin a student's
+# bot built on it can spend on its own work before and after the search.
+MCTS_SHARE = 0.6
+
 
 class _Node:
     """A position in the tree, reached by `move` made by seat `mover`. Nodes know their children
@@ -144,7 +148,7 @@ class MctsBot(sdk.Bot):
         if len(moves) == 1:
             return moves[0]
         fixed = self.iterations  # a fixed budget may use nearly all the clock: it rarely needs it
-        deadline = time.monotonic() + self.clock.budget(0.95 if fixed else 0.6)
+        deadline = time.monotonic() + self.clock.budget(0.95 if fixed else MCTS_SHARE)
         exploration = self.explorations[state.family]
         root = self._reused_root(state) or _Node(None, -1)
         # A kept tree grew in other draws of the bag (Summer Pavilion): a child it tried may be

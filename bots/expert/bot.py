@@ -25,7 +25,7 @@ import sdk
 from bots.expert.solver import OutOfBudget, RoundSolver, estimated_nodes, tiles_left
 from bots.expert.tree import Node, RoundTree
 from bots.expert.values import is_classic_engine, ranked_moves
-from bots.mcts_bot import reused_root
+from bots.mcts_bot import MCTS_SHARE, reused_root
 
 
 @dataclass(frozen=True)
@@ -68,17 +68,17 @@ class ExpertBot(sdk.Bot):
 
     parameters: ClassVar[dict[str, str]] = {
         "iterations": "simulations per move, whatever the clock",
-        "percent": "share of the usual thinking time to use (25: a quarter of mcts's)",
+        "percent": "think this share of mcts's time instead (25: a quarter of it)",
     }
 
     def __init__(
-        self, seed: int | None = None, iterations: int | None = None, percent: int = 100
+        self, seed: int | None = None, iterations: int | None = None, percent: int | None = None
     ) -> None:
         super().__init__()
-        if not 0 < percent <= 100:
-            raise ValueError(f"percent={percent}: give a share of the thinking time, 1 to 100")
-        # `expert:percent=25` thinks a quarter of what it would (and of mcts's, which takes the
-        # same share of the clock): the strength at less time, measured with `bench strength`.
+        if percent is not None and not 0 < percent <= 100:
+            raise ValueError(f"percent={percent}: give a share of mcts's thinking time, 1 to 100")
+        # `expert:percent=25` thinks a quarter of mcts's time: the strength at less time,
+        # measured with `bench strength`; `percent=100` exactly mcts's.
         self.percent = percent
         if seed is not None:
             self.rng.seed(seed)  # the referee reseeds it at each game start
@@ -120,10 +120,18 @@ class ExpertBot(sdk.Bot):
         finally:
             gc.enable()
 
+    # The share of a move's time the expert thinks: all the clock affords but the SDK's reserve
+    # for the transport (`Clock.budget`), where mcts keeps 0.4 of it back.
+    share = 0.9
+
     def budget(self) -> float:
-        """Seconds to think about this move: mcts's share of the clock (a fixed budget nearly
-        all of it: it rarely needs it), times `percent`."""
-        return self.clock.budget(0.95 if self.iterations else 0.6) * self.percent / 100
+        """Seconds to think about this move: the clock's `share` (a fixed budget nearly all of
+        it: it rarely needs it), or `percent` of mcts's share."""
+        if self.iterations:
+            return self.clock.budget(0.95)
+        if self.percent is not None:
+            return self.clock.budget(MCTS_SHARE) * self.percent / 100
+        return self.clock.budget(self.share)
 
     def _solve(self, state: Any, start: float, deadline: float) -> Any:
         """The exact search's move, or None when the rest of the round does not fit: in its

@@ -14,11 +14,13 @@ from bots.expert import ExpertBot
 from bots.expert.solver import RoundSolver
 from bots.expert.values import candidate_moves, leaf_values
 from bots.greedy_bot import GreedyBot
+from bots.mcts_bot import MCTS_SHARE
 from bots.random_bot import RandomBot
 from referee import MatchConfig
 from referee.engine import new_game
 from referee.engine.pavilion import PASS_MOVE
 from sdk import Clock
+from sdk.bot import RESERVE
 from sdk.local import play_local
 
 CLASSIC = ("azul", "azul-mini", "azul-gray", "azul-greenbox")
@@ -391,15 +393,19 @@ def test_the_exact_search_is_tried_only_where_its_estimate_fits() -> None:
 
 
 def test_expert_thinks_the_share_of_its_time_it_is_given() -> None:
-    """`expert:percent=25` (the quarter-time measurement's bot) budgets a quarter of what
-    `expert` does on the same clock; a share outside 1-100 is refused with what to give."""
+    """`expert:percent=25` (the quarter-time measurement's bot) budgets a quarter of what mcts
+    does on the same clock, `percent=100` mcts's own; the expert unbounded thinks all the clock
+    affords but the SDK's reserve; a share outside 1-100 is refused with what to give."""
     from sdk.run import load_bot
 
     quarter = load_bot("bots.expert:ExpertBot?percent=25")
-    whole = ExpertBot()
-    quarter.clock = whole.clock = Clock(move_time=1.0)
+    equal, whole = ExpertBot(percent=100), ExpertBot()
+    quarter.clock = equal.clock = whole.clock = Clock(move_time=1.0)
+    mcts = Clock(move_time=1.0).budget(MCTS_SHARE)
     assert isinstance(quarter, ExpertBot)
-    assert quarter.budget() == pytest.approx(whole.budget() / 4, rel=0.05)
+    assert quarter.budget() == pytest.approx(mcts / 4, rel=0.05)
+    assert equal.budget() == pytest.approx(mcts, rel=0.05)
+    assert mcts < whole.budget() <= 1.0 - RESERVE
     with pytest.raises(ValueError, match="1 to 100"):
         ExpertBot(percent=0)
 
