@@ -4,9 +4,10 @@ choice, once few enough tiles are left on the table.
 The last plies of a round decide who takes the leftovers (the floor penalties, the lines
 finished or left short); a tree that samples them can misjudge a forced sequence. When the rest
 of the round fits in a node budget it is searched in full: alpha-beta on my lead with 2 players,
-max^n (each seat for its own lead over the best other) with 3 or 4, both with a table of the
-positions already solved (the same position is reached by taking the same tiles in another
-order). The leaves are the round's end valued as the tree's are (`values.leaf_values`).
+max^n (each seat for its own reward, `values.rewards`: its chance of finishing above each
+other seat) with 3 or 4, both with a table of the positions already solved (the same position
+is reached by taking the same tiles in another order). The leaves are the round's end valued
+as the tree's are (`values.leaf_values`).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ What differs from `bots/mcts_bot.py`:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from bots.expert.values import leaf_values, ranked_moves, rewards
@@ -58,9 +59,18 @@ class Node:
 class RoundTree:
     """UCT with progressive widening over the rest of a round, from one root."""
 
-    def __init__(self, rng: Any, params: Any, widths: list[int], root_width: int) -> None:
-        """`widths`: each seat's base width below the root, `root_width` the root's."""
+    def __init__(
+        self,
+        rng: Any,
+        params: Any,
+        widths: list[int],
+        root_width: int,
+        reward: Callable[[list[float], float], list[float]] = rewards,
+    ) -> None:
+        """`widths`: each seat's base width below the root, `root_width` the root's; `reward`
+        turns the leaf's values into each seat's reward (the bot's: `values.rewards`)."""
         self.rng, self.params, self.widths, self.root_width = rng, params, widths, root_width
+        self.reward = reward
         self.root: Node | None = None
 
     def simulate(self, root: Node, sim: Any, round_no: int) -> None:
@@ -78,7 +88,7 @@ class RoundTree:
                     break
                 child = Node(move, mover)
                 if self.params.minimax_weight:
-                    reward = rewards(leaf_values(sim), self.params.scale)
+                    reward = self.reward(leaf_values(sim), self.params.scale)
                     child.minimax = reward
                 node.children.append(child)
                 path.append(child)
@@ -93,7 +103,7 @@ class RoundTree:
         if self.params.playout:
             self._playout(sim, round_no)
         if reward is None or self.params.playout:  # else the new child's value is the leaf's
-            reward = rewards(leaf_values(sim), self.params.scale)
+            reward = self.reward(leaf_values(sim), self.params.scale)
         for node in reversed(path):
             node.visits += 1
             if node.mover >= 0:

@@ -303,8 +303,26 @@ def leaf_values(state: Any) -> list[float]:
 
 
 def rewards(values: list[float], scale: float) -> list[float]:
-    """Each seat's reward in 0..1: a sigmoid of its lead over the best other seat, so that
-    every seat plays for first place (max^n: 2, 3 and 4 players alike)."""
+    """Each seat's reward in 0..1: its chance of finishing above each other seat, a sigmoid of
+    its lead over that seat, averaged over them. With 2 players the sigmoid of the lead; with
+    3-4 one minus (expected rank - 1) / (players - 1): the seats play for the mean rank a table
+    is judged by, not for first place at any cost."""
+    n = len(values)
+    if n == 2:  # each seat's sigmoid computed, not 1 - the other's: the same bits as ever
+        lead = values[0] - values[1]
+        return [1.0 / (1.0 + math.exp(-lead / scale)), 1.0 / (1.0 + math.exp(lead / scale))]
+    out = [0.0] * n
+    for i in range(n):
+        for j in range(i + 1, n):
+            win = 1.0 / (1.0 + math.exp((values[j] - values[i]) / scale))
+            out[i] += win
+            out[j] += 1.0 - win
+    return [r / (n - 1) for r in out]
+
+
+def lead_rewards(values: list[float], scale: float) -> list[float]:
+    """Each seat's reward in 0..1: a sigmoid of its lead over the best other seat (the same as
+    `rewards` with 2 players). The game analysis's, whose values are that lead in points."""
     out = []
     for i, v in enumerate(values):
         lead = v - max(w for j, w in enumerate(values) if j != i)

@@ -4,6 +4,7 @@ stronger than greedy over a short seeded match."""
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -555,3 +556,24 @@ def test_the_fit_can_learn_from_the_experts_own_games() -> None:
     samples = play_pavilion((3, 4, 2, "expert", "pavilion"))
     assert sorted(b for b, _, _ in samples) == sorted(list(range(5)) * 2)
     assert samples == play_pavilion((3, 4, 2, "expert", "pavilion"))
+
+
+def test_rewards_with_more_players_are_each_seats_expected_share_of_the_others_beaten() -> None:
+    """With 3-4 players a seat's reward is its mean chance of finishing above each other seat
+    (so one minus its expected rank's share): the rewards add up to half the seats, a seat far
+    ahead of all gets nearly 1 and a seat in the middle about a half, whoever leads; with 2
+    players it is the sigmoid of the lead, as ever."""
+    from bots.expert.values import lead_rewards, rewards
+
+    sigmoid = [1 / (1 + math.exp(-1)), 1 / (1 + math.exp(1))]
+    assert rewards([10.0, 4.0], 6.0) == pytest.approx(sigmoid)
+    for values in ([50.0, 10.0, 12.0], [3.0, 3.0, 3.0, 3.0], [40.0, 20.0, 0.0, 21.0]):
+        assert sum(rewards(values, 6.0)) == pytest.approx(len(values) / 2)
+    top, middle, bottom = rewards([100.0, 50.0, 0.0], 6.0)
+    assert top > 0.99 and middle == pytest.approx(0.5, abs=0.01) and bottom < 0.01
+    # A second place close behind is worth more than the same second place far behind.
+    assert rewards([30.0, 29.0, 0.0], 6.0)[1] > rewards([60.0, 29.0, 0.0], 6.0)[1]
+    # The game analysis's reward stays the lead over the best other seat, in points once its
+    # logit is taken: a second place 50 points behind has about none.
+    assert lead_rewards([100.0, 50.0, 0.0], 6.0)[1] < 0.01
+    assert lead_rewards([10.0, 4.0], 6.0) == rewards([10.0, 4.0], 6.0)

@@ -5,7 +5,8 @@ the position with every candidate move a child of the root.
 
 A child's value is its mean reward blended with its backed-up minimax reward as the tree's own
 selection blends them, turned back from the tree's reward (a sigmoid of the lead over the best
-other seat, `bots.expert.values.rewards`) into points of margin.
+other seat, `bots.expert.values.lead_rewards`: the bot's own reward with 2 players; with 3-4 it
+plays for its mean rank instead) into points of margin.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from bots.expert.bot import PARAMS, ExpertBot
 from bots.expert.tree import Node, RoundTree
-from bots.expert.values import ranked_moves
+from bots.expert.values import lead_rewards, ranked_moves
 from sdk.family import family_helpers
 
 
@@ -31,7 +32,7 @@ def tree_values(
     me, players = state.turn, state.players
     others = ExpertBot.opponent_widths.get(players, ExpertBot.width)
     widths = [ExpertBot.width if seat == me else others for seat in range(players)]
-    tree = RoundTree(rng, params, widths, len(moves))
+    tree = RoundTree(rng, params, widths, len(moves), reward=lead_rewards)
     root = Node(None, -1)
     order = {str(m): k for k, m in enumerate(ranked_moves(state, rng))}
     # Every move is a child of the root (the root's width is their number: each is grown in
