@@ -120,23 +120,21 @@ class ExpertBot(sdk.Bot):
         finally:
             gc.enable()
 
-    # The share of a move's time the expert thinks: all the clock affords but the SDK's reserve
-    # for the transport (`Clock.budget`), where mcts keeps 0.4 of it back ...
-    share = 0.9
-    # ... but never more than this many seconds beyond mcts's: at 0.1 s a move the reserve
-    # binds first (70 ms), at 1 s the whole 0.9 came 3 times late in 20 games where mcts's
-    # margin had none.
+    # The expert thinks all the clock affords but the SDK's reserve for the transport
+    # (`Clock.budget(1.0)`), where mcts keeps 0.4 of it back, but never more than this many
+    # seconds beyond mcts's: at 0.1 s a move the reserve binds first (70 ms), at 1 s a budget
+    # of 0.9 of the clock came 3 times late in 20 games where mcts's margin had none.
     beyond_mcts = 0.01
 
     def budget(self) -> float:
-        """Seconds to think about this move: the clock's `share`, at most `beyond_mcts` more
-        than mcts's (a fixed budget nearly all of it: it rarely needs it), or `percent` of
-        mcts's share."""
+        """Seconds to think about this move: the clock's whole budget, at most `beyond_mcts`
+        more than mcts's (a fixed budget nearly all of it: it rarely needs it), or `percent` of
+        mcts's."""
         if self.iterations:
             return self.clock.budget(0.95)
         if self.percent is not None:
             return self.clock.budget(MCTS_SHARE) * self.percent / 100
-        return min(self.clock.budget(self.share), self.clock.budget(MCTS_SHARE) + self.beyond_mcts)
+        return min(self.clock.budget(1.0), self.clock.budget(MCTS_SHARE) + self.beyond_mcts)
 
     def _solve(self, state: Any, start: float, deadline: float) -> Any:
         """The exact search's move, or None when the rest of the round does not fit: in its

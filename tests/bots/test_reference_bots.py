@@ -213,6 +213,34 @@ def test_search_prunes_with_three_players_and_reaches_its_own_next_move() -> Non
     assert len(ordered) < full / 2, f"{len(ordered)} nodes ordered of {full}"
 
 
+def test_search_with_four_players_lets_each_opponent_play_its_own_best_move() -> None:
+    """Classic Azul with 4 players: an opponent's node orders its moves once and follows only
+    the best for that opponent (width 1), so only my moves branch; depth 8 (two of my moves
+    and their replies, then my third) is searched and played. With 3 players, and in Summer
+    Pavilion, every opponent still plays against me."""
+    from sdk.bot import Clock
+
+    bot = SearchBot(depth=8)
+    game = new_game("azul", 4, seed=11)
+    widths: list[int] = []
+    order = bot._ordered
+
+    def counted(state: Any, width: int) -> Any:
+        widths.append(width)
+        if state.turn != bot.me:
+            assert width == 1, "an opponent's node orders for its single best move"
+        return order(state, width)
+
+    bot._ordered = counted  # type: ignore[method-assign]
+    bot.clock = Clock(started=time.monotonic(), move_time=60.0)
+    move = bot.choose_move(game)
+    assert move in game.legal_moves()
+    assert bot.depth_reached == 8
+    assert 1 in widths and bot.width in widths  # both kinds of node were searched
+    assert ("classic", 3) not in SearchBot.greedy_opponents
+    assert not any(family == "pavilion" for family, _ in SearchBot.greedy_opponents)
+
+
 def test_search_values_a_position_against_the_mean_of_its_opponents() -> None:
     bot = SearchBot()
     bot.me = 1
