@@ -188,55 +188,50 @@ def test_search_answers_even_when_its_move_time_is_gone_before_it_starts(ruleset
     assert bot.depth_reached == 0
 
 
+def _searched_widths(bot: SearchBot, game: Any) -> list[tuple[int, int]]:
+    """Let `bot` choose a move in `game` with a minute to think; (the seat to move, the
+    width asked for) of every node whose moves its search ordered."""
+    from sdk.bot import Clock
+
+    ordered: list[tuple[int, int]] = []
+    order = bot._ordered
+
+    def counted(state: Any, width: int) -> Any:
+        ordered.append((state.turn, width))
+        return order(state, width)
+
+    bot._ordered = counted  # type: ignore[method-assign]
+    bot.clock = Clock(started=time.monotonic(), move_time=60.0)
+    assert bot.choose_move(game) in game.legal_moves()
+    return ordered
+
+
 def test_search_prunes_with_three_players_and_reaches_its_own_next_move() -> None:
     """With 3 players the search is paranoid (every opponent against me): a two-sided game,
     so alpha-beta prunes. Iterative deepening to depth 4 (my move, both replies, my next
     move) orders far fewer nodes than the whole tree of its widths would need (16 at the root,
     6 below: 16 + 112 + 688 = 816 nodes for depths 2, 3 and 4), which max-n searched in full."""
-    from sdk.bot import Clock
-
     bot = SearchBot(depth=4)
     game = new_game("azul", 3, seed=11)
-    ordered: list[int] = []
-    order = bot._ordered
-
-    def counted(state: Any, width: int) -> Any:
-        ordered.append(width)
-        return order(state, width)
-
-    bot._ordered = counted  # type: ignore[method-assign]
-    bot.clock = Clock(started=time.monotonic(), move_time=60.0)
-    move = bot.choose_move(game)
-    assert move in game.legal_moves()
+    ordered = _searched_widths(bot, game)
     assert bot.depth_reached == 4
+    assert {width for seat, width in ordered if seat != game.turn} == {bot.width}  # all replies
     full = 16 + (16 + 16 * 6) + (16 + 16 * 6 + 16 * 36)
     assert len(ordered) < full / 2, f"{len(ordered)} nodes ordered of {full}"
 
 
 def test_search_with_four_players_lets_each_opponent_play_its_own_best_move() -> None:
     """Classic Azul with 4 players: an opponent's node orders its moves once and follows only
-    the best for that opponent (width 1), so only my moves branch; depth 8 (two of my moves
-    and their replies, then my third) is searched and played. With 3 players, and in Summer
+    the best for that opponent (width 1), so only my moves branch; depth 8 (my move, three
+    replies, my next move and three more) is searched and played. With 3 players, and in Summer
     Pavilion, every opponent still plays against me."""
-    from sdk.bot import Clock
-
     bot = SearchBot(depth=8)
     game = new_game("azul", 4, seed=11)
-    widths: list[int] = []
-    order = bot._ordered
-
-    def counted(state: Any, width: int) -> Any:
-        widths.append(width)
-        if state.turn != bot.me:
-            assert width == 1, "an opponent's node orders for its single best move"
-        return order(state, width)
-
-    bot._ordered = counted  # type: ignore[method-assign]
-    bot.clock = Clock(started=time.monotonic(), move_time=60.0)
-    move = bot.choose_move(game)
-    assert move in game.legal_moves()
+    widths = _searched_widths(bot, game)
     assert bot.depth_reached == 8
-    assert 1 in widths and bot.width in widths  # both kinds of node were searched
+    opponents = {width for seat, width in widths if seat != game.turn}
+    assert opponents == {1}, "an opponent's node orders for its single best move"
+    assert (game.turn, bot.width) in widths  # my own moves below the root still branch
     assert ("classic", 3) not in SearchBot.greedy_opponents
     assert not any(family == "pavilion" for family, _ in SearchBot.greedy_opponents)
 
