@@ -70,7 +70,7 @@ class SearchBot(sdk.Bot):
     """Alpha-beta over the current round (paranoid with 3-4 players), deepening in time."""
 
     name = "search"
-    version = "1.0"
+    version = "1.1"  # 1.1: 4-player classic opponents play their own best move
     rulesets = sdk.EVERY_RULESET
     # The move ordering of each family (a method's name): see the methods' docstrings.
     orderings: ClassVar[dict[str, str]] = {
