@@ -23,6 +23,7 @@ from sdk.helpers import (
     end_bonus,
     evaluate_board,
     move_gains,
+    relative_values,
     round_end_values,
     tile_full_lines,
 )
@@ -323,8 +324,4 @@ def rewards(values: list[float], scale: float) -> list[float]:
 def lead_rewards(values: list[float], scale: float) -> list[float]:
     """Each seat's reward in 0..1: a sigmoid of its lead over the best other seat (the same as
     `rewards` with 2 players). The game analysis's, whose values are that lead in points."""
-    out = []
-    for i, v in enumerate(values):
-        lead = v - max(w for j, w in enumerate(values) if j != i)
-        out.append(1.0 / (1.0 + math.exp(-lead / scale)))
-    return out
+    return [1.0 / (1.0 + math.exp(-lead / scale)) for lead in relative_values(values)]
