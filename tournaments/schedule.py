@@ -3,8 +3,12 @@
 Fairness comes from *seat rotation over shared deals*: the games of one group are played in
 blocks of `players` games that share one deal seed, each block rotating the seats so every entry
 of the group sits in every seat once on the very same tiles. Seat advantage (the first player's
-head start) and deal luck then cancel out within a block. Every group uses the same sequence of
-deal seeds, so the whole field faces the same deals (as in duplicate bridge).
+head start) and deal luck then cancel out within a block. With 3 or 4 players each deal also
+takes the next of the group's orders around the table (`seat_orders`): who takes tiles just
+before an entry shapes what it can take, and a fixed order would seat one entry always after the
+same other (in Summer Pavilion with 4 players that moved a bot's mean rank by up to 0.9,
+docs/bots.md "Who sits after whom"). Every group uses the same sequence of deal seeds, so the
+whole field faces the same deals (as in duplicate bridge).
 
 A schedule is a pure function of its arguments, so a resumed run rebuilds exactly the schedule
 stored in the database, game ids and seeds included.
@@ -70,6 +74,22 @@ def count_games(n_entries: int, players: int, games_per_group: int, gauntlet: bo
     return groups * games_per_group
 
 
+def seat_orders(group: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The group's orders around the table, rotations aside: its first entry's seat fixed, the
+    others in every order ((players - 1)! of them: 1 with 2 players, 2 with 3, 6 with 4), the
+    group's own order first."""
+    first, rest = group[0], group[1:]
+    return [(first, *others) for others in itertools.permutations(rest)]
+
+
+def seating(orders: list[tuple[str, ...]], deal: int, rotation: int) -> tuple[str, ...]:
+    """The seats of a group's game: deal `deal` takes the next of its `orders` (`seat_orders`),
+    rotated by `rotation`. Over (players - 1)! deals of `players` games each, every entry sits
+    in every seat and just after every other entry equally often."""
+    order = orders[deal % len(orders)]
+    return order[rotation:] + order[:rotation]
+
+
 def build_schedule(
     names: Sequence[str],
     players: int,
@@ -80,7 +100,10 @@ def build_schedule(
     """Build the whole schedule.
 
     Game `g` of a group uses deal `g // players` and rotation `g % players`, so
-    `games_per_group` should be a multiple of `players` for the seat advantage to cancel fully.
+    `games_per_group` should be a multiple of `players` for the seat advantage to cancel fully,
+    and of 6 (3 players) or 24 (4) for every order around the table to come equally often
+    (`seating`; group k starts at its k-th order, so that even one deal a group does not seat
+    the field in the order of its names).
     Games are ordered round by round (game 0 of every group, then game 1, ...), so a tournament
     stopped half way has spread its games over the whole field, not finished half the groups.
     """
@@ -115,15 +138,15 @@ def _games(
     groups: list[tuple[str, ...]], players: int, games_per_group: int, seed: int
 ) -> Iterator[ScheduledGame]:
     index = 0
+    orders = [seat_orders(group) for group in groups]
     for g in range(games_per_group):
         deal, rotation = divmod(g, players)
         dseed = deal_seed(seed, deal)
-        for gi, group in enumerate(groups):
-            seats = group[rotation:] + group[:rotation]
+        for gi in range(len(groups)):
             yield ScheduledGame(
                 index=index,
                 game_id=f"p{gi}-g{g}",
-                seats=seats,
+                seats=seating(orders[gi], deal + gi, rotation),
                 seed=dseed,
                 group=gi,
                 deal=deal,
@@ -145,12 +168,13 @@ def round_games(
     games = []
     index = first_index
     for k, group in enumerate(groups):
+        orders = seat_orders(group)
         for rotation in range(len(group)):
             games.append(
                 ScheduledGame(
                     index=index,
                     game_id=f"r{round_no}-p{k}-g{rotation}",
-                    seats=group[rotation:] + group[:rotation],
+                    seats=seating(orders, round_no + first_group + k, rotation),
                     seed=dseed,
                     group=first_group + k,
                     deal=round_no,

@@ -38,6 +38,36 @@ def test_four_player_groups_rotate_every_seat() -> None:
         for seat in range(4):
             assert {g.seats[seat] for g in mine} == set(group)
         assert len({g.seed for g in mine}) == 1
+    # Group k starts at its k-th order around the table: even one deal a group does not seat
+    # the whole field in the order of its names (an entry always just after the next name).
+    firsts = [g.seats for g in games if g.rotation == 0]
+    assert len(set(firsts)) == 5 and sum(s == tuple(sorted(s)) for s in firsts) == 1
+
+
+@pytest.mark.parametrize(("players", "games"), [(3, 6), (4, 24)])
+def test_every_entry_sits_just_after_every_other_equally_often(players: int, games: int) -> None:
+    """Who takes just before an entry shapes what it can take: each deal of a group takes the
+    next of its orders around the table, so over (players - 1)! deals no entry always follows
+    the same other, in a round-robin and in rounds of an adaptive tournament alike."""
+    from tournaments.schedule import round_games
+
+    group = tuple(NAMES[:players])
+    plans = {
+        "round-robin": build_schedule(list(group), players, games, seed=5),
+        "rounds": [
+            g for r in range(games // players) for g in round_games([group], r, 0, 0, seed=5)
+        ],
+    }
+    for plan in plans.values():
+        follows = Counter(
+            (g.seats[s], g.seats[(s + 1) % players]) for g in plan for s in range(players)
+        )
+        assert set(follows) == {(x, y) for x in group for y in group if x != y}
+        assert set(follows.values()) == {games // (players - 1)}
+        deals = range(games // players)  # each entry leads each deal once: the seats rotate
+        leads = Counter((g.seats[0], g.deal) for g in plan)
+        assert leads == {(n, d): 1 for n in group for d in deals}
+    assert plans["round-robin"][0].seats == group  # group 0, deal 0: in its own order
 
 
 def test_deals_shared_across_groups_and_ids_stable() -> None:

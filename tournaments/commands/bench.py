@@ -744,8 +744,10 @@ def bench_strength(
     time unless --concurrency says otherwise; --local plays in this process instead. With 2
     players every pair plays -n games (game g deals from seed + g // 2, seats swapped on odd
     games); with 3 or 4, every line-up of that many bots plays -n games with the seats rotated
-    over the same deals, and each game counts for every pair in it (who ranked higher). Bots
-    that do not play the ruleset are left out. A benchmark, not a test. Example:
+    over the same deals, each deal in the next order around the table (every order equally
+    often with -n a multiple of 6 for 3 players, 24 for 4), and each game counts for every
+    pair in it (who ranked higher). Bots that do not play the ruleset are left out. A
+    benchmark, not a test. Example:
     [bold]azul-arena bench strength --ruleset pavilion -t 0.1 -n 40[/]
     or [bold]azul-arena bench strength --players 3 -t 0.1 -n 12[/]
     """
