@@ -50,7 +50,7 @@ class ExpertBot(sdk.Bot):
     """Exact ends of rounds, a progressively widened round tree elsewhere."""
 
     name = "expert"
-    version = "1.0"
+    version = "1.1"  # 1.1: its 4-player Summer Pavilion leaf fitted on 720 games
     rulesets = sdk.EVERY_RULESET
     root_width = 12
     width = 6

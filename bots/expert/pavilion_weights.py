@@ -2,12 +2,12 @@
 3, 4, 5), in the order of `pavilion_value.NAMES`. Written by
 `python -m bots.expert.fit --ruleset pavilion --players N`, which replaces table N:
 2 players: 400 games of mcts:iterations=100.
-4 players: 240 games of mcts:iterations=100.
+4 players: 720 games of mcts:iterations=100.
 """
 
 NOTES: dict[int, str] = {
     2: "400 games of mcts:iterations=100",
-    4: "240 games of mcts:iterations=100",
+    4: "720 games of mcts:iterations=100",
 }
 
 WEIGHTS: dict[int, tuple[tuple[float, ...], ...]] = {
@@ -110,99 +110,99 @@ WEIGHTS: dict[int, tuple[tuple[float, ...], ...]] = {
     ),
     4: (
         (  # 4 players, 1 rounds left
-            -1.2309,  # bias
-            -0.0968,  # stars_5
-            -1.3891,  # stars_4
-            -1.351,  # stars_3
-            0.352,  # stars_2
-            1.4949,  # stars_1
-            5.2339,  # numbers_6
-            1.9699,  # numbers_5
-            -0.5149,  # numbers_4
-            0.1481,  # numbers_3
-            -0.1412,  # empty
-            0.1054,  # run_points
-            0.4839,  # near_tiles
-            2.9168,  # hand_wild
-            0.7848,  # hand_room
+            -5.4331,  # bias
+            -1.1869,  # stars_5
+            -2.3707,  # stars_4
+            -1.8349,  # stars_3
+            0.3111,  # stars_2
+            1.6882,  # stars_1
+            5.6066,  # numbers_6
+            1.5953,  # numbers_5
+            -0.4744,  # numbers_4
+            0.0482,  # numbers_3
+            -0.2536,  # empty
+            0.2896,  # run_points
+            0.4311,  # near_tiles
+            2.4748,  # hand_wild
+            0.5435,  # hand_room
             0.0,  # hand_dead
-            2.9241,  # starts
+            3.135,  # starts
         ),
         (  # 4 players, 2 rounds left
-            5.5319,  # bias
-            0.322,  # stars_5
-            -1.2261,  # stars_4
-            -1.4838,  # stars_3
-            -0.1572,  # stars_2
-            0.589,  # stars_1
-            6.1021,  # numbers_6
-            3.8873,  # numbers_5
-            1.3226,  # numbers_4
-            -0.7957,  # numbers_3
-            0.1452,  # empty
-            0.1811,  # run_points
-            0.3912,  # near_tiles
-            1.0588,  # hand_wild
-            1.156,  # hand_room
+            -6.3354,  # bias
+            -0.669,  # stars_5
+            -1.3669,  # stars_4
+            -1.3105,  # stars_3
+            0.4459,  # stars_2
+            0.7315,  # stars_1
+            7.3281,  # numbers_6
+            4.9525,  # numbers_5
+            2.7668,  # numbers_4
+            0.2015,  # numbers_3
+            0.3043,  # empty
+            0.2206,  # run_points
+            0.587,  # near_tiles
+            1.6705,  # hand_wild
+            1.3853,  # hand_room
             0.0,  # hand_dead
-            2.4346,  # starts
+            2.5965,  # starts
         ),
         (  # 4 players, 3 rounds left
-            12.6881,  # bias
-            0.2011,  # stars_5
-            -0.5431,  # stars_4
-            -0.5381,  # stars_3
-            -1.2626,  # stars_2
-            0.071,  # stars_1
-            7.267,  # numbers_6
-            3.2007,  # numbers_5
-            -0.7931,  # numbers_4
-            0.3705,  # numbers_3
-            0.0494,  # empty
-            0.3589,  # run_points
-            0.3993,  # near_tiles
-            1.11,  # hand_wild
-            1.6545,  # hand_room
+            -46.2141,  # bias
+            -0.6026,  # stars_5
+            -0.429,  # stars_4
+            -0.3563,  # stars_3
+            -0.4864,  # stars_2
+            0.4821,  # stars_1
+            6.7832,  # numbers_6
+            3.1352,  # numbers_5
+            0.788,  # numbers_4
+            0.7423,  # numbers_3
+            1.0079,  # empty
+            0.8726,  # run_points
+            0.4503,  # near_tiles
+            1.3644,  # hand_wild
+            1.5358,  # hand_room
             0.0,  # hand_dead
-            1.6055,  # starts
+            2.1733,  # starts
         ),
         (  # 4 players, 4 rounds left
-            41.2217,  # bias
-            0.0,  # stars_5
-            -0.2201,  # stars_4
-            -0.7687,  # stars_3
-            -0.9286,  # stars_2
-            -0.8354,  # stars_1
-            4.136,  # numbers_6
-            1.9519,  # numbers_5
-            1.3897,  # numbers_4
-            0.3163,  # numbers_3
-            -0.3566,  # empty
-            0.3566,  # run_points
-            0.5324,  # near_tiles
-            1.2561,  # hand_wild
-            2.066,  # hand_room
+            1.9779,  # bias
+            -0.2067,  # stars_5
+            -0.9549,  # stars_4
+            -0.4025,  # stars_3
+            -0.5942,  # stars_2
+            -0.3414,  # stars_1
+            5.4734,  # numbers_6
+            2.6246,  # numbers_5
+            2.2417,  # numbers_4
+            0.156,  # numbers_3
+            0.3257,  # empty
+            0.6471,  # run_points
+            0.4672,  # near_tiles
+            0.7332,  # hand_wild
+            1.837,  # hand_room
             0.0,  # hand_dead
-            1.3363,  # starts
+            1.8381,  # starts
         ),
         (  # 4 players, 5 rounds left
-            43.7439,  # bias
+            48.531,  # bias
             0.0,  # stars_5
-            0.2517,  # stars_4
-            0.0056,  # stars_3
-            -1.0131,  # stars_2
-            -1.0084,  # stars_1
-            0.4095,  # numbers_6
-            -0.0838,  # numbers_5
-            0.5503,  # numbers_4
-            -1.7254,  # numbers_3
-            -1.3597,  # empty
-            1.3597,  # run_points
-            -1.172,  # near_tiles
-            3.537,  # hand_wild
-            1.7813,  # hand_room
+            -0.7813,  # stars_4
+            0.3984,  # stars_3
+            -0.4015,  # stars_2
+            -0.5746,  # stars_1
+            0.2974,  # numbers_6
+            -0.6575,  # numbers_5
+            -1.2452,  # numbers_4
+            -1.0469,  # numbers_3
+            -0.8417,  # empty
+            0.8417,  # run_points
+            -0.8002,  # near_tiles
+            1.4526,  # hand_wild
+            1.429,  # hand_room
             0.0,  # hand_dead
-            0.9301,  # starts
+            1.4404,  # starts
         ),
     ),
 }
