@@ -138,15 +138,15 @@ def _games(
     groups: list[tuple[str, ...]], players: int, games_per_group: int, seed: int
 ) -> Iterator[ScheduledGame]:
     index = 0
-    orders = [seat_orders(group) for group in groups]
     for g in range(games_per_group):
         deal, rotation = divmod(g, players)
         dseed = deal_seed(seed, deal)
-        for gi in range(len(groups)):
+        for gi, group in enumerate(groups):
+            # The orders are made game by game: kept for a million groups they would take a GB.
             yield ScheduledGame(
                 index=index,
                 game_id=f"p{gi}-g{g}",
-                seats=seating(orders[gi], deal + gi, rotation),
+                seats=seating(seat_orders(group), deal + gi, rotation),
                 seed=dseed,
                 group=gi,
                 deal=deal,
