@@ -1,5 +1,6 @@
 """`azul-arena play BOT --web`: a whole game against the random bot on the local page, in a real
-headless chromium, with the board's clicks; the page refuses a move the engine did not list."""
+headless chromium, with the board's clicks; the page refuses a move the engine did not list; the
+local server stops only once the page has been sent the result."""
 
 from __future__ import annotations
 
@@ -84,3 +85,34 @@ def test_a_whole_game_on_the_local_page(browser: Any, tmp_path: Path) -> None:
     # Every move of the person's seat was the one clicked: none substituted by the referee.
     assert not (record.get("referee") or {}).get("substituted"), record["referee"]
     assert "You win!" in out or "wins." in out or "shared first" in out
+
+
+def test_the_result_counts_as_seen_only_once_its_answer_is_written() -> None:
+    """`play --web` stops its server and exits once the page has the result: the result must
+    count as seen only after the answer carrying it was written, or the exit can cut that answer
+    off and leave the page polling a server that is gone (it did on a loaded CI machine)."""
+    from tournaments.web.live_table import LiveTable
+    from tournaments.web.play_server import PlayServer
+
+    table = LiveTable("azul", ["ann", "random"], 0, 7)
+    seen_while_answering: list[bool] = []
+    snapshot = table.snapshot
+
+    def watched() -> dict[str, Any]:
+        snap = snapshot()
+        seen_while_answering.append(table.result_seen.is_set())
+        return snap
+
+    table.snapshot = watched  # type: ignore[method-assign]
+    page = PlayServer(table).start()
+    try:
+        with urllib.request.urlopen(page.url + "state", timeout=10) as reply:
+            assert json.loads(reply.read())["result"] is None
+        assert not table.result_seen.is_set()
+        table.finish({"text": "over"})
+        with urllib.request.urlopen(page.url + "state", timeout=10) as reply:
+            assert json.loads(reply.read())["result"] == {"text": "over"}
+        assert table.result_seen.wait(5)
+    finally:
+        page.close()
+    assert seen_while_answering == [False, False]

@@ -53,7 +53,8 @@ class LiveTable:
         self._legal: list[str] | None = None
         self._asked: dict[str, Any] | None = None
         self._answers: queue.Queue[str] = queue.Queue()
-        # Set once a page has read the result: the local server may stop after that.
+        # Set once a page has been sent the result (the local server's handler sets it after
+        # writing the answer): the local server may stop after that.
         self.result_seen = threading.Event()
 
     # -------------------------------------------------------------- the referee's side
@@ -124,8 +125,6 @@ class LiveTable:
         with self._lock:
             state = self._asked if self._asked is not None else self.game.to_state()
             legal = self._legal or []
-            if self.result is not None:
-                self.result_seen.set()
             return {
                 "family": self.view.family,
                 "ruleset": self.ruleset,

@@ -87,7 +87,14 @@ def _handler(table: LiveTable, base: str, page: bytes) -> type[BaseHTTPRequestHa
             if self.path == base:
                 self._send(HTTPStatus.OK, page, "text/html; charset=utf-8")
             elif self.path == base + "state":
-                self._json(HTTPStatus.OK, table.snapshot())
+                snap = table.snapshot()
+                self._json(HTTPStatus.OK, snap)
+                if snap["result"] is not None:
+                    # Only now, with the answer written out: the command stops the server and
+                    # exits once this is set, and an answer cut off then would leave the page
+                    # polling a server that is gone, never showing the result.
+                    self.wfile.flush()
+                    table.result_seen.set()
             else:
                 self._json(HTTPStatus.NOT_FOUND, {"error": "no such page"})
 
