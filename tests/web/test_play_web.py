@@ -90,7 +90,8 @@ def test_a_whole_game_on_the_local_page(browser: Any, tmp_path: Path) -> None:
 def test_the_result_counts_as_seen_only_once_its_answer_is_written() -> None:
     """`play --web` stops its server and exits once the page has the result: the result must
     count as seen only after the answer carrying it was written, or the exit can cut that answer
-    off and leave the page polling a server that is gone (it did on a loaded CI machine)."""
+    off and leave the page polling a server that is gone (the likeliest cause of the whole-game
+    test above timing out after its last click on a loaded CI machine)."""
     from tournaments.web.live_table import LiveTable
     from tournaments.web.play_server import PlayServer
 
