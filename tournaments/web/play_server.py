@@ -90,10 +90,9 @@ def _handler(table: LiveTable, base: str, page: bytes) -> type[BaseHTTPRequestHa
                 snap = table.snapshot()
                 self._json(HTTPStatus.OK, snap)
                 if snap["result"] is not None:
-                    # Only now, with the answer written out: the command stops the server and
-                    # exits once this is set, and an answer cut off then would leave the page
-                    # polling a server that is gone, never showing the result.
-                    self.wfile.flush()
+                    # Only now, with the answer sent (wfile writes straight to the socket): the
+                    # command stops the server and exits once this is set, and an answer cut off
+                    # then would leave the page polling a server that is gone.
                     table.result_seen.set()
             else:
                 self._json(HTTPStatus.NOT_FOUND, {"error": "no such page"})
