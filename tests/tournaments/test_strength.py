@@ -88,6 +88,38 @@ def test_a_bot_s_mean_rank_has_its_95_percent_interval() -> None:
     assert (c_low, c_high) == pytest.approx((2.75 - 0.7955, 2.75 + 0.7955), abs=1e-3)
 
 
+def test_a_two_player_rung_holds_where_the_stronger_wins_seventy_percent() -> None:
+    ladder = Ladder(["a", "b", "c"])
+    # a beats b 7 games of 10, b beats c 6 of 10, a beats c every game.
+    for won in range(10):
+        ladder.add(("a", "b"), [50, 40], [1, 2] if won < 7 else [2, 1], [0, 0])
+        ladder.add(("b", "c"), [50, 40], [1, 2] if won < 6 else [2, 1], [0, 0])
+        ladder.add(("a", "c"), [50, 40], [1, 2], [0, 0])
+    rungs = [r.as_dict() for r in ladder.rungs()]
+    assert rungs == [
+        {"above": "a", "below": "b", "win_rate": 0.7, "holds": True},
+        {"above": "b", "below": "c", "win_rate": 0.6, "holds": False},
+    ]
+
+
+def test_a_multiplayer_rung_holds_where_the_mean_ranks_intervals_are_apart() -> None:
+    ladder = Ladder(["a", "b", "c"])
+    # a is first every game; b and c share the other two places half and half.
+    for g in range(8):
+        ranks = [1, 2, 3] if g % 2 else [1, 3, 2]
+        ladder.add(("a", "b", "c"), [30, 20, 10], ranks, [0, 0, 0])
+    first, second = ladder.rungs()
+    assert (first.above, first.holds) == ("a", True)  # 1.0 (1.0-1.0) against 2.5 (2.08-2.92)
+    assert {second.above, second.below} == {"b", "c"} and not second.holds  # both 2.5
+    assert second.win_rate == 0.5
+
+
+def test_one_game_is_no_rung() -> None:
+    ladder = Ladder(["a", "b", "c"])
+    ladder.add(("a", "b", "c"), [30, 20, 10], [1, 2, 3], [0, 0, 0])
+    assert [r.holds for r in ladder.rungs()] == [False, False]  # no interval from one game
+
+
 def test_bench_strength_with_three_players_in_process() -> None:
     result = CliRunner().invoke(
         app,
@@ -123,6 +155,17 @@ def test_bench_strength_with_three_players_in_process() -> None:
     assert by_name["random"]["mean_rank"] == 3.0  # last in every game
     assert by_name["random"]["rank_ci95"] == [3.0, 3.0]
     assert data["faults"] == sum(b["faults"] for b in data["bots"])
+    # random last every game: below the others in the order of the rungs.
+    assert data["rungs"][-1]["below"] == "random"
+    assert len(data["rungs"]) == 2 and all(isinstance(r["holds"], bool) for r in data["rungs"])
+
+
+def test_bench_strength_prints_the_ladder_with_each_rung_held_or_not() -> None:
+    command = ["bench", "strength", "--local", "-n", "4", "-t", "0.02", "-b", "random"]
+    result = CliRunner().invoke(app, [*command, "-b", "greedy"])
+    assert result.exit_code == 0, result.output
+    assert "ladder: greedy > random" in result.output  # greedy wins all 4
+    assert "at least 70% of their games" in result.output
 
 
 def test_bench_strength_says_when_the_bots_are_too_few_for_the_players() -> None:

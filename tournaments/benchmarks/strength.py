@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any
 
 from referee import run_loop
@@ -31,6 +31,10 @@ from tournaments.schedule import seat_orders, seating
 
 # The reference bots, weakest first: the ladder's rungs (docs/bots.md).
 REFERENCE_BOTS = ("random", "greedy", "search", "mcts")
+
+# With 2 players a rung holds where the stronger bot wins this share of their games (the bar a
+# course grades against: docs/bots.md, "Staff bots for a course").
+RUNG_WIN_RATE = 0.7
 
 
 @dataclass
@@ -125,6 +129,24 @@ def schedule(bots: list[str], players: int, games: int, seed: int) -> list[Seati
     return out
 
 
+@dataclass(frozen=True)
+class Rung:
+    """Two bots next to each other in the order of mean ranks, the stronger `above`."""
+
+    above: str
+    below: str
+    win_rate: float  # of `above` against `below` over the games both played
+    holds: bool  # see `Ladder.rungs`
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "above": self.above,
+            "below": self.below,
+            "win_rate": round(self.win_rate, 4),
+            "holds": self.holds,
+        }
+
+
 class Ladder:
     """The tally: one PairResult per pair (in the order the bots were named), one BotResult
     per bot."""
@@ -134,12 +156,14 @@ class Ladder:
         self.pairs = {(a, b): PairResult(a, b) for i, a in enumerate(bots) for b in bots[i + 1 :]}
         self.by_bot = {b: BotResult(b) for b in bots}
         self.games = 0
+        self.players = 0  # per game, known from the first game counted
 
     def add(
         self, seats: tuple[str, ...], scores: list[int], ranks: list[int], faults: list[int]
     ) -> None:
         """Count one finished game (`faults` per seat)."""
         self.games += 1
+        self.players = len(seats)
         for i, name in enumerate(seats):
             bot = self.by_bot[name]
             bot.games += 1
@@ -175,6 +199,22 @@ class Ladder:
 
     def faults(self) -> int:
         return sum(b.faults for b in self.by_bot.values())
+
+    def rungs(self) -> list[Rung]:
+        """The bots by mean rank, strongest first, as rungs between neighbours, each saying
+        whether it holds: with 2 players where the stronger wins at least `RUNG_WIN_RATE` of
+        their games; with 3 or 4 where the two mean ranks' 95% intervals do not overlap
+        (a tie in mean rank, or too few games for an interval, never holds)."""
+        order = sorted(self.by_bot.values(), key=lambda r: r.mean_rank)
+        rungs = []
+        for above, below in pairwise(order):
+            rate = self.pair(above.name, below.name)[0]
+            if self.players == 2:
+                holds = rate >= RUNG_WIN_RATE
+            else:
+                holds = above.rank_interval()[1] < below.rank_interval()[0]
+            rungs.append(Rung(above.name, below.name, rate, holds))
+        return rungs
 
 
 Progress = Callable[[Ladder, int], None]  # (the tally so far, games in all)

@@ -13,7 +13,7 @@ from rich.table import Table
 from referee import run_loop
 from referee.engine import COMPILED, RULESETS
 from tournaments.benchmarks import codec, engine
-from tournaments.benchmarks.strength import REFERENCE_BOTS
+from tournaments.benchmarks.strength import REFERENCE_BOTS, RUNG_WIN_RATE
 from tournaments.commands.common import (
     OPTION_HELP,
     WILD_ORDER_ALIAS,
@@ -738,7 +738,9 @@ def bench_strength(
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object on stdout")] = False,
 ) -> None:
     """The strength ladder among the reference bots: every pair's win rate with a 95% interval,
-    as a matrix, and each bot's mean rank, score and faults.
+    as a matrix, each bot's mean rank, score and faults, and the bots in order with each rung
+    marked held or not (2 players: the stronger wins at least 70%; 3 or 4: the mean ranks'
+    95% intervals do not overlap).
 
     Runs through the real referee (bot processes, gRPC, the referee's clocks), one game at a
     time unless --concurrency says otherwise; --local plays in this process instead. With 2
@@ -811,6 +813,7 @@ def bench_strength(
             {
                 "pairs": [p.as_dict() for p in ladder.pairs.values()],
                 "bots": [b.as_dict() for b in ladder.by_bot.values()],
+                "rungs": [r.as_dict() for r in ladder.rungs()],
                 "time_per_move": time_per_move,
                 "games_per_pair": games,
                 "ruleset": ruleset,
@@ -880,3 +883,14 @@ def _show_strength(
             str(r.faults) if not r.faults else f"[bold red]{r.faults}[/]",
         )
     console.print(table)
+    rungs = ladder.rungs()
+    order = rungs[0].above if rungs else ""
+    for rung in rungs:
+        order += (" > " if rung.holds else " ~ ") + rung.below
+    bar = (
+        f"the stronger wins at least {RUNG_WIN_RATE:.0%} of their games"
+        if players == 2
+        else "their mean ranks' 95% intervals do not overlap"
+    )
+    console.print(f"ladder: {order}", highlight=False)
+    console.print(f"  ('>': the rung holds, {bar}; '~': it does not)", highlight=False)
