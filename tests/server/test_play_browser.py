@@ -89,6 +89,8 @@ def test_a_participant_plays_a_reference_bot_in_the_browser(browser: Any, tmp_pa
         WebDriverWait(b, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".final"))
         final = b.find_element(By.CSS_SELECTOR, ".final").text
         assert "ann-bots" in final and "ref-random" in final
+        # The replay names the bot, not its folder on the server (as a ladder game's does).
+        assert str(home) not in b.page_source and str(home.resolve()) not in b.page_source
 
         # Stored, unrated; and no one else's.
         b.get(f"{url}/play/")

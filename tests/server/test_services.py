@@ -140,3 +140,31 @@ class ClassServiceTests(TestCase):
                 (done.created, done.teams_created, done.links, done.mailed), (1, 1, 1, 0)
             )
             self.assertIn("http://x/welcome/", (folder / "links.csv").read_text())
+
+    def test_an_account_signed_up_under_a_students_login_is_not_given_the_team(self) -> None:
+        # Logins are easy to guess: whoever signs up under one before the import must not
+        # become that student's teammate (its code, its logs, its hand-ins).
+        import tempfile
+
+        create_contest("c", ContestSettings())
+        squatter = get_user_model().objects.create_user("s1234567", password="guessed it first")
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            roll = folder / "class.csv"
+            roll.write_text("login,name,email,team\ns1234567,Sam S,sam@uni.edu,team-a\n")
+            with self.assertRaisesRegex(ContestError, "s1234567.*password of its own.*admin"):
+                import_class(roll, "c", folder / "links.csv", "http://x")
+            squatter.refresh_from_db()
+            self.assertEqual((squatter.email, squatter.participants.count()), ("", 0))
+            # Once the organiser has put the account in the team (it was the student's), a
+            # re-import updates it as any other.
+            squatter.delete()
+            import_class(roll, "c", folder / "links.csv", "http://x")
+            student = get_user_model().objects.get(username="s1234567")
+            student.set_password("the student's own")
+            student.save()
+            roll.write_text("login,name,email,team\ns1234567,Sam S,sam@new.edu,team-a\n")
+            done = import_class(roll, "c", folder / "links.csv", "http://x")
+            self.assertEqual((done.created, done.links), (0, 0))
+            student.refresh_from_db()
+            self.assertEqual(student.email, "sam@new.edu")

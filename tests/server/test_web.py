@@ -87,6 +87,55 @@ class Pages(TestCase):
         self.assertEqual(viewer.status_code, 200)
         self.assertIn(b"game-data", viewer.content)
 
+    def test_a_bots_crash_detail_in_the_replay_is_for_its_team_and_the_organisers(self) -> None:
+        # A crash's detail is the bot's exception and its line of code; a dead process's, the
+        # last line it printed: its log, not for the other seats or a visitor.
+        self.game.refresh_from_db()
+        record = dict(self.game.record)
+        record["referee"] = {
+            **record.get("referee", {}),
+            "faults": [
+                {
+                    "ply": 4,
+                    "seat": 1,
+                    "fault": "crash",
+                    "detail": "KeyError in bob_secret.py:12",
+                    "forfeited": True,
+                },
+                {
+                    "ply": 2,
+                    "seat": 0,
+                    "fault": "timeout",
+                    "detail": "alice was late",
+                    "forfeited": False,
+                },
+            ],
+        }
+        type(self.game).objects.filter(pk=self.game.pk).update(record=record)
+        url = f"/games/{self.game.pk}/viewer"
+        for client in (Client(), self.login("alice")):
+            page = client.get(url).content.decode()
+            self.assertIn('"crash"', page, "the kind of fault stays public")
+            self.assertNotIn("bob_secret", page)
+        self.assertIn("alice was late", self.login("alice").get(url).content.decode())
+        self.assertNotIn("alice was late", Client().get(url).content.decode())
+        self.assertIn("bob_secret", self.login("bob").get(url).content.decode())
+        _staff_user, _ = participant("org", PASSWORD, staff=True)
+        self.assertIn("bob_secret", self.login("org").get(url).content.decode())
+
+    def test_a_games_server_error_is_for_the_organisers(self) -> None:
+        type(self.game).objects.filter(pk=self.game.pk).update(
+            status=type(self.game).FAILED,
+            error='Traceback (most recent call last):\n  File "/srv/arena/worker.py"',
+        )
+        page = Client().get(f"/games/{self.game.pk}/").content.decode()
+        self.assertIn("Not rated", page)
+        self.assertNotIn("worker.py", page)
+        _staff_user, _ = participant("org", PASSWORD, staff=True)
+        self.assertIn(
+            "worker.py", self.login("org").get(f"/games/{self.game.pk}/").content.decode()
+        )
+
     def test_the_owner_reads_its_own_log_and_archive(self) -> None:
         alice = self.login("alice")
         log = alice.get(f"/games/{self.game.pk}/log/0")

@@ -4,6 +4,9 @@ The CSV has the columns login, name, email, team (a header row first). Every row
 before anything is written, and everything is written in one transaction: a bad row is
 reported with its line number and nothing from the file is applied. Importing the same file
 again (or a corrected one) updates names, emails and teams; it never makes a second account.
+An account that already set its own password joins a team only if it is in one of this
+contest already (a re-import): one made by signing up under a student's login is refused, or
+whoever guessed the login first would get the student's team.
 
 A new account has no password: its owner sets one through a one-time sign-up link (Django's
 password-reset token, which stops working once the password is set or the account logs in).
@@ -138,6 +141,11 @@ def apply(students: list[Student], contest: Any, base_url: str) -> ImportResult:
                     raise ClassListError(
                         f"line {s.line}: {s.login!r} is an organiser's account, not a student's"
                     )
+                if (
+                    user.has_usable_password()
+                    and not user.participants.filter(contest=contest).exists()
+                ):
+                    raise ClassListError(_unvouched(s))
                 result.updated.append(s.login)
             user.first_name, user.last_name, user.email = first[:150], last[:150], s.email
             user.save()
@@ -148,6 +156,18 @@ def apply(students: list[Student], contest: Any, base_url: str) -> ImportResult:
             if not user.has_usable_password():
                 result.links[s.login] = signup_link(user, base_url)
     return result
+
+
+def _unvouched(s: Student) -> str:
+    """Why a class list cannot take over an account that set its own password: anyone could
+    have signed up under a student's login before the import (logins are easy to guess), and
+    the import would hand that account the student's team, its code and its logs."""
+    return (
+        f"line {s.line}: an account {s.login!r} already exists with a password of its own and "
+        f"is in no team of this contest: the class list cannot tell that it is the student's "
+        f"(anyone can sign up under a login before it is imported). If it is the student's, add "
+        f"it to team {s.team!r} in the admin; if not, rename or delete it there; then import again"
+    )
 
 
 def write_links(result: ImportResult, students: list[Student], path: Path) -> None:

@@ -54,3 +54,19 @@ def seat_reason(record: dict[str, Any] | None, seat: int, termination: str) -> s
     if termination == "ok" or not detail:
         return termination
     return f"{termination}: {detail}"
+
+
+def details_hidden(record: dict[str, Any], seats: set[int]) -> dict[str, Any]:
+    """`record` as a viewer who may read the logs of `seats` only is shown it: the other seats'
+    faults keep their kind and ply but not their detail. A crash's detail is the bot's own
+    exception and line of code, a dead process's the last line it printed: its log, which
+    only its team and the organisers read (`seat_log`)."""
+    referee = record.get("referee")
+    if not isinstance(referee, dict) or not isinstance(referee.get("faults"), list):
+        return record
+    faults: list[Any] = referee["faults"]
+    shown = [
+        f if not isinstance(f, dict) or f.get("seat") in seats else {**f, "detail": ""}
+        for f in faults
+    ]
+    return {**record, "referee": {**referee, "faults": shown}}

@@ -24,8 +24,11 @@ from django.db import close_old_connections, transaction
 from django.utils import timezone
 
 from tournaments.server.contests.models import Contest, Participant
+from tournaments.server.ladder.logs import details_hidden
 from tournaments.server.ladder.models import TableGame
+from tournaments.server.ladder.results import public_record
 from tournaments.server.ladder.standings import active_versions
+from tournaments.server.paths import hide_paths
 from tournaments.server.submissions.models import Version
 from tournaments.web.live_table import LiveTable, MoveRejected, WebSeat
 
@@ -171,7 +174,7 @@ def _run(table_id: int) -> None:
         TableGame.objects.filter(pk=table_id).update(
             status=TableGame.FAILED,
             finished=timezone.now(),
-            state={"result": {"text": f"the game could not be played: {exc}"[:300]}},
+            state={"result": {"text": hide_paths(f"the game could not be played: {exc}")[:300]}},
         )
     finally:
         close_old_connections()
@@ -220,7 +223,9 @@ async def _play(table: TableGame) -> tuple[dict[str, Any], LiveTable]:
             await sync
         # The seat's stream closes with the Arena: expected now, not worth a warning.
         logging.getLogger("sdk").setLevel(logging.ERROR)
-    record: dict[str, Any] = result.record
+    # As a ladder game's replay is shown: no server path (the bot's entry is its folder), and
+    # of the bot's faults only their kind (their detail is its log: its team's to read).
+    record = details_hidden(public_record(result.record, names), {table.seat})
     return record, live
 
 

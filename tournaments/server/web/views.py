@@ -290,9 +290,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     )
     for s in seats:
         s.private = s.pk in logs
-    return render(
-        request, "web/game.html", {"game": game, "seats": seats, **_analysis_context(request, game)}
-    )
+    context = {"game": game, "seats": seats, "organiser": is_organiser(request.user)}
+    return render(request, "web/game.html", {**context, **_analysis_context(request, game)})
 
 
 def _analysis_context(request: HttpRequest, game: Game) -> dict[str, Any]:
@@ -332,7 +331,10 @@ def game_viewer(request: HttpRequest, game_id: int) -> HttpResponse:
     from tournaments.web.replay_page import viewer_html
 
     game = get_object_or_404(Game.objects.visible_to(request.user), pk=game_id, status=Game.DONE)
-    record = game.record or {}
+    own = (
+        Seat.objects.logs_visible_to(request.user).filter(game=game).values_list("seat", flat=True)
+    )
+    record = logs.details_hidden(game.record or {}, set(own))
     done = Analysis.objects.filter(game=game, status=Analysis.DONE).first()
     if done is not None:  # the viewer draws it: chart, labels, best moves
         record = {**record, "analysis": done.block}
