@@ -3,7 +3,8 @@ strongest isolation this machine has) on uploaded versions."""
 
 from __future__ import annotations
 
-from django.test import TransactionTestCase
+from django.test import TestCase, TransactionTestCase
+from django.utils import timezone
 
 from tests.server.helpers import (
     CRASHING_BOT,
@@ -209,3 +210,27 @@ def _wait_for(version: Version, states: set[str], bound: float = 180.0) -> str:
         if version.state in states or time.monotonic() > end:
             return version.state
         time.sleep(0.2)
+
+
+class TurnTests(TestCase):
+    def test_participants_take_turns_so_a_queue_of_uploads_cannot_hold_up_a_newcomer(
+        self,
+    ) -> None:
+        # Two accounts queue three uploads each (their builds could each sleep to the build
+        # timeout), then a student uploads once: it waits for one turn of each, not six.
+        queued = [participant(name)[1] for name in ("flood-1", "flood-2")]
+        for _ in range(3):
+            for who in queued:
+                submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])
+        student = submit(participant("student")[1], [zip_bytes({"bot.py": RANDOM_BOT})])
+        order = []
+        while (claimed := claim_next()) is not None:
+            order.append(claimed.participant.name)
+            Version.objects.filter(pk=claimed.pk).update(
+                state=Version.FAILED, validated=timezone.now()
+            )
+        self.assertEqual(order.index("student"), 2, order)
+        self.assertEqual(order.count("flood-1"), 3)
+        # After the newcomer, the two take turns: each one's oldest upload first.
+        self.assertEqual(order[3:], ["flood-1", "flood-2", "flood-1", "flood-2"])
+        self.assertEqual(Version.objects.get(pk=student.pk).state, Version.FAILED)

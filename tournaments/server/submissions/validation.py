@@ -4,7 +4,8 @@ in the sandbox, its verdict, first failure and log tail kept on the version.
 
 Nobody's validation holds up anyone else's: its build may take the contest's `build_timeout`
 at most (whatever its bot.toml asks), the whole check that plus VALIDATION_PLAY_SECONDS, and
-a ladder worker validates several versions at once, at most one per participant (`claim_next`).
+a ladder worker validates several versions at once, at most one per participant, the
+participants in turn (`claim_next`).
 What is kept names no server path (`tournaments.server.paths`)."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
 from referee import slug
@@ -68,17 +70,26 @@ def requeue_interrupted(live: set[str] | None = None) -> int:
 
 
 def claim_next(validator: str = "") -> Version | None:
-    """The oldest version waiting for validation whose participant has none being validated,
-    marked as being validated (one transaction: two workers never take the same one). So each
-    participant's uploads are validated in turn, oldest first, and one with many waiting takes
-    one slot of the workers', never all of them."""
+    """The next version to validate, marked as being validated (one transaction: two workers
+    never take the same one). Participants take turns: of those with a version waiting and
+    none being validated, the one served longest ago (never, first) has its oldest waiting
+    version validated. So one with many waiting takes one slot of the workers', never all of
+    them, and a participant who uploads once waits for one turn of each other participant
+    waiting, not behind their whole queues (twenty uploads whose builds sleep to their
+    timeout, from each of two accounts, would otherwise hold a later upload for hours)."""
     validating = Version.objects.filter(state=Version.VALIDATING).values("participant_id")
+    last_served = (
+        Version.objects.filter(participant_id=OuterRef("participant_id"), validated__isnull=False)
+        .order_by("-validated")
+        .values("validated")[:1]
+    )
     with transaction.atomic():
         version = (
             Version.objects.select_related("participant")
             .filter(state=Version.PENDING)
             .exclude(participant_id__in=validating)
-            .order_by("uploaded", "pk")
+            .annotate(last_served=Subquery(last_served))
+            .order_by(F("last_served").asc(nulls_first=True), "uploaded", "pk")
             .first()
         )
         if version is None:
