@@ -136,6 +136,21 @@ class Pages(TestCase):
             "worker.py", self.login("org").get(f"/games/{self.game.pk}/").content.decode()
         )
 
+    def test_the_version_handed_in_cannot_be_pinned_past_the_deadline(self) -> None:
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        alice = self.login("alice")
+        alice.post("/p/alice/", {"pin": str(self.va.number)})
+        self.assertEqual(Participant.objects.get(pk=self.alice.pk).pinned_id, self.va.pk)
+        Contest.objects.filter(pk=self.alice.contest_id).update(
+            deadline=timezone.now() - timedelta(seconds=1)
+        )
+        page = alice.post("/p/alice/", {"pin": "newest"}, follow=True).content.decode()
+        self.assertIn("can no longer be changed", page)
+        self.assertEqual(Participant.objects.get(pk=self.alice.pk).pinned_id, self.va.pk)
+
     def test_the_owner_reads_its_own_log_and_archive(self) -> None:
         alice = self.login("alice")
         log = alice.get(f"/games/{self.game.pk}/log/0")

@@ -160,6 +160,14 @@ def participant_page(request: HttpRequest, name: str) -> HttpResponse:
 
 
 def _pin(request: HttpRequest, who: Participant) -> HttpResponse | UploadForm:
+    from tournaments.server.contests.lifecycle import submission_refusal
+
+    # The pin chooses what a team hands in (`ladder.handins.choose`): past its deadline a
+    # version sent in time may still be validating, and the choice is no longer the team's.
+    refusal = submission_refusal(who)
+    if refusal is not None:
+        messages.error(request, f"{refusal}: the version handed in can no longer be changed")
+        return UploadForm()
     form = PinForm(request.POST)
     number = form.cleaned_data["pin"] if form.is_valid() else None
     chosen = (
