@@ -162,11 +162,16 @@ class Pages(TestCase):
         self.assertIn(b"tail of alice", alice.get(f"/p/alice/v/{self.va.number}/").content)
 
     def test_another_participants_log_source_and_archive_are_refused(self) -> None:
+        checks = [{"name": "handles 4 players", "passed": False, "detail": "crashed"}]
+        Version.objects.filter(pk=self.vb.pk).update(checks=checks)
+        bobs = self.login("bob").get(f"/p/bob/v/{self.vb.number}/").content
+        self.assertIn(b"handles 4 players", bobs)
         for client in (Client(), self.login("alice")):
             self.assertEqual(client.get(f"/games/{self.game.pk}/log/1").status_code, 404)
             self.assertEqual(client.get(f"/p/bob/v/{self.vb.number}/archive").status_code, 404)
             page = client.get(f"/p/bob/v/{self.vb.number}/").content
             self.assertNotIn(b"tail of bob", page)
+            self.assertNotIn(b"handles 4 players", page, "which checks failed is bob's to read")
             self.assertNotIn(b"archive</a>", page)
             # Guessed ids: other seats, versions and games do not exist or are not theirs.
             for url in (
