@@ -70,6 +70,24 @@ class TableRules(TestCase):
         limited = self.start(ann, self.ref_v.pk)
         assert limited.status_code == 400 and b"games an hour" in limited.content
 
+    def test_the_server_plays_a_bounded_number_of_browser_games_at_once(self) -> None:
+        # Everyone's together: accounts alone (one game each) must not multiply them.
+        from django.test import override_settings
+
+        with override_settings(TABLES=2):
+            players = [participant(f"p{i}", PASSWORD)[0] for i in range(3)]
+            clients = []
+            for user in players:
+                client = Client()
+                client.force_login(user)
+                clients.append(client)
+            assert self.start(clients[0], self.ref_v.pk).status_code == 302
+            assert self.start(clients[1], self.ref_v.pk).status_code == 302
+            full = self.start(clients[2], self.ref_v.pk)
+            assert full.status_code == 400 and b"as many as it plays at once" in full.content
+            TableGame.objects.filter(participant__name="p0").update(status=TableGame.DONE)
+            assert self.start(clients[2], self.ref_v.pk).status_code == 302
+
     def test_only_the_listed_bots_are_played(self) -> None:
         ann = self.ann_client()
         page = ann.get("/play/")

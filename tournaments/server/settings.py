@@ -201,6 +201,10 @@ UNPACKED_MAX_FILES = whole_number("AZUL_ARENA_UNPACKED_MAX_FILES", 2000)
 # both, a validation fails saying so.
 VALIDATIONS = max(1, whole_number("AZUL_ARENA_VALIDATIONS", 2))
 VALIDATION_PLAY_SECONDS = max(1, whole_number("AZUL_ARENA_VALIDATION_PLAY_SECONDS", 300))
+# Browser games against a bot at once on this server, everyone's together: each is a referee
+# and a bot process on a thread of a web process, and lasts up to half an hour when its person
+# walks away (three 10-minute moves played for them), so accounts alone must not multiply them.
+TABLES = max(1, whole_number("AZUL_ARENA_TABLES", 8))
 # Ranked games one version may play at once (its own bot processes in each): a slow bot busy
 # in one game is still there for the others to meet (tournaments/server/ladder/matchmaking.py).
 GAMES_PER_VERSION = max(1, whole_number("AZUL_ARENA_GAMES_PER_VERSION", 2))

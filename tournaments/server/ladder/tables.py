@@ -20,6 +20,7 @@ import time
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
@@ -84,6 +85,13 @@ def open_table(
         raise TableError("you are playing a game already: finish it (or leave it) first")
     if mine.filter(created__gt=timezone.now() - timedelta(hours=1)).count() >= PER_HOUR:
         raise TableError(f"at most {PER_HOUR} games an hour: try again later")
+    playing = TableGame.objects.select_for_update().filter(status=TableGame.PLAYING)
+    _end_stale(playing)
+    if playing.count() >= settings.TABLES:
+        raise TableError(
+            f"the server is playing {settings.TABLES} browser games, as many as it plays at "
+            f"once: try again in a few minutes"
+        )
     opponent = next((v for v in opponents(contest, user) if v.pk == opponent_id), None)
     if opponent is None:
         raise TableError("pick a bot from the list (that one is not playing in this contest)")
