@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
 from tournaments.entries import Entry
-from tournaments.server.contests.models import Contest
+from tournaments.server.contests.models import Contest, Extension
 from tournaments.server.ladder import lifecycle
 from tournaments.server.ladder.challenges import ChallengeError, challenge
 from tournaments.server.ladder.final import final_config
@@ -111,13 +111,35 @@ class DatedTransitionTests(TestCase):
         self.ann.contest = self.contest
         self.ann.save()
         passed(self.ann)
-        # The deadline has just passed, after ann's upload.
+        # The deadline has passed, after ann's upload (longer ago than the final waits for an
+        # upload received just before it: `handins.receiving`).
         Version.objects.filter(participant=self.ann).update(
-            uploaded=timezone.now() - timedelta(minutes=2)
+            uploaded=timezone.now() - timedelta(minutes=3)
         )
         Contest.objects.filter(pk=self.contest.pk).update(
-            deadline=timezone.now() - timedelta(minutes=1)
+            deadline=timezone.now() - timedelta(minutes=2)
         )
+
+    def test_the_final_waits_for_uploads_received_before_the_last_deadline(self) -> None:
+        # Received at 16:59:59, an upload may still be unpacking at 17:00:00: its version
+        # does not exist yet, and a final started then would leave it out.
+        from django.conf import settings
+
+        from tournaments.server.ladder.handins import final_is_due
+
+        contest = lifecycle.advance(self.contest)
+        self.assertEqual(contest.state, Contest.FROZEN)
+        deadline = contest.deadline
+        grace = timedelta(seconds=settings.UPLOAD_GRACE_SECONDS)
+        self.assertGreater(grace, timedelta(0))
+        self.assertFalse(final_is_due(contest, deadline + timedelta(seconds=1)))
+        self.assertTrue(final_is_due(contest, deadline + grace))
+        # An extension that has passed is a later deadline: the final waits for its uploads too.
+        Extension.objects.create(
+            contest=contest, participant=self.ann, deadline=deadline + grace, reason="ill"
+        )
+        self.assertFalse(final_is_due(contest, deadline + grace + timedelta(seconds=1)))
+        self.assertTrue(final_is_due(contest, deadline + 2 * grace))
 
     def test_a_second_worker_seeing_the_same_deadline_does_nothing(self) -> None:
         from tournaments.server.contests.models import Transition

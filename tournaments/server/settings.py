@@ -201,6 +201,9 @@ UNPACKED_MAX_FILES = whole_number("AZUL_ARENA_UNPACKED_MAX_FILES", 2000)
 # both, a validation fails saying so.
 VALIDATIONS = max(1, whole_number("AZUL_ARENA_VALIDATIONS", 2))
 VALIDATION_PLAY_SECONDS = max(1, whole_number("AZUL_ARENA_VALIDATION_PLAY_SECONDS", 300))
+# The final starts this long after a contest's last deadline at the earliest: an upload
+# received just before it is still being unpacked and stored (its version not yet made).
+UPLOAD_GRACE_SECONDS = whole_number("AZUL_ARENA_UPLOAD_GRACE_SECONDS", 60)
 # Browser games against a bot at once on this server, everyone's together: each is a referee
 # and a bot process on a thread of a web process, and lasts up to half an hour when its person
 # walks away (three 10-minute moves played for them), so accounts alone must not multiply them.

@@ -18,9 +18,10 @@ A version whose upload was accepted just before the deadline but written just af
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -224,10 +225,28 @@ def extend(
 
 
 def final_is_due(contest: Contest, now: datetime | None = None) -> bool:
-    """A frozen contest whose every extension has passed and every hand-in is decided: its
-    final may start."""
+    """A frozen contest whose every extension has passed, whose last deadline is
+    `UPLOAD_GRACE_SECONDS` behind (`receiving`), and whose every hand-in is decided: its final
+    may start."""
     now = now or timezone.now()
-    return contest.state == Contest.FROZEN and not extended(contest, now) and not due(contest, now)
+    return (
+        contest.state == Contest.FROZEN
+        and not extended(contest, now)
+        and not receiving(contest, now)
+        and not due(contest, now)
+    )
+
+
+def receiving(contest: Contest, now: datetime) -> bool:
+    """An upload received before the contest's last deadline (its own or an extension's) may
+    still be being unpacked and stored: its version does not exist yet, and a final started now
+    would leave it out (`reconsider` cannot undo a started final). An upload's time is when it
+    was received, so it is in time; the final waits `settings.UPLOAD_GRACE_SECONDS` after the
+    last deadline for it."""
+    extensions = Extension.objects.filter(contest=contest).values_list("deadline", flat=True)
+    deadlines = [contest.deadline, *extensions]
+    last = max((d for d in deadlines if d is not None), default=None)
+    return last is not None and now < last + timedelta(seconds=settings.UPLOAD_GRACE_SECONDS)
 
 
 def handin_line(participant: Any, now: datetime | None = None) -> str | None:
