@@ -45,11 +45,16 @@ class ContestServiceTests(TestCase):
             ("term-1", ContestSettings(), "exists already"),
             ("term-2", ContestSettings(ruleset="chess"), "unknown ruleset"),
             ("term-2", ContestSettings(players=5), "is played by 2-4"),
+            ("term-2", ContestSettings(signup="invite"), "not one of open, code, closed"),
+            ("term-2", ContestSettings(signup="code"), "takes --signup-code"),
+            ("term-2", ContestSettings(signup_code="x"), "only it does"),
         ]:
             with self.subTest(slug=slug, message=message):
                 with self.assertRaisesRegex(ContestError, message):
                     create_contest(slug, settings)
         self.assertFalse(Contest.objects.filter(slug="term-2").exists())
+        course = create_contest("course", ContestSettings(signup="closed"))
+        self.assertEqual((course.signup, about(course)["signup"]), ("closed", "closed"))
 
     def test_an_unknown_contest_is_refused_with_the_names_there_are(self) -> None:
         create_contest("spring", ContestSettings())

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, TestCase
 
@@ -281,6 +282,28 @@ class Pages(TestCase):
         }
         self.assertContains(Client().post("/signup/", form), "invitation code", status_code=400)
         self.assertEqual(Client().post("/signup/", {**form, "code": "azul-2026"}).status_code, 302)
+
+    def test_a_closed_sign_up_takes_no_one_nor_does_a_code_never_set(self) -> None:
+        # A course's accounts come from its class list: nobody may sign up under a login first.
+        form = {
+            "username": "s1234567",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "participant": "squat",
+        }
+        contest = Contest.current()
+        contest.signup = Contest.SIGNUP_CLOSED
+        contest.save()
+        page = Client().get("/signup/").content.decode()
+        self.assertIn("Sign-up is closed", page)
+        self.assertNotIn("<form method", page.split("<main>")[-1])
+        self.assertContains(Client().post("/signup/", form), "Sign-up is closed", status_code=400)
+        # Asking for an invitation code and giving none is no open door for an empty code.
+        contest.signup, contest.signup_code = Contest.CODE, ""
+        contest.save()
+        refused = Client().post("/signup/", {**form, "code": ""})
+        self.assertContains(refused, "sign-up is closed", status_code=400)
+        self.assertFalse(User.objects.filter(username="s1234567").exists())
 
     def test_forms_without_their_csrf_token_are_refused(self) -> None:
         alice = self.login("alice", csrf=True)

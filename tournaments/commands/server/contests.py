@@ -86,6 +86,17 @@ def contest_create(
             "--hidden", help="standings hidden from participants until the contest is closed"
         ),
     ] = False,
+    signup: Annotated[
+        str,
+        typer.Option(
+            "--signup",
+            help="who may make an account on the site: open (anyone), code (with "
+            "--signup-code) or closed (only the class list's, for a course)",
+        ),
+    ] = "open",
+    signup_code: Annotated[
+        str, typer.Option("--signup-code", help="the invitation code of --signup code")
+    ] = "",
     min_games: Annotated[
         int,
         typer.Option(
@@ -118,6 +129,8 @@ def contest_create(
         final_min_games=min_games,
         final_games_per_pairing=final_games,
         hidden=hidden,
+        signup=signup,
+        signup_code=signup_code,
     )
     with refusals():
         contest = create_contest(slug, settings)

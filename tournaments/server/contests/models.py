@@ -38,6 +38,7 @@ class Contest(models.Model):
     (results published)."""
 
     OPEN, CODE = "open", "code"
+    SIGNUP_CLOSED = "closed"  # accounts only from the organisers (`server import-class`)
     DRAFT, FROZEN, FINAL, CLOSED = "draft", "frozen", "final", "closed"
     STATES = [
         (DRAFT, "draft"),
@@ -102,7 +103,13 @@ class Contest(models.Model):
         help_text="seconds a version's build may take at most, whatever its bot.toml asks",
     )
     signup = models.CharField(
-        max_length=8, choices=[(OPEN, "open"), (CODE, "invitation code")], default=OPEN
+        max_length=8,
+        choices=[
+            (OPEN, "open"),
+            (CODE, "invitation code"),
+            (SIGNUP_CLOSED, "closed: accounts come from the class list"),
+        ],
+        default=OPEN,
     )
     signup_code = models.CharField(max_length=64, blank=True)
     paused = models.BooleanField(default=False, help_text="the ladder plays no new games")

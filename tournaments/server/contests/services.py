@@ -45,6 +45,8 @@ class ContestSettings:
     final_min_games: int = 30
     final_games_per_pairing: int = 2
     hidden: bool = False
+    signup: str = "open"  # open, code (with `signup_code`) or closed (class list only)
+    signup_code: str = ""
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,11 @@ def create_contest(slug: str, settings: ContestSettings) -> Contest:
         raise ContestError(f"contest name {slug!r} must be letters, digits, - and _") from None
     if Contest.objects.filter(slug=slug).exists():
         raise ContestError(f"a contest {slug!r} exists already (server contest show {slug})")
+    signups = [Contest.OPEN, Contest.CODE, Contest.SIGNUP_CLOSED]
+    if settings.signup not in signups:
+        raise ContestError(f"sign-up {settings.signup!r} is not one of {', '.join(signups)}")
+    if (settings.signup == Contest.CODE) != bool(settings.signup_code):
+        raise ContestError("--signup code takes --signup-code CODE, and only it does")
     return _checked(
         Contest(
             slug=slug,
@@ -118,6 +125,8 @@ def create_contest(slug: str, settings: ContestSettings) -> Contest:
             final_games_per_pairing=settings.final_games_per_pairing,
             visibility=Contest.HIDDEN if settings.hidden else Contest.PUBLIC,
             state=Contest.DRAFT if settings.opens else Contest.OPEN,
+            signup=settings.signup,
+            signup_code=settings.signup_code,
         )
     )
 
@@ -209,6 +218,7 @@ def about(contest: Contest) -> dict[str, Any]:
         "build_timeout": contest.build_timeout,
         "isolation": contest.isolation or None,
         "visibility": contest.visibility,
+        "signup": contest.signup,  # never the code: `contest show` is printed and logged
         "final_games_per_pairing": contest.final_games_per_pairing,
         "final_min_games": contest.final_min_games,
         **{

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django import forms
@@ -28,7 +29,17 @@ class SignupForm(UserCreationForm):  # type: ignore[misc]
     def clean_code(self) -> str:
         contest = Contest.front()
         code = str(self.cleaned_data.get("code") or "")
-        if contest.signup == Contest.CODE and code != contest.signup_code:
+        # A contest asking for a code it was never given takes no one (not an empty code).
+        if contest.signup == Contest.SIGNUP_CLOSED or (
+            contest.signup == Contest.CODE and not contest.signup_code
+        ):
+            raise forms.ValidationError(
+                "sign-up is closed: the organisers make the accounts (ask them for your "
+                "sign-up link)"
+            )
+        if contest.signup == Contest.CODE and not secrets.compare_digest(
+            code.encode(), contest.signup_code.encode()
+        ):
             raise forms.ValidationError("sign-up needs the organisers' invitation code")
         return code
 
