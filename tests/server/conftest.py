@@ -24,6 +24,9 @@ os.environ["AZUL_ARENA_SERVER_HOME"] = HOME
 # The tests' own secret key, as a deployment gives one (importing the settings makes none);
 # the CLI processes the tests start inherit it.
 os.environ["AZUL_ARENA_SECRET_KEY"] = secrets.token_urlsafe(50)
+# A term's tests start its final the moment its deadline passes: the minute a final waits for
+# uploads still being stored is tested on its own (test_lifecycle), with its default.
+os.environ["AZUL_ARENA_UPLOAD_GRACE_SECONDS"] = "0"
 # SQLite unless the PostgreSQL test (test_postgres.py) runs these tests against its server.
 POSTGRES_URL = os.environ.get("AZUL_ARENA_TEST_DATABASE_URL")
 if POSTGRES_URL:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.test import TestCase
+from django.test import TestCase, override_settings
 from django.utils import timezone
 
 from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
@@ -120,11 +120,13 @@ class DatedTransitionTests(TestCase):
             deadline=timezone.now() - timedelta(minutes=2)
         )
 
+    @override_settings(UPLOAD_GRACE_SECONDS=60)  # its default (the other tests have none)
     def test_the_final_waits_for_uploads_received_before_the_last_deadline(self) -> None:
         # Received at 16:59:59, an upload may still be unpacking at 17:00:00: its version
         # does not exist yet, and a final started then would leave it out.
         from django.conf import settings
 
+        from tournaments.server.ladder.final import start_final
         from tournaments.server.ladder.handins import final_is_due
 
         contest = lifecycle.advance(self.contest)
@@ -134,12 +136,23 @@ class DatedTransitionTests(TestCase):
         self.assertGreater(grace, timedelta(0))
         self.assertFalse(final_is_due(contest, deadline + timedelta(seconds=1)))
         self.assertTrue(final_is_due(contest, deadline + grace))
+
         # An extension that has passed is a later deadline: the final waits for its uploads too.
         Extension.objects.create(
             contest=contest, participant=self.ann, deadline=deadline + grace, reason="ill"
         )
         self.assertFalse(final_is_due(contest, deadline + grace + timedelta(seconds=1)))
         self.assertTrue(final_is_due(contest, deadline + 2 * grace))
+        # Nor does an organiser start it by hand in that minute: frozen by hand just now,
+        # before its deadline, the contest took uploads until the freeze.
+        Contest.objects.filter(pk=contest.pk).update(
+            state=Contest.OPEN, deadline=timezone.now() + timedelta(days=1)
+        )
+        contest.refresh_from_db()
+        lifecycle.freeze(contest)
+        with self.assertRaisesRegex(lifecycle.LifecycleError, "start the final again in a minute"):
+            start_final(contest, "a test", take_over=False)
+        self.assertTrue(final_is_due(contest, timezone.now() + grace))
 
     def test_a_second_worker_seeing_the_same_deadline_does_nothing(self) -> None:
         from tournaments.server.contests.models import Transition

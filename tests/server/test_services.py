@@ -147,12 +147,28 @@ class ClassServiceTests(TestCase):
             self.assertIn("http://x/welcome/", (folder / "links.csv").read_text())
 
     def test_an_account_signed_up_under_a_students_login_is_not_given_the_team(self) -> None:
-        # Logins are easy to guess: whoever signs up under one before the import must not
-        # become that student's teammate (its code, its logs, its hand-ins).
+        # Logins are easy to guess: whoever signs up under one before the import (on the site,
+        # which makes it a team of its own in the contest) must not become that student's
+        # teammate (its code, its logs, its hand-ins); nor may a team signed up under the
+        # list's team name take the students in.
         import tempfile
 
-        create_contest("c", ContestSettings())
-        squatter = get_user_model().objects.create_user("s1234567", password="guessed it first")
+        from django.test import Client
+
+        create_contest("c", ContestSettings())  # the site's front contest: sign-up joins it
+        password = "guessed it first 77"
+        for login, team in (("s1234567", "squat"), ("s7654321", "team-b")):
+            signed_up = Client().post(
+                "/signup/",
+                {
+                    "username": login,
+                    "password1": password,
+                    "password2": password,
+                    "participant": team,
+                },
+            )
+            self.assertEqual(signed_up.status_code, 302)
+        squatter = get_user_model().objects.get(username="s1234567")
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
             roll = folder / "class.csv"
@@ -160,16 +176,22 @@ class ClassServiceTests(TestCase):
             with self.assertRaisesRegex(ContestError, "s1234567.*password of its own.*admin"):
                 import_class(roll, "c", folder / "links.csv", "http://x")
             squatter.refresh_from_db()
-            self.assertEqual((squatter.email, squatter.participants.count()), ("", 0))
-            # Once the organiser has put the account in the team (it was the student's), a
-            # re-import updates it as any other.
-            squatter.delete()
+            self.assertEqual(squatter.email, "")
+            self.assertEqual([p.name for p in squatter.participants.all()], ["squat"])
+            roll.write_text("login,name,email,team\nann,Ann A,ann@uni.edu,team-b\n")
+            with self.assertRaisesRegex(ContestError, "team 'team-b' exists already"):
+                import_class(roll, "c", folder / "links.csv", "http://x")
+            self.assertFalse(get_user_model().objects.filter(username="ann").exists())
+            # An account the class list made, whose student has since set a password, is
+            # updated by the next import as any other (here moved to another team).
+            roll.write_text("login,name,email,team\nsam2,Sam T,sam2@uni.edu,team-a\n")
             import_class(roll, "c", folder / "links.csv", "http://x")
-            student = get_user_model().objects.get(username="s1234567")
-            student.set_password("the student's own")
+            student = get_user_model().objects.get(username="sam2")
+            student.set_password("the student's own 55")
             student.save()
-            roll.write_text("login,name,email,team\ns1234567,Sam S,sam@new.edu,team-a\n")
+            roll.write_text("login,name,email,team\nsam2,Sam T,sam2@new.edu,team-c\n")
             done = import_class(roll, "c", folder / "links.csv", "http://x")
-            self.assertEqual((done.created, done.links), (0, 0))
+            self.assertEqual((done.created, done.updated, done.links), (0, 1, 0))
             student.refresh_from_db()
-            self.assertEqual(student.email, "sam@new.edu")
+            self.assertEqual(student.email, "sam2@new.edu")
+            self.assertEqual([p.name for p in student.participants.all()], ["team-c"])

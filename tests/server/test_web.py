@@ -149,7 +149,7 @@ class Pages(TestCase):
             deadline=timezone.now() - timedelta(seconds=1)
         )
         page = alice.post("/p/alice/", {"pin": "newest"}, follow=True).content.decode()
-        self.assertIn("can no longer be changed", page)
+        self.assertIn("cannot be changed now", page)
         self.assertEqual(Participant.objects.get(pk=self.alice.pk).pinned_id, self.va.pk)
 
     def test_the_owner_reads_its_own_log_and_archive(self) -> None:

@@ -114,6 +114,17 @@ def test_a_multiplayer_rung_holds_where_the_mean_ranks_intervals_are_apart() -> 
     assert second.win_rate == 0.5
 
 
+def test_a_cycle_is_no_ladder_and_a_bot_without_games_comes_last() -> None:
+    ladder = Ladder(["a", "b", "c", "idle"])
+    for _ in range(10):  # a beats b, b beats c, c beats a: every time
+        ladder.add(("a", "b"), [50, 40], [1, 2], [0, 0])
+        ladder.add(("b", "c"), [50, 40], [1, 2], [0, 0])
+        ladder.add(("c", "a"), [50, 40], [1, 2], [0, 0])
+    rungs = ladder.rungs()
+    assert [r.holds for r in rungs] == [False, False, False]  # all three tie at 1.5
+    assert rungs[-1].below == "idle"
+
+
 def test_one_game_is_no_rung() -> None:
     ladder = Ladder(["a", "b", "c"])
     ladder.add(("a", "b", "c"), [30, 20, 10], [1, 2, 3], [0, 0, 0])

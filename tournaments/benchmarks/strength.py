@@ -201,15 +201,18 @@ class Ladder:
         return sum(b.faults for b in self.by_bot.values())
 
     def rungs(self) -> list[Rung]:
-        """The bots by mean rank, strongest first, as rungs between neighbours, each saying
-        whether it holds: with 2 players where the stronger wins at least `RUNG_WIN_RATE` of
-        their games; with 3 or 4 where the two mean ranks' 95% intervals do not overlap
-        (a tie in mean rank, or too few games for an interval, never holds)."""
-        order = sorted(self.by_bot.values(), key=lambda r: r.mean_rank)
+        """The bots by mean rank, strongest first (a bot with no games last), as rungs between
+        neighbours, each saying whether it holds: the upper bot's mean rank is lower, and with
+        2 players it wins at least `RUNG_WIN_RATE` of their games, with 3 or 4 the two mean
+        ranks' 95% intervals do not overlap (too few games for an interval: it does not hold).
+        A tie in mean rank never holds (three bots each beating the next, round a cycle)."""
+        order = sorted(self.by_bot.values(), key=lambda r: (r.games == 0, r.mean_rank))
         rungs = []
         for above, below in pairwise(order):
             rate = self.pair(above.name, below.name)[0]
-            if self.players == 2:
+            if not 0 < above.mean_rank < below.mean_rank:
+                holds = False
+            elif self.players == 2:
                 holds = rate >= RUNG_WIN_RATE
             else:
                 holds = above.rank_interval()[1] < below.rank_interval()[0]

@@ -845,7 +845,8 @@ def _show_strength(
     concurrency: int,
     elapsed: float,
 ) -> None:
-    """The ladder as a matrix of win rates, and each bot's mean rank, score and faults."""
+    """The ladder as a matrix of win rates, each bot's mean rank, score and faults, and the
+    order of the bots with each rung held or not."""
     path = "local" if local else "referee"
     title = (
         f"strength: {ruleset}, {players} players, {time_per_move:g} s/move, "

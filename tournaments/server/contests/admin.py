@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from tournaments.server.contests.models import Participant
+from tournaments.server.contests.models import Enrolment, Participant
 
 # The contest's own admin, with the lifecycle's actions (freeze, the final), is the ladder's
 # (ladder/admin.py): those actions act on the versions handed in.
@@ -13,3 +13,11 @@ class ParticipantAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("name", "staff_bot", "created")
     search_fields = ("name", "members__username")
     filter_horizontal = ("members",)
+
+
+@admin.register(Enrolment)
+class EnrolmentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("user", "contest", "added")
+    list_filter = ("contest",)
+    search_fields = ("user__username",)
+    raw_id_fields = ("user",)

@@ -4,9 +4,10 @@ The CSV has the columns login, name, email, team (a header row first). Every row
 before anything is written, and everything is written in one transaction: a bad row is
 reported with its line number and nothing from the file is applied. Importing the same file
 again (or a corrected one) updates names, emails and teams; it never makes a second account.
-An account that already set its own password joins a team only if it is in one of this
-contest already (a re-import): one made by signing up under a student's login is refused, or
-whoever guessed the login first would get the student's team.
+An account that already set its own password is updated only if a class list of this contest
+made it (its `Enrolment`): one made by signing up under a student's login is refused, and so
+is a team of that name made by signing up, or whoever guessed the login (or the team's name)
+first would get the student's team.
 
 A new account has no password: its owner sets one through a one-time sign-up link (Django's
 password-reset token, which stops working once the password is set or the account logs in).
@@ -31,7 +32,7 @@ from django.db import transaction
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from tournaments.server.contests.models import Participant
+from tournaments.server.contests.models import Enrolment, Participant
 
 COLUMNS = ["login", "name", "email", "team"]
 
@@ -127,6 +128,12 @@ def apply(students: list[Student], contest: Any, base_url: str) -> ImportResult:
                 )
             if team is not None and team.staff_bot:
                 raise ClassListError(f"line {s.line}: {s.team!r} is a staff bot, not a team")
+            if team is not None and team.members.exclude(enrolments__contest=contest).exists():
+                raise ClassListError(
+                    f"line {s.line}: team {s.team!r} exists already with members who signed up "
+                    f"on their own, not from the class list; choose another team name (or "
+                    f"enrol those members in the admin, if they are students of it)"
+                )
             if team is None:
                 team = Participant.objects.create(name=s.team, contest=contest)
                 result.teams_created.append(s.team)
@@ -141,10 +148,7 @@ def apply(students: list[Student], contest: Any, base_url: str) -> ImportResult:
                     raise ClassListError(
                         f"line {s.line}: {s.login!r} is an organiser's account, not a student's"
                     )
-                if (
-                    user.has_usable_password()
-                    and not user.participants.filter(contest=contest).exists()
-                ):
+                if user.has_usable_password() and not user.enrolments.filter(contest=contest):
                     raise ClassListError(_unvouched(s))
                 result.updated.append(s.login)
             user.first_name, user.last_name, user.email = first[:150], last[:150], s.email
@@ -153,6 +157,7 @@ def apply(students: list[Student], contest: Any, base_url: str) -> ImportResult:
             for old in user.participants.filter(contest=contest).exclude(pk=team.pk):
                 old.members.remove(user)
             team.members.add(user)
+            Enrolment.objects.get_or_create(contest=contest, user=user)
             if not user.has_usable_password():
                 result.links[s.login] = signup_link(user, base_url)
     return result
@@ -164,9 +169,10 @@ def _unvouched(s: Student) -> str:
     the import would hand that account the student's team, its code and its logs."""
     return (
         f"line {s.line}: an account {s.login!r} already exists with a password of its own and "
-        f"is in no team of this contest: the class list cannot tell that it is the student's "
-        f"(anyone can sign up under a login before it is imported). If it is the student's, add "
-        f"it to team {s.team!r} in the admin; if not, rename or delete it there; then import again"
+        f"was not made by this contest's class list: the import cannot tell that it is the "
+        f"student's (anyone can sign up under a login before it is imported). If it is (say, "
+        f"from another contest), enrol it in this contest in the admin (Enrolments); if not, "
+        f"rename or delete it there; then import again"
     )
 
 

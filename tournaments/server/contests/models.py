@@ -250,6 +250,28 @@ class Extension(models.Model):
         return f"{self.participant} until {self.deadline:%Y-%m-%d %H:%M}"
 
 
+class Enrolment(models.Model):
+    """An account a class list put in a contest (`server import-class`). A later import updates
+    it (a new team, a new email) even once its student has set a password; an account with a
+    password of its own and no enrolment signed up by itself, perhaps under a student's login
+    before the list came, and an import refuses to hand it the student's team. An organiser
+    adds one in the admin for an account that is the student's (from another contest)."""
+
+    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="enrolments")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="enrolments"
+    )
+    added = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["contest", "user"], name="one_enrolment_per_contest")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.contest}"
+
+
 class Participant(models.Model):
     name = models.SlugField(
         max_length=64, unique=True, help_text="shown on the leaderboard; letters, digits, - and _"

@@ -6,7 +6,7 @@ from django.contrib import admin, messages
 
 from tournaments.server.contests.models import Contest, Extension, Transition
 from tournaments.server.ladder import lifecycle
-from tournaments.server.ladder.models import Game, HandIn, Seat, Standing, VersionTest
+from tournaments.server.ladder.models import CANCELLED_BY, Game, HandIn, Seat, Standing, VersionTest
 
 
 def _by(request: Any) -> str:
@@ -117,7 +117,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     @admin.action(description="Cancel the selected scheduled games (never rated)")
     def cancel(self, request: Any, queryset: Any) -> None:
         queryset.filter(status=Game.SCHEDULED).update(
-            status=Game.FAILED, error=f"cancelled by {request.user.username}"
+            status=Game.FAILED, error=f"{CANCELLED_BY}{request.user.username}"
         )
 
     @admin.action(description="Requeue the selected failed games (played again, then rated)")

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from rich.console import Console
@@ -33,7 +34,13 @@ from tournaments.server.contests.lifecycle import LifecycleError, extended, move
 from tournaments.server.contests.models import Contest, Transition
 from tournaments.server.ladder.coordination import runner_alive, runner_name
 from tournaments.server.ladder.finalstate import final_done, final_path
-from tournaments.server.ladder.handins import final_is_due, hand_in, settle, undecided
+from tournaments.server.ladder.handins import (
+    final_is_due,
+    hand_in,
+    receiving,
+    settle,
+    undecided,
+)
 from tournaments.server.ladder.models import HandIn
 from tournaments.server.submissions.models import Version
 from tournaments.store import Store
@@ -200,6 +207,12 @@ def _refuse_unready(contest: Contest) -> None:
                 f"{label} has extensions still running: its final starts once they have passed "
                 f"(server contest show {label})"
             )
+        if receiving(contest, timezone.now()):
+            raise LifecycleError(
+                f"{label}'s last deadline is less than {settings.UPLOAD_GRACE_SECONDS} s ago: "
+                f"an upload received before it may still be being stored; start the final "
+                f"again in a minute"
+            )
 
 
 def _field(contest: Contest) -> list[tuple[HandIn, Entry]]:
@@ -214,9 +227,10 @@ def _field(contest: Contest) -> list[tuple[HandIn, Entry]]:
 
 
 def final_wanted(contest: Contest) -> bool:
-    """A ladder worker should start (or resume) the final: the contest is frozen and every
-    extension has passed, or its final is unfinished and its player is gone from this machine
-    (or there is none)."""
+    """A ladder worker should start (or resume) the final: the contest is frozen, every
+    extension has passed and the last deadline is `UPLOAD_GRACE_SECONDS` behind
+    (`handins.final_is_due`); or its final is unfinished and its player is gone from this
+    machine (or there is none)."""
     if contest.state == Contest.FROZEN:
         return final_is_due(contest) and _field_ready(contest)
     if contest.state != Contest.FINAL or final_done(contest):

@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.server.contests.lifecycle import LifecycleError, extended, move, when_text
-from tournaments.server.contests.models import Contest, Extension, Participant
+from tournaments.server.contests.models import Contest, Extension, Participant, Transition
 from tournaments.server.ladder.models import HandIn
 from tournaments.server.submissions.models import Version
 
@@ -238,14 +238,20 @@ def final_is_due(contest: Contest, now: datetime | None = None) -> bool:
 
 
 def receiving(contest: Contest, now: datetime) -> bool:
-    """An upload received before the contest's last deadline (its own or an extension's) may
-    still be being unpacked and stored: its version does not exist yet, and a final started now
-    would leave it out (`reconsider` cannot undo a started final). An upload's time is when it
-    was received, so it is in time; the final waits `settings.UPLOAD_GRACE_SECONDS` after the
-    last deadline for it."""
+    """An upload received before the contest stopped taking them (its deadline, or its freeze
+    by hand if earlier, or an extension's deadline) may still be being unpacked and stored: its
+    version does not exist yet, and a final started now would leave it out (`reconsider` cannot
+    undo a started final). An upload's time is when it was received, so it is in time; the
+    final waits `settings.UPLOAD_GRACE_SECONDS` after the last moment uploads were taken."""
+    frozen = (
+        Transition.objects.filter(contest=contest, before=Contest.OPEN, after=Contest.FROZEN)
+        .order_by("-at")
+        .values_list("at", flat=True)
+        .first()
+    )
+    own = min((d for d in (contest.deadline, frozen) if d is not None), default=None)
     extensions = Extension.objects.filter(contest=contest).values_list("deadline", flat=True)
-    deadlines = [contest.deadline, *extensions]
-    last = max((d for d in deadlines if d is not None), default=None)
+    last = max((d for d in (own, *extensions) if d is not None), default=None)
     return last is not None and now < last + timedelta(seconds=settings.UPLOAD_GRACE_SECONDS)
 
 

@@ -115,6 +115,10 @@ class VersionTest(models.Model):
         return f"test {self.pk}"
 
 
+# How a game an organiser cancelled says so in its `error` (ladder.admin), shown to everyone.
+CANCELLED_BY = "cancelled by "
+
+
 class Game(models.Model):
     SCHEDULED, DONE, FAILED = "scheduled", "done", "failed"
     LADDER, CHALLENGE, TEST = "ladder", "challenge", "test"

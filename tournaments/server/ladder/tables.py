@@ -85,7 +85,11 @@ def open_table(
         raise TableError("you are playing a game already: finish it (or leave it) first")
     if mine.filter(created__gt=timezone.now() - timedelta(hours=1)).count() >= PER_HOUR:
         raise TableError(f"at most {PER_HOUR} games an hour: try again later")
-    playing = TableGame.objects.select_for_update().filter(status=TableGame.PLAYING)
+    # The site-wide count under one lock, the first contest's row (PostgreSQL; SQLite writes
+    # one at a time): two requests at once cannot both see one game below the cap and both
+    # start one. Only this one row is locked here, so no lock order can deadlock.
+    Contest.objects.select_for_update().order_by("pk").first()
+    playing = TableGame.objects.filter(status=TableGame.PLAYING)
     _end_stale(playing)
     if playing.count() >= settings.TABLES:
         raise TableError(

@@ -20,7 +20,7 @@ from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest, Participant, participant_of
 from tournaments.server.ladder import logs
 from tournaments.server.ladder.handins import handin_line
-from tournaments.server.ladder.models import Analysis, Game, Seat, Standing
+from tournaments.server.ladder.models import CANCELLED_BY, Analysis, Game, Seat, Standing
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
@@ -166,7 +166,7 @@ def _pin(request: HttpRequest, who: Participant) -> HttpResponse | UploadForm:
     # version sent in time may still be validating, and the choice is no longer the team's.
     refusal = submission_refusal(who)
     if refusal is not None:
-        messages.error(request, f"{refusal}: the version handed in can no longer be changed")
+        messages.error(request, f"{refusal}: the version handed in cannot be changed now")
         return UploadForm()
     form = PinForm(request.POST)
     number = form.cleaned_data["pin"] if form.is_valid() else None
@@ -298,7 +298,13 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     )
     for s in seats:
         s.private = s.pk in logs
-    context = {"game": game, "seats": seats, "organiser": is_organiser(request.user)}
+    context = {
+        "game": game,
+        "seats": seats,
+        "organiser": is_organiser(request.user),
+        # An organiser's cancellation (`ladder.admin`) is said to everyone; a traceback is not.
+        "cancelled": game.error.startswith(CANCELLED_BY),
+    }
     return render(request, "web/game.html", {**context, **_analysis_context(request, game)})
 
 
@@ -382,7 +388,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("participant", name=who.name)
     status = 400 if request.method == "POST" else 200  # a refused form, with its errors
-    return render(request, "web/signup.html", {"form": form, "contest": contest}, status=status)
+    closed = contest.signup == Contest.SIGNUP_CLOSED
+    context = {"form": form, "contest": contest, "closed": closed}
+    return render(request, "web/signup.html", context, status=status)
 
 
 @login_required
