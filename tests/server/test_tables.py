@@ -88,6 +88,27 @@ class TableRules(TestCase):
             TableGame.objects.filter(participant__name="p0").update(status=TableGame.DONE)
             assert self.start(clients[2], self.ref_v.pk).status_code == 302
 
+    def test_a_played_games_record_names_no_server_path_nor_the_bots_fault_details(self) -> None:
+        from django.conf import settings
+
+        folder = f"{settings.HOME}/versions/7/3/bot/bot.py"
+        record = {
+            "players": ["ann", folder],
+            "referee": {
+                "entries": ["ann", folder],
+                "faults": [
+                    {"ply": 9, "seat": 1, "fault": "crash", "detail": f"KeyError at {folder}:4"},
+                    {"ply": 4, "seat": 0, "fault": "timeout", "detail": "no move in 600 s"},
+                ],
+            },
+        }
+        stored = tables.stored_record(record, ["ann", "ref-random"], seat=0)
+        text = json.dumps(stored)
+        assert str(settings.HOME) not in text and "KeyError" not in text
+        assert stored["referee"]["entries"] == ["ann", "ref-random"]
+        assert [f["fault"] for f in stored["referee"]["faults"]] == ["crash", "timeout"]
+        assert stored["referee"]["faults"][1]["detail"] == "no move in 600 s"  # the person's own
+
     def test_only_the_listed_bots_are_played(self) -> None:
         ann = self.ann_client()
         page = ann.get("/play/")

@@ -235,10 +235,15 @@ async def _play(table: TableGame) -> tuple[dict[str, Any], LiveTable]:
             await sync
         # The seat's stream closes with the Arena: expected now, not worth a warning.
         logging.getLogger("sdk").setLevel(logging.ERROR)
-    # As a ladder game's replay is shown: no server path (the bot's entry is its folder), and
-    # of the bot's faults only their kind (their detail is its log: its team's to read).
-    record = details_hidden(public_record(result.record, names), {table.seat})
-    return record, live
+    return stored_record(result.record, names, table.seat), live
+
+
+def stored_record(record: dict[str, Any], names: list[str], seat: int) -> dict[str, Any]:
+    """A browser game's record as its replay shows it to the person who played it, as a
+    ladder game's is shown: no server path (the bot's entry is its folder), and of the bot's
+    faults only their kind (their detail is its log: its team's to read); the person's own
+    seat's in full."""
+    return details_hidden(public_record(record, names), {seat})
 
 
 def _sync(table_id: int, live: LiveTable) -> None:
