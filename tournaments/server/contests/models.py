@@ -39,6 +39,11 @@ class Contest(models.Model):
 
     OPEN, CODE = "open", "code"
     SIGNUP_CLOSED = "closed"  # accounts only from the organisers (`server import-class`)
+    SIGNUPS = [
+        (OPEN, "open"),
+        (CODE, "invitation code"),
+        (SIGNUP_CLOSED, "closed: accounts come from the class list"),
+    ]
     DRAFT, FROZEN, FINAL, CLOSED = "draft", "frozen", "final", "closed"
     STATES = [
         (DRAFT, "draft"),
@@ -104,11 +109,7 @@ class Contest(models.Model):
     )
     signup = models.CharField(
         max_length=8,
-        choices=[
-            (OPEN, "open"),
-            (CODE, "invitation code"),
-            (SIGNUP_CLOSED, "closed: accounts come from the class list"),
-        ],
+        choices=SIGNUPS,
         default=OPEN,
     )
     signup_code = models.CharField(max_length=64, blank=True)

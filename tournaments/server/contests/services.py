@@ -103,7 +103,7 @@ def create_contest(slug: str, settings: ContestSettings) -> Contest:
         raise ContestError(f"contest name {slug!r} must be letters, digits, - and _") from None
     if Contest.objects.filter(slug=slug).exists():
         raise ContestError(f"a contest {slug!r} exists already (server contest show {slug})")
-    signups = [Contest.OPEN, Contest.CODE, Contest.SIGNUP_CLOSED]
+    signups = [value for value, _ in Contest.SIGNUPS]
     if settings.signup not in signups:
         raise ContestError(f"sign-up {settings.signup!r} is not one of {', '.join(signups)}")
     if (settings.signup == Contest.CODE) != bool(settings.signup_code):

@@ -41,12 +41,10 @@ def seat_reason(record: dict[str, Any] | None, seat: int, termination: str) -> s
     """Why a seat of a game ended as it did, in the words `match` and `bot check` use: its
     termination and its last fault's detail (a crash: the exception and the line of the bot's
     code), from the game's record; the termination alone when the record says no more."""
-    referee = (record or {}).get("referee")
-    faults = (referee.get("faults") if isinstance(referee, dict) else None) or []
     detail = next(
         (
             str(f.get("detail") or "")
-            for f in reversed(faults)
+            for f in reversed(_faults(record))
             if isinstance(f, dict) and f.get("seat") == seat
         ),
         "",
@@ -61,12 +59,19 @@ def details_hidden(record: dict[str, Any], seats: set[int]) -> dict[str, Any]:
     faults keep their kind and ply but not their detail. A crash's detail is the bot's own
     exception and line of code, a dead process's the last line it printed: its log, which
     only its team and the organisers read (`seat_log`)."""
-    referee = record.get("referee")
-    if not isinstance(referee, dict) or not isinstance(referee.get("faults"), list):
+    faults = _faults(record)
+    if not faults:
         return record
-    faults: list[Any] = referee["faults"]
     shown = [
         f if not isinstance(f, dict) or f.get("seat") in seats else {**f, "detail": ""}
         for f in faults
     ]
-    return {**record, "referee": {**referee, "faults": shown}}
+    return {**record, "referee": {**record["referee"], "faults": shown}}
+
+
+def _faults(record: dict[str, Any] | None) -> list[Any]:
+    """The faults a game's record lists (`referee.faults`), or none where it has no such list
+    (a record from before they were kept, or a malformed one)."""
+    referee = (record or {}).get("referee")
+    faults = referee.get("faults") if isinstance(referee, dict) else None
+    return faults if isinstance(faults, list) else []
