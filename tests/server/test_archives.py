@@ -10,6 +10,7 @@ import stat
 import subprocess
 import sys
 import tarfile
+import tracemalloc
 import zipfile
 from pathlib import Path
 
@@ -177,6 +178,65 @@ def test_too_many_files_are_refused(tmp_path: Path, kind: str) -> None:
     else:
         archive = make_zip(tmp_path / "x.zip", [(n, BOT) for n in names])
     refused(archive, tmp_path, "more than 20 members", Limits(max_files=20))
+
+
+def as_zip64(archive: Path) -> None:
+    """Rewrite a zip's end record as zipfile writes it past 65,535 members: a zip64 end
+    record and its locator, then a plain one whose fields say "see zip64"."""
+    data = archive.read_bytes()
+    end = data.rindex(b"PK\x05\x06")
+    count, size, offset = (
+        int.from_bytes(data[end + a : end + b], "little") for a, b in ((10, 12), (12, 16), (16, 20))
+    )
+    zip64 = (
+        b"PK\x06\x06"
+        + (44).to_bytes(8, "little")  # the size of the rest of this record
+        + bytes([45, 3, 45, 0])  # made by, needed to extract: version 4.5
+        + bytes(8)  # this disk, the directory's disk
+        + count.to_bytes(8, "little") * 2  # entries on this disk, in all
+        + size.to_bytes(8, "little")
+        + offset.to_bytes(8, "little")
+    )
+    locator = b"PK\x06\x07" + bytes(4) + end.to_bytes(8, "little") + (1).to_bytes(4, "little")
+    plain = b"PK\x05\x06" + bytes(4) + b"\xff\xff" * 2 + b"\xff" * 8 + bytes(2)
+    archive.write_bytes(data[:end] + zip64 + locator + plain)
+
+
+@pytest.mark.parametrize("declared", ["honest", "understated", "zip64"])
+def test_a_zip_of_many_empty_members_is_refused_before_its_index_is_read(
+    tmp_path: Path, declared: str
+) -> None:
+    """60,000 empty members are 5 MB of zip, well under the upload limit; zipfile's index of
+    them would take some 33 MB of the worker's memory before the member limit is checked. The count
+    the end record declares is the attacker's to write (zipfile reads the directory to its
+    size, not its count): an understated one must not let the index be read. A zip64 end
+    record (zipfile writes one past 65,535 members: 70,000) is read where zipfile reads it."""
+    archive = tmp_path / "x.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for i in range(70_000 if declared == "zip64" else 60_000):
+            zf.writestr(f"f{i}", b"")
+    if declared == "understated":
+        data = bytearray(archive.read_bytes())
+        end = data.rindex(b"PK\x05\x06")
+        data[end + 8 : end + 12] = (5).to_bytes(2, "little") * 2  # on this disk, in all
+        archive.write_bytes(bytes(data))
+    assert (b"PK\x06\x06" in archive.read_bytes()[-200:]) == (declared == "zip64")
+    tracemalloc.start()
+    try:
+        refused(archive, tmp_path, "more than 2000 members")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 5 * 2**20, f"refusing it took {peak:,} bytes of memory"
+
+
+def test_an_honest_zip64_archive_unpacks(tmp_path: Path) -> None:
+    archive = make_zip(tmp_path / "x.zip", [(f"f{i}.py", BOT) for i in range(30)])
+    as_zip64(archive)
+    with zipfile.ZipFile(archive) as zf:
+        assert len(zf.infolist()) == 30  # a zip64 end record zipfile reads
+    refused(archive, tmp_path, "more than 20 members", Limits(max_files=20))
+    assert unpack(archive, tmp_path / "ok" / "bot", Limits(max_files=30)).files == 30
 
 
 @pytest.mark.parametrize(

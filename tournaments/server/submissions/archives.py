@@ -5,7 +5,8 @@ written, and the first bad one refuses the whole archive with a message that nam
 what is wrong: an absolute path or a `..` component (a write outside the folder), a name too
 long for a file system (a part over 255 bytes, the whole over 1024), a link
 (symbolic or hard: a later member could write through it), a device, FIFO or other special
-file, more members than the limit, more bytes unpacked than the limit (a zip bomb: the sizes are
+file, more members than the limit (a zip's counted in its directory before `zipfile` reads
+it: `_count_zip_members`), more bytes unpacked than the limit (a zip bomb: the sizes are
 added up as the members come, and a zip member is copied with a counter, since its header may
 lie), an encrypted member, or something that is not a .zip or .tar.gz at all. tar members are
 then extracted with Python's own `data` filter as a second line of defence.
@@ -19,6 +20,7 @@ from __future__ import annotations
 import gzip
 import shutil
 import stat
+import struct
 import tarfile
 import zipfile
 from dataclasses import dataclass
@@ -35,6 +37,18 @@ TAR_HEADER_ALLOWANCE = 4096
 # The largest single read of the tar stream: tarfile reads a long-name or pax header's payload
 # in one read() (its size is the header's word), its data in 16 KiB pieces.
 TAR_READ_MAX = 64 * 1024
+# A zip's central directory, walked by `_count_zip_members` with zipfile's own (private) reader
+# of the end record, the indices of its fields and the sizes of its records, so that the walk
+# reads what zipfile will.
+_ZIP_END_RECORD = zipfile._EndRecData  # type: ignore[attr-defined]
+_ECD_SIGNATURE: int = zipfile._ECD_SIGNATURE  # type: ignore[attr-defined]
+_ECD_ENTRIES_TOTAL: int = zipfile._ECD_ENTRIES_TOTAL  # type: ignore[attr-defined]
+_ECD_SIZE: int = zipfile._ECD_SIZE  # type: ignore[attr-defined]
+_ECD_LOCATION: int = zipfile._ECD_LOCATION  # type: ignore[attr-defined]
+ZIP64_END: bytes = zipfile.stringEndArchive64  # type: ignore[attr-defined]
+# zip64's end record and its locator, which sit before the plain end record
+ZIP64_END_BYTES: int = zipfile.sizeEndCentDir64 + zipfile.sizeEndCentDir64Locator  # type: ignore[attr-defined]
+CENTRAL_HEADER_BYTES: int = zipfile.sizeCentralDir  # type: ignore[attr-defined]
 
 
 class ArchiveError(ValueError):
@@ -116,10 +130,13 @@ class _Budget:
     def member(self, name: str) -> None:
         self.files += 1
         if self.files > self.limits.max_files:
-            raise ArchiveError(
-                f"the archive has more than {self.limits.max_files} members; "
-                f"leave out build outputs and data the bot does not need"
-            )
+            self.too_many()
+
+    def too_many(self) -> None:
+        raise ArchiveError(
+            f"the archive has more than {self.limits.max_files} members; "
+            f"leave out build outputs and data the bot does not need"
+        )
 
     def add(self, size: int, name: str) -> None:
         self.bytes += size
@@ -251,7 +268,41 @@ def _untar_members(tar: tarfile.TarFile, dest: Path, budget: _Budget) -> None:
             ) from None
 
 
+def _count_zip_members(archive: Path, limits: Limits) -> None:
+    """Refuse a zip with more than `max_files` members *before* `zipfile` reads its index.
+
+    `zipfile.ZipFile` builds an object for every entry of the central directory as it opens the
+    file, some 500 bytes of memory for 46 bytes of archive: a 20 MiB upload of empty members
+    would cost a worker hundreds of MB before the member limit is checked. The entry count the
+    end record declares may lie (zipfile reads entries until the directory's size, not its
+    count), so the directory itself is walked, header by header, up to one past the limit. The
+    end record is found by zipfile's own reader (private, but the one whose result zipfile
+    parses), so the walk covers the bytes zipfile will read; a directory it cannot make sense
+    of is left to zipfile, which refuses it."""
+    budget = _Budget(limits)
+    with open(archive, "rb") as f:
+        end = _ZIP_END_RECORD(f)
+        if not end:
+            return  # no end record: zipfile says the file is not a zip
+        if end[_ECD_ENTRIES_TOTAL] > limits.max_files:
+            budget.too_many()
+        size = end[_ECD_SIZE]
+        start = end[_ECD_LOCATION] - size
+        if end[_ECD_SIGNATURE] == ZIP64_END:
+            start -= ZIP64_END_BYTES
+        pos = start
+        while pos < start + size:
+            f.seek(pos)
+            header = f.read(CENTRAL_HEADER_BYTES)
+            if len(header) < CENTRAL_HEADER_BYTES or header[:4] != b"PK\x01\x02":
+                return  # a damaged directory: zipfile's own parse refuses it
+            name, extra, comment = struct.unpack("<HHH", header[28:34])
+            budget.member("")
+            pos += CENTRAL_HEADER_BYTES + name + extra + comment
+
+
 def _unzip(archive: Path, dest: Path, budget: _Budget) -> None:
+    _count_zip_members(archive, budget.limits)
     try:
         with zipfile.ZipFile(archive) as zf:
             infos = zf.infolist()
