@@ -82,6 +82,25 @@ class IntakeTests(TestCase):
         _, bob = participant("bob")
         submit(bob, [zip_bytes({"bot.py": RANDOM_BOT})])
 
+    def test_uploads_sent_side_by_side_cannot_pass_the_quota_together(self) -> None:
+        """An upload counts the quota as it starts, but its bytes take a while to arrive:
+        another upload finished meanwhile is counted again before the version is made."""
+        contest = Contest.current()
+        contest.daily_quota = 1
+        contest.save()
+        archive = zip_bytes({"bot.py": RANDOM_BOT})
+
+        def slow_upload():  # the other upload lands while this one's bytes are arriving
+            yield archive[:100]
+            submit(self.who, [zip_bytes({"bot.py": RANDOM_BOT + b"# the other\n"})])
+            yield archive[100:]
+
+        with self.assertRaisesRegex(SubmissionError, "made 1 submissions .* limit is 1"):
+            submit(self.who, slow_upload())
+        self.assertEqual(Version.objects.filter(participant=self.who).count(), 1)
+        uploads = Path(settings.HOME) / "uploads"
+        self.assertEqual(list(uploads.iterdir()), [], "the refused upload leaves nothing")
+
     def test_an_archive_over_the_size_limit_is_refused_while_it_arrives(self) -> None:
         with self.settings(ARCHIVE_MAX_BYTES=1000):
             with self.assertRaisesRegex(SubmissionError, "larger than the limit"):

@@ -21,7 +21,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from tournaments.server.contests.lifecycle import submission_refusal
-from tournaments.server.contests.models import Contest
+from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.paths import hide_paths
 from tournaments.server.submissions.archives import ArchiveError, Limits, bot_root, unpack
 from tournaments.server.submissions.models import Version
@@ -96,6 +96,11 @@ def submit(participant: Any, chunks: Iterable[bytes], user: Any = None) -> Versi
                 else (str(rel) if str(rel) != "." else ".")
             )
             with transaction.atomic():
+                # Counted again where the version is made, the participant's row locked
+                # (PostgreSQL; SQLite lets one write transaction through at a time): uploads
+                # sent side by side all passed the first count while their bytes arrived.
+                Participant.objects.select_for_update().filter(pk=participant.pk).first()
+                check_quota(participant, received)
                 number = (
                     Version.objects.filter(participant=participant).aggregate(n=Max("number"))["n"]
                     or 0
