@@ -43,6 +43,12 @@ def _create_and_set(tmp_path: Path, home: list[str]) -> None:
     assert longer.returncode == 0 and "a build may take 45 s" in longer.stdout, longer.stderr
     nothing = cli(tmp_path, "server", "contest", "set", "comp", *home)
     assert nothing.returncode == 2 and "say what to set" in nothing.stderr
+    closed = cli(tmp_path, "server", "contest", "set", "comp", "--signup", "closed", *home)
+    assert closed.returncode == 0 and "sign-up is closed" in closed.stdout, closed.stderr
+    no_code = cli(tmp_path, "server", "contest", "set", "comp", "--signup", "code", *home)
+    assert no_code.returncode == 2 and "takes --signup-code" in no_code.stderr
+    shown = cli(tmp_path, "server", "contest", "show", "comp", "--json", *home)
+    assert json.loads(shown.stdout)["signup"] == "closed", "a refusal changes nothing"
     assert about["deadline"].startswith("2030-01-01T17:00")
 
 

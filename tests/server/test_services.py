@@ -47,7 +47,7 @@ class ContestServiceTests(TestCase):
             ("term-2", ContestSettings(players=5), "is played by 2-4"),
             ("term-2", ContestSettings(signup="invite"), "not one of open, code, closed"),
             ("term-2", ContestSettings(signup="code"), "takes --signup-code"),
-            ("term-2", ContestSettings(signup_code="x"), "only it does"),
+            ("term-2", ContestSettings(signup_code="x"), "and only with it"),
         ]:
             with self.subTest(slug=slug, message=message):
                 with self.assertRaisesRegex(ContestError, message):
@@ -55,6 +55,30 @@ class ContestServiceTests(TestCase):
         self.assertFalse(Contest.objects.filter(slug="term-2").exists())
         course = create_contest("course", ContestSettings(signup="closed"))
         self.assertEqual((course.signup, about(course)["signup"]), ("closed", "closed"))
+
+    def test_sign_up_is_changed_by_contest_set_and_a_refusal_changes_nothing(self) -> None:
+        create_contest("term", ContestSettings())
+        change_contest("term", signup="code", signup_code="s3cret")
+        self.assertEqual(_signup("term"), ("code", "s3cret"))
+        change_contest("term", signup_code="n3w")  # a new code, still by code
+        self.assertEqual(_signup("term"), ("code", "n3w"))
+        for signup, code, message in [
+            ("open", "x", "and only with it"),
+            ("invite", None, "not one of open, code, closed"),
+        ]:
+            with self.subTest(signup=signup):
+                with self.assertRaisesRegex(ContestError, message):
+                    change_contest("term", signup=signup, signup_code=code)
+                self.assertEqual(_signup("term"), ("code", "n3w"))
+        with self.assertRaisesRegex(ContestError, "only moves forward"):
+            change_contest("term", "draft", signup="closed")  # all or nothing
+        self.assertEqual(_signup("term"), ("code", "n3w"))
+        change_contest("term", signup="closed")  # the code is dropped with it
+        self.assertEqual(_signup("term"), ("closed", ""))
+        with self.assertRaisesRegex(ContestError, "takes --signup-code"):
+            change_contest("term", signup="code")  # the old code is not brought back
+        with self.assertRaisesRegex(ContestError, "and only with it"):
+            change_contest("term", signup_code="x")  # a code for a closed sign-up
 
     def test_an_unknown_contest_is_refused_with_the_names_there_are(self) -> None:
         create_contest("spring", ContestSettings())
@@ -195,3 +219,8 @@ class ClassServiceTests(TestCase):
             student.refresh_from_db()
             self.assertEqual(student.email, "sam2@new.edu")
             self.assertEqual([p.name for p in student.participants.all()], ["team-c"])
+
+
+def _signup(slug: str) -> tuple[str, str]:
+    contest = Contest.objects.get(slug=slug)
+    return contest.signup, contest.signup_code

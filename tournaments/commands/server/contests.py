@@ -190,20 +190,37 @@ def contest_set(
     final_games: Annotated[
         int | None, typer.Option("--final-games-per-pairing", min=1, help=FINAL_GAMES_HELP)
     ] = None,
+    signup: Annotated[
+        str | None,
+        typer.Option(
+            "--signup",
+            help="who may make an account from now on: open, code (with --signup-code) or "
+            "closed (accounts already made stay)",
+        ),
+    ] = None,
+    signup_code: Annotated[
+        str | None,
+        typer.Option("--signup-code", help="a new invitation code (sign-up by code)"),
+    ] = None,
 ) -> None:
     """Move a contest on by hand: open it, freeze it now (what each team sent so far is handed
     in), or close it (results published, once the final is done); or change its
-    --build-timeout or --final-games-per-pairing. A refusal changes nothing.
+    --build-timeout, --final-games-per-pairing or --signup. A refusal changes nothing.
 
     Example: [bold]azul-arena server contest set comp-2026 frozen[/],
-    [bold]azul-arena server contest set comp-2026 --build-timeout 300[/]
+    [bold]azul-arena server contest set comp-2026 --build-timeout 300[/],
+    [bold]azul-arena server contest set comp-2026 --signup closed[/]
     """
     setup(home)
     from tournaments.server.ladder.services import change_contest
 
     by = f"organiser {getpass.getuser()} (server contest set)"
     with refusals():
-        contest = change_contest(slug, state, build_timeout, by, final_games)
+        contest = change_contest(
+            slug, state, build_timeout, by, final_games, signup=signup, signup_code=signup_code
+        )
+    if signup is not None or signup_code is not None:
+        console.print(f"{slug}: sign-up is {contest.signup}", highlight=False)
     if final_games is not None:
         console.print(f"{slug}: its final plays {final_games} games per pairing", highlight=False)
     if build_timeout is not None:

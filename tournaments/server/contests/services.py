@@ -103,11 +103,7 @@ def create_contest(slug: str, settings: ContestSettings) -> Contest:
         raise ContestError(f"contest name {slug!r} must be letters, digits, - and _") from None
     if Contest.objects.filter(slug=slug).exists():
         raise ContestError(f"a contest {slug!r} exists already (server contest show {slug})")
-    signups = [value for value, _ in Contest.SIGNUPS]
-    if settings.signup not in signups:
-        raise ContestError(f"sign-up {settings.signup!r} is not one of {', '.join(signups)}")
-    if (settings.signup == Contest.CODE) != bool(settings.signup_code):
-        raise ContestError("--signup code takes --signup-code CODE, and only it does")
+    signup_settings(settings.signup, settings.signup_code or None)
     return _checked(
         Contest(
             slug=slug,
@@ -157,6 +153,34 @@ def set_build_timeout(contest: Contest, seconds: int) -> None:
         raise ContestError(f"a build timeout is at least 1 second, not {seconds}")
     contest.build_timeout = seconds
     contest.save(update_fields=["build_timeout"])
+
+
+def signup_settings(signup: str, code: str | None, current_code: str = "") -> tuple[str, str]:
+    """(signup, code) checked: one of `Contest.SIGNUPS`; an invitation code with `code` sign-up
+    (`current_code` kept when none is given) and with no other."""
+    signups = [value for value, _ in Contest.SIGNUPS]
+    if signup not in signups:
+        raise ContestError(f"sign-up {signup!r} is not one of {', '.join(signups)}")
+    if signup != Contest.CODE:
+        if code:
+            raise ContestError("--signup-code goes with --signup code, and only with it")
+        return signup, ""
+    code = code if code is not None else current_code
+    if not code:
+        raise ContestError("--signup code takes --signup-code CODE, the code to give out")
+    return signup, code
+
+
+def set_signup(contest: Contest, signup: str | None, code: str | None) -> None:
+    """Who may make an account on the site (`signup`: open, code, closed; None: as it is) and
+    the invitation code of `code` sign-up (None: the one it has). Closing sign-up stops new
+    accounts; the accounts made stay."""
+    current = contest.signup
+    signup, code = signup_settings(
+        signup or current, code, contest.signup_code if current == Contest.CODE else ""
+    )
+    contest.signup, contest.signup_code = signup, code
+    contest.save(update_fields=["signup", "signup_code"])
 
 
 def set_final_games(contest: Contest, games: int) -> None:

@@ -20,6 +20,7 @@ from tournaments.server.contests.services import (
     find_contest,
     set_build_timeout,
     set_final_games,
+    set_signup,
 )
 from tournaments.server.ladder.lifecycle import LifecycleError, extend, set_state
 
@@ -90,15 +91,18 @@ def change_contest(
     build_timeout: int | None = None,
     by: str = "",
     final_games: int | None = None,
+    signup: str | None = None,
+    signup_code: str | None = None,
 ) -> Contest:
     """Move the contest `slug` on to `state` by hand (forward only; freezing records the
-    hand-ins), change its build timeout and/or its final's games per pairing: all or nothing
-    (a refusal changes nothing)."""
+    hand-ins), change its build timeout, its final's games per pairing and/or who may sign up:
+    all or nothing (a refusal changes nothing)."""
     contest = find_contest(slug)
-    if state is None and build_timeout is None and final_games is None:
+    asked = (state, build_timeout, final_games, signup, signup_code)
+    if all(value is None for value in asked):
         raise ContestError(
-            "say what to set: a state (open, frozen, final, closed), --build-timeout SECONDS "
-            "or --final-games-per-pairing N"
+            "say what to set: a state (open, frozen, final, closed), --build-timeout SECONDS, "
+            "--final-games-per-pairing N or --signup open|code|closed"
         )
     try:
         with transaction.atomic():
@@ -106,11 +110,16 @@ def change_contest(
                 set_final_games(contest, final_games)
             if build_timeout is not None:
                 set_build_timeout(contest, build_timeout)
+            if signup is not None or signup_code is not None:
+                set_signup(contest, signup, signup_code)
             if state is not None:
                 set_state(contest, state, by)
     except LifecycleError as exc:
         contest.refresh_from_db()
         raise ContestError(str(exc)) from None
+    except ContestError:
+        contest.refresh_from_db()
+        raise
     return contest
 
 
