@@ -100,6 +100,7 @@ class MatchRunner:
         emit: Emit | None = None,
         classify: Classify | None = None,
         bot_seeds: Sequence[int] = (),
+        anonymous: bool = False,
     ) -> None:
         self.match_id = match_id
         self.game = game
@@ -111,6 +112,7 @@ class MatchRunner:
         self._watched = emit is not None  # a MovePlayed per move only when someone listens
         self.classify = classify
         self.bot_seeds = bot_seeds  # GameStart.bot_seed per seat (none: 0, no seed)
+        self.anonymous = anonymous  # GameStart.names: the seats, not who sits in them
         self.plies: list[dict[str, Any]] = []
         self.faults: list[Fault] = []
         self._elapsed = 0.0  # the last move's answer time (0: substituted)
@@ -213,7 +215,7 @@ class MatchRunner:
                 game_id=self.match_id,
                 ruleset=ruleset,
                 players=len(seats),
-                names=[s.name for s in seats],
+                names=[seat_label(s.index) if self.anonymous else s.name for s in seats],
             )
         )
         # Seats forfeited already (no bot, or one that does not play this ruleset) are not told
@@ -348,6 +350,11 @@ def build_seats(
     return seats, faults
 
 
+def seat_label(index: int) -> str:
+    """What an anonymous match (`MatchConfig.anonymous`) calls a seat to its bots."""
+    return f"seat {index + 1}"
+
+
 async def play_match(  # noqa: PLR0913  # keyword-only: what a match is played with
     match_id: str,
     game: Any,
@@ -373,6 +380,7 @@ async def play_match(  # noqa: PLR0913  # keyword-only: what a match is played w
         emit=on_event,
         bot_seeds=bot_seeds,
         classify=classify,
+        anonymous=config.anonymous,
     )
     runner.faults.extend(faults)
     return await runner.run()

@@ -65,6 +65,10 @@ class MatchConfig:
     # False: no move is late, whatever it takes (replay rerun --no-time-limit, for a debugger);
     # the bots are still told their limits.
     time_limit: bool = True
+    # True: the bots are told their seats, not who sits in them (GameStart.names "seat 1",
+    # "seat 2", ...): a bot cannot pick out an opponent by name, to play along with a friend's
+    # bot or against a rival's, nor learn who else is in a contest. Records keep the names.
+    anonymous: bool = False
 
     def __post_init__(self) -> None:
         """Refuse settings no match can run with, saying which one and why."""

@@ -62,6 +62,8 @@ class GameSettings:
     # Every game of one deal gives a seat the same bot seed (a compare's duplicate pairs: common
     # random numbers, so bots that choose alike play alike); False: each game its own seeds.
     seeds_by_deal: bool = False
+    # The bots are told their seats, not the entries' names (MatchConfig.anonymous): a contest's.
+    anonymous: bool = False
 
 
 def isolation_level() -> str:
@@ -121,6 +123,7 @@ async def play_game(
         time_per_move=settings.time_per_move,
         fault_policy=FaultPolicy(settings.fault_policy),
         clock=Clock(settings.clock),
+        anonymous=settings.anonymous,
         # Keyed with the tournament's seed: the same game gets the same bot seeds in every run,
         # on any machine of a cluster, and the bots see the schedule's stable game id.
         bot_seeds=(

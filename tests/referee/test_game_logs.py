@@ -86,3 +86,25 @@ def test_arenas_sharing_a_log_folder_share_no_file(tmp_path: Path) -> None:
     assert len(paths) == 4, paths
     for path in tmp_path.glob("*.log"):  # none holds two games' lines (nor two bots')
         assert len(told(path)) <= 1, (path, told(path))
+
+
+def test_an_anonymous_match_tells_the_bots_their_seats_and_records_the_names(
+    tmp_path: Path,
+) -> None:
+    """`MatchConfig(anonymous=True)` (a contest's games): each bot hears "seat N" for every
+    seat, its own included, so none can pick out a friend's or a rival's bot by name; the
+    result and the record still name the entries."""
+
+    async def go() -> MatchResult:
+        async with Arena({ANN: TELLER, BEN: TELLER}, log_dir=tmp_path / "proc") as arena:
+            logs = [tmp_path / f"seat-{i}.log" for i in range(2)]
+            config = MatchConfig(time_per_move=2.0, anonymous=True)
+            return await arena.play([BEN, ANN], config, match_id="anon", seat_logs=logs)
+
+    result = asyncio.run(go())
+    for i, seat in enumerate(result.seats):
+        text = Path(seat.log_path).read_text()
+        assert f"i am seat {i + 1} process" in text and ALIKE not in text
+    assert [s.entry for s in result.seats] == [BEN, ANN]
+    assert result.record["players"] == [BEN, ANN]
+    assert result.record["referee"]["config"]["anonymous"] is True

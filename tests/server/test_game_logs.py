@@ -22,18 +22,22 @@ from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
 from tournaments.store import GameOutcome, SeatOutcome
 
-# A bot that writes its secret (its seat's name) and the game's id at the start and each move.
+# A bot that writes its secret (its author's name, baked into its file) and the game's id at
+# the start and each move, and the names the referee told it.
 TELLER = b"""import sys
 
 import sdk
+
+SECRET = "__SECRET__"
 
 
 class Teller(sdk.Bot):
     name = "teller"
 
     def on_game_start(self, info):
-        self.line = f"secret of {info.names[info.seat]} in game {info.game_id}"
+        self.line = f"secret of {SECRET} in game {info.game_id}"
         print(self.line, file=sys.stderr, flush=True)
+        print(f"told names {'/'.join(info.names)}", file=sys.stderr, flush=True)
 
     def choose_move(self, state):
         print(self.line, file=sys.stderr, flush=True)
@@ -59,10 +63,11 @@ class LadderLogs(TransactionTestCase):
         self.users = {}
         for name in (f"{ALIKE}-ann", f"{ALIKE}-ben"):
             user, who = participant(name)
-            version = submit(who, [zip_bytes({"bot.py": TELLER})])
+            bot = TELLER.replace(b"__SECRET__", name.encode())
+            version = submit(who, [zip_bytes({"bot.py": bot})])
             Version.objects.filter(pk=version.pk).update(state=Version.PASSED)
             enter(version)
-            self.users[Version.objects.get(pk=version.pk).entry_name] = user
+            self.users[name] = user
 
     def test_each_seat_reads_its_own_log_of_that_game_alone(self) -> None:
         # Two workers one after the other (a restart): their counters would start again.
@@ -73,8 +78,8 @@ class LadderLogs(TransactionTestCase):
         self.assertEqual(len(games), 2)
         files = set()
         for game in games:
-            for seat in game.seats.select_related("version").order_by("seat"):
-                mine = seat.version.entry_name
+            for seat in game.seats.select_related("version__participant").order_by("seat"):
+                mine = seat.version.participant.name
                 self.assertEqual(seat.log, str(seat_log(game.pk, seat.seat)))
                 files.add(seat.log)
                 client = Client()
@@ -88,6 +93,9 @@ class LadderLogs(TransactionTestCase):
                 for text in (page, api["seats"][0]["log"]):
                     # Its own bot's lines of this game, nothing of the other's, nor of another game.
                     self.assertEqual(secrets_in(text), {(mine, str(game.pk))}, text[-300:])
+                    # Told its seat, not who sits where: no friend or rival to pick out by name.
+                    told = re.findall(r"told names (.*)", text)
+                    self.assertEqual(told, ["seat 1/seat 2"], text[-300:])
         self.assertEqual(len(files), 4, "a file per game and seat")
 
     def test_a_stored_path_outside_its_games_folder_is_not_read(self) -> None:
@@ -111,9 +119,9 @@ class LadderLogs(TransactionTestCase):
             duration=1.0,
         )
         results.record(game.pk, outcome)
-        for seat in Seat.objects.filter(game=game).select_related("version"):
+        for seat in Seat.objects.filter(game=game).select_related("version__participant"):
             client = Client()
-            client.force_login(self.users[seat.version.entry_name])
+            client.force_login(self.users[seat.version.participant.name])
             page = client.get(f"/games/{game.pk}/log/{seat.seat}")
             self.assertEqual(page.status_code, 200)
             self.assertNotIn("secret of", page.content.decode())
@@ -140,9 +148,9 @@ class LadderLogs(TransactionTestCase):
         )
         results.record(game.pk, outcome)
         shown = {}
-        for seat in Seat.objects.filter(game=game).select_related("version"):
+        for seat in Seat.objects.filter(game=game).select_related("version__participant"):
             client = Client()
-            client.force_login(self.users[seat.version.entry_name])
+            client.force_login(self.users[seat.version.participant.name])
             page = client.get(f"/games/{game.pk}/log/{seat.seat}")
             self.assertEqual(page.status_code, 200)
             shown[seat.seat] = "secret of" in page.content.decode()

@@ -212,6 +212,7 @@ async def _play(table: TableGame) -> tuple[dict[str, Any], LiveTable]:
         fault_policy=FaultPolicy.RANDOM,
         max_strikes=3,
         options=contest.options(),
+        anonymous=True,  # the person's name is not the bot's (nor its author's) to read
     )
     live = LiveTable(contest.ruleset, names, table.seat, table.seed, config.options)
     isolation = contest.isolation or strongest()

@@ -394,6 +394,9 @@ class LadderWorker:
             isolation=self.isolation or contest.isolation or None,
             options=contest.options(),
             build_timeout=float(contest.build_timeout),
+            # A participant's bot is not told whom it plays: no collusion or grudges by name,
+            # and no list of a hidden contest's teams.
+            anonymous=True,
         )
         left = await self._db_call(self._resume)
         if left:
