@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from tournaments.cluster import ClusterOptions
 
 CONFIG_FORMAT = "azul-arena/tournament/1"
-RUN_KEYS = ("isolation", "ponder", "bot_env", "clock")
+RUN_KEYS = ("isolation", "ponder", "bot_env", "clock", "anonymous")
 
 
 class RoundSource(Protocol):
@@ -82,6 +82,9 @@ class TournamentConfig:
     # What a move's limit counts (referee.clocks): wall or cpu; None until resolved, to the
     # stored one on a resume, else to wall.
     clock: str | None = None
+    # The bots are told their seats, not the entries' names (MatchConfig.anonymous): a contest
+    # server's final.
+    anonymous: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -98,6 +101,8 @@ class TournamentConfig:
             del data["options"]  # likewise: a ruleset with no options stores none
         if self.clock is None:
             del data["clock"]  # not given on a resume: the stored one
+        if not self.anonymous:
+            del data["anonymous"]  # stored as before it existed: older databases resume
         return data
 
     def round_plan(self) -> RoundPlan | None:
@@ -122,6 +127,7 @@ class TournamentConfig:
             seed=self.seed,
             clock=self.clock or "wall",
             seeds_by_deal=self.schedule == "compare",  # duplicate pairs: tournaments/compare.py
+            anonymous=self.anonymous,
         )
 
 

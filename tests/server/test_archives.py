@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tournaments.server.submissions import archives
 from tournaments.server.submissions.archives import (
     ArchiveError,
     Limits,
@@ -202,25 +203,27 @@ def as_zip64(archive: Path) -> None:
     archive.write_bytes(data[:end] + zip64 + locator + plain)
 
 
-@pytest.mark.parametrize("declared", ["honest", "understated", "zip64"])
-def test_a_zip_of_many_empty_members_is_refused_before_its_index_is_read(
-    tmp_path: Path, declared: str
-) -> None:
-    """60,000 empty members are 5 MB of zip, well under the upload limit; zipfile's index of
-    them would take some 33 MB of the worker's memory before the member limit is checked. The count
-    the end record declares is the attacker's to write (zipfile reads the directory to its
-    size, not its count): an understated one must not let the index be read. A zip64 end
-    record (zipfile writes one past 65,535 members: 70,000) is read where zipfile reads it."""
-    archive = tmp_path / "x.zip"
+def many_empty_members(archive: Path, members: int, understated: bool) -> Path:
+    """A zip of `members` empty members (zipfile writes a zip64 end record past 65,535); with
+    `understated`, its end records declare 5 (the count is the attacker's to write)."""
     with zipfile.ZipFile(archive, "w") as zf:
-        for i in range(70_000 if declared == "zip64" else 60_000):
+        for i in range(members):
             zf.writestr(f"f{i}", b"")
-    if declared == "understated":
+    if understated:
         data = bytearray(archive.read_bytes())
         end = data.rindex(b"PK\x05\x06")
-        data[end + 8 : end + 12] = (5).to_bytes(2, "little") * 2  # on this disk, in all
+        if members > 65_535:  # the zip64 record's counts: 8 bytes each, at 24 and 32
+            end64 = data.rindex(b"PK\x06\x06")
+            data[end64 + 24 : end64 + 40] = (5).to_bytes(8, "little") * 2
+        else:  # on this disk, in all: 2 bytes each
+            data[end + 8 : end + 12] = (5).to_bytes(2, "little") * 2
         archive.write_bytes(bytes(data))
-    assert (b"PK\x06\x06" in archive.read_bytes()[-200:]) == (declared == "zip64")
+    assert (b"PK\x06\x06" in archive.read_bytes()[-200:]) == (members > 65_535)
+    return archive
+
+
+def refused_within_memory(archive: Path, tmp_path: Path) -> None:
+    """Refused for its members, within 5 MiB of memory (zipfile's index: 33 MB and more)."""
     tracemalloc.start()
     try:
         refused(archive, tmp_path, "more than 2000 members")
@@ -228,6 +231,56 @@ def test_a_zip_of_many_empty_members_is_refused_before_its_index_is_read(
     finally:
         tracemalloc.stop()
     assert peak < 5 * 2**20, f"refusing it took {peak:,} bytes of memory"
+
+
+@pytest.mark.parametrize("members", [60_000, 70_000])
+@pytest.mark.parametrize("understated", [False, True])
+def test_a_zip_of_many_empty_members_is_refused_before_its_index_is_read(
+    tmp_path: Path, members: int, understated: bool
+) -> None:
+    """60,000 empty members are 5 MB of zip, well under the upload limit; zipfile's index of
+    them would take some 33 MB of the worker's memory before the member limit is checked. The
+    count the end record declares may lie (zipfile reads the directory to its size, not its
+    count): an understated one must not let the index be read. 70,000: a zip64 end record,
+    read where zipfile reads it."""
+    refused_within_memory(many_empty_members(tmp_path / "x.zip", members, understated), tmp_path)
+
+
+def test_a_zip64_archive_is_counted_where_a_patched_zipfile_puts_its_end_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python's fix for CVE-2025-8291 (3.11.14, 3.12.12, 3.13.9) has zipfile's end-record
+    reader give the zip64 record's place instead of the plain one's: the count must find the
+    directory either way (this Python's reader is patched here as those releases behave)."""
+    archive = many_empty_members(tmp_path / "x.zip", 70_000, understated=True)
+    real = archives._ZIP_END_RECORD
+
+    def patched(f):  # type: ignore[no-untyped-def]
+        end = real(f)
+        if end and end[0] == b"PK\x06\x06":
+            size = f.seek(0, os.SEEK_END)
+            f.seek(size - 200)  # the zip64 record, its locator and the plain end record
+            end[9] = size - 200 + f.read().rindex(b"PK\x06\x06")  # _ECD_LOCATION: its place
+        return end
+
+    monkeypatch.setattr(archives, "_ZIP_END_RECORD", patched)
+    refused_within_memory(archive, tmp_path)
+
+
+@pytest.mark.parametrize("damage", ["directory larger than the file", "not a directory header"])
+def test_a_zip_whose_directory_cannot_be_followed_is_refused(tmp_path: Path, damage: str) -> None:
+    """The count does not leave a directory it cannot follow to zipfile (a parse that differs
+    from the walk would be a way round it): refused, as a bad archive, never a server error."""
+    archive = make_zip(tmp_path / "x.zip", [(f"f{i}.py", BOT) for i in range(3)])
+    data = bytearray(archive.read_bytes())
+    end = data.rindex(b"PK\x05\x06")
+    if damage == "directory larger than the file":
+        data[end + 12 : end + 16] = (10 * len(data)).to_bytes(4, "little")
+    else:
+        start = int.from_bytes(data[end + 16 : end + 20], "little")
+        data[start : start + 4] = b"PK\x07\x08"
+    archive.write_bytes(bytes(data))
+    refused(archive, tmp_path, "not a readable .zip archive")
 
 
 def test_an_honest_zip64_archive_unpacks(tmp_path: Path) -> None:

@@ -45,6 +45,8 @@ def _create_and_set(tmp_path: Path, home: list[str]) -> None:
     assert nothing.returncode == 2 and "say what to set" in nothing.stderr
     closed = cli(tmp_path, "server", "contest", "set", "comp", "--signup", "closed", *home)
     assert closed.returncode == 0 and "sign-up is closed" in closed.stdout, closed.stderr
+    # comp is the one open contest beside an empty default: the site's front, no note.
+    assert "note:" not in closed.stdout, closed.stdout
     no_code = cli(tmp_path, "server", "contest", "set", "comp", "--signup", "code", *home)
     assert no_code.returncode == 2 and "takes --signup-code" in no_code.stderr
     shown = cli(tmp_path, "server", "contest", "show", "comp", "--json", *home)

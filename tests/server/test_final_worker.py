@@ -76,6 +76,11 @@ class FinalInTheWorker(TransactionTestCase):
         self.assertTrue(final.final_done(contest))
         with Store.open(claimed.path, create=False) as store:
             self.assertEqual(store.counts(), (4, 4))
+            # Its bots were told their seats, not whom they played, as in the ladder's games.
+            self.assertTrue((store.config() or {}).get("anonymous"))
+            for game in store.games(done_only=True):
+                replay = store.replay(game.game.game_id) or {}
+                self.assertIs(replay["referee"]["config"]["anonymous"], True, game.game.game_id)
         steps = list(Transition.objects.filter(contest=contest).values_list("before", "after"))
         self.assertEqual(steps, [(Contest.OPEN, Contest.FROZEN), (Contest.FROZEN, Contest.FINAL)])
         log = Path(settings.HOME, "logs", "final-fin.log").read_text()

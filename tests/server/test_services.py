@@ -65,6 +65,8 @@ class ContestServiceTests(TestCase):
         for signup, code, message in [
             ("open", "x", "and only with it"),
             ("invite", None, "not one of open, code, closed"),
+            ("code", " s3cret", "no space at either end"),  # the form strips what is typed
+            ("code", "x" * 65, "at most 64 characters"),  # nor takes more
         ]:
             with self.subTest(signup=signup):
                 with self.assertRaisesRegex(ContestError, message):

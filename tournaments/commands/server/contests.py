@@ -212,6 +212,7 @@ def contest_set(
     [bold]azul-arena server contest set comp-2026 --signup closed[/]
     """
     setup(home)
+    from tournaments.server.contests.services import front_contest
     from tournaments.server.ladder.services import change_contest
 
     by = f"organiser {getpass.getuser()} (server contest set)"
@@ -221,6 +222,13 @@ def contest_set(
         )
     if signup is not None or signup_code is not None:
         console.print(f"{slug}: sign-up is {contest.signup}", highlight=False)
+        front = front_contest()
+        if front.pk != contest.pk:
+            console.print(
+                f"note: the site's sign-up page follows its front contest, {front.slug}, not "
+                f"{slug}: serve it with `server run --contest {slug}` (AZUL_ARENA_CONTEST)",
+                highlight=False,
+            )
     if final_games is not None:
         console.print(f"{slug}: its final plays {final_games} games per pairing", highlight=False)
     if build_timeout is not None:

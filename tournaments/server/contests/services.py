@@ -168,7 +168,19 @@ def signup_settings(signup: str, code: str | None, current_code: str = "") -> tu
     code = code if code is not None else current_code
     if not code:
         raise ContestError("--signup code takes --signup-code CODE, the code to give out")
+    longest = Contest._meta.get_field("signup_code").max_length or 64
+    if code != code.strip() or len(code) > longest:
+        # The sign-up form strips what is typed and takes at most that many characters: such a
+        # code could never be matched.
+        raise ContestError(
+            f"an invitation code is at most {longest} characters, with no space at either end"
+        )
     return signup, code
+
+
+def front_contest() -> Contest:
+    """The contest whose sign-up rules the site's sign-up page (`Contest.front`)."""
+    return Contest.front()
 
 
 def set_signup(contest: Contest, signup: str | None, code: str | None) -> None:

@@ -69,6 +69,7 @@ def final_config(contest: Contest, entries: list[Entry]) -> TournamentConfig:
         options=contest.options(),
         isolation=contest.isolation or None,
         games_per_pairing=contest.final_games_per_pairing,
+        anonymous=True,  # as the ladder's games: a bot is not told whom it plays
     )
     round_robin = count_games(n, players, contest.final_games_per_pairing, False)
     needed = -(-n * contest.final_min_games // players)

@@ -46,6 +46,8 @@ _ECD_ENTRIES_TOTAL: int = zipfile._ECD_ENTRIES_TOTAL  # type: ignore[attr-define
 _ECD_SIZE: int = zipfile._ECD_SIZE  # type: ignore[attr-defined]
 _ECD_LOCATION: int = zipfile._ECD_LOCATION  # type: ignore[attr-defined]
 ZIP64_END: bytes = zipfile.stringEndArchive64  # type: ignore[attr-defined]
+PLAIN_END: bytes = zipfile.stringEndArchive  # type: ignore[attr-defined]
+CENTRAL_HEADER: bytes = zipfile.stringCentralDir  # type: ignore[attr-defined]
 # zip64's end record and its locator, which sit before the plain end record
 ZIP64_END_BYTES: int = zipfile.sizeEndCentDir64 + zipfile.sizeEndCentDir64Locator  # type: ignore[attr-defined]
 CENTRAL_HEADER_BYTES: int = zipfile.sizeCentralDir  # type: ignore[attr-defined]
@@ -277,8 +279,8 @@ def _count_zip_members(archive: Path, limits: Limits) -> None:
     end record declares may lie (zipfile reads entries until the directory's size, not its
     count), so the directory itself is walked, header by header, up to one past the limit. The
     end record is found by zipfile's own reader (private, but the one whose result zipfile
-    parses), so the walk covers the bytes zipfile will read; a directory it cannot make sense
-    of is left to zipfile, which refuses it."""
+    parses), so the walk covers the bytes zipfile will read. A directory the walk cannot follow
+    is refused (it does not trust zipfile to refuse it too: that would be a way round)."""
     budget = _Budget(limits)
     with open(archive, "rb") as f:
         end = _ZIP_END_RECORD(f)
@@ -286,24 +288,30 @@ def _count_zip_members(archive: Path, limits: Limits) -> None:
             return  # no end record: zipfile says the file is not a zip
         if end[_ECD_ENTRIES_TOTAL] > limits.max_files:
             budget.too_many()
-        size = end[_ECD_SIZE]
-        start = end[_ECD_LOCATION] - size
+        size, location = end[_ECD_SIZE], end[_ECD_LOCATION]
         if end[_ECD_SIGNATURE] == ZIP64_END:
-            start -= ZIP64_END_BYTES
-        pos = start
+            # The directory ends where the zip64 end record starts. zipfile's reader gives the
+            # plain end record's place (Python up to 3.11.13) or, patched (CVE-2025-8291), the
+            # zip64 record's: whichever record is there says which.
+            f.seek(location)
+            if f.read(4) == PLAIN_END:
+                location -= ZIP64_END_BYTES
+        start = pos = location - size
+        if start < 0:
+            raise ArchiveError("not a readable .zip archive (its central directory is damaged)")
         while pos < start + size:
             f.seek(pos)
             header = f.read(CENTRAL_HEADER_BYTES)
-            if len(header) < CENTRAL_HEADER_BYTES or header[:4] != b"PK\x01\x02":
-                return  # a damaged directory: zipfile's own parse refuses it
+            if len(header) < CENTRAL_HEADER_BYTES or header[:4] != CENTRAL_HEADER:
+                raise ArchiveError("not a readable .zip archive (its central directory is damaged)")
             name, extra, comment = struct.unpack("<HHH", header[28:34])
             budget.member("")
             pos += CENTRAL_HEADER_BYTES + name + extra + comment
 
 
 def _unzip(archive: Path, dest: Path, budget: _Budget) -> None:
-    _count_zip_members(archive, budget.limits)
     try:
+        _count_zip_members(archive, budget.limits)
         with zipfile.ZipFile(archive) as zf:
             infos = zf.infolist()
             seen: set[str] = set()
