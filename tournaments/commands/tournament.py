@@ -346,6 +346,14 @@ def run(
         str | None,
         typer.Option(help=CLOCK_HELP + " Stored with the tournament; a resume keeps it."),
     ] = None,
+    anonymous: Annotated[
+        bool,
+        typer.Option(
+            "--anonymous",
+            help="Tell the bots their seats (seat 1, seat 2, ...), not whom they play, as a "
+            "contest server does: no bot can pick out a friend's or a rival's by name.",
+        ),
+    ] = False,
 ) -> None:
     """Run a tournament (round-robin, gauntlet, adaptive or Swiss), resumably, and print the
     leaderboard.
@@ -382,6 +390,7 @@ def run(
         memory,
         ponder,
         clock,
+        anonymous,
     )
     config = request.config()
     if cluster is not None and workers is not None:
@@ -433,6 +442,7 @@ class RunRequest:
     memory: str | None
     ponder: bool
     clock: str | None
+    anonymous: bool = False
 
     def config(self) -> TournamentConfig:
         from tournaments.tournament import TournamentConfig
@@ -464,6 +474,7 @@ class RunRequest:
             ponder=self.ponder or bool(options.ponder),
             bot_env=all_env,
             clock=self.clock,
+            anonymous=self.anonymous,
         )
 
     def _entries(self) -> tuple[list[Entry], RunOptions, list[str]]:
@@ -601,7 +612,13 @@ def _say_what_runs(out: Console, db: Path, store: Any, config: TournamentConfig)
     )
     line = isolation_line(str(config.isolation))
     out.print(
-        line + ("; bots may think on others' time (--ponder)" if config.ponder else ""),
+        line
+        + ("; bots may think on others' time (--ponder)" if config.ponder else "")
+        + (
+            "; bots are told their seats, not whom they play (--anonymous)"
+            if config.anonymous
+            else ""
+        ),
         highlight=False,
     )
     check_isolation(config.isolation)  # the stored level, on a resume
