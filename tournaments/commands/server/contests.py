@@ -212,7 +212,7 @@ def contest_set(
     [bold]azul-arena server contest set comp-2026 --signup closed[/]
     """
     setup(home)
-    from tournaments.server.contests.services import front_contest
+    from tournaments.server.contests.models import Contest
     from tournaments.server.ladder.services import change_contest
 
     by = f"organiser {getpass.getuser()} (server contest set)"
@@ -222,7 +222,7 @@ def contest_set(
         )
     if signup is not None or signup_code is not None:
         console.print(f"{slug}: sign-up is {contest.signup}", highlight=False)
-        front = front_contest()
+        front = Contest.front()  # the contest whose sign-up rules the site's sign-up page
         if front.pk != contest.pk:
             console.print(
                 f"note: the site's sign-up page follows its front contest, {front.slug}, not "

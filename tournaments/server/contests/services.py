@@ -178,11 +178,6 @@ def signup_settings(signup: str, code: str | None, current_code: str = "") -> tu
     return signup, code
 
 
-def front_contest() -> Contest:
-    """The contest whose sign-up rules the site's sign-up page (`Contest.front`)."""
-    return Contest.front()
-
-
 def set_signup(contest: Contest, signup: str | None, code: str | None) -> None:
     """Who may make an account on the site (`signup`: open, code, closed; None: as it is) and
     the invitation code of `code` sign-up (None: the one it has). Closing sign-up stops new

@@ -296,14 +296,15 @@ def _count_zip_members(archive: Path, limits: Limits) -> None:
             f.seek(location)
             if f.read(4) == PLAIN_END:
                 location -= ZIP64_END_BYTES
+        damaged = ArchiveError("not a readable .zip archive (its central directory is damaged)")
         start = pos = location - size
         if start < 0:
-            raise ArchiveError("not a readable .zip archive (its central directory is damaged)")
+            raise damaged
         while pos < start + size:
             f.seek(pos)
             header = f.read(CENTRAL_HEADER_BYTES)
             if len(header) < CENTRAL_HEADER_BYTES or header[:4] != CENTRAL_HEADER:
-                raise ArchiveError("not a readable .zip archive (its central directory is damaged)")
+                raise damaged
             name, extra, comment = struct.unpack("<HHH", header[28:34])
             budget.member("")
             pos += CENTRAL_HEADER_BYTES + name + extra + comment
