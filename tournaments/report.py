@@ -83,6 +83,29 @@ def mean_interval(values: Sequence[float], lowest: float = 0.0) -> tuple[float, 
     return (mean, max(lowest, mean - half), mean + half)
 
 
+def clustered_mean_interval(
+    groups: Sequence[Sequence[float]], lowest: float = 0.0
+) -> tuple[float, float, float]:
+    """(mean, low, high) of every value in `groups`, where values of one group are not
+    independent of each other (the games of one deal): the 95% t interval of the cluster-robust
+    variance, with a degree of freedom per group less one (NaN bounds below two groups). With
+    one value a group it is `mean_interval`'s. Counting each game as a sample of its own would
+    narrow the interval where a deal favours a bot in all its seats."""
+    groups = [g for g in groups if g]
+    n = sum(len(g) for g in groups)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = sum(sum(g) for g in groups) / n
+    c = len(groups)
+    if c < 2:
+        return (mean, math.nan, math.nan)
+    spread = sum((sum(g) - mean * len(g)) ** 2 for g in groups)
+    var = c / (c - 1) * spread / (n * n)
+    t = _T95[c - 2] if c - 1 <= len(_T95) else Z95
+    half = t * math.sqrt(var)
+    return (mean, max(lowest, mean - half), mean + half)
+
+
 def seat_faults(termination: str, faults: dict[str, int]) -> dict[str, int]:
     """The faults of one seat in one game: the referee's counts, plus a fatal termination the
     counts do not already include (e.g. a crash that ended the bot's game)."""

@@ -7,9 +7,18 @@ import io
 import math
 from pathlib import Path
 
+import pytest
+
 from tests.tournaments.helpers import fake_outcome
 from tournaments.entries import Entry
-from tournaments.report import build_report, export_csv, export_json, mean_interval, wilson
+from tournaments.report import (
+    build_report,
+    clustered_mean_interval,
+    export_csv,
+    export_json,
+    mean_interval,
+    wilson,
+)
 from tournaments.schedule import build_schedule
 from tournaments.store import Store
 
@@ -22,6 +31,23 @@ def test_wilson_and_t_intervals() -> None:
     mean, lo, hi = mean_interval([1.0, 2.0, 3.0])
     assert mean == 2.0 and math.isclose(hi - mean, 4.303 * 1 / math.sqrt(3), rel_tol=1e-3)
     assert math.isnan(mean_interval([5.0])[1])
+
+
+def test_a_clustered_interval_counts_a_group_as_one_sample() -> None:
+    # One value a group: the plain t interval.
+    values = [1.0, 2.0, 2.0, 4.0, 3.0]
+    assert clustered_mean_interval([[v] for v in values]) == pytest.approx(mean_interval(values))
+    # Two groups whose values agree inside each: two samples, not six (t with 1 degree of
+    # freedom), far wider than six independent values would give.
+    mean, _, hi = clustered_mean_interval([[1.0, 1.0, 1.0], [3.0, 3.0, 3.0]])
+    # cluster totals 3 and 9 around 2 x 3: spread 9 + 9, variance 2/1 x 18/36 = 1.
+    assert mean == 2.0 and hi - mean == pytest.approx(12.706 * 1.0)
+    assert hi - mean > 10 * (mean_interval([1.0] * 3 + [3.0] * 3)[2] - mean)
+    # Groups whose values cancel inside each (the seats of a deal rotated): narrower.
+    rotated = [[1.0, 3.0], [3.0, 1.0], [1.0, 3.0], [3.0, 1.0]]
+    assert clustered_mean_interval(rotated)[1:] == (2.0, 2.0)
+    assert math.isnan(clustered_mean_interval([[1.0, 2.0]])[1])  # one group: no interval
+    assert math.isnan(clustered_mean_interval([])[0])
 
 
 def _store(tmp_path: Path, done: int | None = None) -> Store:

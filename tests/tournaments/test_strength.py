@@ -4,6 +4,7 @@ strength` with 3 players in process (real bots, sdk.local)."""
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 
 import pytest
@@ -88,6 +89,30 @@ def test_a_bot_s_mean_rank_has_its_95_percent_interval() -> None:
     assert (c_low, c_high) == pytest.approx((2.75 - 0.7955, 2.75 + 0.7955), abs=1e-3)
 
 
+def test_the_games_of_one_deal_count_as_one_sample_of_a_bot_s_rank() -> None:
+    # Each deal favours one bot in every seat: over its rotations that bot is first three
+    # times. Twelve independent games would make a and b apart; four deals do not.
+    def played(deals: list[int | None]) -> Ladder:
+        ladder = Ladder(["a", "b", "c"])
+        for g, deal in enumerate(deals):
+            ranks = [1, 2, 3] if g // 3 % 2 else [2, 1, 3]
+            ladder.add(("a", "b", "c"), [0, 0, 0], ranks, [0, 0, 0], deal=deal)
+        return ladder
+
+    as_games = played([None] * 12)  # a game of its own each
+    as_deals = played([1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4])
+    for bot in ("a", "b"):
+        assert as_deals.by_bot[bot].mean_rank == as_games.by_bot[bot].mean_rank == 1.5
+        low, high = as_deals.by_bot[bot].rank_interval()
+        g_low, g_high = as_games.by_bot[bot].rank_interval()
+        # four deals of 1, 2, 1, 2 (means): 1.5 +- t(3) x 0.289 = 0.92; twelve games: +- 0.33
+        assert high - 1.5 == pytest.approx(3.182 * 0.5 / math.sqrt(3), abs=1e-3)
+        assert g_high - 1.5 == pytest.approx(2.201 * math.sqrt(3 / 11) / math.sqrt(12), abs=1e-3)
+        assert low == 1.0 and g_low > 1.0
+    one_deal = played([7, 7, 7])
+    assert one_deal.by_bot["a"].as_dict()["rank_ci95"] == [None, None]  # JSON has no NaN
+
+
 def test_a_two_player_rung_holds_where_the_stronger_wins_seventy_percent() -> None:
     ladder = Ladder(["a", "b", "c"])
     # a beats b 7 games of 10, b beats c 6 of 10, a beats c every game.
@@ -139,7 +164,7 @@ def test_bench_strength_with_three_players_in_process() -> None:
             "strength",
             "--local",
             "-n",
-            "3",
+            "6",
             "-t",
             "0.02",
             "-p",
@@ -155,13 +180,13 @@ def test_bench_strength_with_three_players_in_process() -> None:
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output.strip().splitlines()[-1])
-    assert data["players"] == 3 and data["games"] == 3
+    assert data["players"] == 3 and data["games"] == 6  # two deals, each in every seat
     assert {(p["a"], p["b"]) for p in data["pairs"]} == {
         ("random", "greedy"),
         ("random", "search"),
         ("greedy", "search"),
     }
-    assert all(p["games"] == 3 for p in data["pairs"])
+    assert all(p["games"] == 6 for p in data["pairs"])
     by_name = {b["name"]: b for b in data["bots"]}
     assert by_name["random"]["mean_rank"] == 3.0  # last in every game
     assert by_name["random"]["rank_ci95"] == [3.0, 3.0]

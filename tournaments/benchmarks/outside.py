@@ -107,7 +107,8 @@ def play_outside(  # noqa: PLR0913  # the benchmark's settings, each named by it
                 first_move_allowance=first_move_allowance,
             )
             r = await arena.play(list(game.seats), config)
-            ladder.add(game.seats, r.scores, r.ranks, [sum(s.faults.values()) for s in r.seats])
+            faults = [sum(s.faults.values()) for s in r.seats]
+            ladder.add(game.seats, r.scores, r.ranks, faults, deal=game.seed)
             for seat, result in zip(game.seats, r.seats, strict=True):
                 kinds[seat].update({k: v for k, v in result.faults.items() if v})
             if progress:

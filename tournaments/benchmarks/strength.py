@@ -20,13 +20,14 @@ busy machine short time controls are noisy.
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations, pairwise
 from typing import Any
 
 from referee import run_loop
-from tournaments.report import mean_interval, wilson
+from tournaments.report import clustered_mean_interval, wilson
 from tournaments.schedule import seat_orders, seating
 
 # The reference bots, weakest first: the ladder's rungs (docs/bots.md).
@@ -82,16 +83,18 @@ class BotResult:
     firsts: int = 0  # games it ranked first in (alone or shared)
     points: int = 0
     faults: int = 0  # timeouts, illegal moves, errors, crashes...
-    ranks: list[int] = field(default_factory=list)  # one per game, for the interval
+    ranks: dict[int, list[int]] = field(default_factory=dict)  # by deal, for the interval
 
     @property
     def mean_rank(self) -> float:
         return self.rank_total / self.games if self.games else 0.0
 
     def rank_interval(self) -> tuple[float, float]:
-        """The 95% interval of the mean rank (NaN below two games): with 3 or 4 players the
-        ladder's order holds where neighbours' intervals do not overlap."""
-        _, low, high = mean_interval(self.ranks, lowest=1.0)
+        """The 95% interval of the mean rank (NaN below two deals): with 3 or 4 players the
+        ladder's order holds where neighbours' intervals do not overlap. The games of one deal
+        (its seats rotated) share its tiles, so they count as one sample, not several
+        (`clustered_mean_interval`)."""
+        _, low, high = clustered_mean_interval(list(self.ranks.values()), lowest=1.0)
         return low, high
 
     def as_dict(self) -> dict[str, Any]:
@@ -99,7 +102,8 @@ class BotResult:
             "name": self.name,
             "games": self.games,
             "mean_rank": round(self.mean_rank, 3),
-            "rank_ci95": [round(x, 3) for x in self.rank_interval()],
+            # null below two deals (JSON has no NaN)
+            "rank_ci95": [None if math.isnan(x) else round(x, 3) for x in self.rank_interval()],
             "firsts": self.firsts,
             "mean_score": round(self.points / max(1, self.games), 2),
             "faults": self.faults,
@@ -159,16 +163,24 @@ class Ladder:
         self.players = 0  # per game, known from the first game counted
 
     def add(
-        self, seats: tuple[str, ...], scores: list[int], ranks: list[int], faults: list[int]
+        self,
+        seats: tuple[str, ...],
+        scores: list[int],
+        ranks: list[int],
+        faults: list[int],
+        deal: int | None = None,
     ) -> None:
-        """Count one finished game (`faults` per seat)."""
+        """Count one finished game (`faults` per seat) of `deal` (the seed of its tiles; None:
+        a deal of its own)."""
+        if deal is None:
+            deal = -1 - self.games  # never a seed the schedule gives
         self.games += 1
         self.players = len(seats)
         for i, name in enumerate(seats):
             bot = self.by_bot[name]
             bot.games += 1
             bot.rank_total += ranks[i]
-            bot.ranks.append(ranks[i])
+            bot.ranks.setdefault(deal, []).append(ranks[i])
             bot.firsts += ranks[i] == 1
             bot.points += scores[i]
             bot.faults += faults[i]
@@ -257,7 +269,8 @@ def play_referee(  # noqa: PLR0913  # the ladder's settings, each with a default
                 )
                 async with slots:
                     r = await arena.play(list(game.seats), config)
-                ladder.add(game.seats, r.scores, r.ranks, [sum(s.faults.values()) for s in r.seats])
+                faults = [sum(s.faults.values()) for s in r.seats]
+                ladder.add(game.seats, r.scores, r.ranks, faults, deal=game.seed)
                 if progress:
                     progress(ladder, len(plan))
 
@@ -294,6 +307,7 @@ def play_local(
             r.scores,
             r.ranks,
             [r.illegal[i] + r.timeouts[i] + r.errors[i] for i in range(players)],
+            deal=game.seed,
         )
         if progress:
             progress(ladder, len(plan))

@@ -3,6 +3,7 @@ tournaments/benchmarks measures (a table, or `--json` with stable keys for scrip
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from typing import Annotated, Any
@@ -875,10 +876,11 @@ def _show_strength(
         table.add_column(col)
     for r in sorted(ladder.by_bot.values(), key=lambda r: r.mean_rank):
         low, high = r.rank_interval()
+        interval = "" if math.isnan(low) else f" ({low:.2f}-{high:.2f})"  # below two deals
         table.add_row(
             r.name,
             str(r.games),
-            f"{r.mean_rank:.2f} ({low:.2f}-{high:.2f})" if r.games > 1 else f"{r.mean_rank:.2f}",
+            f"{r.mean_rank:.2f}{interval}",
             str(r.firsts),
             f"{r.points / max(1, r.games):.1f}",
             str(r.faults) if not r.faults else f"[bold red]{r.faults}[/]",
