@@ -20,7 +20,7 @@ from tournaments.ratings import Ratings, compute
 from tournaments.store import Store, StoredGame
 
 Z95 = 1.959963984540054
-# Two-sided 95% Student-t quantiles for 1..30 degrees of freedom; beyond, the normal's.
+# Two-sided 95% Student-t quantiles for 1..30 degrees of freedom (beyond: `t95`).
 _T95 = [
     12.706,
     4.303,
@@ -55,6 +55,16 @@ _T95 = [
 ]
 
 
+def t95(df: int) -> float:
+    """The two-sided 95% Student-t quantile for `df` >= 1 degrees of freedom: the table up to
+    30, beyond it the Cornish-Fisher expansion around the normal's (within 0.0005 from 31 on,
+    where the normal's 1.96 would be 4% narrow)."""
+    if df <= len(_T95):
+        return _T95[df - 1]
+    z = Z95
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df * df)
+
+
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     """95% Wilson score interval of a proportion (a draw may count as half a success); (0, 1)
     when there is no data."""
@@ -78,7 +88,7 @@ def mean_interval(values: Sequence[float], lowest: float = 0.0) -> tuple[float, 
     if n < 2:
         return (mean, math.nan, math.nan)
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    t = _T95[n - 2] if n - 1 <= len(_T95) else Z95
+    t = t95(n - 1)
     half = t * math.sqrt(var / n)
     return (mean, max(lowest, mean - half), mean + half)
 
@@ -101,7 +111,7 @@ def clustered_mean_interval(
         return (mean, math.nan, math.nan)
     spread = sum((sum(g) - mean * len(g)) ** 2 for g in groups)
     var = c / (c - 1) * spread / (n * n)
-    t = _T95[c - 2] if c - 1 <= len(_T95) else Z95
+    t = t95(c - 1)
     half = t * math.sqrt(var)
     return (mean, max(lowest, mean - half), mean + half)
 

@@ -17,6 +17,7 @@ from tournaments.report import (
     export_csv,
     export_json,
     mean_interval,
+    t95,
     wilson,
 )
 from tournaments.schedule import build_schedule
@@ -31,6 +32,11 @@ def test_wilson_and_t_intervals() -> None:
     mean, lo, hi = mean_interval([1.0, 2.0, 3.0])
     assert mean == 2.0 and math.isclose(hi - mean, 4.303 * 1 / math.sqrt(3), rel_tol=1e-3)
     assert math.isnan(mean_interval([5.0])[1])
+    # Beyond the table's 30 degrees of freedom (the quantiles to four places: 2.0395 with
+    # 31, 2.0003 with 60, 1.9799 with 120), not the normal's 1.96.
+    assert t95(30) == 2.042
+    for df, t in ((31, 2.0395), (60, 2.0003), (120, 1.9799)):
+        assert t95(df) == pytest.approx(t, abs=5e-4)
 
 
 def test_a_clustered_interval_counts_a_group_as_one_sample() -> None:

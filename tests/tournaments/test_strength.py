@@ -90,8 +90,8 @@ def test_a_bot_s_mean_rank_has_its_95_percent_interval() -> None:
 
 
 def test_the_games_of_one_deal_count_as_one_sample_of_a_bot_s_rank() -> None:
-    # Each deal favours one bot in every seat: over its rotations that bot is first three
-    # times. Twelve independent games would make a and b apart; four deals do not.
+    # Each deal favours one bot: over its three games that bot is first every time. Twelve
+    # independent games would make a and b apart; four deals do not.
     def played(deals: list[int | None]) -> Ladder:
         ladder = Ladder(["a", "b", "c"])
         for g, deal in enumerate(deals):
@@ -109,6 +109,9 @@ def test_the_games_of_one_deal_count_as_one_sample_of_a_bot_s_rank() -> None:
         assert high - 1.5 == pytest.approx(3.182 * 0.5 / math.sqrt(3), abs=1e-3)
         assert g_high - 1.5 == pytest.approx(2.201 * math.sqrt(3 / 11) / math.sqrt(12), abs=1e-3)
         assert low == 1.0 and g_low > 1.0
+    # A game without a deal is a deal of its own, whatever seeds the others have.
+    mixed = played([-1, -1, -1, None, None, None, -2, -2, -2, None, None, None])
+    assert len(mixed.by_bot["a"].ranks) == 8
     one_deal = played([7, 7, 7])
     assert one_deal.by_bot["a"].as_dict()["rank_ci95"] == [None, None]  # JSON has no NaN
 

@@ -83,7 +83,8 @@ class BotResult:
     firsts: int = 0  # games it ranked first in (alone or shared)
     points: int = 0
     faults: int = 0  # timeouts, illegal moves, errors, crashes...
-    ranks: dict[int, list[int]] = field(default_factory=dict)  # by deal, for the interval
+    # by deal (its seed, or a game of its own: see `Ladder.add`), for the interval
+    ranks: dict[int | tuple[str, int], list[int]] = field(default_factory=dict)
 
     @property
     def mean_rank(self) -> float:
@@ -172,15 +173,15 @@ class Ladder:
     ) -> None:
         """Count one finished game (`faults` per seat) of `deal` (the seed of its tiles; None:
         a deal of its own)."""
-        if deal is None:
-            deal = -1 - self.games  # never a seed the schedule gives
+        # A key no seed can equal (a seed may be any int, negative too).
+        key: int | tuple[str, int] = ("game", self.games) if deal is None else deal
         self.games += 1
         self.players = len(seats)
         for i, name in enumerate(seats):
             bot = self.by_bot[name]
             bot.games += 1
             bot.rank_total += ranks[i]
-            bot.ranks.setdefault(deal, []).append(ranks[i])
+            bot.ranks.setdefault(key, []).append(ranks[i])
             bot.firsts += ranks[i] == 1
             bot.points += scores[i]
             bot.faults += faults[i]
