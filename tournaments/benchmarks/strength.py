@@ -11,6 +11,8 @@ after the same other (in Summer Pavilion with 4 players that moved a bot's mean 
 0.9). With `games` a multiple of 24 (4 players) or 6 (3), every order is played equally often.
 Every game counts for each pair of bots in it (who ranked higher; a shared rank is half a win
 each), so the matrix reads the same for any player count, and for each bot (its rank and score).
+A bot's mean rank has its 95% interval with each deal (its seed, over every line-up the bot
+plays it in) one sample: those games share their tiles.
 
 Through the referee (`play_referee`: bot processes, gRPC, the referee's clocks) or in this
 process (`play_local`: sdk.local, no processes). A benchmark, not a test: it is slow, and on a
