@@ -80,17 +80,8 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
 def mean_interval(values: Sequence[float], lowest: float = 0.0) -> tuple[float, float, float]:
     """(mean, low, high): the mean with its 95% t interval (NaN bounds below two values), its
     low end clipped at `lowest`: a game's score is never below zero, and "55.0 (-186.4-296.4)"
-    after a few games says a negative mean were possible."""
-    n = len(values)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = sum(values) / n
-    if n < 2:
-        return (mean, math.nan, math.nan)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    t = t95(n - 1)
-    half = t * math.sqrt(var / n)
-    return (mean, max(lowest, mean - half), mean + half)
+    after a few games says a negative mean were possible. Each value a sample of its own."""
+    return clustered_mean_interval([[v] for v in values], lowest)
 
 
 def clustered_mean_interval(
@@ -98,9 +89,9 @@ def clustered_mean_interval(
 ) -> tuple[float, float, float]:
     """(mean, low, high) of every value in `groups`, where values of one group are not
     independent of each other (the games of one deal): the 95% t interval of the cluster-robust
-    variance, with a degree of freedom per group less one (NaN bounds below two groups). With
-    one value a group it is `mean_interval`'s. Counting each game as a sample of its own would
-    narrow the interval where a deal favours a bot in all its seats."""
+    variance, with a degree of freedom per group less one (NaN bounds below two groups; with
+    one value a group, the plain t interval: s / sqrt(n)). Counting each game as a sample of
+    its own would narrow the interval where a deal favours a bot in all its seats."""
     groups = [g for g in groups if g]
     n = sum(len(g) for g in groups)
     if n == 0:
