@@ -46,9 +46,11 @@ _HOMES: dict[str, list[str]] = {
     # Watching them: a match's events, and its replay written out.
     "referee.events": ["MatchEnded", "MatchEvent", "MovePlayed", "SeatFaulted"],
     "referee.replay": ["write_replay"],
-    # The bots: entries and bot folders, the built-in bots, and their processes' books (the
-    # runner plans on a BotPool of Slots, by the Arena's rule).
+    # The bots: entries and bot folders, the built-in bots, how much of a seat's log a game
+    # keeps, and their processes' books (the runner plans on a BotPool of Slots, by the Arena's
+    # rule).
     "referee.launcher": [
+        "GAME_LOG_LIMIT",
         "bot_environment",
         "builtin_bots",
         "builtin_target",
@@ -84,6 +86,7 @@ __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two list
     "CLOCKS",
     "CPU_CEILING",
     "FAULT_POLICIES",
+    "GAME_LOG_LIMIT",
     "LEVELS",
     "Arena",
     "BotPool",
@@ -144,6 +147,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; at run time each loads 
     from referee.faults import Termination
     from referee.folders import FolderError, is_folder_entry, python_bot, read_folder
     from referee.launcher import (
+        GAME_LOG_LIMIT,
         bot_environment,
         builtin_bots,
         builtin_target,

@@ -15,6 +15,9 @@ workers, `max_attempts` times in all, and then raised to the runner, which notes
 leaves the game pending. Only the games in flight on a lost worker are played again, from their
 stored seeds. A lost scheduler, or no worker left, stops the run (`StopRun`): what was finished
 is stored, and rerunning resumes. Bot faults come back as results, as locally.
+
+With `seat_logs` (the ladder's), a game also brings back each seat's log of that game alone, as
+the referee cut it, and the client writes it to that seat's file, as a local game's.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import os
 import secrets
+import tempfile
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -424,6 +429,30 @@ async def cluster_client(options: ClusterOptions) -> AsyncIterator[Any]:
         yield client
 
 
+def _keep_seat_logs(
+    outcome: GameOutcome, texts: Sequence[bytes | None], paths: Sequence[Path]
+) -> GameOutcome:
+    """Write each seat's log a worker brought back to its file here, and name it in the seat's
+    `log` as a local game names its copy (empty where the worker had none). Each file is
+    replaced whole, as the referee's copy is: a game played again leaves one copy."""
+    for seat, text, path in zip(outcome.seats, texts, paths, strict=True):
+        seat.log = ""
+        if text is None:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(prefix=".seat-", suffix=".log", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(text)
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+        seat.log = str(path)
+    return outcome
+
+
 def _failure(exc: BaseException) -> str:
     text = str(exc) or type(exc).__name__
     return text if text.startswith("worker ") else f"{type(exc).__name__}: {text}"
@@ -436,9 +465,12 @@ async def cluster_player(
     options: ClusterOptions,
     players: int = 2,
     entry_of: Callable[[str], Entry | None] | None = None,
+    seat_logs: Callable[[ScheduledGame], list[Path]] | None = None,
 ) -> AsyncIterator[ClusterPlayer]:
     """An async context giving a `play(game)` coroutine that plays each game on a Dask worker.
     A seat whose entry joined after the start is looked up with `entry_of` and packed then.
+    `seat_logs(game)`: the files here where each seat's log of that game goes, as with
+    `arena_player` (the ladder's); without it a seat's log stays on its worker.
 
     Raises `ClusterError` when the cluster cannot be used at all (before any game), and
     `EntryError` for an entry whose files cannot be packed; `play` raises `StopRun` once the
@@ -476,12 +508,15 @@ async def cluster_player(
             digests = list(dict.fromkeys(d for e in seats for d in e.bundles))
             failed_on: set[str] = set()
             errors: list[str] = []
+            # Only a caller that keeps the logs pays for carrying them back.
+            method = "play" if seat_logs is None else "play_logged"
             for _ in range(max(1, options.max_attempts)):
                 # After a worker could not play it, the game prefers the others (if any).
                 remote = await pool.acquire(failed_on)
                 try:
                     await pool.ensure_bundles(remote, digests)
-                    return await pool.call(remote, "play", task)  # type: ignore[no-any-return]
+                    reply = await pool.call(remote, method, task)
+                    break
                 except MachineError as exc:
                     errors.append(_failure(exc))
                     failed_on.add(exc.worker)
@@ -492,9 +527,16 @@ async def cluster_player(
                     errors.append(_failure(exc))
                 finally:
                     await pool.release(remote)
-            raise ClusterGameError(
-                f"failed {len(errors)} times on the cluster: " + "; ".join(dict.fromkeys(errors))
-            )
+            else:
+                raise ClusterGameError(
+                    f"failed {len(errors)} times on the cluster: "
+                    + "; ".join(dict.fromkeys(errors))
+                )
+            if seat_logs is None:
+                return reply  # type: ignore[no-any-return]
+            # Outside the attempts: a write failing here is this machine's, not the worker's.
+            outcome, texts = reply
+            return await asyncio.to_thread(_keep_seat_logs, outcome, texts, seat_logs(game))
 
         threads = sum(w["threads"] for w in workers.values())
         try:

@@ -11,13 +11,16 @@ against about 1 ms for a call: docs/cluster.md).
 The worker never writes results: it returns the game's outcome to the client, which alone records
 it. What the worker cannot do (unpack an entry, start an entry whose program it lacks, isolate bots
 as asked) is a `MachineError`: the client plays the game elsewhere, a bounded number of times.
-What a bot does wrong is a result, as locally.
+What a bot does wrong is a result, as locally. A game may bring back each seat's log of that game
+alone (`ArenaActor.play_logged`: the ladder's), which the client stores where a local game's go.
 """
 
 from __future__ import annotations
 
 import asyncio
+import shutil
 import socket
+import tempfile
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +32,8 @@ from tournaments.schedule import ScheduledGame
 from tournaments.store import GameOutcome
 
 KEEP_ARENAS = 2  # tournaments whose bots a worker keeps running (older ones are closed)
+# Room beyond the referee's cap for the line it puts first in a seat's log it cut (copy_log).
+CUT_NOTE_ROOM = 256
 
 
 class MachineError(RuntimeError):
@@ -97,7 +102,7 @@ class _ArenaHost:
         # Bot processes capped as locally, for the games this worker plays at once.
         arena = Arena(
             dict(specs),
-            log_dir=cache_dir() / "logs" / task.run_key[:16],
+            log_dir=run_logs(task.run_key),
             max_processes=process_cap(task.field, task.players, games_at_once),
             isolation=task.isolation,
             ponder=task.settings.ponder,
@@ -119,6 +124,24 @@ class _ArenaHost:
     async def close(self) -> None:
         arenas, self.arenas = list(self.arenas.values()), OrderedDict()
         await asyncio.gather(*(a.close() for a in arenas), return_exceptions=True)
+
+
+def run_logs(run_key: str) -> Path:
+    """The folder of a run's logs on this worker: its bots' processes' logs, and the seats'
+    logs of the games in flight that bring them back."""
+    return cache_dir() / "logs" / run_key[:16]
+
+
+def read_seat_log(path: Path) -> bytes | None:
+    """A seat's log of one game as the referee wrote it (None where it could not copy one): at
+    most its cap, `GAME_LOG_LIMIT` bytes and its note of what it cut, whatever the file holds."""
+    from referee import GAME_LOG_LIMIT
+
+    try:
+        with open(path, "rb") as log:
+            return log.read(GAME_LOG_LIMIT + CUT_NOTE_ROOM)
+    except OSError:  # none copied (the bot's own log was unreadable): as locally, no log
+        return None
 
 
 _host: _ArenaHost | None = None
@@ -220,6 +243,24 @@ class ArenaActor:
 
     async def play(self, task: GameTask) -> GameOutcome:
         """Play `task.game` on this worker's Arena and return its outcome."""
+        return await self._play(task)
+
+    async def play_logged(self, task: GameTask) -> tuple[GameOutcome, list[bytes | None]]:
+        """`play`, and each seat's log of this game alone (`read_seat_log`), which the client
+        stores: the worker's copies go once read (its bots' process logs stay, as in a run)."""
+        folder = run_logs(task.run_key)
+        await asyncio.to_thread(folder.mkdir, parents=True, exist_ok=True)
+        game_logs = Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="game-", dir=folder))
+        try:
+            # Named by seat number: nothing in the path comes from an entry.
+            paths = [game_logs / f"seat-{i}.log" for i in range(len(task.game.seats))]
+            outcome = await self._play(task, paths)
+            texts = await asyncio.to_thread(lambda: [read_seat_log(p) for p in paths])
+        finally:
+            await asyncio.to_thread(shutil.rmtree, game_logs, True)
+        return outcome, texts
+
+    async def _play(self, task: GameTask, seat_logs: list[Path] | None = None) -> GameOutcome:
         worker = _worker_name()
         missing = await _cannot_isolate(task.isolation)
         if missing is not None:
@@ -234,7 +275,8 @@ class ArenaActor:
         async with self._playing:
             host = _arena_host()
             arena = await host.arena(task, specs, self.games_at_once)
-            return await play_game(arena, task.game, task.settings, this_machine(arena.isolation))
+            machine = this_machine(arena.isolation)
+            return await play_game(arena, task.game, task.settings, machine, seat_logs)
 
 
 try:

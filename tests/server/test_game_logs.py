@@ -155,3 +155,89 @@ class LadderLogs(TransactionTestCase):
             self.assertEqual(page.status_code, 200)
             shown[seat.seat] = "secret of" in page.content.decode()
         self.assertEqual(shown, {0: False, 1: True})
+
+
+# Says its last words, naming its author and the game, then crashes on its first move.
+LAST_WORDS = b"""import sys
+
+import sdk
+
+SECRET = "__SECRET__"
+
+
+class LastWords(sdk.Bot):
+    name = "last-words"
+
+    def on_game_start(self, info):
+        self.line = f"secret of {SECRET} in game {info.game_id}"
+
+    def choose_move(self, state):
+        print(self.line, file=sys.stderr, flush=True)
+        raise RuntimeError("last words said, this bot crashes")
+
+
+if __name__ == "__main__":
+    sdk.run(LastWords)
+"""
+
+
+class ClusterLadderLogs(TransactionTestCase):
+    """Games played on a Dask cluster's worker processes: each seat's log of its game comes
+    back to the ladder's own file, read through the same pages as a local game's."""
+
+    def setUp(self) -> None:
+        contest = Contest.current()
+        contest.time_per_move = 0.5
+        contest.save()
+        self.users = {}
+        for name, bot in (("teller-ann", TELLER), ("crasher-cat", LAST_WORDS)):
+            user, who = participant(name)
+            version = submit(
+                who, [zip_bytes({"bot.py": bot.replace(b"__SECRET__", name.encode())})]
+            )
+            Version.objects.filter(pk=version.pk).update(state=Version.PASSED)
+            enter(version)
+            self.users[name] = user
+
+    def test_the_seats_logs_of_a_game_played_on_a_cluster_reach_its_pages(self) -> None:
+        import os
+        import tempfile
+        from unittest import mock
+
+        import pytest
+
+        pytest.importorskip("distributed", reason="dask[distributed] is in the dev extras")
+        from tournaments.cluster import ClusterOptions
+
+        cache = Path(tempfile.mkdtemp(prefix="arena-cluster-cache-"))
+        self.addCleanup(shutil.rmtree, cache, ignore_errors=True)
+        # The worker processes inherit it: their bots' logs and the games' files go there.
+        with mock.patch.dict(os.environ, {"AZUL_ARENA_CACHE": str(cache)}):
+            cluster = ClusterOptions(workers=1, threads=1)
+            worker = LadderWorker(max_games=2, validate=False, poll=0.05, cluster=cluster)
+            stats = run_worker(worker)
+        self.assertEqual((stats.played, stats.infrastructure_failures), (2, 0), stats)
+        games = list(Game.objects.filter(status=Game.DONE))
+        self.assertEqual(len(games), 2)
+        for game in games:
+            for seat in game.seats.select_related("version__participant").order_by("seat"):
+                mine = seat.version.participant.name
+                self.assertEqual(seat.log, str(seat_log(game.pk, seat.seat)), "its own file here")
+                client = Client()
+                client.force_login(self.users[mine])
+                page = client.get(f"/games/{game.pk}/log/{seat.seat}").content.decode()
+                _, token = ApiToken.issue(self.users[mine])
+                api = client.get(
+                    f"/api/games/{game.pk}/logs", headers={"Authorization": f"Bearer {token}"}
+                ).json()
+                self.assertEqual([s["seat"] for s in api["seats"]], [seat.seat], "its own seat")
+                for text in (Path(seat.log).read_text(), page, api["seats"][0]["log"]):
+                    # Its own bot's lines of this game: nothing of the other's, nor another game's
+                    # (the teller's process plays both games on the worker).
+                    self.assertEqual(secrets_in(text), {(mine, str(game.pk))}, text[-300:])
+                    if mine == "crasher-cat":
+                        self.assertEqual(seat.termination, "crash")
+                        self.assertIn("last words said, this bot crashes", text)
+        # The worker's copies of the games' logs went once read; its bots' own logs stay.
+        self.assertEqual(list(cache.glob("logs/*/game-*")), [])
+        self.assertTrue(list(cache.glob("logs/*/*.log")), "the worker's bots' own logs")

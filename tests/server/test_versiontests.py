@@ -132,7 +132,9 @@ class LadderVersionTests(TransactionTestCase):
         self.assertEqual(
             list(Game.objects.values_list("kind", "rated")), [(Game.LADDER, True)], "no test yet"
         )
-        self.assertEqual(VersionTest.objects.get(new=new).verdict, "", "it waits for a spare slot")
+        self.assertEqual(
+            VersionTest.objects.get(new=new).verdict, "", "the ladder had the first slot"
+        )
 
     def test_the_same_bot_twice_is_not_found_better(self) -> None:
         # Greedy with its ties broken the same way every game: both games of a duplicate pair
@@ -368,7 +370,7 @@ class VersionTestAdminTests(TestCase):
         admin = Client()
         admin.force_login(organiser)
         changelist = "/admin/arena_ladder/versiontest/"
-        self.assertContains(admin.get(changelist), "v2 vs v1: waiting for the ladder")
+        self.assertContains(admin.get(changelist), "v2 vs v1: waiting for its first games")
         self.assertContains(admin.get(f"{changelist}{test.pk}/change/"), 'name="elo1"')
         self.assertEqual(admin.get(f"{changelist}add/").status_code, 403, "made by the ladder")
         student = Client()

@@ -152,8 +152,12 @@ def contest_show(slug: Slug, home: Home = None, as_json: Json = False) -> None:
     if as_json:
         print_json(about)
         return
-    handins, final = about.pop("handins"), about.pop("final")
-    _show(about | {"final": final["describe"]}, False)
+    from tournaments.server.ladder.backlog import describe
+    from tournaments.server.ladder.shares import shares_text
+
+    handins, final, work = about.pop("handins"), about.pop("final"), about.pop("work")
+    shares = {"shares": shares_text(work["shares"]), "waiting": describe(work)}
+    _show(about | {"final": final["describe"]} | shares, False)
     _handins_table(handins)
 
 

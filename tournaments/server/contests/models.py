@@ -124,6 +124,20 @@ class Contest(models.Model):
         blank=True,
         help_text="the ruleset's options, name to value as text (its family's schema checks them)",
     )
+    # The worker's slot time by kind of work, as weights (ladder/shares.py): while several
+    # kinds wait, each gets its share; ranked games take what the others leave.
+    ranked_share = models.PositiveSmallIntegerField(
+        default=5, validators=[MinValueValidator(1)], help_text="share of slot time: ranked games"
+    )
+    challenge_share = models.PositiveSmallIntegerField(
+        default=1, help_text="share of slot time: challenges (0: only slots nothing else wants)"
+    )
+    test_share = models.PositiveSmallIntegerField(
+        default=1, help_text="share of slot time: version tests (0: only slots nothing else wants)"
+    )
+    analysis_share = models.PositiveSmallIntegerField(
+        default=1, help_text="share of slot time: game analyses (0: only slots nothing else wants)"
+    )
 
     class Meta:
         db_table = "arena_ladder_contest"
@@ -134,6 +148,15 @@ class Contest(models.Model):
     def options(self) -> dict[str, str]:
         """The ruleset's options every game of the contest is played with."""
         return {str(k): str(v) for k, v in (self.ruleset_options or {}).items()}
+
+    def shares(self) -> dict[str, int]:
+        """The worker's slot time by kind of work (ladder/shares.py's kinds)."""
+        return {
+            "ranked": self.ranked_share,
+            "challenge": self.challenge_share,
+            "test": self.test_share,
+            "analysis": self.analysis_share,
+        }
 
     def clean(self) -> None:
         """Settings no game could be played with are refused in the admin, with the reason."""

@@ -1,7 +1,8 @@
 """Game analyses on the server: a participant asks for the analysis of a game its bot played
-(staff: of any game), within a daily quota; the ladder worker makes them one at a time in its
-spare capacity, in a process of its own at the lowest CPU priority, so ranked games are never
-slowed (`IdleAnalyses`, which the worker's loop starts when it has no game to start).
+(staff: of any game), within a daily quota; the ladder worker makes them as one kind of its work,
+each holding one of its slots for its length, by the contest's share of slot time
+(`ladder.shares`): a saturated ladder never starves them. Each runs in a process of its own
+(`AnalysisProcesses`), at a lower CPU priority than the games' bots, whose clocks run.
 
 The analysis is of the game's public record only (tournaments/analysis): whoever may see the
 game may see its analysis.
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from datetime import timedelta
 from typing import Any
@@ -26,7 +26,9 @@ from tournaments.server.visibility import is_organiser
 
 DAILY_QUOTA = 5  # analyses a user may ask for in 24 hours (settings.ANALYSIS_DAILY_QUOTA)
 BUDGET = 2000  # simulations per decision (settings.ANALYSIS_BUDGET): a game in about 10 s
-NICE = 19  # the analysis process's niceness (settings.ANALYSIS_NICE): the lowest priority
+# The analysis processes' niceness (settings.ANALYSIS_NICE): below the bots, whose clocks run,
+# yet not the lowest, which a busy machine would starve for minutes.
+NICE = 10
 STALE = timedelta(hours=1)  # a running analysis older than this was a stopped worker's
 
 
@@ -65,14 +67,19 @@ def request_analysis(user: Any, game_id: int) -> Analysis:
         return Analysis.objects.create(game=game, requested_by=user, budget=budget)
 
 
-def claim_next(worker: str) -> tuple[int, dict[str, Any], int] | None:
-    """The oldest queued analysis (or one a stopped worker left running), marked running for
-    `worker`: (its id, the game's record, the budget); None when there is none."""
+def waiting(contest_id: int) -> Any:
+    """The analyses a worker of contest `contest_id` may claim, oldest first: queued, or left
+    running by a stopped worker (older than `STALE`)."""
     stale = timezone.now() - STALE
-    waiting = Analysis.objects.filter(status=Analysis.QUEUED) | Analysis.objects.filter(
-        status=Analysis.RUNNING, started__lt=stale
-    )
-    for job in waiting.order_by("created").select_related("game")[:5]:
+    mine = Analysis.objects.filter(game__contest_id=contest_id)
+    queued = mine.filter(status=Analysis.QUEUED)
+    return (queued | mine.filter(status=Analysis.RUNNING, started__lt=stale)).order_by("created")
+
+
+def claim_next(worker: str, contest_id: int) -> tuple[int, dict[str, Any], int] | None:
+    """The oldest analysis waiting in the contest, marked running for `worker`: (its id, the
+    game's record, the budget); None when there is none."""
+    for job in waiting(contest_id).select_related("game")[:5]:
         claimed = Analysis.objects.filter(pk=job.pk, status=job.status, started=job.started)
         if claimed.update(status=Analysis.RUNNING, started=timezone.now(), worker=worker):
             return job.pk, job.game.record or {}, job.budget
@@ -89,45 +96,47 @@ def finish(analysis_id: int, block: dict[str, Any] | None, error: str = "") -> N
     )
 
 
-DbCall = Callable[..., Awaitable[Any]]
+def release(analysis_id: int, worker: str) -> None:
+    """An analysis `worker` stopped making is queued again for the next worker."""
+    Analysis.objects.filter(pk=analysis_id, status=Analysis.RUNNING, worker=worker).update(
+        status=Analysis.QUEUED, started=None, worker=""
+    )
 
 
-class IdleAnalyses:
-    """One analysis at a time in a process of its own: `start(db_call, worker)` from the
-    worker's loop whenever it has a free slot (a no-op while one runs); `close()` as it stops
-    (an analysis cut short is claimed again after `STALE`)."""
+class AnalysisProcesses:
+    """The processes analyses run in (`slots` at most at once, each at niceness NICE), made on
+    first use: `run(record, budget)` the analysis block; `close()` as the worker stops (an
+    analysis cut short is claimed again after `STALE`)."""
 
-    def __init__(self) -> None:
-        self.task: asyncio.Task[Any] | None = None
+    def __init__(self, slots: int) -> None:
+        self.slots = max(1, slots)
         self._pool: ProcessPoolExecutor | None = None
 
-    def start(self, db_call: DbCall, worker: str) -> None:
-        if self.task is None or self.task.done():
-            self.task = asyncio.ensure_future(self.run_one(db_call, worker))
-
-    async def run_one(self, db_call: DbCall, worker: str) -> bool:
-        """Claim and make one analysis; False when none was waiting."""
-        job = await db_call(claim_next, worker)
-        if job is None:
-            return False
-        pk, record, budget = job
+    async def run(self, record: dict[str, Any], budget: int) -> dict[str, Any]:
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")
             nice = int(getattr(settings, "ANALYSIS_NICE", NICE))
-            self._pool = ProcessPoolExecutor(1, context, lower_priority, (nice,))
+            self._pool = ProcessPoolExecutor(self.slots, context, lower_priority, (nice,))
         loop = asyncio.get_running_loop()
-        try:
-            block = await loop.run_in_executor(self._pool, analyse_record, record, budget)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # a record the engine refuses: said on the game page
-            await db_call(finish, pk, None, f"{type(exc).__name__}: {exc}")
-            return True
-        await db_call(finish, pk, block)
-        return True
+        block: dict[str, Any] = await loop.run_in_executor(
+            self._pool, analyse_record, record, budget
+        )
+        return block
 
     def close(self) -> None:
-        if self.task is not None and not self.task.done():
-            self.task.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+async def make(
+    processes: AnalysisProcesses, job: tuple[int, dict[str, Any], int]
+) -> tuple[int, dict[str, Any] | None, str]:
+    """Make one claimed analysis: (its id, the block or None, why it failed)."""
+    pk, record, budget = job
+    try:
+        return pk, await processes.run(record, budget), ""
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # a record the engine refuses: said on the game page
+        return pk, None, f"{type(exc).__name__}: {exc}"

@@ -1,7 +1,9 @@
 """Where a ladder game's bot logs are: one file per game and seat, named by the server's ids
 (`logs/games/<game id>/seat-<n>.log` in the data folder), holding that seat's bot output of that
-game alone (the referee copies it there as the game ends: `referee.Arena.play(seat_logs=...)`).
-Nothing in the path comes from a participant, so no two seats ever share a file."""
+game alone (the referee copies it there as the game ends: `referee.Arena.play(seat_logs=...)`;
+for a game played on a Dask cluster, the worker that played it sends its copy back and the ladder
+worker writes it here: `tournaments.cluster.cluster_player(seat_logs=...)`). Nothing in the path
+comes from a participant, so no two seats ever share a file."""
 
 from __future__ import annotations
 

@@ -51,9 +51,11 @@ class Exported:
 
 
 def show_contest(slug: str) -> dict[str, Any]:
-    """The contest `slug` as `contests.services.about` tells it, with each team's hand-in and
-    where its final is. It changes nothing (the ladder worker makes the steps its dates call
-    for); a step that is due is said (`due`)."""
+    """The contest `slug` as `contests.services.about` tells it, with each team's hand-in,
+    where its final is and its workers' work (`work`: the shares and what waits, since when).
+    It changes nothing (the ladder worker makes the steps its dates call for); a step that is
+    due is said (`due`)."""
+    from tournaments.server.ladder.backlog import backlog
     from tournaments.server.ladder.finalstate import final_status
     from tournaments.server.ladder.handins import handins_json
 
@@ -65,6 +67,7 @@ def show_contest(slug: str) -> dict[str, Any]:
         "describe": final_status(contest).describe()
     }
     shown["due"] = _due_step(contest)
+    shown["work"] = backlog(contest)
     return shown
 
 

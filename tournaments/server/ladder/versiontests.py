@@ -1,5 +1,6 @@
 """Version tests: did v3 help over v2? A sequential test (`tournaments.sprt`) of NEW against
-BASE in duplicate pairs, played unrated in the ladder's spare capacity.
+BASE in duplicate pairs, played unrated by the ladder worker as one kind of its work, by the
+contest's share of slot time (`ladder.shares`).
 
 Every version that passes validation is tested against its predecessor (the newest earlier
 version of its participant that passed); a participant may ask for a test of its version
@@ -8,8 +9,8 @@ games are those of `bot compare` (`tournaments.compare`): one deal played twice 
 BASE exchanging seats (3-4 players: the other seats hold other participants' active versions,
 the same in both games), scored NEW against BASE, read pair by pair in the order scheduled.
 
-The worker asks for a test game (`next_game`) only when no ranked game can start: tests never
-take a slot from the ladder. A contest spends at most `version_test_games` games on tests in
+The worker asks for a test game (`next_game`) when tests are owed slot time by their share, or
+when no ranked game can start. A contest spends at most `version_test_games` games on tests in
 all; a test stops at its verdict or at its `max_games`. A game that failed for the
 infrastructure leaves its pair out of the count (the pair's deal is not seen whole).
 """
@@ -80,7 +81,7 @@ def summary(test: VersionTest, result: CompareResult, running: bool) -> str:
     new = name or f"v{test.new.number}"
     base = test.base.label if name else f"v{test.base.number}"
     if not result.pairs:
-        return f"{new} vs {base}: waiting for the ladder's spare capacity, 0 games"
+        return f"{new} vs {base}: waiting for its first games, 0 games"
     low, high = result.elo_ci
     return (
         f"{new} vs {base}: {word}, {where}, {result.elo:+.0f} Elo +- {(high - low) / 2:.0f}, "
@@ -184,15 +185,30 @@ def stop(test: VersionTest) -> bool:
     return True
 
 
+def _budget_left(contest: Contest) -> bool:
+    """Whether the contest's games for version tests allow one more pair."""
+    used = Game.objects.filter(contest=contest, kind=Game.TEST).count()
+    return used + 2 <= contest.version_test_games
+
+
+def has_games_to_play(contest: Contest) -> bool:
+    """Whether a test is open and the contest's budget allows it a pair (a read: the automatic
+    tests are made by `ensure_automatic`, which `next_game` calls)."""
+    return (
+        contest.version_test_games >= 2
+        and VersionTest.objects.filter(contest=contest, verdict="").exists()
+        and _budget_left(contest)
+    )
+
+
 def next_game(
     contest: Contest, seated: Collection[int], worker: str, rng: random.Random | None = None
 ) -> tuple[Game, list[Version]] | None:
     """Schedule the next duplicate pair of the test most in need of games and return its first
     game (the second is scheduled for `worker` too and played next, as a scheduled game), or
     None when no test can play now. `seated`: versions in scheduled games (not seated again).
-    Called by the ladder worker, in its pick's transaction, when no ranked game can start."""
-    used = Game.objects.filter(contest=contest, kind=Game.TEST).count()
-    if used + 2 > contest.version_test_games:
+    Called by the ladder worker, in its pick's transaction, when tests have the slot."""
+    if not _budget_left(contest):
         return None
     ensure_automatic(contest)
     open_tests = (
@@ -360,8 +376,7 @@ def _may_ask(contest: Contest, participant: Participant) -> None:
             f"{participant.name} has asked for {used} version tests in the last 24 hours, the "
             f"contest's limit is {contest.compare_quota}; ask again tomorrow"
         )
-    spent = Game.objects.filter(contest=contest, kind=Game.TEST).count()
-    if spent + 2 > contest.version_test_games:
+    if not _budget_left(contest):
         raise CompareError(
             f"{contest.label} has spent its {contest.version_test_games} games for version "
             "tests: ask the organisers to raise it"

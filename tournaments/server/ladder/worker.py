@@ -1,4 +1,9 @@
-"""The ladder worker: validates new versions and plays ranked games, around the clock.
+"""The ladder worker: validates new versions and plays the contest's games, around the clock.
+
+Its `concurrency` slots are shared among the kinds of work by the contest's shares of slot time
+(`ladder.shares`, what waits: `ladder.backlog`): ranked games, challenges, version tests' games
+and game analyses. While several kinds wait each gets its share, so a saturated ladder starves
+none; a slot no kind with a share can use goes to any kind that can start (work-conserving).
 
 Games are played through the tournament's referee bridge (`tournaments.arena.arena_player`:
 one referee `Arena` that keeps each version's bot process warm between games), `concurrency`
@@ -6,6 +11,11 @@ at a time. Every database call runs on one thread of its own (Django's ORM is sy
 writer also keeps SQLite's lock short), the games on the event loop, each validation (a whole
 `bot check` run, bounded in time: `validation.bounds`) on a thread beside them so it never
 holds up the ladder; `validations` of them at once (VALIDATIONS), one per participant.
+
+The contest's game settings (ruleset, options, time, isolation, build timeout) are read at every
+pick: when they change, no new game starts, the games in flight end as they began, and the
+referee is started again with the new settings for the next game (its row says what it was
+played with, as every game's does).
 
 The contest's dates are kept here too (`lifecycle.advance` once a second: it opens, freezes at
 its deadline, closes at `closes` once the final is done), and once it is frozen and every
@@ -42,6 +52,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
+from django.db.models import Q
 from rich.console import Console
 
 from tournaments.arena import GameSettings, arena_player, process_cap
@@ -53,6 +64,7 @@ from tournaments.server.contests.lifecycle import LifecycleError
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import (
     analyses,
+    backlog,
     coordination,
     final,
     lifecycle,
@@ -62,6 +74,7 @@ from tournaments.server.ladder import (
 )
 from tournaments.server.ladder.matchmaking import Candidate, pick_game
 from tournaments.server.ladder.models import Game, Seat
+from tournaments.server.ladder.shares import ANALYSIS, CHALLENGE, RANKED, TEST, SlotShares
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions import validation
 from tournaments.server.submissions.models import Version
@@ -79,25 +92,61 @@ class WorkerStats:
     errors: list[str] = field(default_factory=list)
     finals: int = 0  # final tournaments this worker started or resumed and saw to their end
     recorded_elsewhere: int = 0  # games it played that were recorded (or cancelled) meanwhile
+    analysed: int = 0  # game analyses made
 
 
 @dataclass
 class _Work:
     """What the worker has under way: the games in flight (each with what it plays), the
-    validations running, and the specs of the versions seated so far (by entry name)."""
+    analyses made, the validations running, and the specs of the versions seated so far (by
+    entry name)."""
 
     games: dict[asyncio.Task[Any], _Next] = field(default_factory=dict)
+    analyses: dict[asyncio.Task[Any], _Job] = field(default_factory=dict)
     validating: set[asyncio.Task[Any]] = field(default_factory=set)
     specs: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
 class _Next:
+    """A game to play, and what its slot was charged (`SlotShares.started`)."""
+
     game_id: int
     seats: tuple[str, ...]
     seed: int
     specs: dict[str, str]
     versions: tuple[int, ...]
+    kind: str = RANKED
+    charged: float = 0.0
+    began: float = field(default_factory=time.monotonic)
+
+
+KIND_OF_GAME = {Game.LADDER: RANKED, Game.CHALLENGE: CHALLENGE, Game.TEST: TEST}
+
+
+@dataclass
+class _Job:
+    """An analysis claimed: (its id, the game's record, the budget), and its slot's charge."""
+
+    claimed: tuple[int, dict[str, Any], int]
+    kind: str = ANALYSIS
+    charged: float = 0.0
+    began: float = field(default_factory=time.monotonic)
+
+
+def game_settings(contest: Contest, isolation: str | None = None) -> GameSettings:
+    """What the contest's games are played with now (`isolation`: the worker's own choice,
+    else the contest's)."""
+    return GameSettings(
+        ruleset=contest.ruleset,
+        time_per_move=contest.time_per_move,
+        isolation=isolation or contest.isolation or None,
+        options=contest.options(),
+        build_timeout=float(contest.build_timeout),
+        # A participant's bot is not told whom it plays: no collusion or grudges by name, and
+        # no list of a hidden contest's teams.
+        anonymous=True,
+    )
 
 
 def _next_of(game: Game, versions: Sequence[Version] | None = None) -> _Next:
@@ -158,7 +207,12 @@ class LadderWorker:
         # its games are taken (it may have just started).
         self._live: set[str] = set()
         self._final: asyncio.Task[Any] | None = None
-        self._analyses = analyses.IdleAnalyses()  # in the ladder's spare capacity
+        self.shares = SlotShares()  # the contest's shares, read at every pick
+        self._analyses = analyses.AnalysisProcesses(self.concurrency)
+        # The settings the referee plays with now, and whether the contest's have changed since
+        # (then no game starts until the games in flight end and the referee starts anew).
+        self._settings: GameSettings | None = None
+        self._changed = False
         self._final_check = 0.0  # monotonic time of the next look at the contest's final
 
     @property
@@ -195,23 +249,43 @@ class LadderWorker:
         return self._live
 
     def _keep_dates(self) -> None:
-        lifecycle.advance(Contest.objects.get(pk=self.contest_id), by=self.by)
+        contest = Contest.objects.get(pk=self.contest_id)
+        lifecycle.advance(contest, by=self.by)
+        self._see_settings(contest)
+
+    def _see_settings(self, contest: Contest) -> bool:
+        """Whether the referee plays with the contest's settings; if not, say so once."""
+        if self._settings is None or game_settings(contest, self.isolation) == self._settings:
+            return True
+        if not self._changed:
+            self._changed = True
+            log.info(
+                "%s's game settings changed (now %s, %s s a move): the games in flight end as "
+                "they began, the next start with the new settings",
+                contest.label,
+                contest.ruleset,
+                contest.time_per_move,
+            )
+        return False
 
     def _resume(self) -> int:
         self._beat()
         return len(results.unfinished())
 
-    def _pick(self, busy: frozenset[int], flying: frozenset[int]) -> _Next | None:
+    def _pick(self, busy: frozenset[int], flying: frozenset[int]) -> _Next | _Job | None:
         live = self._live
         with transaction.atomic():
             # One worker at a time picks for a contest: the contest's row is locked (PostgreSQL;
             # SQLite's transactions take the database's write lock as they begin), and read
-            # under that lock, so a freeze or a pause made meanwhile is seen.
+            # under that lock, so a freeze, a pause or new settings made meanwhile are seen.
             contest = Contest.objects.select_for_update().get(pk=self.contest_id)
+            self.shares.set_shares(contest.shares())
+            current = self._see_settings(contest)
             # A scheduled game not in flight here and whose worker is gone (a stopped worker's,
-            # an infrastructure failure's, one an organiser requeued, a challenge asked for) is
-            # played (again) first, same deal; taking it is a conditional update.
-            # (Another live worker's scheduled games are being played there.)
+            # an infrastructure failure's, one an organiser requeued) is played (again) first,
+            # same deal; taking it is a conditional update. A challenge no worker has taken yet
+            # waits for its kind's turn. (Another live worker's scheduled games are being
+            # played there.)
             scheduled = Game.objects.filter(status=Game.SCHEDULED, contest_id=self.contest_id)
             orphans = list(
                 scheduled.exclude(pk__in=flying)
@@ -235,27 +309,68 @@ class LadderWorker:
                 by_game.setdefault(game_id, set()).add(version_id)
                 if worker in live and worker != self.name:
                     playing.add(version_id)
+            challenge = None
             for orphan in orphans:
                 its_versions = by_game.get(orphan.pk, set())
                 if its_versions & playing:
                     playing |= its_versions
                     waiting |= its_versions
-                    continue
-                if Game.objects.filter(
-                    pk=orphan.pk, status=Game.SCHEDULED, worker=orphan.worker
-                ).update(worker=self.name):
-                    return _next_of(orphan)
-            if contest.paused or contest.state != Contest.OPEN:
-                return None
-            chosen, versions = self._match(contest, by_game, waiting)
-            if chosen is None:
-                # A slot that would idle plays a version test (v2 vs v1, unrated) instead.
-                taken = set(busy).union(playing, *by_game.values())
-                spare = versiontests.next_game(contest, taken, self.name, self.rng)
-                return None if spare is None else _next_of(*spare)
-            seated = [versions[c.version] for c in chosen]
-            game = results.schedule(contest, seated, worker=self.name)
-            return _next_of(game, seated)
+                elif not orphan.worker and orphan.kind == Game.CHALLENGE:
+                    challenge = challenge or orphan
+                elif current and self._take(orphan, contest):
+                    # Charged to its kind's share (a test pair's second game, say).
+                    resumed = _next_of(orphan)
+                    resumed.kind = KIND_OF_GAME[orphan.kind]
+                    resumed.charged = self.shares.started(resumed.kind)
+                    return resumed
+            kinds = self._kinds_waiting(contest) if current else {ANALYSIS}
+            for kind in self.shares.order(kinds):
+                picked: _Next | _Job | None
+                if kind == ANALYSIS:
+                    job = analyses.claim_next(self.name, contest.pk)
+                    picked = None if job is None else _Job(job)
+                elif kind == CHALLENGE:
+                    taken = challenge is not None and self._take(challenge, contest)
+                    picked = _next_of(challenge) if taken and challenge else None
+                elif kind == TEST:
+                    seated = set(busy).union(playing, *by_game.values())
+                    spare = versiontests.next_game(contest, seated, self.name, self.rng)
+                    picked = None if spare is None else _next_of(*spare)
+                else:
+                    picked = self._ranked(contest, by_game, waiting)
+                if picked is not None:
+                    picked.kind, picked.charged = kind, self.shares.started(kind)
+                    return picked
+            return None
+
+    def _kinds_waiting(self, contest: Contest) -> set[str]:
+        if contest.state == Contest.OPEN and contest.version_test_games >= 2:
+            versiontests.ensure_automatic(contest)  # a version that passed gets its test
+        return backlog.kinds_waiting(contest)
+
+    def _take(self, game: Game, contest: Contest) -> bool:
+        """Take a scheduled game for this worker (a conditional update: another worker may
+        take it first); it is stamped with the settings it will be played with, the
+        contest's now."""
+        return bool(
+            Game.objects.filter(pk=game.pk, status=Game.SCHEDULED, worker=game.worker).update(
+                worker=self.name,
+                ruleset=contest.ruleset,
+                time_per_move=contest.time_per_move,
+                options=contest.options(),
+            )
+        )
+
+    def _ranked(
+        self, contest: Contest, by_game: dict[int, set[int]], waiting: set[int]
+    ) -> _Next | None:
+        """The next ranked game, scheduled here; None when no pairing can start now."""
+        chosen, versions = self._match(contest, by_game, waiting)
+        if chosen is None:
+            return None
+        seated = [versions[c.version] for c in chosen]
+        game = results.schedule(contest, seated, worker=self.name)
+        return _next_of(game, seated)
 
     def _match(
         self, contest: Contest, by_game: dict[int, set[int]], waiting: set[int]
@@ -387,27 +502,24 @@ class LadderWorker:
                 loop.add_signal_handler(sig, self.stop)
         contest = await self._db_call(Contest.named, self.contest_slug)
         self._contest_id = contest.pk
-        # The contest's settings as the worker starts (a change takes effect at its restart).
-        game_settings = GameSettings(
-            ruleset=contest.ruleset,
-            time_per_move=contest.time_per_move,
-            isolation=self.isolation or contest.isolation or None,
-            options=contest.options(),
-            build_timeout=float(contest.build_timeout),
-            # A participant's bot is not told whom it plays: no collusion or grudges by name,
-            # and no list of a hidden contest's teams.
-            anonymous=True,
-        )
         left = await self._db_call(self._resume)
         if left:
             log.info("resuming: %d games a stopped worker left unfinished are played again", left)
         self.log_dir.mkdir(parents=True, exist_ok=True)
         work = _Work()
-        cap = process_cap(32, contest.players, self.concurrency)
         try:
-            async with self._player(game_settings, cap, contest.players, work.specs) as play:
-                while not self._stopping.is_set() and not await self._turn(play, work):
-                    pass
+            done = False
+            while not done and not self._stopping.is_set():
+                # The referee plays with the contest's settings of now; when they change, the
+                # games in flight end and it starts again with the new ones.
+                contest = await self._db_call(Contest.objects.get, Q(pk=self.contest_id))
+                self._settings, self._changed = game_settings(contest, self.isolation), False
+                cap = process_cap(32, contest.players, self.concurrency)
+                async with self._player(self._settings, cap, contest.players, work.specs) as play:
+                    while not self._stopping.is_set() and not (self._changed and not work.games):
+                        done = await self._turn(play, work)
+                        if done:
+                            break
         finally:
             await self._wind_down(work)
         return self.stats
@@ -423,19 +535,24 @@ class LadderWorker:
             work.validating.add(started)
         nothing_to_validate = not work.validating
         in_flight = work.games
-        while len(in_flight) < self.concurrency and not self._enough(in_flight):
+        while len(in_flight) + len(work.analyses) < self.concurrency and not self._enough(
+            in_flight
+        ):
             busy = frozenset(v for n in in_flight.values() for v in n.versions)
             flying = frozenset(n.game_id for n in in_flight.values())
             nxt = await self._db_call(self._pick, busy, flying)
             if nxt is None:
                 break
+            if isinstance(nxt, _Job):
+                work.analyses[asyncio.ensure_future(analyses.make(self._analyses, nxt.claimed))] = (
+                    nxt
+                )
+                continue
             work.specs.update(nxt.specs)
             sched = ScheduledGame(nxt.game_id, str(nxt.game_id), nxt.seats, nxt.seed, 0, 0, 0)
             in_flight[asyncio.ensure_future(play(sched))] = nxt
-        if len(in_flight) < self.concurrency:  # a free slot: a requested game analysis
-            self._analyses.start(self._db_call, self.name)
         assert self._stopping is not None
-        waiting: set[asyncio.Future[Any]] = set(in_flight) | work.validating
+        waiting: set[asyncio.Future[Any]] = set(in_flight) | set(work.analyses) | work.validating
         stop = asyncio.ensure_future(self._stopping.wait())
         done, _ = await asyncio.wait(
             waiting | {stop}, timeout=self.poll, return_when=asyncio.FIRST_COMPLETED
@@ -446,15 +563,26 @@ class LadderWorker:
             self._validation_done(task)
         for task in [t for t in done if t in in_flight]:
             await self._finish(in_flight.pop(task), task)
+        for task in [t for t in done if t in work.analyses]:
+            await self._analysed(work.analyses.pop(task), task)
         # With max_games (tests, benchmarks): stop once they are played, no upload is waiting
-        # for validation and no final is being played.
+        # for validation, no analysis is being made and no final is being played.
         return (
             self.max_games is not None
             and self.stats.played >= self.max_games
             and not in_flight
+            and not work.analyses
             and nothing_to_validate
             and (self._final is None or self._final.done())
         )
+
+    async def _analysed(self, job: _Job, task: asyncio.Task[Any]) -> None:
+        self.shares.finished(job.kind, time.monotonic() - job.began, job.charged)
+        if task.cancelled():
+            return
+        pk, block, error = task.result()
+        await self._db_call(analyses.finish, pk, block, error)
+        self.stats.analysed += 1
 
     async def _wind_down(self, work: _Work) -> None:
         """Stop the final, the games and the validations; leave the workers' list."""
@@ -464,6 +592,10 @@ class LadderWorker:
                 await self._final
         for task in work.games:
             task.cancel()  # still `scheduled` in the database: the next worker replays it
+        for task, job in work.analyses.items():
+            task.cancel()
+            with contextlib.suppress(Exception):  # queued again for the next worker
+                await self._db_call(analyses.release, job.claimed[0], self.name)
         self._analyses.close()
         # A validation thread cannot be cancelled: told to stop, it ends its bots and builds
         # and its version waits again (a killed worker's: `requeue_interrupted`).
@@ -499,7 +631,7 @@ class LadderWorker:
         from tournaments.cluster import cluster_player
 
         async with cluster_player(
-            [], game_settings, self.cluster, players, entry_of=entry_of
+            [], game_settings, self.cluster, players, entry_of=entry_of, seat_logs=logs.seat_logs
         ) as remote:
             self.concurrency = max(self.concurrency, remote.concurrency)
             log.info("ladder games on the cluster: %s", remote.describe())
@@ -536,6 +668,7 @@ class LadderWorker:
 
     async def _finish(self, nxt: _Next, task: asyncio.Task[Any]) -> None:
         began = time.monotonic()
+        self.shares.finished(nxt.kind, began - nxt.began, nxt.charged)
         if task.cancelled():
             return
         exc = task.exception()
