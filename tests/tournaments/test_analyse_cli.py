@@ -1,5 +1,6 @@
 """`azul-arena replay analyse` and `bench analyse`: the table, `--json`'s stable keys, the
 annotated record (`-o`) that `replay verify` still accepts, `--seat`, `--workers`, clear errors;
+a 3-player game analysed whole; a decision the engine fails on marked in every output, exit 3;
 and on a real game, greedy's play scores the lower accuracy against mcts."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -26,8 +28,18 @@ MOVE_KEYS = {
     "loss",
     "label",
     "exact",
+    "not_valued",
 }
-SUMMARY_KEYS = {"seat", "decisions", "mean_loss", "inaccuracy", "mistake", "blunder", "accuracy"}
+SUMMARY_KEYS = {
+    "seat",
+    "decisions",
+    "mean_loss",
+    "inaccuracy",
+    "mistake",
+    "blunder",
+    "accuracy",
+    "not_valued",
+}
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +96,47 @@ def test_bad_arguments_say_what_to_do(game_file: Path, tmp_path: Path) -> None:
     illegal = analyse(str(bad))
     assert illegal.exit_code == 1 and "Traceback" not in illegal.output
     assert "cannot analyse this game" in illegal.output and "9Y1" in illegal.output
+    assert "does not replay" in illegal.output
+
+
+def test_a_3_player_game_the_record_replays_is_analysed_whole(tmp_path: Path) -> None:
+    from tests.tournaments.test_analysis import greedy_record
+
+    path = tmp_path / "three.json"
+    path.write_text(json.dumps(greedy_record("azul", 3, 9)))
+    result = analyse(str(path), "--json")
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.output)
+    assert body["moves"] and all(m["not_valued"] is None for m in body["moves"])
+    assert [s["not_valued"] for s in body["summary"]] == [0, 0, 0]
+
+
+def test_a_decision_not_valued_is_marked_everywhere_and_exits_3(
+    game_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tournaments.analysis.game as game_module
+    from tournaments.analysis.engine import decision_seed, value_moves
+
+    def value_or_fail(state: Any, budget: int, seed: int, include: tuple[Any, ...] = ()) -> Any:
+        if seed == decision_seed(0, 5):
+            raise RuntimeError("out of luck")
+        return value_moves(state, budget, seed, include)
+
+    monkeypatch.setattr(game_module, "value_moves", value_or_fail)
+    out = tmp_path / "annotated.json"
+    table = analyse(str(game_file), "-o", str(out))
+    assert table.exit_code == 3, table.output
+    assert "not valued" in table.output and "RuntimeError: out of luck" in table.output
+    assert "1 decision(s) not valued" in table.output and "accuracy" in table.output
+    marked = [m for m in load_record(out)["analysis"]["moves"] if m["not_valued"]]
+    assert [(m["ply"], m["not_valued"], m["loss"]) for m in marked] == [
+        (5, "RuntimeError: out of luck", None)
+    ]
+    assert runner.invoke(app, ["replay", "verify", str(out)]).exit_code == 0
+    body = analyse(str(game_file), "--json")
+    assert body.exit_code == 3
+    moves = json.loads(body.stdout.splitlines()[0])["moves"]
+    assert [m["ply"] for m in moves if m["not_valued"]] == [5]
 
 
 def test_bench_analyse_prints_its_figures_as_json() -> None:

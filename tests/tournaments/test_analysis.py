@@ -1,6 +1,7 @@
 """Game analysis (tournaments/analysis): the engine's values against an exhaustive search written
 here, a deliberate blunder found where it was played and nowhere else, labels stable for a seed,
-and the annotated record still a record."""
+the annotated record still a record, whole games of 3 and 4 players valued to the last decision,
+and a decision the engine fails on reported in its place."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from referee.engine import Game, new_game, verify
 from tournaments.analysis.batch import analyse_record
 from tournaments.analysis.engine import decision_seed, value_moves
 from tournaments.analysis.exact import margins
-from tournaments.analysis.game import annotate, label_of
+from tournaments.analysis.game import annotate, decisions_to_analyse, label_of
 
 BUDGET = 40  # playouts a decision: the tests check the bookkeeping, not the engine's strength
 
@@ -142,3 +143,81 @@ def test_every_family_and_table_size_is_analysed(ruleset: str, players: int) -> 
     assert len(analysis["summary"]) == players
     for m in analysis["moves"]:
         assert m["value_best"] >= m["value_played"] and m["loss"] >= 0
+
+
+def greedy_record(ruleset: str, players: int, seed: int) -> dict[str, Any]:
+    """The record of a whole game between greedy bots (quick, and deterministic for the seed)."""
+    from bots.greedy_bot import GreedyBot
+    from sdk.local import play_local
+
+    bots = [GreedyBot(seed=k) for k in range(players)]
+    return play_local(bots, ruleset=ruleset, seed=seed, time_per_move=30).record
+
+
+# azul with 3 and 4 players, seed 9: replayed from the record, a search line that ended round 3
+# otherwise than the game could not take round 4's recorded deal from its own lid, and the whole
+# analysis failed. Summer Pavilion: the same question, its family's own chance.
+@pytest.mark.parametrize(
+    ("ruleset", "players", "seed"),
+    [("azul", 3, 9), ("azul", 4, 9), ("pavilion", 3, 9), ("pavilion-mono", 4, 9)],
+)
+def test_every_decision_of_a_whole_3_or_4_player_game_is_valued(
+    ruleset: str, players: int, seed: int
+) -> None:
+    record = greedy_record(ruleset, players, seed)
+    analysis = analyse_record(record, budget=BUDGET, seed=0)
+    moves = analysis["moves"]
+    assert [m["ply"] for m in moves] == [ply for ply, _s, _m in decisions_to_analyse(record)]
+    assert [m for m in moves if m["not_valued"] is not None] == []
+    assert all(m["value_best"] >= m["value_played"] and m["loss"] >= 0 for m in moves)
+    assert [s["not_valued"] for s in analysis["summary"]] == [0] * players
+    assert sum(s["decisions"] for s in analysis["summary"]) == len(moves)
+    assert verify(annotate(record, analysis)).ok
+
+
+def test_the_deal_after_the_horizon_changes_no_value() -> None:
+    """`public_position` deals past the round's end from a bag order of its own (seed 0): the
+    values are read at the round's end, so another order gives the same values."""
+    record = greedy_record("azul", 3, 9)
+    decisions = [d for d in decisions_to_analyse(record) if 28 <= d[0] < 42]  # round 3, whole
+    exact = 0
+    for ply, state, move in decisions:
+        other = state.from_state(state.to_state(), 12345)
+        first = value_moves(state, BUDGET, decision_seed(0, ply), (move,))
+        again = value_moves(other, BUDGET, decision_seed(0, ply), (move,))
+        assert first == again, ply
+        exact += first.exact
+    assert 0 < exact < len(decisions)  # both engines, the exact search and the tree
+
+
+def test_a_decision_the_engine_fails_on_is_reported_and_the_rest_stand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import tournaments.analysis.game as game_module
+
+    record = greedy_record("azul-mini", 2, 3)
+    whole = analyse_record(record, budget=BUDGET, seed=0)
+    failing = whole["moves"][4]
+
+    def value_or_fail(state: Any, budget: int, seed: int, include: tuple[Any, ...] = ()) -> Any:
+        if seed == decision_seed(0, failing["ply"]):
+            raise RuntimeError("out of luck")
+        return value_moves(state, budget, seed, include)
+
+    monkeypatch.setattr(game_module, "value_moves", value_or_fail)
+    analysis = analyse_record(record, budget=BUDGET, seed=0)
+    assert analysis["moves"][4] == {
+        **failing,
+        "best": None,
+        "value_played": None,
+        "value_best": None,
+        "loss": None,
+        "label": None,
+        "exact": False,
+        "not_valued": "RuntimeError: out of luck",
+    }
+    assert analysis["moves"][:4] + analysis["moves"][5:] == whole["moves"][:4] + whole["moves"][5:]
+    seat = failing["seat"]
+    assert analysis["summary"][seat]["not_valued"] == 1
+    assert analysis["summary"][seat]["decisions"] == whole["summary"][seat]["decisions"] - 1
+    assert analysis["summary"][1 - seat] == whole["summary"][1 - seat]

@@ -24,6 +24,7 @@ from tournaments.analysis.game import (
     analyse_position,
     analysis_block,
     decisions_to_analyse,
+    public_position,
 )
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def _decide(record: dict[str, Any], ply: int, budget: int, seed: int) -> Decisio
     """One decision, in a worker: the position after `ply` moves of `record` and its move."""
     game = Game.from_record(record, upto=ply)
     texts = [m for rnd in record["rounds"] for m in rnd.get("moves", [])]
-    return analyse_position(game, game.parse_move(texts[ply]), ply, budget, seed)
+    return analyse_position(public_position(game), game.parse_move(texts[ply]), ply, budget, seed)
 
 
 def analyse_games(

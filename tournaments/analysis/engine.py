@@ -8,6 +8,9 @@ floor) plus the end-of-game bonuses in progress, projected by how near each is t
 many rounds are left (`bots.expert.values.leaf_values`), minus the same for the best other seat.
 When the round ends the game, the projection is the final scores with their bonuses, exactly.
 A round is the horizon because the next deal is chance: within a classic round there is none.
+The positions given here are the public ones (`game.public_position`), without the record's later
+deals: a line that ends the round deals from its own bag and lid, past the horizon (no value
+changes with that deal).
 
 How it is estimated:
 - **exact** (classic, at most `EXACT_TILES` tiles left on the table, the rest of the round within

@@ -9,7 +9,13 @@ above that noise; a blunder is a round's typical winning margin thrown away in o
 
 A seat's **accuracy** is the mean over its decisions of 100 * exp(-loss / ACCURACY_SCALE): 100
 for the engine's move every time, about 37 for a decision that lost `ACCURACY_SCALE` points.
-A decision with one legal move is no decision: it is left out.
+A decision with one legal move is no decision: it is left out. A decision the engine cannot
+value (an error in its search) is kept, marked `not_valued` with the reason, and left out of the
+summary's mean loss and accuracy: one such position costs its own values, not the game's.
+
+The positions valued are the ones the seats saw (`public_position`): the record's later deals are
+not part of them, so a line of the search that ends the round otherwise than the game did deals
+from its own bag and lid.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from typing import Any, Final
 from referee.engine import Game
 from tournaments.analysis.engine import ENGINE_NAME, decision_seed, value_moves
 
-ANALYSIS_FORMAT: Final = "azul-arena/analysis/1"
+ANALYSIS_FORMAT: Final = "azul-arena/analysis/2"  # 2: not_valued
 INACCURACY: Final = 2.0
 MISTAKE: Final = 5.0
 BLUNDER: Final = 10.0
@@ -37,12 +43,13 @@ class Decision:
     ply: int  # 0-based: the move's index in the game
     seat: int
     played: str
-    best: str
-    value_played: float
-    value_best: float
-    loss: float
+    best: str | None  # None, and the values too, where `not_valued`
+    value_played: float | None
+    value_best: float | None
+    loss: float | None
     label: str | None
     exact: bool
+    not_valued: str | None = None  # why the engine could not value this decision
 
 
 def label_of(loss: float) -> str | None:
@@ -56,24 +63,39 @@ def label_of(loss: float) -> str | None:
     return None
 
 
+def public_position(game: Any) -> Any:
+    """`game` as its seat to move saw it: rebuilt from its public state, without the record's
+    later deals. A game replayed from a record deals the recorded tiles at each round's start,
+    whatever the lid holds; a search line that ends the round otherwise (other tiles to the lid)
+    cannot take them, and the engine refuses it. Rebuilt, each line deals from its own bag and
+    lid. That deal is past the horizon (engine.py: a value is read at the round's end, which the
+    deal does not change), so the fixed seed of the bag order changes no value."""
+    return game.from_state(game.to_state(), 0)
+
+
 def positions(record: dict[str, Any]) -> list[tuple[Any, Any]]:
-    """(position before the move, the move) for every move of `record` (RecordError if it does
-    not replay)."""
+    """(position before the move, as `public_position`, the move) for every move of `record`
+    (RecordError if it does not replay)."""
     game = Game.from_record(record, upto=0)
     full = Game.from_record(record)  # checks the whole record first: a clear error, nothing lost
     texts = [m for rnd in record["rounds"] for m in rnd.get("moves", [])]
     out = []
     for text in texts:
         move = game.parse_move(text)
-        out.append((game.copy(), move))
+        out.append((public_position(game), move))
         game.push(move)
     assert game.scores == full.scores
     return out
 
 
 def analyse_position(state: Any, move: Any, ply: int, budget: int, seed: int) -> Decision:
-    """One decision: the engine's values of the played move and of the best one."""
-    found = value_moves(state, budget, decision_seed(seed, ply), include=(move,))
+    """One decision: the engine's values of the played move and of the best one; where the
+    engine fails, a decision marked `not_valued` with the reason (the error's type and text)."""
+    try:
+        found = value_moves(state, budget, decision_seed(seed, ply), include=(move,))
+    except Exception as exc:  # any failure, bug or refusal: reported in its decision, not fatal
+        reason = f"{type(exc).__name__}: {exc}"
+        return Decision(ply, state.turn, str(move), None, None, None, None, None, False, reason)
     played, best = str(move), found.best
     value_played, value_best = found.value(played), found.value(best)
     loss = round(value_best - value_played, 2)
@@ -121,11 +143,12 @@ def analysis_block(
 
 
 def summary(decisions: list[Decision], players: int) -> list[dict[str, Any]]:
-    """Per seat: decisions analysed, mean loss, the count of each label, accuracy (0-100)."""
+    """Per seat: decisions valued, mean loss, the count of each label, accuracy (0-100), and
+    the decisions the engine could not value."""
     out = []
     for seat in range(players):
         mine = [d for d in decisions if d.seat == seat]
-        losses = [d.loss for d in mine]
+        losses = [d.loss for d in mine if d.loss is not None]
         accuracy = (
             100 * sum(math.exp(-x / ACCURACY_SCALE) for x in losses) / len(losses)
             if losses
@@ -134,10 +157,11 @@ def summary(decisions: list[Decision], players: int) -> list[dict[str, Any]]:
         out.append(
             {
                 "seat": seat,
-                "decisions": len(mine),
+                "decisions": len(losses),
                 "mean_loss": round(sum(losses) / len(losses), 2) if losses else None,
                 **{label: sum(d.label == label for d in mine) for label in LABELS},
                 "accuracy": None if accuracy is None else round(accuracy, 1),
+                "not_valued": len(mine) - len(losses),
             }
         )
     return out

@@ -5,7 +5,7 @@ annotated record (`-o`) the viewer draws, or `--json`."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 import typer
 from rich.markup import escape
@@ -24,6 +24,9 @@ from tournaments.commands.common import (
 )
 from tournaments.commands.groups import replay_app
 from tournaments.commands.replay import DbOpt, read_game
+
+# Analysed, but some decisions not valued: not OK (0), yet no bad record (1) or arguments (2).
+NOT_ALL_VALUED: Final = 3
 
 # The label's colour and symbol, as chess annotates moves (the viewer uses the same).
 LABEL_STYLE = {
@@ -56,6 +59,10 @@ def print_analysis(title: str, record: dict[str, Any], analysis: dict[str, Any])
                           ("how", "left")):  # fmt: skip
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for m in analysis["moves"]:
+        if m.get("not_valued"):
+            table.add_row(str(m["ply"] + 1), escape(names[m["seat"]]), escape(m["played"]),
+                          "", "", "", "[red]not valued[/]")  # fmt: skip
+            continue
         same = m["best"] == m["played"]
         table.add_row(
             str(m["ply"] + 1),
@@ -67,21 +74,30 @@ def print_analysis(title: str, record: dict[str, Any], analysis: dict[str, Any])
             "exact" if m["exact"] else "search",
         )
     console.print(table)
+    for m in analysis["moves"]:
+        if m.get("not_valued"):
+            console.print(f"move {m['ply'] + 1} not valued: {escape(m['not_valued'])}",
+                          highlight=False, soft_wrap=True)  # fmt: skip
     summary = Table(title="summary (points: expected final score margin)", title_justify="left")
     for name in ("player", "decisions", "mean loss", "inaccuracies", "mistakes", "blunders",
                  "accuracy"):  # fmt: skip
         summary.add_column(name, justify="left" if name == "player" else "right")
+    unvalued = any(s["not_valued"] for s in analysis["summary"])
+    if unvalued:
+        summary.add_column("not valued", justify="right")
     for s in analysis["summary"]:
-        if not s["decisions"]:
+        if not s["decisions"] and not s["not_valued"]:
             continue
+        valued = s["decisions"] > 0
         summary.add_row(
             escape(names[s["seat"]]),
             str(s["decisions"]),
-            f"{s['mean_loss']:.2f}",
+            f"{s['mean_loss']:.2f}" if valued else "",
             str(s["inaccuracy"]),
             str(s["mistake"]),
             str(s["blunder"]),
-            f"{s['accuracy']:.1f}",
+            f"{s['accuracy']:.1f}" if valued else "",
+            *([str(s["not_valued"])] if unvalued else []),
         )
     console.print(summary)
 
@@ -205,6 +221,8 @@ def analyse_cmd(
     played move lost (expected final score margin, best minus played), and a label:
     inaccuracy (?!), mistake (?), blunder (??). Near a round's end the rest of the round is
     searched in full ("exact"). Each seat's accuracy (100: the engine's move every time).
+    Every ruleset, 2-4 players. A decision the engine fails to value is marked "not valued"
+    with the reason (the table, --json, -o) and the rest of the analysis stands.
 
     Example: [bold]azul-arena replay analyse game.json --seat 1 -o game.analysed.json[/]
 
@@ -217,8 +235,9 @@ def analyse_cmd(
     A term's games on the class's Dask cluster: [bold]azul-arena replay analyse games/*.json
     -o analysed/ --cluster tls://head:8786 --cluster-security certs/[/]
 
-    Exit codes: 0 analysed, 1 a record that does not replay, 2 bad arguments (or a cluster
-    that cannot be used, as for `tournament run`).
+    Exit codes: 0 every decision valued, 1 a record that does not replay (nothing analysed),
+    2 bad arguments (or a cluster that cannot be used, as for `tournament run`), 3 analysed
+    but some decisions not valued.
     """
     from referee.engine import EngineError, RecordError
     from tournaments.analysis.batch import analyse_games
@@ -248,7 +267,8 @@ def analyse_cmd(
     except ClusterError as exc:  # nothing analysed: as `tournament run` says it
         fail(str(exc))
     except (RecordError, EngineError, NotImplementedError, ValueError) as exc:
-        fail(f"cannot analyse this game: {exc}", Exit.FAILED)
+        # A decision's own failure is in its block (not_valued): this is the record's.
+        fail(f"cannot analyse this game: its record does not replay: {exc}", Exit.FAILED)
     if output is not None:
         _write(output, games, blocks)
     if save and db is not None and game:
@@ -258,3 +278,11 @@ def analyse_cmd(
             print_json({"game": name, **block})
         else:
             print_analysis(name, record, block)
+    unvalued = sum(s["not_valued"] for block in blocks for s in block["summary"])
+    if unvalued:
+        err_console.print(
+            f"{unvalued} decision(s) not valued (marked so, with the reason): the others stand",
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(NOT_ALL_VALUED)
