@@ -476,6 +476,14 @@ class Store:
             is not None
         )
 
+    def hosts(self) -> dict[str, int]:
+        """The machines that played the games done so far: host name -> games."""
+        rows = self.conn.execute(
+            "SELECT host, COUNT(*) AS n FROM games WHERE status = 'done' AND host IS NOT NULL "
+            "GROUP BY host ORDER BY host"
+        ).fetchall()
+        return {str(row["host"]): int(row["n"]) for row in rows}
+
     def counts(self) -> tuple[int, int]:
         """(games done, games in the schedule)."""
         row = self.conn.execute(

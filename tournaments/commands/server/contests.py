@@ -15,7 +15,9 @@ from tournaments.commands.common import (
     OPTION_HELP,
     WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
+    ClusterSecurity,
     Exit,
+    cluster_options,
     console,
     err_console,
     fail,
@@ -310,20 +312,43 @@ def contest_final(
             "cannot see it: stop it first, or two processes play the final)",
         ),
     ] = False,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            metavar="tls://HOST:8786",
+            help="play its games on this Dask scheduler's workers (docs/cluster.md)",
+        ),
+    ] = None,
+    cluster_security: ClusterSecurity = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", min=1, metavar="N", help="play its games on N local worker processes"
+        ),
+    ] = None,
 ) -> None:
     """Play the final tournament of a frozen contest: the versions handed in and the staff bots,
     fresh ratings (a round-robin on a small field, adaptive pairing on a large one). Run it
     again to resume it. A ladder worker starts it by itself once the contest is frozen and
     every extension has passed; this command is for doing it by hand (or resuming it).
 
-    Example: [bold]azul-arena server contest final comp-2026 --concurrency 4[/]
+    Example: [bold]azul-arena server contest final comp-2026 --concurrency 4[/], on a
+    cluster: [bold]... --cluster tls://head:8786 --cluster-security certs/client[/]
     """
+    if cluster is not None and workers is not None:
+        fail("give --cluster (a running Dask scheduler) or --workers (a local cluster), not both")
+    options = cluster_options(cluster, workers, concurrency, cluster_security)
     setup(home)
+    from tournaments.cluster import ClusterError
     from tournaments.server.ladder.services import play_final
 
     by = by or f"organiser {getpass.getuser()} (server contest final)"
     with refusals():
-        final = play_final(slug, concurrency, by, take_over, console)
+        try:
+            final = play_final(slug, concurrency, by, take_over, console, options)
+        except ClusterError as exc:  # a cluster that cannot be used at all, in a sentence
+            fail(str(exc), Exit.FAILED)
     summary = final.summary
     if summary is None:
         console.print(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
@@ -47,6 +48,9 @@ from tournaments.store import Store
 from tournaments.terminal.live import LiveProgress
 from tournaments.terminal.running import until_signal
 from tournaments.tournament import TournamentConfig, prepare, run_tournament
+
+if TYPE_CHECKING:
+    from tournaments.cluster import ClusterOptions
 
 
 def final_entries(contest: Contest) -> list[tuple[HandIn, Entry]]:
@@ -150,9 +154,12 @@ async def play_final(
     concurrency: int = 2,
     on_progress: OnProgress = ignore,
     log_dir: Path | None = None,
+    cluster: ClusterOptions | None = None,
 ) -> RunSummary:
-    """Play (or resume) a claimed final's games; cancelled, the games not played stay pending
-    and the next claim resumes them."""
+    """Play (or resume) a claimed final's games, on this machine or on the Dask `cluster`
+    (as `tournament run --cluster`: a lost worker's games are played again elsewhere and
+    stored once); cancelled, the games not played stay pending and the next claim resumes
+    them."""
     with Store.open(claimed.path) as store:
         config, games = prepare(store, claimed.config)
         return await run_tournament(
@@ -162,6 +169,7 @@ async def play_final(
             concurrency=concurrency,
             on_progress=on_progress,
             log_dir=log_dir or claimed.path.parent / "logs",
+            cluster=cluster,
         )
 
 
@@ -172,12 +180,14 @@ def run_final(
     log_dir: Path | None = None,
     by: str = "an organiser",
     take_over: bool = True,
+    cluster: ClusterOptions | None = None,
 ) -> RunSummary:
     """Play (or resume) the final tournament from a shell (`server contest final`): progress
     lines on `console`, stopped by SIGINT or SIGTERM (`RunSummary.interrupted`)."""
     claimed = start_final(contest, by, take_over)
     progress = LiveProgress(console or Console(quiet=True), plain=True)
-    return run_loop(until_signal(play_final(claimed, concurrency, progress, log_dir)))
+    playing = play_final(claimed, concurrency, progress, log_dir, cluster)
+    return run_loop(until_signal(playing))
 
 
 def _refuse_unready(contest: Contest) -> None:

@@ -31,6 +31,7 @@ class FinalStatus:
     done: int = 0
     planned: int | None = None
     runner: str = ""
+    machines: tuple[tuple[str, int], ...] = ()  # (host, games played there), by host
 
     @property
     def finished(self) -> bool:
@@ -40,11 +41,17 @@ class FinalStatus:
         """In a sentence, for the pages and the commands."""
         if self.state == SCHEDULED:
             return "scheduled: it starts once the deadline has passed and every hand-in is decided"
+        where = self._where()
         if self.state == PLAYING:
-            return f"playing: {self.done} of {self.planned or '?'} games played"
+            return f"playing: {self.done} of {self.planned or '?'} games played{where}"
         if self.state == DONE:
-            return f"done: {self.done} games played"
+            return f"done: {self.done} games played{where}"
         return "not played (the contest was closed without a final)"
+
+    def _where(self) -> str:
+        if len(self.machines) < 2:  # one machine: the runner's own, said already
+            return ""
+        return f" on {len(self.machines)} machines"
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -52,12 +59,21 @@ class FinalStatus:
             "games_done": self.done,
             "games_planned": self.planned,
             "runner": self.runner or None,
+            "machines": dict(self.machines),
         }
 
 
-def _counts(path: Path) -> tuple[int, int | None, bool] | None:
-    """(games done, games planned, all played) from the final's database; None before its
-    tables exist."""
+@dataclass(frozen=True)
+class _Counts:
+    done: int
+    planned: int | None
+    finished: bool
+    machines: tuple[tuple[str, int], ...]
+
+
+def _counts(path: Path) -> _Counts | None:
+    """The games done and planned, whether all are played and where, from the final's
+    database; None before its tables exist."""
     if not path.exists():
         return None
     try:
@@ -67,26 +83,31 @@ def _counts(path: Path) -> tuple[int, int | None, bool] | None:
     with store:
         done, total = store.counts()
         config = store.config() or {}
+        machines = tuple(store.hosts().items())
     if config.get("schedule", "round-robin") == "round-robin":
-        return done, total, total > 0 and done == total
+        return _Counts(done, total, total > 0 and done == total, machines)
     planned = int(config.get("games") or 0)
-    return done, planned, planned > 0 and done >= planned
+    return _Counts(done, planned, planned > 0 and done >= planned, machines)
 
 
 def final_status(contest: Contest) -> FinalStatus:
     """Where the final of `contest` is."""
     counts = _counts(final_path(contest))
-    if counts is not None and counts[2]:
-        return FinalStatus(DONE, counts[0], counts[1], contest.final_runner)
+    runner = contest.final_runner
+    if counts is not None and counts.finished:
+        return FinalStatus(DONE, counts.done, counts.planned, runner, counts.machines)
     if contest.state == Contest.FINAL:
-        done, planned = (counts[0], counts[1]) if counts else (0, None)
-        return FinalStatus(PLAYING, done, planned, contest.final_runner)
+        if counts is None:
+            return FinalStatus(PLAYING, 0, None, runner)
+        return FinalStatus(PLAYING, counts.done, counts.planned, runner, counts.machines)
     if contest.state == Contest.CLOSED:
-        return FinalStatus(NONE, counts[0] if counts else 0, counts[1] if counts else None)
+        if counts is None:
+            return FinalStatus(NONE)
+        return FinalStatus(NONE, counts.done, counts.planned, machines=counts.machines)
     return FinalStatus(SCHEDULED)
 
 
 def final_done(contest: Contest) -> bool:
     """The final has been played to its end (every scheduled game recorded)."""
     counts = _counts(final_path(contest))
-    return counts is not None and counts[2]
+    return counts is not None and counts.finished

@@ -27,6 +27,7 @@ from tournaments.server.ladder.lifecycle import LifecycleError, extend, set_stat
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from tournaments.cluster import ClusterOptions
     from tournaments.runner import RunSummary
 
 
@@ -146,9 +147,10 @@ def play_final(
     by: str,
     take_over: bool = False,
     console: Console | None = None,
+    cluster: ClusterOptions | None = None,
 ) -> FinalPlayed:
-    """Play (or resume) the final tournament of the frozen contest `slug` on this machine;
-    `console` shows its progress (None: nothing is shown)."""
+    """Play (or resume) the final tournament of the frozen contest `slug` on this machine, or
+    on the Dask `cluster`; `console` shows its progress (None: nothing is shown)."""
     from tournaments.server.ladder.final import final_path, run_final
     from tournaments.server.ladder.finalstate import final_status
 
@@ -157,7 +159,9 @@ def play_final(
     if status.finished:
         return FinalPlayed(None, final_path(contest), status.done)
     try:
-        summary = run_final(contest, concurrency, console, by=by, take_over=take_over)
+        summary = run_final(
+            contest, concurrency, console, by=by, take_over=take_over, cluster=cluster
+        )
     except LifecycleError as exc:
         raise ContestError(str(exc)) from None
     return FinalPlayed(summary, final_path(contest))

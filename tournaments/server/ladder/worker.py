@@ -469,7 +469,10 @@ class LadderWorker:
                 self._final_failed(f"the final of {slug} stopped: {exc}")
                 return
             progress = LiveProgress(console, plain=True, out=out)
-            summary = await final.play_final(claimed, self.concurrency, progress)
+            # On the ladder's cluster when it has one, as its games are.
+            summary = await final.play_final(
+                claimed, self.concurrency, progress, cluster=self.cluster
+            )
             console.print(
                 f"final of {slug}: {summary.played} games played, {summary.failed} failed; "
                 f"its database: {claimed.path}",
