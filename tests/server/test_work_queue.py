@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.test import TransactionTestCase, override_settings
+from django.test import Client, TestCase, TransactionTestCase, override_settings
 
 from tests.server.helpers import RANDOM_BOT, participant, run_worker_until, zip_bytes
 from tournaments.server.contests.models import Contest
+from tournaments.server.contests.services import ContestError, GameChange
 from tournaments.server.ladder import analyses, versiontests
 from tournaments.server.ladder.backlog import backlog, describe
 from tournaments.server.ladder.models import Analysis, Game, VersionTest
-from tournaments.server.ladder.services import show_contest
+from tournaments.server.ladder.services import change_contest, show_contest
 from tournaments.server.ladder.standings import enter
 from tournaments.server.ladder.worker import LadderWorker
 from tournaments.server.submissions.intake import submit
@@ -60,6 +61,10 @@ class BusyLadderTests(TransactionTestCase):
         self.assertEqual(shown["waiting"]["test"]["count"], 1)
         self.assertIsNotNone(shown["waiting"]["analysis"]["since"])
         self.assertIn("1 analyses since", describe(shown))
+        admin = Client()
+        admin.force_login(self.organiser)
+        listed = admin.get("/admin/arena_contests/contest/").content.decode()
+        self.assertIn("1 analyses since", listed, "the admin says what waits")
         # One slot, always a ranked game to start: the analysis and the test still get turns.
         worker = LadderWorker(concurrency=1, validate=False, poll=0.05)
         test = VersionTest.objects.get(new=self.new)
@@ -100,3 +105,31 @@ class BusyLadderTests(TransactionTestCase):
             self.assertEqual(game.record["ruleset"], game.ruleset, game.pk)
         self.assertEqual({(g.ruleset, g.time_per_move) for g in after}, {("azul", 0.3)})
         self.assertIn(("azul-mini", 0.2), {(g.ruleset, g.time_per_move) for g in done})
+        # The contest's page says from which game its settings apply.
+        first = Game.objects.filter(ruleset="azul").order_by("pk")[0]
+        page = Client().get("/").content.decode()
+        self.assertIn(f'These settings apply since <a href="/games/{first.pk}/">game', page)
+
+
+class ChangeByCommandTests(TestCase):
+    def test_an_organiser_sets_shares_and_game_settings_and_a_refusal_changes_nothing(
+        self,
+    ) -> None:
+        contest = Contest.current()
+        slug = contest.slug
+        change_contest(slug, shares={"test": 3}, game=GameChange(ruleset="azul-mini"))
+        contest.refresh_from_db()
+        self.assertEqual((contest.test_share, contest.ruleset), (3, "azul-mini"))
+        self.assertEqual(show_contest(slug)["work"]["shares"]["test"], 3)
+        for shares, game, said in (
+            ({"bogus": 1}, None, "no kind of work 'bogus'"),
+            ({"ranked": 0}, None, "ranked share is a whole number from 1"),
+            (None, GameChange(ruleset="nope"), "unknown ruleset"),
+            (None, GameChange(isolation="chroot"), "isolation 'chroot'"),
+            ({"test": 5}, GameChange(time_per_move=0.0), "time"),
+        ):
+            with self.assertRaisesRegex(ContestError, said):
+                change_contest(slug, shares=shares, game=game)
+            contest.refresh_from_db()
+            self.assertEqual((contest.test_share, contest.ruleset), (3, "azul-mini"), said)
+            self.assertEqual(contest.time_per_move, 1.0)

@@ -50,6 +50,28 @@ FINAL_GAMES_HELP = (
 )
 
 
+SHARE_HELP = (
+    "KIND=N, repeatable: the workers' slot time for a kind of work (ranked, challenge, "
+    "analysis, test) while several wait; default ranked=5 and 1 for each other (0: only "
+    "slots nothing else wants)"
+)
+
+
+def _shares(values: list[str]) -> dict[str, int]:
+    """--share KIND=N options as a dict; exit 2 on a malformed one."""
+    shares = {}
+    for value in values:
+        kind, _, weight = value.partition("=")
+        if not weight.strip().isdigit():
+            fail(f"--share {value!r}: write KIND=N, e.g. --share test=2")
+        shares[kind.strip()] = int(weight)
+    return shares
+
+
+def _options_text(options: dict[str, str]) -> str:
+    return "".join(f" {key}={value}" for key, value in options.items())
+
+
 def _show(about: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print_json(about)
@@ -208,24 +230,62 @@ def contest_set(
         str | None,
         typer.Option("--signup-code", help="a new invitation code (sign-up by code)"),
     ] = None,
+    ruleset: Annotated[
+        str | None, typer.Option("--ruleset", "-r", help="from the next game scheduled")
+    ] = None,
+    time_per_move: Annotated[
+        float | None,
+        typer.Option("--time-per-move", "-t", min=0.01, help="from the next game scheduled"),
+    ] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", help=OPTION_HELP)] = None,
+    wild: Annotated[str | None, typer.Option(WILD_ORDER_ALIAS, help=WILD_ORDER_HELP)] = None,
+    isolation: Annotated[
+        str | None,
+        typer.Option("--isolation", help="none, process or sandbox ('' : the strongest)"),
+    ] = None,
+    share: Annotated[list[str] | None, typer.Option("--share", help=SHARE_HELP)] = None,
 ) -> None:
     """Move a contest on by hand: open it, freeze it now (what each team sent so far is handed
     in), or close it (results published, once the final is done); or change its
-    --build-timeout, --final-games-per-pairing or --signup. A refusal changes nothing.
+    --build-timeout, --final-games-per-pairing, --signup, what its games are played with
+    (--ruleset, --time-per-move, --option, --isolation: the workers play the next game they
+    schedule with it, no restart) or its workers' --share of slot time for a kind of work. A
+    refusal changes nothing.
 
     Example: [bold]azul-arena server contest set comp-2026 frozen[/],
-    [bold]azul-arena server contest set comp-2026 --build-timeout 300[/],
-    [bold]azul-arena server contest set comp-2026 --signup closed[/]
+    [bold]azul-arena server contest set comp-2026 --time-per-move 0.5[/],
+    [bold]azul-arena server contest set comp-2026 --share test=2 --share analysis=2[/]
     """
     setup(home)
     from tournaments.server.contests.models import Contest
+    from tournaments.server.contests.services import GameChange
     from tournaments.server.ladder.services import change_contest
 
     by = f"organiser {getpass.getuser()} (server contest set)"
+    options = parse_options(option or [], wild) if option or wild else None
+    game = GameChange(ruleset, time_per_move, options, isolation)
     with refusals():
         contest = change_contest(
-            slug, state, build_timeout, by, final_games, signup=signup, signup_code=signup_code
+            slug,
+            state,
+            build_timeout,
+            by,
+            final_games,
+            signup=signup,
+            signup_code=signup_code,
+            game=game,
+            shares=_shares(share) if share else None,
         )
+    if game.asked():
+        console.print(
+            f"{slug}: {contest.ruleset}{_options_text(contest.options())}, "
+            f"{contest.time_per_move} s a move, from the next game its workers schedule",
+            highlight=False,
+        )
+    if share:
+        from tournaments.server.ladder.shares import shares_text
+
+        console.print(f"{slug}: shares of slot time {shares_text(contest.shares())}")
     if signup is not None or signup_code is not None:
         console.print(f"{slug}: sign-up is {contest.signup}", highlight=False)
         front = Contest.front()  # the contest whose sign-up rules the site's sign-up page

@@ -155,6 +155,68 @@ def set_build_timeout(contest: Contest, seconds: int) -> None:
     contest.save(update_fields=["build_timeout"])
 
 
+@dataclass(frozen=True)
+class GameChange:
+    """A change of what a contest's games are played with (None: unchanged). Its workers play
+    the next game they schedule with it, without a restart."""
+
+    ruleset: str | None = None
+    time_per_move: float | None = None
+    options: dict[str, str] | None = None
+    isolation: str | None = None  # "" for the strongest the workers' machines offer
+
+    def asked(self) -> bool:
+        fields = (self.ruleset, self.time_per_move, self.options, self.isolation)
+        return any(value is not None for value in fields)
+
+
+ISOLATIONS = ("", "none", "process", "sandbox")
+
+
+def set_game_settings(contest: Contest, change: GameChange) -> None:
+    """Change the ruleset, its options, the time a move and/or the isolation of `contest`'s
+    games; ContestError (nothing changed) when no game could be played with them."""
+    if change.isolation is not None and change.isolation not in ISOLATIONS:
+        raise ContestError(
+            f"isolation {change.isolation!r} is not one of none, process, sandbox (or empty: "
+            "the strongest the workers' machines offer)"
+        )
+    names = ("ruleset", "time_per_move", "ruleset_options", "isolation")
+    before = {name: getattr(contest, name) for name in names}
+    for name, value in (
+        ("ruleset", change.ruleset),
+        ("time_per_move", change.time_per_move),
+        ("ruleset_options", change.options),
+        ("isolation", change.isolation),
+    ):
+        if value is not None:
+            setattr(contest, name, value)
+    if change.ruleset is not None and change.options is None:
+        contest.ruleset_options = {}  # another ruleset's options would not apply
+    try:
+        _checked(contest)
+    except ContestError:
+        for name, value in before.items():
+            setattr(contest, name, value)
+        raise
+
+
+def set_shares(contest: Contest, shares: dict[str, int]) -> None:
+    """The workers' slot time by kind of work (ranked, challenge, analysis, test: weights from
+    the next pick on); ContestError naming the kinds for an unknown one."""
+    kinds = contest.shares()
+    for kind, weight in shares.items():
+        if kind not in kinds:
+            raise ContestError(f"no kind of work {kind!r}: the kinds are {', '.join(kinds)}")
+        if not 0 <= weight <= 100 or (kind == "ranked" and weight < 1):
+            least = 1 if kind == "ranked" else 0
+            raise ContestError(f"the {kind} share is a whole number from {least} to 100")
+    fields = [f"{kind}_share" for kind in shares]
+    for kind, weight in shares.items():
+        setattr(contest, f"{kind}_share", weight)
+    contest.save(update_fields=fields)
+
+
 def signup_settings(signup: str, code: str | None, current_code: str = "") -> tuple[str, str]:
     """(signup, code) checked: one of `Contest.SIGNUPS`; an invitation code with `code` sign-up
     (`current_code` kept when none is given) and with no other."""

@@ -26,9 +26,17 @@ class ContestAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "visibility",
         "paused",
         "final",
+        "waiting",
     )
-    readonly_fields = ("final",)
+    readonly_fields = ("final", "waiting")
     actions = ["freeze", "close"]
+
+    @admin.display(description="work waiting")
+    def waiting(self, contest: Contest) -> str:
+        """What waits for its workers, by kind, and since when (ladder.backlog)."""
+        from tournaments.server.ladder.backlog import backlog, describe
+
+        return describe(backlog(contest))
 
     @admin.display(description="final")
     def final(self, contest: Contest) -> str:

@@ -55,6 +55,25 @@ def schedule(
     return game
 
 
+def settings_changed(contest: Contest) -> tuple[bool, Game | None]:
+    """Whether an earlier game of `contest` was played with other settings than its own of now
+    (ruleset, options, time a move), and if so the first game played with these (None: none
+    yet: the next game its workers schedule)."""
+    games = Game.objects.filter(contest=contest)
+    other = (
+        games.exclude(
+            ruleset=contest.ruleset,
+            time_per_move=contest.time_per_move,
+            options=contest.options(),
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if other is None:
+        return False, None
+    return True, games.filter(pk__gt=other.pk).order_by("pk").first()
+
+
 def record(game_id: int, outcome: GameOutcome) -> bool:
     """Store a played game and rate it, all in one transaction; False (and nothing changed)
     when it was already recorded (a second worker, or a replay after a kill that came after

@@ -16,10 +16,13 @@ from django.utils import timezone
 from tournaments.server.contests.models import Contest, Extension
 from tournaments.server.contests.services import (
     ContestError,
+    GameChange,
     about,
     find_contest,
     set_build_timeout,
     set_final_games,
+    set_game_settings,
+    set_shares,
     set_signup,
 )
 from tournaments.server.ladder.lifecycle import LifecycleError, extend, set_state
@@ -89,7 +92,7 @@ def _due_step(contest: Contest) -> str | None:
     return None
 
 
-def change_contest(
+def change_contest(  # noqa: PLR0913  # what may be set, each with a default
     slug: str,
     state: str | None = None,
     build_timeout: int | None = None,
@@ -97,19 +100,27 @@ def change_contest(
     final_games: int | None = None,
     signup: str | None = None,
     signup_code: str | None = None,
+    game: GameChange | None = None,
+    shares: dict[str, int] | None = None,
 ) -> Contest:
     """Move the contest `slug` on to `state` by hand (forward only; freezing records the
-    hand-ins), change its build timeout, its final's games per pairing and/or who may sign up:
-    all or nothing (a refusal changes nothing)."""
+    hand-ins), change its build timeout, its final's games per pairing, who may sign up, what
+    its games are played with (`game`: from the next game its workers schedule) and/or its
+    shares of the workers' slots: all or nothing (a refusal changes nothing)."""
     contest = find_contest(slug)
-    asked = (state, build_timeout, final_games, signup, signup_code)
-    if all(value is None for value in asked):
+    asked = (state, build_timeout, final_games, signup, signup_code, shares)
+    if all(value is None for value in asked) and not (game and game.asked()):
         raise ContestError(
             "say what to set: a state (open, frozen, final, closed), --build-timeout SECONDS, "
-            "--final-games-per-pairing N or --signup open|code|closed"
+            "--final-games-per-pairing N, --signup open|code|closed, --ruleset, "
+            "--time-per-move, --option, --isolation or --share KIND=N"
         )
     try:
         with transaction.atomic():
+            if game is not None and game.asked():
+                set_game_settings(contest, game)
+            if shares:
+                set_shares(contest, shares)
             if final_games is not None:
                 set_final_games(contest, final_games)
             if build_timeout is not None:

@@ -18,7 +18,7 @@ from django_htmx.middleware import HtmxDetails
 
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest, Participant, participant_of
-from tournaments.server.ladder import logs
+from tournaments.server.ladder import logs, results
 from tournaments.server.ladder.handins import handin_line
 from tournaments.server.ladder.models import CANCELLED_BY, Analysis, Game, Seat, Standing
 from tournaments.server.ladder.standings import active_versions
@@ -94,7 +94,10 @@ def leaderboard(request: HtmxHttpRequest, slug: str | None = None) -> HttpRespon
     # results that would give them away) before it is closed; organisers see everything.
     visible = results_open(contest, request.user)
     final, published = _published(contest, request.user)
+    changed, since = results.settings_changed(contest)
     context = {
+        "settings_changed": changed,
+        "settings_since": since,
         "rows": leaderboard_rows(contest) if visible else [],
         "contest": contest,
         "hidden": not visible,
