@@ -51,6 +51,7 @@ _HOMES: dict[str, list[str]] = {
     # rule).
     "referee.launcher": [
         "GAME_LOG_LIMIT",
+        "write_seat_log",
         "bot_environment",
         "builtin_bots",
         "builtin_target",
@@ -137,6 +138,7 @@ __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two list
     "spawn",
     "strongest",
     "write_replay",
+    "write_seat_log",
 ]
 
 if TYPE_CHECKING:  # what type checkers and readers see; at run time each loads on first use
@@ -157,6 +159,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; at run time each loads 
         parse_builtin,
         python_target,
         slug,
+        write_seat_log,
     )
     from referee.match import final_ranks
     from referee.match_types import (

@@ -630,6 +630,13 @@ def copy_log(source: Path, start: int, target: Path, limit: int = GAME_LOG_LIMIT
         return False
     if begin > start:
         data = f"[the first {begin - start} bytes of this game's log are cut]\n".encode() + data
+    write_seat_log(target, data)
+    return True
+
+
+def write_seat_log(target: Path, data: bytes) -> None:
+    """Write a seat's log of one game whole, replacing any earlier copy in one step (a game
+    played again leaves one copy, and a reader never sees half of one)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=".seat-", suffix=".log", dir=target.parent)
     try:
@@ -640,4 +647,3 @@ def copy_log(source: Path, start: int, target: Path, limit: int = GAME_LOG_LIMIT
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
-    return True

@@ -26,9 +26,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
-import os
 import secrets
-import tempfile
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -435,20 +433,13 @@ def _keep_seat_logs(
     """Write each seat's log a worker brought back to its file here, and name it in the seat's
     `log` as a local game names its copy (empty where the worker had none). Each file is
     replaced whole, as the referee's copy is: a game played again leaves one copy."""
+    from referee import write_seat_log
+
     for seat, text, path in zip(outcome.seats, texts, paths, strict=True):
         seat.log = ""
         if text is None:
             continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=".seat-", suffix=".log", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(text)
-            os.replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+        write_seat_log(path, text)
         seat.log = str(path)
     return outcome
 
