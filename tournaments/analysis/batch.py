@@ -143,6 +143,6 @@ def analyse_record(
 
 def lower_priority(increment: int) -> None:
     """A worker process's initializer where analyses share a machine with games being played
-    (the contest server's ladder: 19, the lowest priority): those come first."""
+    (the contest server's ladder: 10, below the bots, whose clocks run): those come first."""
     if increment:
         os.nice(increment)

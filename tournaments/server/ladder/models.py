@@ -81,9 +81,9 @@ class Standing(models.Model):
 
 
 class VersionTest(models.Model):
-    """NEW against BASE in duplicate pairs, unrated, in the ladder's spare capacity, until a
-    sequential test decides (`ladder.versiontests`). Automatic (a version that passed against
-    its predecessor) or asked for by a participant (`requested_by`)."""
+    """NEW against BASE in duplicate pairs, unrated, by the contest's test share of the worker's
+    slots, until a sequential test decides (`ladder.versiontests`). Automatic (a version that
+    passed against its predecessor) or asked for by a participant (`requested_by`)."""
 
     contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="version_tests")
     new = models.ForeignKey(
@@ -251,7 +251,8 @@ class TableGame(models.Model):
 
 class Analysis(models.Model):
     """A game's analysis (tournaments/analysis), asked for by a participant who played it (or
-    staff) and made in the ladder's spare capacity (`ladder.analyses`): one per game."""
+    staff) and made by the contest's analysis share of the worker's slots (`ladder.analyses`):
+    one per game."""
 
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
