@@ -65,6 +65,20 @@ def gauntlet_groups(hero: str, names: Sequence[str], players: int) -> list[tuple
     return [(hero, *rest) for rest in itertools.combinations(field, players - 1)]
 
 
+def grading_groups(
+    entries: Sequence[str], graders: Sequence[str], players: int
+) -> list[tuple[str, ...]]:
+    """Each of `entries` against the graders: its own gauntlet of them (`gauntlet_groups`),
+    the entry in seat 0 with every group of `players - 1` graders, and no other entry."""
+    return [g for e in entries for g in gauntlet_groups(e, [e, *graders], players)]
+
+
+def count_graded(n_entries: int, n_graders: int, players: int, games_per_group: int) -> int:
+    """How many games `grading_groups` make, each group played `games_per_group` times:
+    linear in the entries, as a gauntlet each."""
+    return n_entries * count_games(n_graders + 1, players, games_per_group, True)
+
+
 def count_games(n_entries: int, players: int, games_per_group: int, gauntlet: bool) -> int:
     """How many games a schedule will have, computed without building it."""
     if gauntlet:

@@ -7,8 +7,8 @@ its progress, `tournaments.progress`). `tournament run`, `demo` (through
 `tournaments.terminal.running`, which adds the live view, the signals and the loop) and a
 contest's final (awaited by the ladder worker) go through here.
 
-A round-robin or gauntlet stores its whole schedule at once; an adaptive or Swiss one stores a
-round at a time, each built from the results before it (`tournaments.rounds`).
+A round-robin or gauntlet stores its whole schedule at once; an adaptive, Swiss or graded one
+stores a round at a time, each built from the results before it (`tournaments.rounds`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from tournaments.progress import (
     TotalChanged,
     ignore,
 )
-from tournaments.rounds import RoundPlan, Rounds
+from tournaments.rounds import ROUND_KINDS, RoundPlan, Rounds
 from tournaments.runner import PlayFn, Pool, RunSummary, run_games
 from tournaments.schedule import ScheduledGame, build_schedule
 from tournaments.store import GameOutcome, Store
@@ -68,10 +68,13 @@ class TournamentConfig:
     gauntlet: str | None = None
     time_per_move: float = 1.0
     fault_policy: str = "random"
-    schedule: str = "round-robin"  # or "adaptive", "swiss" (tournaments.rounds)
-    games: int | None = None  # adaptive: games in all
+    schedule: str = "round-robin"  # or "adaptive", "swiss", "graded" (tournaments.rounds)
+    games: int | None = None  # adaptive, graded: games in all
     rounds: int | None = None  # swiss: rounds
-    min_games: int | None = None  # adaptive: games each entry plays at least
+    min_games: int | None = None  # adaptive, graded: games each entry plays at least
+    # graded: the entries each other one plays `games_per_pairing` games against first (a
+    # contest's staff bots: tournaments.rounds)
+    graders: list[str] = field(default_factory=list)
     # How bots run (stored with the tournament): None until resolved, to the stored level on a
     # resume, else to the strongest this machine offers.
     isolation: str | None = None
@@ -103,16 +106,25 @@ class TournamentConfig:
             del data["clock"]  # not given on a resume: the stored one
         if not self.anonymous:
             del data["anonymous"]  # stored as before it existed: older databases resume
+        if not self.graders:
+            del data["graders"]  # likewise
         return data
 
     def round_plan(self) -> RoundPlan | None:
-        """How an adaptive or Swiss tournament goes on; None for a fixed schedule (or one that
-        goes on by other rules: a compare, tournaments/compare.py)."""
-        if self.schedule not in ("adaptive", "swiss"):
+        """How an adaptive, Swiss or graded tournament goes on; None for a fixed schedule (or
+        one that goes on by other rules: a compare, tournaments/compare.py)."""
+        if self.schedule not in ROUND_KINDS:
             return None
         assert self.seed is not None
         return RoundPlan(
-            self.schedule, self.players, self.seed, self.games, self.rounds, self.min_games or 0
+            self.schedule,
+            self.players,
+            self.seed,
+            self.games,
+            self.rounds,
+            self.min_games or 0,
+            tuple(self.graders),
+            self.games_per_pairing,
         )
 
     def settings(self) -> GameSettings:
@@ -160,7 +172,7 @@ def prepare(store: Store, config: TournamentConfig) -> tuple[TournamentConfig, l
     assert config.seed is not None  # settle chose one
     plan = config.round_plan()
     if plan is not None:
-        plan.check(len(config.entries))
+        plan.check(len(config.entries), {e.name for e in config.entries})
         store.write_schedule(config.to_json(), config.entries, [])
         return config, Rounds(store, plan).next_games()
     games = build_schedule(

@@ -367,3 +367,25 @@ def test_the_pages_benchmark_measures_a_fresh_server_of_its_own(tmp_path: Path) 
     assert (result["participants"], result["games"]) == (3, 12)
     for page in ("leaderboard", "leaderboard_live_refresh", "participant"):
         assert result[page]["requests"] == 2 and result[page]["p50_ms"] > 0
+
+
+def test_the_final_format_is_chosen_at_create_and_set(tmp_path: Path) -> None:
+    import json
+
+    home = ["--home", str(tmp_path / "h")]
+    graded = ["--final-format", "graded", "--final-graded-games"]
+    refused = cli(tmp_path, "server", "contest", "create", "odd", *home, *graded, "3")
+    assert refused.returncode == 2 and "a multiple of 2 (the players)" in refused.stderr
+    made = cli(tmp_path, "server", "contest", "create", "g", *home, *graded, "4", "--json")
+    assert made.returncode == 0, made.stderr
+    about = json.loads(made.stdout)  # the note is on stderr: the JSON stays whole
+    assert (about["final_format"], about["final_graded_games"]) == ("graded", 4)
+    assert about["final_ranking_games"] == 10
+    assert "enter at least 1 before it starts: server contest staff-bot g" in made.stderr
+    changed = cli(tmp_path, "server", "contest", "set", "g", *home, "--final-ranking-games", "6")
+    assert changed.returncode == 0, changed.stderr
+    assert "g: its final is graded: 4 games against each staff bot, then 6 games" in (
+        changed.stdout
+    )
+    unknown = cli(tmp_path, "server", "contest", "set", "g", *home, "--final-format", "cup")
+    assert unknown.returncode == 2 and "is not one of auto, round-robin" in unknown.stderr

@@ -89,15 +89,30 @@ def run_final_bench(
 
 
 def grading_table(
-    teams: list[int], per_pairing: list[int], staff: int, seconds_per_game: float
+    teams: list[int],
+    per_pairing: list[int],
+    staff: int,
+    seconds_per_game: float,
+    ranking_games: int = 10,
+    min_games: int = 30,
 ) -> dict[str, Any]:
     """What N games per pairing in a 2-player round-robin final give a grade against a staff
     bot (each team plays it N times): the 95% Wilson interval of a perfect record and its
     width at an even record, the lowest win rate whose low bound is over 0.5; and what the
     final costs for each class size (`teams` + `staff` entries): its games, the games per
     entry, the `final_min_games` that keeps it a round-robin, the wall time at
-    `seconds_per_game` (games played one at a time: divide by the concurrency)."""
+    `seconds_per_game` (games played one at a time: divide by the concurrency). Beside it the
+    graded final giving the same N games against each staff bot (then `ranking_games` each
+    among the teams; None without a staff bot), and the adaptive final of `min_games` games
+    an entry (whatever N: it plays no set number of games against a staff bot)."""
     from tournaments.report import wilson
+    from tournaments.rounds import games_for, graded_games
+
+    def graded(t: int, n: int) -> int | None:
+        return graded_games(t, staff, 2, n, ranking_games) if staff else None
+
+    def wall(games: int | None) -> int | None:
+        return None if games is None else round(games * seconds_per_game)
 
     rows = []
     for n in per_pairing:
@@ -121,9 +136,26 @@ def grading_table(
                         "wall_s_one_at_a_time": round(
                             (t + staff) * (t + staff - 1) // 2 * n * seconds_per_game
                         ),
+                        "graded_games": graded(t, n),
+                        "graded_wall_s_one_at_a_time": wall(graded(t, n)),
                     }
                     for t in teams
                 ],
             }
         )
-    return {"staff_bots": staff, "seconds_per_game": seconds_per_game, "rows": rows}
+    adaptive = [
+        {
+            "teams": t,
+            "final_games": games_for(t + staff, min_games, 2),
+            "wall_s_one_at_a_time": wall(games_for(t + staff, min_games, 2)),
+        }
+        for t in teams
+    ]
+    return {
+        "staff_bots": staff,
+        "seconds_per_game": seconds_per_game,
+        "rows": rows,
+        "ranking_games_per_team": ranking_games,
+        "adaptive_min_games": min_games,
+        "adaptive": adaptive,
+    }

@@ -198,20 +198,36 @@ def bench_final(
         typer.Option(
             "--grading",
             help="only the grading table: games per pairing vs the Wilson interval against "
-            "a staff bot, and the final's games for classes of 10, 30 and --teams (no games "
-            "played; --seconds-per-game for the wall time)",
+            "a staff bot, and the final's games for classes of 10, 30 and --teams as a "
+            "round-robin, graded and adaptive (no games played; --seconds-per-game for the "
+            "wall time)",
         ),
     ] = False,
     seconds_per_game: Annotated[
         float,
         typer.Option("--seconds-per-game", min=0.0, help="with --grading: one game's wall time"),
     ] = 30.0,
+    ranking_games: Annotated[
+        int,
+        typer.Option(
+            "--final-ranking-games",
+            min=0,
+            help="with --grading: a graded final's games per team among the teams",
+        ),
+    ] = 10,
+    min_games: Annotated[
+        int,
+        typer.Option(
+            "--final-min-games", min=1, help="with --grading: an adaptive final's games per entry"
+        ),
+    ] = 30,
     as_json: Json = False,
 ) -> None:
     """A contest final's size: the games two independent finals of a simulated field need
     to agree (Kendall tau >= TARGET, the simulation of `bench schedule`), and the wall time
     per 1,000 games of a real final (random bots) on this machine. Prints its figures. With
-    --grading: how many games per pairing a grading rule needs (docs/course.md).
+    --grading: how many games per pairing a grading rule needs, and what a round-robin, a
+    graded and an adaptive final of that many games cost (docs/course.md).
 
     Example: [bold]azul-arena bench final --teams 300 --staff 3 --json[/],
     [bold]azul-arena bench final --grading --teams 60 --staff 2[/]
@@ -220,7 +236,12 @@ def bench_final(
 
     if grading:
         table = grading_table(
-            sorted({10, 30, teams}), [2, 4, 6, 8, 10, 16, 20], staff, seconds_per_game
+            sorted({10, 30, teams}),
+            [2, 4, 6, 8, 10, 16, 20],
+            staff,
+            seconds_per_game,
+            ranking_games,
+            min_games,
         )
         if as_json:
             print_json(table)
@@ -320,8 +341,10 @@ def _print_grading(table: dict[str, Any]) -> None:
     rows = table["rows"]
     sizes = [c["teams"] for c in rows[0]["classes"]]
     out = Table(
-        title=f"2-player round-robin final, {table['staff_bots']} staff bots, "
-        f"{table['seconds_per_game']:g} s per game",
+        title=f"2-player final, {table['staff_bots']} staff bots, "
+        f"{table['seconds_per_game']:g} s per game: games (hours, one at a time) of a "
+        f"round-robin and of a graded final ({table['ranking_games_per_team']} games a team "
+        f"among the teams)",
         title_justify="left",
     )
     for column in (
@@ -332,7 +355,8 @@ def _print_grading(table: dict[str, Any]) -> None:
     ):
         out.add_column(column, justify="right")
     for t in sizes:
-        out.add_column(f"{t} teams: games (hours)", justify="right")
+        out.add_column(f"{t} teams: round-robin", justify="right", overflow="fold")
+        out.add_column(f"{t} teams: graded", justify="right", overflow="fold")
     for r in rows:
         passing = r["lowest_win_rate_with_low_bound_over_half"]
         out.add_row(
@@ -341,8 +365,28 @@ def _print_grading(table: dict[str, Any]) -> None:
             f"{r['interval_width_at_half']:.2f}",
             f"{passing:.0%}" if passing is not None else "never",
             *(
-                f"{c['final_games']:,} ({c['wall_s_one_at_a_time'] / 3600:.1f})"
+                cell
                 for c in r["classes"]
+                for cell in (
+                    _cost(c["final_games"], c["wall_s_one_at_a_time"]),
+                    _cost(c["graded_games"], c["graded_wall_s_one_at_a_time"]),
+                )
             ),
         )
     console.print(out)
+    console.print(
+        f"adaptive final ({table['adaptive_min_games']} games an entry, no set games against "
+        "a staff bot): "
+        + ", ".join(
+            f"{a['teams']} teams {_cost(a['final_games'], a['wall_s_one_at_a_time'])}"
+            for a in table["adaptive"]
+        ),
+        highlight=False,
+    )
+
+
+def _cost(games: int | None, wall_s: int | None) -> str:
+    """Games and hours one at a time, as the grading table shows them; - for none."""
+    if games is None or wall_s is None:
+        return "-"
+    return f"{games:,} ({wall_s / 3600:.1f})"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import getpass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -34,6 +34,9 @@ from tournaments.commands.server.home import (
     when,
 )
 
+if TYPE_CHECKING:
+    from tournaments.server.contests.models import Contest
+
 contest_app = typer.Typer(
     help="Contests: dates, deadline, extensions, the final tournament (docs/course.md).",
     no_args_is_help=True,
@@ -47,6 +50,18 @@ FINAL_GAMES_HELP = (
     "games per pairing in the final's round-robin (seats rotated on one deal); more games, "
     "narrower win-rate intervals: docs/course.md has a table, `azul-arena bench final` "
     "measures it"
+)
+FINAL_FORMAT_HELP = (
+    "how the final is played: auto (a round-robin on a small field, else adaptive), "
+    "round-robin, adaptive, or graded (each team against each staff bot, then among the "
+    "teams: a large class's final, its cost linear in the class; docs/course.md)"
+)
+GRADED_GAMES_HELP = (
+    "graded final: games each team plays against each staff bot (3-4 players: each group of "
+    "them) on shared deals, seats rotated; a multiple of the players"
+)
+RANKING_GAMES_HELP = (
+    "graded final: games each team then plays against other teams (adaptive pairing; 0: none)"
 )
 
 
@@ -130,6 +145,13 @@ def contest_create(
     final_games: Annotated[
         int, typer.Option("--final-games-per-pairing", min=1, help=FINAL_GAMES_HELP)
     ] = 2,
+    final_format: Annotated[str, typer.Option("--final-format", help=FINAL_FORMAT_HELP)] = "auto",
+    graded_games: Annotated[
+        int, typer.Option("--final-graded-games", min=1, help=GRADED_GAMES_HELP)
+    ] = 12,
+    ranking_games: Annotated[
+        int, typer.Option("--final-ranking-games", min=0, help=RANKING_GAMES_HELP)
+    ] = 10,
     as_json: Json = False,
 ) -> None:
     """Create a contest (draft until --opens, or open at once when no date is given).
@@ -152,6 +174,9 @@ def contest_create(
         closes=when(closes, "--closes"),
         final_min_games=min_games,
         final_games_per_pairing=final_games,
+        final_format=final_format,
+        final_graded_games=graded_games,
+        final_ranking_games=ranking_games,
         hidden=hidden,
         signup=signup,
         signup_code=signup_code,
@@ -159,6 +184,31 @@ def contest_create(
     with refusals():
         contest = create_contest(slug, settings)
     _show(about(contest), as_json)
+    _staff_bots_wanted(contest)
+
+
+def _final_text(contest: Contest) -> str:
+    """How the final of `contest` is played, in a few words."""
+    if contest.final_format != contest.GRADED:
+        return contest.final_format
+    return (
+        f"graded: {contest.final_graded_games} games against each staff bot, then "
+        f"{contest.final_ranking_games} games a team among the teams"
+    )
+
+
+def _staff_bots_wanted(contest: Contest) -> None:
+    """Say, when the final of `contest` is graded, that it wants staff bots it lacks yet (they
+    may be entered until the final starts, which refuses without them)."""
+    need = contest.players - 1
+    have = contest.participants.filter(staff_bot=True).count()
+    if contest.final_format == contest.GRADED and have < need:
+        err_console.print(
+            f"note: the final of {contest.label} is graded and it has {have} staff bots; "
+            f"enter at least {need} before it starts: server contest staff-bot "
+            f"{contest.label} NAME --reference greedy",
+            highlight=False,
+        )
 
 
 @contest_app.command("show")
@@ -244,26 +294,38 @@ def contest_set(
         typer.Option("--isolation", help="none, process or sandbox ('' : the strongest)"),
     ] = None,
     share: Annotated[list[str] | None, typer.Option("--share", help=SHARE_HELP)] = None,
+    final_format: Annotated[
+        str | None, typer.Option("--final-format", help=FINAL_FORMAT_HELP)
+    ] = None,
+    graded_games: Annotated[
+        int | None, typer.Option("--final-graded-games", min=1, help=GRADED_GAMES_HELP)
+    ] = None,
+    ranking_games: Annotated[
+        int | None, typer.Option("--final-ranking-games", min=0, help=RANKING_GAMES_HELP)
+    ] = None,
 ) -> None:
     """Move a contest on by hand: open it, freeze it now (what each team sent so far is handed
     in), or close it (results published, once the final is done); or change its
-    --build-timeout, --final-games-per-pairing, --signup, what its games are played with
+    --build-timeout, --final-games-per-pairing, --final-format (with --final-graded-games,
+    --final-ranking-games), --signup, what its games are played with
     (--ruleset, --time-per-move, --option, --isolation: the workers play the next game they
     schedule with it, no restart) or its workers' --share of slot time for a kind of work. A
     refusal changes nothing.
 
     Example: [bold]azul-arena server contest set comp-2026 frozen[/],
     [bold]azul-arena server contest set comp-2026 --time-per-move 0.5[/],
-    [bold]azul-arena server contest set comp-2026 --share test=2 --share analysis=2[/]
+    [bold]azul-arena server contest set comp-2026 --share test=2 --share analysis=2[/],
+    [bold]azul-arena server contest set comp-2026 --final-format graded --final-graded-games 10[/]
     """
     setup(home)
     from tournaments.server.contests.models import Contest
-    from tournaments.server.contests.services import GameChange
+    from tournaments.server.contests.services import FinalChange, GameChange
     from tournaments.server.ladder.services import change_contest
 
     by = f"organiser {getpass.getuser()} (server contest set)"
     options = parse_options(option or [], wild) if option or wild else None
     game = GameChange(ruleset, time_per_move, options, isolation)
+    final = FinalChange(final_format, graded_games, ranking_games)
     with refusals():
         contest = change_contest(
             slug,
@@ -275,6 +337,7 @@ def contest_set(
             signup_code=signup_code,
             game=game,
             shares=_shares(share) if share else None,
+            final=final,
         )
     if game.asked():
         console.print(
@@ -297,6 +360,9 @@ def contest_set(
             )
     if final_games is not None:
         console.print(f"{slug}: its final plays {final_games} games per pairing", highlight=False)
+    if final.asked():
+        console.print(f"{slug}: its final is {_final_text(contest)}", highlight=False)
+        _staff_bots_wanted(contest)
     if build_timeout is not None:
         console.print(f"{slug}: a build may take {build_timeout} s", highlight=False)
     if state is not None:
@@ -389,9 +455,11 @@ def contest_final(
     ] = None,
 ) -> None:
     """Play the final tournament of a frozen contest: the versions handed in and the staff bots,
-    fresh ratings (a round-robin on a small field, adaptive pairing on a large one). Run it
-    again to resume it. A ladder worker starts it by itself once the contest is frozen and
-    every extension has passed; this command is for doing it by hand (or resuming it).
+    fresh ratings, in the contest's --final-format (auto: a round-robin on a small field,
+    adaptive pairing on a large one; or graded: each team against each staff bot, then among
+    the teams). Run it again to resume it. A ladder worker starts it by itself once the
+    contest is frozen and every extension has passed; this command is for doing it by hand (or
+    resuming it).
 
     Example: [bold]azul-arena server contest final comp-2026 --concurrency 4[/], on a
     cluster: [bold]... --cluster tls://head:8786 --cluster-security certs/client[/]

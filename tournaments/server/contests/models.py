@@ -53,6 +53,14 @@ class Contest(models.Model):
         (CLOSED, "closed"),
     ]
     PUBLIC, HIDDEN = "public", "hidden"
+    # How the final is played (ladder/final.py `final_config`).
+    AUTO, ROUND_ROBIN, ADAPTIVE, GRADED = "auto", "round-robin", "adaptive", "graded"
+    FINAL_FORMATS = [
+        (AUTO, "auto: a round-robin when it costs no more than adaptive pairing, else adaptive"),
+        (ROUND_ROBIN, "round-robin"),
+        (ADAPTIVE, "adaptive pairing"),
+        (GRADED, "graded: each team against each staff bot, then adaptive among the teams"),
+    ]
     name = models.CharField(max_length=100, default="Azul Arena ladder")
     slug = models.SlugField(
         max_length=64,
@@ -95,6 +103,17 @@ class Contest(models.Model):
     )
     final_min_games = models.PositiveIntegerField(
         default=30, help_text="final on a large field (adaptive pairing): games per entry"
+    )
+    final_format = models.CharField(max_length=12, choices=FINAL_FORMATS, default=AUTO)
+    final_graded_games = models.PositiveSmallIntegerField(
+        default=12,
+        help_text="graded final: games each team plays against each staff bot (with 3-4 players, "
+        "each group of staff bots), on shared deals, seats rotated: a multiple of the players",
+    )
+    final_ranking_games = models.PositiveIntegerField(
+        default=10,
+        help_text="graded final: games each team then plays against other teams (adaptive "
+        "pairing; 0: none)",
     )
     ruleset = models.CharField(max_length=32, default="azul")
     players = models.PositiveSmallIntegerField(default=2, help_text="seats per game, 2-4")
@@ -184,6 +203,29 @@ class Contest(models.Model):
             )
         except ValueError as exc:
             raise ValidationError(str(exc)) from None
+        self._clean_final()
+
+    def _clean_final(self) -> None:
+        from django.core.exceptions import ValidationError
+
+        formats = [value for value, _ in self.FINAL_FORMATS]
+        if self.final_format not in formats:
+            raise ValidationError(
+                {
+                    "final_format": f"final format {self.final_format!r} is not one of "
+                    f"{', '.join(formats)}"
+                }
+            )
+        graded = self.final_graded_games
+        if self.final_format == self.GRADED and (graded < self.players or graded % self.players):
+            # Seat advantage cancels only over a whole rotation of the seats on one deal.
+            raise ValidationError(
+                {
+                    "final_graded_games": f"a graded final plays each team against the staff "
+                    f"bots in whole seat rotations: a multiple of {self.players} (the players) "
+                    f"games, not {graded}"
+                }
+            )
 
     @classmethod
     def current(cls) -> Contest:

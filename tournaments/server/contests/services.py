@@ -44,6 +44,9 @@ class ContestSettings:
     closes: datetime | None = None
     final_min_games: int = 30
     final_games_per_pairing: int = 2
+    final_format: str = "auto"  # Contest.FINAL_FORMATS
+    final_graded_games: int = 12
+    final_ranking_games: int = 10
     hidden: bool = False
     signup: str = "open"  # open, code (with `signup_code`) or closed (class list only)
     signup_code: str = ""
@@ -119,6 +122,9 @@ def create_contest(slug: str, settings: ContestSettings) -> Contest:
             closes=settings.closes,
             final_min_games=settings.final_min_games,
             final_games_per_pairing=settings.final_games_per_pairing,
+            final_format=settings.final_format,
+            final_graded_games=settings.final_graded_games,
+            final_ranking_games=settings.final_ranking_games,
             visibility=Contest.HIDDEN if settings.hidden else Contest.PUBLIC,
             state=Contest.DRAFT if settings.opens else Contest.OPEN,
             signup=settings.signup,
@@ -258,13 +264,54 @@ def set_final_games(contest: Contest, games: int) -> None:
     before the final starts."""
     if games < 1:
         raise ContestError(f"a final plays at least 1 game per pairing, not {games}")
+    _refuse_started(contest)
+    contest.final_games_per_pairing = games
+    contest.save(update_fields=["final_games_per_pairing"])
+
+
+@dataclass(frozen=True)
+class FinalChange:
+    """A change of how a contest's final is played (None: unchanged): its format
+    (`Contest.FINAL_FORMATS`), and a graded final's games against each staff bot and then
+    each team's among the teams."""
+
+    final_format: str | None = None
+    graded_games: int | None = None
+    ranking_games: int | None = None
+
+    def asked(self) -> bool:
+        fields = (self.final_format, self.graded_games, self.ranking_games)
+        return any(value is not None for value in fields)
+
+
+def set_final_format(contest: Contest, change: FinalChange) -> None:
+    """Change how the final of `contest` is played; only before it starts. A graded final's
+    staff bots are checked when it starts (ladder/final.py): they may be entered until then."""
+    _refuse_started(contest)
+    if change.graded_games is not None and change.graded_games < 1:
+        raise ContestError(
+            f"a graded final plays at least 1 game a staff bot, not {change.graded_games}"
+        )
+    if change.ranking_games is not None and change.ranking_games < 0:
+        raise ContestError(
+            f"a graded final's ranking games are 0 or more, not {change.ranking_games}"
+        )
+    for name, value in (
+        ("final_format", change.final_format),
+        ("final_graded_games", change.graded_games),
+        ("final_ranking_games", change.ranking_games),
+    ):
+        if value is not None:
+            setattr(contest, name, value)
+    _checked(contest)
+
+
+def _refuse_started(contest: Contest) -> None:
     if contest.state in (Contest.FINAL, Contest.CLOSED):
         raise ContestError(
             f"{contest.label} is {contest.state}: its final's games are set; change them "
             f"before the final starts"
         )
-    contest.final_games_per_pairing = games
-    contest.save(update_fields=["final_games_per_pairing"])
 
 
 def import_class(
@@ -314,6 +361,9 @@ def about(contest: Contest) -> dict[str, Any]:
         "signup": contest.signup,  # never the code: `contest show` is printed and logged
         "final_games_per_pairing": contest.final_games_per_pairing,
         "final_min_games": contest.final_min_games,
+        "final_format": contest.final_format,
+        "final_graded_games": contest.final_graded_games,
+        "final_ranking_games": contest.final_ranking_games,
         **{
             k: (getattr(contest, k).isoformat() if getattr(contest, k) else None)
             for k in ("opens", "deadline", "closes")

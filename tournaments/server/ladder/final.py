@@ -2,10 +2,13 @@
 
 It is an ordinary tournament (`tournaments.tournament`: the same store, schedule, runner and
 report as `tournament run`), kept in the contest's folder (contests/<slug>/final.sqlite), so
-`tournament report` reads it as it is. A round-robin (every group of `players`, each played
-`final_games_per_pairing` times on one deal with the seats rotated) when the field is small
-enough for it to cost no more games than the minimum asked; else adaptive pairing with every
-entry playing at least `final_min_games` games. Playing it again resumes it.
+`tournament report` reads it as it is. Its format is the contest's `final_format`: a
+round-robin (every group of `players`, each played `final_games_per_pairing` times on one deal
+with the seats rotated); adaptive pairing with every entry playing at least `final_min_games`
+games; `auto`, the first when the field is small enough for it to cost no more games than the
+second, else the second; or graded (`tournaments.rounds`): each team against each staff bot
+`final_graded_games` times on shared deals, then `final_ranking_games` each among the teams by
+adaptive pairing, at a cost linear in the class. Playing it again resumes it.
 
 One process plays it at a time: the one that moved the contest to `final` (an organiser's
 `server contest final`, or a ladder worker, which awaits it beside its games once the contest
@@ -29,8 +32,9 @@ from referee import run_loop
 from tournaments.entries import Entry
 from tournaments.progress import OnProgress, ignore
 from tournaments.report import Report, build_report
+from tournaments.rounds import games_for, graded_games
 from tournaments.runner import RunSummary
-from tournaments.schedule import count_games
+from tournaments.schedule import count_games, count_graded
 from tournaments.server.contests.lifecycle import LifecycleError, extended, move
 from tournaments.server.contests.models import Contest, Transition
 from tournaments.server.ladder.coordination import runner_alive, runner_name
@@ -75,14 +79,40 @@ def final_config(contest: Contest, entries: list[Entry]) -> TournamentConfig:
         games_per_pairing=contest.final_games_per_pairing,
         anonymous=True,  # as the ladder's games: a bot is not told whom it plays
     )
-    round_robin = count_games(n, players, contest.final_games_per_pairing, False)
-    needed = -(-n * contest.final_min_games // players)
-    if round_robin > needed:
-        # Adaptive: games in all rounded up to whole seat rotations.
+    kind = format_played(contest, n)
+    if kind == Contest.ADAPTIVE:
         config.schedule = "adaptive"
         config.min_games = contest.final_min_games
-        config.games = needed + (-needed) % players
+        config.games = games_for(n, contest.final_min_games, players)
+    elif kind == Contest.GRADED:
+        _graded(
+            config, contest.final_graded_games, contest.final_ranking_games, staff_names(contest)
+        )
     return config
+
+
+def format_played(contest: Contest, entries: int) -> str:
+    """How the final of `contest` is played with `entries`: its `final_format`, `auto` made a
+    round-robin when that costs no more games than every entry playing `final_min_games`,
+    else adaptive."""
+    if contest.final_format != Contest.AUTO:
+        return contest.final_format
+    players = contest.players
+    round_robin = count_games(entries, players, contest.final_games_per_pairing, False)
+    needed = -(-entries * contest.final_min_games // players)
+    return Contest.ADAPTIVE if round_robin > needed else Contest.ROUND_ROBIN
+
+
+def _graded(config: TournamentConfig, per_bot: int, ranking: int, staff: list[str]) -> None:
+    """Make `config` graded: each team plays each staff bot of the field (each group of them)
+    `per_bot` games, then `ranking` games each among the teams."""
+    graders = [e.name for e in config.entries if e.name in staff]
+    teams, players = len(config.entries) - len(graders), config.players
+    config.schedule = "graded"
+    config.graders = graders
+    config.games_per_pairing = per_bot
+    config.min_games = count_graded(1, len(graders), players, per_bot) + ranking
+    config.games = graded_games(teams, len(graders), players, per_bot, ranking)
 
 
 def claim_final(contest: Contest, by: str, take_over: bool = False) -> None:
@@ -227,14 +257,35 @@ def _refuse_unready(contest: Contest) -> None:
 
 
 def _field(contest: Contest) -> list[tuple[HandIn, Entry]]:
-    """The final's (hand-in, entry) pairs; LifecycleError when too few for one game."""
+    """The final's (hand-in, entry) pairs; LifecycleError when too few for one game, or for
+    a graded final."""
     pairs = final_entries(contest)
     if len(pairs) < contest.players:
         raise LifecycleError(
             f"{contest.label} has {len(pairs)} versions handed in; a final of "
             f"{contest.players}-player games needs at least {contest.players}"
         )
+    if format_played(contest, len(pairs)) == Contest.GRADED:
+        bots = sum(1 for h, _ in pairs if h.participant.staff_bot)
+        _refuse_ungradable(contest, bots, len(pairs) - bots)
     return pairs
+
+
+def _refuse_ungradable(contest: Contest, bots: int, teams: int) -> None:
+    """LifecycleError, saying what to do, when a graded final has too few staff bots to grade
+    against (a staff bot plays the final once a version of it has passed validation), or no
+    team to grade."""
+    label, need = contest.label, contest.players - 1
+    if bots < need:
+        raise LifecycleError(
+            f"the final of {label} is graded (each team against each staff bot), but it has "
+            f"{bots} staff bots with a version that passed validation; a "
+            f"{contest.players}-player graded final needs at least {need}: add one with "
+            f"`server contest staff-bot {label} NAME --reference greedy`, or choose another "
+            f"format: `server contest set {label} --final-format auto`"
+        )
+    if teams < 1:
+        raise LifecycleError(f"the final of {label} is graded, but no team handed in a version")
 
 
 def final_wanted(contest: Contest) -> bool:

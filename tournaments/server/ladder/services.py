@@ -16,10 +16,12 @@ from django.utils import timezone
 from tournaments.server.contests.models import Contest, Extension
 from tournaments.server.contests.services import (
     ContestError,
+    FinalChange,
     GameChange,
     about,
     find_contest,
     set_build_timeout,
+    set_final_format,
     set_final_games,
     set_game_settings,
     set_shares,
@@ -102,17 +104,24 @@ def change_contest(  # noqa: PLR0913  # what may be set, each with a default
     signup_code: str | None = None,
     game: GameChange | None = None,
     shares: dict[str, int] | None = None,
+    final: FinalChange | None = None,
 ) -> Contest:
     """Move the contest `slug` on to `state` by hand (forward only; freezing records the
-    hand-ins), change its build timeout, its final's games per pairing, who may sign up, what
-    its games are played with (`game`: from the next game its workers schedule) and/or its
-    shares of the workers' slots: all or nothing (a refusal changes nothing)."""
+    hand-ins), change its build timeout, its final's games per pairing, its final's format
+    (`final`), who may sign up, what its games are played with (`game`: from the next game its
+    workers schedule) and/or its shares of the workers' slots: all or nothing (a refusal
+    changes nothing)."""
     contest = find_contest(slug)
     asked = (state, build_timeout, final_games, signup, signup_code, shares)
-    if all(value is None for value in asked) and not (game and game.asked()):
+    if (
+        all(value is None for value in asked)
+        and not (game and game.asked())
+        and not (final and final.asked())
+    ):
         raise ContestError(
             "say what to set: a state (open, frozen, final, closed), --build-timeout SECONDS, "
-            "--final-games-per-pairing N, --signup open|code|closed, --ruleset, "
+            "--final-games-per-pairing N, --final-format FORMAT, --final-graded-games K, "
+            "--final-ranking-games N, --signup open|code|closed, --ruleset, "
             "--time-per-move, --option, --isolation or --share KIND=N"
         )
     try:
@@ -123,6 +132,8 @@ def change_contest(  # noqa: PLR0913  # what may be set, each with a default
                 set_shares(contest, shares)
             if final_games is not None:
                 set_final_games(contest, final_games)
+            if final is not None and final.asked():
+                set_final_format(contest, final)
             if build_timeout is not None:
                 set_build_timeout(contest, build_timeout)
             if signup is not None or signup_code is not None:
