@@ -161,3 +161,17 @@ def run_worker_until(worker: Any, done: Callable[[], bool], bound: float) -> Any
     finally:
         finished.set()
         watcher.join(5)
+
+
+def passed_version(who: Any, archive: bytes | None = None) -> Any:
+    """A version of `who` (a random bot unless `archive` is given) that passed validation and
+    stands on the ladder (validation itself is tested elsewhere)."""
+    from tournaments.server.ladder.standings import enter
+    from tournaments.server.submissions.intake import submit
+    from tournaments.server.submissions.models import Version
+
+    version = submit(who, [archive or zip_bytes({"bot.py": RANDOM_BOT})])
+    Version.objects.filter(pk=version.pk).update(state=Version.PASSED)
+    version.refresh_from_db()
+    enter(version)
+    return version

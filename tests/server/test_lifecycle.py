@@ -8,24 +8,15 @@ from datetime import timedelta
 from django.test import TestCase, override_settings
 from django.utils import timezone
 
-from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
+from tests.server.helpers import RANDOM_BOT, participant, passed_version, zip_bytes
 from tournaments.entries import Entry
 from tournaments.server.contests.models import Contest, Extension
 from tournaments.server.ladder import lifecycle
 from tournaments.server.ladder.challenges import ChallengeError, challenge
 from tournaments.server.ladder.final import final_config
 from tournaments.server.ladder.models import HandIn
-from tournaments.server.ladder.standings import enter
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
-
-
-def passed(who: object) -> Version:
-    v = submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])
-    Version.objects.filter(pk=v.pk).update(state=Version.PASSED)
-    v.refresh_from_db()
-    enter(v)
-    return v
 
 
 class LifecycleTests(TestCase):
@@ -45,15 +36,15 @@ class LifecycleTests(TestCase):
         self.assertEqual(lifecycle.advance(self.contest).state, Contest.DRAFT)
         Contest.objects.filter(pk=self.contest.pk).update(opens=timezone.now())
         self.assertEqual(lifecycle.advance(self.contest).state, Contest.OPEN)
-        passed(self.ann)
+        passed_version(self.ann)
 
     def test_freezing_hands_in_the_active_version_and_only_moves_forward(self) -> None:
         lifecycle.set_state(self.contest, Contest.OPEN)
-        first = passed(self.ann)
-        second = passed(self.ann)
+        first = passed_version(self.ann)
+        second = passed_version(self.ann)
         self.ann.pinned = first
         self.ann.save()
-        passed(self.ben)
+        passed_version(self.ben)
         made = lifecycle.freeze(self.contest)
         self.assertEqual(len(made), 2)
         handin = HandIn.objects.get(participant=self.ann)
@@ -73,7 +64,7 @@ class LifecycleTests(TestCase):
         _, bot = participant("staff-bot")
         bot.contest, bot.staff_bot = self.contest, True
         bot.save()
-        passed(bot)
+        passed_version(bot)
 
     def test_the_final_is_a_round_robin_on_a_small_field_else_adaptive(self) -> None:
         self.contest.final_games_per_pairing, self.contest.final_min_games = 2, 10
@@ -88,8 +79,8 @@ class LifecycleTests(TestCase):
         from tournaments.server.ladder.models import Game
 
         lifecycle.set_state(self.contest, Contest.OPEN)
-        passed(self.ann)
-        passed(self.ben)
+        passed_version(self.ann)
+        passed_version(self.ben)
         member = Client()
         member.force_login(self.ann.members.get())
         answer = member.post("/p/ann/", {"challenge": "ben"})
@@ -110,7 +101,7 @@ class DatedTransitionTests(TestCase):
         _, self.ann = participant("ann")
         self.ann.contest = self.contest
         self.ann.save()
-        passed(self.ann)
+        passed_version(self.ann)
         # The deadline has passed, after ann's upload (longer ago than the final waits for an
         # upload received just before it: `handins.receiving`).
         Version.objects.filter(participant=self.ann).update(
@@ -185,7 +176,7 @@ class DatedTransitionTests(TestCase):
         _, staff = participant("staff-bar")
         staff.contest, staff.staff_bot = self.contest, True
         staff.save()
-        passed(staff)
+        passed_version(staff)
         self.assertTrue(final.final_wanted(self.contest))
         gone = subprocess.run(
             [sys.executable, "-c", "import os; print(os.getpid())"],
@@ -230,7 +221,7 @@ class DatedTransitionTests(TestCase):
         _, staff = participant("staff-bar")
         staff.contest, staff.staff_bot = self.contest, True
         staff.save()
-        passed(staff)
+        passed_version(staff)
         # Another process's claim committed first (the race this process loses).
         refused = lifecycle.LifecycleError("the final of d is being played by elsewhere")
         with (

@@ -5,29 +5,20 @@ ruleset or time applies to the next game without a restart. Real bots, a real wo
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.test import Client, TestCase, TransactionTestCase, override_settings
 
-from tests.server.helpers import RANDOM_BOT, participant, run_worker_until, zip_bytes
+from tests.server.helpers import (
+    participant,
+    passed_version,
+    run_worker_until,
+)
 from tournaments.server.contests.models import Contest
 from tournaments.server.contests.services import ContestError, GameChange
 from tournaments.server.ladder import analyses, versiontests
 from tournaments.server.ladder.backlog import backlog, describe
 from tournaments.server.ladder.models import Analysis, Game, VersionTest
 from tournaments.server.ladder.services import change_contest, show_contest
-from tournaments.server.ladder.standings import enter
 from tournaments.server.ladder.worker import LadderWorker
-from tournaments.server.submissions.intake import submit
-from tournaments.server.submissions.models import Version
-
-
-def passed(who: Any) -> Version:
-    version = submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])
-    Version.objects.filter(pk=version.pk).update(state=Version.PASSED)
-    version.refresh_from_db()
-    enter(version)
-    return version
 
 
 @override_settings(ANALYSIS_BUDGET=10, ANALYSIS_NICE=0)
@@ -41,8 +32,8 @@ class BusyLadderTests(TransactionTestCase):
         for name in ("ann", "ben", "cat", "dan"):
             _, who = participant(name)
             self.teams[name] = who
-            passed(who)
-        self.new = passed(self.teams["ann"])
+            passed_version(who)
+        self.new = passed_version(self.teams["ann"])
         self.organiser, _ = participant("org", staff=True)
 
     def finished_game(self) -> Game:
