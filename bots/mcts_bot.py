@@ -52,7 +52,7 @@ judges a pass, and the takes that lead to it, by the next round too. And who sta
 holder of the start-player token places first (the first pick of the bonus tiles) and takes
 first next round; search sees only what taking the token costs (a point a tile), mcts's leaves
 credit it `sdk.pavilion.START_TOKEN` as well.
-The ladder it makes with the other bots is measured in docs/bots.md.
+The ladder it makes with the other bots is measured in docs/strength.md.
 
 Weaknesses: the playout policy is a guess and the bot trusts its averages (a line the policy
 plays badly looks bad); the tree stops at the round end, so plans longer than a round (a star

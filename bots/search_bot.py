@@ -14,8 +14,8 @@ its clock budget runs out, and plays the best move of the deepest search it comp
   Classic Azul with 4 players is the exception (`greedy_opponents`): three opponents all
   against me are too pessimistic there, so each opponent plays its own best move by its own
   value, and only my moves branch, so the same clock reaches further along my own moves
-  (measured in docs/bots.md; with 3 players, and in Summer Pavilion, the paranoid search did
-  as well or better).
+  (measured in docs/notes/more-players.md; with 3 players, and in Summer Pavilion, the paranoid
+  search did as well or better).
 - Leaves: the depth limit, or the end of the round (the next deal is chance: the round end is a
   leaf), valued by `sdk.helpers.round_end_values` (classic: score after wall-tiling and floor,
   plus bonuses in progress and partial lines), or the end of the game (the real scores).

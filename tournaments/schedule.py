@@ -7,8 +7,8 @@ head start) and deal luck then cancel out within a block. With 3 or 4 players ea
 takes the next of the group's orders around the table (`seat_orders`): who takes tiles just
 before an entry shapes what it can take, and a fixed order would seat one entry always after the
 same other (in Summer Pavilion with 4 players that moved a bot's mean rank by up to 0.9,
-docs/bots.md "Who sits after whom"). Every group uses the same sequence of deal seeds, so the
-whole field faces the same deals (as in duplicate bridge).
+docs/notes/more-players.md, "Who sits after whom"). Every group uses the same sequence of deal
+seeds, so the whole field faces the same deals (as in duplicate bridge).
 
 A schedule is a pure function of its arguments, so a resumed run rebuilds exactly the schedule
 stored in the database, game ids and seeds included.

@@ -6,7 +6,7 @@ NEW is the mean of its two game scores (win 1, draw 1/2, loss 0): one of five va
 1/2, 3/4, 1 (the pentanomial model). Pairs are independent and identically distributed, games
 are not: the deal's luck and the seat's advantage are shared by the two games of a pair, and
 cancel in its outcome, so a pair's outcome varies less than two independent games' would. The
-test needs fewer games in proportion (docs/bots.md "Did my change help?").
+test needs fewer games in proportion (docs/improving.md, "Did my change help?").
 
 The hypotheses are about NEW's expected score s against BASE, in logistic Elo
 (s = 1 / (1 + 10^(-elo/400))): H0 elo = elo0, H1 elo = elo1. For each hypothesis the outcome
@@ -178,7 +178,7 @@ class Sprt:
 # in units of the margin's spread in a game (the normalised effect size), read as Elo through
 # the normal model of a game's margin: NEW wins a game when its margin is above 0, so with
 # margins N(mu, sigma^2) its expected score is Phi(t) and its logistic Elo score_to_elo(Phi(t))
-# (docs/bots.md "Did my change help?": how well that matches the wins, measured). sigma is the
+# (docs/improving.md, "Did my change help?": how well that matches the wins, measured). sigma is the
 # spread of single games, which pairing does not change, so t means the same for pairs and for
 # independent games; what pairing changes is the spread of the outcome, which the test
 # estimates as it goes.

@@ -14,10 +14,11 @@ start, over games of `mcts` against itself); the bot reads only the constants, n
 A seat's share of the tiles, and so its future, differs with the players: the weights are a
 table per number of players, each fitted on games of that many (`fit --players N`). The expert
 uses it where a table is shipped, 2 and 4 players (`values.leaf_values`); with 3 it keeps
-mcts's leaf (a 3-player table was fitted and did worse, docs/bots.md). The expert's leaves are
-mid-round positions: each seat's hand is first played onto its stars and passed by mcts's
-projection (`sdk.pavilion.place_and_pass`), the board it leaves valued here. After the last
-round nothing is left to learn: the end bonuses as they stand, less a point a kept tile.
+mcts's leaf (a 3-player table was fitted and did worse, docs/notes/more-players.md). The
+expert's leaves are mid-round positions: each seat's hand is first played onto its stars and
+passed by mcts's projection (`sdk.pavilion.place_and_pass`), the board it leaves valued here.
+After the last round nothing is left to learn: the end bonuses as they stand, less a point a
+kept tile.
 """
 
 from __future__ import annotations

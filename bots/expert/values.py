@@ -46,9 +46,9 @@ def candidate_moves(state: Any, keep_dumps: bool = False) -> list[Any]:
       them and sends at most as many to the floor. The learned value of a coloured wall does
       not agree: a line started late in a round blocks its row for the next (self-play: about
       -3.6 points, `learned.NAMES`' lines_started), and a dump can be worth it; searched, they
-      won 76% against mcts where pruned 60% (docs/bots.md). On a gray wall, its own learned
-      value in use, searching them changed nothing (82% against 79.5% of 100 games), so they
-      stay pruned there: fewer moves a node.
+      won 76% against mcts where pruned 60% (docs/notes/expert-rung.md). On a gray wall, its own
+      learned value in use, searching them changed nothing (82% against 79.5% of 100 games), so
+      they stay pruned there: fewer moves a node.
     Summer Pavilion: no pass that keeps fewer tiles than it could (`pavilion_fields.
     full_passes`: three passes in five); the rest of its pruning is the ranking's.
     `keep_dumps` drops only the duplicates (the game analysis, which must see every move that
@@ -285,7 +285,7 @@ def wall_cells(wall: int, packed: int) -> dict[int, int]:
 # players it has a table of weights for (pavilion_weights.py: 2 and 4). A seat's share of the
 # tiles, and so its future, differs with the players: with 4, the 2-player weights gave a mean
 # rank of 2.44 in 16 games at a fixed budget, mcts's projection 2.00; 4-player weights 2.00
-# against the projection's 2.15 (docs/bots.md). 3 players keep the projection.
+# against the projection's 2.15 (docs/notes/more-players.md). 3 players keep the projection.
 PAVILION_LEARNED = True
 
 

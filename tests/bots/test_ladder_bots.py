@@ -6,7 +6,7 @@
   the referee's own 50 ms grace).
 
 The ladder itself (search over greedy, mcts over search) is a benchmark, not a test:
-`azul-arena bench strength` (docs/bots.md has the figures).
+`azul-arena bench strength` (docs/strength.md has the figures).
 """
 
 from __future__ import annotations

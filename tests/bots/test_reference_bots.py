@@ -244,7 +244,7 @@ def test_search_values_a_position_against_the_mean_of_its_opponents() -> None:
 
 
 def test_search_s_root_width_is_a_parameter_for_small_change_tests() -> None:
-    # `search:depth=2,root=6`: the small change docs/bots.md measures version tests on.
+    # `search:depth=2,root=6`: the small change docs/improving.md measures version tests on.
     from referee.launcher import builtin_target
     from sdk.run import load_bot
 

@@ -231,7 +231,7 @@ def test_margin_error_rates_hold_for_a_lopsided_margin() -> None:
 
 
 def test_a_very_lopsided_margin_is_the_normal_model_s_limit() -> None:
-    """Known limit (docs/bots.md): the margin test's LLR is the normal one, so a margin skewed
+    """Known limit (docs/improving.md): the margin test's LLR is the normal one, so a margin skewed
     further than any recording accepts a false H1 more often than alpha (about 8% at skewness
     -1), though not wildly; `--statistic wdl`, which assumes nothing, has no such limit."""
     t0 = elo_to_effect(SETTINGS.elo0)

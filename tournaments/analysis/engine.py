@@ -35,7 +35,7 @@ ENGINE_NAME: Final = "azul-arena exact round end + expert round tree 1"
 # The search where the exact one does not reach: (state, moves, kept, budget, seed) -> (each
 # move's margin, the best one's index). A stronger engine swaps in here.
 search_values = tree_values
-DEFAULT_BUDGET: Final = 8000  # simulations per decision (bench analyse: see docs/bots.md)
+DEFAULT_BUDGET: Final = 8000  # simulations per decision (bench analyse: see docs/improving.md)
 EXACT_TILES: Final = 12  # the exact search is tried with at most this many tiles left ...
 EXACT_NODES_PER_SIMULATION: Final = 100  # ... and stops after this many positions per simulation
 

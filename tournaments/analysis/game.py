@@ -3,7 +3,7 @@ the points the played move lost against the best one, a label, and each seat's s
 
 Labels, by the points lost (expected final score margin, best minus played; see engine.py):
 an **inaccuracy** from `INACCURACY` points, a **mistake** from `MISTAKE`, a **blunder** from
-`BLUNDER`. They were tuned on games between the reference bots (docs/bots.md, "Learning from a
+`BLUNDER`. They were tuned on games between the reference bots (docs/improving.md, "Learning from a
 lost game"): a sampled value moves by a point or so between seeds, so an inaccuracy starts
 above that noise; a blunder is a round's typical winning margin thrown away in one move.
 

@@ -9,7 +9,7 @@ for the CPU. Each fraction's result is our bot's win rate (draws half) with a 95
 mean scores and each side's faults.
 
 The adapter for gleb-t/AzulBot's C++ MCTS is kept out of the package: tests/outside/azulbot
-(docs/bots.md, "Against an outside engine").
+(docs/strength.md, "Against an outside engine").
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from referee import run_loop
 from tournaments.benchmarks.strength import Ladder, schedule
 
 ENGINE = "outside"  # the outside engine's entry name in the tally
-# The issue's goals for the top bot (docs/bots.md): >= 90% at equal time, >= 75% at a tenth.
+# The goals for the top bot (docs/strength.md): >= 90% at equal time, >= 75% at a tenth.
 GOALS = {1.0: 0.90, 0.1: 0.75}
 
 Progress = Callable[[float, int, int], None]  # (fraction, games played, games in all)

@@ -32,11 +32,11 @@ from referee import run_loop
 from tournaments.report import clustered_mean_interval, wilson
 from tournaments.schedule import seat_orders, seating
 
-# The reference bots, weakest first: the ladder's rungs (docs/bots.md).
+# The reference bots, weakest first: the ladder's rungs (docs/strength.md).
 REFERENCE_BOTS = ("random", "greedy", "search", "mcts")
 
 # With 2 players a rung holds where the stronger bot wins this share of their games (the bar a
-# course grades against: docs/bots.md, "Staff bots for a course").
+# course grades against: docs/strength.md, "Staff bots for a course").
 RUNG_WIN_RATE = 0.7
 
 

@@ -60,7 +60,7 @@ def bench_outside(
     each seat on its own clock. Prints our bot's win rate with a 95% interval, the mean scores
     and each side's faults per setting. One game at a time; a benchmark, not a test.
 
-    The adapter for gleb-t/AzulBot's C++ MCTS is a test fixture (docs/bots.md, "Against an
+    The adapter for gleb-t/AzulBot's C++ MCTS is a test fixture (docs/strength.md, "Against an
     outside engine"; it runs at --isolation process: the sandbox shows a bot only its own folder).
     Example: [bold]azul-arena bench outside -e 'python tests/outside/azulbot/adapter.py
     --module-dir DIR' --isolation process -b mcts -t 1 -f 1 -f 0.1 -n 20 --json[/]

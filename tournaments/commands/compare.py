@@ -91,7 +91,7 @@ def compare(  # a run's options, as tournament run has them
         str,
         typer.Option(
             help="What the test decides on: wdl (who ranked higher) or margin (the points "
-            "between them; docs/bots.md 'Did my change help?')."
+            "between them; docs/improving.md 'Did my change help?')."
         ),
     ] = "wdl",
     ruleset: Annotated[str, typer.Option(help="Ruleset every game uses.")] = "azul",

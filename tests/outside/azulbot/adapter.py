@@ -1,7 +1,7 @@
 """An adapter bot: gleb-t/AzulBot's C++ MCTS (2-player classic Azul) playing through our SDK.
 
 Not part of the package: an outside engine, measured against the reference bots
-(docs/bots.md, "Against an outside engine"; `azul-arena bench outside`). AzulBot is public
+(docs/strength.md, "Against an outside engine"; `azul-arena bench outside`). AzulBot is public
 source without a licence file, so nothing of it is kept here: this adapter needs its Python
 module `azulcpp` (built from that project's own sources, with its own setup files) importable,
 from `--module-dir DIR` or the environment variable AZULBOT_DIR. Without it the bot refuses to

@@ -1,7 +1,7 @@
 """The AzulBot adapter (tests/outside/azulbot/adapter.py): its mapping of states and moves,
 checked against our engine move by move, and whole games through the real referee.
 
-AzulBot's `azulcpp` module is not kept in this repository (no licence file: docs/bots.md,
+AzulBot's `azulcpp` module is not kept in this repository (no licence file: docs/strength.md,
 "Against an outside engine"): these tests run where AZULBOT_DIR names the folder it was built
 into, and skip, saying so, elsewhere.
 """
@@ -36,7 +36,7 @@ def cpp() -> ModuleType:
     if not os.environ.get("AZULBOT_DIR"):
         pytest.skip(
             "AZULBOT_DIR is not set: build gleb-t/AzulBot's azulcpp module and name its "
-            "folder (docs/bots.md, Against an outside engine)"
+            "folder (docs/strength.md, Against an outside engine)"
         )
     try:
         return load_azulcpp()
