@@ -9,14 +9,11 @@ from pathlib import Path
 from django.test import TransactionTestCase
 
 from referee import run_loop
-from tests.server.helpers import participant, zip_bytes
+from tests.server.helpers import participant, passed_version, zip_bytes
 from tournaments.cluster import ClusterOptions
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import final, lifecycle
 from tournaments.server.ladder.finalstate import final_status
-from tournaments.server.ladder.standings import enter
-from tournaments.server.submissions.intake import submit
-from tournaments.server.submissions.models import Version
 from tournaments.store import Store
 from tournaments.tournament import prepare, run_tournament
 
@@ -57,10 +54,7 @@ class FinalOnACluster(TransactionTestCase):
             _, who = participant(name)
             who.contest = contest
             who.save()
-            version = submit(who, [zip_bytes({"bot.py": SEEDED_BOT})])
-            Version.objects.filter(pk=version.pk).update(state=Version.PASSED)
-            version.refresh_from_db()
-            enter(version)
+            passed_version(who, zip_bytes({"bot.py": SEEDED_BOT}))
         lifecycle.set_state(contest, Contest.FROZEN, by="a test")
         claimed = final.start_final(contest, "a test", take_over=False)
         claimed.config.seed = 2026

@@ -12,14 +12,11 @@ from django.conf import settings
 from django.test import TransactionTestCase
 
 from referee import run_loop
-from tests.server.helpers import RANDOM_BOT, participant, run_worker, zip_bytes
+from tests.server.helpers import participant, passed_version, run_worker
 from tournaments.progress import GameFinished, ProgressEvent
 from tournaments.server.contests.models import Contest, Transition
 from tournaments.server.ladder import coordination, final, lifecycle
-from tournaments.server.ladder.standings import enter
 from tournaments.server.ladder.worker import LadderWorker
-from tournaments.server.submissions.intake import submit
-from tournaments.server.submissions.models import Version
 from tournaments.store import Store
 
 
@@ -52,10 +49,7 @@ class FinalInTheWorker(TransactionTestCase):
             _, who = participant(name)
             who.contest = contest
             who.save()
-            version = submit(who, [zip_bytes({"bot.py": RANDOM_BOT})])
-            Version.objects.filter(pk=version.pk).update(state=Version.PASSED)
-            version.refresh_from_db()
-            enter(version)
+            passed_version(who)
         lifecycle.set_state(contest, Contest.FROZEN, by="a test")
         claimed = final.start_final(contest, "a test", take_over=False)
         self.assertTrue(run_loop(_stopped_after_one_game(claimed)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Min
+from django.db.models import Count, Min
 
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import analyses, versiontests
@@ -38,24 +38,25 @@ def kinds_waiting(contest: Contest) -> set[str]:
 
 def backlog(contest: Contest) -> dict[str, Any]:
     """The shares and, by kind, how much waits and since when (ISO times, None: nothing)."""
-    asked = analyses.waiting(contest.pk).aggregate(since=Min("created"))
-    challenges = challenges_waiting(contest).aggregate(since=Min("created"))
     open_tests = VersionTest.objects.filter(contest=contest, verdict="")
-    tests_since = open_tests.aggregate(since=Min("created"))["since"]
     return {
         "shares": contest.shares(),
         "waiting": {
-            CHALLENGE: _waiting(challenges_waiting(contest).count(), challenges["since"]),
-            ANALYSIS: _waiting(analyses.waiting(contest.pk).count(), asked["since"]),
-            TEST: _waiting(
-                open_tests.count() if versiontests.has_games_to_play(contest) else 0, tests_since
-            ),
+            CHALLENGE: _waiting(challenges_waiting(contest)),
+            ANALYSIS: _waiting(analyses.waiting(contest.pk)),
+            # Open tests wait only while the contest's games for tests are not spent.
+            TEST: _waiting(open_tests if versiontests.has_games_to_play(contest) else None),
         },
     }
 
 
-def _waiting(count: int, since: Any) -> dict[str, Any]:
-    return {"count": count, "since": since.isoformat() if count and since else None}
+def _waiting(rows: Any) -> dict[str, Any]:
+    """How many `rows` there are and the oldest one's `created`, in one query."""
+    if rows is None:
+        return {"count": 0, "since": None}
+    found = rows.order_by().aggregate(count=Count("pk"), since=Min("created"))
+    since = found["since"]
+    return {"count": found["count"], "since": since.isoformat() if since else None}
 
 
 def describe(shown: dict[str, Any]) -> str:

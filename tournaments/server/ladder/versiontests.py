@@ -193,12 +193,9 @@ def _budget_left(contest: Contest) -> bool:
 
 def has_games_to_play(contest: Contest) -> bool:
     """Whether a test is open and the contest's budget allows it a pair (a read: the automatic
-    tests are made by `ensure_automatic`, which `next_game` calls)."""
-    return (
-        contest.version_test_games >= 2
-        and VersionTest.objects.filter(contest=contest, verdict="").exists()
-        and _budget_left(contest)
-    )
+    tests are made by `ensure_automatic`, which the worker calls once a second)."""
+    is_open = VersionTest.objects.filter(contest=contest, verdict="").exists()
+    return is_open and _budget_left(contest)
 
 
 def next_game(

@@ -248,10 +248,14 @@ class LadderWorker:
         self._live = coordination.live_workers() | {self.name}
         return self._live
 
-    def _keep_dates(self) -> None:
+    def _watch_contest(self) -> None:
+        """Once a second: the contest's dates kept, a change of its settings seen, and each
+        version that passed given its automatic test (then a test kind of work waits)."""
         contest = Contest.objects.get(pk=self.contest_id)
         lifecycle.advance(contest, by=self.by)
         self._see_settings(contest)
+        if contest.state == Contest.OPEN and contest.version_test_games >= 2:
+            versiontests.ensure_automatic(contest)
 
     def _see_settings(self, contest: Contest) -> bool:
         """Whether the referee plays with the contest's settings; if not, say so once."""
@@ -323,7 +327,7 @@ class LadderWorker:
                     resumed.kind = KIND_OF_GAME[orphan.kind]
                     resumed.charged = self.shares.started(resumed.kind)
                     return resumed
-            kinds = self._kinds_waiting(contest) if current else {ANALYSIS}
+            kinds = backlog.kinds_waiting(contest) if current else {ANALYSIS}
             for kind in self.shares.order(kinds):
                 picked: _Next | _Job | None
                 if kind == ANALYSIS:
@@ -342,11 +346,6 @@ class LadderWorker:
                     picked.kind, picked.charged = kind, self.shares.started(kind)
                     return picked
             return None
-
-    def _kinds_waiting(self, contest: Contest) -> set[str]:
-        if contest.state == Contest.OPEN and contest.version_test_games >= 2:
-            versiontests.ensure_automatic(contest)  # a version that passed gets its test
-        return backlog.kinds_waiting(contest)
 
     def _take(self, game: Game, contest: Contest) -> bool:
         """Take a scheduled game for this worker (a conditional update: another worker may
@@ -416,7 +415,7 @@ class LadderWorker:
             # Once a second, not at every pick: a look is a few queries, and a game can take
             # less than that.
             self._next_dates = time.monotonic() + 1.0
-            await self._db_call(self._keep_dates)
+            await self._db_call(self._watch_contest)
         await self._final_step()
 
     # -- the final tournament, awaited beside the games ------------------------------------------
