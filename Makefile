@@ -44,7 +44,7 @@ test-slow: install
 
 # The tournament domain typed all the way down (tests/test_lint.py has the same list; the Dask
 # cluster's modules are not in it: Dask ships no types).
-STRICT_DOMAIN = $(addprefix tournaments/,tournament.py progress.py rounds.py schedule.py \
+STRICT_DOMAIN = $(addprefix tournaments/domain/,tournament.py progress.py rounds.py schedule.py \
 	pairing.py ratings.py store.py entries.py report.py rerun.py compliance.py bundles.py \
 	sprt.py compare.py analysis)
 

@@ -11,9 +11,9 @@ bots are never ended, so a cap below the seats of the games in flight is exceede
 stalling a game.
 
 The pool only keeps the books; whoever owns it starts and ends the processes (`referee.arena`).
-The tournament runner plans its dispatch on a pool of its own (`tournaments.runner.Pool`) and so
-asks the same rule rather than restating it. `Bot` (a connected bot) and `NoBot` (a seat whose
-bot could not start) are what the Arena hands a match, one per seat.
+The tournament runner plans its dispatch on a pool of its own (`tournaments.domain.runner.Pool`)
+and so asks the same rule rather than restating it. `Bot` (a connected bot) and `NoBot` (a seat
+whose bot could not start) are what the Arena hands a match, one per seat.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ P = TypeVar("P", bound=Pooled)
 
 @dataclass(eq=False)
 class Slot:
-    """A process as a planner counts it (no process behind it): `tournaments.runner.Pool`."""
+    """A process as a planner counts it (no process behind it): `tournaments.domain.runner.Pool`."""
 
     entry: str
     last_used: int = 0

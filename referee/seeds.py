@@ -3,11 +3,11 @@ the seat.
 
 A bot that draws every random choice from its seed plays the same moves when the game is played
 again (a rerun, or the same tournament run twice), on any machine. The seed must not tell the bot
-the deal: the deal's seed is another hash of the tournament seed (tournaments.schedule.deal_seed),
-and this one is BLAKE2b keyed with the tournament seed under its own label, so a bot seed says
-nothing of any deal seed, and two games (or two seats) get unrelated seeds. What it cannot hide is
-a tournament seed small enough to try every value of: whoever sets `--seed 12` has made the deals
-public anyway (docs/security.md).
+the deal: the deal's seed is another hash of the tournament seed
+(tournaments.domain.schedule.deal_seed), and this one is BLAKE2b keyed with the tournament seed
+under its own label, so a bot seed says nothing of any deal seed, and two games (or two seats) get
+unrelated seeds. What it cannot hide is a tournament seed small enough to try every value of:
+whoever sets `--seed 12` has made the deals public anyway (docs/security.md).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from tournaments.cli import app
 from tournaments.commands.bot import class_name_for
-from tournaments.report import wilson
+from tournaments.domain.report import wilson
 
 HERE = Path(__file__).parent
 runner = CliRunner()

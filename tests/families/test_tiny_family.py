@@ -60,9 +60,9 @@ def test_a_family_cannot_take_another_familys_name_or_ruleset(tiny: None) -> Non
 
 
 def test_a_tournament_of_two_sdk_bots(tiny: None, tmp_path: Path) -> None:
-    from tournaments.entries import Entry
-    from tournaments.store import Store
-    from tournaments.tournament import TournamentConfig, prepare, run_tournament
+    from tournaments.domain.entries import Entry
+    from tournaments.domain.store import Store
+    from tournaments.domain.tournament import TournamentConfig, prepare, run_tournament
 
     entries = [Entry("one", str(BOT)), Entry("two", str(BOT))]
     config = TournamentConfig(entries, ruleset="azul-tiny", seed=1, isolation="none")

@@ -17,7 +17,7 @@ from referee import Arena, MatchConfig, MatchResult
 from referee.folders import BuildError, FolderError, build, read_folder
 from referee.launcher import check_entry, entry_argv
 from tournaments.cli import app
-from tournaments.entries import EntryError, load_entries_toml, parse_entry
+from tournaments.domain.entries import EntryError, load_entries_toml, parse_entry
 
 FIRST_BOT = Path(__file__).resolve().parents[2] / "bots" / "first_bot.py"
 

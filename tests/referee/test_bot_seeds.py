@@ -10,7 +10,7 @@ from pathlib import Path
 
 from referee import Arena, MatchConfig, MatchResult
 from referee.seeds import bot_seed, bot_seeds
-from tournaments.schedule import build_schedule, deal_seed
+from tournaments.domain.schedule import build_schedule, deal_seed
 
 TELLER = str(Path(__file__).parent / "bots" / "seed_teller.py")
 

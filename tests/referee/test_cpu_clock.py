@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from referee import Arena, ClockError, MatchConfig, MatchResult, cgroups
 from referee.cgroups import layout
 from tournaments.cli import app
-from tournaments.store import Store
+from tournaments.domain.store import Store
 
 BOT = str(Path(__file__).parent / "bots" / "cpu_user.py")
 

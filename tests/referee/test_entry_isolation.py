@@ -16,9 +16,9 @@ import pytest
 
 from referee import Arena, MatchConfig
 from referee.sandbox import probe
-from tournaments.arena import GameSettings, arena_player
-from tournaments.entries import Entry
-from tournaments.schedule import ScheduledGame
+from tournaments.domain.arena import GameSettings, arena_player
+from tournaments.domain.entries import Entry
+from tournaments.domain.schedule import ScheduledGame
 
 NOSY = Path(__file__).parent / "hostile" / "nosy" / "bot.py"
 

@@ -175,8 +175,8 @@ def _tournament(level: str, db: Path, logs: Path, peer: Path, bot_env: list[str]
 
 
 def _every_game_stored_with_its_cpu_time(db: Path, level: str) -> None:
-    from tournaments.report import build_report, export_csv
-    from tournaments.store import Store
+    from tournaments.domain.report import build_report, export_csv
+    from tournaments.domain.store import Store
 
     with Store.open(db, create=False) as store:
         done, total = store.counts()

@@ -118,7 +118,7 @@ def test_a_bot_environment_is_built_from_nothing(tmp_path: Path) -> None:
 
 
 def test_the_entries_file_says_how_bots_run(tmp_path: Path) -> None:
-    from tournaments.entries import EntryError, load_entries_toml, load_run_options
+    from tournaments.domain.entries import EntryError, load_entries_toml, load_run_options
 
     good = tmp_path / "good.toml"
     good.write_text(

@@ -54,7 +54,7 @@ import asyncio, os
 os.environ['AZUL_ARENA_SERVER_HOME'] = {home!r}
 from tournaments.server import setup; setup()
 from referee import run_loop
-from tournaments.progress import GameFinished
+from tournaments.domain.progress import GameFinished
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import final
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.server.test_cli import CLI, ROOT, database_env, database_query
-from tournaments.store import Store
+from tournaments.domain.store import Store
 
 
 def cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -126,9 +126,9 @@ class LivePageTests(LiveServerTestCase):
         from selenium.webdriver.common.by import By
 
         from tests.server.helpers import RANDOM_BOT
+        from tournaments.domain.store import GameOutcome, SeatOutcome
         from tournaments.server.ladder import results
         from tournaments.server.ladder.standings import enter
-        from tournaments.store import GameOutcome, SeatOutcome
 
         versions = []
         for name in ("nia", "oda"):

@@ -10,12 +10,12 @@ from django.test import TransactionTestCase
 
 from referee import run_loop
 from tests.server.helpers import participant, passed_version, zip_bytes
-from tournaments.cluster import ClusterOptions
+from tournaments.domain.cluster import ClusterOptions
+from tournaments.domain.store import Store
+from tournaments.domain.tournament import prepare, run_tournament
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import final, lifecycle
 from tournaments.server.ladder.finalstate import final_status
-from tournaments.store import Store
-from tournaments.tournament import prepare, run_tournament
 
 # Its moves come from the bot's own seeded generator: a game is the same wherever it is played.
 SEEDED_BOT = b"""import sdk

@@ -13,11 +13,11 @@ from django.test import TransactionTestCase
 
 from referee import run_loop
 from tests.server.helpers import participant, passed_version, run_worker
-from tournaments.progress import GameFinished, ProgressEvent
+from tournaments.domain.progress import GameFinished, ProgressEvent
+from tournaments.domain.store import Store
 from tournaments.server.contests.models import Contest, Transition
 from tournaments.server.ladder import coordination, final, lifecycle
 from tournaments.server.ladder.worker import LadderWorker
-from tournaments.store import Store
 
 
 async def _stopped_after_one_game(claimed: final.ClaimedFinal) -> bool:

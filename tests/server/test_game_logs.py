@@ -12,6 +12,7 @@ from django.conf import settings
 from django.test import Client, TransactionTestCase
 
 from tests.server.helpers import participant, run_worker, zip_bytes
+from tournaments.domain.store import GameOutcome, SeatOutcome
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.logs import game_folder, seat_log
@@ -20,7 +21,6 @@ from tournaments.server.ladder.standings import enter
 from tournaments.server.ladder.worker import LadderWorker
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
-from tournaments.store import GameOutcome, SeatOutcome
 
 # A bot that writes its secret (its author's name, baked into its file) and the game's id at
 # the start and each move, and the names the referee told it.
@@ -207,7 +207,7 @@ class ClusterLadderLogs(TransactionTestCase):
         import pytest
 
         pytest.importorskip("distributed", reason="dask[distributed] is in the dev extras")
-        from tournaments.cluster import ClusterOptions
+        from tournaments.domain.cluster import ClusterOptions
 
         cache = Path(tempfile.mkdtemp(prefix="arena-cluster-cache-"))
         self.addCleanup(shutil.rmtree, cache, ignore_errors=True)

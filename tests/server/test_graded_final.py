@@ -18,7 +18,8 @@ from django.test import TestCase, TransactionTestCase
 from referee import run_loop
 from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
 from tests.server.test_final_worker import _stopped_after_one_game
-from tournaments.entries import Entry
+from tournaments.domain.entries import Entry
+from tournaments.domain.store import Store, StoredGame
 from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.contests.services import (
     ContestError,
@@ -33,7 +34,6 @@ from tournaments.server.ladder.finalstate import final_status
 from tournaments.server.ladder.standings import enter
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
-from tournaments.store import Store, StoredGame
 
 TEAMS = ("ann", "ben", "cy")
 # contest.json's keys, as every final's archive has them.

@@ -16,6 +16,7 @@ from tests.server.helpers import (
     run_worker,
     zip_bytes,
 )
+from tournaments.domain.store import GameOutcome, SeatOutcome
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import coordination, results
 from tournaments.server.ladder.matchmaking import PROVISIONAL_GAMES, Candidate, pick_game
@@ -24,7 +25,6 @@ from tournaments.server.ladder.standings import active_versions, enter
 from tournaments.server.ladder.worker import LadderWorker
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
-from tournaments.store import GameOutcome, SeatOutcome
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -265,7 +265,7 @@ class WorkerTests(TransactionTestCase):
         import pytest
 
         pytest.importorskip("distributed", reason="dask[distributed] is in the dev extras")
-        from tournaments.cluster import ClusterOptions
+        from tournaments.domain.cluster import ClusterOptions
 
         contest = Contest.current()
         contest.time_per_move = 0.5

@@ -9,7 +9,7 @@ from django.test import TestCase, override_settings
 from django.utils import timezone
 
 from tests.server.helpers import RANDOM_BOT, participant, passed_version, zip_bytes
-from tournaments.entries import Entry
+from tournaments.domain.entries import Entry
 from tournaments.server.contests.models import Contest, Extension
 from tournaments.server.ladder import lifecycle
 from tournaments.server.ladder.challenges import ChallengeError, challenge

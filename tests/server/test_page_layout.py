@@ -47,9 +47,9 @@ class PageLayoutTests(LiveServerTestCase):
     def test_numbers_sit_under_their_headers_and_games_name_the_opponent(self) -> None:
         from selenium.webdriver.common.by import By
 
+        from tournaments.domain.store import GameOutcome, SeatOutcome
         from tournaments.server.ladder import results
         from tournaments.server.ladder.standings import enter
-        from tournaments.store import GameOutcome, SeatOutcome
 
         versions = []
         for name in ("ann", "bea"):

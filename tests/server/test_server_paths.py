@@ -13,8 +13,9 @@ from django.conf import settings
 from django.test import TransactionTestCase
 
 from tests.server.helpers import CRASHING_BOT, participant, server_paths_in, zip_bytes
-from tournaments.entries import Entry
-from tournaments.schedule import ScheduledGame
+from tournaments.domain.entries import Entry
+from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.store import Store
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.export import write_archive
 from tournaments.server.ladder.final import final_path
@@ -22,7 +23,6 @@ from tournaments.server.ladder.models import Game
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
 from tournaments.server.submissions.validation import claim_next, validate
-from tournaments.store import Store
 
 SYNTAX_ERROR_BOT = b"import sdk\n\n\nclass Broken(sdk.Bot)\n    pass\n"
 

@@ -27,6 +27,7 @@ from django.test import Client, TransactionTestCase
 from django.utils import timezone
 
 from tests.server.helpers import CRASHING_BOT, RANDOM_BOT, run_worker, zip_bytes
+from tournaments.domain.store import Store
 from tournaments.server.contests import classlist
 from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.ladder import lifecycle
@@ -38,7 +39,6 @@ from tournaments.server.ladder.worker import LadderWorker
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
 from tournaments.server.submissions.services import add_staff_bot, reference_archive
-from tournaments.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "tournaments.cli"]
@@ -255,7 +255,7 @@ class TermTests(TransactionTestCase):
         self, contest: Contest, entries: set[str], games: list[Any]
     ) -> list[list[str]]:
         # -- the export: standings = the final's ratings; staff-bot win rates counted ---------
-        from tournaments.ratings import compute
+        from tournaments.domain.ratings import compute
 
         ratings = compute(
             sorted(entries),

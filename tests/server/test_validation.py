@@ -13,7 +13,7 @@ from tests.server.helpers import (
     participant,
     zip_bytes,
 )
-from tournaments.ratings import make_env
+from tournaments.domain.ratings import make_env
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.models import Standing
 from tournaments.server.submissions.intake import submit

@@ -15,6 +15,7 @@ from django.test import Client, LiveServerTestCase, TestCase, TransactionTestCas
 
 from tests.server.helpers import RANDOM_BOT, participant, run_worker, run_worker_until, zip_bytes
 from tests.web.browser import chromium_browser
+from tournaments.domain.store import GameOutcome, SeatOutcome
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import results, versiontests
@@ -24,7 +25,6 @@ from tournaments.server.ladder.worker import LadderWorker
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
 from tournaments.server.submissions.services import reference_archive
-from tournaments.store import GameOutcome, SeatOutcome
 
 SAME_TIES_GREEDY = b"""import random
 

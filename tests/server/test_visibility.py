@@ -18,6 +18,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
 from tests.server.test_web import PASSWORD, played_record
+from tournaments.domain.store import GameOutcome, SeatOutcome
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.ladder import results
@@ -26,7 +27,6 @@ from tournaments.server.ladder.models import Game
 from tournaments.server.ladder.standings import enter
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
-from tournaments.store import GameOutcome, SeatOutcome
 
 VIEWERS = ("anon", "other", "member", "staff")
 

@@ -13,6 +13,7 @@ from django.test import Client, TestCase
 
 from referee.engine import new_game
 from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
+from tournaments.domain.store import GameOutcome, SeatOutcome
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.ladder import results
@@ -20,7 +21,6 @@ from tournaments.server.ladder.logs import seat_log
 from tournaments.server.ladder.standings import enter
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
-from tournaments.store import GameOutcome, SeatOutcome
 
 PASSWORD = "a long enough pass 7"
 

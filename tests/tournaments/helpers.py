@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tournaments.schedule import ScheduledGame
-from tournaments.store import GameOutcome, SeatOutcome
+from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.store import GameOutcome, SeatOutcome
 
 STRENGTH = {"strong": 3, "mid": 2, "weak": 1, "a": 1, "b": 2, "c": 3, "d": 4, "e": 5}
 

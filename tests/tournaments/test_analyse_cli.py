@@ -114,8 +114,8 @@ def test_a_3_player_game_the_record_replays_is_analysed_whole(tmp_path: Path) ->
 def test_a_decision_not_valued_is_marked_everywhere_and_exits_3(
     game_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import tournaments.analysis.game as game_module
-    from tournaments.analysis.engine import decision_seed, value_moves
+    import tournaments.domain.analysis.game as game_module
+    from tournaments.domain.analysis.engine import decision_seed, value_moves
 
     def value_or_fail(state: Any, budget: int, seed: int, include: tuple[Any, ...] = ()) -> Any:
         if seed == decision_seed(0, 5):

@@ -1,7 +1,7 @@
-"""Game analysis (tournaments/analysis): the engine's values against an exhaustive search written
-here, a deliberate blunder found where it was played and nowhere else, labels stable for a seed,
-the annotated record still a record, whole games of 3 and 4 players valued to the last decision,
-and a decision the engine fails on reported in its place."""
+"""Game analysis (tournaments/domain/analysis): the engine's values against an exhaustive search
+written here, a deliberate blunder found where it was played and nowhere else, labels stable for a
+seed, the annotated record still a record, whole games of 3 and 4 players valued to the last
+decision, and a decision the engine fails on reported in its place."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import pytest
 from bots.expert.solver import tiles_left
 from bots.expert.values import leaf_values
 from referee.engine import Game, new_game, verify
-from tournaments.analysis.batch import analyse_record
-from tournaments.analysis.engine import decision_seed, value_moves
-from tournaments.analysis.exact import margins
-from tournaments.analysis.game import annotate, decisions_to_analyse, label_of
+from tournaments.domain.analysis.batch import analyse_record
+from tournaments.domain.analysis.engine import decision_seed, value_moves
+from tournaments.domain.analysis.exact import margins
+from tournaments.domain.analysis.game import annotate, decisions_to_analyse, label_of
 
 BUDGET = 40  # playouts a decision: the tests check the bookkeeping, not the engine's strength
 
@@ -193,7 +193,7 @@ def test_the_deal_after_the_horizon_changes_no_value() -> None:
 def test_a_decision_the_engine_fails_on_is_reported_and_the_rest_stand(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import tournaments.analysis.game as game_module
+    import tournaments.domain.analysis.game as game_module
 
     record = greedy_record("azul-mini", 2, 3)
     whole = analyse_record(record, budget=BUDGET, seed=0)

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from tests.tournaments.test_end_to_end import cli
-from tournaments.store import Store
+from tournaments.domain.store import Store
 
 TELLER = str(Path(__file__).parents[1] / "referee" / "bots" / "teller.py")
 

@@ -13,16 +13,16 @@ import pytest
 
 from referee.folders import read_folder
 from tests.tournaments.helpers import fake_outcome
-from tournaments.bundles import (
+from tournaments.domain.bundles import (
     digest_of,
     pack_folder,
     portable_entries,
     resolve_spec,
     unpack,
 )
-from tournaments.entries import Entry, EntryError
-from tournaments.schedule import build_schedule
-from tournaments.store import Machine, Store
+from tournaments.domain.entries import Entry, EntryError
+from tournaments.domain.schedule import build_schedule
+from tournaments.domain.store import Machine, Store
 
 
 def bot_dir(base: Path) -> Path:
@@ -94,7 +94,7 @@ def test_unpacking_checks_the_digest_and_reuses_what_is_there(tmp_path: Path) ->
 def test_a_folder_too_large_to_ship_is_refused_clearly(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import tournaments.bundles as bundles
+    import tournaments.domain.bundles as bundles
 
     monkeypatch.setattr(bundles, "MAX_BUNDLE_FILES", 2)
     folder = bot_dir(tmp_path)

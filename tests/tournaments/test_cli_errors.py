@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 
 from tests.tournaments.helpers import fake_outcome
 from tournaments.cli import app
-from tournaments.entries import Entry
-from tournaments.runner import run_games
-from tournaments.schedule import ScheduledGame, build_schedule
-from tournaments.store import GameOutcome, RunLock, Store
+from tournaments.domain.entries import Entry
+from tournaments.domain.runner import run_games
+from tournaments.domain.schedule import ScheduledGame, build_schedule
+from tournaments.domain.store import GameOutcome, RunLock, Store
 
 
 def invoke(*args: str) -> tuple[int, str]:

@@ -27,15 +27,15 @@ from typing import Any
 import pytest
 
 from tests.tournaments.test_interrupt import done_games
-from tournaments.arena import GameSettings, isolation_level
-from tournaments.cluster import ClusterOptions, cluster_player
-from tournaments.entries import Entry
-from tournaments.report import export_csv
-from tournaments.runner import run_games
-from tournaments.schedule import ScheduledGame
-from tournaments.store import GameOutcome, Store
-from tournaments.tournament import TournamentConfig, prepare
-from tournaments.tournament import run_tournament as play_tournament
+from tournaments.domain.arena import GameSettings, isolation_level
+from tournaments.domain.cluster import ClusterOptions, cluster_player
+from tournaments.domain.entries import Entry
+from tournaments.domain.report import export_csv
+from tournaments.domain.runner import run_games
+from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.store import GameOutcome, Store
+from tournaments.domain.tournament import TournamentConfig, prepare
+from tournaments.domain.tournament import run_tournament as play_tournament
 
 pytest.importorskip("distributed", reason="Dask not installed: make install")
 

@@ -18,7 +18,7 @@ import pytest
 
 from tests.tls import certificates, need_openssl
 from tests.tournaments.test_cluster import end, scheduler_address
-from tournaments.cluster import exposure_warning
+from tournaments.domain.cluster import exposure_warning
 
 pytest.importorskip("distributed", reason="Dask not installed: make install")
 
@@ -136,7 +136,7 @@ def test_a_tournament_on_a_cluster_over_mutual_tls(
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "warning" not in out.stderr
-    from tournaments.store import Store
+    from tournaments.domain.store import Store
 
     with Store.open(tmp_path / "t.db", create=False) as store:
         assert store.counts() == (2, 2)

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tournaments.arena import GameSettings, seed_key
 from tournaments.cli import app
-from tournaments.compare import CompareSpec, CompareTally, pair_games
-from tournaments.sprt import MIN_GAMES, SprtSettings
-from tournaments.store import SeatOutcome
-from tournaments.tournament import TournamentConfig
+from tournaments.domain.arena import GameSettings, seed_key
+from tournaments.domain.compare import CompareSpec, CompareTally, pair_games
+from tournaments.domain.sprt import MIN_GAMES, SprtSettings
+from tournaments.domain.store import SeatOutcome
+from tournaments.domain.tournament import TournamentConfig
 
 KEYS = {"verdict", "llr", "bounds", "games", "pairs", "wins", "draws", "losses", "elo", "elo_ci"}
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.entries import (
+from tournaments.domain.entries import (
     Entry,
     EntryError,
     check_entries,

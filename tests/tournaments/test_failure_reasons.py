@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.tournaments.test_end_to_end import cli
-from tournaments.compliance import run_check
+from tournaments.domain.compliance import run_check
 
 CRASHES_IN_A_HELPER = """import sdk
 

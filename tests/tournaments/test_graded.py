@@ -17,11 +17,11 @@ from typer.testing import CliRunner
 from tests.tournaments.helpers import fake_outcome
 from tests.tournaments.test_rounds import _games, _open, _play_rounds
 from tournaments.cli import app
-from tournaments.entries import Entry
-from tournaments.rounds import RoundPlan, Rounds, graded_games
-from tournaments.schedule import ScheduleError, count_games, count_graded, deal_seed
-from tournaments.store import Store, StoreError
-from tournaments.tournament import TournamentConfig
+from tournaments.domain.entries import Entry
+from tournaments.domain.rounds import RoundPlan, Rounds, graded_games
+from tournaments.domain.schedule import ScheduleError, count_games, count_graded, deal_seed
+from tournaments.domain.store import Store, StoreError
+from tournaments.domain.tournament import TournamentConfig
 
 GRADERS = ("s1", "s2")
 

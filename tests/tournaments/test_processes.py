@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.arena import process_cap
 from tournaments.benchmarks.tournament import live_bot_processes
-from tournaments.runner import Dispatch, Pool, parallel_games
-from tournaments.schedule import ScheduledGame, build_schedule
+from tournaments.domain.arena import process_cap
+from tournaments.domain.runner import Dispatch, Pool, parallel_games
+from tournaments.domain.schedule import ScheduledGame, build_schedule
 
 ROOT = Path(__file__).resolve().parents[2]
 

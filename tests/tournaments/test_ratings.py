@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tournaments.ratings import Ratings, compute
+from tournaments.domain.ratings import Ratings, compute
 
 
 def test_stronger_entry_rates_higher() -> None:

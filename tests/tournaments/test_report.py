@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.tournaments.helpers import fake_outcome
-from tournaments.entries import Entry
-from tournaments.report import (
+from tournaments.domain.entries import Entry
+from tournaments.domain.report import (
     build_report,
     clustered_mean_interval,
     export_csv,
@@ -20,8 +20,8 @@ from tournaments.report import (
     t95,
     wilson,
 )
-from tournaments.schedule import build_schedule
-from tournaments.store import Store
+from tournaments.domain.schedule import build_schedule
+from tournaments.domain.store import Store
 
 
 def test_wilson_and_t_intervals() -> None:
@@ -115,7 +115,7 @@ def test_an_early_score_interval_is_never_negative_and_reads_as_a_range() -> Non
     negative) and the terminal separates the ends with a dash, not a minus-looking hyphen."""
     from rich.console import Console
 
-    from tournaments.report import Row
+    from tournaments.domain.report import Row
     from tournaments.terminal.render import leaderboard_table
 
     mean, lo, hi = mean_interval([0.0, 110.0])

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from tests.tournaments.test_cluster import assert_same_games, stored
-from tournaments.cluster import ClusterOptions
-from tournaments.entries import Entry, parse_entries
-from tournaments.store import Store
-from tournaments.tournament import TournamentConfig, prepare, run_tournament
+from tournaments.domain.cluster import ClusterOptions
+from tournaments.domain.entries import Entry, parse_entries
+from tournaments.domain.store import Store
+from tournaments.domain.tournament import TournamentConfig, prepare, run_tournament
 
 # Every random choice of these comes from their seeds; the search bots' budgets are fixed.
 REFERENCE = ["random", "greedy", "mcts:iterations=40", "search:depth=2"]

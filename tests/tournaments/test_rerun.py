@@ -12,10 +12,10 @@ from typing import Any
 from typer.testing import CliRunner
 
 from tournaments.cli import app
-from tournaments.entries import parse_entries
-from tournaments.rerun import movers
-from tournaments.store import Store
-from tournaments.tournament import TournamentConfig, prepare, run_tournament
+from tournaments.domain.entries import parse_entries
+from tournaments.domain.rerun import movers
+from tournaments.domain.store import Store
+from tournaments.domain.tournament import TournamentConfig, prepare, run_tournament
 
 PICKY = '''
 import sdk

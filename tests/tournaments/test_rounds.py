@@ -14,10 +14,10 @@ from typer.testing import CliRunner
 
 from tests.tournaments.helpers import fake_outcome
 from tournaments.cli import app
-from tournaments.entries import Entry
-from tournaments.rounds import RoundPlan, Rounds
-from tournaments.schedule import ScheduledGame, ScheduleError
-from tournaments.store import GameWithdrawn, Store
+from tournaments.domain.entries import Entry
+from tournaments.domain.rounds import RoundPlan, Rounds
+from tournaments.domain.schedule import ScheduledGame, ScheduleError
+from tournaments.domain.store import GameWithdrawn, Store
 
 
 def _open(path: Path, names: list[str], plan: RoundPlan) -> Store:

@@ -18,9 +18,9 @@ from typer.testing import CliRunner
 
 from tests.tournaments.test_interrupt import done_games
 from tournaments.cli import app
-from tournaments.entries import Entry
-from tournaments.schedule import build_schedule
-from tournaments.store import Store
+from tournaments.domain.entries import Entry
+from tournaments.domain.schedule import build_schedule
+from tournaments.domain.store import Store
 
 BOTS = Path(__file__).parent / "bots"
 ROOT = Path(__file__).resolve().parents[2]

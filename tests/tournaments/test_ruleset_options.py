@@ -9,9 +9,9 @@ from pathlib import Path
 
 from tests.tournaments.test_end_to_end import cli
 from tournaments.commands.tournament import describe_rules
-from tournaments.entries import Entry
-from tournaments.store import Store
-from tournaments.tournament import TournamentConfig, prepare
+from tournaments.domain.entries import Entry
+from tournaments.domain.store import Store
+from tournaments.domain.tournament import TournamentConfig, prepare
 
 
 def test_wild_order_is_refused_for_a_ruleset_without_wild_colours(tmp_path: Path) -> None:

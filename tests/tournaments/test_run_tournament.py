@@ -1,5 +1,5 @@
 """The tournament core as a coroutine (`run_tournament`): awaited inside a caller's own event
-loop, it tells its watcher each step (`tournaments.progress`), grows an adaptive or Swiss
+loop, it tells its watcher each step (`tournaments.domain.progress`), grows an adaptive or Swiss
 tournament round by round, and, cancelled, keeps what was recorded so that a second run
 finishes it. The games are the deterministic ones of `helpers.fake_outcome`."""
 
@@ -10,18 +10,18 @@ from pathlib import Path
 from typing import Any
 
 from tests.tournaments.helpers import fake_outcome
-from tournaments.entries import Entry
-from tournaments.progress import (
+from tournaments.domain.entries import Entry
+from tournaments.domain.progress import (
     GameFinished,
     ProgressEvent,
     RunEnded,
     RunStarted,
     TotalChanged,
 )
-from tournaments.runner import RunSummary
-from tournaments.schedule import ScheduledGame
-from tournaments.store import GameOutcome, Store
-from tournaments.tournament import TournamentConfig, prepare, run_tournament
+from tournaments.domain.runner import RunSummary
+from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.store import GameOutcome, Store
+from tournaments.domain.tournament import TournamentConfig, prepare, run_tournament
 
 NAMES = ("a", "b", "c", "d")
 

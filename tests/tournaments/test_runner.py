@@ -6,10 +6,10 @@ import asyncio
 from pathlib import Path
 
 from tests.tournaments.helpers import fake_outcome
-from tournaments.entries import Entry
-from tournaments.runner import StopRun, run_games
-from tournaments.schedule import ScheduledGame, build_schedule
-from tournaments.store import GameOutcome, Store
+from tournaments.domain.entries import Entry
+from tournaments.domain.runner import StopRun, run_games
+from tournaments.domain.schedule import ScheduledGame, build_schedule
+from tournaments.domain.store import GameOutcome, Store
 
 
 def _setup(tmp_path: Path) -> tuple[Store, list[ScheduledGame]]:

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from tournaments.schedule import ScheduleError, build_schedule, count_games, deal_seed
+from tournaments.domain.schedule import ScheduleError, build_schedule, count_games, deal_seed
 
 NAMES = ["a", "b", "c", "d", "e"]
 
@@ -49,7 +49,7 @@ def test_every_entry_sits_just_after_every_other_equally_often(players: int, gam
     """Who takes just before an entry shapes what it can take: each deal of a group takes the
     next of its orders around the table, so over (players - 1)! deals no entry always follows
     the same other, in a round-robin and in rounds of an adaptive tournament alike."""
-    from tournaments.schedule import round_games
+    from tournaments.domain.schedule import round_games
 
     group = tuple(NAMES[:players])
     plans = {

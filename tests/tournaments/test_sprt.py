@@ -1,5 +1,5 @@
-"""The statistics of `bot compare` (tournaments/sprt.py) against simulations with known truth:
-outcomes drawn from distributions whose expected score is exactly elo0 or elo1, many tests
+"""The statistics of `bot compare` (tournaments/domain/sprt.py) against simulations with known
+truth: outcomes drawn from distributions whose expected score is exactly elo0 or elo1, many tests
 each, and the error rates compared with alpha and beta."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tournaments.sprt import (
+from tournaments.domain.sprt import (
     GAME_VALUES,
     MIN_GAMES,
     PAIR_VALUES,

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from tests.tournaments.helpers import fake_outcome
-from tournaments.entries import Entry
-from tournaments.schedule import build_schedule
-from tournaments.store import SCHEMA_VERSION, Store, StoreError
+from tournaments.domain.entries import Entry
+from tournaments.domain.schedule import build_schedule
+from tournaments.domain.store import SCHEMA_VERSION, Store, StoreError
 
 ENTRIES = [Entry("a", "random"), Entry("b", "random"), Entry("c", "random")]
 

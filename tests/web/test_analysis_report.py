@@ -11,7 +11,7 @@ import pytest
 
 from tests.web.browser import console_errors
 from tests.web.conftest import run_cli
-from tournaments.store import Store
+from tournaments.domain.store import Store
 
 
 @pytest.fixture(scope="module")

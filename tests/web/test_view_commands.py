@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from tests.web.conftest import run_cli
-from tournaments.schedule import build_schedule
-from tournaments.store import GameOutcome, SeatOutcome, Store
+from tournaments.domain.schedule import build_schedule
+from tournaments.domain.store import GameOutcome, SeatOutcome, Store
 
 
 def test_view_writes_next_to_the_record_and_refuses_bad_input(

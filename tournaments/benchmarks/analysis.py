@@ -14,16 +14,16 @@ from typing import Any
 
 from bots.expert.solver import OutOfBudget
 from referee.engine import COMPILED
-from tournaments.analysis.batch import analyse_record
-from tournaments.analysis.engine import (
+from tournaments.domain.analysis.batch import analyse_record
+from tournaments.domain.analysis.engine import (
     DEFAULT_BUDGET,
     EXACT_NODES_PER_SIMULATION,
     EXACT_TILES,
     decision_seed,
     search_values,
 )
-from tournaments.analysis.exact import distinct_moves, exact_search, solvable
-from tournaments.analysis.game import decisions_to_analyse
+from tournaments.domain.analysis.exact import distinct_moves, exact_search, solvable
+from tournaments.domain.analysis.game import decisions_to_analyse
 
 GOAL_GAME_S = 60.0  # a whole 2-player game at the default budget, one core
 GOAL_AGREEMENT = 0.95  # the tree search's move is the exact search's, where that can solve

@@ -1,11 +1,11 @@
 """What duplicate pairs buy (`bench compare`): games to a verdict of the sequential test
-(tournaments/sprt.py) on duplicate pairs against independent games, and the error rates.
+(tournaments/domain/sprt.py) on duplicate pairs against independent games, and the error rates.
 
 Two bots (a known difference: `mcts:iterations=200` against `mcts:iterations=100`) first play
 `pairs` duplicate pairs in this process (sdk.local: the engine, no referee; a fixed-iteration
 bot plays the same whatever the clock), each seat's bot seeded as `bot compare` seeds it: the
-same seed for a seat in both games of a pair (tournaments/arena.py `seed_key`). The tests then
-draw from these recorded games, with replacement, many times over (a bootstrap, so the truth is
+same seed for a seat in both games of a pair (tournaments/domain/arena.py `seed_key`). The tests
+then draw from these recorded games, with replacement, many times over (a bootstrap, so the truth is
 known: the recording's mean), every arm on the same statistic (`margin` or `wdl`):
 
 - duplicate pairs: a recorded pair (both games of one deal) at a time;
@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from tournaments.schedule import deal_seed
-from tournaments.sprt import (
+from tournaments.domain.schedule import deal_seed
+from tournaments.domain.sprt import (
     GAME_VALUES,
     PAIR_VALUES,
     MarginSprt,

@@ -29,8 +29,8 @@ def run_final_bench(
     from referee import run_loop
     from tournaments.benchmarks.schedule import stability
     from tournaments.benchmarks.tournament import bench_entries
-    from tournaments.store import Store
-    from tournaments.tournament import TournamentConfig, prepare, run_tournament
+    from tournaments.domain.store import Store
+    from tournaments.domain.tournament import TournamentConfig, prepare, run_tournament
 
     entries = teams + staff
     curve = stability(
@@ -105,8 +105,8 @@ def grading_table(
     graded final giving the same N games against each staff bot (then `ranking_games` each
     among the teams; None without a staff bot), and the adaptive final of `min_games` games
     an entry (whatever N: it plays no set number of games against a staff bot)."""
-    from tournaments.report import wilson
-    from tournaments.rounds import games_for, graded_games
+    from tournaments.domain.report import wilson
+    from tournaments.domain.rounds import games_for, graded_games
 
     def graded(t: int, n: int) -> int | None:
         return graded_games(t, staff, 2, n, ranking_games) if staff else None

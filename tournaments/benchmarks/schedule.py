@@ -3,8 +3,8 @@
 Each entry gets a true strength drawn from the TrueSkill prior (N(25, (25/3)^2)); a game's
 result is drawn from the TrueSkill model itself (each seat performs at its strength plus
 N(0, beta^2) noise; higher performance, better rank). No bots, no store: the schedules'
-pairing code (`tournaments.pairing`) and the ratings (`tournaments.ratings`) are the ones a
-real tournament uses, rounds and seat rotations included, so what is measured is the
+pairing code (`tournaments.domain.pairing`) and the ratings (`tournaments.domain.ratings`) are the
+ones a real tournament uses, rounds and seat rotations included, so what is measured is the
 scheduler: the Kendall tau between the ratings (mu) and the true strengths after k games, and
 the CPU time the scheduler spends per game (process time: on a shared machine wall time
 would mostly measure the neighbours).
@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from tournaments.pairing import Field, adaptive_round, swiss_round
+from tournaments.domain.pairing import Field, adaptive_round, swiss_round
 
 # Targets from the issue that asked for adaptive pairing (docs/tournaments.md).
 TARGET_FRACTION = 0.5

@@ -5,7 +5,7 @@ With 2 players every pair plays `games` games: game g deals from `seed + g // 2`
 seats on odd games. With 3 or 4 players every set of that many bots (a line-up) plays `games`
 games, game g dealing from `seed + g // players` with the seats rotated by g: each bot sits in
 each seat over the same deal. Each deal also takes the next of the line-up's orders around the
-table, as a tournament's groups do (`tournaments.schedule.seating`): who takes from the
+table, as a tournament's groups do (`tournaments.domain.schedule.seating`): who takes from the
 factories just before a bot shapes what it gets, and a fixed order would leave one bot always
 after the same other (in Summer Pavilion with 4 players that moved a bot's mean rank by up to
 0.9). With `games` a multiple of 24 (4 players) or 6 (3), every order is played equally often.
@@ -29,8 +29,8 @@ from itertools import combinations, pairwise
 from typing import Any
 
 from referee import run_loop
-from tournaments.report import clustered_mean_interval, wilson
-from tournaments.schedule import seat_orders, seating
+from tournaments.domain.report import clustered_mean_interval, wilson
+from tournaments.domain.schedule import seat_orders, seating
 
 # The reference bots, weakest first: the ladder's rungs (docs/strength.md).
 REFERENCE_BOTS = ("random", "greedy", "search", "mcts")

@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from referee import loop_name, run_loop, strongest
-from tournaments.arena import GameSettings, arena_player, local_pool, process_cap
-from tournaments.entries import Entry
-from tournaments.runner import RunSummary, run_games
-from tournaments.schedule import ScheduledGame, build_schedule
-from tournaments.store import Store, StoredGame
+from tournaments.domain.arena import GameSettings, arena_player, local_pool, process_cap
+from tournaments.domain.entries import Entry
+from tournaments.domain.runner import RunSummary, run_games
+from tournaments.domain.schedule import ScheduledGame, build_schedule
+from tournaments.domain.store import Store, StoredGame
 
 
 def _engine_us_per_move(records: list[dict[str, Any]], ruleset: str) -> float:
@@ -65,7 +65,7 @@ def run_cluster_bench(
     """`games` random-vs-random games on a LocalCluster of `workers` processes, `concurrency`
     games at once in all (at least one per worker), with `run_bench`'s isolation and ponder;
     games/s after a warm-up, as `run_bench`."""
-    from tournaments.cluster import ClusterOptions, cluster_player
+    from tournaments.domain.cluster import ClusterOptions, cluster_player
 
     threads = max(1, concurrency // workers)
     options = ClusterOptions(workers=workers, threads=threads)

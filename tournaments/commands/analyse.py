@@ -1,5 +1,5 @@
 """`azul-arena replay analyse`: every decision of a game valued by the strongest engine at hand
-(tournaments/analysis): the best move, the points the played one lost, a label; a table, an
+(tournaments/domain/analysis): the best move, the points the played one lost, a label; a table, an
 annotated record (`-o`) the viewer draws, or `--json`."""
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from tournaments.analysis.engine import DEFAULT_BUDGET
 from tournaments.commands.common import (
     ClusterSecurity,
     Exit,
@@ -24,6 +23,7 @@ from tournaments.commands.common import (
 )
 from tournaments.commands.groups import replay_app
 from tournaments.commands.replay import DbOpt, read_game
+from tournaments.domain.analysis.engine import DEFAULT_BUDGET
 
 # Analysed, but some decisions not valued: not OK (0), yet no bad record (1) or arguments (2).
 NOT_ALL_VALUED: Final = 3
@@ -129,7 +129,7 @@ def _check_seat(seat: int | None, records: list[tuple[str, dict[str, Any]]]) -> 
 def _write(output: Path, games: list[tuple[str, dict[str, Any]]], blocks: list[Any]) -> None:
     """The annotated records: one to the file `output`, several into the folder `output`."""
     from referee import write_replay
-    from tournaments.analysis.game import annotate
+    from tournaments.domain.analysis.game import annotate
 
     try:
         if len(games) == 1:
@@ -151,7 +151,7 @@ def _write(output: Path, games: list[tuple[str, dict[str, Any]]], blocks: list[A
 
 def _save(db: Path, ids: list[str], blocks: list[Any]) -> None:
     """Each analysis into its game's record in the tournament database `db`."""
-    from tournaments.store import Store, StoreError
+    from tournaments.domain.store import Store, StoreError
 
     try:
         with Store.open(db, create=False) as store:
@@ -240,8 +240,8 @@ def analyse_cmd(
     but some decisions not valued.
     """
     from referee.engine import EngineError, RecordError
-    from tournaments.analysis.batch import analyse_games
-    from tournaments.cluster import ClusterError
+    from tournaments.domain.analysis.batch import analyse_games
+    from tournaments.domain.cluster import ClusterError
 
     if cluster is not None and workers > 1:
         fail("give --cluster (a Dask scheduler's workers) or --workers (processes here), not both")

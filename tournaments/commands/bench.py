@@ -31,7 +31,7 @@ from tournaments.commands.common import (
     print_json,
 )
 from tournaments.commands.groups import bench_app
-from tournaments.compliance import FIRST_MOVE_ALLOWANCE
+from tournaments.domain.compliance import FIRST_MOVE_ALLOWANCE
 
 
 @bench_app.command("engine")
@@ -513,7 +513,7 @@ def bench_tournament(
         compare_isolation,
         run_bench,
     )
-    from tournaments.cluster import ClusterError
+    from tournaments.domain.cluster import ClusterError
 
     levels = _concurrency_levels(concurrency)
     level = check_isolation(isolation)

@@ -8,9 +8,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from tournaments.analysis.engine import DEFAULT_BUDGET
 from tournaments.commands.common import Exit, check_ruleset, console, print_json
 from tournaments.commands.groups import bench_app
+from tournaments.domain.analysis.engine import DEFAULT_BUDGET
 
 
 @bench_app.command("analyse")

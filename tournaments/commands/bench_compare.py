@@ -53,8 +53,8 @@ def bench_compare(  # the benchmark's settings, each with a default
     Example: [bold]azul-arena bench compare --pairs 100 --tests 1000 --json[/]
     """
     from tournaments.benchmarks.compare import record_pairs, run_arms, summarise
-    from tournaments.compare import STATISTICS
-    from tournaments.sprt import SprtSettings
+    from tournaments.domain.compare import STATISTICS
+    from tournaments.domain.sprt import SprtSettings
 
     settings = SprtSettings(elo0, elo1, alpha, beta)
     if settings.problems():

@@ -66,8 +66,8 @@ def bench_outside(
     --module-dir DIR' --isolation process -b mcts -t 1 -f 1 -f 0.1 -n 20 --json[/]
     """
     from tournaments.benchmarks.outside import ENGINE, Odds, play_outside
-    from tournaments.compliance import FIRST_MOVE_ALLOWANCE
-    from tournaments.entries import EntryError, check_spec, parse_entry
+    from tournaments.domain.compliance import FIRST_MOVE_ALLOWANCE
+    from tournaments.domain.entries import EntryError, check_spec, parse_entry
 
     check_ruleset(ruleset, 2)
     level = check_isolation(isolation)

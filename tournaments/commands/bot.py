@@ -1,5 +1,5 @@
 """`azul-arena bot new` (a bot project from a template or a starter kit) and `bot check` (the
-compliance run in tournaments/compliance.py)."""
+compliance run in tournaments/domain/compliance.py)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from tournaments.commands.common import (
     print_json,
 )
 from tournaments.commands.groups import bot_app
-from tournaments.compliance import run_check
+from tournaments.domain.compliance import run_check
 
 
 # -- bot new ---------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 if TYPE_CHECKING:
-    from tournaments.cluster import ClusterOptions
+    from tournaments.domain.cluster import ClusterOptions
 
 # Off a terminal rich assumes 80 columns: piped output (a log file, `| less`, a CI page) had its
 # paths broken in two and its table cells cut with "…". Piped, a line is as wide as this; COLUMNS
@@ -242,7 +242,7 @@ def cluster_options(
         if security is not None:
             fail("--cluster-security goes with --cluster tls://HOST:PORT")
         return None
-    from tournaments.cluster import ClusterOptions, exposure_warning
+    from tournaments.domain.cluster import ClusterOptions, exposure_warning
 
     if address is not None and "://" not in address:
         address = f"tcp://{address}"

@@ -1,6 +1,6 @@
 """`azul-arena bot compare NEW BASE`: did my change help? A sequential test (GSPRT) of NEW
-against BASE on duplicate pairs (tournaments/compare.py, tournaments/sprt.py), resumable in a
-tournament store, with a live view and `--json`."""
+against BASE on duplicate pairs (tournaments/domain/compare.py, tournaments/domain/sprt.py),
+resumable in a tournament store, with a live view and `--json`."""
 
 from __future__ import annotations
 
@@ -32,12 +32,12 @@ from tournaments.commands.groups import bot_app
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from tournaments.cluster import ClusterOptions
-    from tournaments.compare import CompareRounds, CompareSpec
-    from tournaments.runner import RunSummary
-    from tournaments.schedule import ScheduledGame
-    from tournaments.store import Store
-    from tournaments.tournament import TournamentConfig
+    from tournaments.domain.cluster import ClusterOptions
+    from tournaments.domain.compare import CompareRounds, CompareSpec
+    from tournaments.domain.runner import RunSummary
+    from tournaments.domain.schedule import ScheduledGame
+    from tournaments.domain.store import Store
+    from tournaments.domain.tournament import TournamentConfig
 
 ENTRY_HELP = (
     "a built-in (with parameters: mcts:iterations=200), path/bot.py[:Class], a bot folder "
@@ -54,7 +54,7 @@ def default_db(new: str, base: str) -> Path:
 def entry_names(new: str, base: str, players: int, fill: str) -> list[str]:
     """The entries as NAME=SPEC: NEW and BASE (told apart when their names are the same:
     `greedy greedy` is greedy-new against greedy-base) and the fillers fill1, fill2."""
-    from tournaments.entries import EntryError, parse_entry
+    from tournaments.domain.entries import EntryError, parse_entry
 
     try:
         a, b = parse_entry(new), parse_entry(base)
@@ -147,8 +147,8 @@ def compare(  # a run's options, as tournament run has them
     Interrupted, it resumes when run again (the same store, the same deals). Exit codes: 0 H1
     accepted, 1 H0 accepted or undecided (or games failed: rerun), 2 bad arguments.
     """
-    from tournaments.compare import STATISTICS, CompareSpec
-    from tournaments.sprt import SprtSettings
+    from tournaments.domain.compare import STATISTICS, CompareSpec
+    from tournaments.domain.sprt import SprtSettings
 
     settings = SprtSettings(elo0, elo1, alpha, beta)
     if settings.problems():
@@ -234,11 +234,11 @@ def _run(
     """Open (or resume) the compare in `db`, play until it is decided, print where it stands;
     the result as `--json` has it. Failed games leave it undecided (rerun to retry)."""
     from tournaments.commands.tournament import _interrupted, _reading
-    from tournaments.compare import prepare_compare
-    from tournaments.schedule import ScheduleError
-    from tournaments.store import RunLock, Store, StoreError
+    from tournaments.domain.compare import prepare_compare
+    from tournaments.domain.schedule import ScheduleError
+    from tournaments.domain.store import RunLock, Store, StoreError
+    from tournaments.domain.tournament import ConfigMismatch
     from tournaments.terminal.compare_view import result_table, summary_line
-    from tournaments.tournament import ConfigMismatch
 
     with contextlib.ExitStack() as stack:
         try:
@@ -322,11 +322,11 @@ def _play(
     cluster: ClusterOptions | None,
 ) -> RunSummary:
     from referee import run_loop
-    from tournaments.cluster import ClusterError
-    from tournaments.entries import EntryError
+    from tournaments.domain.cluster import ClusterError
+    from tournaments.domain.entries import EntryError
+    from tournaments.domain.tournament import run_tournament
     from tournaments.terminal.compare_view import CompareProgress
     from tournaments.terminal.running import until_signal
-    from tournaments.tournament import run_tournament
 
     watcher = CompareProgress(out, spec, plain=None if live else True)
     try:

@@ -60,10 +60,10 @@ def demo(
     [bold]azul-arena demo --ruleset pavilion[/]
     """
     from tournaments.commands.tournament import _interrupted, print_report
-    from tournaments.entries import Entry
-    from tournaments.store import RunLock, Store, StoreError
+    from tournaments.domain.entries import Entry
+    from tournaments.domain.store import RunLock, Store, StoreError
+    from tournaments.domain.tournament import TournamentConfig, prepare
     from tournaments.terminal.running import play_in_terminal
-    from tournaments.tournament import TournamentConfig, prepare
 
     options = check_ruleset(ruleset, 2, option or [], wild)
     bots = _reference_bots(ruleset)

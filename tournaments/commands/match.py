@@ -165,8 +165,8 @@ def _arena_options(
     """The Arena's options for these entries (each launchable and playing `ruleset`), or exit 2
     saying what is wrong."""
     from referee import check_entry
-    from tournaments.arena import GameSettings, arena_options
-    from tournaments.entries import Entry, EntryError, parse_size
+    from tournaments.domain.arena import GameSettings, arena_options
+    from tournaments.domain.entries import Entry, EntryError, parse_size
 
     try:
         for entry in entries:

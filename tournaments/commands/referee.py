@@ -23,7 +23,7 @@ from tournaments.commands.groups import referee_app, token_app
 
 if TYPE_CHECKING:
     from referee import Exposure, Network, TokenFile
-    from tournaments.entries import Entry
+    from tournaments.domain.entries import Entry
 
 DEFAULT_TOKENS = Path("azul-arena-tokens.json")
 
@@ -164,7 +164,7 @@ def _tokens(path: Path | None) -> TokenFile | None:
 
 
 def _entries(path: Path | None) -> list[Entry]:
-    from tournaments.entries import EntryError, load_entries_toml
+    from tournaments.domain.entries import EntryError, load_entries_toml
 
     if path is None:
         return []
@@ -178,7 +178,7 @@ def _entries(path: Path | None) -> list[Entry]:
 async def _serve(registered: list[Entry], network: Network, level: str, exposure: Exposure) -> None:
     """Serve until interrupted: an Arena listening as `network` says, its bots at `level`."""
     from referee import Arena, BotSettings
-    from tournaments.arena import GameSettings, arena_options
+    from tournaments.domain.arena import GameSettings, arena_options
 
     bots = BotSettings(**arena_options(registered, GameSettings(isolation=level)))
     async with Arena({e.name: e.spec for e in registered}, bots=bots, network=network) as arena:

@@ -178,7 +178,7 @@ def read_game(record_file: Path | None, db: Path | None, game: str | None) -> di
     assert db is not None
     if game is None:
         fail("--db needs --game ID (the ids are in `azul-arena tournament export --csv`)")
-    from tournaments.store import Store, StoreError
+    from tournaments.domain.store import Store, StoreError
 
     try:
         with Store.open(db, create=False) as store:
@@ -276,9 +276,9 @@ def show(
 def _tournament_bots(db: Path, level: str) -> tuple[dict[str, str], dict[str, Any]]:
     """The entries of the tournament in `db` (name -> spec, late ones included) and how it ran
     its bots (memory limits, variables: their values from this environment, ponder)."""
-    from tournaments.arena import GameSettings, arena_options
-    from tournaments.entries import Entry, EntryError
-    from tournaments.store import Store
+    from tournaments.domain.arena import GameSettings, arena_options
+    from tournaments.domain.entries import Entry, EntryError
+    from tournaments.domain.store import Store
 
     with Store.open(db, create=False) as store:
         config = store.config() or {}
@@ -350,8 +350,8 @@ def rerun(
     otherwise, 2 bad arguments or a record that cannot be played again.
     """
     from referee import ClockError, Termination, check_entry, run_loop, write_replay
-    from tournaments.rerun import RerunError
-    from tournaments.rerun import rerun as rerun_game
+    from tournaments.domain.rerun import RerunError
+    from tournaments.domain.rerun import rerun as rerun_game
 
     if (seat is None) != (entry is None):
         fail("--seat and --entry go together: --seat N --entry PATH puts PATH in seat N")

@@ -1,6 +1,6 @@
 """`azul-arena tournament ...`: run (resumably), show, export, report, and the entries of a
 growing field (add-entry, remove-entry). Each verb checks its options and hands over to the
-tournament domain (tournaments/tournament.py, store.py, report.py)."""
+tournament domain (tournaments/domain/tournament.py, store.py, report.py)."""
 
 from __future__ import annotations
 
@@ -43,19 +43,19 @@ from tournaments.commands.common import (
 from tournaments.commands.groups import tournament_app
 
 if TYPE_CHECKING:
-    from tournaments.cluster import ClusterOptions
-    from tournaments.entries import Entry, RunOptions
-    from tournaments.runner import RunSummary
-    from tournaments.schedule import ScheduledGame
-    from tournaments.store import Store
-    from tournaments.tournament import TournamentConfig
+    from tournaments.domain.cluster import ClusterOptions
+    from tournaments.domain.entries import Entry, RunOptions
+    from tournaments.domain.runner import RunSummary
+    from tournaments.domain.schedule import ScheduledGame
+    from tournaments.domain.store import Store
+    from tournaments.domain.tournament import TournamentConfig
 
 DEFAULT_DB = Path("arena-data") / "tournament.db"
 _GROWING = ("adaptive", "swiss")  # the schedules an entry may join or leave while they run
 
 
 def _open_existing(db: Path):  # type: ignore[no-untyped-def]
-    from tournaments.store import Store, StoreError
+    from tournaments.domain.store import Store, StoreError
 
     try:
         return Store.open(db, create=False)
@@ -66,7 +66,7 @@ def _open_existing(db: Path):  # type: ignore[no-untyped-def]
 @contextlib.contextmanager
 def _reading(db: Path, data_errors: bool = True) -> Iterator[None]:
     """Turn a database that breaks while being read (damaged pages) into a clear error."""
-    from tournaments.store import StoreError
+    from tournaments.domain.store import StoreError
 
     try:
         yield
@@ -80,7 +80,7 @@ def _reading(db: Path, data_errors: bool = True) -> Iterator[None]:
 
 def _interrupted(signum: int, db: Path) -> None:
     """Report an interrupted run (counts read back from the db) and leave with 128+signal."""
-    from tournaments.store import Store, StoreError
+    from tournaments.domain.store import Store, StoreError
 
     counts = ""
     try:
@@ -120,7 +120,7 @@ def print_report(
 ) -> None:
     """Print the leaderboard (and crosstable) recomputed from the store; `isolation`: and how
     its last run isolated the bots (`tournament show`; `run` prints it as it starts)."""
-    from tournaments.report import build_report
+    from tournaments.domain.report import build_report
     from tournaments.terminal.render import CROSSTABLE_MAX, crosstable_table, leaderboard_table
 
     report = build_report(db_store)
@@ -176,7 +176,7 @@ def _check_schedule(
     games_per_pairing: int | None,
 ) -> None:
     """Refuse options that do not go with the chosen --schedule."""
-    from tournaments.rounds import SCHEDULES
+    from tournaments.domain.rounds import SCHEDULES
 
     if schedule not in SCHEDULES:
         fail(f"--schedule {schedule!r} is not one of: {', '.join(SCHEDULES)}")
@@ -445,7 +445,7 @@ class RunRequest:
     anonymous: bool = False
 
     def config(self) -> TournamentConfig:
-        from tournaments.tournament import TournamentConfig
+        from tournaments.domain.tournament import TournamentConfig
 
         check_fault_policy(self.fault_policy)
         ruleset_options = check_ruleset(self.ruleset, self.players, self.option, self.wild)
@@ -480,7 +480,7 @@ class RunRequest:
     def _entries(self) -> tuple[list[Entry], RunOptions, list[str]]:
         """The entries (arguments and --entries), each launchable and playing the ruleset, the
         file's run-wide options, and every bot's variables."""
-        from tournaments.entries import (
+        from tournaments.domain.entries import (
             Entry,
             EntryError,
             RunOptions,
@@ -519,7 +519,7 @@ class RunRequest:
         return chosen, options, all_env
 
     def _check_schedule(self, count: int, names: list[str]) -> None:
-        from tournaments.schedule import ScheduleError
+        from tournaments.domain.schedule import ScheduleError
 
         _check_schedule(
             self.schedule,
@@ -530,7 +530,7 @@ class RunRequest:
             self.games_per_pairing,
         )
         if self.schedule != "round-robin":
-            from tournaments.rounds import RoundPlan
+            from tournaments.domain.rounds import RoundPlan
 
             try:  # before the database is touched, like every other check
                 RoundPlan(
@@ -560,10 +560,10 @@ def _run_stored(
 ) -> RunSummary | None:
     """Open (or resume) the tournament in `db`, play what is pending, print the report; the
     run's summary (None when nothing was left to play)."""
-    from tournaments.schedule import ScheduleError
-    from tournaments.store import RunLock, Store, StoreError
-    from tournaments.tournament import ConfigMismatch
-    from tournaments.tournament import prepare as prepare_tournament
+    from tournaments.domain.schedule import ScheduleError
+    from tournaments.domain.store import RunLock, Store, StoreError
+    from tournaments.domain.tournament import ConfigMismatch
+    from tournaments.domain.tournament import prepare as prepare_tournament
 
     summary = None
     with contextlib.ExitStack() as stack:
@@ -640,8 +640,8 @@ def _play(
 ) -> RunSummary:
     """The run in this terminal (the live view, SIGINT/SIGTERM, the event loop:
     `play_in_terminal`), with a cluster or an entry that cannot be used as a clear error."""
-    from tournaments.cluster import ClusterError
-    from tournaments.entries import EntryError
+    from tournaments.domain.cluster import ClusterError
+    from tournaments.domain.entries import EntryError
     from tournaments.terminal.running import play_in_terminal
 
     try:
@@ -691,7 +691,7 @@ def export(
 
     Example: [bold]azul-arena tournament export --csv -o games.csv[/]
     """
-    from tournaments.report import export_csv, export_json
+    from tournaments.domain.report import export_csv, export_json
 
     if csv_out == json_out:
         fail("choose one of --csv or --json")
@@ -726,7 +726,7 @@ def _check_growing(store) -> None:  # type: ignore[no-untyped-def]
 
 def _change(db: Path, apply: Callable[[Any], object]) -> int:
     """Apply one entry change to the tournament in `db`; return the entries paired from now."""
-    from tournaments.store import StoreError
+    from tournaments.domain.store import StoreError
 
     with _open_existing(db) as store, _reading(db):
         _check_growing(store)
@@ -774,7 +774,7 @@ def add_entry(
     """
     import re
 
-    from tournaments.entries import Entry, EntryError, check_entries, parse_entry, parse_size
+    from tournaments.domain.entries import Entry, EntryError, check_entries, parse_entry, parse_size
 
     try:
         new = parse_entry(entry)

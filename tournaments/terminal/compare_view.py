@@ -15,8 +15,8 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from tournaments.compare import CompareResult, CompareSpec, CompareTally
-from tournaments.progress import GameFinished, Notice, ProgressEvent, RunEnded, RunStarted
+from tournaments.domain.compare import CompareResult, CompareSpec, CompareTally
+from tournaments.domain.progress import GameFinished, Notice, ProgressEvent, RunEnded, RunStarted
 
 PLAIN_EVERY = 5.0  # seconds between plain progress lines
 BAR_WIDTH = 40

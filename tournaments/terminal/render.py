@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from rich import box
 from rich.table import Table
 
-from tournaments.report import Pairwise, Row
+from tournaments.domain.report import Pairwise, Row
 
 # Past this many entries a crosstable stops being readable in a terminal; JSON/CSV still have it.
 CROSSTABLE_MAX = 16

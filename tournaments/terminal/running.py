@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from referee import run_loop
-from tournaments.progress import OnProgress
-from tournaments.runner import PlayFn, RunSummary
-from tournaments.schedule import ScheduledGame
-from tournaments.store import Store
+from tournaments.domain.progress import OnProgress
+from tournaments.domain.runner import PlayFn, RunSummary
+from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.store import Store
+from tournaments.domain.tournament import TournamentConfig, run_tournament
 from tournaments.terminal.live import LiveProgress
-from tournaments.tournament import TournamentConfig, run_tournament
 
 if TYPE_CHECKING:
-    from tournaments.cluster import ClusterOptions
+    from tournaments.domain.cluster import ClusterOptions
 
 
 def play_in_terminal(  # noqa: PLR0913  # run_tournament's options, and the terminal's

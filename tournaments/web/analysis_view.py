@@ -1,4 +1,4 @@
-"""What the viewer draws of a record's `analysis` block (tournaments/analysis): each analysed
+"""What the viewer draws of a record's `analysis` block (tournaments/domain/analysis): each analysed
 move's values, label and best move, with the table as it would be after the best move (the
 "show the best move" button draws that frame).
 

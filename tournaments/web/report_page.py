@@ -8,9 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.engine import EngineError
-from tournaments.ratings import Ratings
-from tournaments.report import build_report, mean_interval, rate_games, wilson
-from tournaments.store import Store, StoredGame
+from tournaments.domain.ratings import Ratings
+from tournaments.domain.report import build_report, mean_interval, rate_games, wilson
+from tournaments.domain.store import Store, StoredGame
 from tournaments.web.pages import render
 from tournaments.web.replay_page import game_data, renderer_scripts
 
@@ -151,7 +151,7 @@ def _add_accuracies(
     """Each seat's accuracy in the game's analysis (`replay analyse --save`), by entry."""
     if record is None or "analysis" not in record:
         return
-    from tournaments.analysis.game import seat_accuracies
+    from tournaments.domain.analysis.game import seat_accuracies
 
     for seat, accuracy in zip(g.seats, seat_accuracies(record), strict=False):
         if accuracy is not None:

@@ -131,7 +131,7 @@ var AzulViewer = (function () {
   function signed(v) { return (v >= 0 ? "+" : "\u2212") + Math.abs(v).toFixed(1); }
 
   /* The evaluation chart: each seat's expected final score margin after each of its analysed
-   * moves (tournaments/analysis), on the score chart's move axis; the labelled moves marked. */
+   * moves (tournaments/domain/analysis), on the score chart's move axis; the labelled moves marked. */
   function evalChart(box, data) {
     var n = data.frames.length, seats = data.players, moves = data.analysis.moves;
     var keys = Object.keys(moves), max = 1;

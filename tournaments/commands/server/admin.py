@@ -154,8 +154,8 @@ def _ladder(
 ) -> WorkerStats:
     """Run the ladder worker until it stops; a cluster that cannot be used is an error."""
     from referee import run_loop
-    from tournaments.cluster import ClusterError
     from tournaments.commands.common import cluster_options
+    from tournaments.domain.cluster import ClusterError
     from tournaments.server.ladder.worker import LadderWorker
 
     def told(game_id: int) -> None:

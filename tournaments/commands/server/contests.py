@@ -468,13 +468,23 @@ def contest_final(
         fail("give --cluster (a running Dask scheduler) or --workers (a local cluster), not both")
     options = cluster_options(cluster, workers, concurrency, cluster_security)
     setup(home)
-    from tournaments.cluster import ClusterError
+    from tournaments.domain.cluster import ClusterError
     from tournaments.server.ladder.services import play_final
+    from tournaments.terminal.live import LiveProgress
+    from tournaments.terminal.running import until_signal
 
     by = by or f"organiser {getpass.getuser()} (server contest final)"
     with refusals():
         try:
-            final = play_final(slug, concurrency, by, take_over, console, options)
+            final = play_final(
+                slug,
+                concurrency,
+                by,
+                take_over,
+                LiveProgress(console, plain=True),
+                options,
+                guard=until_signal,
+            )
         except ClusterError as exc:  # a cluster that cannot be used at all, in a sentence
             fail(str(exc), Exit.FAILED)
     summary = final.summary

@@ -4,7 +4,7 @@ each holding one of its slots for its length, by the contest's share of slot tim
 (`ladder.shares`): a saturated ladder never starves them. Each runs in a process of its own
 (`AnalysisProcesses`), at a lower CPU priority than the games' bots, whose clocks run.
 
-The analysis is of the game's public record only (tournaments/analysis): whoever may see the
+The analysis is of the game's public record only (tournaments/domain/analysis): whoever may see the
 game may see its analysis.
 """
 
@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.analysis.batch import analyse_record, lower_priority
+from tournaments.domain.analysis.batch import analyse_record, lower_priority
 from tournaments.server.ladder.models import Analysis, Game
 from tournaments.server.visibility import is_organiser
 

@@ -22,13 +22,13 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from tournaments.report import Report, wilson
+from tournaments.domain.report import Report, wilson
+from tournaments.domain.store import Store
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.final import final_path, final_report, staff_names
 from tournaments.server.ladder.finalstate import final_status
 from tournaments.server.ladder.models import Game, HandIn
 from tournaments.server.paths import hide_in, replacements
-from tournaments.store import Store
 
 
 def staff_win_rates(report: Report, team: str, bot: str) -> tuple[float, float, float, int]:

@@ -1,12 +1,12 @@
 """A contest's final tournament: the versions handed in and the staff bots, fresh ratings.
 
-It is an ordinary tournament (`tournaments.tournament`: the same store, schedule, runner and
+It is an ordinary tournament (`tournaments.domain.tournament`: the same store, schedule, runner and
 report as `tournament run`), kept in the contest's folder (contests/<slug>/final.sqlite), so
 `tournament report` reads it as it is. Its format is the contest's `final_format`: a
 round-robin (every group of `players`, each played `final_games_per_pairing` times on one deal
 with the seats rotated); adaptive pairing with every entry playing at least `final_min_games`
 games; `auto`, the first when the field is small enough for it to cost no more games than the
-second, else the second; or graded (`tournaments.rounds`): each team against each staff bot
+second, else the second; or graded (`tournaments.domain.rounds`): each team against each staff bot
 `final_graded_games` times on shared deals, then `final_ranking_games` each among the teams by
 adaptive pairing, at a cost linear in the class. Playing it again resumes it.
 
@@ -14,27 +14,29 @@ One process plays it at a time: the one that moved the contest to `final` (an or
 `server contest final`, or a ladder worker, which awaits it beside its games once the contest
 is frozen), named in `Contest.final_runner`. Another takes it over only when that process is
 gone. `start_final` claims it (the database's part), `play_final` plays it (a coroutine);
-`run_final` is both from a shell.
+`run_final` is both, to its end.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from rich.console import Console
 
 from referee import run_loop
-from tournaments.entries import Entry
-from tournaments.progress import OnProgress, ignore
-from tournaments.report import Report, build_report
-from tournaments.rounds import games_for, graded_games
-from tournaments.runner import RunSummary
-from tournaments.schedule import count_games, count_graded
+from tournaments.domain.entries import Entry
+from tournaments.domain.progress import OnProgress, ignore
+from tournaments.domain.report import Report, build_report
+from tournaments.domain.rounds import games_for, graded_games
+from tournaments.domain.runner import RunSummary
+from tournaments.domain.schedule import count_games, count_graded
+from tournaments.domain.store import Store
+from tournaments.domain.tournament import TournamentConfig, prepare, run_tournament
 from tournaments.server.contests.lifecycle import LifecycleError, extended, move
 from tournaments.server.contests.models import Contest, Transition
 from tournaments.server.ladder.coordination import runner_alive, runner_name
@@ -48,13 +50,9 @@ from tournaments.server.ladder.handins import (
 )
 from tournaments.server.ladder.models import HandIn
 from tournaments.server.submissions.models import Version
-from tournaments.store import Store
-from tournaments.terminal.live import LiveProgress
-from tournaments.terminal.running import until_signal
-from tournaments.tournament import TournamentConfig, prepare, run_tournament
 
 if TYPE_CHECKING:
-    from tournaments.cluster import ClusterOptions
+    from tournaments.domain.cluster import ClusterOptions
 
 
 def final_entries(contest: Contest) -> list[tuple[HandIn, Entry]]:
@@ -203,21 +201,25 @@ async def play_final(
         )
 
 
+Guard = Callable[[Coroutine[Any, Any, RunSummary]], Coroutine[Any, Any, RunSummary]]
+
+
 def run_final(
     contest: Contest,
     concurrency: int = 2,
-    console: Console | None = None,
+    on_progress: OnProgress = ignore,
     log_dir: Path | None = None,
     by: str = "an organiser",
     take_over: bool = True,
     cluster: ClusterOptions | None = None,
+    guard: Guard | None = None,
 ) -> RunSummary:
-    """Play (or resume) the final tournament from a shell (`server contest final`): progress
-    lines on `console`, stopped by SIGINT or SIGTERM (`RunSummary.interrupted`)."""
+    """Play (or resume) the final tournament to its end in this thread, watched by
+    `on_progress`; `guard`, if given, wraps the run (a shell's command stops it on SIGINT or
+    SIGTERM: `tournaments.terminal.running.until_signal`, `RunSummary.interrupted`)."""
     claimed = start_final(contest, by, take_over)
-    progress = LiveProgress(console or Console(quiet=True), plain=True)
-    playing = play_final(claimed, concurrency, progress, log_dir, cluster)
-    return run_loop(until_signal(playing))
+    playing = play_final(claimed, concurrency, on_progress, log_dir, cluster)
+    return run_loop(guard(playing) if guard else playing)
 
 
 def _refuse_unready(contest: Contest) -> None:

@@ -13,8 +13,8 @@ from typing import Any
 
 from django.conf import settings
 
+from tournaments.domain.store import Store, StoreError
 from tournaments.server.contests.models import Contest
-from tournaments.store import Store, StoreError
 
 SCHEDULED, PLAYING, DONE, NONE = "scheduled", "playing", "done", "not played"
 

@@ -2,8 +2,8 @@
 (`logs/games/<game id>/seat-<n>.log` in the data folder), holding that seat's bot output of that
 game alone (the referee copies it there as the game ends: `referee.Arena.play(seat_logs=...)`;
 for a game played on a Dask cluster, the worker that played it sends its copy back and the ladder
-worker writes it here: `tournaments.cluster.cluster_player(seat_logs=...)`). Nothing in the path
-comes from a participant, so no two seats ever share a file."""
+worker writes it here: `tournaments.domain.cluster.cluster_player(seat_logs=...)`). Nothing in the
+path comes from a participant, so no two seats ever share a file."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 
-from tournaments.schedule import ScheduledGame
+from tournaments.domain.schedule import ScheduledGame
 
 
 def game_folder(game_id: int) -> Path:

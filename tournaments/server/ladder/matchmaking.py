@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from tournaments.ratings import make_env
+from tournaments.domain.ratings import make_env
 
 PROVISIONAL_GAMES = 10
 # Opponents come from this many best-quality candidates per seat to fill (some chance in who

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from tournaments.ratings import make_env
+from tournaments.domain.ratings import make_env
 from tournaments.server.contests.models import Contest
 from tournaments.server.visibility import GameQuerySet, SeatQuerySet
 
@@ -250,7 +250,7 @@ class TableGame(models.Model):
 
 
 class Analysis(models.Model):
-    """A game's analysis (tournaments/analysis), asked for by a participant who played it (or
+    """A game's analysis (tournaments/domain/analysis), asked for by a participant who played it (or
     staff) and made by the contest's analysis share of the worker's slots (`ladder.analyses`):
     one per game."""
 

@@ -13,12 +13,12 @@ from django.db.models import Count
 from django.utils import timezone
 
 from referee import Termination
-from tournaments.ratings import Ratings, make_env
+from tournaments.domain.ratings import Ratings, make_env
+from tournaments.domain.store import GameOutcome
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.models import Game, Seat, Standing
 from tournaments.server.paths import hide_in
 from tournaments.server.submissions.models import Version
-from tournaments.store import GameOutcome
 
 MAX_ATTEMPTS = 3
 SUSPEND_WINDOW = 10  # the last games looked at

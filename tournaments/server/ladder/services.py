@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments.domain.progress import OnProgress, ignore
 from tournaments.server.contests.models import Contest, Extension
 from tournaments.server.contests.services import (
     ContestError,
@@ -30,10 +31,9 @@ from tournaments.server.contests.services import (
 from tournaments.server.ladder.lifecycle import LifecycleError, extend, set_state
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
-    from tournaments.cluster import ClusterOptions
-    from tournaments.runner import RunSummary
+    from tournaments.domain.cluster import ClusterOptions
+    from tournaments.domain.runner import RunSummary
+    from tournaments.server.ladder.final import Guard
 
 
 @dataclass(frozen=True)
@@ -168,11 +168,12 @@ def play_final(
     concurrency: int,
     by: str,
     take_over: bool = False,
-    console: Console | None = None,
+    on_progress: OnProgress = ignore,
     cluster: ClusterOptions | None = None,
+    guard: Guard | None = None,
 ) -> FinalPlayed:
     """Play (or resume) the final tournament of the frozen contest `slug` on this machine, or
-    on the Dask `cluster`; `console` shows its progress (None: nothing is shown)."""
+    on the Dask `cluster`, watched by `on_progress` and wrapped by `guard` (`final.run_final`)."""
     from tournaments.server.ladder.final import final_path, run_final
     from tournaments.server.ladder.finalstate import final_status
 
@@ -182,7 +183,13 @@ def play_final(
         return FinalPlayed(None, final_path(contest), status.done)
     try:
         summary = run_final(
-            contest, concurrency, console, by=by, take_over=take_over, cluster=cluster
+            contest,
+            concurrency,
+            on_progress,
+            by=by,
+            take_over=take_over,
+            cluster=cluster,
+            guard=guard,
         )
     except LifecycleError as exc:
         raise ContestError(str(exc)) from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournaments.ratings import make_env
+from tournaments.domain.ratings import make_env
 from tournaments.server.ladder.models import Standing
 from tournaments.server.submissions.models import Version
 

@@ -1,11 +1,11 @@
-"""Version tests: did v3 help over v2? A sequential test (`tournaments.sprt`) of NEW against
+"""Version tests: did v3 help over v2? A sequential test (`tournaments.domain.sprt`) of NEW against
 BASE in duplicate pairs, played unrated by the ladder worker as one kind of its work, by the
 contest's share of slot time (`ladder.shares`).
 
 Every version that passes validation is tested against its predecessor (the newest earlier
 version of its participant that passed); a participant may ask for a test of its version
 against any other version that passed in the contest (`request`, `compare_quota` a day). The
-games are those of `bot compare` (`tournaments.compare`): one deal played twice with NEW and
+games are those of `bot compare` (`tournaments.domain.compare`): one deal played twice with NEW and
 BASE exchanging seats (3-4 players: the other seats hold other participants' active versions,
 the same in both games), scored NEW against BASE, read pair by pair in the order scheduled.
 
@@ -28,16 +28,16 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from tournaments.compare import CompareResult, CompareSpec, CompareTally, pair_games
-from tournaments.schedule import ScheduledGame
+from tournaments.domain.compare import CompareResult, CompareSpec, CompareTally, pair_games
+from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.sprt import SprtSettings
+from tournaments.domain.store import SeatOutcome
 from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.ladder import results
 from tournaments.server.ladder.models import Game, Seat, VersionTest
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions.models import Version
 from tournaments.server.visibility import results_open
-from tournaments.sprt import SprtSettings
-from tournaments.store import SeatOutcome
 
 VERDICT_WORDS = {"H1": "better", "H0": "not better", "inconclusive": "inconclusive"}
 

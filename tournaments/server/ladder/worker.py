@@ -5,7 +5,7 @@ Its `concurrency` slots are shared among the kinds of work by the contest's shar
 and game analyses. While several kinds wait each gets its share, so a saturated ladder starves
 none; a slot no kind with a share can use goes to any kind that can start (work-conserving).
 
-Games are played through the tournament's referee bridge (`tournaments.arena.arena_player`:
+Games are played through the tournament's referee bridge (`tournaments.domain.arena.arena_player`:
 one referee `Arena` that keeps each version's bot process warm between games), `concurrency`
 at a time. Every database call runs on one thread of its own (Django's ORM is synchronous; one
 writer also keeps SQLite's lock short), the games on the event loop, each validation (a whole
@@ -53,13 +53,13 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.db.models import Q
-from rich.console import Console
 
-from tournaments.arena import GameSettings, arena_player, process_cap
-from tournaments.compliance import CheckStopped
-from tournaments.entries import Entry
-from tournaments.runner import StopRun
-from tournaments.schedule import ScheduledGame
+from tournaments.domain.arena import GameSettings, arena_player, process_cap
+from tournaments.domain.compliance import CheckStopped
+from tournaments.domain.entries import Entry
+from tournaments.domain.progress import ProgressLines
+from tournaments.domain.runner import StopRun
+from tournaments.domain.schedule import ScheduledGame
 from tournaments.server.contests.lifecycle import LifecycleError
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import (
@@ -78,7 +78,6 @@ from tournaments.server.ladder.shares import ANALYSIS, CHALLENGE, RANKED, TEST, 
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions import validation
 from tournaments.server.submissions.models import Version
-from tournaments.terminal.live import LiveProgress
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -192,7 +191,7 @@ class LadderWorker:
         self.log_dir = log_dir or Path(settings.HOME) / "logs"
         self.rng = rng or random.Random()
         self.on_game = on_game
-        self.cluster = cluster  # tournaments.cluster.ClusterOptions: games on Dask workers
+        self.cluster = cluster  # tournaments.domain.cluster.ClusterOptions: games on Dask workers
         self.stats = WorkerStats()
         self.contest_slug = contest  # the contest it serves (None: the default one)
         self._contest_id: int | None = None
@@ -459,25 +458,24 @@ class LadderWorker:
         log_path = self.log_dir / f"final-{slug}.log"
         log.info("the final of %s starts (its output: %s)", slug, log_path)
         with log_path.open("a", encoding="utf-8") as out:
-            console = Console(file=out, width=100, no_color=True)
+
+            def write(text: str) -> None:
+                print(text, file=out, flush=True)
+
             try:
                 claimed = await self._db_call(self._claim_final)
             except LifecycleError as exc:
                 # Not yet possible (too few hand-ins), or another process plays it.
-                console.print(str(exc), markup=False, highlight=False)
+                write(str(exc))
                 self._final_failed(f"the final of {slug} stopped: {exc}")
                 return
-            progress = LiveProgress(console, plain=True, out=out)
             # On the ladder's cluster when it has one, as its games are.
             summary = await final.play_final(
-                claimed, self.concurrency, progress, cluster=self.cluster
+                claimed, self.concurrency, ProgressLines(write), cluster=self.cluster
             )
-            console.print(
+            write(
                 f"final of {slug}: {summary.played} games played, {summary.failed} failed; "
-                f"its database: {claimed.path}",
-                markup=False,
-                highlight=False,
-                soft_wrap=True,
+                f"its database: {claimed.path}"
             )
         if summary.failed or summary.aborted:
             why = summary.aborted or f"{summary.failed} games failed"
@@ -630,7 +628,7 @@ class LadderWorker:
             ) as play:
                 yield play
             return
-        from tournaments.cluster import cluster_player
+        from tournaments.domain.cluster import cluster_player
 
         async with cluster_player(
             [], game_settings, self.cluster, players, entry_of=entry_of, seat_logs=logs.seat_logs

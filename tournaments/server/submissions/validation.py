@@ -21,7 +21,7 @@ from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
 from referee import slug
-from tournaments.compliance import Bounds, CheckReport, CheckStopped, run_check
+from tournaments.domain.compliance import Bounds, CheckReport, CheckStopped, run_check
 from tournaments.server.contests.models import Contest
 from tournaments.server.paths import hide_paths
 from tournaments.server.submissions.archives import ArchiveError, unpack

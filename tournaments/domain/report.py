@@ -16,8 +16,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from referee import Termination
-from tournaments.ratings import Ratings, compute
-from tournaments.store import Store, StoredGame
+from tournaments.domain.ratings import Ratings, compute
+from tournaments.domain.store import Store, StoredGame
 
 Z95 = 1.959963984540054
 # Two-sided 95% Student-t quantiles for 1..30 degrees of freedom (beyond: `t95`).

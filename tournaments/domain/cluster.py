@@ -3,11 +3,11 @@
 `cluster_player` is the embedded `arena_player`'s twin: it gives the runner a `play(game)`
 coroutine, so the runner's dispatch, the store (written by this client alone, each result as it
 arrives), resume and every report work unchanged. Each worker holds one Dask actor
-(tournaments/cluster_worker.py) that plays whole games on its own referee Arena; a game is one
-call to it and its reply (straight to the worker, or relayed by the scheduler), so no task is
+(tournaments/domain/cluster_worker.py) that plays whole games on its own referee Arena; a game is
+one call to it and its reply (straight to the worker, or relayed by the scheduler), so no task is
 scheduled per game (a Dask task per game cost 7-10 ms of CPU, a quarter of a short game). The
-entries' files travel as content-addressed bundles (tournaments/bundles.py), sent once to each
-worker that needs them, and again to a worker that replaces a lost one.
+entries' files travel as content-addressed bundles (tournaments/domain/bundles.py), sent once to
+each worker that needs them, and again to a worker that replaces a lost one.
 
 Failures of the machine, not of a bot, are retried: a game whose worker dies, is cut off or
 cannot play it (cannot start an entry or isolate its bots) is sent again, preferring other
@@ -32,12 +32,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tournaments.arena import GameSettings, isolation_level
-from tournaments.bundles import Packer, PortableEntry
-from tournaments.entries import Entry, resolve_env
-from tournaments.runner import PlayFn, StopRun
-from tournaments.schedule import ScheduledGame
-from tournaments.store import GameOutcome
+from tournaments.domain.arena import GameSettings, isolation_level
+from tournaments.domain.bundles import Packer, PortableEntry
+from tournaments.domain.entries import Entry, resolve_env
+from tournaments.domain.runner import PlayFn, StopRun
+from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.store import GameOutcome
 
 CONNECT_TIMEOUT = 15.0  # seconds to reach the scheduler, and to see a first worker
 CLOSE_TIMEOUT = 10.0  # seconds the workers get to end a run's bots
@@ -184,7 +184,7 @@ class _Pool:
         from distributed import KilledWorker
         from distributed.client import FutureCancelledError
 
-        from tournaments.cluster_worker import ArenaActor
+        from tournaments.domain.cluster_worker import ArenaActor
 
         self._starting.add(address)
         try:
@@ -331,7 +331,7 @@ class _Pool:
 
 async def _describe_workers(client: Any) -> dict[str, dict[str, Any]]:
     """Every worker's host, CPUs and isolation; `ClusterError` for one that cannot run us."""
-    from tournaments.cluster_worker import describe_worker
+    from tournaments.domain.cluster_worker import describe_worker
 
     found = await client.run(describe_worker, on_error="return")
     nthreads = await client.scheduler.ncores()
@@ -413,7 +413,7 @@ async def _connect(options: ClusterOptions) -> AsyncIterator[Any]:
 async def cluster_client(options: ClusterOptions) -> AsyncIterator[Any]:
     """An asynchronous Dask client for `options` once a worker is there (the LocalCluster
     started and ended with it): the tournaments' games, and work that needs no bot such as the
-    analysis of games (tournaments/analysis/batch.py). `ClusterError` says what is wrong."""
+    analysis of games (tournaments/domain/analysis/batch.py). `ClusterError` says what is wrong."""
     _require_dask()
     async with _connect(options) as client:
         try:
@@ -468,7 +468,7 @@ async def cluster_player(
     cluster is gone (scheduler lost, no worker left), which stops the run.
     """
     _require_dask()
-    from tournaments.cluster_worker import ArenaPlugin, GameTask, MachineError, close_run
+    from tournaments.domain.cluster_worker import ArenaPlugin, GameTask, MachineError, close_run
 
     packer = Packer()
     portable = await asyncio.to_thread(lambda: [packer.portable(e) for e in entries])

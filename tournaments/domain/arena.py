@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tournaments.entries import Entry
-from tournaments.runner import PlayFn, Pool, parallel_games
-from tournaments.schedule import ScheduledGame
-from tournaments.store import GameOutcome, Machine, SeatOutcome
+from tournaments.domain.entries import Entry
+from tournaments.domain.runner import PlayFn, Pool, parallel_games
+from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.store import GameOutcome, Machine, SeatOutcome
 
 if TYPE_CHECKING:
     from referee import Arena, BotSettings, MatchResult
@@ -160,7 +160,7 @@ def arena_options(
     """The `Arena` keyword arguments for these entries and settings: isolation, variables,
     per-entry limits, and the paths no bot may see (`hidden`, plus every entry's own files)."""
     from referee import Limits
-    from tournaments.entries import resolve_env
+    from tournaments.domain.entries import resolve_env
 
     own = [folder for folder in map(own_folder, entries) if folder is not None]
     return {  # BotSettings' fields (bot_settings), and Arena's keywords of the same names
@@ -191,7 +191,7 @@ def join(arena: Arena, entry: Entry) -> None:
     """`entry` joins a started Arena as the first entries did (`arena_options`): its limits,
     its variables, its folder hidden from the others."""
     from referee import Limits
-    from tournaments.entries import resolve_env
+    from tournaments.domain.entries import resolve_env
 
     arena.add_entry(
         entry.name,

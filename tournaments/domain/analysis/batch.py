@@ -18,8 +18,8 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from referee.engine import Game
-from tournaments.analysis.engine import DEFAULT_BUDGET
-from tournaments.analysis.game import (
+from tournaments.domain.analysis.engine import DEFAULT_BUDGET
+from tournaments.domain.analysis.game import (
     Decision,
     analyse_position,
     analysis_block,
@@ -28,7 +28,7 @@ from tournaments.analysis.game import (
 )
 
 if TYPE_CHECKING:
-    from tournaments.cluster import ClusterOptions
+    from tournaments.domain.cluster import ClusterOptions
 
 Todo = list[tuple[int, int, Any, Any]]  # (game's index, ply, position, move played)
 OnProgress = Callable[[int, int], None]  # (decisions done, decisions in all)
@@ -112,7 +112,7 @@ async def _on_cluster(
     again elsewhere, with the same seeds, so the same values."""
     from distributed import as_completed
 
-    from tournaments.cluster import cluster_client
+    from tournaments.domain.cluster import cluster_client
 
     async with cluster_client(options) as client:
         sent = await client.scatter(list(records))  # each record crosses the network once

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tournaments.entries import Entry, EntryError, resolve_env
+from tournaments.domain.entries import Entry, EntryError, resolve_env
 
 # A folder past these is not a bot's folder but somebody's home or project: refuse it clearly.
 MAX_BUNDLE_BYTES = 256 << 20

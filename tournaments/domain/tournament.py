@@ -3,12 +3,12 @@
 `prepare` makes the store hold this tournament's schedule (writing it, or checking that the
 stored one is the same tournament) and returns the games still to play; `run_tournament` plays
 them (a coroutine: it knows nothing of terminals, signals or event loops; it tells a watcher of
-its progress, `tournaments.progress`). `tournament run`, `demo` (through
+its progress, `tournaments.domain.progress`). `tournament run`, `demo` (through
 `tournaments.terminal.running`, which adds the live view, the signals and the loop) and a
 contest's final (awaited by the ladder worker) go through here.
 
 A round-robin or gauntlet stores its whole schedule at once; an adaptive, Swiss or graded one
-stores a round at a time, each built from the results before it (`tournaments.rounds`).
+stores a round at a time, each built from the results before it (`tournaments.domain.rounds`).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tournaments.arena import GameSettings, arena_player, local_pool, process_cap
-from tournaments.entries import Entry
-from tournaments.progress import (
+from tournaments.domain.arena import GameSettings, arena_player, local_pool, process_cap
+from tournaments.domain.entries import Entry
+from tournaments.domain.progress import (
     GameFinished,
     Notice,
     OnProgress,
@@ -31,13 +31,13 @@ from tournaments.progress import (
     TotalChanged,
     ignore,
 )
-from tournaments.rounds import ROUND_KINDS, RoundPlan, Rounds
-from tournaments.runner import PlayFn, Pool, RunSummary, run_games
-from tournaments.schedule import ScheduledGame, build_schedule
-from tournaments.store import GameOutcome, Store
+from tournaments.domain.rounds import ROUND_KINDS, RoundPlan, Rounds
+from tournaments.domain.runner import PlayFn, Pool, RunSummary, run_games
+from tournaments.domain.schedule import ScheduledGame, build_schedule
+from tournaments.domain.store import GameOutcome, Store
 
 if TYPE_CHECKING:
-    from tournaments.cluster import ClusterOptions
+    from tournaments.domain.cluster import ClusterOptions
 
 CONFIG_FORMAT = "azul-arena/tournament/1"
 RUN_KEYS = ("isolation", "ponder", "bot_env", "clock", "anonymous")
@@ -45,7 +45,7 @@ RUN_KEYS = ("isolation", "ponder", "bot_env", "clock", "anonymous")
 
 class RoundSource(Protocol):
     """A schedule that grows from its results: the games to play next ([] when it is over),
-    and the games in all as far as can be told now (`tournaments.rounds.Rounds`)."""
+    and the games in all as far as can be told now (`tournaments.domain.rounds.Rounds`)."""
 
     def next_games(self) -> list[ScheduledGame]: ...
 
@@ -68,12 +68,12 @@ class TournamentConfig:
     gauntlet: str | None = None
     time_per_move: float = 1.0
     fault_policy: str = "random"
-    schedule: str = "round-robin"  # or "adaptive", "swiss", "graded" (tournaments.rounds)
+    schedule: str = "round-robin"  # or "adaptive", "swiss", "graded" (tournaments.domain.rounds)
     games: int | None = None  # adaptive, graded: games in all
     rounds: int | None = None  # swiss: rounds
     min_games: int | None = None  # adaptive, graded: games each entry plays at least
     # graded: the entries each other one plays `games_per_pairing` games against first (a
-    # contest's staff bots: tournaments.rounds)
+    # contest's staff bots: tournaments.domain.rounds)
     graders: list[str] = field(default_factory=list)
     # How bots run (stored with the tournament): None until resolved, to the stored level on a
     # resume, else to the strongest this machine offers.
@@ -112,7 +112,7 @@ class TournamentConfig:
 
     def round_plan(self) -> RoundPlan | None:
         """How an adaptive, Swiss or graded tournament goes on; None for a fixed schedule (or
-        one that goes on by other rules: a compare, tournaments/compare.py)."""
+        one that goes on by other rules: a compare, tournaments/domain/compare.py)."""
         if self.schedule not in ROUND_KINDS:
             return None
         assert self.seed is not None
@@ -138,7 +138,8 @@ class TournamentConfig:
             options=self.options,
             seed=self.seed,
             clock=self.clock or "wall",
-            seeds_by_deal=self.schedule == "compare",  # duplicate pairs: tournaments/compare.py
+            seeds_by_deal=self.schedule
+            == "compare",  # duplicate pairs: tournaments/domain/compare.py
             anonymous=self.anonymous,
         )
 
@@ -251,16 +252,16 @@ async def run_tournament(  # noqa: PLR0913  # keyword-only options, each with a 
 
     The games are played by `player` when given, else through the referee on this machine
     (`concurrency` at once, the bots' logs in `log_dir`) or on the Dask cluster `cluster` says.
-    `on_progress` hears of each step (`tournaments.progress`). An adaptive or Swiss tournament
-    goes on round after round until it is over, or until a round has a game that failed (the
-    next round depends on it: run again to retry).
+    `on_progress` hears of each step (`tournaments.domain.progress`). An adaptive or Swiss
+    tournament goes on round after round until it is over, or until a round has a game that failed
+    (the next round depends on it: run again to retry).
 
     Cancelled (the caller's signal handler, a ladder worker stopping), the games in flight are
     abandoned and stay pending, the bots end, and what was committed stays committed: running
     the same tournament again resumes it.
 
     `rounds` says what comes after `games` when it is not the config's adaptive or Swiss
-    plan (a compare's next pairs, tournaments/compare.py).
+    plan (a compare's next pairs, tournaments/domain/compare.py).
     """
     plan = config.round_plan()
     if rounds is None and plan is not None:
@@ -340,7 +341,7 @@ async def _on_cluster(
     cluster: ClusterOptions,
     on_progress: OnProgress,
 ) -> _Player:
-    from tournaments.cluster import cluster_player
+    from tournaments.domain.cluster import cluster_player
 
     remote = await stack.enter_async_context(
         cluster_player(

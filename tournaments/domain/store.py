@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tournaments.entries import Entry
-from tournaments.schedule import ScheduledGame
+from tournaments.domain.entries import Entry
+from tournaments.domain.schedule import ScheduledGame
 
 SCHEMA_VERSION = 1
 
@@ -596,7 +596,7 @@ class Store:
             yield current
 
     def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> bool:
-        """Put `analysis` (tournaments/analysis) into the stored record of a game as its
+        """Put `analysis` (tournaments/domain/analysis) into the stored record of a game as its
         `analysis` block, replacing any earlier one; False when no record of it is stored."""
         record = self.replay(game_id)
         if record is None:

@@ -15,9 +15,10 @@ changes with that deal).
 How it is estimated:
 - **exact** (classic, at most `EXACT_TILES` tiles left on the table, the rest of the round within
   `EXACT_NODES_PER_SIMULATION * budget` positions): every line of play to the round's end
-  (`tournaments.analysis.exact`), each seat playing for its own margin;
+  (`tournaments.domain.analysis.exact`), each seat playing for its own margin;
 - otherwise **searched**: `budget` simulations of the expert bot's round tree, every candidate
-  move a child of the root (`tournaments.analysis.tree`); its rewards turned back into points.
+  move a child of the root (`tournaments.domain.analysis.tree`); its rewards turned back into
+  points.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from typing import Any, Final
 
 from bots.expert.solver import OutOfBudget
 from bots.expert.values import candidate_moves
-from tournaments.analysis.exact import distinct_moves, exact_search, solvable
-from tournaments.analysis.tree import tree_values
+from tournaments.domain.analysis.exact import distinct_moves, exact_search, solvable
+from tournaments.domain.analysis.tree import tree_values
 
 ENGINE_NAME: Final = "azul-arena exact round end + expert round tree 1"
 # The search where the exact one does not reach: (state, moves, kept, budget, seed) -> (each

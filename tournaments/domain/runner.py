@@ -1,10 +1,10 @@
 """The tournament runner: play the pending games concurrently and commit each as it finishes.
 
 The runner knows nothing of processes or sockets: it calls a `play(game)` coroutine (in real
-use, the referee's `Arena.play` through `tournaments.arena`) from `concurrency` workers and writes
-every finished game to the store *before* reporting it. Killing the runner at any point therefore
-loses only the games in flight; they are still `pending` in the store and a resume replays them
-on the same deal seed.
+use, the referee's `Arena.play` through `tournaments.domain.arena`) from `concurrency` workers and
+writes every finished game to the store *before* reporting it. Killing the runner at any point
+therefore loses only the games in flight; they are still `pending` in the store and a resume
+replays them on the same deal seed.
 
 Which pending game starts next is the `Dispatch`'s choice: the earliest one whose entries are
 all free, else the one needing the fewest further processes; a game that needs a second process
@@ -24,8 +24,8 @@ from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from tournaments.schedule import ScheduledGame
-from tournaments.store import GameOutcome, GameWithdrawn, Store, StoreError
+from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.store import GameOutcome, GameWithdrawn, Store, StoreError
 
 PlayFn = Callable[[ScheduledGame], Awaitable[GameOutcome]]
 # Called after each game: (game, outcome or None, error text or None).

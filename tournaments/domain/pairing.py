@@ -25,7 +25,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from tournaments.ratings import Ratings
+from tournaments.domain.ratings import Ratings
 
 # How many neighbours in rating order an adaptive pick looks at on each side: wide enough to
 # find an uncertain partner, narrow enough to stay O(entries) per round.

@@ -148,7 +148,7 @@ async def rerun(
 ) -> Rerun:
     """Play `record` again. `specs` gives each seat name's entry (from the tournament's
     database; None: the entries the record names); `swap` (seat, entry) puts another bot in
-    one seat; `arena_options`: how the tournament ran its bots (tournaments.arena
+    one seat; `arena_options`: how the tournament ran its bots (tournaments.domain.arena
     .arena_options: variables, memory limits, ponder)."""
     try:
         final = Game.from_record(record)  # every move checked, its deals read

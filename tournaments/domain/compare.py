@@ -3,10 +3,10 @@
 A pair is one deal played twice, NEW and BASE exchanging their seats; with 3 or 4 players the
 other seats hold filler entries (the same in both games) and the two seats NEW and BASE take
 turn about from pair to pair, so over the pairs they meet in every relative position. Both
-games of a pair give each seat the same bot seed (tournaments/arena.py: seeds keyed by the
+games of a pair give each seat the same bot seed (tournaments/domain/arena.py: seeds keyed by the
 deal), so two bots that choose alike play alike and only where they differ do the games part.
 
-The test reads each game two ways and decides on one (`statistic`, tournaments/sprt.py): the
+The test reads each game two ways and decides on one (`statistic`, tournaments/domain/sprt.py): the
 rank, 1 when NEW ranks above BASE, 1/2 level, 0 below (`wdl`, the default: a pair's outcome is
 its two games' mean, the pentanomial model), or the point margin, NEW's score minus BASE's
 (`margin`: a pair's outcome is its two margins). Both are tallied and shown.
@@ -27,10 +27,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tournaments.schedule import ScheduledGame, deal_seed
-from tournaments.sprt import PAIR_VALUES, MarginSprt, Sprt, SprtSettings, pair_index
-from tournaments.store import SeatOutcome, Store
-from tournaments.tournament import ConfigMismatch, TournamentConfig, settle
+from tournaments.domain.schedule import ScheduledGame, deal_seed
+from tournaments.domain.sprt import PAIR_VALUES, MarginSprt, Sprt, SprtSettings, pair_index
+from tournaments.domain.store import SeatOutcome, Store
+from tournaments.domain.tournament import ConfigMismatch, TournamentConfig, settle
 
 # The seats NEW and BASE take in pair k: SEAT_PAIRS[players][k % len]; every pair of seats
 # once per cycle, so neither keeps a neighbour's advantage over the other.
@@ -52,7 +52,7 @@ class CompareSpec:
     settings: SprtSettings = field(default_factory=SprtSettings)
     max_games: int = 2000
     fill: str | None = None  # 3-4 players: the fillers' entry spec
-    statistic: str = "wdl"  # wdl or margin (tournaments/sprt.py)
+    statistic: str = "wdl"  # wdl or margin (tournaments/domain/sprt.py)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -231,7 +231,7 @@ class CompareTally:
 
 class CompareRounds:
     """The compare's schedule in the store: a batch of `batch` pairs at a time, while the test
-    is undecided and `max_games` allows (a `tournaments.tournament.RoundSource`)."""
+    is undecided and `max_games` allows (a `tournaments.domain.tournament.RoundSource`)."""
 
     def __init__(self, store: Store, config: TournamentConfig, spec: CompareSpec, batch: int):
         self.store = store
@@ -291,7 +291,7 @@ def prepare_compare(
 ) -> tuple[CompareRounds, list[ScheduledGame]]:
     """Store the compare (first run) or check the store holds this one (resume: its seed,
     isolation and clock are taken); the schedule and the games to play now. Raises
-    `tournaments.tournament.ConfigMismatch` when the store holds something else."""
+    `tournaments.domain.tournament.ConfigMismatch` when the store holds something else."""
     config.schedule = "compare"
     _check_stored(store, spec)
     if not settle(store, config, compare_json(config, spec)):

@@ -20,15 +20,15 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from tournaments.pairing import Field, adaptive_round, swiss_round
-from tournaments.schedule import (
+from tournaments.domain.pairing import Field, adaptive_round, swiss_round
+from tournaments.domain.schedule import (
     ScheduledGame,
     ScheduleError,
     count_graded,
     grading_groups,
     round_games,
 )
-from tournaments.store import Store
+from tournaments.domain.store import Store
 
 SCHEDULES = ("round-robin", "adaptive", "swiss")
 ROUND_KINDS = ("adaptive", "swiss", "graded")  # the schedules built round by round

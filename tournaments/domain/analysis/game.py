@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from referee.engine import Game
-from tournaments.analysis.engine import ENGINE_NAME, decision_seed, value_moves
+from tournaments.domain.analysis.engine import ENGINE_NAME, decision_seed, value_moves
 
 ANALYSIS_FORMAT: Final = "azul-arena/analysis/2"  # 2: not_valued
 INACCURACY: Final = 2.0

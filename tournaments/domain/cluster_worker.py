@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tournaments.arena import GameSettings, play_game, process_cap, this_machine
-from tournaments.bundles import PortableEntry, cache_dir, resolve_spec, unpack
-from tournaments.schedule import ScheduledGame
-from tournaments.store import GameOutcome
+from tournaments.domain.arena import GameSettings, play_game, process_cap, this_machine
+from tournaments.domain.bundles import PortableEntry, cache_dir, resolve_spec, unpack
+from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.store import GameOutcome
 
 KEEP_ARENAS = 2  # tournaments whose bots a worker keeps running (older ones are closed)
 # Room beyond the referee's cap for the line it puts first in a seat's log it cut (copy_log).
