@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 ENGINE_SRC  := $(wildcard referee/engine/*.py referee/engine/*/*.py bots/expert/*.py) referee/build_engine.py
 ENGINE_MARK := $(VENV)/.engine-built
 
-.PHONY: install demo test test-slow lint bench clean
+.PHONY: install demo test test-slow lint bench docs clean
 
 install: $(STAMP) $(ENGINE_MARK)
 
@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@echo "install: pip installs Azul Arena and its dependencies into $(VENV) (a first install takes about 2 minutes)"
 	$(BIN)/python -m pip install $(PIP_QUIET) --upgrade pip
-	$(COMPAT_QUIET) $(BIN)/python -m pip install $(PIP_QUIET) -e '.[dev,server,cluster,rl]' --config-settings editable_mode=compat
+	$(COMPAT_QUIET) $(BIN)/python -m pip install $(PIP_QUIET) -e '.[dev,server,cluster,rl,docs]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
 # Compile the engine's core with mypyc (about twice as fast); on failure it stays plain Python.
@@ -59,6 +59,14 @@ lint: install
 bench: install
 	$(BIN)/azul-arena bench engine
 
+# The manual as a site, in docs/_build/html. Warnings are errors (-W, all of them listed first:
+# --keep-going) and every reference must resolve (-n): MyST warns about a link to a page or a
+# heading anchor that is not there. Links out of the site are not fetched: CI reaches no network
+# but the package registries. The CLI and protocol references are written from the code
+# (docs/_ext/generated_pages.py).
+docs: install
+	$(BIN)/sphinx-build -W --keep-going -n -q -b html docs docs/_build/html
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build docs/_build
 	rm -f referee/engine/*.so referee/engine/*/*.so bots/expert/*.so *__mypyc*.so referee/engine/compiled.sha256
