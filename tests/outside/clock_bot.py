@@ -1,12 +1,14 @@
 """A stand-in outside engine for `bench outside`'s tests: plays the first legal move, and
 raises (a fault the referee counts) when the move's time limit is not the one it was told to
 expect (`--expect SECONDS`): a bench that gave both seats one clock would show faults. A game's
-first move is not checked: its limit includes the warm-up allowance."""
+first move is not checked: its limit includes the warm-up allowance. `--startup-delay SECONDS`:
+it waits that long before it says Hello, as an engine that compiles first would."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -38,5 +40,7 @@ class ClockBot(sdk.Bot):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--expect", type=float, required=True)
+    parser.add_argument("--startup-delay", type=float, default=0.0)
     args, rest = parser.parse_known_args()
+    time.sleep(args.startup_delay)
     sdk.run(ClockBot(args.expect), rest)

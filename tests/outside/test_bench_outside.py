@@ -43,6 +43,23 @@ def test_each_side_thinks_on_its_own_clock() -> None:
     assert setting["goal"] is None and setting["goal_met"] is None  # no goal at a quarter
 
 
+def test_a_slow_starting_engine_gets_the_startup_timeout() -> None:
+    """An engine that takes 1.5 s to say Hello cannot start within a 1 s startup timeout (its
+    faults), and plays within 10 s."""
+    slow = f"{_clock_entry(0.3)} --startup-delay 1.5"
+    faults = []
+    for timeout in ("1", "10"):
+        result = CliRunner().invoke(
+            app,
+            ["bench", "outside", "-e", slow, "-b", "first=random", "-t", "0.3", "-f", "1",
+             "-n", "1", "--isolation", "process", "--startup-timeout", timeout, "--json"],
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        (setting,) = json.loads(result.output.strip().splitlines()[-1])["settings"]
+        faults.append(setting["engine_faults"])
+    assert faults[0] > 0 and faults[1] == 0, faults
+
+
 def test_a_missing_engine_program_is_a_clear_error() -> None:
     result = CliRunner().invoke(app, ["bench", "outside", "-e", "/nonexistent/engine --x"])
     assert result.exit_code == 2

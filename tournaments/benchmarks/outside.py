@@ -86,10 +86,13 @@ def play_outside(  # noqa: PLR0913  # the benchmark's settings, each named by it
     isolation: str | None = None,
     first_move_allowance: float = 0.0,
     progress: Progress | None = None,
+    startup_timeout: float | None = None,
 ) -> list[dict[str, Any]]:
     """Our `bot` (name, spec) against the `engine` spec at each of `odds`, through one Arena
-    (its bot processes reused); one summary per setting, in the order given."""
-    from referee import Arena, MatchConfig
+    (its bot processes reused); one summary per setting, in the order given. `startup_timeout`:
+    the seconds a bot may take from launch to Hello (None: the Arena's default), for an engine
+    that loads or compiles much before it can play."""
+    from referee import Arena, BotSettings, MatchConfig
 
     name = bot[0]
     results: list[dict[str, Any]] = []
@@ -116,7 +119,10 @@ def play_outside(  # noqa: PLR0913  # the benchmark's settings, each named by it
         return summarise(ladder, name, one, kinds)
 
     async def main() -> None:
-        async with Arena({name: bot[1], ENGINE: engine}, isolation=isolation) as arena:
+        settings = BotSettings(isolation=isolation)
+        if startup_timeout is not None:
+            settings.startup_timeout = startup_timeout
+        async with Arena({name: bot[1], ENGINE: engine}, bots=settings) as arena:
             for one in odds:
                 results.append(await setting(arena, one))
 

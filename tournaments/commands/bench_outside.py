@@ -53,6 +53,14 @@ def bench_outside(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r")] = "azul",
     seed: Annotated[int, typer.Option("--seed", help="seed of the first deal")] = 1,
     isolation: Annotated[str | None, typer.Option(help=ISOLATION_HELP)] = None,
+    startup_timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=1.0,
+            help="seconds each side may take from launch to Hello (default: the referee's "
+            "10): an engine that compiles before it plays needs more",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object on stdout")] = False,
 ) -> None:
     """Our bot against an outside engine (an independent Azul AI run as an entry), 2 players,
@@ -60,10 +68,13 @@ def bench_outside(
     each seat on its own clock. Prints our bot's win rate with a 95% interval, the mean scores
     and each side's faults per setting. One game at a time; a benchmark, not a test.
 
-    The adapter for gleb-t/AzulBot's C++ MCTS is a test fixture (docs/strength.md, "Against an
-    outside engine"; it runs at --isolation process: the sandbox shows a bot only its own folder).
-    Example: [bold]azul-arena bench outside -e 'python tests/outside/azulbot/adapter.py
-    --module-dir DIR' --isolation process -b mcts -t 1 -f 1 -f 0.1 -n 20 --json[/]
+    The adapters for gleb-t/AzulBot's C++ MCTS and for cestpasphoto/alpha-zero-general's
+    AlphaZero network are test fixtures (docs/strength.md, "Against an outside engine"; they run
+    at --isolation process: the sandbox shows a bot only its own folder). Example: [bold]azul-arena
+    bench outside -e 'python tests/outside/azulbot/adapter.py --module-dir DIR' --isolation
+    process -b mcts -t 1 -f 1 -f 0.1 -n 20 --json[/]; the network, which compiles its rules
+    first: [bold]-e 'python tests/outside/alphazero/adapter.py --dir DIR' --startup-timeout
+    600[/]
     """
     from tournaments.benchmarks.outside import ENGINE, Odds, play_outside
     from tournaments.domain.compliance import FIRST_MOVE_ALLOWANCE
@@ -97,6 +108,7 @@ def bench_outside(
             level,
             FIRST_MOVE_ALLOWANCE,
             progress,
+            startup_timeout,
         )
     except ValueError as exc:
         fail(str(exc))
