@@ -64,6 +64,9 @@ _HOMES: dict[str, list[str]] = {
     ],
     "referee.folders": ["FolderError", "is_folder_entry", "python_bot", "read_folder"],
     "referee.pool": ["BotPool", "Slot"],
+    # The bots' processes as the kernel lists them (benchmarks count them without a /proc scan).
+    "referee.cgroups": ["all_bot_pids"],
+    "referee.procfs": ["read_bytes"],
     # Isolation: the levels, what this machine offers, and a bot's limits.
     "referee.sandbox": [
         "LEVELS",
@@ -112,6 +115,7 @@ __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two list
     "Termination",
     "TokenError",
     "TokenFile",
+    "all_bot_pids",
     "bot_environment",
     "bot_seeds",
     "builtin_bots",
@@ -129,6 +133,7 @@ __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two list
     "probe",
     "python_bot",
     "python_target",
+    "read_bytes",
     "read_folder",
     "refuse_exposure",
     "require",
@@ -144,6 +149,7 @@ __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two list
 if TYPE_CHECKING:  # what type checkers and readers see; at run time each loads on first use
     from referee.access import is_loopback, operator_metadata
     from referee.arena import Arena, BotSettings, Network
+    from referee.cgroups import all_bot_pids
     from referee.clocks import CLOCKS, CPU_CEILING, Clock, ClockError, require_cpu_clock
     from referee.events import MatchEnded, MatchEvent, MovePlayed, SeatFaulted
     from referee.faults import Termination
@@ -170,6 +176,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; at run time each loads 
         SeatResult,
     )
     from referee.pool import BotPool, Slot
+    from referee.procfs import read_bytes
     from referee.protocol.loop import loop_name, run_loop, spawn
     from referee.replay import write_replay
     from referee.sandbox import LEVELS, IsolationError, Limits, caveats, probe, require, strongest

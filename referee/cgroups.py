@@ -17,6 +17,8 @@ import itertools
 import os
 from pathlib import Path
 
+from referee.procfs import read_bytes
+
 ROOT = Path("/sys/fs/cgroup")
 V1 = ("pids", "memory", "cpuacct")
 _serial = itertools.count(1)
@@ -83,12 +85,28 @@ def _sweep(where: Path) -> None:
             _remove([stale])
 
 
+def all_bot_pids() -> list[int] | None:
+    """Every process in the cgroups this referee made for its bots (host pids), read from their
+    lists alone (no scan of /proc); None where it makes none."""
+    parents = layout()
+    if parents is None:
+        return None
+    parent = parents["" if "" in parents else "pids"]
+    pids = []
+    for group in parent.glob("bot-*"):
+        with contextlib.suppress(OSError):
+            pids += [int(p) for p in read_bytes(f"{group}/cgroup.procs").split()]
+    return pids
+
+
 class BotCgroup:
     """The cgroups of one bot process (one folder per v1 controller, or one v2 folder)."""
 
     def __init__(self, dirs: dict[str, Path]) -> None:
         self.dirs = dirs
         self.v2 = "" in dirs
+        # Read at every freeze of the bot: its path made once.
+        self._procs = str(self._dir("pids") / "cgroup.procs")
         # The CPU counter's file, kept open: the cpu clock reads it twice a move, and a pread
         # costs a fraction of an open, read and close.
         self._cpu_fd: int | None = None
@@ -137,7 +155,7 @@ class BotCgroup:
     def pids(self) -> list[int]:
         """Every process in the cgroup (host pids)."""
         try:
-            text = (self._dir("pids") / "cgroup.procs").read_text()
+            text = read_bytes(self._procs)
         except OSError:
             return []
         return [int(p) for p in text.split()]

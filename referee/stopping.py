@@ -26,13 +26,14 @@ import contextlib
 import os
 import signal
 from collections.abc import Callable
-from pathlib import Path
+
+from referee.procfs import stat_fields
 
 # The cgroup is read again 1 ms after a stop, then 4, 16 and every 64 ms while processes keep
 # appearing or are not all stopped yet.
 FIRST_LOOK = 0.001
 LAST_LOOK = 0.064
-HALTED = frozenset("TtZX")  # stopped, traced, a zombie, dead
+HALTED = frozenset((b"T", b"t", b"Z", b"X"))  # stopped, traced, a zombie, dead
 
 
 def halted(pid: int, every_thread: bool = True) -> bool:
@@ -40,12 +41,12 @@ def halted(pid: int, every_thread: bool = True) -> bool:
     `every_thread` each of its threads (read only when it has more than one); its threads are
     read anyway when its leader is a zombie with others left."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = stat_fields(pid)
     except (OSError, IndexError):
         return True
     if fields[0] not in HALTED:
         return False
-    if fields[17] == "1" or not (every_thread or fields[0] == "Z"):  # num_threads (20 in proc(5))
+    if fields[17] == b"1" or not (every_thread or fields[0] == b"Z"):  # num_threads (20 in proc(5))
         return True
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
@@ -53,7 +54,7 @@ def halted(pid: int, every_thread: bool = True) -> bool:
         return True
     for tid in tasks:
         try:
-            state = Path(f"/proc/{pid}/task/{tid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            state = stat_fields(pid, tid)[0]
         except (OSError, IndexError):
             continue  # the thread ended
         if state not in HALTED:

@@ -56,19 +56,71 @@ async def bare_pingpong(payload: bytes, rounds: int, client: str = _ECHO_CLIENT)
         return await _pingpong(payload, rounds, client, f"unix:{tmp}/echo.sock")
 
 
-async def _pingpong(payload: bytes, rounds: int, client: str, address: str) -> list[float]:
+@dataclass
+class Floor:
+    """What `transport_floor` measured: the mean round trip (seconds) of a bare ping-pong with
+    as many streams at once as games, and this process's CPU seconds per round trip."""
+
+    round_trip: float
+    cpu: float
+
+
+async def transport_floor(payload: bytes, rounds: int, streams: int) -> Floor:
+    """`streams` bare ping-pongs of `payload` at once, each with its own echo client process
+    (the textbook sync client), `rounds` round trips each after a few unmeasured: the floor
+    under a referee's move at that many games in flight. Its CPU is this process's (the
+    server's side: all a referee's process must do per move) from the first measured round trip
+    to the last."""
+    with tempfile.TemporaryDirectory(prefix="azul-bench-") as tmp:
+        cpu: list[float] = []
+        times = await _pingpong(
+            payload, rounds, _ECHO_CLIENT, f"unix:{tmp}/echo.sock", streams, cpu
+        )
+    measured = len(times)
+    return Floor(sum(times) / measured, (cpu[1] - cpu[0]) / measured)
+
+
+# Round trips a stream of `_pingpong` makes before those measured (with `cpu`): connection and
+# first-message costs stay out.
+_WARM_ROUNDS = 50
+
+
+async def _pingpong(
+    payload: bytes,
+    rounds: int,
+    client: str,
+    address: str,
+    streams: int = 1,
+    cpu: list[float] | None = None,
+) -> list[float]:
+    """Round trips of `payload` over `streams` bare grpc.aio streams at once, each to its own
+    `client` process; with `cpu`, each stream first makes `_WARM_ROUNDS` round trips unmeasured,
+    and `cpu` gets this process's CPU time when the first stream starts measuring and when the
+    last one ends."""
     times: list[float] = []
     done = asyncio.Event()
+    left = [streams]  # the streams still playing
 
     async def pong(request_iterator: Any, context: grpc.aio.ServicerContext) -> None:
         perf = time.perf_counter
+        if cpu is not None:
+            for _ in range(_WARM_ROUNDS):
+                await context.write(payload)
+                if await context.read() is grpc.aio.EOF:
+                    break
+            if not cpu:
+                cpu.append(time.process_time())
         for _ in range(rounds):
             t0 = perf()
             await context.write(payload)
             if await context.read() is grpc.aio.EOF:
                 break
             times.append(perf() - t0)
-        done.set()
+        left[0] -= 1
+        if not left[0]:
+            if cpu is not None:
+                cpu.append(time.process_time())
+            done.set()
 
     server = grpc.aio.server()
     handler = grpc.method_handlers_generic_handler(
@@ -79,12 +131,15 @@ async def _pingpong(payload: bytes, rounds: int, client: str, address: str) -> l
     await server.start()
     # The client gets what a bot process gets (referee.protocol.transport).
     env = {**grpc_settings(one_connection=True), **bot_environment()}
-    echo = subprocess.Popen([sys.executable, "-c", client, address], env=env)
+    echoes = [
+        subprocess.Popen([sys.executable, "-c", client, address], env=env) for _ in range(streams)
+    ]
     try:
         await asyncio.wait_for(done.wait(), 120)
     finally:
-        echo.kill()
-        echo.wait()
+        for echo in echoes:
+            echo.kill()
+            echo.wait()
         await server.stop(0)
     return times
 

@@ -24,11 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee import loop_name, run_loop, strongest
-from tournaments.domain.arena import GameSettings, arena_player, local_pool, process_cap
+from referee import all_bot_pids, loop_name, read_bytes, run_loop, strongest
+from tournaments.benchmarks.profiling import Profile
+from tournaments.domain.arena import arena_player, local_pool, process_cap
 from tournaments.domain.entries import Entry
 from tournaments.domain.runner import RunSummary, run_games
 from tournaments.domain.schedule import ScheduledGame, build_schedule
+from tournaments.domain.settings import MatchSettings
 from tournaments.domain.store import Store, StoredGame
 
 
@@ -74,7 +76,7 @@ def run_cluster_bench(
         warmup = 2 * threads * workers
         schedule = build_schedule([e.name for e in ENTRIES], 2, games + warmup, seed=1)
         store.write_schedule({"bench": True}, ENTRIES, schedule)
-        settings = GameSettings(
+        settings = MatchSettings(
             ruleset=ruleset, time_per_move=1.0, isolation=isolation, ponder=ponder
         )
 
@@ -113,7 +115,7 @@ def _tree(root: int) -> list[tuple[int, str, str, float]]:
         return []
     for text in pids:
         try:
-            stat = Path(f"/proc/{text}/stat").read_text()
+            stat = read_bytes(f"/proc/{text}/stat").decode(errors="replace")
         except OSError:
             continue  # it ended meanwhile
         comm = stat[stat.index("(") + 1 : stat.rindex(")")]
@@ -142,6 +144,25 @@ def live_bot_processes(root: int) -> list[int]:
         for pid, comm, state, _ in _tree(root)
         if pid != root and state != "Z" and comm not in WRAPPERS
     ]
+
+
+def own_bot_processes() -> list[int]:
+    """`live_bot_processes` of this process, read from its referee's bot cgroups where it has
+    them: a few files rather than all of /proc, whose scan on a busy machine costs as much CPU
+    as the referee's own work."""
+    pids = all_bot_pids()
+    if pids is None:
+        return live_bot_processes(os.getpid())
+    live = []
+    for pid in pids:
+        try:
+            stat = read_bytes(f"/proc/{pid}/stat")
+        except OSError:
+            continue  # it ended meanwhile
+        comm = stat[stat.index(b"(") + 1 : stat.rindex(b")")].decode(errors="replace")
+        if stat[stat.rindex(b")") + 2 :][:1] != b"Z" and comm not in WRAPPERS:
+            live.append(pid)
+    return live
 
 
 def tree_cpu_s(root: int) -> float:
@@ -181,25 +202,36 @@ def warmup_games(schedule: list[ScheduledGame], count: int) -> list[ScheduledGam
 class _Meter:
     """What a bench run counts as its games end: the clock starts when as many games as the
     warm-up has are done (one run, warm-up first, so the games measured see the run's steady
-    state, no warm-up tail); the peak of live bot processes is sampled beside."""
+    state, no warm-up tail); the peak of live bot processes is sampled beside; a `profile`
+    starts with the clock."""
 
     warmup: int
+    profile: Profile | None = None
     finished: int = 0
     after: int = 0  # games finished (not failed) once the clock started
     peak: int = 0
+    # CPU seconds this process spent counting the bot processes once the clock started: the
+    # benchmark's own, left out of the referee's figure
+    sampling_cpu: float = 0.0
     # (wall, this process's CPU, the whole tree's CPU) when the warm-up's count ended
     mark: tuple[float, float, float] | None = None
 
     def on_done(self, game: ScheduledGame, outcome: Any, error: str | None) -> None:
         self.finished += 1
         if self.mark is None and self.finished >= self.warmup:
-            self.mark = (time.perf_counter(), time.process_time(), tree_cpu_s(os.getpid()))
+            tree = tree_cpu_s(os.getpid())  # the scan before the clock starts, not on it
+            self.mark = (time.perf_counter(), time.process_time(), tree)
+            if self.profile is not None:
+                self.profile.start()
         elif self.mark is not None and outcome is not None:
             self.after += 1
 
     async def count_processes(self) -> None:
         while True:
-            self.peak = max(self.peak, len(live_bot_processes(os.getpid())))
+            start = time.thread_time()
+            self.peak = max(self.peak, len(own_bot_processes()))
+            if self.mark is not None:
+                self.sampling_cpu += time.thread_time() - start
             await asyncio.sleep(0.05)
 
 
@@ -213,12 +245,13 @@ class _Timed:
     referee_cpu: float = 0.0
     cpu: float = 0.0
     started: int = 0
+    sampling_cpu: float = 0.0
 
 
 async def _play_bench(
     store: Store,
     entries: list[Entry],
-    settings: GameSettings,
+    settings: MatchSettings,
     games: list[ScheduledGame],
     concurrency: int,
     meter: _Meter,
@@ -232,9 +265,12 @@ async def _play_bench(
         async with arena_player(entries, settings, log_dir, cap) as play:
             pool = local_pool(cap)
             summary = await run_games(store, games, play, concurrency, meter.on_done, pool=pool)
+            if meter.profile is not None:
+                meter.profile.stop()
             wall, referee0, cpu0 = meter.mark or (t0, 0.0, 0.0)
-            timed.referee_cpu = time.process_time() - referee0
-            timed.cpu = tree_cpu_s(os.getpid()) - cpu0
+            timed.referee_cpu = time.process_time() - referee0 - meter.sampling_cpu
+            timed.cpu = tree_cpu_s(os.getpid()) - cpu0 - meter.sampling_cpu
+            timed.sampling_cpu = meter.sampling_cpu
             timed.elapsed = time.perf_counter() - wall
             timed.started = pool.started
     finally:
@@ -250,10 +286,15 @@ def run_bench(
     entries_count: int = 2,
     isolation: str | None = None,
     ponder: bool = False,
+    profile_top: int = 0,
+    floor: bool = False,
 ) -> dict[str, Any]:
     """Play `games` games of a round-robin among `entries_count` random bots at `isolation`
     (None: the strongest available), frozen between their moves unless `ponder`; return
-    throughput, the per-move breakdown and the peak of live bot processes (from /proc)."""
+    throughput, the per-move breakdown and the peak of live bot processes (from /proc); with
+    `profile_top`, `profile`: a cProfile of this process over the games measured, that many
+    functions in each list (tournaments.benchmarks.profiling); with `floor`, the transport's
+    floor measured after the games (`transport_floor`)."""
     entries = bench_entries(entries_count)
     names = [e.name for e in entries]
     per_group = -(-(games + 2 * concurrency + len(names)) // math.comb(len(names), 2))
@@ -265,10 +306,10 @@ def run_bench(
         measured = [g for g in full if g.index not in warm_ids][:games]
         schedule = sorted([*warm, *measured], key=lambda g: g.index)
         store.write_schedule({"bench": True}, entries, schedule)
-        settings = GameSettings(
+        settings = MatchSettings(
             ruleset=ruleset, time_per_move=1.0, isolation=isolation, ponder=ponder
         )
-        meter = _Meter(len(warm))
+        meter = _Meter(len(warm), Profile() if profile_top else None)
         summary, timed = run_loop(
             _play_bench(
                 store, entries, settings, [*warm, *measured], concurrency, meter, Path(tmp) / "logs"
@@ -283,7 +324,7 @@ def run_bench(
         engine_us = _engine_us_per_move(sample, ruleset)
     except Exception:
         engine_us = float("nan")
-    return {
+    result = {
         "isolation": isolation or strongest(),
         "ponder": ponder,
         "games": summary.played,
@@ -293,6 +334,35 @@ def run_bench(
         "bot_processes_peak": meter.peak,
         "event_loop": loop_name(),
         **_figures(summary, timed, done, engine_us),
+    }
+    if floor:
+        result.update(transport_floor(result, concurrency))
+    if meter.profile is not None:
+        result["profile"] = meter.profile.summary(result["moves"], profile_top)
+    return result
+
+
+FLOOR_ROUNDS = 2000  # round trips per stream of the bare ping-pong
+
+
+def transport_floor(result: dict[str, Any], concurrency: int) -> dict[str, float]:
+    """A bare gRPC ping-pong of a move request's size with `concurrency` streams at once
+    (latency.transport_floor), set beside `result`'s moves: its mean round trip and the CPU of
+    its server's process per round trip, the floors under `per_move_us` and
+    `referee_cpu_us_per_move`, and the ratios of those to them."""
+    from tournaments.benchmarks.latency import sample_payload
+    from tournaments.benchmarks.latency import transport_floor as measure
+
+    async def main() -> Any:
+        return await measure(await sample_payload(), FLOOR_ROUNDS, concurrency)
+
+    found = run_loop(main())
+    round_trip_us, cpu_us = 1e6 * found.round_trip, 1e6 * found.cpu
+    return {
+        "bare_pingpong_us": round_trip_us,
+        "bare_pingpong_cpu_us": cpu_us,
+        "per_move_ratio_to_pingpong": result["per_move_us"] / round_trip_us,
+        "referee_cpu_ratio_to_pingpong": result["referee_cpu_us_per_move"] / cpu_us,
     }
 
 
@@ -304,6 +374,13 @@ def _figures(
     duration = sum(g.duration or 0.0 for g in done)
     bot_time = sum(s.move_time for g in done for s in g.seats)
     elapsed, played = timed.elapsed, summary.played
+    # The moves of as many games as the clock counted, at the games' mean length.
+    measured_moves = moves * played / len(done) if done else 0
+    # The bots' CPU (each seat's processes, from its cgroup) over the moves of the games where
+    # every seat's was counted: the SDK's side of a move, whichever bot made it.
+    counted = [g for g in done if all(s.cpu_time is not None for s in g.seats)]
+    bot_cpu = sum(s.cpu_time or 0.0 for g in counted for s in g.seats)
+    counted_moves = sum(s.moves for g in counted for s in g.seats)
     per_move_us = 1e6 * duration / moves if moves else float("nan")
     bot_us = 1e6 * bot_time / moves if moves else float("nan")
     return {
@@ -311,10 +388,17 @@ def _figures(
         "startup_s": timed.startup,
         # Games in flight on average (their durations over the wall time), the runner's count
         # of bot processes started (warm-up included), and the CPU of this process alone
-        # (referee, runner, store) per game: where a concurrency's games/s goes.
+        # (referee, runner, store) per game: where a concurrency's games/s goes. The CPU the
+        # benchmark spends counting bot processes is left out of this and of cpu_ms_per_game
+        # (it is `sampling_cpu_ms_per_game`).
         "games_in_flight_mean": duration / elapsed if elapsed else 0.0,
         "bot_processes_started": timed.started,
         "referee_cpu_ms_per_game": 1e3 * timed.referee_cpu / played if played else 0.0,
+        "referee_cpu_us_per_move": 1e6 * timed.referee_cpu / measured_moves
+        if measured_moves
+        else float("nan"),
+        "sampling_cpu_ms_per_game": 1e3 * timed.sampling_cpu / played if played else 0.0,
+        "bot_cpu_us_per_move": 1e6 * bot_cpu / counted_moves if counted_moves else float("nan"),
         "games_per_s": played / elapsed if elapsed else 0.0,
         "cpu_ms_per_game": 1e3 * timed.cpu / played if played else 0.0,
         "moves": moves,

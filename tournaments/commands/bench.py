@@ -11,10 +11,6 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from referee import run_loop
-from referee.engine import COMPILED, RULESETS
-from tournaments.benchmarks import codec, engine
-from tournaments.benchmarks.strength import REFERENCE_BOTS, RUNG_WIN_RATE
 from tournaments.commands.common import (
     OPTION_HELP,
     WILD_ORDER_ALIAS,
@@ -31,7 +27,6 @@ from tournaments.commands.common import (
     print_json,
 )
 from tournaments.commands.groups import bench_app
-from tournaments.domain.compliance import FIRST_MOVE_ALLOWANCE
 
 
 @bench_app.command("engine")
@@ -49,6 +44,9 @@ def bench_engine(
 
     Example: azul-arena bench engine --ruleset pavilion --players 2 --games 3000 --json
     """
+    from referee.engine import COMPILED, RULESETS
+    from tournaments.benchmarks import engine
+
     check_ruleset(ruleset, players)
     if games < 1:
         fail("--games must be at least 1")
@@ -189,6 +187,8 @@ def bench_codec(
 
     Example: azul-arena bench codec --ruleset pavilion --json
     """
+    from tournaments.benchmarks import codec
+
     check_ruleset(ruleset, players)
     if positions < 1:
         fail("--positions must be at least 1")
@@ -354,7 +354,7 @@ def latency(
     azul-arena bench latency --entry sdk/kits/node --entry sdk/kits/cpp;
     azul-arena bench latency --clock cpu
     """
-    from referee import check_entry
+    from referee import check_entry, run_loop
     from tournaments.benchmarks.latency import latency as run_bench
 
     entry = entry or []
@@ -492,6 +492,19 @@ def bench_tournament(
             "move), as `tournament run --ponder`.",
         ),
     ] = False,
+    profile: Annotated[
+        bool,
+        typer.Option(
+            "--profile",
+            help="Profile this process (referee, runner, store) with cProfile over the games "
+            "measured: the top functions by own and cumulative time, in us per move "
+            "(`profile` in the JSON). The profiler slows the run: read its shares, not its "
+            "games/s.",
+        ),
+    ] = False,
+    top: Annotated[
+        int, typer.Option("--top", min=1, help="With --profile: functions listed in each table.")
+    ] = 25,
 ) -> None:
     """Random bots, 2 players, through the real path (bot processes, referee, SQLite store).
 
@@ -506,6 +519,8 @@ def bench_tournament(
     With [bold]--workers 4[/]: the same on a Dask LocalCluster of 1, 2, 3 and 4 worker
     processes, in the same run (`cluster` in the JSON: games_per_s and ratio to the embedded
     runner for each).
+
+    Where the referee's CPU goes: [bold]azul-arena bench tournament --profile[/].
     """
     from tournaments.benchmarks.tournament import (
         compare_cluster,
@@ -517,6 +532,11 @@ def bench_tournament(
 
     levels = _concurrency_levels(concurrency)
     level = check_isolation(isolation)
+    if profile and (workers or len(levels) > 1 or (isolation is not None and level != "process")):
+        fail(
+            "--profile profiles one run of the embedded runner: leave out --workers, several "
+            "--concurrency values and --isolation (the default level is profiled)"
+        )
     if len(levels) > 1:
         if workers or (isolation is not None and level != "process"):
             fail(
@@ -530,7 +550,16 @@ def bench_tournament(
     if isolation is not None and level != "process":
         result = compare_isolation(games, concurrency_one, level, ruleset, ponder=ponder)
     else:
-        result = run_bench(games, concurrency_one, ruleset, entries, level, ponder)
+        result = run_bench(
+            games,
+            concurrency_one,
+            ruleset,
+            entries,
+            level,
+            ponder,
+            profile_top=top if profile else 0,
+            floor=True,
+        )
     if workers:
         try:
             result = compare_cluster(
@@ -542,6 +571,30 @@ def bench_tournament(
         print_json(result)
     else:
         _show_tournament(result, ponder)
+        if "profile" in result:
+            _show_profile(result["profile"])
+
+
+def _show_profile(profile: dict[str, Any]) -> None:
+    """The profile's two tables: the top functions by own time, then by cumulative time."""
+    console.print(
+        f"profile of this process over {profile['moves']} moves: "
+        f"{profile['profiled_us_per_move']:.0f} us of Python a move under the profiler "
+        "(which slows every call: read the shares)"
+    )
+    for key, title in (("top_own", "own time"), ("top_cumulative", "cumulative time")):
+        table = Table(title=f"top functions by {title} (us per move)")
+        for column in ("function", "calls/move", "own", "cumulative", "share of own"):
+            table.add_column(column, justify="left" if column == "function" else "right")
+        for row in profile[key]:
+            table.add_row(
+                row["function"],
+                f"{row['calls_per_move']:.2f}",
+                f"{row['own_us_per_move']:.1f}",
+                f"{row['cumulative_us_per_move']:.1f}",
+                f"{100 * row['own_share']:.1f}%",
+            )
+        console.print(table)
 
 
 def _show_tournament(result: dict[str, Any], ponder: bool) -> None:
@@ -559,6 +612,18 @@ def _show_tournament(result: dict[str, Any], ponder: bool) -> None:
         + (", bots ponder (not frozen between moves)" if ponder else ""),
         highlight=False,
     )
+    console.print(
+        f"referee's process: {result['referee_cpu_us_per_move']:.0f} us of CPU a move "
+        f"({result['referee_cpu_ms_per_game']:.1f} ms a game; target <= 150 us a move)"
+    )
+    if "bare_pingpong_us" in result:
+        console.print(
+            f"bare gRPC ping-pong, {result['concurrency']} stream(s) at once, same run: "
+            f"{result['bare_pingpong_us']:.0f} us a round trip, "
+            f"{result['bare_pingpong_cpu_us']:.0f} us of its server's CPU; per move "
+            f"{result['per_move_ratio_to_pingpong']:.2f} x the round trip (target <= 2.0), "
+            f"referee CPU {result['referee_cpu_ratio_to_pingpong']:.2f} x the server's"
+        )
     if "ratio_to_process" in result:
         console.print(
             f"process, same run: {result['process_games_per_s']:.1f} games/s, "
@@ -754,7 +819,8 @@ def bench_strength(
     [bold]azul-arena bench strength --ruleset pavilion -t 0.1 -n 40[/]
     or [bold]azul-arena bench strength --players 3 -t 0.1 -n 12[/]
     """
-    from tournaments.benchmarks.strength import play_local, play_referee
+    from tournaments.benchmarks.strength import REFERENCE_BOTS, play_local, play_referee
+    from tournaments.domain.compliance import FIRST_MOVE_ALLOWANCE
 
     bots = bots or list(REFERENCE_BOTS)
     options = check_ruleset(ruleset, players, option or [], wild)
@@ -848,6 +914,8 @@ def _show_strength(
 ) -> None:
     """The ladder as a matrix of win rates, each bot's mean rank, score and faults, and the
     order of the bots with each rung held or not."""
+    from tournaments.benchmarks.strength import RUNG_WIN_RATE
+
     path = "local" if local else "referee"
     title = (
         f"strength: {ruleset}, {players} players, {time_per_move:g} s/move, "
