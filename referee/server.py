@@ -51,11 +51,19 @@ SERVER_OPTIONS = [
 class BotServicer(bot_pb2_grpc.BotServiceServicer):
     """`BotService.Connect`: the handshake, then the read loop of one bot stream."""
 
-    def __init__(self, hub: SessionHub, hello_timeout: float = 30.0) -> None:
+    def __init__(
+        self, hub: SessionHub, hello_timeout: float = 30.0, streams: set[Any] | None = None
+    ) -> None:
         self.hub = hub
         self.hello_timeout = hello_timeout
+        # The tasks serving the streams still open (RefereeServer.stop waits for them).
+        self.streams: set[asyncio.Task[Any]] = set() if streams is None else streams
 
     async def Connect(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> None:  # noqa: N802
+        task = asyncio.current_task()
+        if task is not None:
+            self.streams.add(task)
+            task.add_done_callback(self.streams.discard)
         try:
             first = await asyncio.wait_for(context.read(), self.hello_timeout)
         except (TimeoutError, grpc.aio.AioRpcError):
@@ -441,6 +449,7 @@ class RefereeServer:
         self._server: grpc.aio.Server | None = None
         self._servers: list[grpc.aio.Server] = []
         self._renamed: list[tuple[Path, int]] = []  # sockets bound elsewhere, renamed in
+        self._streams: set[asyncio.Task[Any]] = set()  # the bot streams being served
         self.port = 0
         self.api_ports: list[int] = []
 
@@ -473,7 +482,7 @@ class RefereeServer:
         if bots:
             # The generated registration functions carry no annotations (grpc_tools).
             bot_pb2_grpc.add_BotServiceServicer_to_server(  # type: ignore[no-untyped-call]
-                BotServicer(self.hub), server
+                BotServicer(self.hub, streams=self._streams), server
             )
             names.append(BOT_SERVICE)
         if api:
@@ -545,6 +554,13 @@ class RefereeServer:
     async def stop(self, grace: float = 0.5) -> None:
         for server in self._servers:
             await server.stop(grace)
+        # grpc has cancelled the streams still open, but their handlers (and grpc's own task
+        # around each) end on the loop's next turns: a caller that closes the loop at once
+        # (asyncio.run) would cancel those tasks under grpc, which prints a CancelledError
+        # traceback from its `_schedule_rpc_coro` for each.
+        if self._streams:
+            await asyncio.wait(set(self._streams), timeout=max(grace, 0.1) + 1.0)
+        await asyncio.sleep(0)  # grpc's task awaiting each handler ends on this turn
         self._servers = []
         self._server = None
         for path, inode in self._renamed:  # grpc removed the path it bound, not these

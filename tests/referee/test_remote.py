@@ -130,3 +130,29 @@ def test_serve_refuses_half_a_tls_pair_and_a_missing_tokens_file(
         timeout=60,
     )
     assert out.returncode == 2 and "no dot" in out.stderr
+
+
+def test_closing_an_arena_with_a_remote_stream_open_leaves_no_task_behind() -> None:
+    """A remote seat (as a browser game's person: the SDK in a thread) is still connected
+    when its Arena closes: once `close()` returns, grpc's tasks for that stream have ended, so a
+    caller that closes its loop at once (asyncio.run) cancels none of them (which made grpc
+    print a CancelledError traceback from `_schedule_rpc_coro`)."""
+    import secrets
+    import threading
+
+    from bots.random_bot import RandomBot
+    from sdk.client import play
+
+    async def go() -> list[str]:
+        async with Arena({}, isolation="none") as arena:
+            token = f"{secrets.token_hex(6)}.{secrets.token_hex(12)}"
+            seat = asyncio.ensure_future(arena.connect_remote(token, 30))
+            await asyncio.sleep(0)
+            threading.Thread(
+                target=play, args=(RandomBot(), arena.address, token), daemon=True
+            ).start()
+            await seat
+        mine = asyncio.current_task()
+        return [t.get_name() for t in asyncio.all_tasks() if t is not mine and not t.done()]
+
+    assert asyncio.run(go()) == []

@@ -107,11 +107,11 @@ def test_sign_up_upload_validate_play_watch_and_read_the_log(browser: Any, tmp_p
         b.find_element(By.CSS_SELECTOR, "a[href^='/games/']").click()
         WebDriverWait(b, 30).until(lambda d: "/games/" in d.current_url)
         game_url = b.current_url
-        frame = b.find_element(By.TAG_NAME, "iframe")
-        b.switch_to.frame(frame)
-        time.sleep(1)
-        drawn, colours = drawn_fraction(b.get_screenshot_as_png())
-        b.switch_to.default_content()
+        # The replay viewer, in the game's page itself.
+        WebDriverWait(b, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#app .drawing"))
+        drawn, colours = drawn_fraction(
+            b.find_element(By.CSS_SELECTOR, "#app .drawing").screenshot_as_png
+        )
         assert drawn > 0.05 and colours > 10, "the viewer drew the game"
         assert not console_errors(b)
 

@@ -82,6 +82,31 @@ class IntakeTests(TestCase):
         _, bob = participant("bob")
         submit(bob, [zip_bytes({"bot.py": RANDOM_BOT})])
 
+    def test_refused_archives_count_against_the_daily_quota(self) -> None:
+        """The server reads, unpacks and checks a refused archive as any other: refused ones
+        are counted, so a participant cannot make it do that without limit."""
+        contest = Contest.current()
+        contest.daily_quota = 3
+        contest.save()
+        for bad in (zip_bytes({"notes.txt": b"x"}), b"", zip_bytes({"../up.py": b"x"})):
+            with self.assertRaises(SubmissionError):
+                submit(self.who, [bad], self.user)
+        with self.assertRaisesRegex(
+            SubmissionError, r"made 3 submissions in the last 24 hours \(3 of them refused\)"
+        ):
+            submit(self.who, [zip_bytes({"bot.py": RANDOM_BOT})], self.user)
+        self.assertFalse(Version.objects.exists())
+        # The quota's own refusal is not counted again: a day later all is free.
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        from tournaments.server.submissions.models import RefusedUpload
+
+        self.assertEqual(RefusedUpload.objects.filter(participant=self.who).count(), 3)
+        RefusedUpload.objects.update(at=timezone.now() - timedelta(days=1, seconds=1))
+        self.assertEqual(submit(self.who, [zip_bytes({"bot.py": RANDOM_BOT})]).number, 1)
+
     def test_uploads_sent_side_by_side_cannot_pass_the_quota_together(self) -> None:
         """An upload counts the quota as it starts, but its bytes take a while to arrive:
         another upload finished meanwhile is counted again before the version is made."""

@@ -145,3 +145,46 @@ class TableRules(TestCase):
         assert json.loads(ann.get(f"/tables/{table.pk}/state").content)["your_turn"] is False
         TableGame.objects.update(status=TableGame.DONE)
         assert "over" in post('{"move": "1B1"}')[1]
+
+    def test_a_visitor_is_told_before_the_form_that_the_contest_wants_a_sign_in(self) -> None:
+        page = Client().get("/play/").content.decode()
+        assert 'id="play-form"' not in page, "no form that the server would refuse"
+        refused = page[page.index('id="play-refused"') :]
+        assert "Sign in to play" in refused
+        assert 'href="/login/?next=/play/"' in refused and 'href="/signup/"' in refused
+        # The contest's title, not its slug; and an allowed visitor gets the form.
+        assert "a bot of Azul Arena ladder" in page and "of default" not in page
+        Contest.objects.filter(pk=Contest.current().pk).update(visitors_may_play=True)
+        page = Client().get("/play/").content.decode()
+        assert 'id="play-form"' in page and 'id="play-refused"' not in page
+
+    def test_the_person_plays_under_their_own_name_in_the_sites_page(self) -> None:
+        self.ann.name = "ann-bots"  # the team: its bots' name on the leaderboard
+        self.ann.save()
+        ann = self.ann_client()
+        self.start(ann, self.ref_v.pk)
+        table = TableGame.objects.get()
+        assert table.name == "ann", "the person, not their team"
+        self.ann_user.first_name, self.ann_user.last_name = "Ann", "Lee"
+        self.ann_user.save()
+        TableGame.objects.update(status=TableGame.DONE)
+        self.start(ann, self.ref_v.pk)
+        assert TableGame.objects.order_by("-pk").first().name == "Ann Lee"
+        # The board is the site's page: its header and navigation stay.
+        page = ann.get(f"/tables/{table.pk}/").content.decode()
+        assert "<header>" in page and 'href="/play/"' in page and 'id="play-config"' in page
+
+    def test_the_replay_names_no_bot_at_the_persons_seat(self) -> None:
+        record = {
+            "players": ["Ann Lee", "ref-random"],
+            "referee": {
+                "entries": ["token:abc", "ref"],
+                "bots": [{"name": "human", "version": "1"}, {"name": "random", "version": "2"}],
+            },
+        }
+        stored = tables.stored_record(record, ["Ann Lee", "ref-random"], seat=0)
+        assert [(b["name"], b["version"]) for b in stored["referee"]["bots"]] == [
+            ("", ""),
+            ("random", "2"),
+        ]
+        assert record["referee"]["bots"][0]["name"] == "human", "the record given is unchanged"

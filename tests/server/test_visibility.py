@@ -348,6 +348,9 @@ class EveryUrl(TestCase):
     def case_static(self, s: Scene, viewer: str, client: Client) -> None:
         self.page(client, "/static/admin/css/base.css")
 
+    def case_favicon(self, s: Scene, viewer: str, client: Client) -> None:
+        self.page(client, "/favicon.ico")  # the same picture for everyone
+
     # -- the CLI's API ----------------------------------------------------------------------
     def case_api_token(self, s: Scene, viewer: str, client: Client) -> None:
         self.page(client, "/api/token", 405)
@@ -510,6 +513,7 @@ class BadValues(TestCase):
             "table_state": "/tables/1/state",
             "table_viewer": "/tables/1/viewer",
             "static": "/static/admin/css/base.css",
+            "favicon": "/favicon.ico",
         }
         self.assertIn(key, urls, f"no bad-values case for the URL {key!r}")
         return self.client.post(urls[key], {"pin": "abc"})

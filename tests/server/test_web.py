@@ -4,15 +4,12 @@ tokens, and every way one participant might reach another's logs, sources and ar
 
 from __future__ import annotations
 
-import random
-
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, TestCase
 
-from referee.engine import new_game
-from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
+from tests.server.helpers import RANDOM_BOT, participant, played_record, zip_bytes
 from tournaments.domain.store import GameOutcome, SeatOutcome
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest, Participant
@@ -23,14 +20,6 @@ from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
 
 PASSWORD = "a long enough pass 7"
-
-
-def played_record(names: list[str]) -> dict:
-    game = new_game("azul", 2, seed=3)
-    rng = random.Random(3)
-    while not game.is_over():
-        game.push(rng.choice(game.legal_moves()))
-    return game.record(names)
 
 
 class Pages(TestCase):
@@ -82,11 +71,86 @@ class Pages(TestCase):
         self.assertIn('id="leaderboard"', partial)
         self.assertNotIn("<html", partial)
         game = anon.get(f"/games/{self.game.pk}/").content.decode()
-        self.assertIn("<iframe", game)
+        self.assertIn('id="game-data"', game, "the replay viewer, in the page itself")
         self.assertNotIn("its log", game, "a visitor gets no log links")
         viewer = anon.get(f"/games/{self.game.pk}/viewer")
         self.assertEqual(viewer.status_code, 200)
         self.assertIn(b"game-data", viewer.content)
+
+    def test_the_analysis_heading_always_has_something_under_it(self) -> None:
+        visitor = Client().get(f"/games/{self.game.pk}/").content.decode()
+        section = visitor[visitor.index("<h2>Analysis</h2>") : visitor.index("<h2>Replay</h2>")]
+        self.assertIn(f'href="/login/?next=/games/{self.game.pk}/"', section)
+        self.assertIn("Not analysed", section)
+        # Someone signed in who may not ask for one sees no empty heading either.
+        participant("carol", PASSWORD)
+        carol = self.login("carol").get(f"/games/{self.game.pk}/").content.decode()
+        self.assertNotIn("<h2>Analysis</h2>", carol)
+        alice = self.login("alice").get(f"/games/{self.game.pk}/").content.decode()
+        self.assertIn("Analyse this game", alice)
+
+    def test_a_game_still_to_be_played_refreshes_its_page_until_it_is(self) -> None:
+        scheduled = results.schedule(Contest.current(), [self.va, self.vb])
+        url = f"/games/{scheduled.pk}/"
+        page = Client().get(url).content.decode()
+        self.assertIn('hx-trigger="every 5s"', page)
+        self.assertIn("refreshes itself", page)
+        polled = Client().get(url, headers={"HX-Request": "true"})
+        self.assertEqual(polled.status_code, 200)
+        self.assertNotIn("HX-Refresh", polled.headers)
+        # Once played, the refresh gets the whole page again (the viewer's scripts must run).
+        results.record(
+            scheduled.pk,
+            GameOutcome(
+                seats=[
+                    SeatOutcome(self.va.entry_name, 3, 1),
+                    SeatOutcome(self.vb.entry_name, 1, 2),
+                ],
+                record=played_record([self.va.entry_name, self.vb.entry_name]),
+                duration=1.0,
+            ),
+        )
+        done = Client().get(url, headers={"HX-Request": "true"})
+        self.assertEqual(done.headers.get("HX-Refresh"), "true")
+        self.assertNotIn('hx-trigger="every 5s"', Client().get(url).content.decode())
+
+    def test_the_version_that_plays_offers_a_pin_not_play_this_one(self) -> None:
+        v2 = self.passed(self.alice)
+        page = self.login("alice").get("/p/alice/").content.decode()
+        rows = page[
+            page.index('id="versions"') : page.index("</table>", page.index('id="versions"'))
+        ]
+        newest = rows[rows.index(f">v{v2.number}</a>") :].split("</tr>")[0]
+        older = rows[rows.index(f">v{self.va.number}</a>") :].split("</tr>")[0]
+        self.assertIn("(plays)", newest)
+        self.assertNotIn("play this one", newest)
+        self.assertIn("pin it", newest)
+        self.assertIn("play this one", older)
+
+    def test_empty_tables_span_all_their_columns(self) -> None:
+        import re
+
+        participant("dan", PASSWORD)
+        for client in (Client(), self.login("dan")):
+            page = client.get("/p/dan/").content.decode()
+            for table in re.findall(r"<table.*?</table>", page, re.S):
+                headers = len(re.findall(r"<th\b", table.split("</tr>")[0]))
+                for span in re.findall(r'colspan="(\d+)"', table):
+                    self.assertEqual(int(span), headers, table)
+
+    def test_an_empty_log_says_why(self) -> None:
+        seat = self.game.seats.get(seat=0)
+        self.alice_log.write_text("")
+        page = self.login("alice").get(f"/games/{self.game.pk}/log/0").content.decode()
+        self.assertIn("its bot wrote nothing in this game", page)
+        self.alice_log.unlink()
+        page = self.login("alice").get(f"/games/{self.game.pk}/log/0").content.decode()
+        self.assertIn("its log file is no longer in the server", page)
+        seat.log = ""
+        seat.save()
+        page = self.login("alice").get(f"/games/{self.game.pk}/log/0").content.decode()
+        self.assertIn("the server kept no log of this seat", page)
+        self.assertNotIn("empty or no longer kept", page)
 
     def test_a_bots_crash_detail_in_the_replay_is_for_its_team_and_the_organisers(self) -> None:
         # A crash's detail is the bot's exception and its line of code; a dead process's, the

@@ -111,17 +111,27 @@ def test_exports(tmp_path: Path) -> None:
 
 
 def test_an_early_score_interval_is_never_negative_and_reads_as_a_range() -> None:
-    """Two games, 0 and 110 points: the t interval's low end is clipped at zero (no score is
-    negative) and the terminal separates the ends with a dash, not a minus-looking hyphen."""
+    """0 and 110 points: the t interval's low end is clipped at zero (no score is negative) and
+    the terminal separates the ends with a dash, not a minus-looking hyphen; under
+    MEAN_INTERVAL_MIN_GAMES games (2 here, where it spans more than any score) it says "too
+    few games" instead."""
     from rich.console import Console
 
-    from tournaments.domain.report import Row
+    from tournaments.domain.report import MEAN_INTERVAL_MIN_GAMES, Row
     from tournaments.terminal.render import leaderboard_table
 
-    mean, lo, hi = mean_interval([0.0, 110.0])
-    assert (mean, lo) == (55.0, 0.0) and hi > 110.0
-    row = Row(1, "early", 25.0, 8.0, 1.0, 2, 1, 0, 0.5, 0.1, 0.9, mean, lo, hi, 0)
-    console = Console(record=True, width=200)
-    console.print(leaderboard_table([row]))
-    text = console.export_text()
-    assert f"55.0 (0.0\u2013{hi:.1f})" in text and "(-" not in text, text
+    def shown(scores: list[float]) -> tuple[str, float]:
+        mean, lo, hi = mean_interval(scores)
+        assert lo == 0.0 and hi > max(scores) / 2
+        n = len(scores)
+        row = Row(1, "early", 25.0, 8.0, 1.0, n, 1, 0, 0.5, 0.1, 0.9, mean, lo, hi, 0)
+        console = Console(record=True, width=200)
+        console.print(leaderboard_table([row]))
+        return console.export_text(), hi
+
+    text, hi = shown([0.0, 110.0])
+    assert "55.0 (too few games)" in text and f"{hi:.1f}" not in text, text
+    scores = [0.0, 110.0] * (MEAN_INTERVAL_MIN_GAMES // 2) + [0.0]
+    text, hi = shown(scores)
+    mean = sum(scores) / len(scores)
+    assert f"{mean:.1f} (0.0\u2013{hi:.1f})" in text and "(-" not in text, text

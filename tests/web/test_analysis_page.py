@@ -43,21 +43,33 @@ def test_chart_and_labels_follow_the_analysis(browser: Any, analysed: tuple) -> 
     moves = record["analysis"]["moves"]
     labelled = {m["ply"]: m["label"] for m in moves if m["label"]}
     assert labelled, "random's moves should earn labels"
-    _open(browser, page, 0)
-    shown = browser.execute_script("""
+    total = sum(len(r["moves"]) for r in record["rounds"])
+    script = """
         var lines = Array.from(document.querySelectorAll('.evalbox polyline.eval-line'));
         return {
           points: lines.map(function (l) {
-            return l.getAttribute('points').trim().split(' ').length; }),
-          marks: document.querySelectorAll('.evalbox .eval-mark').length,
+            var text = (l.getAttribute('points') || '').trim();
+            return text ? text.split(' ').length : 0; }),
+          marks: document.querySelectorAll('.evalplot .eval-mark:not([hidden])').length,
+          shown: +document.querySelector('.evalbox .clip').getAttribute('width'),
+          legend: document.querySelector('.evalbox .legend').textContent,
           labelled: Array.from(document.querySelectorAll('.moves li')).map(function (li, i) {
             var s = li.querySelector('.sym');
             return s ? [i, li.className.match(/lbl-(\\w+)/)[1], s.textContent] : null;
           }).filter(Boolean)
         };
-    """)
+    """
+    # At the start the chart shows nothing of the game to come (it would tell the result).
+    _open(browser, page, 0)
+    shown = browser.execute_script(script)
+    assert shown["shown"] <= 6 and shown["marks"] == 0
+    # Every colour has its key: the seats' lines and the labels' marks.
+    for key in (*record["players"], "?! inaccuracy", "? mistake", "?? blunder"):
+        assert key in shown["legend"], (key, shown["legend"])
+    _open(browser, page, total)
+    shown = browser.execute_script(script)
     per_seat = [sum(m["seat"] == s for m in moves) for s in (0, 1)]
-    assert sorted(shown["points"]) == sorted(n for n in per_seat if n)
+    assert sorted(shown["points"]) == sorted(per_seat) and shown["shown"] >= 595
     assert shown["marks"] == len(labelled)
     symbols = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
     assert shown["labelled"] == [[p, lab, symbols[lab]] for p, lab in sorted(labelled.items())]

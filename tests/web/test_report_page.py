@@ -83,6 +83,26 @@ def test_the_leaderboard_is_the_one_tournament_show_prints(
     assert console_errors(browser) == []
 
 
+def test_a_mean_score_of_few_games_has_no_interval_but_says_so(
+    browser: Any, tournament_db: Path, report_page: Path
+) -> None:
+    """4 games each: a t interval would span more than any score ("76.5 (0.0-311.6)" for
+    2 games); the report and `tournament show` say "too few games" instead."""
+    from tournaments.domain.report import MEAN_INTERVAL_MIN_GAMES
+
+    browser.get(report_page.as_uri())
+    cells = browser.execute_script("""
+        return Array.from(document.querySelectorAll('table.leaderboard tbody tr')).map(
+          function (r) { return [+r.querySelector('.games').textContent,
+                                 r.cells[r.cells.length - 3].textContent]; });""")
+    assert cells and all(games < MEAN_INTERVAL_MIN_GAMES for games, _ in cells)
+    for _, text in cells:
+        assert text.endswith("(too few games)") and "\u2013" not in text, text
+    shown = run_cli("tournament", "show", "--db", str(tournament_db))
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.count("(too few games)") == len(cells), shown.stdout
+
+
 def test_every_game_opens_in_the_viewer_inside_the_report(browser: Any, report_page: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys

@@ -119,6 +119,36 @@ def test_the_slider_reaches_the_last_move_and_the_final_scores(
     assert console_errors(browser) == []
 
 
+def test_the_start_shows_the_start_and_not_the_result(
+    browser: Any, fault_page: Path, fault_record: Path
+) -> None:
+    """As a game is watched, its result waits for its end: at move 0 the seats' table has the
+    scores of move 0 and the chart nothing beyond it; the final table comes at the end."""
+    from selenium.webdriver.common.keys import Keys
+
+    record = json.loads(fault_record.read_text())
+    _open(browser, fault_page, 0)
+    seen = browser.execute_script("""
+        return {final: document.querySelectorAll('table.final').length,
+                title: document.querySelector('.seats-title').textContent,
+                now: Array.from(document.querySelectorAll('.score-now'))
+                  .map(function (e) { return +e.textContent; }),
+                shown: +document.querySelector('.chartbox .clip').getAttribute('width'),
+                top: document.querySelector('.chartbox .axis.y .top').textContent};
+    """)
+    assert seen["final"] == 0 and seen["title"] == "Scores so far"
+    # The score lines are drawn up to move 0 only (of a chart 600 wide).
+    assert seen["now"] == [0, 0] and seen["shown"] <= 6
+    assert seen["top"] == "10", "the scale of the scores so far, not of the whole game's"
+    _key(browser, Keys.END)
+    assert browser.find_element("css selector", ".seats-title").text == "Final table"
+    clip = browser.find_element("css selector", ".chartbox .clip").get_attribute("width")
+    assert float(clip) >= 595, "the whole game drawn at its end"
+    finals = browser.find_elements("css selector", "table.final .final-score")
+    assert sorted(int(e.text) for e in finals) == sorted(record["final_scores"])
+    assert console_errors(browser) == []
+
+
 def test_the_address_keeps_the_move(browser: Any, fault_page: Path, fault_record: Path) -> None:
     from selenium.webdriver.common.keys import Keys
 

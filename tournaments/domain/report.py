@@ -77,6 +77,12 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+# Below this many games a mean score's interval is not shown: the page says "too few games".
+# With 2 games the t quantile is 12.7 (6.5 times the normal's) and "76.5 (0.0-311.6)" spans
+# more than any score; from 5 on it is under 2.8 and the interval starts to say something.
+MEAN_INTERVAL_MIN_GAMES = 5
+
+
 def mean_interval(values: Sequence[float], lowest: float = 0.0) -> tuple[float, float, float]:
     """(mean, low, high): the mean with its 95% t interval (NaN bounds below two values), its
     low end clipped at `lowest`: a game's score is never below zero, and "55.0 (-186.4-296.4)"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from rich import box
 from rich.table import Table
 
-from tournaments.domain.report import Pairwise, Row
+from tournaments.domain.report import MEAN_INTERVAL_MIN_GAMES, Pairwise, Row
 
 # Past this many entries a crosstable stops being readable in a terminal; JSON/CSV still have it.
 CROSSTABLE_MAX = 16
@@ -19,6 +19,15 @@ def _interval(low: float, high: float, fmt: str) -> str:
         return ""
     # An en dash: a hyphen between two numbers reads as a minus sign.
     return f" [dim]({fmt.format(low)}\u2013{fmt.format(high)})[/]"
+
+
+def _mean_interval(row: Row) -> str:
+    """The mean score's interval, or "too few games" under MEAN_INTERVAL_MIN_GAMES."""
+    if not row.games:
+        return ""
+    if row.games < MEAN_INTERVAL_MIN_GAMES:
+        return " [dim](too few games)[/]"
+    return _interval(row.mean_score_low, row.mean_score_high, "{:.1f}")
 
 
 def leaderboard_table(
@@ -60,7 +69,7 @@ def leaderboard_table(
             str(r.wins) + (f" +{r.ties}=" if r.ties else ""),
             f"{100 * r.win_rate:.0f}%"
             + _interval(100 * r.win_rate_low, 100 * r.win_rate_high, "{:.0f}"),
-            mean + _interval(r.mean_score_low, r.mean_score_high, "{:.1f}"),
+            mean + _mean_interval(r),
             "" if math.isnan(r.cpu_per_game) else f"{r.cpu_per_game:.2f}s",
             faults,
         )

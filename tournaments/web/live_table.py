@@ -25,6 +25,15 @@ SHOWN_PLIES = 12
 MOVE_TEXT_LIMIT = 16
 
 
+def outcome(names: list[str], scores: list[int], ranks: list[int]) -> dict[str, Any]:
+    """The end of a game as a page says it: who won (or who shared first place) and the
+    scores, in words, with the scores and ranks for the page to tell the person how they did."""
+    table = ", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
+    first = [n for n, r in zip(names, ranks, strict=True) if r == 1]
+    said = f"{first[0]} wins" if len(first) == 1 else f"{' and '.join(first)} share first place"
+    return {"text": f"{said}: {table}.", "scores": list(scores), "ranks": list(ranks)}
+
+
 class MoveRejected(ValueError):
     """The page's answer is not a move the engine listed (or it is not the person's turn)."""
 

@@ -11,6 +11,7 @@ import html
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -29,6 +30,35 @@ def script_json(data: Any) -> str:
     return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
+@dataclass(frozen=True)
+class Parts:
+    """A page's parts, for another site's page to embed (the contest server's, inside its own
+    header and navigation): its styles, its data as JSON script elements, its scripts."""
+
+    style: str
+    data: str
+    script: str
+
+
+def parts(
+    *,
+    styles: list[str],
+    scripts: list[str],
+    blocks: dict[str, Any],
+    inline_scripts: Sequence[str] = (),
+) -> Parts:
+    """The named styles and scripts of this package (then `inline_scripts`, given as text: a
+    game family's viewer renderer), and each of `blocks` as a JSON script element of that id."""
+    return Parts(
+        style="\n".join(asset(s) for s in styles),
+        data="\n".join(
+            f'<script type="application/json" id="{html.escape(key)}">{script_json(value)}</script>'
+            for key, value in blocks.items()
+        ),
+        script="\n".join([*(asset(s) for s in scripts), *inline_scripts]),
+    )
+
+
 def render(  # keyword-only parts of a page
     template: str,
     *,
@@ -38,17 +68,12 @@ def render(  # keyword-only parts of a page
     blocks: dict[str, Any],
     inline_scripts: Sequence[str] = (),
 ) -> str:
-    """The page `template` with its title, the named styles and scripts inlined (then
-    `inline_scripts`, given as text: a game family's viewer renderer), and each of `blocks`
-    embedded as a JSON script element of that id."""
-    data = "\n".join(
-        f'<script type="application/json" id="{html.escape(key)}">{script_json(value)}</script>'
-        for key, value in blocks.items()
-    )
+    """The page `template` with its title and its `parts` in place."""
+    page = parts(styles=styles, scripts=scripts, blocks=blocks, inline_scripts=inline_scripts)
     fill = {
-        "/*STYLE*/": "\n".join(asset(s) for s in styles),
-        "<!--DATA-->": data,
-        "/*SCRIPT*/": "\n".join([*(asset(s) for s in scripts), *inline_scripts]),
+        "/*STYLE*/": page.style,
+        "<!--DATA-->": page.data,
+        "/*SCRIPT*/": page.script,
         "{{TITLE}}": html.escape(title),
     }
     # One pass: text put in (a bot's name, say) is never read again as a marker.

@@ -2,10 +2,12 @@
  * server's play page). Draws with the replay viewer's family renderers (AzulViewer.renderers).
  *
  * AzulPlay.mount(root, config): config.state is the URL of the table's state (GET, JSON), and
- * config.move the URL a move is POSTed to ({"move": "1B3"}), with config.csrf sent as the
+ * config.move the URL a move is POSTed to ({"move": "1B3"}); config.title, if given, is the
+ * page's heading until the table's names arrive; config.csrf, if given, is sent as the
  * X-CSRFToken header when given. The server lists the legal moves and checks every answer: the
  * page only helps pick one (click a source's tile for its colour, then a pattern line or the
- * floor of your board; or click a move in the list).
+ * floor of your board; or click a move in the list). Once the game is over the page says who
+ * won and how the person did, with the replay and, when config.again is given, another game.
  */
 "use strict";
 var AzulPlay = (function () {
@@ -20,12 +22,20 @@ var AzulPlay = (function () {
     root.innerHTML = "<h1 class=\"title\"></h1><div class=\"meta status\" role=\"status\" " +
       "aria-live=\"polite\"></div><div class=\"info error\" hidden></div>" +
       "<div class=\"layout\"><div><div class=\"drawing\"></div></div><div>" +
-      "<div class=\"panel\"><h2>Your moves</h2><div class=\"hint\"></div>" +
+      "<div class=\"panel result\" hidden><h2>Result</h2><p class=\"verdict\"></p>" +
+      "<p class=\"links\"></p></div>" +
+      "<div class=\"panel yours\"><h2>Your moves</h2><div class=\"hint\"></div>" +
       "<ol class=\"legal\"></ol></div><div class=\"panel\" style=\"margin-top:10px\">" +
       "<h2>Latest moves</h2><ol class=\"moves recent\"></ol></div></div></div>";
     var q = function (sel) { return root.querySelector(sel); };
     var drawing = q(".drawing"), status = q(".status"), errorBox = q(".error");
     var legalList = q(".legal"), recent = q(".recent"), hint = q(".hint");
+    var yours = q(".yours"), resultBox = q(".result");
+    // Until the table's first state arrives: said, not left blank.
+    q(".title").textContent = config.title || "Azul Arena";
+    status.textContent = "Loading the table...";
+    hint.textContent = "your legal moves show here on your turn";
+    recent.innerHTML = "<li class=\"none\">No move yet.</li>";
 
     function showError(text) {
       errorBox.hidden = !text;
@@ -42,7 +52,7 @@ var AzulPlay = (function () {
         return "<li><button type=\"button\" class=\"move\" data-move=\"" + esc(m.move) + "\">" +
           "<b>" + esc(m.move) + "</b> " + esc(m.words) + "</button></li>";
       }).join("");
-      hint.textContent = !moves.length ? "" : p ?
+      hint.textContent = !moves.length ? "your legal moves show here on your turn" : p ?
         "now click a pattern line or the floor of your board (or a move below)" :
         "click a tile on a factory or the centre, then a line of your board";
       // The lines the picked tiles may go to, marked on the person's board.
@@ -80,6 +90,7 @@ var AzulPlay = (function () {
         status.innerHTML = "<b class=\"over\">Game over.</b> " + esc(snap.result.text || "") +
           (snap.result.replay ? " <a class=\"replay\" href=\"" + esc(snap.result.replay) +
            "\">watch the replay</a>" : "");
+        showResult(snap.result);
       } else if (snap.your_turn) {
         status.innerHTML = "<b class=\"your-turn\">Your move</b>, " + esc(mine) + ".";
       } else {
@@ -93,9 +104,27 @@ var AzulPlay = (function () {
           "</li>";
       }).join("") + snap.notes.map(function (n) {
         return "<li class=\"sub\">" + esc(n) + "</li>";
-      }).join("");
+      }).join("") || "<li class=\"none\">No move yet.</li>";
       recent.scrollTop = recent.scrollHeight;
       drawLegal();
+    }
+
+    /* Over: the moves box gives way to the result, said from the person's side. */
+    function showResult(result) {
+      var ranks = result.ranks || [], mine = ranks[snap.seat], verdict = "";
+      if (mine !== undefined) {
+        var shared = ranks.filter(function (r) { return r === mine; }).length > 1;
+        verdict = mine === 1 ? (shared ? "A draw: you share first place." : "You won.") :
+          "You lost.";
+      }
+      q(".verdict").innerHTML = (verdict ? "<b>" + esc(verdict) + "</b> " : "") +
+        esc(result.text || "");
+      var links = [];
+      if (result.replay) links.push("<a href=\"" + esc(result.replay) + "\">watch the replay</a>");
+      if (config.again) links.push("<a class=\"again\" href=\"" + esc(config.again) + "\">play again</a>");
+      q(".links").innerHTML = links.join(" \u00b7 ");
+      yours.hidden = true;
+      resultBox.hidden = false;
     }
 
     function poll() {

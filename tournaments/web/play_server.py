@@ -15,24 +15,37 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from tournaments.web.live_table import LiveTable, MoveRejected, WebSeat
-from tournaments.web.pages import render
+from tournaments.web.live_table import LiveTable, MoveRejected, WebSeat, outcome
+from tournaments.web.pages import Parts, parts, render
 from tournaments.web.replay_page import renderer_scripts
 
 MAX_BODY = 1024
 
 
-def play_page(title: str, family: str, state_url: str, move_url: str, csrf: str = "") -> str:
-    """The whole play page of a game of `family` (the same page the contest server serves):
-    it reads the table at `state_url` and POSTs moves to `move_url`."""
-    return render(
-        "play.html",
-        title=title,
-        styles=["viewer.css", "play.css"],
-        scripts=["viewer.js", "play.js"],
-        blocks={"play-config": {"state": state_url, "move": move_url, "csrf": csrf}},
-        inline_scripts=renderer_scripts([family]),
-    )
+def _play_assets(family: str, config: dict[str, str]) -> dict[str, Any]:
+    return {
+        "styles": ["viewer.css", "play.css"],
+        "scripts": ["viewer.js", "play.js"],
+        "blocks": {"play-config": config},
+        "inline_scripts": renderer_scripts([family]),
+    }
+
+
+def play_page(title: str, family: str, state_url: str, move_url: str) -> str:
+    """The whole play page of a game of `family`: it reads the table at `state_url` and POSTs
+    moves to `move_url`."""
+    config = {"state": state_url, "move": move_url, "title": title}
+    return render("play.html", title=title, **_play_assets(family, config))
+
+
+def play_parts(
+    title: str, family: str, state_url: str, move_url: str, csrf: str, again: str
+) -> Parts:
+    """The same page as parts the contest server embeds in its own (`AzulPlay.mount` draws it
+    from its "play-config" element): its moves sent with the CSRF token `csrf`, and a link to
+    `again` (where another game starts) once the game is over."""
+    config = {"state": state_url, "move": move_url, "title": title, "csrf": csrf, "again": again}
+    return parts(**_play_assets(family, config))
 
 
 class PlayServer:
@@ -146,8 +159,8 @@ def announce(console: Any, url: str, open_it: bool) -> None:
 
 def end_page(table: LiveTable, page: PlayServer, result: Any, path: Any) -> None:
     """Tell the page the result and where the record is; stop serving once it has read it."""
-    scores = " - ".join(str(s.score) for s in result.seats)
-    text = f"{' vs '.join(table.names)}: {scores}. Saved as {path}: azul-arena replay view {path}"
-    table.finish({"text": text, "scores": [s.score for s in result.seats]})
+    said = outcome(table.names, [s.score for s in result.seats], [s.rank for s in result.seats])
+    said["text"] += f" Saved as {path}: azul-arena replay view {path}"
+    table.finish(said)
     table.result_seen.wait(RESULT_WAIT)
     page.close()

@@ -9,7 +9,7 @@ from typing import Any
 from referee import Termination, final_ranks
 from referee.engine import FAMILIES, Game, RecordError
 from tournaments.families import FamilyView, view_for
-from tournaments.web.pages import render
+from tournaments.web.pages import Parts, parts, render
 
 VIEWER_FORMAT = "azul-arena/viewer/1"
 # Public chance is shown as counts: the frames need not repeat the bag's letters every move.
@@ -163,6 +163,18 @@ def renderer_scripts(families: Iterable[str]) -> list[str]:
 
 def title_of(data: dict[str, Any]) -> str:
     return f"{' vs '.join(data['names'])} ({data['ruleset']})"
+
+
+def viewer_parts(record: dict[str, Any]) -> tuple[str, Parts]:
+    """The viewer of one record as parts another page embeds (`AzulViewer.mountPage` draws it
+    from its "game-data" element), and its title."""
+    data = game_data(record)
+    return title_of(data), parts(
+        styles=["viewer.css"],
+        scripts=["viewer.js"],
+        blocks={"game-data": data, "game-record": record},
+        inline_scripts=renderer_scripts([data["family"]]),
+    )
 
 
 def viewer_html(record: dict[str, Any]) -> str:

@@ -17,6 +17,15 @@ var AzulReport = (function () {
     return " <span class=\"iv\">(" + (lo * scale).toFixed(digits) + "\u2013" +
       (hi * scale).toFixed(digits) + ")</span>";
   }
+  /* A mean score's interval, or "too few games" below the sample size where one says
+   * anything (data.interval_min_games; the t interval of 2 games spans every score). */
+  function meanInterval(data, games, lo, hi) {
+    if (games && games < (data.interval_min_games || 0)) {
+      return " <span class=\"iv few\" title=\"an interval needs at least " +
+        data.interval_min_games + " games\">(too few games)</span>";
+    }
+    return interval(lo, hi, 1);
+  }
   function faultsText(kinds) {
     var keys = Object.keys(kinds || {});
     return keys.map(function (k) { return k + " " + kinds[k]; }).join(", ");
@@ -50,7 +59,7 @@ var AzulReport = (function () {
         (r.ties ? " <span class=\"iv\">+" + r.ties + " shared</span>" : "") +
         "</td><td class=\"num\">" + (100 * r.win_rate).toFixed(0) + "%" +
         interval(r.win_rate_low, r.win_rate_high, 0, 100) + "</td><td class=\"num\">" +
-        num(r.mean_score, 1) + interval(r.mean_score_low, r.mean_score_high, 1) +
+        num(r.mean_score, 1) + meanInterval(data, r.games, r.mean_score_low, r.mean_score_high) +
         "</td><td class=\"num faults\" title=\"" + esc(faultsText(r.fault_kinds)) + "\">" +
         r.faults + "</td><td class=\"num\">" +
         (r.p_better_than_next === null ? "" : (100 * r.p_better_than_next).toFixed(0) + "%") +
@@ -67,7 +76,8 @@ var AzulReport = (function () {
         s.games + "</td><td class=\"num\">" + s.wins + "</td><td class=\"num\">" +
         (100 * s.win_rate).toFixed(0) + "%" + interval(s.win_rate_low, s.win_rate_high, 0, 100) +
         "</td><td class=\"num\">" + num(s.mean_score, 1) +
-        interval(s.mean_score_low, s.mean_score_high, 1) + "</td><td class=\"num\">" +
+        meanInterval(data, s.games, s.mean_score_low, s.mean_score_high) +
+        "</td><td class=\"num\">" +
         s.mean_rank.toFixed(2) + "</td></tr>";
     });
     return html + "</tbody></table>";

@@ -9,7 +9,13 @@ from typing import Any
 
 from referee.engine import EngineError
 from tournaments.domain.ratings import Ratings
-from tournaments.domain.report import build_report, mean_interval, rate_games, wilson
+from tournaments.domain.report import (
+    MEAN_INTERVAL_MIN_GAMES,
+    build_report,
+    mean_interval,
+    rate_games,
+    wilson,
+)
 from tournaments.domain.store import Store, StoredGame
 from tournaments.web.pages import render
 from tournaments.web.replay_page import game_data, renderer_scripts
@@ -210,6 +216,8 @@ def report_data(
             "log_total": len(faults),
         },
         "games": games,
+        # Fewer games than this: a mean score's interval says "too few games" (domain.report).
+        "interval_min_games": MEAN_INTERVAL_MIN_GAMES,
         "best_game": best.game.index if best else None,
         "games_embedded": len(viewers),
     }

@@ -87,37 +87,77 @@ var AzulViewer = (function () {
    * the page after this one) adds it here. */
   var renderers = {};
 
-  /* ---------------------------------------------------------------- the chart */
-  function chart(box, data) {
-    var frames = data.frames, n = frames.length, seats = data.players;
-    var max = 1;
-    frames.forEach(function (f) {
-      f.boards.forEach(function (b) { if (b.score > max) max = b.score; });
-    });
-    var W = 600, H = 180, L = 4, B = 6, T = 6;
-    var x = function (i) { return L + (W - L - 6) * (n > 1 ? i / (n - 1) : 0); };
-    var y = function (v) { return T + (H - T - B) * (1 - Math.max(0, v) / max); };
-    var svg = "<svg viewBox=\"0 0 " + W + " " + H + "\" preserveAspectRatio=\"none\" " +
-      "role=\"img\" aria-label=\"score over the game\">";
-    svg += "<line x1=\"" + L + "\" y1=\"" + y(0) + "\" x2=\"" + W + "\" y2=\"" + y(0) +
-      "\" stroke=\"#bbb\"/>";
-    for (var s = 0; s < seats; s++) {
-      var pts = [];
-      for (var i = 0; i < n; i++) pts.push(x(i).toFixed(1) + "," + y(frames[i].boards[s].score).toFixed(1));
-      svg += "<polyline fill=\"none\" stroke-width=\"2\" vector-effect=\"non-scaling-stroke\" " +
-        "stroke=\"" + SEAT_HEX[s] + "\" points=\"" + pts.join(" ") + "\"/>";
-    }
-    svg += "<line class=\"marker\" y1=\"" + T + "\" y2=\"" + (H - B) + "\" stroke=\"#333\" " +
-      "stroke-dasharray=\"3,3\" vector-effect=\"non-scaling-stroke\"/></svg>";
-    var legend = data.names.map(function (name, s) {
+  /* ---------------------------------------------------------------- the charts */
+  /* A chart's labels in HTML beside the stretched drawing, so that they keep their shape: the
+   * value axis (top to bottom), the move axis (0, the middle, the last move) and a legend. Each
+   * chart shows the game up to the position shown, never further: the result stays unknown
+   * until the end is reached. */
+  function moveAxis(n) {
+    var last = n - 1, mid = Math.round(last / 2);
+    return "<div class=\"axis x\"><span>0</span>" + (mid > 0 && mid < last ?
+      "<span>" + mid + "</span>" : "") + "<span>" + last + "</span></div>" +
+      "<div class=\"axis-title\">move</div>";
+  }
+  function seatLegend(data) {
+    return data.names.map(function (name, s) {
       return "<span><span class=\"dot\" style=\"background:" + SEAT_HEX[s] + "\"></span>" +
         esc(name) + "</span>";
     }).join(" &nbsp; ");
-    // Labels in HTML beside the stretched drawing, so that they keep their shape.
-    box.innerHTML = "<div class=\"plot\"><div class=\"ylab\"><span>" + max + "</span><span>0" +
-      "</span></div>" + svg + "</div><div class=\"legend\">" + legend + "</div>";
-    var marker = box.querySelector(".marker");
+  }
+
+  var clips = 0;  // each chart's clip path has an id of its own (a report shows many games)
+  /* The part of a chart up to position `pos`: a clip rectangle over the drawing (moving it is
+   * all a step costs). */
+  function clipTo(id, H) {
+    return "<defs><clipPath id=\"" + id + "\"><rect class=\"clip\" x=\"0\" y=\"0\" " +
+      "height=\"" + H + "\" width=\"0\"/></clipPath></defs>";
+  }
+
+  function chart(box, data) {
+    var frames = data.frames, n = frames.length, seats = data.players;
+    var W = 600, H = 180, L = 4, B = 6, T = 6, top = 0, id = "az-clip-" + (++clips);
+    var x = function (i) { return L + (W - L - 6) * (n > 1 ? i / (n - 1) : 0); };
+    var y = function (v) { return T + (H - T - B) * (1 - Math.max(0, v) / top); };
+    // The best score reached by each position: the scale grows with the scores shown so far
+    // (the whole game's top would tell its end).
+    var most = [], best = 10;
+    frames.forEach(function (f) {
+      f.boards.forEach(function (b) { if (b.score > best) best = b.score; });
+      most.push(Math.ceil(best / 10) * 10);
+    });
+    var svg = "<svg viewBox=\"0 0 " + W + " " + H + "\" preserveAspectRatio=\"none\" " +
+      "role=\"img\" aria-label=\"score over the game\">" + clipTo(id, H) +
+      "<line class=\"base\" x1=\"" + L + "\" x2=\"" + W + "\" stroke=\"#bbb\"/>";
+    for (var s = 0; s < seats; s++) {
+      svg += "<polyline class=\"score-line\" data-seat=\"" + s + "\" fill=\"none\" " +
+        "stroke-width=\"2\" vector-effect=\"non-scaling-stroke\" stroke=\"" + SEAT_HEX[s] +
+        "\" clip-path=\"url(#" + id + ")\"/>";
+    }
+    svg += "<line class=\"marker\" y1=\"" + T + "\" y2=\"" + (H - B) + "\" stroke=\"#333\" " +
+      "stroke-dasharray=\"3,3\" vector-effect=\"non-scaling-stroke\"/></svg>";
+    box.setAttribute("data-chart", "score");
+    box.innerHTML = "<div class=\"plot\"><div class=\"axis y ylab\"><span class=\"top\">" +
+      "</span><span>0</span></div><div class=\"area\">" + svg + moveAxis(n) + "</div></div>" +
+      "<div class=\"legend\">" + seatLegend(data) + "</div>";
+    var marker = box.querySelector(".marker"), lines = box.querySelectorAll(".score-line");
+    var topLabel = box.querySelector(".top"), base = box.querySelector(".base");
+    var clip = box.querySelector(".clip");
+    function scale(to) {  // the whole game's lines at this scale (redrawn only as it grows)
+      top = to;
+      topLabel.textContent = top;
+      base.setAttribute("y1", y(0));
+      base.setAttribute("y2", y(0));
+      for (var s = 0; s < seats; s++) {
+        var pts = [];
+        for (var j = 0; j < n; j++) {
+          pts.push(x(j).toFixed(1) + "," + y(frames[j].boards[s].score).toFixed(1));
+        }
+        lines[s].setAttribute("points", pts.join(" "));
+      }
+    }
     return function (pos) {
+      if (most[pos] !== top) scale(most[pos]);
+      clip.setAttribute("width", x(pos) + 1);
       marker.setAttribute("x1", x(pos));
       marker.setAttribute("x2", x(pos));
     };
@@ -137,29 +177,30 @@ var AzulViewer = (function () {
     var keys = Object.keys(moves), max = 1;
     keys.forEach(function (k) { max = Math.max(max, Math.abs(moves[k].value_played)); });
     max = Math.ceil(max);
-    var W = 600, H = 140, L = 4, B = 6, T = 6;
+    var W = 600, H = 140, L = 4, B = 6, T = 6, id = "az-clip-" + (++clips);
     var x = function (i) { return L + (W - L - 6) * (n > 1 ? i / (n - 1) : 0); };
     var y = function (v) { return T + (H - T - B) * (1 - (v + max) / (2 * max)); };
     var svg = "<svg viewBox=\"0 0 " + W + " " + H + "\" preserveAspectRatio=\"none\" " +
-      "role=\"img\" aria-label=\"expected margin over the game\">" +
+      "role=\"img\" aria-label=\"expected margin over the game\">" + clipTo(id, H) +
       "<line x1=\"" + L + "\" y1=\"" + y(0) + "\" x2=\"" + W + "\" y2=\"" + y(0) +
       "\" stroke=\"#bbb\"/>";
     for (var s = 0; s < seats; s++) {
       var pts = [];
       keys.forEach(function (k) {
         var m = moves[k];
-        if (m.seat === s) pts.push(x(m.ply + 1).toFixed(1) + "," + y(m.value_played).toFixed(1));
+        if (m.seat === s) pts.push([m.ply + 1, x(m.ply + 1).toFixed(1) + "," + y(m.value_played).toFixed(1)]);
       });
-      if (pts.length) {
-        svg += "<polyline class=\"eval-line\" data-seat=\"" + s + "\" fill=\"none\" " +
-          "stroke-width=\"2\" vector-effect=\"non-scaling-stroke\" stroke=\"" + SEAT_HEX[s] +
-          "\" points=\"" + pts.join(" ") + "\"/>";
-      }
+      pts.sort(function (a, b) { return a[0] - b[0]; });
+      svg += "<polyline class=\"eval-line\" data-seat=\"" + s + "\" fill=\"none\" " +
+        "stroke-width=\"2\" vector-effect=\"non-scaling-stroke\" stroke=\"" + SEAT_HEX[s] +
+        "\" clip-path=\"url(#" + id + ")\" points=\"" +
+        pts.map(function (p) { return p[1]; }).join(" ") + "\"/>";
     }
-    var marks = "";
+    var marks = "", used = {};
     keys.forEach(function (k) {
       var m = moves[k];
       if (!m.label) return;
+      used[m.label] = true;
       // Marks in HTML over the stretched drawing, so that they stay round.
       marks += "<span class=\"eval-mark lbl-" + m.label + "\" data-pos=\"" + (m.ply + 1) +
         "\" title=\"move " + (m.ply + 1) + ": " + m.label + ", " + m.loss.toFixed(1) +
@@ -168,11 +209,25 @@ var AzulViewer = (function () {
     });
     svg += "<line class=\"marker\" y1=\"" + T + "\" y2=\"" + (H - B) + "\" stroke=\"#333\" " +
       "stroke-dasharray=\"3,3\" vector-effect=\"non-scaling-stroke\"/></svg>";
-    box.innerHTML = "<div class=\"plot\"><div class=\"ylab\"><span>+" + max + "</span><span>0" +
-      "</span><span>\u2212" + max + "</span></div><div class=\"evalplot\">" + svg + marks +
-      "</div></div>";
-    var marker = box.querySelector(".marker");
+    // The legend says what every colour is: a seat's line, and each label's mark.
+    var labels = ["inaccuracy", "mistake", "blunder"].map(function (label) {
+      return "<span class=\"key\"><span class=\"eval-mark lbl-" + label + "\"></span>" +
+        LABEL_SYMBOL[label] + " " + label + "</span>";
+    }).join(" ");
+    box.setAttribute("data-chart", "evaluation");
+    box.innerHTML = "<div class=\"plot\"><div class=\"axis y ylab\"><span>+" + max +
+      "</span><span>0</span><span>\u2212" + max + "</span></div><div class=\"area\">" +
+      "<div class=\"evalplot\">" + svg + marks + "</div>" + moveAxis(n) + "</div></div>" +
+      "<div class=\"legend\">" + seatLegend(data) + "<br>" + labels + "</div>";
+    var marker = box.querySelector(".marker"), clip = box.querySelector(".clip");
+    var markEls = Array.prototype.slice.call(box.querySelectorAll(".evalplot .eval-mark"));
+    var markPos = markEls.map(function (e) { return parseInt(e.dataset.pos, 10); });
     return function (pos) {
+      clip.setAttribute("width", x(pos) + 1);
+      for (var i = 0; i < markEls.length; i++) {
+        var later = markPos[i] > pos;
+        if (markEls[i].hidden !== later) markEls[i].hidden = later;
+      }
       marker.setAttribute("x1", x(pos));
       marker.setAttribute("x2", x(pos));
     };
@@ -223,6 +278,22 @@ var AzulViewer = (function () {
       seats + "</div><div class=\"meta\">" + bits.join(" &middot; ") + "</div>";
   }
 
+  /* The seats' table at position n: their scores then, in seat order, until the end; the
+   * final table (ranks, terminations, strikes, time, faults) once the last move is shown. */
+  function seatsTable(data, n) {
+    if (n < data.plies.length) {
+      return "<table class=\"standing\"><thead><tr><th>seat</th><th>player</th>" +
+        "<th class=\"num\">score</th></tr></thead><tbody>" + data.seats.map(function (s, i) {
+          return "<tr data-seat=\"" + i + "\"><td class=\"num\">" + i + "</td><td>" +
+            "<span class=\"dot\" style=\"background:" + SEAT_COLOURS[i] + "\"></span>" +
+            esc(s.name) + "</td><td class=\"num score-now\">" + data.frames[n].boards[i].score +
+            "</td></tr>";
+        }).join("") + "</tbody></table><p class=\"hint\">The result shows at the end " +
+        "(\u25b6| or End).</p>";
+    }
+    return finalTable(data);
+  }
+
   function finalTable(data) {
     var html = "<table class=\"final\"><thead><tr><th>rank</th><th>seat</th><th>player</th>" +
       "<th>bot</th><th>score</th><th>termination</th><th>strikes</th><th>time</th></tr>" +
@@ -268,8 +339,9 @@ var AzulViewer = (function () {
       "<span class=\"speed\"></span><button data-act=\"faster\" title=\"faster (+)\">+</button>" +
       "<div class=\"keys\">keys: \u2190 \u2192 step, space play/pause, Home/End, + \u2212 " +
       "speed</div></div><div class=\"info\"></div><div class=\"layout\"><div>" +
-      "<div class=\"drawing\"></div><div class=\"panel\" style=\"margin-top:10px\"><h2>" +
-      "Final table</h2>" + finalTable(data) + "</div></div><div><div class=\"panel chart\">" +
+      "<div class=\"drawing\"></div><div class=\"panel\" style=\"margin-top:10px\"><h2 " +
+      "class=\"seats-title\"></h2><div class=\"seats-table\"></div></div></div><div>" +
+      "<div class=\"panel chart\">" +
       "<h2>Score</h2><div class=\"chartbox\"></div></div>" + (data.analysis ?
       "<div class=\"panel chart eval\" style=\"margin-top:10px\"><h2>Evaluation " +
       "<small>expected margin after each move</small></h2><div class=\"evalbox\"></div>" +
@@ -278,6 +350,7 @@ var AzulViewer = (function () {
     var q = function (sel) { return root.querySelector(sel); };
     var slider = q(".slider"), info = q(".info"), drawing = q(".drawing"), list = q(".moves");
     var playBtn = q(".play"), posLabel = q(".pos"), speedLabel = q(".speed");
+    var seatsTitle = q(".seats-title"), seatsBox = q(".seats-table");
     var setMarker = chart(q(".chartbox"), data);
     var setEvalMarker = data.analysis ? evalChart(q(".evalbox"), data) : function () {};
 
@@ -335,6 +408,8 @@ var AzulViewer = (function () {
       posLabel.textContent = "move " + n + " / " + last + " \u00b7 " + renderer.phase(frame);
       setMarker(n);
       setEvalMarker(n);
+      put(seatsTitle, n >= last ? "Final table" : "Scores so far");
+      put(seatsBox, seatsTable(data, n));
       if (current) current.classList.remove("cur");
       current = n > 0 ? rows[n - 1] : null;
       if (current) {

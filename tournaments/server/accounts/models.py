@@ -36,6 +36,7 @@ class ApiToken(models.Model):
 
     class Meta:
         ordering = ["-created"]
+        verbose_name = "API token"
 
     def __str__(self) -> str:
         return f"{self.name} ({self.hint}...)"

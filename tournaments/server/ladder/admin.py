@@ -4,6 +4,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 
+from tournaments.server.contests.forms import ContestForm
 from tournaments.server.contests.models import Contest, Extension, Transition
 from tournaments.server.ladder import lifecycle
 from tournaments.server.ladder.models import CANCELLED_BY, Game, HandIn, Seat, Standing, VersionTest
@@ -30,6 +31,7 @@ class ContestAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     )
     readonly_fields = ("final", "waiting")
     actions = ["freeze", "close"]
+    form = ContestForm  # the ruleset from a list, its options from its family's schema
 
     @admin.display(description="work waiting")
     def waiting(self, contest: Contest) -> str:

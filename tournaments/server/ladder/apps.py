@@ -8,6 +8,7 @@ from django.apps import AppConfig
 class LadderConfig(AppConfig):
     name = "tournaments.server.ladder"
     label = "arena_ladder"
+    verbose_name = "Ladder: games, standings, hand-ins"
 
     def ready(self) -> None:
         # A version that passes validation gets its standing in the same transaction

@@ -31,7 +31,7 @@ from tournaments.server.ladder.results import public_record
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.paths import hide_paths
 from tournaments.server.submissions.models import Version
-from tournaments.web.live_table import LiveTable, MoveRejected, WebSeat
+from tournaments.web.live_table import LiveTable, MoveRejected, WebSeat, outcome
 
 log = logging.getLogger(__name__)
 
@@ -55,15 +55,46 @@ def opponents(contest: Contest, user: Any) -> list[Version]:
     return [v for v in active_versions(contest=contest) if v.participant.staff_bot or everyone]
 
 
-def _who(contest: Contest, user: Any, session_key: str) -> tuple[Participant | None, str]:
+def refusal(contest: Contest, user: Any) -> str | None:
+    """Why this person may not play the contest's bots (None: they may), said before the
+    form: a table is for two, and a contest that takes no visitors is played by its teams'
+    members and its organisers."""
+    if contest.players != 2:
+        return f"{contest.name} plays {contest.players}-player games: a person plays only 2"
+    if user.is_authenticated and (user.is_staff or _team(contest, user) is not None):
+        return None
+    if contest.visitors_may_play:
+        return None
     if user.is_authenticated:
-        participant = Participant.objects.filter(contest=contest, members=user).first()
+        return (
+            f"{contest.name}'s bots are played by its participants and organisers, and your "
+            f"account is in none of its teams"
+        )
+    return f"sign in to play: {contest.name}'s bots are played by its participants"
+
+
+def _team(contest: Contest, user: Any) -> Participant | None:
+    return Participant.objects.filter(contest=contest, members=user).first()
+
+
+def person_name(user: Any) -> str:
+    """The person's name at the table and in its record: their own (their team's name is
+    their bot's, on the leaderboard), or "visitor"."""
+    if not user.is_authenticated:
+        return "visitor"
+    return str(user.get_full_name() or user.get_username())[:64]
+
+
+def _who(contest: Contest, user: Any, session_key: str) -> tuple[Participant | None, str]:
+    why = refusal(contest, user)
+    if why is not None:
+        raise TableError(why)
+    if user.is_authenticated:
+        participant = _team(contest, user)
         if participant is not None:
             return participant, ""
         if user.is_staff:
             return None, f"staff:{user.pk}"
-    if not contest.visitors_may_play:
-        raise TableError("sign in to play: this contest's bots are played by its participants")
     if not session_key:
         raise TableError("your browser kept no session: allow this site's cookie and try again")
     return None, session_key
@@ -74,8 +105,6 @@ def open_table(
     contest: Contest, user: Any, session_key: str, opponent_id: int, seat: int
 ) -> TableGame:
     """Start a game of the person against the version `opponent_id` (TableError if not)."""
-    if contest.players != 2:
-        raise TableError(f"{contest.label} plays {contest.players}-player games: only 2 here")
     participant, visitor = _who(contest, user, session_key)
     mine = TableGame.objects.select_for_update().filter(
         contest=contest, participant=participant, visitor=visitor
@@ -99,7 +128,7 @@ def open_table(
     opponent = next((v for v in opponents(contest, user) if v.pk == opponent_id), None)
     if opponent is None:
         raise TableError("pick a bot from the list (that one is not playing in this contest)")
-    name = participant.name if participant is not None else "visitor"
+    name = person_name(user)
     if name == opponent.participant.name:
         name += " (you)"
     table = TableGame.objects.create(
@@ -228,11 +257,16 @@ async def _play(table: TableGame) -> tuple[dict[str, Any], LiveTable]:
         workers[table.seat] = await human
         workers[1 - table.seat] = await arena.acquire(bot)
         sync = asyncio.ensure_future(asyncio.to_thread(_sync, table.pk, live))
+        result = None
         try:
             result = await arena.play(names, config, on_event=live.on_event, bots=workers)
         finally:
-            scores = " - ".join(str(s) for s in live.game.scores)
-            live.finish({"text": f"{' vs '.join(names)}: {scores}."})
+            # The referee's ranks: a seat that forfeited is last whatever its score.
+            live.finish(
+                outcome(names, result.scores, result.ranks)
+                if result is not None
+                else {"text": f"{' vs '.join(names)}: the game could not be finished."}
+            )
             await sync
         # The seat's stream closes with the Arena: expected now, not worth a warning.
         logging.getLogger("sdk").setLevel(logging.ERROR)
@@ -243,8 +277,15 @@ def stored_record(record: dict[str, Any], names: list[str], seat: int) -> dict[s
     """A browser game's record as its replay shows it to the person who played it, as a
     ladder game's is shown: no server path (the bot's entry is its folder), and of the bot's
     faults only their kind (their detail is its log: its team's to read); the person's own
-    seat's in full."""
-    return details_hidden(public_record(record, names), {seat})
+    seat's in full, and no bot named at it."""
+    shown = details_hidden(public_record(record, names), {seat})
+    bots = (shown.get("referee") or {}).get("bots")
+    if isinstance(bots, list) and seat < len(bots) and isinstance(bots[seat], dict):
+        # The person's seat was played by the page, not by a bot (its SDK seat says "human 1").
+        bots = [dict(b) if isinstance(b, dict) else b for b in bots]
+        bots[seat].update(name="", version="")
+        shown = {**shown, "referee": {**shown["referee"], "bots": bots}}
+    return shown
 
 
 def _sync(table_id: int, live: LiveTable) -> None:

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.contrib import admin
 
-from tournaments.server.submissions.models import Version
+from tournaments.server.submissions.models import RefusedUpload, Version
 
 
 @admin.register(Version)
@@ -37,3 +37,18 @@ class VersionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     @admin.action(description="Restore (they may play again)")
     def restore(self, request: Any, queryset: Any) -> None:
         queryset.update(suspended="")
+
+
+@admin.register(RefusedUpload)
+class RefusedUploadAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Archives the server refused (they count against the daily quota): a record, not edited."""
+
+    list_display = ("participant", "at", "uploaded_by", "reason")
+    list_filter = ("participant__contest",)
+    search_fields = ("participant__name", "reason")
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False

@@ -24,7 +24,7 @@ from tournaments.server.contests.lifecycle import submission_refusal
 from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.paths import hide_paths
 from tournaments.server.submissions.archives import ArchiveError, Limits, bot_root, unpack
-from tournaments.server.submissions.models import Version
+from tournaments.server.submissions.models import RefusedUpload, Version
 from tournaments.server.submissions.signals import version_received
 
 
@@ -32,26 +32,52 @@ class SubmissionError(ValueError):
     """A submission refused before it became a version (quota, size, archive)."""
 
 
+class QuotaExceeded(SubmissionError):
+    """The participant's submissions of the last 24 hours reached the contest's quota."""
+
+
 def limits() -> Limits:
     return Limits(max_bytes=settings.UNPACKED_MAX_BYTES, max_files=settings.UNPACKED_MAX_FILES)
 
 
-def check_quota(participant: Any, now: Any = None) -> None:
-    """SubmissionError when the participant used the contest's quota in the last 24 hours."""
-    quota = Contest.of(participant).daily_quota
-    now = now or timezone.now()
-    recent = list(
-        Version.objects.filter(participant=participant, uploaded__gt=now - timedelta(days=1))
-        .order_by("uploaded")
-        .values_list("uploaded", flat=True)
+def recent_submissions(participant: Any, now: Any = None) -> tuple[list[Any], int]:
+    """When the participant's submissions of the last 24 hours came, oldest first (its
+    versions and its refused uploads), and how many of them were refused."""
+    since = (now or timezone.now()) - timedelta(days=1)
+    made = Version.objects.filter(participant=participant, uploaded__gt=since)
+    refused = list(
+        RefusedUpload.objects.filter(participant=participant, at__gt=since).values_list(
+            "at", flat=True
+        )
     )
+    return sorted([*made.values_list("uploaded", flat=True), *refused]), len(refused)
+
+
+def check_quota(participant: Any, now: Any = None) -> None:
+    """QuotaExceeded when the participant used the contest's quota in the last 24 hours: its
+    versions and its refused uploads (the server unpacked and checked those too)."""
+    quota = Contest.of(participant).daily_quota
+    recent, refused = recent_submissions(participant, now)
     if len(recent) >= quota:
         again = recent[len(recent) - quota] + timedelta(days=1)
-        raise SubmissionError(
+        of_which = f" ({refused} of them refused)" if refused else ""
+        raise QuotaExceeded(
             f"{participant.name} has made {len(recent)} submissions in the "
-            f"last 24 hours, the contest's limit is {quota}; the next one is "
+            f"last 24 hours{of_which}, the contest's limit is {quota}; the next one is "
             f"possible at {again:%Y-%m-%d %H:%M} UTC"
         )
+
+
+def _count_refusal(participant: Any, user: Any, exc: SubmissionError) -> None:
+    """A refused archive counts against the quota (`RefusedUpload`): the server read,
+    unpacked and checked it, and would again and again for a participant sending bad ones."""
+    if isinstance(exc, QuotaExceeded):
+        return
+    RefusedUpload.objects.create(
+        participant=participant,
+        uploaded_by=user if user is not None and user.is_authenticated else None,
+        reason=str(exc)[:500],
+    )
 
 
 def submit(participant: Any, chunks: Iterable[bytes], user: Any = None) -> Version:
@@ -63,6 +89,16 @@ def submit(participant: Any, chunks: Iterable[bytes], user: Any = None) -> Versi
     if refusal is not None:
         raise SubmissionError(refusal)
     check_quota(participant)
+    try:
+        return _receive(participant, chunks, user, received)
+    except SubmissionError as exc:
+        _count_refusal(participant, user, exc)
+        raise
+
+
+def _receive(participant: Any, chunks: Iterable[bytes], user: Any, received: Any) -> Version:
+    """The archive stored, unpacked and checked, and its version made (SubmissionError: why
+    not, with nothing left behind)."""
     home = Path(settings.HOME)
     (home / "uploads").mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256()

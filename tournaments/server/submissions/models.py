@@ -79,3 +79,25 @@ class Version(models.Model):
             if self.entry != "."
             else str(self.folder() / "bot")
         )
+
+
+class RefusedUpload(models.Model):
+    """An archive the server received and refused (too large, empty, unsafe, no bot in it):
+    it counts against the daily quota as a version does, since the server read, unpacked and
+    checked it all the same (refusals before any of that, such as the deadline's or the
+    quota's own, are not kept)."""
+
+    participant = models.ForeignKey(
+        "arena_contests.Participant", on_delete=models.CASCADE, related_name="refused_uploads"
+    )
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    reason = models.CharField(max_length=500)
+
+    class Meta:
+        ordering = ["-at"]
+
+    def __str__(self) -> str:
+        return f"{self.participant.name} at {self.at:%Y-%m-%d %H:%M}: {self.reason}"

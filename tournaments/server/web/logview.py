@@ -4,10 +4,12 @@ author sees why at a glance (the log box opens at its end: base.html)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 # The line a Python traceback ends with: `ValueError: oops`, `KeyboardInterrupt`, a dotted name.
 _EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Warning)\b")
 _STARTS = ("Traceback (most recent call last):", "choose_move raised")
+LOG_LINES = 400  # a seat's log as its page and the API show it: its last lines
 
 
 def marked_lines(text: str) -> list[tuple[str, bool]]:
@@ -26,3 +28,17 @@ def marked_lines(text: str) -> list[tuple[str, bool]]:
     for i in range(start, end + 1):
         hot[i] = True
     return list(zip(lines, hot, strict=True))
+
+
+def why_empty(path: Path | None) -> str:
+    """Why a seat's log shows no line, in words: the bot wrote nothing, or there is no file to
+    read (`path`: its own file, `ladder.logs.readable`; None when the game stored none of its
+    own). A log deleted by the contest's retention is said by the page from the game."""
+    if path is None:
+        return (
+            "the server kept no log of this seat (its bot never started, or the game is older "
+            "than logs kept per game)"
+        )
+    if not path.exists():
+        return "its log file is no longer in the server's data folder"
+    return "its bot wrote nothing in this game (nothing on its standard output or error)"

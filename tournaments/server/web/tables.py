@@ -61,6 +61,7 @@ def choose(request: HttpRequest, slug: str | None = None) -> HttpResponse:
         {
             "contest": contest,
             "bots": tables.opponents(contest, request.user),
+            "refused": tables.refusal(contest, request.user),
             "error": error,
             "recent": recent,
         },
@@ -70,19 +71,25 @@ def choose(request: HttpRequest, slug: str | None = None) -> HttpResponse:
 
 @require_safe
 def board(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The board, inside the site's own page (its header and navigation stay)."""
     from tournaments.families import view_for
-    from tournaments.web.play_server import play_page
+    from tournaments.web.play_server import play_parts
 
     table = _mine(request, table_id)
-    return HttpResponse(
-        play_page(
-            f"{table.name} vs {table.opponent.participant.name}",
-            view_for(table.contest.ruleset).family,
-            reverse("table_state", args=[table.pk]),
-            reverse("table_move", args=[table.pk]),
-            get_token(request),
-        )
+    title = f"{table.name} vs {table.opponent.participant.name}"
+    app = play_parts(
+        title,
+        view_for(table.contest.ruleset).family,
+        reverse("table_state", args=[table.pk]),
+        reverse("table_move", args=[table.pk]),
+        get_token(request),
+        again=_play_url(table.contest),
     )
+    return render(request, "web/table.html", {"app": app, "title": title, "table": table})
+
+
+def _play_url(contest: Contest) -> str:
+    return reverse("contest_play", args=[contest.slug]) if contest.slug else reverse("play")
 
 
 @require_safe
@@ -120,9 +127,12 @@ def move(request: HttpRequest, table_id: int) -> JsonResponse:
 
 @require_safe
 def viewer(request: HttpRequest, table_id: int) -> HttpResponse:
-    from tournaments.web.replay_page import viewer_html
+    """The game's replay, inside the site's page."""
+    from tournaments.web.replay_page import viewer_parts
 
     table = _mine(request, table_id)
     if not table.record:
         return HttpResponse("this game has no record yet", content_type="text/plain", status=404)
-    return HttpResponse(viewer_html(table.record))
+    title, app = viewer_parts(table.record)
+    context = {"app": app, "title": title, "table": table, "again": _play_url(table.contest)}
+    return render(request, "web/table_replay.html", context)

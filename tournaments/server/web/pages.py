@@ -1,36 +1,31 @@
-"""The pages: leaderboard, participant, version, game (with the replay viewer), logs, tokens,
-sign-up; and the small JSON API the CLI uses (token auth, no cookies)."""
+"""The site's pages: the leaderboard, a participant's page (its versions, uploads, pins and
+challenges), a version's page and archive, sign-up and API tokens. The game pages are
+games.py's, the command line's JSON API api.py's."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import authenticate, login
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.middleware import HtmxDetails
 
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest, Participant, participant_of
-from tournaments.server.ladder import logs, results
+from tournaments.server.ladder import results
 from tournaments.server.ladder.handins import handin_line
-from tournaments.server.ladder.models import CANCELLED_BY, Analysis, Game, Seat, Standing
+from tournaments.server.ladder.models import Game, Seat, Standing
 from tournaments.server.ladder.standings import active_versions
-from tournaments.server.submissions.intake import SubmissionError, submit
+from tournaments.server.submissions.intake import SubmissionError, recent_submissions, submit
 from tournaments.server.submissions.models import Version
-from tournaments.server.submissions.validation import tail
 from tournaments.server.visibility import is_organiser, results_open
 from tournaments.server.web.forms import (
-    ActingForm,
-    ApiChallengeForm,
-    ApiCompareForm,
-    ApiTokenForm,
     ChallengeForm,
     PinForm,
     RevokeForm,
@@ -39,10 +34,8 @@ from tournaments.server.web.forms import (
     UploadForm,
     form_errors,
 )
-from tournaments.server.web.history import rating_points, results_against, svg_polyline
+from tournaments.server.web.history import rating_chart, rating_points, results_against
 from tournaments.server.web.logview import marked_lines
-
-LOG_LINES = 400
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -247,10 +240,22 @@ def _participant_context(
         "active": {v.pk for v in active_versions(who)},
         "private": who.may_see_private(request.user),
         "rated": rated,
-        "chart": svg_polyline(rating_points(who)) if rated else None,
+        "chart": rating_chart(rating_points(who)) if rated else None,
         "against": results_against(who, seats=seen),
         "handin": handin_line(who) if who.may_see_private(request.user) else None,
+        "quota": _quota_line(who) if who.is_member(request.user) else "",
     }
+
+
+def _quota_line(who: Participant) -> str:
+    """What is left of today's submissions, refused uploads included (they count too)."""
+    quota = Contest.of(who).daily_quota
+    recent, refused = recent_submissions(who)
+    of_which = f", {refused} of them refused" if refused else ""
+    return (
+        f"{len(recent)} of {quota} submissions used in the last 24 hours{of_which}: refused "
+        f"uploads count as well"
+    )
 
 
 @require_safe
@@ -292,94 +297,6 @@ def version_archive(request: HttpRequest, name: str, number: int) -> FileRespons
     )
 
 
-@require_safe
-def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game.objects.visible_to(request.user), pk=game_id)
-    seats = list(game.seats.select_related("version__participant").order_by("seat"))
-    logs = set(
-        Seat.objects.logs_visible_to(request.user).filter(game=game).values_list("pk", flat=True)
-    )
-    for s in seats:
-        s.private = s.pk in logs
-    context = {
-        "game": game,
-        "seats": seats,
-        "organiser": is_organiser(request.user),
-        # An organiser's cancellation (`ladder.admin`) is said to everyone; a traceback is not.
-        "cancelled": game.error.startswith(CANCELLED_BY),
-    }
-    return render(request, "web/game.html", {**context, **_analysis_context(request, game)})
-
-
-def _analysis_context(request: HttpRequest, game: Game) -> dict[str, Any]:
-    """The game page's analysis part: its state, and whether this user may ask for it."""
-    from tournaments.server.ladder import analyses
-
-    found = Analysis.objects.filter(game=game).first()
-    may = (
-        found is None
-        and game.status == Game.DONE
-        and Game.objects.analysable_by(request.user).filter(pk=game.pk).exists()
-    )
-    left = None
-    if may and not is_organiser(request.user):
-        left = max(0, analyses.daily_quota() - analyses.asked_today(request.user))
-    return {"analysis": found, "may_analyse": may, "analyses_left": left}
-
-
-@require_POST
-@login_required
-def game_analyse(request: HttpRequest, game_id: int) -> HttpResponse:
-    from tournaments.server.ladder.analyses import AnalysisRefused, request_analysis
-
-    get_object_or_404(Game.objects.visible_to(request.user), pk=game_id)
-    try:
-        request_analysis(request.user, game_id)
-    except AnalysisRefused as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.info(request, "analysis queued: it is made when the ladder has a free slot")
-    return redirect("game", game_id=game_id)
-
-
-@require_safe
-def game_viewer(request: HttpRequest, game_id: int) -> HttpResponse:
-    from referee.engine import RecordError
-    from tournaments.web.replay_page import viewer_html
-
-    game = get_object_or_404(Game.objects.visible_to(request.user), pk=game_id, status=Game.DONE)
-    own = (
-        Seat.objects.logs_visible_to(request.user).filter(game=game).values_list("seat", flat=True)
-    )
-    record = logs.details_hidden(game.record or {}, set(own))
-    done = Analysis.objects.filter(game=game, status=Analysis.DONE).first()
-    if done is not None:  # the viewer draws it: chart, labels, best moves
-        record = {**record, "analysis": done.block}
-    try:
-        return HttpResponse(viewer_html(record))
-    except RecordError as exc:
-        return HttpResponse(
-            f"this game's record cannot be replayed: {exc}", content_type="text/plain", status=500
-        )
-
-
-@require_safe
-def seat_log(request: HttpRequest, game_id: int, seat: int) -> HttpResponse:
-    row = get_object_or_404(
-        Seat.objects.logs_visible_to(request.user).select_related("version__participant", "game"),
-        game_id=game_id,
-        seat=seat,
-    )
-    path = logs.readable(row.log, game_id, seat)  # only its own file (ladder.logs)
-    text = tail(path, LOG_LINES, 256 * 1024) if path else ""
-    reason = logs.seat_reason(row.game.record, seat, row.termination)
-    return render(
-        request,
-        "web/log.html",
-        {"seat": row, "log_lines": marked_lines(text), "reason": reason},
-    )
-
-
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     contest = Contest.front()  # the course's, when the site has one (`server run --contest`)
@@ -418,209 +335,3 @@ def tokens(request: AccountRequest) -> HttpResponse:
         {"tokens": ApiToken.objects.filter(user=request.user), "new": new},
         status=status,
     )
-
-
-# -- the CLI's API ---------------------------------------------------------------------------
-def _token_user(request: HttpRequest) -> Any:
-    header = request.headers.get("Authorization", "")
-    if not header.startswith("Bearer "):
-        return None
-    return ApiToken.authenticate(header.removeprefix("Bearer ").strip())
-
-
-def _refuse(message: str, status: int) -> JsonResponse:
-    return JsonResponse({"error": message}, status=status)
-
-
-@csrf_exempt  # no cookies: the password (here) or the token (below) is the credential
-@require_POST
-def api_token(request: HttpRequest) -> JsonResponse:
-    form = ApiTokenForm(request.POST)
-    if not form.is_valid():
-        return _refuse(form_errors(form), 400)
-    user = authenticate(
-        request, username=form.cleaned_data["username"], password=form.cleaned_data["password"]
-    )
-    if user is None:
-        return _refuse("wrong user name or password", 401)
-    _, token = ApiToken.issue(user, form.cleaned_data["name"])
-    who = participant_of(user)
-    return JsonResponse(
-        {"token": token, "user": user.get_username(), "participant": who.name if who else None}
-    )
-
-
-_NO_TOKEN = (
-    "no valid token: run `azul-arena contest login --server URL` (a revoked token no longer works)"
-)
-
-
-def _acting_for(request: HttpRequest, doing: str) -> tuple[Any, Participant] | JsonResponse:
-    """The token's user and the participant it acts for (the POST's `participant`, else its
-    own), or the refusal to send: no valid token (401), not a name (400), no such participant
-    (404), not a member (403)."""
-    user = _token_user(request)
-    if user is None:
-        return _refuse(_NO_TOKEN, 401)
-    form = ActingForm(request.POST)
-    if not form.is_valid():
-        return _refuse(form_errors(form), 400)
-    name = form.cleaned_data["participant"]
-    who = Participant.objects.filter(name=name).first() if name else participant_of(user)
-    if name and who is None:
-        return _refuse(f"no participant is named {name!r}: check the name on the leaderboard", 404)
-    if who is None or not who.is_member(user):
-        return _refuse(f"you may {doing} only for a participant you are a member of", 403)
-    return user, who
-
-
-@csrf_exempt
-@require_POST
-def api_submit(request: HttpRequest) -> JsonResponse:
-    acting = _acting_for(request, "submit")
-    if isinstance(acting, JsonResponse):
-        return acting
-    user, who = acting
-    upload = request.FILES.get("archive")
-    if upload is None:
-        return _refuse("no archive in the request (form field 'archive')", 400)
-    try:
-        version = submit(who, upload.chunks(), user)
-    except SubmissionError as exc:
-        return _refuse(str(exc), 400)
-    return JsonResponse(
-        {
-            "participant": who.name,
-            "version": version.number,
-            "sha256": version.sha256,
-            "size": version.size,
-            "url": request.build_absolute_uri(reverse("version", args=[who.name, version.number])),
-        },
-        status=201,
-    )
-
-
-@csrf_exempt
-@require_POST
-def api_challenge(request: HttpRequest) -> JsonResponse:
-    """An unranked game against the opponents named (comma-separated), as the participant's
-    page asks for it: the same quota and refusals."""
-    from tournaments.server.ladder.challenges import ChallengeError, challenge, used_today
-
-    acting = _acting_for(request, "ask for challenges")
-    if isinstance(acting, JsonResponse):
-        return acting
-    _, who = acting
-    form = ApiChallengeForm(request.POST)
-    if not form.is_valid():
-        return _refuse(form_errors(form), 400)
-    opponents = form.cleaned_data["opponents"]
-    try:
-        game = challenge(who, opponents)
-    except ChallengeError as exc:
-        return _refuse(str(exc), 400)
-    quota = Contest.of(who).challenge_quota
-    return JsonResponse(
-        {
-            "game": game.pk,
-            "participant": who.name,
-            "opponents": opponents,
-            "url": request.build_absolute_uri(reverse("game", args=[game.pk])),
-            "challenges_left_today": max(0, quota - used_today(who)),
-        },
-        status=201,
-    )
-
-
-@csrf_exempt
-@require_POST
-def api_compare(request: HttpRequest) -> JsonResponse:
-    """A version test of the participant's version against another (`versiontests.request`):
-    asked for (201), or as it stands when it exists (200)."""
-    from tournaments.server.ladder import versiontests
-
-    acting = _acting_for(request, "ask for version tests")
-    if isinstance(acting, JsonResponse):
-        return acting
-    user, who = acting
-    form = ApiCompareForm(request.POST)
-    if not form.is_valid():
-        return _refuse(form_errors(form), 400)
-    asked = versiontests.used_today(who)
-    try:
-        test = versiontests.request(
-            who, form.cleaned_data["base"] or None, form.cleaned_data["version"], user
-        )
-    except versiontests.CompareError as exc:
-        return _refuse(str(exc), 400)
-    used = versiontests.used_today(who)
-    url = reverse("version", args=[test.test.new.participant.name, test.test.new.number])
-    return JsonResponse(
-        {
-            **test.to_json(),
-            "url": request.build_absolute_uri(url),
-            "tests_left_today": max(0, Contest.of(who).compare_quota - used),
-        },
-        status=201 if used > asked else 200,
-    )
-
-
-@csrf_exempt
-@require_safe
-def api_versions(request: HttpRequest) -> JsonResponse:
-    user = _token_user(request)
-    if user is None:
-        return _refuse(_NO_TOKEN, 401)
-    who = participant_of(user)
-    if who is None:
-        return _refuse("this account is in no participant", 404)
-    return JsonResponse(
-        {
-            "participant": who.name,
-            "versions": [
-                {
-                    "version": v.number,
-                    "state": v.state,
-                    "reason": v.reason,
-                    "sha256": v.sha256,
-                    "size": v.size,
-                    "uploaded": v.uploaded.isoformat(),
-                    "suspended": v.suspended,
-                }
-                for v in Version.objects.private_to(user)
-                .filter(participant=who)
-                .order_by("-number")
-            ],
-        }
-    )
-
-
-@require_safe
-def api_logs(request: HttpRequest, game_id: int) -> JsonResponse:
-    """The logs of a game's seats the token's user may read (their own; all for organisers)."""
-    user = _token_user(request)
-    if user is None:
-        return _refuse(_NO_TOKEN, 401)
-    seats = list(
-        Seat.objects.logs_visible_to(user)
-        .select_related("version__participant")
-        .filter(game_id=game_id)
-        .order_by("seat")
-    )
-    if not seats:
-        return _refuse(f"game {game_id} has no seat of yours (or does not exist)", 404)
-    out = []
-    record = Game.objects.filter(pk=game_id).values_list("record", flat=True).first()
-    for s in seats:
-        path = logs.readable(s.log, game_id, s.seat)  # only its own file (ladder.logs)
-        text = tail(path, LOG_LINES, 256 * 1024) if path else ""
-        out.append(
-            {
-                "seat": s.seat,
-                "version": s.version.label,
-                "termination": s.termination,
-                "reason": logs.seat_reason(record, s.seat, s.termination),
-                "log": text,
-            }
-        )
-    return JsonResponse({"game": game_id, "seats": out})

@@ -1,0 +1,144 @@
+"""A game's pages: the game (its seats, its analysis, the replay viewer), the viewer alone, the
+request for an analysis, and a seat's log (its team's and the organisers' only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRefresh
+
+from tournaments.server.ladder import logs
+from tournaments.server.ladder.models import CANCELLED_BY, Analysis, Game, Seat
+from tournaments.server.submissions.validation import tail
+from tournaments.server.visibility import is_organiser
+from tournaments.server.web.logview import LOG_LINES, marked_lines, why_empty
+from tournaments.server.web.pages import HtmxHttpRequest
+
+
+@require_safe
+def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game.objects.visible_to(request.user), pk=game_id)
+    analysis = _analysis_context(request, game)
+    if request.htmx and not _changing(game, analysis["analysis"]):
+        # What the page's refresh waited for has come: the whole page again, so that the
+        # replay viewer's scripts run (a swapped part would not start them).
+        return HttpResponseClientRefresh()
+    seats = list(game.seats.select_related("version__participant").order_by("seat"))
+    logs = set(
+        Seat.objects.logs_visible_to(request.user).filter(game=game).values_list("pk", flat=True)
+    )
+    for s in seats:
+        s.private = s.pk in logs
+    context = {
+        "game": game,
+        "seats": seats,
+        "organiser": is_organiser(request.user),
+        # An organiser's cancellation (`ladder.admin`) is said to everyone; a traceback is not.
+        "cancelled": game.error.startswith(CANCELLED_BY),
+        "live": _changing(game, analysis["analysis"]),
+        "replay": _replay(request, game),
+    }
+    return render(request, "web/game.html", {**context, **analysis})
+
+
+def _changing(game: Game, analysis: Analysis | None) -> bool:
+    """Whether the page will change by itself: a game still to be played, or an analysis still
+    to be made (the page refreshes itself meanwhile, as the standings do)."""
+    waiting = analysis is not None and analysis.status in (Analysis.QUEUED, Analysis.RUNNING)
+    return game.status == Game.SCHEDULED or waiting
+
+
+def _shown_record(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """The game's record as this user is shown it: the details of others' faults hidden (they
+    are their logs), with the game's analysis when it is made (the viewer draws it)."""
+    own = (
+        Seat.objects.logs_visible_to(request.user).filter(game=game).values_list("seat", flat=True)
+    )
+    record = logs.details_hidden(game.record or {}, set(own))
+    done = Analysis.objects.filter(game=game, status=Analysis.DONE).first()
+    return record if done is None else {**record, "analysis": done.block}
+
+
+def _replay(request: HttpRequest, game: Game) -> dict[str, Any] | None:
+    """The replay viewer's parts for the game page (None before the game is played), or why
+    the record cannot be replayed."""
+    from referee.engine import RecordError
+    from tournaments.web.replay_page import viewer_parts
+
+    if game.status != Game.DONE:
+        return None
+    try:
+        _, app = viewer_parts(_shown_record(request, game))
+    except RecordError as exc:
+        return {"error": f"this game's record cannot be replayed: {exc}"}
+    return {"app": app}
+
+
+def _analysis_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """The game page's analysis part: its state, and whether this user may ask for it."""
+    from tournaments.server.ladder import analyses
+
+    found = Analysis.objects.filter(game=game).first()
+    may = (
+        found is None
+        and game.status == Game.DONE
+        and Game.objects.analysable_by(request.user).filter(pk=game.pk).exists()
+    )
+    left = None
+    if may and not is_organiser(request.user):
+        left = max(0, analyses.daily_quota() - analyses.asked_today(request.user))
+    return {"analysis": found, "may_analyse": may, "analyses_left": left}
+
+
+@require_POST
+@login_required
+def game_analyse(request: HttpRequest, game_id: int) -> HttpResponse:
+    from tournaments.server.ladder.analyses import AnalysisRefused, request_analysis
+
+    get_object_or_404(Game.objects.visible_to(request.user), pk=game_id)
+    try:
+        request_analysis(request.user, game_id)
+    except AnalysisRefused as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.info(request, "analysis queued: it is made when the ladder has a free slot")
+    return redirect("game", game_id=game_id)
+
+
+@require_safe
+def game_viewer(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The replay viewer alone, a page of its own (the game page embeds the same viewer)."""
+    from referee.engine import RecordError
+    from tournaments.web.replay_page import viewer_html
+
+    game = get_object_or_404(Game.objects.visible_to(request.user), pk=game_id, status=Game.DONE)
+    try:
+        return HttpResponse(viewer_html(_shown_record(request, game)))
+    except RecordError as exc:
+        return HttpResponse(
+            f"this game's record cannot be replayed: {exc}", content_type="text/plain", status=500
+        )
+
+
+@require_safe
+def seat_log(request: HttpRequest, game_id: int, seat: int) -> HttpResponse:
+    row = get_object_or_404(
+        Seat.objects.logs_visible_to(request.user).select_related("version__participant", "game"),
+        game_id=game_id,
+        seat=seat,
+    )
+    path = logs.readable(row.log, game_id, seat)  # only its own file (ladder.logs)
+    text = tail(path, LOG_LINES, 256 * 1024) if path else ""
+    reason = logs.seat_reason(row.game.record, seat, row.termination)
+    context = {
+        "seat": row,
+        "log_lines": marked_lines(text),
+        "reason": reason,
+        "silence": "" if text else why_empty(path),
+    }
+    return render(request, "web/log.html", context)
