@@ -48,6 +48,19 @@ if __name__ == "__main__":
 """
 
 
+def played_record(names: list[str], seed: int = 3) -> dict[str, Any]:
+    """The record of a whole 2-player game of random moves, its seats named `names`."""
+    import random
+
+    from referee.engine import new_game
+
+    game = new_game("azul", 2, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over():
+        game.push(rng.choice(game.legal_moves()))
+    return game.record(names)
+
+
 def zip_bytes(files: dict[str, bytes]) -> bytes:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:

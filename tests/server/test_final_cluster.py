@@ -1,15 +1,21 @@
 """A contest's final played on a Dask cluster (real worker processes): the same games and
 standings as the embedded final for the same seed, its state naming the machines that played
-it, and `server contest final --workers N` from the command line."""
+it, and every game stored once when a worker is killed mid-final."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+import signal
+import threading
 
+import pytest
 from django.test import TransactionTestCase
 
 from referee import run_loop
 from tests.server.helpers import participant, passed_version, zip_bytes
+from tests.tournaments.test_cluster import assert_exactly_once, worker_pids
+from tests.tournaments.test_interrupt import done_games
+from tournaments.benchmarks.final_cluster import final_games, sleeping_contest
 from tournaments.domain.cluster import ClusterOptions
 from tournaments.domain.store import Store
 from tournaments.domain.tournament import prepare, run_tournament
@@ -29,15 +35,6 @@ class SeededBot(sdk.Bot):
 if __name__ == "__main__":
     sdk.run(SeededBot)
 """
-
-
-def games_of(path: Path) -> dict[str, list[tuple[str, int]]]:
-    """Each game's seats and scores, by game id."""
-    with Store.open(path, create=False) as store:
-        return {
-            g.game.game_id: [(s.entry, s.score) for s in g.seats]
-            for g in store.games(done_only=True)
-        }
 
 
 class FinalOnACluster(TransactionTestCase):
@@ -72,4 +69,46 @@ class FinalOnACluster(TransactionTestCase):
         with Store.open(embedded) as store:
             config, games = prepare(store, claimed.config)
             run_loop(run_tournament(store, config, games, concurrency=2))
-        self.assertEqual(games_of(embedded), games_of(claimed.path))
+        self.assertEqual(final_games(embedded), final_games(claimed.path))
+
+
+class AWorkerLostMidFinal(TransactionTestCase):
+    @pytest.mark.slow  # real Dask workers, one killed, and the embedded final beside it
+    def test_a_worker_killed_mid_final_leaves_every_game_stored_once(self) -> None:
+        # Bots that sleep 20 ms a move: games long enough that both workers are mid-game.
+        contest = sleeping_contest("lost", 4, 0.02, 2, 2.0)  # 12 games: the round-robin
+        claimed = final.start_final(contest, "a test", take_over=False)
+        claimed.config.seed = 2027
+        killed: list[tuple[int, int]] = []  # (worker pid, games stored then)
+        stop = threading.Event()
+
+        def kill_one_worker() -> None:
+            while not stop.wait(0.05):
+                stored = done_games(claimed.path)
+                pids = worker_pids(os.getpid())
+                if stored >= 2 and len(pids) == 2:
+                    os.kill(pids[0], signal.SIGKILL)  # no goodbye: its games in flight are lost
+                    killed.append((pids[0], stored))
+                    return
+
+        killer = threading.Thread(target=kill_one_worker, daemon=True)
+        killer.start()
+        try:
+            summary = run_loop(
+                final.play_final(claimed, 2, cluster=ClusterOptions(workers=2, threads=1))
+            )
+        finally:
+            stop.set()
+            killer.join(5)
+        self.assertEqual(len(killed), 1, "no worker was killed")
+        self.assertLess(killed[0][1], 12, "the final was over before the kill")
+        self.assertEqual((summary.played, summary.failed), (12, 0), summary.errors)
+        assert_exactly_once(claimed.path, 12)
+        contest.refresh_from_db()
+        self.assertEqual(final_status(contest).state, "done")
+        # The games played again elsewhere are the games the embedded final plays.
+        embedded = claimed.path.parent / "embedded.sqlite"
+        with Store.open(embedded) as store:
+            config, games = prepare(store, claimed.config)
+            run_loop(run_tournament(store, config, games, concurrency=2))
+        self.assertEqual(final_games(embedded), final_games(claimed.path))

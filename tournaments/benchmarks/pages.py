@@ -138,7 +138,15 @@ def timings(urls: list[str], rounds: int, htmx: bool = False) -> dict[str, float
         reply = client.get(url, headers={"HX-Request": "true"} if htmx else {})
         times.append(time.perf_counter() - began)
         assert reply.status_code == 200, (url, reply.status_code)
-    times.sort()
+    return latency(times)
+
+
+def latency(seconds: list[float]) -> dict[str, Any]:
+    """Requests' times (seconds) as the page benchmarks print them: p50, p95 and max in ms,
+    and how many (None for the times of no request)."""
+    times = sorted(seconds)
+    if not times:
+        return {"p50_ms": None, "p95_ms": None, "max_ms": None, "requests": 0}
     return {
         "p50_ms": 1e3 * statistics.median(times),
         "p95_ms": 1e3 * times[min(len(times) - 1, int(0.95 * len(times)))],

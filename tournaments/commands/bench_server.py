@@ -1,10 +1,11 @@
-"""`azul-arena bench ladder / upload / pages / final`: the contest server's benchmarks
-(tournaments/benchmarks/ladder.py, pages.py, final.py), each on a fresh server of its own.
-They were `server bench`, `server bench-upload`, `server bench-pages` and `server
+"""`azul-arena bench ladder / upload / pages / term / final`: the contest server's benchmarks
+(tournaments/benchmarks/ladder.py, pages.py, term.py, final.py), each on a fresh server of its
+own. They were `server bench`, `server bench-upload`, `server bench-pages` and `server
 bench-final`; those spellings still work, hidden (tournaments/commands/server/__init__.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -173,9 +174,136 @@ def bench_pages(
         )
 
 
+@bench_app.command("term")
+def bench_term(
+    participants: Annotated[
+        int, typer.Option("--participants", min=2, help="students (one team each)")
+    ] = 300,
+    minutes: Annotated[
+        float, typer.Option("--minutes", min=0.1, help="how long the ladder plays")
+    ] = 30.0,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, help="ladder worker processes (server ladder)")
+    ] = 2,
+    concurrency: Annotated[
+        int, typer.Option("--concurrency", "-c", min=1, help="games at once in each worker")
+    ] = 2,
+    page_rate: Annotated[
+        float,
+        typer.Option(
+            "--page-rate",
+            min=0.1,
+            help="page requests a second while it runs (front, participant, game in turn)",
+        ),
+    ] = 6.0,
+    graded_games: Annotated[
+        int,
+        typer.Option(
+            "--final-graded-games", min=2, help="the graded final's games against each staff bot"
+        ),
+    ] = 4,
+    ranking_games: Annotated[
+        int,
+        typer.Option("--final-ranking-games", min=0, help="then each team's among the teams"),
+    ] = 4,
+    time_per_move: Annotated[float, typer.Option("--time-per-move", "-t", min=0.01)] = 0.2,
+    isolation: Isolation = None,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url",
+            metavar="postgresql://...",
+            help="an empty database for the server (default: a fresh SQLite file)",
+        ),
+    ] = None,
+    home: Annotated[
+        Path | None,
+        typer.Option(
+            "--home", help="a new folder for the server's data, kept (default: a temporary one)"
+        ),
+    ] = None,
+    as_json: Json = False,
+) -> None:
+    """A simulated term on a real server: PARTICIPANTS students imported from a class CSV,
+    one upload each over HTTP (the random bot), a ladder played by WORKERS `server ladder`
+    processes for MINUTES while pages are asked for through the site's web server (gunicorn,
+    as `server run` serves it), then the deadline and a graded final against two staff bots.
+    Prints the games and their rate, each page's p50 and p95, what was lost (should be
+    nothing) and the disk used per 10,000 games. Takes MINUTES and then the final.
+
+    Example: [bold]azul-arena bench term --participants 300 --minutes 30 --workers 2 --json[/]
+    """
+    from tournaments.benchmarks.term import TermPlan, run_term_bench
+
+    plan = TermPlan(
+        participants=participants,
+        minutes=minutes,
+        workers=workers,
+        concurrency=concurrency,
+        page_rate=page_rate,
+        graded_games=graded_games,
+        ranking_games=ranking_games,
+        time_per_move=time_per_move,
+        isolation=check_isolation(isolation),
+        database_url=database_url,
+        home=home,
+    )
+    result = _measured(run_term_bench, plan)
+    if as_json:
+        print_json(result)
+        return
+    _print_term(result)
+
+
+def _print_term(result: dict[str, Any]) -> None:
+    """`bench term`'s figures, a few lines."""
+    ladder, final, lost = result["ladder"], result["final"], result["lost"]
+    setup, per = result["setup"], result["per_10000_games"]
+    lines = [
+        f"{result['participants']} participants, {result['workers']} workers x "
+        f"{result['concurrency']} games, {result['database']}, {result['cpus']} CPUs, load average "
+        f"{result['load_average']['mean']:.1f} (max {result['load_average']['max']:.1f})",
+        f"class import {setup['class_import_s']:.1f} s; {setup['uploads']['requests']} uploads "
+        f"(p95 {setup['uploads']['p95_ms'] or 0:.0f} ms) done in {setup['uploads_done_s']:.0f} s"
+        f", all validated after {setup['all_validated_s'] or float('nan'):.0f} s",
+        f"ladder: {ladder['games']} games in {ladder['wall_s'] / 60:.1f} min, "
+        f"{ladder['games_per_minute']:.0f} a minute",
+        f"final (graded, {final['entries']} entries): {final['games']} games in "
+        f"{final['wall_s'] / 60:.1f} min",
+    ]
+    phases = {
+        "validation": "the uploads are validated",
+        "ladder": "the ladder plays",
+        "final": "the final plays",
+        "quiet": "nothing plays",
+    }
+    for phase, when in phases.items():
+        lines.append(
+            f"pages while {when}: "
+            + "; ".join(
+                f"{kind} p50 {t['p50_ms'] or 0:.0f} ms, p95 {t['p95_ms'] or 0:.0f} ms "
+                f"({t['requests']})"
+                for kind, t in result["pages"][phase].items()
+            )
+        )
+    lost_counts = {k: v for k, v in lost.items() if k != "versions_uploaded" and v}
+    lines.append(f"lost: {lost_counts or 'nothing'}")
+    lines.append(
+        f"disk per 10,000 games: records {per['records_mb']} MB, database {per['database_mb']} "
+        f"MB, seat logs {per['seat_logs_mb']} MB in {per['seat_log_files']} files "
+        f"({per['seat_logs_allocated_mb']} MB on disk), process logs {per['process_logs_mb']} MB;"
+        f" a final's {per['final_mb']} MB"
+    )
+    for line in lines:
+        console.print(line, highlight=False, markup=False)
+
+
 @bench_app.command("final")
 def bench_final(
-    teams: Annotated[int, typer.Option("--teams", min=2)] = 300,
+    teams: Annotated[
+        int | None,
+        typer.Option("--teams", min=2, help="300 by default; 24 with --cluster-speedup"),
+    ] = None,
     staff: Annotated[int, typer.Option("--staff", min=0, help="staff bots in the final")] = 3,
     players: Annotated[int, typer.Option("--players", min=2, max=4)] = 2,
     max_per_entry: Annotated[
@@ -221,6 +349,32 @@ def bench_final(
             "--final-min-games", min=1, help="with --grading: an adaptive final's games per entry"
         ),
     ] = 30,
+    cluster_speedup: Annotated[
+        bool,
+        typer.Option(
+            "--cluster-speedup",
+            help="only the cluster's speed-up: a real contest of --teams teams whose bots "
+            "sleep --move-sleep s a move, its final played on 1 Dask worker, on --workers "
+            "and on this machine alone; wall times, their ratio, whether the standings agree",
+        ),
+    ] = False,
+    workers: Annotated[
+        int, typer.Option("--workers", min=2, help="with --cluster-speedup: Dask workers")
+    ] = 4,
+    move_sleep: Annotated[
+        float,
+        typer.Option(
+            "--move-sleep", min=0.0, help="with --cluster-speedup: seconds a bot sleeps a move"
+        ),
+    ] = 0.02,
+    games_per_pairing: Annotated[
+        int,
+        typer.Option(
+            "--games-per-pairing",
+            min=1,
+            help="with --cluster-speedup: the round-robin final's games per pair",
+        ),
+    ] = 1,
     as_json: Json = False,
 ) -> None:
     """A contest final's size: the games two independent finals of a simulated field need
@@ -229,11 +383,19 @@ def bench_final(
     --grading: how many games per pairing a grading rule needs, and what a round-robin, a
     graded and an adaptive final of that many games cost (docs/course.md).
 
+    With --cluster-speedup: what a Dask cluster gains on a contest's final, the same final
+    played on 1 worker, on --workers and without Dask (tournaments/benchmarks/final_cluster.py).
+
     Example: [bold]azul-arena bench final --teams 300 --staff 3 --json[/],
-    [bold]azul-arena bench final --grading --teams 60 --staff 2[/]
+    [bold]azul-arena bench final --grading --teams 60 --staff 2[/],
+    [bold]azul-arena bench final --cluster-speedup --teams 24 --workers 4 --json[/]
     """
     from tournaments.benchmarks.final import grading_table, run_final_bench
 
+    if cluster_speedup:
+        _cluster_speedup(teams or 24, workers, move_sleep, games_per_pairing, isolation, as_json)
+        return
+    teams = teams or 300
     if grading:
         table = grading_table(
             sorted({10, 30, teams}),
@@ -330,6 +492,49 @@ def bench_pairing(
         f"largest opponent share {result['largest_share_over_even']:.2f}x an even split "
         f"(goal <= 1.5); Kendall tau against the round-robin {result['kendall_tau']:.2f} "
         f"(goal >= 0.9)",
+        highlight=False,
+    )
+
+
+def _cluster_speedup(
+    teams: int,
+    workers: int,
+    move_sleep: float,
+    games_per_pairing: int,
+    isolation: str | None,
+    as_json: bool,
+) -> None:
+    """`bench final --cluster-speedup`: run it, print its figures."""
+    from tournaments.benchmarks.final_cluster import run_cluster_speedup
+    from tournaments.domain.cluster import ClusterError
+
+    level = check_isolation(isolation)
+    try:
+        result = _measured(
+            run_cluster_speedup, teams, workers, move_sleep, games_per_pairing, level
+        )
+    except ClusterError as exc:
+        fail(str(exc), Exit.FAILED)
+    if as_json:
+        print_json(result)
+        return
+    agree = (
+        "standings and games the same in all three"
+        if result["same_standings"] and result["same_games"]
+        else f"standings {'the same' if result['same_standings'] else 'NOT the same'} in all "
+        f"three, {len(result['differing_games'])} games differ (games with a fault, 1 "
+        f"worker / {workers} / this machine: "
+        + " / ".join(str(n) for n in result["games_with_a_fault"].values())
+        + ")"
+    )
+    console.print(
+        f"final of {teams} teams ({result['games']} games, bots sleeping {move_sleep:g} s a "
+        f"move, isolation {result['isolation']}): 1 Dask worker "
+        f"{result['one_worker_wall_s']:.1f} s, {workers} workers "
+        f"{result['workers_wall_s']:.1f} s, ratio {result['ratio']:.2f}; this machine alone "
+        f"({workers} at once) {result['embedded_wall_s']:.1f} s; {agree} (load average "
+        f"{result['load_average_before']:.1f} before, {result['load_average_after']:.1f} "
+        f"after, {result['cpus']} CPUs)",
         highlight=False,
     )
 

@@ -3,12 +3,13 @@ docs/course.md), one module per kind of verb:
 
 - `admin`: init, run, ladder, demo (a server on one machine);
 - `contests`: contest create / show / set / extend / staff-bot / final, import-class,
-  export-results (each calls one service of the server's apps);
+  export-results, prune (each calls one service of the server's apps);
 - `home`: what they share (the data folder, Django set up on it, refusals as errors).
 
 A participant's verbs are `azul-arena contest ...` (tournaments/commands/participant.py), the
-server's benchmarks `azul-arena bench ladder / upload / pages / final` (bench_server.py); their
-old spellings here (`server bench`, `server bench-upload`, ...) still work, hidden."""
+server's benchmarks `azul-arena bench ladder / upload / pages / term / final`
+(bench_server.py); their old spellings here (`server bench`, `server bench-upload`, ...) still
+work, hidden."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """`azul-arena server contest create / show / set / extend / staff-bot / final`, `server
-import-class` and `server export-results`: an organiser's contests, a course's term or a
-competition's season (docs/course.md). Each verb calls one service of the server's apps."""
+import-class`, `server export-results` and `server prune`: an organiser's contests, a course's
+term or a competition's season (docs/course.md). Each verb calls one service of the server's
+apps."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from tournaments.commands.common import (
     parse_options,
     print_json,
 )
-from tournaments.commands.groups import server_app
+from tournaments.commands.groups import Verbs, server_app
 from tournaments.commands.server.home import (
     BUILD_TIMEOUT_HELP,
     HOME_HELP,
@@ -37,7 +38,7 @@ from tournaments.commands.server.home import (
 if TYPE_CHECKING:
     from tournaments.server.contests.models import Contest
 
-contest_app = typer.Typer(
+contest_app = Verbs(
     help="Contests: dates, deadline, extensions, the final tournament (docs/course.md).",
     no_args_is_help=True,
 )
@@ -65,6 +66,10 @@ RANKING_GAMES_HELP = (
 )
 
 
+KEEP_LOGS_HELP = (
+    "days a game's bot logs are kept once it has ended (0: for ever); each team's latest 20 "
+    "games keep theirs, the games' records stay; the ladder worker deletes older ones hourly"
+)
 SHARE_HELP = (
     "KIND=N, repeatable: the workers' slot time for a kind of work (ranked, challenge, "
     "analysis, test) while several wait; default ranked=5 and 1 for each other (0: only "
@@ -152,6 +157,9 @@ def contest_create(
     ranking_games: Annotated[
         int, typer.Option("--final-ranking-games", min=0, help=RANKING_GAMES_HELP)
     ] = 10,
+    keep_logs_days: Annotated[
+        int, typer.Option("--keep-logs-days", min=0, help=KEEP_LOGS_HELP)
+    ] = 0,
     as_json: Json = False,
 ) -> None:
     """Create a contest (draft until --opens, or open at once when no date is given).
@@ -180,6 +188,7 @@ def contest_create(
         hidden=hidden,
         signup=signup,
         signup_code=signup_code,
+        keep_logs_days=keep_logs_days,
     )
     with refusals():
         contest = create_contest(slug, settings)
@@ -303,14 +312,17 @@ def contest_set(
     ranking_games: Annotated[
         int | None, typer.Option("--final-ranking-games", min=0, help=RANKING_GAMES_HELP)
     ] = None,
+    keep_logs_days: Annotated[
+        int | None, typer.Option("--keep-logs-days", min=0, help=KEEP_LOGS_HELP)
+    ] = None,
 ) -> None:
     """Move a contest on by hand: open it, freeze it now (what each team sent so far is handed
     in), or close it (results published, once the final is done); or change its
     --build-timeout, --final-games-per-pairing, --final-format (with --final-graded-games,
     --final-ranking-games), --signup, what its games are played with
     (--ruleset, --time-per-move, --option, --isolation: the workers play the next game they
-    schedule with it, no restart) or its workers' --share of slot time for a kind of work. A
-    refusal changes nothing.
+    schedule with it, no restart), its workers' --share of slot time for a kind of work or how
+    long its bot logs are kept (--keep-logs-days). A refusal changes nothing.
 
     Example: [bold]azul-arena server contest set comp-2026 frozen[/],
     [bold]azul-arena server contest set comp-2026 --time-per-move 0.5[/],
@@ -338,6 +350,7 @@ def contest_set(
             game=game,
             shares=_shares(share) if share else None,
             final=final,
+            keep_logs_days=keep_logs_days,
         )
     if game.asked():
         console.print(
@@ -365,6 +378,9 @@ def contest_set(
         _staff_bots_wanted(contest)
     if build_timeout is not None:
         console.print(f"{slug}: a build may take {build_timeout} s", highlight=False)
+    if keep_logs_days is not None:
+        kept = f"{keep_logs_days} days after a game" if keep_logs_days else "for ever"
+        console.print(f"{slug}: its bots' logs are kept {kept}", highlight=False)
     if state is not None:
         console.print(f"{slug} is {contest.state}", highlight=False)
 
@@ -605,3 +621,52 @@ def export_results(
             highlight=False,
         )
     console.print(f"{done.standings}; {done.games} game records in {done.archive}", highlight=False)
+
+
+@server_app.command("prune")
+def prune(
+    contest: Annotated[
+        str | None,
+        typer.Argument(help="the contest (default: each contest that does not keep logs for ever)"),
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="say what would be deleted, delete nothing")
+    ] = False,
+    home: Home = None,
+    as_json: Json = False,
+) -> None:
+    """Delete the bot logs a contest no longer keeps (its --keep-logs-days): the seat logs of
+    games that ended longer ago, but for each team's latest 20 games (its page links them),
+    and the bots' process logs not written to since. The games' records stay, and a game's
+    page says its logs are no longer kept. The ladder worker does it every hour; this, now.
+
+    Example: [bold]azul-arena server prune comp-2026 --dry-run[/]
+    """
+    setup(home)
+    from tournaments.server.ladder.retention import prune_contests
+
+    with refusals():
+        done = prune_contests(contest, dry_run)
+    if as_json:
+        print_json({"contests": [p.as_json() for p in done]})
+        return
+    if not done:
+        console.print(
+            "every contest keeps its logs for ever (server contest set SLUG --keep-logs-days N)",
+            highlight=False,
+        )
+    verb = "would delete" if dry_run else "deleted"
+    for p in done:
+        if not p.keep_logs_days:
+            console.print(
+                f"{p.contest} keeps its logs for ever: nothing to delete (server contest set "
+                f"{p.contest} --keep-logs-days N)",
+                highlight=False,
+            )
+            continue
+        console.print(
+            f"{p.contest} (logs kept {p.keep_logs_days} days): {verb} the seat logs of "
+            f"{p.games} games ({p.seat_logs} files) and {p.process_logs} process logs, "
+            f"{p.bytes / 2**20:.1f} MiB",
+            highlight=False,
+        )

@@ -50,6 +50,7 @@ class ContestSettings:
     hidden: bool = False
     signup: str = "open"  # open, code (with `signup_code`) or closed (class list only)
     signup_code: str = ""
+    keep_logs_days: int = 0  # days a game's bot logs are kept (0: for ever; ladder.retention)
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,7 @@ def create_contest(slug: str, settings: ContestSettings) -> Contest:
             state=Contest.DRAFT if settings.opens else Contest.OPEN,
             signup=settings.signup,
             signup_code=settings.signup_code,
+            keep_logs_days=settings.keep_logs_days,
         )
     )
 
@@ -151,6 +153,15 @@ def configure_default(
     if ruleset_options:
         contest.ruleset_options = {**contest.ruleset_options, **ruleset_options}
     return _checked(contest)
+
+
+def set_log_retention(contest: Contest, days: int) -> None:
+    """How many days the bot logs of a game of `contest` are kept once it has ended (0: for
+    ever); the ladder worker deletes older ones within the hour (ladder.retention)."""
+    if days < 0:
+        raise ContestError(f"logs are kept 0 days (for ever) or more, not {days}")
+    contest.keep_logs_days = days
+    contest.save(update_fields=["keep_logs_days"])
 
 
 def set_build_timeout(contest: Contest, seconds: int) -> None:
@@ -364,6 +375,7 @@ def about(contest: Contest) -> dict[str, Any]:
         "final_format": contest.final_format,
         "final_graded_games": contest.final_graded_games,
         "final_ranking_games": contest.final_ranking_games,
+        "keep_logs_days": contest.keep_logs_days,
         **{
             k: (getattr(contest, k).isoformat() if getattr(contest, k) else None)
             for k in ("opens", "deadline", "closes")

@@ -166,6 +166,9 @@ class Game(models.Model):
     host = models.CharField(max_length=128, blank=True)
     isolation = models.CharField(max_length=16, blank=True)
     record = models.JSONField(null=True, blank=True)
+    logs_deleted = models.DateTimeField(
+        null=True, blank=True, help_text="when its seats' logs were deleted (ladder/retention.py)"
+    )
 
     objects = GameQuerySet.as_manager()  # who may see which: tournaments/server/visibility.py
 

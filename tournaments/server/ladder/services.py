@@ -25,6 +25,7 @@ from tournaments.server.contests.services import (
     set_final_format,
     set_final_games,
     set_game_settings,
+    set_log_retention,
     set_shares,
     set_signup,
 )
@@ -105,14 +106,15 @@ def change_contest(  # noqa: PLR0913  # what may be set, each with a default
     game: GameChange | None = None,
     shares: dict[str, int] | None = None,
     final: FinalChange | None = None,
+    keep_logs_days: int | None = None,
 ) -> Contest:
     """Move the contest `slug` on to `state` by hand (forward only; freezing records the
     hand-ins), change its build timeout, its final's games per pairing, its final's format
     (`final`), who may sign up, what its games are played with (`game`: from the next game its
-    workers schedule) and/or its shares of the workers' slots: all or nothing (a refusal
-    changes nothing)."""
+    workers schedule), its shares of the workers' slots and/or how long its bot logs are kept:
+    all or nothing (a refusal changes nothing)."""
     contest = find_contest(slug)
-    asked = (state, build_timeout, final_games, signup, signup_code, shares)
+    asked = (state, build_timeout, final_games, signup, signup_code, shares, keep_logs_days)
     if (
         all(value is None for value in asked)
         and not (game and game.asked())
@@ -122,7 +124,7 @@ def change_contest(  # noqa: PLR0913  # what may be set, each with a default
             "say what to set: a state (open, frozen, final, closed), --build-timeout SECONDS, "
             "--final-games-per-pairing N, --final-format FORMAT, --final-graded-games K, "
             "--final-ranking-games N, --signup open|code|closed, --ruleset, "
-            "--time-per-move, --option, --isolation or --share KIND=N"
+            "--time-per-move, --option, --isolation, --share KIND=N or --keep-logs-days N"
         )
     try:
         with transaction.atomic():
@@ -136,6 +138,8 @@ def change_contest(  # noqa: PLR0913  # what may be set, each with a default
                 set_final_format(contest, final)
             if build_timeout is not None:
                 set_build_timeout(contest, build_timeout)
+            if keep_logs_days is not None:
+                set_log_retention(contest, keep_logs_days)
             if signup is not None or signup_code is not None:
                 set_signup(contest, signup, signup_code)
             if state is not None:
