@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +16,7 @@ from tournaments.commands.bot import class_name_for
 from tournaments.domain.report import wilson
 
 HERE = Path(__file__).parent
+BIN = Path(sys.executable).parent  # the venv's commands (not resolved: python is a symlink)
 runner = CliRunner()
 
 
@@ -62,6 +65,47 @@ def test_scaffolded_bot_passes_bot_check_and_its_own_tests(tmp_path: Path) -> No
 
     again = runner.invoke(app, ["bot", "new", "my-first", "--dir", str(tmp_path)])
     assert again.exit_code == 2  # never overwrites a bot
+
+
+def _hints(cwd: Path, path: str) -> list[list[str]]:
+    """The commands `bot new hinted` prints after "next:", run with PATH `path`."""
+    made = subprocess.run(
+        [sys.executable, "-m", "tournaments.cli", "bot", "new", "hinted"],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PATH": path, "COLUMNS": "200"},
+        timeout=120,
+    )
+    assert made.returncode == 0, made.stderr
+    return [shlex.split(line) for line in made.stdout.split("next:\n", 1)[1].splitlines() if line]
+
+
+def test_bot_new_prints_hints_that_run_as_given_outside_the_venv(tmp_path: Path) -> None:
+    # Not activated: the venv is not on PATH, so the hints name its commands by path.
+    bare = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if p != str(BIN))
+    match, check, tests = _hints(tmp_path, bare)
+    assert match[0] == str(BIN / "azul-arena") and match[1:] == ["match", "hinted/bot.py", "random"]
+    assert check[:3] == [str(BIN / "azul-arena"), "bot", "check"]
+    assert tests == [str(BIN / "python"), "-m", "pytest", "hinted"]
+    played = subprocess.run(
+        [*match, "--isolation", "none", "-t", "0.05", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PATH": bare},
+        timeout=120,
+    )
+    assert played.returncode == 0, played.stderr
+
+
+def test_bot_new_hints_say_the_bare_name_in_an_activated_venv(tmp_path: Path) -> None:
+    activated = os.pathsep.join([str(BIN), os.environ["PATH"]])
+    assert [hint[0] for hint in _hints(tmp_path, activated)] == [
+        "azul-arena",
+        "azul-arena",
+        "python",
+    ]
 
 
 def test_bot_check_fails_a_bot_that_plays_illegal_moves() -> None:

@@ -61,11 +61,12 @@ def test_a_family_cannot_take_another_familys_name_or_ruleset(tiny: None) -> Non
 
 def test_a_tournament_of_two_sdk_bots(tiny: None, tmp_path: Path) -> None:
     from tournaments.domain.entries import Entry
+    from tournaments.domain.settings import MatchSettings
     from tournaments.domain.store import Store
     from tournaments.domain.tournament import TournamentConfig, prepare, run_tournament
 
     entries = [Entry("one", str(BOT)), Entry("two", str(BOT))]
-    config = TournamentConfig(entries, ruleset="azul-tiny", seed=1, isolation="none")
+    config = TournamentConfig(entries, MatchSettings(ruleset="azul-tiny", isolation="none"), seed=1)
     with Store.open(tmp_path / "t.db") as store:
         config, games = prepare(store, config)
         summary = asyncio.run(run_tournament(store, config, games, concurrency=2))

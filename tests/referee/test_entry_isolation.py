@@ -16,9 +16,10 @@ import pytest
 
 from referee import Arena, MatchConfig
 from referee.sandbox import probe
-from tournaments.domain.arena import GameSettings, arena_player
+from tournaments.domain.arena import arena_player
 from tournaments.domain.entries import Entry
 from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.settings import MatchSettings
 
 NOSY = Path(__file__).parent / "hostile" / "nosy" / "bot.py"
 
@@ -65,7 +66,7 @@ def test_a_late_entry_is_limited_and_hidden_as_the_first_ones(level: str, tmp_pa
     log_dir = tmp_path / "logs"
 
     async def go() -> None:
-        settings = GameSettings(isolation=level, time_per_move=5.0)
+        settings = MatchSettings(isolation=level, time_per_move=5.0)
         async with arena_player(first, settings, log_dir, entry_of=joined.get) as play:
             game = ScheduledGame(
                 index=0,
@@ -147,7 +148,7 @@ def test_a_folder_with_a_build_step_is_limited_and_hidden_too(level: str, tmp_pa
     log_dir = tmp_path / "logs"
 
     async def go() -> None:
-        settings = GameSettings(isolation=level, time_per_move=5.0)
+        settings = MatchSettings(isolation=level, time_per_move=5.0)
         async with arena_player(entries, settings, log_dir) as play:
             game = ScheduledGame(
                 index=0,

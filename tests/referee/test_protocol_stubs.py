@@ -1,17 +1,16 @@
 """The committed stubs match proto/, and the contract passes `buf lint` and `buf breaking` against
-the last release (offline)."""
+the last release (offline, from the release's committed image: referee/protocol/release.py)."""
 
 from __future__ import annotations
 
 import filecmp
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from referee.protocol import generate
+from referee.protocol import generate, release
 
 STUB_TREE = generate.STUB_DIR / "azul_arena"
 
@@ -37,10 +36,10 @@ def test_committed_stubs_match_the_proto(tmp_path: Path) -> None:
 
 
 def _buf() -> str:
-    found = shutil.which("buf") or str(Path(sys.executable).parent / "buf")
-    if not Path(found).exists():
-        pytest.fail("buf not found: it comes with the dev dependency buf-bin")
-    return found
+    try:
+        return release.buf()
+    except release.ReleaseError as exc:
+        pytest.fail(str(exc))
 
 
 def test_buf_lint_passes() -> None:
@@ -65,15 +64,11 @@ def test_buf_lint_catches_a_missing_comment(tmp_path: Path) -> None:
     assert "Uncommented" in result.stdout + result.stderr
 
 
-# The contract as last released (be2df3b, before Summer Pavilion), as a buf image: a shallow or
-# fresh clone may not hold that commit, and the image needs no git history.
-RELEASE = "be2df3b"
-RELEASE_IMAGE = Path(__file__).parent / "data" / f"proto-release-{RELEASE}.binpb"
-
-
 def _breaking(proto_dir: Path) -> subprocess.CompletedProcess[str]:
+    # Against the committed image of the last release: no git history needed (a fresh or
+    # shallow clone, CI).
     return subprocess.run(
-        [_buf(), "breaking", "--against", str(RELEASE_IMAGE)],
+        [_buf(), "breaking", "--against", str(release.IMAGE)],
         cwd=proto_dir,
         capture_output=True,
         text=True,
@@ -86,40 +81,45 @@ def test_buf_breaking_against_the_last_release() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_buf_breaking_catches_a_removed_field(tmp_path: Path) -> None:
+def _edited_copy(tmp_path: Path, old: str, new: str) -> Path:
     shutil.copytree(generate.PROTO_DIR, tmp_path / "proto")
     game = tmp_path / "proto" / "azul_arena" / "v1" / "game.proto"
     text = game.read_text()
-    assert "  string lid = 11;\n" in text
-    game.write_text(text.replace("  string lid = 11;\n", ""))
-    result = _breaking(tmp_path / "proto")
+    assert old in text
+    game.write_text(text.replace(old, new))
+    return tmp_path / "proto"
+
+
+def test_buf_breaking_catches_a_removed_field(tmp_path: Path) -> None:
+    result = _breaking(_edited_copy(tmp_path, "  string lid = 11;\n", ""))
     assert result.returncode != 0
     assert '"lid"' in result.stdout + result.stderr
 
 
+def test_buf_breaking_catches_a_renumbered_field(tmp_path: Path) -> None:
+    # Same name, another number: source-compatible, and every old bot would misread it.
+    result = _breaking(_edited_copy(tmp_path, "  string lid = 11;\n", "  string lid = 99;\n"))
+    assert result.returncode != 0
+    assert "lid" in result.stdout + result.stderr
+
+
 def test_the_release_image_is_that_commit_s_contract(tmp_path: Path) -> None:
-    # Where the history holds the release, the committed image is what buf builds from it.
-    root = generate.ROOT
-    known = subprocess.run(
-        ["git", "cat-file", "-e", f"{RELEASE}^{{commit}}"],
-        cwd=root,
-        capture_output=True,
-        timeout=30,
-    )
-    if known.returncode != 0:
-        pytest.skip(f"commit {RELEASE} is not in this clone's history (shallow clone?)")
+    # The committed image is what buf builds from the released commit's proto/ (read out of git:
+    # any clone that holds that commit, as a fresh `git clone` does).
+    commit = release.released_commit()
+    assert len(commit) == 40, f"{release.COMMIT} names a commit in full"
+    if release.resolve(commit) is None:
+        assert release.shallow(), f"{commit} is in no branch of this repository's history"
+        pytest.skip(
+            f"this clone is shallow and does not reach the release {commit[:7]}: "
+            "git fetch --unshallow checks the committed image against it"
+        )
     built = tmp_path / "release.binpb"
-    result = subprocess.run(
-        [_buf(), "build", f"{root}/.git#ref={RELEASE},subdir=proto", "-o", str(built)],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    release.build_image(commit, built)
+    assert built.read_bytes() == release.IMAGE.read_bytes(), (
+        "the committed image is not the release's contract: "
+        f"python -m referee.protocol.release {commit}"
     )
-    if result.returncode != 0 and "git" in result.stderr.lower():
-        pytest.skip(f"buf cannot read this clone's git data: {result.stderr.strip()[:200]}")
-    assert result.returncode == 0, result.stderr
-    assert built.read_bytes() == RELEASE_IMAGE.read_bytes()
 
 
 def test_no_seed_or_bag_order_in_the_bot_contract() -> None:

@@ -57,6 +57,25 @@ def test_the_root_help_imports_no_noun() -> None:
     ]
 
 
+def test_the_root_help_builds_no_verb() -> None:
+    # typer checks a verb's parameters with pydantic only when it builds the verb: the root's
+    # list is names and helps (LazyGroup), and nothing of the referee's event loop either.
+    modules = loaded_after(["--help"])
+    assert not [m for m in modules if m.split(".")[0] in ("pydantic", "asyncio", "sqlite3")]
+
+
+# What a verb loads when it runs, not when its noun lists its verbs: the rules engine and the
+# bots (about 0.1 s of CPU), gRPC, the tournament store, the compliance run, the extras.
+RUN_TIME = ("referee.engine", "bots", "grpc", "tournaments.domain.store", "sqlite3")
+
+
+@pytest.mark.parametrize("name", sorted(n for n, noun in NOUNS.items() if not noun.hidden))
+def test_a_noun_s_help_loads_nothing_a_verb_runs_with(name: str) -> None:
+    modules = loaded_after([name, "--help"])
+    late = [m for m in modules if m.startswith(RUN_TIME) or m.split(".")[0] in EXTRAS_PACKAGES]
+    assert late == []
+
+
 def test_a_bot_author_s_commands_need_no_extra() -> None:
     modules = loaded_after(["match", "random", "greedy", "--seed", "3", "--isolation", "none"])
     assert "referee.arena" in modules  # the match did run through the referee

@@ -27,12 +27,13 @@ from typing import Any
 import pytest
 
 from tests.tournaments.test_interrupt import done_games
-from tournaments.domain.arena import GameSettings, isolation_level
+from tournaments.domain.arena import isolation_level
 from tournaments.domain.cluster import ClusterOptions, cluster_player
 from tournaments.domain.entries import Entry
 from tournaments.domain.report import export_csv
 from tournaments.domain.runner import run_games
 from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.settings import MatchSettings
 from tournaments.domain.store import GameOutcome, Store
 from tournaments.domain.tournament import TournamentConfig, prepare
 from tournaments.domain.tournament import run_tournament as play_tournament
@@ -104,7 +105,10 @@ def run_tournament(
     db: Path, chosen: list[Entry], cluster: ClusterOptions | None, **options: Any
 ) -> None:
     config = TournamentConfig(
-        entries=chosen, seed=5, games_per_pairing=2, time_per_move=2.0, **options
+        entries=chosen,
+        match=MatchSettings(time_per_move=2.0, **options),
+        seed=5,
+        games_per_pairing=2,
     )
     with Store.open(db) as store:
         config, pending = prepare(store, config)
@@ -182,7 +186,9 @@ def test_a_worker_killed_mid_run_loses_nothing_and_doubles_nothing(tmp_path: Pat
     folder = bot_folder(tmp_path)
     chosen = [Entry("slow", str(folder / "slow.py")), *entries(folder, "steady", "weak")]
     db = tmp_path / "t.db"
-    config = TournamentConfig(entries=chosen, seed=9, games_per_pairing=2, time_per_move=2.0)
+    config = TournamentConfig(
+        entries=chosen, match=MatchSettings(time_per_move=2.0), seed=9, games_per_pairing=2
+    )
     store = Store.open(db)
     config, pending = prepare(store, config)
     killed: list[int] = []
@@ -476,7 +482,7 @@ def test_an_entry_that_joins_during_the_run_is_shipped_when_its_first_game_comes
 
     async def main() -> GameOutcome:
         async with cluster_player(
-            known, GameSettings(time_per_move=2.0), ClusterOptions(workers=1), entry_of=joined.get
+            known, MatchSettings(time_per_move=2.0), ClusterOptions(workers=1), entry_of=joined.get
         ) as remote:
             return await remote.play(game)
 
@@ -499,7 +505,7 @@ def test_a_worker_that_replaces_a_lost_one_gets_the_entries_again(
 
     async def main() -> tuple[GameOutcome, GameOutcome]:
         async with cluster_player(
-            chosen, GameSettings(time_per_move=2.0), ClusterOptions(workers=1)
+            chosen, MatchSettings(time_per_move=2.0), ClusterOptions(workers=1)
         ) as remote:
             before = await remote.play(first)
             (pid,) = worker_pids(parent)

@@ -14,8 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from tournaments.cli import app
-from tournaments.domain.arena import GameSettings, seed_key
+from tournaments.domain.arena import seed_key
 from tournaments.domain.compare import CompareSpec, CompareTally, pair_games
+from tournaments.domain.settings import MatchSettings
 from tournaments.domain.sprt import MIN_GAMES, SprtSettings
 from tournaments.domain.store import SeatOutcome
 from tournaments.domain.tournament import TournamentConfig
@@ -56,9 +57,9 @@ def _seats(new_rank: int, base_rank: int, new_points: int = 0) -> list[SeatOutco
 
 def test_both_games_of_a_pair_give_each_seat_the_same_bot_seed() -> None:
     games = pair_games(CompareSpec("new", "base"), [], 2, pair=3, first=6, seed=1)
-    shared = GameSettings(seed=1, seeds_by_deal=True)
+    shared = MatchSettings(seed=1, seeds_by_deal=True)
     assert seed_key(games[0], shared) == seed_key(games[1], shared) == "deal-3"
-    assert seed_key(games[0], GameSettings(seed=1)) != seed_key(games[1], GameSettings(seed=1))
+    assert seed_key(games[0], MatchSettings(seed=1)) != seed_key(games[1], MatchSettings(seed=1))
     assert TournamentConfig(entries=[], schedule="compare").settings().seeds_by_deal
     assert not TournamentConfig(entries=[]).settings().seeds_by_deal
 

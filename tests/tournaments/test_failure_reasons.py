@@ -87,4 +87,4 @@ def test_match_stops_a_seat_that_cannot_start_before_the_game(tmp_path: Path) ->
     said = " ".join(proc.stderr.split())
     assert "cannot start" in said and SYNTAX_WORDS in said, said
     assert "round 1" not in proc.stdout and "game over" not in proc.stdout, "no game was played"
-    assert not (tmp_path / "azul-arena-replays").exists()
+    assert not (tmp_path / "arena-data" / "replays").exists()

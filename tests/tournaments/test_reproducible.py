@@ -13,6 +13,7 @@ import pytest
 from tests.tournaments.test_cluster import assert_same_games, stored
 from tournaments.domain.cluster import ClusterOptions
 from tournaments.domain.entries import Entry, parse_entries
+from tournaments.domain.settings import MatchSettings
 from tournaments.domain.store import Store
 from tournaments.domain.tournament import TournamentConfig, prepare, run_tournament
 
@@ -21,7 +22,9 @@ REFERENCE = ["random", "greedy", "mcts:iterations=40", "search:depth=2"]
 
 
 def run(db: Path, chosen: list[Entry], cluster: ClusterOptions | None = None) -> None:
-    config = TournamentConfig(entries=chosen, seed=12, games_per_pairing=2, time_per_move=10.0)
+    config = TournamentConfig(
+        entries=chosen, match=MatchSettings(time_per_move=10.0), seed=12, games_per_pairing=2
+    )
     with Store.open(db) as store:
         config, pending = prepare(store, config)
         summary = asyncio.run(

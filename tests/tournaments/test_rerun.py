@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from tournaments.cli import app
 from tournaments.domain.entries import parse_entries
 from tournaments.domain.rerun import movers
+from tournaments.domain.settings import MatchSettings
 from tournaments.domain.store import Store
 from tournaments.domain.tournament import TournamentConfig, prepare, run_tournament
 
@@ -46,7 +47,7 @@ def tournament(tmp_path: Path) -> tuple[Path, Path]:
     chosen = parse_entries([f"picky={bot}", "greedy", "mcts:iterations=20"])
     with Store.open(db) as store:
         config, pending = prepare(
-            store, TournamentConfig(entries=chosen, seed=12, time_per_move=5.0)
+            store, TournamentConfig(entries=chosen, match=MatchSettings(time_per_move=5.0), seed=12)
         )
         summary = asyncio.run(run_tournament(store, config, pending, concurrency=2))
     assert summary.failed == 0 and summary.played == 6, summary.errors

@@ -10,6 +10,7 @@ from pathlib import Path
 from tests.tournaments.test_end_to_end import cli
 from tournaments.commands.tournament import describe_rules
 from tournaments.domain.entries import Entry
+from tournaments.domain.settings import MatchSettings
 from tournaments.domain.store import Store
 from tournaments.domain.tournament import TournamentConfig, prepare
 
@@ -84,7 +85,9 @@ def test_the_options_are_stored_with_the_schedule(tmp_path: Path) -> None:
         prepare(
             store,
             TournamentConfig(
-                entries=entries, ruleset="pavilion", seed=1, options={"wild_order": "GOPYBR"}
+                entries=entries,
+                match=MatchSettings(ruleset="pavilion", options={"wild_order": "GOPYBR"}),
+                seed=1,
             ),
         )
     with sqlite3.connect(db) as conn:
@@ -100,7 +103,8 @@ def test_the_options_are_stored_with_the_schedule(tmp_path: Path) -> None:
             prepare(
                 store,
                 TournamentConfig(
-                    entries=entries, ruleset="pavilion", options={"wild_order": "PGOYBR"}
+                    entries=entries,
+                    match=MatchSettings(ruleset="pavilion", options={"wild_order": "PGOYBR"}),
                 ),
             )
         except ValueError as exc:

@@ -14,6 +14,7 @@ from tournaments.domain.entries import Entry
 from tournaments.domain.progress import (
     GameFinished,
     ProgressEvent,
+    ProgressLines,
     RunEnded,
     RunStarted,
     TotalChanged,
@@ -74,6 +75,17 @@ def test_a_round_robin_is_awaited_and_watched_step_by_step(tmp_path: Path) -> No
     with Store.open(tmp_path / "t.db", create=False) as store:
         assert store.counts() == (12, 12)
         assert ids == {g.game.game_id for g in store.games(done_only=True)}
+
+
+def test_plain_progress_lines_say_the_end_once(tmp_path: Path) -> None:
+    # Piped (make demo > log, CI): the last game's line is the run's last line, not said twice.
+    _, events = asyncio.run(run(tmp_path / "p.db", config()))
+    lines: list[str] = []
+    watch = ProgressLines(lines.append, every=3600)
+    for event in events:
+        watch(event)
+    assert lines[0].startswith("games 0/12 (0%)")
+    assert [line.split(",")[0] for line in lines[1:]] == ["games 12/12 (100%)"], lines
 
 
 def test_a_swiss_tournament_says_it_grew_after_each_round(tmp_path: Path) -> None:

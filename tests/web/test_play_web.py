@@ -78,7 +78,7 @@ def test_a_whole_game_on_the_local_page(browser: Any, tmp_path: Path) -> None:
     finally:
         proc.kill()
     assert proc.returncode == 0, out
-    records = list((tmp_path / "azul-arena-replays").glob("*.json"))
+    records = list((tmp_path / "arena-data" / "replays").glob("*.json"))
     assert len(records) == 1
     record = json.loads(records[0].read_text())
     assert record["players"] == ["<b>ann</b>", "random"]

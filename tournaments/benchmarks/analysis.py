@@ -12,11 +12,11 @@ import platform
 import time
 from typing import Any
 
-from bots.expert.solver import OutOfBudget
+from bots.expert import OutOfBudget
 from referee.engine import COMPILED
+from tournaments.domain.analysis import DEFAULT_BUDGET
 from tournaments.domain.analysis.batch import analyse_record
 from tournaments.domain.analysis.engine import (
-    DEFAULT_BUDGET,
     EXACT_NODES_PER_SIMULATION,
     EXACT_TILES,
     decision_seed,

@@ -29,6 +29,7 @@ def run_final_bench(
     from referee import run_loop
     from tournaments.benchmarks.schedule import stability
     from tournaments.benchmarks.tournament import bench_entries
+    from tournaments.domain.settings import MatchSettings
     from tournaments.domain.store import Store
     from tournaments.domain.tournament import TournamentConfig, prepare, run_tournament
 
@@ -46,12 +47,11 @@ def run_final_bench(
     field = bench_entries(max(players * 3, 6))
     config = TournamentConfig(
         entries=field,
+        match=MatchSettings(time_per_move=0.2, isolation=isolation),
         players=players,
-        time_per_move=0.2,
         schedule="adaptive",
         games=real_games // players * players,
         min_games=1,
-        isolation=isolation,
     )
     with (
         tempfile.TemporaryDirectory(prefix="azul-final-bench-") as tmp,
@@ -78,7 +78,7 @@ def run_final_bench(
         ],
         "real_games": summary.played,
         "real_failed": summary.failed,
-        "real_isolation": config.isolation,
+        "real_isolation": config.match.isolation,
         "concurrency": concurrency,
         "real_wall_s": wall,
         "wall_s_per_1000_games": 1000 * wall / summary.played if summary.played else None,

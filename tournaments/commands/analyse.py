@@ -23,7 +23,7 @@ from tournaments.commands.common import (
 )
 from tournaments.commands.groups import replay_app
 from tournaments.commands.replay import DbOpt, read_game
-from tournaments.domain.analysis.engine import DEFAULT_BUDGET
+from tournaments.domain.analysis import DEFAULT_BUDGET
 
 # Analysed, but some decisions not valued: not OK (0), yet no bad record (1) or arguments (2).
 NOT_ALL_VALUED: Final = 3

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from tournaments.commands.common import Exit, check_ruleset, console, print_json
 from tournaments.commands.groups import bench_app
-from tournaments.domain.analysis.engine import DEFAULT_BUDGET
+from tournaments.domain.analysis import DEFAULT_BUDGET
 
 
 @bench_app.command("analyse")

@@ -14,15 +14,16 @@ import typer
 
 from tournaments.commands.common import (
     ISOLATION_HELP,
+    LOGS_DIR,
     Exit,
     check_isolation,
     console,
     err_console,
     fail,
     print_json,
+    shell_command,
 )
 from tournaments.commands.groups import bot_app
-from tournaments.domain.compliance import run_check
 
 
 # -- bot new ---------------------------------------------------------------------------------
@@ -126,17 +127,25 @@ def bot_new(
     except FileExistsError as exc:
         fail(str(exc))
     for path in written:
-        console.print(f"created {path}")
+        console.print(f"created {path}", highlight=False)
+    # The hints run as printed: this installation's commands, by path outside its venv.
+    arena, python = shell_command("azul-arena"), shell_command("python")
     if template == "rl":
         console.print(
-            f"\nnext (train it: a few minutes):\n  python -m sdk.rl.examples.train "
-            f"--ruleset {ruleset} --out {written[0].parent / 'policy.npz'}"
+            f"\nnext (train it: a few minutes):\n  {python} -m sdk.rl.examples.train "
+            f"--ruleset {ruleset} --out {written[0].parent / 'policy.npz'}",
+            highlight=False,
         )
     if lang == "python":
         bot_file = written[0]
+        import importlib.util
+
+        # pytest is no dependency of azul-arena's own (its dev extra has it).
+        pytest = "" if importlib.util.find_spec("pytest") else f"{python} -m pip install pytest; "
         console.print(
-            f"\nnext:\n  azul-arena match {bot_file} random\n"
-            f"  azul-arena bot check {bot_file}\n  python -m pytest {bot_file.parent}"
+            f"\nnext:\n  {arena} match {bot_file} random\n"
+            f"  {arena} bot check {bot_file}\n  {pytest}{python} -m pytest {bot_file.parent}",
+            highlight=False,
         )
         return
     folder = directory / name
@@ -149,7 +158,8 @@ def bot_new(
         )
     console.print(
         f"\nnext (edit {folder / KITS[lang].bot_file}):\n"
-        f"  azul-arena match {folder} random\n  azul-arena bot check {folder}"
+        f"  {arena} match {folder} random\n  {arena} bot check {folder}",
+        highlight=False,
     )
 
 
@@ -249,7 +259,11 @@ def bot_check(
     level = check_isolation(isolation)
     if not as_json:
         console.print(f"checking {entry} ... (isolation: {level})", highlight=False)
-    report = run_check(entry, games, time_per_move, grace, list(ruleset) or None, level)
+    from tournaments.domain.compliance import run_check
+
+    report = run_check(
+        entry, games, time_per_move, grace, list(ruleset) or None, level, log_dir=LOGS_DIR
+    )
     if as_json:
         print_json(report.as_dict())
     else:

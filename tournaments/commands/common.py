@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -53,6 +54,77 @@ def fail(message: str, code: Exit = Exit.USAGE) -> NoReturn:
     # The message is plain text: "[[entry]]" or a path with brackets must print as written.
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     raise typer.Exit(int(code))
+
+
+# Where the commands write unless told otherwise: one folder in the working directory for the
+# databases, the game records and the bots' logs. Records of `match` and `play` went to
+# ./azul-arena-replays/ before: those files still open by their path.
+DATA_DIR = Path("arena-data")
+RECORDS_DIR = DATA_DIR / "replays"
+LOGS_DIR = DATA_DIR / "logs"
+
+
+def shell_command(program: str) -> str:
+    """How to run `program` of this installation (azul-arena, python) from the user's shell, for
+    a hint to print: its bare name when PATH finds this installation's own (an activated venv,
+    an install on PATH), else its path (.venv/bin/azul-arena under the working folder)."""
+    import shutil
+    import sys
+
+    bin_dir = Path(sys.executable).parent  # not resolved: a venv's python is a symlink
+    own = bin_dir / program
+    if not own.exists():  # not installed beside this Python: the name is all there is
+        return program
+    found = shutil.which(program)
+    if found is not None and (
+        Path(found).parent.resolve() == bin_dir.resolve()
+        # A console script linked onto PATH (pipx); a symlinked python would name another
+        # environment's.
+        or (not own.is_symlink() and Path(found).resolve() == own.resolve())
+    ):
+        return program
+    try:
+        return str(own.relative_to(Path.cwd()))
+    except ValueError:
+        return str(own)
+
+
+@contextlib.contextmanager
+def reading_store(db: Path, data_errors: bool = True) -> Iterator[None]:
+    """Turn a tournament database that breaks while being read (damaged pages) into a clear
+    error; `data_errors`: unreadable JSON in a row too (else it propagates)."""
+    import sqlite3
+
+    from tournaments.domain.store import StoreError
+
+    try:
+        yield
+    except (sqlite3.DatabaseError, StoreError) as exc:
+        fail(f"cannot read the tournament database {db}: {exc} (is the file damaged?)")
+    except (ValueError, KeyError, TypeError) as exc:
+        if not data_errors:
+            raise
+        fail(f"cannot read the tournament database {db}: bad data ({exc}); is the file damaged?")
+
+
+def leave_interrupted(signum: int, db: Path) -> NoReturn:
+    """Report a run stopped by signal `signum` (its counts read back from `db`) and leave with
+    128 + signum: the same command resumes it."""
+    import sqlite3
+
+    from tournaments.domain.store import Store, StoreError
+
+    counts = ""
+    try:
+        with Store.open(db, create=False) as store:
+            done, total = store.counts()
+        counts = f"{done} of {total} games done; "
+    except (StoreError, sqlite3.Error):
+        pass
+    err_console.print(
+        f"interrupted: {counts}run the same command again to resume", markup=False, highlight=False
+    )
+    raise typer.Exit(128 + signum)
 
 
 ISOLATION_HELP = (
@@ -119,10 +191,10 @@ def parse_options(texts: Sequence[str], wild: str | None = None) -> dict[str, st
     for text in texts:
         key, sep, value = text.partition("=")
         if not sep or not key.strip():
-            fail(f"--option {text!r}: write KEY=VALUE, e.g. --option {WILD_ORDER_ALIAS[2:]}=GOPYBR")
+            fail(f"--option {text!r}: write KEY=VALUE, e.g. --option {WILD_ORDER_OPTION}=GOPYBR")
         given[key.strip().replace("-", "_")] = value.strip()
     if wild is not None:
-        given[WILD_ORDER_ALIAS[2:].replace("-", "_")] = wild
+        given[WILD_ORDER_OPTION] = wild
     return given
 
 
@@ -165,16 +237,18 @@ ClusterSecurity = Annotated[
 ]
 
 # Options of a ruleset on the command line: one flag for all (the family's schema checks them).
+# A key is written as the schema names it (wild_order); parse_options also takes - for _.
 OPTION_HELP = (
     "A ruleset option KEY=VALUE, repeatable; an unknown key lists the ruleset's options "
-    "(Summer Pavilion: wild-order=GOPYBR)."
+    "(Summer Pavilion: wild_order=GOPYBR)."
 )
-# An alias kept from before --option: --wild-order X is --option wild-order=X.
+# An alias kept from before --option: --wild-order X is --option wild_order=X.
 WILD_ORDER_ALIAS = "--wild-order"
+WILD_ORDER_OPTION = "wild_order"
 WILD_ORDER_HELP = (
     "Summer Pavilion: the wild colour of rounds 1-6 as six letters, an order of "
     "PGOYBR (purple green orange yellow blue red), e.g. GOPYBR; default PGOYBR. "
-    "Short for --option wild-order=..."
+    f"Short for --option {WILD_ORDER_OPTION}=..."
 )
 
 

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from tournaments.commands.common import (
-    CLOCK_HELP,
-    ISOLATION_HELP,
+    DATA_DIR,
     ClusterSecurity,
     Exit,
     check_clock,
@@ -25,9 +24,13 @@ from tournaments.commands.common import (
     err_console,
     fail,
     isolation_line,
+    leave_interrupted,
     print_json,
+    reading_store,
 )
 from tournaments.commands.groups import bot_app
+from tournaments.commands.match_options import match_options
+from tournaments.domain.settings import MatchSettings
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -48,7 +51,7 @@ ENTRY_HELP = (
 def default_db(new: str, base: str) -> Path:
     """Where a compare is stored unless --db says: one file per pair of entries."""
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{new}-vs-{base}")[:120]
-    return Path("arena-data") / "compare" / f"{safe}.db"
+    return DATA_DIR / "compare" / f"{safe}.db"
 
 
 def entry_names(new: str, base: str, players: int, fill: str) -> list[str]:
@@ -70,6 +73,7 @@ def entry_names(new: str, base: str, players: int, fill: str) -> list[str]:
 
 
 @bot_app.command("compare")
+@match_options("ruleset", "time_per_move", "clock", "fault_policy", "isolation")
 def compare(  # a run's options, as tournament run has them
     new: Annotated[str, typer.Argument(metavar="NEW", help=f"The changed bot: {ENTRY_HELP}.")],
     base: Annotated[str, typer.Argument(metavar="BASE", help="The bot it should beat: likewise.")],
@@ -94,16 +98,10 @@ def compare(  # a run's options, as tournament run has them
             "between them; docs/improving.md 'Did my change help?')."
         ),
     ] = "wdl",
-    ruleset: Annotated[str, typer.Option(help="Ruleset every game uses.")] = "azul",
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game: 2, 3 or 4.")] = 2,
     seed: Annotated[
         int | None, typer.Option(help="Decides every deal (default: random, stored in the db).")
     ] = None,
-    time_per_move: Annotated[float, typer.Option(min=0.001, help="Seconds per move.")] = 1.0,
-    clock: Annotated[str | None, typer.Option(help=CLOCK_HELP)] = None,
-    fault_policy: Annotated[
-        str, typer.Option(help="On a timeout or illegal move: 'random' or 'forfeit'.")
-    ] = "random",
     concurrency: Annotated[
         int, typer.Option(min=1, help="Games at once (default: the number of cores).")
     ] = os.cpu_count() or 1,
@@ -123,7 +121,6 @@ def compare(  # a run's options, as tournament run has them
     log_dir: Annotated[
         Path | None, typer.Option(help="Folder for the bots' logs (default: next to the db).")
     ] = None,
-    isolation: Annotated[str | None, typer.Option(help=ISOLATION_HELP)] = None,
     memory: Annotated[str | None, typer.Option(help="Memory limit per bot (512M, 2G).")] = None,
     json_out: Annotated[
         bool,
@@ -135,6 +132,8 @@ def compare(  # a run's options, as tournament run has them
         ),
     ] = False,
     plain: Annotated[bool, typer.Option(help="Plain progress lines even on a terminal.")] = False,
+    *,
+    match: MatchSettings,
 ) -> None:
     """Did my change help? Play NEW against BASE in duplicate pairs (one deal twice, the seats
     swapped) until a sequential probability ratio test decides: H1 (NEW is --elo1 stronger) or
@@ -158,9 +157,7 @@ def compare(  # a run's options, as tournament run has them
     if cluster is not None and workers is not None:
         fail("give --cluster (a running Dask scheduler) or --workers (a local cluster), not both")
     texts = entry_names(new, base, players, fill)
-    config = _config(
-        texts, ruleset, players, seed, time_per_move, clock, fault_policy, isolation, memory
-    )
+    config = _config(texts, match, players, seed, memory)
     spec = CompareSpec(
         config.entries[0].name,
         config.entries[1].name,
@@ -182,16 +179,8 @@ def compare(  # a run's options, as tournament run has them
     raise typer.Exit(int(Exit.OK if result["verdict"] == "H1" else Exit.FAILED))
 
 
-def _config(  # the options that make a tournament config
-    texts: list[str],
-    ruleset: str,
-    players: int,
-    seed: int | None,
-    time_per_move: float,
-    clock: str | None,
-    fault_policy: str,
-    isolation: str | None,
-    memory: str | None,
+def _config(
+    texts: list[str], match: MatchSettings, players: int, seed: int | None, memory: str | None
 ) -> TournamentConfig:
     """The compare's tournament config, every option checked as `tournament run` checks it."""
     from tournaments.commands.tournament import RunRequest
@@ -199,7 +188,7 @@ def _config(  # the options that make a tournament config
     request = RunRequest(
         entries=texts,
         entries_file=None,
-        ruleset=ruleset,
+        match=match,
         option=[],
         wild=None,
         players=players,
@@ -210,13 +199,7 @@ def _config(  # the options that make a tournament config
         games=None,
         rounds=None,
         min_games=None,
-        time_per_move=time_per_move,
-        fault_policy=fault_policy,
-        isolation=isolation,
-        bot_env=[],
         memory=memory,
-        ponder=False,
-        clock=clock,
     )
     return request.config()
 
@@ -233,7 +216,6 @@ def _run(
 ) -> dict[str, Any]:
     """Open (or resume) the compare in `db`, play until it is decided, print where it stands;
     the result as `--json` has it. Failed games leave it undecided (rerun to retry)."""
-    from tournaments.commands.tournament import _interrupted, _reading
     from tournaments.domain.compare import prepare_compare
     from tournaments.domain.schedule import ScheduleError
     from tournaments.domain.store import RunLock, Store, StoreError
@@ -247,7 +229,7 @@ def _run(
         except StoreError as exc:
             fail(str(exc))
         try:
-            with _reading(db, data_errors=False):
+            with reading_store(db, data_errors=False):
                 try:
                     rounds, pending = prepare_compare(store, config, spec, concurrency)
                 except (ConfigMismatch, ScheduleError) as exc:
@@ -270,10 +252,10 @@ def _run(
                     else None
                 )
                 if summary is not None and summary.interrupted:
-                    _interrupted(summary.interrupted, db)
+                    leave_interrupted(summary.interrupted, db)
                 result = rounds.fold().result()
         except KeyboardInterrupt:
-            _interrupted(int(signal.SIGINT), db)
+            leave_interrupted(int(signal.SIGINT), db)
     out.print(result_table(spec, result, rounds.tally.played))
     out.print(summary_line(result), highlight=False)
     if summary is not None and (summary.failed or summary.aborted):
@@ -302,10 +284,10 @@ def _say_what_runs(
         + (f"; resuming, {done} games already played" if done else ""),
         highlight=False,
     )
-    line = isolation_line(str(config.isolation))
+    line = isolation_line(str(config.match.isolation))
     out.print(line, highlight=False)
-    check_isolation(config.isolation)
-    check_clock(str(config.clock))
+    check_isolation(config.match.isolation)
+    check_clock(str(config.match.clock))
     store.set_meta("isolation_line", line)
 
 

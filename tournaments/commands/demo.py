@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from tournaments.commands.common import (
+    DATA_DIR,
     OPTION_HELP,
     WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
@@ -22,6 +23,8 @@ from tournaments.commands.common import (
     err_console,
     fail,
     isolation_line,
+    leave_interrupted,
+    shell_command,
 )
 from tournaments.commands.groups import demo_app
 
@@ -59,8 +62,9 @@ def demo(
     Example: [bold]azul-arena demo[/]  (what `make demo` runs), or
     [bold]azul-arena demo --ruleset pavilion[/]
     """
-    from tournaments.commands.tournament import _interrupted, print_report
+    from tournaments.commands.tournament import print_report
     from tournaments.domain.entries import Entry
+    from tournaments.domain.settings import MatchSettings
     from tournaments.domain.store import RunLock, Store, StoreError
     from tournaments.domain.tournament import TournamentConfig, prepare
     from tournaments.terminal.running import play_in_terminal
@@ -77,15 +81,13 @@ def demo(
         thinkers = sum(1 for b in bots if b not in ("random", "greedy"))
         games_per_pairing = 40 if thinkers == 0 else 4
     if db is None:
-        db = Path("arena-data") / f"demo-{secrets.token_hex(3)}.db"
+        db = DATA_DIR / f"demo-{secrets.token_hex(3)}.db"
     config = TournamentConfig(
         entries=entries,
-        ruleset=ruleset,
-        options=options,
+        match=MatchSettings(ruleset=ruleset, options=options, time_per_move=DEMO_TIME_PER_MOVE),
         players=2,
         games_per_pairing=games_per_pairing,
         seed=None,
-        time_per_move=DEMO_TIME_PER_MOVE,
     )
     with contextlib.ExitStack() as stack:
         try:
@@ -100,21 +102,23 @@ def demo(
             f"seed {config.seed}, db {db}"
         )
         # As every run does (README): the level the bots run at, and what it cannot promise here.
-        line = isolation_line(str(config.isolation))
+        line = isolation_line(str(config.match.isolation))
         console.print(line, highlight=False)
-        check_isolation(config.isolation)
+        check_isolation(config.match.isolation)
         store.set_meta("isolation_line", line)  # what `tournament show` repeats
         summary = play_in_terminal(
             store, config, pending, concurrency, console, log_dir=db.parent / "logs"
         )
         if summary.interrupted:
-            _interrupted(summary.interrupted, db)
+            leave_interrupted(summary.interrupted, db)
         print_report(store, json_out=False, title="Final leaderboard")
     from tournaments.commands.tournament import default_report, write_report
 
     report = default_report(db)
     write_report(db, report, games=300)
-    console.print(f"[dim]again: azul-arena tournament show --db {db}[/]")
+    console.print(
+        f"[dim]again: {shell_command('azul-arena')} tournament show --db {db}[/]", highlight=False
+    )
     console.print(
         f"[bold]The report: {report.resolve()}[/]\nOpen it in a browser: the game to "
         "watch is at the top, and every game opens in the replay viewer.",

@@ -47,16 +47,48 @@ class NounGroup(TyperGroup):
         return command
 
 
+def usage_name(argument: Any) -> str:
+    """An argument as the usage line shows it: its metavar or its name in capitals, `...` when it
+    takes several, in brackets when it may be left out (`ENTRY...`, `[GAME]`)."""
+    name = argument.metavar or argument.name.upper()
+    if argument.nargs != 1 and not name.endswith("..."):
+        name += "..."
+    return name if argument.required or name.startswith("[") else f"[{name}]"
+
+
+class Command(TyperCommand):
+    """A verb whose usage line reads as a shell's convention has it: `match [OPTIONS]
+    ENTRIES...`, where typer's own draws a required argument as `{entries}...`, which reads as
+    a placeholder left unfilled."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                pieces.append(usage_name(param))
+            else:
+                pieces.extend(param.get_usage_pieces(ctx))
+        return pieces
+
+
+class Verbs(typer.Typer):
+    """A typer app whose verbs are `Command`s (unless one asks for another class)."""
+
+    def command(self, name: str | None = None, *, cls: Any = None, **kwargs: Any) -> Any:
+        return super().command(name, cls=cls or Command, **kwargs)
+
+
 def _group(help: str) -> typer.Typer:
-    return typer.Typer(help=help, no_args_is_help=True, add_completion=False, cls=NounGroup)
+    return Verbs(help=help, no_args_is_help=True, add_completion=False, cls=NounGroup)
 
 
 def _verb() -> typer.Typer:
-    return typer.Typer(add_completion=False)
+    return Verbs(add_completion=False)
 
 
 bench_app = _group(
-    "Benchmarks that print their figures (engine, codec, latency, tournament, strength)."
+    "Benchmarks that print their figures: the engine, the wire, the referee, tournaments and "
+    "their schedules, the bots' strength, the analysis, the contest server (docs/performance.md)."
 )
 replay_app = _group(
     "Game records: verify them, view them as a page or in the terminal, analyse them."
@@ -185,7 +217,10 @@ def _require(extra: str, what: str) -> None:
 
 app = typer.Typer(
     name="azul-arena",
-    help="Azul Arena: bots play the Azul family of games under a referee; tournaments rank them.",
+    help="Azul Arena: bots play the Azul family of games under a referee; tournaments rank them."
+    "\n\nExample: [bold]azul-arena match greedy mcts[/] (one game, move by move), "
+    "[bold]azul-arena demo[/] (a small tournament and its report), [bold]azul-arena bot new "
+    "mybot[/] (a bot to start from). Each command has --help with an example.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode="rich",

@@ -13,7 +13,9 @@ from referee import Termination, run_loop
 from tournaments.commands.common import (
     CLOCK_HELP,
     ISOLATION_HELP,
+    LOGS_DIR,
     OPTION_HELP,
+    RECORDS_DIR,
     WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
     Exit,
@@ -26,6 +28,7 @@ from tournaments.commands.common import (
     fail,
     isolation_line,
     print_json,
+    shell_command,
 )
 from tournaments.commands.groups import match_app
 
@@ -73,9 +76,11 @@ def match(
     ] = 3,
     replay: Annotated[
         Path | None,
-        typer.Option("--replay", help="replay file (default: azul-arena-replays/<id>.json)"),
+        typer.Option("--replay", help=f"replay file (default: {RECORDS_DIR}/<id>.json)"),
     ] = None,
-    log_dir: Annotated[Path | None, typer.Option("--log-dir", help="bot logs directory")] = None,
+    log_dir: Annotated[
+        Path, typer.Option("--log-dir", help="folder for the bots' logs")
+    ] = LOGS_DIR,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object on stdout")] = False,
     board: Annotated[
         bool,
@@ -146,7 +151,7 @@ def match(
         fail(str(exc))
     if isinstance(result, list):
         fail("; ".join(result) + " (fix it, then `azul-arena bot check` it)", Exit.FAILED)
-    path = replay or Path("azul-arena-replays") / f"{result.match_id}.json"
+    path = replay or RECORDS_DIR / f"{result.match_id}.json"
     write_replay(path, result.record)
     if as_json:
         print_json(_result_json(result, level, clock, path))
@@ -165,8 +170,9 @@ def _arena_options(
     """The Arena's options for these entries (each launchable and playing `ruleset`), or exit 2
     saying what is wrong."""
     from referee import check_entry
-    from tournaments.domain.arena import GameSettings, arena_options
+    from tournaments.domain.arena import arena_options
     from tournaments.domain.entries import Entry, EntryError, parse_size
+    from tournaments.domain.settings import MatchSettings
 
     try:
         for entry in entries:
@@ -175,7 +181,7 @@ def _arena_options(
         limit = parse_size(memory, "--memory") if memory else None
         return arena_options(
             [Entry(e, e, limit) for e in dict.fromkeys(entries)],
-            GameSettings(isolation=level, ponder=ponder, bot_env=tuple(bot_env)),
+            MatchSettings(isolation=level, ponder=ponder, bot_env=tuple(bot_env)),
         )
     except (EntryError, ValueError) as exc:
         fail(str(exc))
@@ -242,23 +248,28 @@ def _result_json(result: MatchResult, level: str, clock: str, path: Path) -> dic
 
 
 def _print_result(result: MatchResult, config: MatchConfig, path: Path) -> None:
-    """The final table as the engine draws it, each seat's result, why a seat faulted."""
-    from rich.markup import escape
+    """The final table as the live view draws a table, each seat's result, why a seat
+    faulted, and where the record is."""
     from rich.table import Table
 
     from referee.engine import replay as replay_record
+    from tournaments.families import view_for
 
-    # The final position, as the engine draws it (rebuilt from the record the referee wrote).
-    console.print(escape(str(replay_record(result.record))))
+    # The final position, rebuilt from the record the referee wrote.
+    final = replay_record(result.record)
+    names = [s.entry for s in result.seats]
+    console.print(view_for(config.ruleset).board(final.to_state(), names))
     rules = ", ".join(
         [config.ruleset, *(f"{k.replace('_', ' ')} {v}" for k, v in config.options.items())]
     )
+    moves = sum(s.moves for s in result.seats)
     table = Table(
-        title=f"match {result.match_id} ({rules}, seed {config.seed}, {config.clock} "
-        f"clock, {result.duration:.2f} s)"
+        title=f"match {result.match_id}: {rules}, seed {config.seed}, {config.clock} clock; "
+        f"{final.round} rounds, {moves} moves in {result.duration:.2f} s"
     )
-    for col in ("seat", "entry", "score", "rank", "termination", "strikes", "moves", "log"):
+    for col in ("seat", "entry", "score", "rank", "termination", "strikes", "moves"):
         table.add_column(col)
+    table.add_column("log", overflow="fold")  # a path in full, to open
     for i, s in enumerate(result.seats):
         table.add_row(
             str(i),
@@ -274,7 +285,11 @@ def _print_result(result: MatchResult, config: MatchConfig, path: Path) -> None:
     for i, s in enumerate(result.seats):
         if s.termination != Termination.OK or s.strikes:
             _explain_faults(i, s.entry, s.termination, s.faults, s.log_path)
-    console.print(f"replay: {path}")
+    console.print(
+        f"record: {path} (watch it: {shell_command('azul-arena')} replay view {path} --open)",
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def _explain_faults(

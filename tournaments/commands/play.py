@@ -13,7 +13,9 @@ import typer
 
 from referee import Termination, run_loop
 from tournaments.commands.common import (
+    LOGS_DIR,
     OPTION_HELP,
+    RECORDS_DIR,
     WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
     Exit,
@@ -21,6 +23,7 @@ from tournaments.commands.common import (
     check_ruleset,
     console,
     fail,
+    shell_command,
 )
 from tournaments.commands.groups import play_app
 
@@ -43,7 +46,7 @@ def play(
     seed: int | None = typer.Option(None, "--seed", "-s", help="seed of the deals"),
     name: str = typer.Option("you", "--name", help="your name in the record"),
     replay: Path | None = typer.Option(
-        None, "--replay", help="record file (default: azul-arena-replays/<id>.json)"
+        None, "--replay", help=f"record file (default: {RECORDS_DIR}/<id>.json)"
     ),
     option: list[str] = typer.Option([], "--option", help=OPTION_HELP),
     wild: str | None = typer.Option(None, WILD_ORDER_ALIAS, help=WILD_ORDER_HELP),
@@ -104,7 +107,7 @@ def play(
         on_event = table.on_event
 
     async def go() -> Any:
-        async with Arena({opponent: bot}) as arena:
+        async with Arena({opponent: bot}, log_dir=LOGS_DIR) as arena:
             token = f"{secrets.token_hex(6)}.{secrets.token_hex(12)}"
             human = asyncio.ensure_future(arena.connect_remote(token, HELLO_TIMEOUT))
             await asyncio.sleep(0)  # the Arena now waits for this token's Hello
@@ -131,7 +134,7 @@ def play(
     finally:
         if table is not None and table.result is None:
             table.finish({"text": "The game was abandoned."})
-    path = replay or Path("azul-arena-replays") / f"{result.match_id}.json"
+    path = replay or RECORDS_DIR / f"{result.match_id}.json"
     write_replay(path, result.record)
     mine = _show_result(result, names, seat, opponent, f"{ruleset}, seed {seed}", path)
     if table is not None and page is not None:
@@ -162,7 +165,7 @@ def _show_result(
     )
     console.print(
         f"[bold]{verdict}[/] The game is saved: {path}\n"
-        f"watch it again: azul-arena replay view {path} --open",
+        f"watch it again: {shell_command('azul-arena')} replay view {path} --open",
         highlight=False,
         soft_wrap=True,
     )

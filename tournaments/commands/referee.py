@@ -178,9 +178,10 @@ def _entries(path: Path | None) -> list[Entry]:
 async def _serve(registered: list[Entry], network: Network, level: str, exposure: Exposure) -> None:
     """Serve until interrupted: an Arena listening as `network` says, its bots at `level`."""
     from referee import Arena, BotSettings
-    from tournaments.domain.arena import GameSettings, arena_options
+    from tournaments.domain.arena import arena_options
+    from tournaments.domain.settings import MatchSettings
 
-    bots = BotSettings(**arena_options(registered, GameSettings(isolation=level)))
+    bots = BotSettings(**arena_options(registered, MatchSettings(isolation=level)))
     async with Arena({e.name: e.spec for e in registered}, bots=bots, network=network) as arena:
         _say_serving(
             arena.address,

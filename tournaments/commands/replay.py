@@ -5,15 +5,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from referee.engine import EngineError, RecordError, load_record, verify
 from tournaments.commands.common import (
     ISOLATION_HELP,
+    LOGS_DIR,
     Exit,
     check_isolation,
     console,
@@ -23,6 +23,9 @@ from tournaments.commands.common import (
     write_page,
 )
 from tournaments.commands.groups import replay_app
+
+if TYPE_CHECKING:
+    from referee.engine import RecordError
 
 
 def _error_json(error: RecordError | None, path: Path) -> dict[str, Any] | None:
@@ -44,6 +47,8 @@ def _error_json(error: RecordError | None, path: Path) -> dict[str, Any] | None:
 
 def check_file(path: Path) -> dict[str, Any]:
     """Verify one record file; never raises for a bad file (the result says what is wrong)."""
+    from referee.engine import EngineError, RecordError, load_record, verify
+
     result: dict[str, Any] = {
         "file": str(path),
         "ok": False,
@@ -136,7 +141,7 @@ def verify_cmd(
     after each round (classic: its wall-tiling; pavilion: its play phase) and at the end. Exit 0
     if every file verifies, 1 otherwise.
 
-    Example: azul-arena replay verify azul-arena-replays/*.json --json
+    Example: azul-arena replay verify arena-data/replays/*.json --json
     """
     all_ok = True
     for path in files:
@@ -212,7 +217,7 @@ def view(
     """Write a game as one self-contained HTML page (no network needed): step through it, play
     it at a chosen speed, follow the scores; `#move=N` in the address points at a move.
 
-    Example: [bold]azul-arena replay view azul-arena-replays/3f2a.json --open[/]
+    Example: [bold]azul-arena replay view arena-data/replays/3f2a.json --open[/]
     """
     from referee.engine import EngineError
     from tournaments.web.replay_page import viewer_html
@@ -276,8 +281,9 @@ def show(
 def _tournament_bots(db: Path, level: str) -> tuple[dict[str, str], dict[str, Any]]:
     """The entries of the tournament in `db` (name -> spec, late ones included) and how it ran
     its bots (memory limits, variables: their values from this environment, ponder)."""
-    from tournaments.domain.arena import GameSettings, arena_options
+    from tournaments.domain.arena import arena_options
     from tournaments.domain.entries import Entry, EntryError
+    from tournaments.domain.settings import MatchSettings
     from tournaments.domain.store import Store
 
     with Store.open(db, create=False) as store:
@@ -287,7 +293,7 @@ def _tournament_bots(db: Path, level: str) -> tuple[dict[str, str], dict[str, An
     for name, spec, *rest in config.get("entries", []):
         extra = rest[0] if rest else {}
         entries.append(Entry(name, spec, extra.get("memory"), tuple(extra.get("env", []))))
-    settings = GameSettings(
+    settings = MatchSettings(
         isolation=level, ponder=bool(config.get("ponder")), bot_env=tuple(config.get("bot_env", []))
     )
     try:
@@ -327,11 +333,8 @@ def rerun(
         ),
     ] = False,
     log_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--log-dir", help="Folder for the bots' logs (default: a temporary one, printed)."
-        ),
-    ] = None,
+        Path, typer.Option("--log-dir", help="Folder for the bots' logs (their paths printed).")
+    ] = LOGS_DIR,
     replay: Annotated[
         Path | None, typer.Option("--replay", help="Also write the rerun's record here.")
     ] = None,

@@ -8,10 +8,9 @@ import contextlib
 import json
 import os
 import signal
-import sqlite3
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -19,8 +18,7 @@ import typer
 from rich.console import Console
 
 from tournaments.commands.common import (
-    CLOCK_HELP,
-    ISOLATION_HELP,
+    DATA_DIR,
     OPTION_HELP,
     WILD_ORDER_ALIAS,
     WILD_ORDER_HELP,
@@ -36,11 +34,15 @@ from tournaments.commands.common import (
     err_console,
     fail,
     isolation_line,
+    leave_interrupted,
     open_in_browser,
     print_json,
+    reading_store,
     write_page,
 )
 from tournaments.commands.groups import tournament_app
+from tournaments.commands.match_options import match_options
+from tournaments.domain.settings import MatchSettings
 
 if TYPE_CHECKING:
     from tournaments.domain.cluster import ClusterOptions
@@ -50,7 +52,7 @@ if TYPE_CHECKING:
     from tournaments.domain.store import Store
     from tournaments.domain.tournament import TournamentConfig
 
-DEFAULT_DB = Path("arena-data") / "tournament.db"
+DEFAULT_DB = DATA_DIR / "tournament.db"
 _GROWING = ("adaptive", "swiss")  # the schedules an entry may join or leave while they run
 
 
@@ -61,38 +63,6 @@ def _open_existing(db: Path):  # type: ignore[no-untyped-def]
         return Store.open(db, create=False)
     except StoreError as exc:
         fail(str(exc))
-
-
-@contextlib.contextmanager
-def _reading(db: Path, data_errors: bool = True) -> Iterator[None]:
-    """Turn a database that breaks while being read (damaged pages) into a clear error."""
-    from tournaments.domain.store import StoreError
-
-    try:
-        yield
-    except (sqlite3.DatabaseError, StoreError) as exc:
-        fail(f"cannot read the tournament database {db}: {exc} (is the file damaged?)")
-    except (ValueError, KeyError, TypeError) as exc:  # unreadable JSON in a row
-        if not data_errors:
-            raise
-        fail(f"cannot read the tournament database {db}: bad data ({exc}); is the file damaged?")
-
-
-def _interrupted(signum: int, db: Path) -> None:
-    """Report an interrupted run (counts read back from the db) and leave with 128+signal."""
-    from tournaments.domain.store import Store, StoreError
-
-    counts = ""
-    try:
-        with Store.open(db, create=False) as store:
-            done, total = store.counts()
-        counts = f"{done} of {total} games done; "
-    except (StoreError, sqlite3.Error):
-        pass
-    err_console.print(
-        f"interrupted: {counts}run the same command again to resume", markup=False, highlight=False
-    )
-    raise typer.Exit(128 + signum)
 
 
 def describe_rules(config: dict[str, Any]) -> str:
@@ -203,6 +173,10 @@ def _check_schedule(
 
 
 @tournament_app.command("run")
+@match_options(
+    "ruleset", "time_per_move", "fault_policy", "clock", "isolation", "ponder", "bot_env",
+    "anonymous",
+)  # fmt: skip
 def run(
     entries: Annotated[
         list[str] | None,
@@ -221,7 +195,6 @@ def run(
             "builtin|file|folder|command).",
         ),
     ] = None,
-    ruleset: Annotated[str, typer.Option(help="Ruleset every game uses.")] = "azul",
     option: Annotated[list[str] | None, typer.Option("--option", help=OPTION_HELP)] = None,
     wild: Annotated[str | None, typer.Option(WILD_ORDER_ALIAS, help=WILD_ORDER_HELP)] = None,
     players: Annotated[int, typer.Option(min=2, max=4, help="Players per game: 2, 3 or 4.")] = 2,
@@ -273,14 +246,6 @@ def run(
             "--players, one seat rotation).",
         ),
     ] = None,
-    time_per_move: Annotated[float, typer.Option(min=0.001, help="Seconds per move.")] = 1.0,
-    fault_policy: Annotated[
-        str,
-        typer.Option(
-            help="On a timeout or illegal move: 'random' (random legal move + a strike) or "
-            "'forfeit'."
-        ),
-    ] = "random",
     concurrency: Annotated[
         int,
         typer.Option(
@@ -320,40 +285,14 @@ def run(
         bool, typer.Option("--json", help="Print the final report as JSON.")
     ] = False,
     plain: Annotated[bool, typer.Option(help="Plain progress lines even on a terminal.")] = False,
-    isolation: Annotated[str | None, typer.Option(help=ISOLATION_HELP)] = None,
-    bot_env: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--bot-env",
-            metavar="NAME[=VALUE]",
-            help="A variable every bot gets (repeat it); bots get no other of yours.",
-        ),
-    ] = None,
     memory: Annotated[
         str | None,
         typer.Option(
             help="Memory limit per bot unless its entry says (e.g. 512M, 2G; default 2G)."
         ),
     ] = None,
-    ponder: Annotated[
-        bool,
-        typer.Option(
-            "--ponder",
-            help="Let bots think on the others' time (default: a bot is frozen between its moves).",
-        ),
-    ] = False,
-    clock: Annotated[
-        str | None,
-        typer.Option(help=CLOCK_HELP + " Stored with the tournament; a resume keeps it."),
-    ] = None,
-    anonymous: Annotated[
-        bool,
-        typer.Option(
-            "--anonymous",
-            help="Tell the bots their seats (seat 1, seat 2, ...), not whom they play, as a "
-            "contest server does: no bot can pick out a friend's or a rival's by name.",
-        ),
-    ] = False,
+    *,
+    match: MatchSettings,
 ) -> None:
     """Run a tournament (round-robin, gauntlet, adaptive or Swiss), resumably, and print the
     leaderboard.
@@ -372,7 +311,7 @@ def run(
     request = RunRequest(
         entries or [],
         entries_file,
-        ruleset,
+        match,
         option or [],
         wild,
         players,
@@ -383,14 +322,7 @@ def run(
         games,
         rounds,
         min_games,
-        time_per_move,
-        fault_policy,
-        isolation,
-        bot_env or [],
         memory,
-        ponder,
-        clock,
-        anonymous,
     )
     config = request.config()
     if cluster is not None and workers is not None:
@@ -424,7 +356,7 @@ class RunRequest:
 
     entries: list[str]
     entries_file: Path | None
-    ruleset: str
+    match: MatchSettings  # as given: the entries file may add to its bot_env and ponder
     option: list[str]  # the ruleset's options, KEY=VALUE
     wild: str | None  # the --wild-order alias
     players: int
@@ -435,46 +367,39 @@ class RunRequest:
     games: int | None
     rounds: int | None
     min_games: int | None
-    time_per_move: float
-    fault_policy: str
-    isolation: str | None
-    bot_env: list[str]
     memory: str | None
-    ponder: bool
-    clock: str | None
-    anonymous: bool = False
 
     def config(self) -> TournamentConfig:
         from tournaments.domain.tournament import TournamentConfig
 
-        check_fault_policy(self.fault_policy)
-        ruleset_options = check_ruleset(self.ruleset, self.players, self.option, self.wild)
+        given = self.match
+        check_fault_policy(given.fault_policy)
+        ruleset_options = check_ruleset(given.ruleset, self.players, self.option, self.wild)
         chosen, options, all_env = self._entries()
-        isolation = self.isolation or options.isolation
+        isolation = given.isolation or options.isolation
         check_isolation(isolation)
-        if self.clock is not None:
-            check_clock(self.clock)
+        if given.clock is not None:
+            check_clock(given.clock)
         self._check_schedule(len(chosen), [e.name for e in chosen])
         players, adaptive = self.players, self.schedule == "adaptive"
+        match = replace(
+            given,
+            options=ruleset_options,
+            isolation=isolation,
+            ponder=given.ponder or bool(options.ponder),
+            bot_env=tuple(all_env),
+        )
         return TournamentConfig(
             entries=chosen,
-            ruleset=self.ruleset,
+            match=match,
             players=players,
             games_per_pairing=self.games_per_pairing or players,
             seed=self.seed,
             gauntlet=self.gauntlet,
-            time_per_move=self.time_per_move,
-            fault_policy=self.fault_policy,
-            options=ruleset_options,
             schedule=self.schedule,
             games=self.games,
             rounds=self.rounds,
             min_games=(players if self.min_games is None else self.min_games) if adaptive else None,
-            isolation=isolation,
-            ponder=self.ponder or bool(options.ponder),
-            bot_env=all_env,
-            clock=self.clock,
-            anonymous=self.anonymous,
         )
 
     def _entries(self) -> tuple[list[Entry], RunOptions, list[str]]:
@@ -504,8 +429,8 @@ class RunRequest:
             # Every entry must be launchable before anything is written: a typo would otherwise
             # crash every game and stay stored with the schedule.
             check_entries(chosen)
-            check_plays([e.spec for e in chosen], self.ruleset)
-            all_env = [*options.bot_env, *self.bot_env]
+            check_plays([e.spec for e in chosen], self.match.ruleset)
+            all_env = [*options.bot_env, *self.match.bot_env]
             resolve_env(all_env)
             if self.memory is not None:
                 default_memory = parse_size(self.memory, "--memory")
@@ -573,7 +498,7 @@ def _run_stored(
         except StoreError as exc:
             fail(str(exc))
         try:
-            with _reading(db, data_errors=False):
+            with reading_store(db, data_errors=False):
                 try:
                     config, pending = prepare_tournament(store, config)
                 except (ConfigMismatch, ScheduleError) as exc:
@@ -591,10 +516,10 @@ def _run_stored(
                         cluster=cluster,
                     )
                 if summary is not None and summary.interrupted:
-                    _interrupted(summary.interrupted, db)
+                    leave_interrupted(summary.interrupted, db)
                 print_report(store, json_out)
         except KeyboardInterrupt:
-            _interrupted(int(signal.SIGINT), db)
+            leave_interrupted(int(signal.SIGINT), db)
     return summary
 
 
@@ -610,20 +535,20 @@ def _say_what_runs(out: Console, db: Path, store: Any, config: TournamentConfig)
         f"tournament in [bold]{db}[/]: {len(store.entries())} entries, {size}, "
         f"seed {config.seed}" + (f"; resuming, {done} already played" if done else "")
     )
-    line = isolation_line(str(config.isolation))
+    line = isolation_line(str(config.match.isolation))
     out.print(
         line
-        + ("; bots may think on others' time (--ponder)" if config.ponder else "")
+        + ("; bots may think on others' time (--ponder)" if config.match.ponder else "")
         + (
             "; bots are told their seats, not whom they play (--anonymous)"
-            if config.anonymous
+            if config.match.anonymous
             else ""
         ),
         highlight=False,
     )
-    check_isolation(config.isolation)  # the stored level, on a resume
-    out.print(f"clock: {config.clock}", highlight=False)
-    check_clock(str(config.clock))  # the stored clock, on a resume
+    check_isolation(config.match.isolation)  # the stored level, on a resume
+    out.print(f"clock: {config.match.clock}", highlight=False)
+    check_clock(str(config.match.clock))  # the stored clock, on a resume
     store.set_meta("isolation_line", line)  # what `tournament show` repeats
 
 
@@ -670,7 +595,7 @@ def show(
 
     Example: [bold]azul-arena tournament show --db arena-data/tournament.db --json[/]
     """
-    with _open_existing(db) as store, _reading(db):
+    with _open_existing(db) as store, reading_store(db):
         print_report(store, json_out, isolation=True)
 
 
@@ -699,7 +624,7 @@ def export(
         fail(f"-o {output} is a directory; give a file name")
     if output is not None and not output.parent.is_dir():
         fail(f"-o {output}: the folder {output.parent} does not exist")
-    with _open_existing(db) as store, _reading(db):
+    with _open_existing(db) as store, reading_store(db):
         text = export_csv(store) if csv_out else json.dumps(export_json(store)) + "\n"
     if output is None:
         sys.stdout.write(text)
@@ -728,7 +653,7 @@ def _change(db: Path, apply: Callable[[Any], object]) -> int:
     """Apply one entry change to the tournament in `db`; return the entries paired from now."""
     from tournaments.domain.store import StoreError
 
-    with _open_existing(db) as store, _reading(db):
+    with _open_existing(db) as store, reading_store(db):
         _check_growing(store)
         try:
             apply(store)
@@ -824,7 +749,7 @@ def write_report(db: Path, output: Path, games: int) -> None:
 
     from tournaments.web.report_page import report_html
 
-    with _open_existing(db) as store, _reading(db):
+    with _open_existing(db) as store, reading_store(db):
         with Progress(console=console, transient=True) as bar:
             task = bar.add_task("games", total=None)
 

@@ -1,6 +1,7 @@
 """The bridge to the referee: play scheduled games through `referee.Arena`.
 
-This is the only tournament module that touches the referee. One `Arena` serves the whole run:
+This is the tournament domain's door to the referee's Arena (a game's `MatchConfig` comes from
+its `MatchSettings`: tournaments.domain.settings). One `Arena` serves the whole run:
 it launches each entry's bot process on demand and reuses it for the next game, so process
 start-up is paid once per entry (and again only after a crash) as long as the processes fit
 under `process_cap`; past it the least recently used idle bot is ended first.
@@ -12,13 +13,13 @@ import contextlib
 import os
 import socket
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tournaments.domain.entries import Entry
 from tournaments.domain.runner import PlayFn, Pool, parallel_games
 from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.settings import MatchSettings
 from tournaments.domain.store import GameOutcome, Machine, SeatOutcome
 
 if TYPE_CHECKING:
@@ -40,30 +41,6 @@ def local_pool(cap: int) -> Pool:
     """The runner's model of an Arena on this machine capped at `cap` processes (one of them
     the warm standby, not a bot the games use)."""
     return Pool(max_processes=cap - 1, parallel=parallel_games())
-
-
-@dataclass(frozen=True)
-class GameSettings:
-    """The match settings every game of a tournament shares."""
-
-    ruleset: str = "azul"
-    time_per_move: float = 1.0
-    fault_policy: str = "random"
-    isolation: str | None = None  # none | process | sandbox (None: the strongest available)
-    ponder: bool = False  # bots keep their CPU between their moves
-    bot_env: tuple[str, ...] = ()  # NAME or NAME=VALUE for every bot
-    options: dict[str, str] = field(default_factory=dict)  # the ruleset's, by name
-    # The tournament's seed: the key of every bot's seed (referee.seeds); None: derived from
-    # each game's deal seed instead.
-    seed: int | None = None
-    clock: str = "wall"  # what a move's limit counts: wall or cpu (referee.clocks)
-    # The longest a bot folder's build may take, whatever its bot.toml asks (None: no limit).
-    build_timeout: float | None = None
-    # Every game of one deal gives a seat the same bot seed (a compare's duplicate pairs: common
-    # random numbers, so bots that choose alike play alike); False: each game its own seeds.
-    seeds_by_deal: bool = False
-    # The bots are told their seats, not the entries' names (MatchConfig.anonymous): a contest's.
-    anonymous: bool = False
 
 
 def isolation_level() -> str:
@@ -107,30 +84,22 @@ def outcome_from_match(game: ScheduledGame, result: MatchResult) -> GameOutcome:
 async def play_game(
     arena: Arena,
     game: ScheduledGame,
-    settings: GameSettings,
+    settings: MatchSettings,
     machine: Machine,
     seat_logs: Sequence[Path] | None = None,
 ) -> GameOutcome:
     """Play one scheduled game on a started referee `Arena` whose entries include its seats;
     with `seat_logs`, each seat's bot output of this game alone is written to its file there."""
-    from referee import Clock, FaultPolicy, MatchConfig, bot_seeds
+    from referee import bot_seeds
 
-    config = MatchConfig(
-        ruleset=settings.ruleset,
-        options=dict(settings.options),
-        seed=game.seed,
-        first_player=0,  # seat rotation, not the first player, spreads the head start
-        time_per_move=settings.time_per_move,
-        fault_policy=FaultPolicy(settings.fault_policy),
-        clock=Clock(settings.clock),
-        anonymous=settings.anonymous,
+    config = settings.to_match_config(
+        game.seed,
         # Keyed with the tournament's seed: the same game gets the same bot seeds in every run,
         # on any machine of a cluster, and the bots see the schedule's stable game id.
-        bot_seeds=(
-            bot_seeds(settings.seed, seed_key(game, settings), len(game.seats))
-            if settings.seed is not None
-            else ()
-        ),
+        bot_seeds(settings.seed, seed_key(game, settings), len(game.seats))
+        if settings.seed is not None
+        else (),
+        first_player=0,  # seat rotation, not the first player, spreads the head start
     )
     result = await arena.play(list(game.seats), config, match_id=game.game_id, seat_logs=seat_logs)
     outcome = outcome_from_match(game, result)
@@ -138,7 +107,7 @@ async def play_game(
     return outcome
 
 
-def seed_key(game: ScheduledGame, settings: GameSettings) -> str:
+def seed_key(game: ScheduledGame, settings: MatchSettings) -> str:
     """What the bots' seeds of `game` are keyed with besides the tournament's seed: its deal
     (every game of the deal alike, seat by seat) or its own id."""
     return f"deal-{game.deal}" if settings.seeds_by_deal else game.game_id
@@ -155,7 +124,7 @@ def own_folder(entry: Entry) -> Path | None:
 
 
 def arena_options(
-    entries: Sequence[Entry], settings: GameSettings, hidden: Sequence[Path] = ()
+    entries: Sequence[Entry], settings: MatchSettings, hidden: Sequence[Path] = ()
 ) -> dict[str, Any]:
     """The `Arena` keyword arguments for these entries and settings: isolation, variables,
     per-entry limits, and the paths no bot may see (`hidden`, plus every entry's own files)."""
@@ -176,7 +145,7 @@ def arena_options(
 
 def bot_settings(
     entries: Sequence[Entry],
-    settings: GameSettings,
+    settings: MatchSettings,
     hidden: Sequence[Path] = (),
     max_processes: int | None = None,
 ) -> BotSettings:
@@ -205,7 +174,7 @@ def join(arena: Arena, entry: Entry) -> None:
 @contextlib.asynccontextmanager
 async def arena_player(
     entries: Sequence[Entry],
-    settings: GameSettings,
+    settings: MatchSettings,
     log_dir: Path | None = None,
     max_processes: int | None = None,
     entry_of: Callable[[str], Entry | None] | None = None,

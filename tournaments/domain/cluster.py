@@ -32,11 +32,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tournaments.domain.arena import GameSettings, isolation_level
+from tournaments.domain.arena import isolation_level
 from tournaments.domain.bundles import Packer, PortableEntry
 from tournaments.domain.entries import Entry, resolve_env
 from tournaments.domain.runner import PlayFn, StopRun
 from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.settings import MatchSettings
 from tournaments.domain.store import GameOutcome
 
 CONNECT_TIMEOUT = 15.0  # seconds to reach the scheduler, and to see a first worker
@@ -125,7 +126,7 @@ def _require_dask() -> None:
         ) from None
 
 
-def run_key(entries: Sequence[PortableEntry], settings: GameSettings, isolation: str) -> str:
+def run_key(entries: Sequence[PortableEntry], settings: MatchSettings, isolation: str) -> str:
     """One tournament's identity on the workers (their Arena and log folder are keyed by it)."""
     text = json.dumps([[asdict(e) for e in entries], asdict(settings), isolation], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
@@ -452,7 +453,7 @@ def _failure(exc: BaseException) -> str:
 @contextlib.asynccontextmanager
 async def cluster_player(
     entries: Sequence[Entry],
-    settings: GameSettings,
+    settings: MatchSettings,
     options: ClusterOptions,
     players: int = 2,
     entry_of: Callable[[str], Entry | None] | None = None,

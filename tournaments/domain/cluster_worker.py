@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tournaments.domain.arena import GameSettings, play_game, process_cap, this_machine
+from tournaments.domain.arena import play_game, process_cap, this_machine
 from tournaments.domain.bundles import PortableEntry, cache_dir, resolve_spec, unpack
 from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.settings import MatchSettings
 from tournaments.domain.store import GameOutcome
 
 KEEP_ARENAS = 2  # tournaments whose bots a worker keeps running (older ones are closed)
@@ -60,7 +61,7 @@ class GameTask:
     run_key: str  # one tournament run: its entries and settings
     game: ScheduledGame
     seats: tuple[PortableEntry, ...]  # the seats' entries (several seats may share one)
-    settings: GameSettings
+    settings: MatchSettings
     isolation: str  # the level the client asked for: sandbox, process or none
     field: int = 2  # entries in the tournament, and players per game: for the process cap
     players: int = 2

@@ -131,6 +131,7 @@ class ProgressLines:
         self.every = every
         self.tally: RunTally | None = None
         self._last = 0.0
+        self._shown: tuple[int, int, int] | None = None  # done, failed, total of the last line
 
     def __call__(self, event: ProgressEvent) -> None:
         if isinstance(event, RunStarted):
@@ -155,5 +156,8 @@ class ProgressLines:
         now = time.monotonic()
         if not force and now - self._last < self.every and self.tally.done < self.tally.total:
             return
-        self._last = now
+        counts = (self.tally.done, self.tally.failed, self.tally.total)
+        if counts == self._shown and self.tally.done == self.tally.total:
+            return  # the last game's line already said it all: the end adds nothing
+        self._last, self._shown = now, counts
         self.write(self.tally.line())

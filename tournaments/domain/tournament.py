@@ -16,11 +16,11 @@ from __future__ import annotations
 import contextlib
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tournaments.domain.arena import GameSettings, arena_player, local_pool, process_cap
+from tournaments.domain.arena import arena_player, local_pool, process_cap
 from tournaments.domain.entries import Entry
 from tournaments.domain.progress import (
     GameFinished,
@@ -34,6 +34,7 @@ from tournaments.domain.progress import (
 from tournaments.domain.rounds import ROUND_KINDS, RoundPlan, Rounds
 from tournaments.domain.runner import PlayFn, Pool, RunSummary, run_games
 from tournaments.domain.schedule import ScheduledGame, build_schedule
+from tournaments.domain.settings import MatchSettings
 from tournaments.domain.store import GameOutcome, Store
 
 if TYPE_CHECKING:
@@ -58,16 +59,15 @@ class ConfigMismatch(ValueError):
 
 @dataclass
 class TournamentConfig:
-    """Everything that decides the schedule and the results (not how fast they come)."""
+    """Everything that decides the schedule and the results (not how fast they come): the
+    entries, the schedule, and the match settings every game is played with."""
 
     entries: list[Entry]
-    ruleset: str = "azul"
+    match: MatchSettings = field(default_factory=MatchSettings)
     players: int = 2
     games_per_pairing: int = 2
     seed: int | None = None  # None: a fresh random one, or the stored one on resume
     gauntlet: str | None = None
-    time_per_move: float = 1.0
-    fault_policy: str = "random"
     schedule: str = "round-robin"  # or "adaptive", "swiss", "graded" (tournaments.domain.rounds)
     games: int | None = None  # adaptive, graded: games in all
     rounds: int | None = None  # swiss: rounds
@@ -75,37 +75,21 @@ class TournamentConfig:
     # graded: the entries each other one plays `games_per_pairing` games against first (a
     # contest's staff bots: tournaments.domain.rounds)
     graders: list[str] = field(default_factory=list)
-    # How bots run (stored with the tournament): None until resolved, to the stored level on a
-    # resume, else to the strongest this machine offers.
-    isolation: str | None = None
-    ponder: bool = False
-    bot_env: list[str] = field(default_factory=list)  # NAME or NAME=VALUE, as given
-    # The ruleset's options (name to value as text), stored with the schedule.
-    options: dict[str, str] = field(default_factory=dict)
-    # What a move's limit counts (referee.clocks): wall or cpu; None until resolved, to the
-    # stored one on a resume, else to wall.
-    clock: str | None = None
-    # The bots are told their seats, not the entries' names (MatchConfig.anonymous): a contest
-    # server's final.
-    anonymous: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        """The run key the database keeps: the schedule's fields and the match settings' stored
+        ones, flat (tournaments.domain.settings), as databases have always held them."""
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "match"}
+        data.update(self.match.stored())
         data["entries"] = [
             [e.name, e.spec, *([e.options()] if e.options() else [])] for e in self.entries
         ]
+        data["graders"] = list(self.graders)
         data["format"] = CONFIG_FORMAT
         if self.schedule == "round-robin":
             # Stored as before these options existed, so older databases resume unchanged.
             for key in ("schedule", "games", "rounds", "min_games"):
                 del data[key]
-        data["bot_env"] = [item.partition("=")[0] for item in self.bot_env]  # no values stored
-        if not self.options:
-            del data["options"]  # likewise: a ruleset with no options stores none
-        if self.clock is None:
-            del data["clock"]  # not given on a resume: the stored one
-        if not self.anonymous:
-            del data["anonymous"]  # stored as before it existed: older databases resume
         if not self.graders:
             del data["graders"]  # likewise
         return data
@@ -127,20 +111,14 @@ class TournamentConfig:
             self.games_per_pairing,
         )
 
-    def settings(self) -> GameSettings:
-        return GameSettings(
-            self.ruleset,
-            self.time_per_move,
-            self.fault_policy,
-            isolation=self.isolation,
-            ponder=self.ponder,
-            bot_env=tuple(self.bot_env),
-            options=self.options,
+    def settings(self) -> MatchSettings:
+        """The match settings of its games: the tournament's seed keys the bots' seeds, and a
+        compare's duplicate pairs give a seat the same ones on one deal (domain/compare.py)."""
+        return replace(
+            self.match,
+            clock=self.match.clock or "wall",
             seed=self.seed,
-            clock=self.clock or "wall",
-            seeds_by_deal=self.schedule
-            == "compare",  # duplicate pairs: tournaments/domain/compare.py
-            anonymous=self.anonymous,
+            seeds_by_deal=self.schedule == "compare",
         )
 
 
@@ -201,18 +179,20 @@ def settle(store: Store, config: TournamentConfig, wanted: dict[str, Any]) -> bo
                 "command to resume it, or give another --db for a new tournament."
             )
         config.seed = int(stored["seed"])
-        if config.isolation is None:
-            config.isolation = stored.get("isolation")
-        if config.clock is None:
-            config.clock = stored.get("clock", "wall")  # stored before there was a choice
+        config.match = replace(
+            config.match,
+            isolation=config.match.isolation or stored.get("isolation"),
+            # Stored before there was a choice of clock: the wall clock.
+            clock=config.match.clock or stored.get("clock", "wall"),
+        )
         return True
-    if config.isolation is None:
+    if config.match.isolation is None:
         from referee import strongest
 
-        config.isolation = strongest()
+        config.match = replace(config.match, isolation=strongest())
     if config.seed is None:
         config.seed = secrets.randbelow(2**31)
-    config.clock = config.clock or "wall"
+    config.match = replace(config.match, clock=config.match.clock or "wall")
     return False
 
 

@@ -28,11 +28,16 @@ def sources(state: dict[str, Any], styles: Mapping[str, str]) -> tuple[Text, Tex
         factories.append_text(tiles(f, styles) if f else Text(" - ", style="dim"))
         factories.append("  ")
     centre = Text("centre: ", style="bold")
+    # The start marker is a tile marked 1 (the first to take from the centre takes it): said in
+    # words beside it, as the glyph alone means nothing without colour or to a newcomer.
     if state["marker_in_centre"]:
         centre.append(" 1 ", style=MARKER_STYLE)
-    centre.append_text(
-        tiles(state["centre"], styles) if state["centre"] else Text("-", style="dim")
-    )
+    if state["centre"]:
+        centre.append_text(tiles(state["centre"], styles))
+    if state["marker_in_centre"]:
+        centre.append(" (1: start marker)" if state["centre"] else " start marker, no tiles yet")
+    elif not state["centre"]:
+        centre.append("empty", style="dim")
     return factories, centre
 
 

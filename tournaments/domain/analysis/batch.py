@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from referee.engine import Game
-from tournaments.domain.analysis.engine import DEFAULT_BUDGET
+from tournaments.domain.analysis import DEFAULT_BUDGET
 from tournaments.domain.analysis.game import (
     Decision,
     analyse_position,

@@ -27,8 +27,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bots.expert.solver import OutOfBudget
-from bots.expert.values import candidate_moves
+from bots.expert import OutOfBudget, candidate_moves
 from tournaments.domain.analysis.exact import distinct_moves, exact_search, solvable
 from tournaments.domain.analysis.tree import tree_values
 
@@ -36,7 +35,6 @@ ENGINE_NAME: Final = "azul-arena exact round end + expert round tree 1"
 # The search where the exact one does not reach: (state, moves, kept, budget, seed) -> (each
 # move's margin, the best one's index). A stronger engine swaps in here.
 search_values = tree_values
-DEFAULT_BUDGET: Final = 8000  # simulations per decision (bench analyse: see docs/improving.md)
 EXACT_TILES: Final = 12  # the exact search is tried with at most this many tiles left ...
 EXACT_NODES_PER_SIMULATION: Final = 100  # ... and stops after this many positions per simulation
 

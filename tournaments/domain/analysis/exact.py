@@ -14,8 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from bots.expert.solver import RoundSolver, tiles_left
-from bots.expert.values import candidate_moves, is_classic_engine
+from bots.expert import RoundSolver, candidate_moves, is_classic_engine, tiles_left
 
 
 def margins(values: list[float]) -> list[float]:

@@ -15,9 +15,7 @@ import math
 import random
 from typing import Any
 
-from bots.expert.bot import PARAMS, ExpertBot
-from bots.expert.tree import Node, RoundTree
-from bots.expert.values import lead_rewards, ranked_moves
+from bots.expert import PARAMS, ExpertBot, Node, RoundTree, lead_rewards, ranked_moves
 from sdk.family import family_helpers
 
 

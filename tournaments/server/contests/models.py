@@ -14,6 +14,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
 
+from tournaments.domain.settings import MatchSettings
 from tournaments.server.visibility import ParticipantQuerySet, may_see_private, results_open
 
 
@@ -157,6 +158,13 @@ class Contest(models.Model):
     analysis_share = models.PositiveSmallIntegerField(
         default=1, help_text="share of slot time: game analyses (0: only slots nothing else wants)"
     )
+    # A term's seat logs grow with its games (two files a game; up to a MiB a seat for a bot
+    # that prints much): ladder/retention.py deletes them once older than this.
+    keep_logs_days = models.PositiveIntegerField(
+        default=0,
+        help_text="days a game's bot logs are kept once it has ended (0: for ever); each "
+        "team's latest games keep theirs, and the games' records are kept",
+    )
 
     class Meta:
         db_table = "arena_ladder_contest"
@@ -167,6 +175,20 @@ class Contest(models.Model):
     def options(self) -> dict[str, str]:
         """The ruleset's options every game of the contest is played with."""
         return {str(k): str(v) for k, v in (self.ruleset_options or {}).items()}
+
+    def match_settings(self, isolation: str | None = None) -> MatchSettings:
+        """How the contest's games are played now, its ladder's and its final's
+        (`isolation`: a worker's own choice, else the contest's, else the strongest there is).
+        A participant's bot is not told whom it plays: no collusion or grudges by name, and no
+        list of a hidden contest's teams."""
+        return MatchSettings(
+            ruleset=self.ruleset,
+            options=self.options(),
+            time_per_move=self.time_per_move,
+            isolation=isolation or self.isolation or None,
+            build_timeout=float(self.build_timeout),
+            anonymous=True,
+        )
 
     def shares(self) -> dict[str, int]:
         """The worker's slot time by kind of work (ladder/shares.py's kinds)."""
@@ -181,7 +203,6 @@ class Contest(models.Model):
         """Settings no game could be played with are refused in the admin, with the reason."""
         from django.core.exceptions import ValidationError
 
-        from referee import MatchConfig
         from referee.engine import RULESETS, EngineError, check_options
 
         if self.ruleset not in RULESETS:
@@ -198,9 +219,7 @@ class Contest(models.Model):
         except EngineError as exc:
             raise ValidationError({"ruleset_options": str(exc)}) from None
         try:
-            MatchConfig(
-                ruleset=self.ruleset, options=self.options(), time_per_move=self.time_per_move
-            )
+            self.match_settings().to_match_config(seed=0)
         except ValueError as exc:
             raise ValidationError(str(exc)) from None
         self._clean_final()

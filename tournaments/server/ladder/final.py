@@ -20,7 +20,7 @@ gone. `start_final` claims it (the database's part), `play_final` plays it (a co
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -69,13 +69,10 @@ def final_config(contest: Contest, entries: list[Entry]) -> TournamentConfig:
     n, players = len(entries), contest.players
     config = TournamentConfig(
         entries=entries,
-        ruleset=contest.ruleset,
+        # As the ladder's games (no build timeout: the final's versions were built already).
+        match=replace(contest.match_settings(), build_timeout=None),
         players=players,
-        time_per_move=contest.time_per_move,
-        options=contest.options(),
-        isolation=contest.isolation or None,
         games_per_pairing=contest.final_games_per_pairing,
-        anonymous=True,  # as the ladder's games: a bot is not told whom it plays
     )
     kind = format_played(contest, n)
     if kind == Contest.ADAPTIVE:

@@ -21,7 +21,8 @@ The contest's dates are kept here too (`lifecycle.advance` once a second: it ope
 its deadline, closes at `closes` once the final is done), and once it is frozen and every
 extension has passed the worker plays the final tournament beside its games (awaited in this
 process: `final.play_final`, its progress in the logs folder); of several workers, one plays it
-(`final.claim_final`), and a final whose worker died, or stopped, is resumed.
+(`final.claim_final`), and a final whose worker died, or stopped, is resumed. Every hour it
+deletes the bot logs its contest no longer keeps (`ladder.retention`).
 
 Stopping at any moment loses nothing: a game is written (seats, deal) before it is played and
 its result and ratings are one transaction after, so a SIGKILL leaves at most the games in
@@ -51,15 +52,16 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import close_old_connections, connection, transaction
 from django.db.models import Q
 
-from tournaments.domain.arena import GameSettings, arena_player, process_cap
+from tournaments.domain.arena import arena_player, process_cap
 from tournaments.domain.compliance import CheckStopped
 from tournaments.domain.entries import Entry
 from tournaments.domain.progress import ProgressLines
 from tournaments.domain.runner import StopRun
 from tournaments.domain.schedule import ScheduledGame
+from tournaments.domain.settings import MatchSettings
 from tournaments.server.contests.lifecycle import LifecycleError
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import (
@@ -70,6 +72,7 @@ from tournaments.server.ladder import (
     lifecycle,
     logs,
     results,
+    retention,
     versiontests,
 )
 from tournaments.server.ladder.matchmaking import Candidate, pick_game
@@ -133,19 +136,10 @@ class _Job:
     began: float = field(default_factory=time.monotonic)
 
 
-def game_settings(contest: Contest, isolation: str | None = None) -> GameSettings:
+def game_settings(contest: Contest, isolation: str | None = None) -> MatchSettings:
     """What the contest's games are played with now (`isolation`: the worker's own choice,
     else the contest's)."""
-    return GameSettings(
-        ruleset=contest.ruleset,
-        time_per_move=contest.time_per_move,
-        isolation=isolation or contest.isolation or None,
-        options=contest.options(),
-        build_timeout=float(contest.build_timeout),
-        # A participant's bot is not told whom it plays: no collusion or grudges by name, and
-        # no list of a hidden contest's teams.
-        anonymous=True,
-    )
+    return contest.match_settings(isolation)
 
 
 def _next_of(game: Game, versions: Sequence[Version] | None = None) -> _Next:
@@ -210,9 +204,13 @@ class LadderWorker:
         self._analyses = analyses.AnalysisProcesses(self.concurrency)
         # The settings the referee plays with now, and whether the contest's have changed since
         # (then no game starts until the games in flight end and the referee starts anew).
-        self._settings: GameSettings | None = None
+        self._settings: MatchSettings | None = None
         self._changed = False
         self._final_check = 0.0  # monotonic time of the next look at the contest's final
+        # The contest's old logs deleted (ladder.retention) on a thread of its own: thousands
+        # of files would hold up the database thread, and with it every game's result.
+        self._pruning: asyncio.Future[None] | None = None
+        self._next_prune = 0.0
 
     @property
     def contest_id(self) -> int:
@@ -406,7 +404,7 @@ class LadderWorker:
 
     async def _housekeeping(self) -> None:
         """Between picks: say it is alive, keep the contest's dates, start or resume the
-        final."""
+        final, delete the logs the contest no longer keeps."""
         if time.monotonic() >= self._next_beat:
             self._next_beat = time.monotonic() + coordination.BEAT_SECONDS
             await self._db_call(self._beat)
@@ -416,6 +414,27 @@ class LadderWorker:
             self._next_dates = time.monotonic() + 1.0
             await self._db_call(self._watch_contest)
         await self._final_step()
+        if time.monotonic() >= self._next_prune and (self._pruning is None or self._pruning.done()):
+            self._next_prune = time.monotonic() + retention.PRUNE_EVERY_SECONDS
+            self._pruning = asyncio.ensure_future(asyncio.to_thread(self._prune_logs))
+
+    def _prune_logs(self) -> None:
+        """The contest's rule of keeping logs applied (on its own thread and connection)."""
+        try:
+            pruned = retention.prune(Contest.objects.get(pk=self.contest_id))
+        except Exception as exc:  # a log the worker cannot delete must not stop its games
+            log.warning("deleting old logs failed: %s", exc)
+            return
+        finally:
+            connection.close()  # this thread's own, opened for this hour's look
+        if pruned.games or pruned.process_logs:
+            log.info(
+                "logs older than %d days deleted: %d games' (%d files), %d process logs",
+                pruned.keep_logs_days,
+                pruned.games,
+                pruned.seat_logs,
+                pruned.process_logs,
+            )
 
     # -- the final tournament, awaited beside the games ------------------------------------------
     async def _final_step(self) -> None:
@@ -597,6 +616,8 @@ class LadderWorker:
             with contextlib.suppress(Exception):  # queued again for the next worker
                 await self._db_call(analyses.release, job.claimed[0], self.name)
         self._analyses.close()
+        if self._pruning is not None:  # a thread: it ends its deletions
+            await asyncio.gather(self._pruning, return_exceptions=True)
         # A validation thread cannot be cancelled: told to stop, it ends its bots and builds
         # and its version waits again (a killed worker's: `requeue_interrupted`).
         self._stop_validations.set()
@@ -607,7 +628,7 @@ class LadderWorker:
 
     @contextlib.asynccontextmanager
     async def _player(
-        self, game_settings: GameSettings, cap: int, players: int, specs: dict[str, str]
+        self, game_settings: MatchSettings, cap: int, players: int, specs: dict[str, str]
     ) -> AsyncIterator[Any]:
         """The `play(game)` coroutine: this machine's referee Arena, or the Dask cluster's
         workers (`cluster`) with the versions' files shipped to them, as `tournament run

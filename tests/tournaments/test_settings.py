@@ -1,0 +1,148 @@
+"""The match settings declared once (tournaments.domain.settings): the run key a database keeps
+is the one databases have always held, a command's options come from the fields, and a game's
+MatchConfig from the settings."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from referee import Clock, FaultPolicy
+from tournaments.commands.match_options import match_options
+from tournaments.domain.entries import Entry
+from tournaments.domain.settings import MatchSettings, from_stored, option_fields
+from tournaments.domain.tournament import TournamentConfig
+
+ENTRIES = [Entry("a", "random"), Entry("b", "greedy", "512M", ("X=1",))]
+
+
+def test_the_run_key_is_the_one_databases_have_always_held() -> None:
+    """Written out as the store held it before the settings were one type: a database made
+    then resumes now (its run key compares equal)."""
+    config = TournamentConfig(
+        ENTRIES,
+        MatchSettings(
+            ruleset="pavilion",
+            options={"wild_order": "GOPYBR"},
+            time_per_move=0.5,
+            fault_policy="forfeit",
+            clock="cpu",
+            isolation="process",
+            ponder=True,
+            bot_env=("A=1", "B"),
+            anonymous=True,
+            build_timeout=30.0,  # how a run is played, not what it is: never stored
+        ),
+        schedule="adaptive",
+        games=10,
+        min_games=2,
+        seed=3,
+    )
+    assert config.to_json() == {
+        "anonymous": True,
+        "bot_env": ["A", "B"],  # names only: a value may be a secret
+        "clock": "cpu",
+        "entries": [["a", "random"], ["b", "greedy", {"env": ["X=1"], "memory": "512M"}]],
+        "fault_policy": "forfeit",
+        "format": "azul-arena/tournament/1",
+        "games": 10,
+        "games_per_pairing": 2,
+        "gauntlet": None,
+        "isolation": "process",
+        "min_games": 2,
+        "options": {"wild_order": "GOPYBR"},
+        "players": 2,
+        "ponder": True,
+        "rounds": None,
+        "ruleset": "pavilion",
+        "schedule": "adaptive",
+        "seed": 3,
+        "time_per_move": 0.5,
+    }
+
+
+def test_settings_added_later_are_left_out_at_their_default() -> None:
+    """A round-robin with no options, no clock chosen and named bots stores exactly the keys of
+    the first databases."""
+    stored = TournamentConfig(ENTRIES, seed=1).to_json()
+    assert sorted(stored) == sorted(
+        [
+            *("bot_env", "entries", "fault_policy", "format", "games_per_pairing", "gauntlet"),
+            *("isolation", "players", "ponder", "ruleset", "seed", "time_per_move"),
+        ]
+    )
+
+
+def test_a_stored_key_gives_the_settings_back() -> None:
+    given = MatchSettings(ruleset="pavilion", time_per_move=0.3, clock="cpu", bot_env=("A",))
+    assert MatchSettings(**from_stored(given.stored())) == given
+
+
+def test_a_game_s_match_config_comes_from_the_settings() -> None:
+    settings = MatchSettings(time_per_move=0.25, fault_policy="forfeit", clock="cpu")
+    config = settings.to_match_config(41, (1, 2), first_player=1)
+    assert (config.seed, config.bot_seeds, config.first_player) == (41, (1, 2), 1)
+    assert config.time_per_move == 0.25
+    assert config.fault_policy is FaultPolicy.FORFEIT and config.clock is Clock.CPU
+    with pytest.raises(ValueError, match="fault policy"):
+        MatchSettings(fault_policy="shrug").to_match_config(1)
+
+
+def _app(*names: str) -> tuple[typer.Typer, list[MatchSettings]]:
+    seen: list[MatchSettings] = []
+    app = typer.Typer()
+
+    @app.command()
+    @match_options(*names)
+    def play(games: int = 1, *, match: MatchSettings) -> None:
+        """A command that plays."""
+        seen.append(dataclasses.replace(match, seed=games))
+
+    return app, seen
+
+
+def test_a_command_gets_the_options_it_names_and_one_settings_value() -> None:
+    app, seen = _app("ruleset", "time_per_move", "bot_env", "anonymous")
+    result = CliRunner().invoke(
+        app,
+        [
+            *("--games", "3", "--ruleset", "pavilion", "--time-per-move", "0.5"),
+            *("--bot-env", "A=1", "--bot-env", "B", "--anonymous"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert seen == [
+        MatchSettings(
+            ruleset="pavilion",
+            time_per_move=0.5,
+            bot_env=("A=1", "B"),
+            anonymous=True,
+            seed=3,
+        )
+    ]
+    help_text = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "200"}).output
+    for field in option_fields():
+        if field.name in ("ruleset", "time_per_move", "bot_env", "anonymous"):
+            opening = " ".join(field.metadata["help"].split()[:4])  # rich wraps the rest
+            assert field.metadata["flag"] in help_text and opening in help_text
+    assert "--clock" not in help_text  # not asked for
+
+
+def test_an_option_s_limits_come_from_its_field() -> None:
+    app, seen = _app("time_per_move")
+    result = CliRunner().invoke(app, ["--time-per-move", "0"])
+    assert result.exit_code == 2 and not seen
+
+
+def test_an_unknown_setting_is_refused_when_the_command_is_declared() -> None:
+    with pytest.raises(ValueError, match="no match setting with an option: colour"):
+        match_options("colour")
+
+
+def test_every_field_says_how_it_is_stored() -> None:
+    kinds: set[Any] = {f.metadata["stored"] for f in dataclasses.fields(MatchSettings)}
+    assert kinds <= {"always", "unless-default", "never"}
