@@ -5,6 +5,7 @@ MatchConfig from the settings."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,9 +13,11 @@ import typer
 from typer.testing import CliRunner
 
 from referee import Clock, FaultPolicy
+from tournaments.cli import app
 from tournaments.commands.match_options import match_options
 from tournaments.domain.entries import Entry
 from tournaments.domain.settings import MatchSettings, from_stored, option_fields
+from tournaments.domain.store import Store
 from tournaments.domain.tournament import TournamentConfig
 
 ENTRIES = [Entry("a", "random"), Entry("b", "greedy", "512M", ("X=1",))]
@@ -146,3 +149,37 @@ def test_an_unknown_setting_is_refused_when_the_command_is_declared() -> None:
 def test_every_field_says_how_it_is_stored() -> None:
     kinds: set[Any] = {f.metadata["stored"] for f in dataclasses.fields(MatchSettings)}
     assert kinds <= {"always", "unless-default", "never"}
+
+
+LATE_ONCE = Path(__file__).parents[1] / "referee" / "bots" / "late_once.py"
+
+
+def _late_run(tmp_path: Path, *bank: str) -> tuple[dict[str, Any], list[dict[str, int]]]:
+    """`tournament run` of a bot that answers its first move 0.6 s late, at 0.2 s a move:
+    the stored run key, and each seat's faults."""
+    db = tmp_path / f"bank{len(bank)}.db"
+    result = CliRunner().invoke(
+        app,
+        [
+            *("tournament", "run", f"late={LATE_ONCE}", "random", "--time-per-move", "0.2"),
+            *("--bot-env", "AZUL_TEST_SLEEP=0.6", "--games-per-pairing", "2", "--seed", "1"),
+            *("--isolation", "process", "--db", str(db), "--json", *bank),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    with Store.open(db, create=False) as store:
+        stored = store.config()
+        faults = [seat.faults for game in store.games(done_only=True) for seat in game.seats]
+    assert stored is not None
+    return stored, faults
+
+
+def test_a_time_bank_given_on_the_command_line_reaches_the_referee(tmp_path: Path) -> None:
+    """A match setting end to end: the option, the stored run key, the referee's clock. Without
+    a bank the late answer is a timeout; with one, it is paid from the bank."""
+    stored, faults = _late_run(tmp_path)
+    assert "time_bank" not in stored  # at its default: the key older databases lack
+    assert any(f.get("timeout") for f in faults), faults
+    stored, faults = _late_run(tmp_path, "--time-bank", "2")
+    assert stored["time_bank"] == 2.0
+    assert not any(f.get("timeout") for f in faults), faults

@@ -174,8 +174,8 @@ def _check_schedule(
 
 @tournament_app.command("run")
 @match_options(
-    "ruleset", "time_per_move", "fault_policy", "clock", "isolation", "ponder", "bot_env",
-    "anonymous",
+    "ruleset", "time_per_move", "time_bank", "fault_policy", "clock", "isolation", "ponder",
+    "bot_env", "anonymous",
 )  # fmt: skip
 def run(
     entries: Annotated[

@@ -61,6 +61,14 @@ class MatchSettings:
         default_factory=dict, metadata={"flag": None, "help": "", "stored": "unless-default"}
     )
     time_per_move: float = setting(1.0, "Seconds per move.", flag="--time-per-move", min=0.001)
+    time_bank: float = setting(
+        0.0,
+        "Seconds in all a bot may overrun its moves' limits by over a game, a chess clock's "
+        "reserve (default 0: none).",
+        flag="--time-bank",
+        stored="unless-default",
+        min=0.0,
+    )
     fault_policy: str = setting(
         "random",
         "On a timeout or illegal move: 'random' (random legal move + a strike) or 'forfeit'.",
@@ -129,6 +137,7 @@ class MatchSettings:
             options=dict(self.options),
             seed=seed,
             time_per_move=self.time_per_move,
+            time_bank=self.time_bank,
             fault_policy=self.fault_policy,  # type: ignore[arg-type]  # MatchConfig converts it
             clock=self.clock or "wall",  # type: ignore[arg-type]  # likewise
             anonymous=self.anonymous,
