@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from tests.server.helpers import participant, passed_version, run_worker
 from tests.server.test_cli import cli
+from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import retention
 from tournaments.server.ladder.logs import game_folder, seat_log
@@ -193,6 +194,24 @@ class KeepingLogs(TestCase):
         self.assertEqual(logs_linked_on(page), {kept.pk})
         log_page = browser.get(f"/games/{kept.pk}/log/0").content.decode()
         self.assertIn(f"seat 0 of game {kept.pk}", log_page)
+
+    def test_the_logs_api_says_a_log_is_no_longer_kept(self) -> None:
+        """`contest logs GAME` shows why a seat has no line: its log went with the retention."""
+        retention.prune(self.contest)
+        ann, _ = self.people["ann"]
+        _, token = ApiToken.issue(ann)
+        for game, gone in ((self.ann_bob[0], True), (self.ann_bob[-1], False)):
+            reply = Client().get(
+                f"/api/games/{game.pk}/logs", headers={"Authorization": f"Bearer {token}"}
+            )
+            seat = reply.json()["seats"][0]
+            if gone:
+                self.assertEqual(seat["log"], "")
+                self.assertIn("no longer kept", seat["empty"])
+                self.assertIn(f"{timezone.now():%Y-%m-%d}", seat["empty"])
+            else:
+                self.assertIn(f"seat 0 of game {game.pk}", seat["log"])
+                self.assertIsNone(seat["empty"])
 
 
 class WorkerKeepsLogs(TransactionTestCase):

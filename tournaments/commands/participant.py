@@ -241,7 +241,9 @@ def logs(
         return
     for seat in reply["seats"]:
         console.rule(f"game {game}, seat {seat['seat']}: {seat['version']} ({seat['termination']})")
-        console.print(seat["log"] or "(empty)", highlight=False, markup=False)
+        # A server before the "empty" key said nothing of why.
+        empty = f"(empty: {seat['empty']})" if seat.get("empty") else "(empty)"
+        console.print(seat["log"] or empty, highlight=False, markup=False)
         reason = seat.get("reason") or seat["termination"]
         if reason != "ok":  # last, where the eye lands: why the seat ended (as `match` says)
             console.print(f"ended: {reason}", highlight=False, markup=False)

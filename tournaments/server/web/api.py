@@ -25,7 +25,7 @@ from tournaments.server.web.forms import (
     ApiTokenForm,
     form_errors,
 )
-from tournaments.server.web.logview import LOG_LINES
+from tournaments.server.web.logview import LOG_LINES, why_empty
 
 
 def _token_user(request: HttpRequest) -> Any:
@@ -217,7 +217,7 @@ def api_logs(request: HttpRequest, game_id: int) -> JsonResponse:
     if not seats:
         return _refuse(f"game {game_id} has no seat of yours (or does not exist)", 404)
     out = []
-    record = Game.objects.filter(pk=game_id).values_list("record", flat=True).first()
+    record, deleted = Game.objects.filter(pk=game_id).values_list("record", "logs_deleted")[0]
     for s in seats:
         path = logs.readable(s.log, game_id, s.seat)  # only its own file (ladder.logs)
         text = tail(path, LOG_LINES, 256 * 1024) if path else ""
@@ -228,6 +228,8 @@ def api_logs(request: HttpRequest, game_id: int) -> JsonResponse:
                 "termination": s.termination,
                 "reason": logs.seat_reason(record, s.seat, s.termination),
                 "log": text,
+                # Why `log` is empty, in words (None when it is not).
+                "empty": None if text else why_empty(path, deleted),
             }
         )
     return JsonResponse({"game": game_id, "seats": out})

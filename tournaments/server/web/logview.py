@@ -4,6 +4,7 @@ author sees why at a glance (the log box opens at its end: base.html)."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from pathlib import Path
 
 # The line a Python traceback ends with: `ValueError: oops`, `KeyboardInterrupt`, a dotted name.
@@ -30,10 +31,15 @@ def marked_lines(text: str) -> list[tuple[str, bool]]:
     return list(zip(lines, hot, strict=True))
 
 
-def why_empty(path: Path | None) -> str:
-    """Why a seat's log shows no line, in words: the bot wrote nothing, or there is no file to
-    read (`path`: its own file, `ladder.logs.readable`; None when the game stored none of its
-    own). A log deleted by the contest's retention is said by the page from the game."""
+def why_empty(path: Path | None, deleted: datetime | None = None) -> str:
+    """Why a seat's log shows no line, in words: the contest's retention deleted it (`deleted`:
+    the game's `logs_deleted`), the bot wrote nothing, or there is no file to read (`path`: its
+    own file, `ladder.logs.readable`; None when the game stored none of its own)."""
+    if deleted is not None:
+        return (
+            f"no longer kept: the contest keeps its bots' logs for a time, and this game's were "
+            f"deleted on {deleted:%Y-%m-%d}"
+        )
     if path is None:
         return (
             "the server kept no log of this seat (its bot never started, or the game is older "
