@@ -46,7 +46,7 @@ test-slow: install
 # cluster's modules are not in it: Dask ships no types).
 STRICT_DOMAIN = $(addprefix tournaments/domain/,tournament.py progress.py rounds.py schedule.py \
 	pairing.py ratings.py store.py entries.py report.py rerun.py compliance.py bundles.py \
-	sprt.py compare.py analysis)
+	sprt.py compare.py settings.py analysis)
 
 lint: install
 	$(BIN)/ruff check .

@@ -68,7 +68,7 @@ STRICT_DOMAIN = [
     f"tournaments/domain/{name}.py"
     for name in (
         "tournament", "progress", "rounds", "schedule", "pairing", "ratings", "store",
-        "entries", "report", "rerun", "compliance", "bundles",
+        "entries", "report", "rerun", "compliance", "bundles", "settings",
     )
 ]  # fmt: skip
 
