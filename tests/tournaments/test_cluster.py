@@ -106,9 +106,10 @@ def run_tournament(
 ) -> None:
     config = TournamentConfig(
         entries=chosen,
-        match=MatchSettings(time_per_move=2.0, **options),
+        match=MatchSettings(time_per_move=2.0),
         seed=5,
         games_per_pairing=2,
+        **options,
     )
     with Store.open(db) as store:
         config, pending = prepare(store, config)
