@@ -100,7 +100,6 @@ def run_term_bench(plan: TermPlan) -> dict[str, Any]:
 
 def _term(plan: TermPlan, home: Path) -> dict[str, Any]:
     from tournaments.server.ladder.finalstate import final_status
-    from tournaments.server.ladder.models import Game
 
     contest = _contest(plan)
     began = time.monotonic()
@@ -143,16 +142,9 @@ def _term(plan: TermPlan, home: Path) -> dict[str, Any]:
             load.phase = "quiet"
             time.sleep(QUIET_SECONDS)
     played = workers.played()
-    ladder = Game.objects.filter(contest=contest, kind=Game.LADDER, status=Game.DONE)
-    ladder_s = clock.between("ladder", "deadline")
     validated = clock.at.get("validated")
-    steady = (
-        ladder.filter(finished__gte=validated[1], finished__lt=deadline).count()
-        / ((clock.between("validated", "deadline") or 1) / 60)
-        if validated
-        else None
-    )
-    games = ladder.count()
+    ladder = _ladder_figures(contest, clock, deadline)
+    games = ladder["games"]
     disk = _disk(home, contest, growth)
     return {
         "participants": plan.participants,
@@ -171,18 +163,36 @@ def _term(plan: TermPlan, home: Path) -> dict[str, Any]:
             "uploads_done_s": clock.between("ladder", "uploaded"),
             "all_validated_s": clock.between("ladder", "validated") if validated else None,
         },
-        "ladder": {
-            "games": games,
-            "wall_s": ladder_s,
-            "games_per_minute": games / (ladder_s / 60),
-            "games_per_minute_after_validation": steady,
-        },
+        "ladder": ladder,
         "pages": {phase: load.figures(phase) for phase in PHASES}
         | {"rate_per_s": plan.page_rate, "errors": load.error_counts()},
         "final": _final_figures(contest, clock.between("deadline", "final")),
         "lost": _lost(contest, uploads, played),
         "disk": disk,
         "per_10000_games": _per_games(disk, games, contest),
+    }
+
+
+def _ladder_figures(contest: Any, clock: _Clock, deadline: Any) -> dict[str, Any]:
+    """The ladder's games until the deadline: how many, and a minute's worth overall and once
+    every upload was validated."""
+    from tournaments.server.ladder.models import Game
+
+    ladder = Game.objects.filter(contest=contest, kind=Game.LADDER, status=Game.DONE)
+    ladder_s = clock.between("ladder", "deadline")
+    validated = clock.at.get("validated")
+    steady = (
+        ladder.filter(finished__gte=validated[1], finished__lt=deadline).count()
+        / ((clock.between("validated", "deadline") or 1) / 60)
+        if validated
+        else None
+    )
+    games = ladder.count()
+    return {
+        "games": games,
+        "wall_s": ladder_s,
+        "games_per_minute": games / (ladder_s / 60),
+        "games_per_minute_after_validation": steady,
     }
 
 
