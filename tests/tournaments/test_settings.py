@@ -16,7 +16,7 @@ from referee import Clock, FaultPolicy
 from tournaments.cli import app
 from tournaments.commands.match_options import match_options
 from tournaments.domain.entries import Entry
-from tournaments.domain.settings import MatchSettings, from_stored, option_fields
+from tournaments.domain.settings import MatchSettings, option_fields
 from tournaments.domain.store import Store
 from tournaments.domain.tournament import TournamentConfig
 
@@ -78,11 +78,6 @@ def test_settings_added_later_are_left_out_at_their_default() -> None:
             *("isolation", "players", "ponder", "ruleset", "seed", "time_per_move"),
         ]
     )
-
-
-def test_a_stored_key_gives_the_settings_back() -> None:
-    given = MatchSettings(ruleset="pavilion", time_per_move=0.3, clock="cpu", bot_env=("A",))
-    assert MatchSettings(**from_stored(given.stored())) == given
 
 
 def test_a_game_s_match_config_comes_from_the_settings() -> None:

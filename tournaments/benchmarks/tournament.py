@@ -104,6 +104,13 @@ def run_cluster_bench(
 WRAPPERS = frozenset({"unshare", "bwrap", "setpriv", "prlimit"})
 
 
+def _stat(line: bytes) -> tuple[str, list[str]]:
+    """A /proc/PID/stat line: the command's name, and the fields after it (the state first)."""
+    text = line.decode(errors="replace")
+    close = text.rindex(")")
+    return text[text.index("(") + 1 : close], text[close + 2 :].split()
+
+
 def _tree(root: int) -> list[tuple[int, str, str, float]]:
     """`root` and its live descendants, read from /proc: (pid, command, state, CPU seconds its
     own and its reaped children's); [] where there is no /proc."""
@@ -115,11 +122,9 @@ def _tree(root: int) -> list[tuple[int, str, str, float]]:
         return []
     for text in pids:
         try:
-            stat = read_bytes(f"/proc/{text}/stat").decode(errors="replace")
+            comm, fields = _stat(read_bytes(f"/proc/{text}/stat"))
         except OSError:
             continue  # it ended meanwhile
-        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2 :].split()
         cpu = sum(int(f) for f in fields[11:15]) / _TICKS  # utime stime cutime cstime
         process = (int(text), comm, fields[0], cpu)
         children.setdefault(int(fields[1]), []).append(process)
@@ -156,11 +161,10 @@ def own_bot_processes() -> list[int]:
     live = []
     for pid in pids:
         try:
-            stat = read_bytes(f"/proc/{pid}/stat")
+            comm, fields = _stat(read_bytes(f"/proc/{pid}/stat"))
         except OSError:
             continue  # it ended meanwhile
-        comm = stat[stat.index(b"(") + 1 : stat.rindex(b")")].decode(errors="replace")
-        if stat[stat.rindex(b")") + 2 :][:1] != b"Z" and comm not in WRAPPERS:
+        if fields[0] != "Z" and comm not in WRAPPERS:
             live.append(pid)
     return live
 

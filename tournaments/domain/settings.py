@@ -18,7 +18,6 @@ A new match setting is one field here, plus one line where a command exposes it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -120,7 +119,7 @@ class MatchSettings:
             how, value = f.metadata["stored"], getattr(self, f.name)
             if how == "never" or (how == "unless-default" and value == _default(f)):
                 continue
-            data[f.name] = list(value) if isinstance(value, tuple) else value
+            data[f.name] = value
         data["bot_env"] = [item.partition("=")[0] for item in self.bot_env]
         return data
 
@@ -150,20 +149,6 @@ def _default(f: dataclasses.Field[Any]) -> Any:
     if f.default_factory is not dataclasses.MISSING:
         return f.default_factory()
     return f.default
-
-
-def stored_keys() -> Iterator[str]:
-    """The run-key names the match settings may store (some only when not at their default)."""
-    return (f.name for f in dataclasses.fields(MatchSettings) if f.metadata["stored"] != "never")
-
-
-def from_stored(data: Mapping[str, Any]) -> dict[str, Any]:
-    """The match settings' fields in a stored run key (as `MatchSettings.stored` wrote them),
-    for `dataclasses.replace` or the constructor."""
-    found = {key: data[key] for key in stored_keys() if key in data}
-    if "bot_env" in found:
-        found["bot_env"] = tuple(found["bot_env"])
-    return found
 
 
 def option_fields() -> list[dataclasses.Field[Any]]:

@@ -136,12 +136,6 @@ class _Job:
     began: float = field(default_factory=time.monotonic)
 
 
-def game_settings(contest: Contest, isolation: str | None = None) -> MatchSettings:
-    """What the contest's games are played with now (`isolation`: the worker's own choice,
-    else the contest's)."""
-    return contest.match_settings(isolation)
-
-
 def _next_of(game: Game, versions: Sequence[Version] | None = None) -> _Next:
     """What playing `game` needs; `versions` are its seats' when the caller has them (a game
     just scheduled), else they are read."""
@@ -256,7 +250,7 @@ class LadderWorker:
 
     def _see_settings(self, contest: Contest) -> bool:
         """Whether the referee plays with the contest's settings; if not, say so once."""
-        if self._settings is None or game_settings(contest, self.isolation) == self._settings:
+        if self._settings is None or contest.match_settings(self.isolation) == self._settings:
             return True
         if not self._changed:
             self._changed = True
@@ -532,7 +526,7 @@ class LadderWorker:
                 # The referee plays with the contest's settings of now; when they change, the
                 # games in flight end and it starts again with the new ones.
                 contest = await self._db_call(Contest.objects.get, Q(pk=self.contest_id))
-                self._settings, self._changed = game_settings(contest, self.isolation), False
+                self._settings, self._changed = contest.match_settings(self.isolation), False
                 cap = process_cap(32, contest.players, self.concurrency)
                 async with self._player(self._settings, cap, contest.players, work.specs) as play:
                     while not self._stopping.is_set() and not (self._changed and not work.games):
