@@ -8,7 +8,6 @@ that refreshes as games finish. Elsewhere (CI logs, pipes): the domain's plain p
 from __future__ import annotations
 
 import time
-from typing import TextIO
 
 from rich.console import Console, Group
 from rich.live import Live
@@ -96,23 +95,16 @@ class LiveView:
 
 class LiveProgress:
     """A run's watcher (`run_tournament`'s `on_progress`) for a person: a `LiveView` on a
-    terminal, else (or with `plain`) the domain's plain progress lines on the console or on
-    `out`."""
+    terminal, else (or with `plain`) the domain's plain progress lines on the console."""
 
-    def __init__(
-        self, console: Console, plain: bool | None = None, out: TextIO | None = None
-    ) -> None:
+    def __init__(self, console: Console, plain: bool | None = None) -> None:
         self.console = console
         self.plain = (not console.is_terminal) if plain is None else plain
-        self.out = out
         self.lines = ProgressLines(self._write)
         self.view: LiveView | None = None
 
     def _write(self, text: str) -> None:
-        if self.out is not None:
-            print(text, file=self.out, flush=True)
-        else:
-            self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        self.console.print(text, markup=False, highlight=False, soft_wrap=True)
 
     def __call__(self, event: ProgressEvent) -> None:
         if self.plain:
