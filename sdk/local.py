@@ -88,7 +88,7 @@ def play_local(
         # The same stand-in the referee's bots get (sdk.state), built on first use from this
         # position (a copy: the game moves on after the answer) and the public state alone.
         view = LazyGame(
-            partial(_public_game, game.copy(), view_seeds.getrandbits(63)),
+            partial(public_game, game.copy(), view_seeds.getrandbits(63)),
             partial(tuple, legal),  # the legal moves as they are
         )
         bot.clock = Clock(move_time=time_per_move)
@@ -134,7 +134,7 @@ def play_local(
     return result
 
 
-def _public_game(game: Game, seed: int) -> Game:
+def public_game(game: Game, seed: int) -> Game:
     """`game` as a bot under the referee gets it: rebuilt from its public state, its bag's
     future draws seeded with `seed`."""
     return game_from_state(game.to_state(), seed)

@@ -67,7 +67,7 @@ START_TOKEN = 1.5
 NEAR_STRUCTURE = 0.35  # per bonus tile of a structure one space from done
 
 
-def _star_bonus(state: dict[str, Any], index: int, star: str) -> float:
+def star_bonus(state: dict[str, Any], index: int, star: str) -> float:
     """The full-star bonus this star would pay."""
     if state.get("ruleset") != "pavilion-mono" or index == 0:
         return STAR_BONUS[index]
@@ -92,7 +92,7 @@ def evaluate_board(state: dict[str, Any], seat: int) -> float:
     for index, star in enumerate(stars):
         filled = 6 - star.count(".")
         if filled:
-            progress += _star_bonus(state, index, star) * (filled / 6) ** 2
+            progress += star_bonus(state, index, star) * (filled / 6) ** 2
     for number, bonus in enumerate(NUMBER_BONUS):
         covered = sum(1 for star in stars if star[number] != ".")
         progress += bonus * (covered / 7) ** 2
@@ -124,7 +124,7 @@ def evaluate_all(game: Any) -> list[float]:
     return [evaluate_board(state, seat) for seat in range(len(state["boards"]))]
 
 
-def _run(star: str, space: int) -> int:
+def run_beside(star: str, space: int) -> int:
     """Tiles in the runs a tile placed at `space` joins on its ring of six (neighbours both
     ways, space 6 next to space 1), the new tile not counted."""
     run = 0
@@ -136,7 +136,7 @@ def _run(star: str, space: int) -> int:
     return run
 
 
-def _allowed(state: dict[str, Any], index: int, star: str) -> str:
+def allowed_colours(state: dict[str, Any], index: int, star: str) -> str:
     """The colour letters that may still go on star `index` (the engine's rule, on letters)."""
     placed = {c for c in star if c != "."}
     if state.get("ruleset") != "pavilion-mono":
@@ -186,9 +186,9 @@ def _best_placement(
         if "." not in star:
             continue
         filled = 6 - star.count(".")
-        star_gain = PROGRESS * _star_bonus(state, index, star) * (2 * filled + 1) / 36
+        star_gain = PROGRESS * star_bonus(state, index, star) * (2 * filled + 1) / 36
         spaces = None  # (space, cost, gain before the tiles spent): once a colour can pay
-        for colour in _allowed(state, index, star):
+        for colour in allowed_colours(state, index, star):
             have = counts[colour]
             if not have:
                 continue
@@ -222,7 +222,7 @@ def _space_gains(
     for space in range(6):
         if star[space] != ".":
             continue
-        gain = 1.0 + _run(star, space) + star_gain
+        gain = 1.0 + run_beside(star, space) + star_gain
         if space < 4:
             gain += number_gain[space]
         gain += TILE * _structure_tiles(stars, index, space)
@@ -240,7 +240,7 @@ def next_round_values(state: dict[str, Any], stars: list[str]) -> dict[str, floa
     values = dict.fromkeys(LETTERS, DEAD_KEPT)
     for index, star in enumerate(stars):
         if "." in star:
-            for colour in _allowed(state, index, star):
+            for colour in allowed_colours(state, index, star):
                 values[colour] = KEPT
     values[state["wild_order"][state["round"]]] = NEXT_WILD_KEPT
     return values
@@ -318,7 +318,7 @@ def place_and_pass(
     score = board["score"]
     while (best := _best_placement(state, stars, counts)) is not None:
         index, space, colour, own, paid = best
-        score += 1 + _run(stars[index], space)
+        score += 1 + run_beside(stars[index], space)
         counts[colour] -= own
         counts[wild] -= paid
         star = stars[index]
@@ -332,7 +332,7 @@ def place_and_pass(
             c
             for index, star in enumerate(stars)
             if "." in star
-            for c in _allowed(state, index, star)
+            for c in allowed_colours(state, index, star)
         }
         held = "".join(c * n for c, n in counts.items() if c in room or c == wild)
         counts = {c: n for c, n in counts.items() if c not in room and c != wild}
@@ -399,7 +399,10 @@ def move_gains(state: dict[str, Any], moves: Any) -> list[float]:
             star = stars[move.star]
             cost = numbers[move.star][move.space]
             gain = (
-                1.0 + _run(star, move.space) - TILE * (cost - move.wilds) - WILD_TILE * move.wilds
+                1.0
+                + run_beside(star, move.space)
+                - TILE * (cost - move.wilds)
+                - WILD_TILE * move.wilds
             )
             filled = 6 - star.count(".")
             bonus = STAR_BONUS[move.star]

@@ -181,7 +181,7 @@ class Stars:
         return room
 
     def bonus(self, star: int) -> float:
-        """`sdk.pavilion._star_bonus`: the full-star bonus star `star` would pay."""
+        """`sdk.pavilion.star_bonus`: the full-star bonus star `star` would pay."""
         if not self.mono or star == 0:
             return float(STAR_BONUS[star])
         colours = self.colours[star]

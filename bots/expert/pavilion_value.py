@@ -34,11 +34,11 @@ from sdk.pavilion import (
     STRUCTURES,
     TILE,
     WILD_TILE,
-    _allowed,
-    _run,
-    _star_bonus,
+    allowed_colours,
     place_and_pass,
     project_board,
+    run_beside,
+    star_bonus,
 )
 
 NAMES = (
@@ -67,7 +67,7 @@ def certain_bonus(ruleset: str, stars: list[str]) -> float:
     """The end bonuses the stars have earned already: full stars and numbers covered on all
     seven (`referee.engine.pavilion`'s end_bonus, on the public state's letters)."""
     state = {"ruleset": ruleset}
-    bonus = sum(_star_bonus(state, i, star) for i, star in enumerate(stars) if "." not in star)
+    bonus = sum(star_bonus(state, i, star) for i, star in enumerate(stars) if "." not in star)
     for number, points in enumerate(NUMBER_BONUS):
         if all(star[number] != "." for star in stars):
             bonus += points
@@ -85,10 +85,10 @@ def features(ruleset: str, stars: list[str], hand: str, wild: str, starts: bool)
         if empty == 0:
             continue
         if empty < 6:
-            out[empty] += _star_bonus(state, index, star) / 16
+            out[empty] += star_bonus(state, index, star) / 16
         out[10] += empty
-        out[11] += sum(1 + _run(star, k) for k in range(6) if star[k] == ".")
-        room.update(_allowed(state, index, star))
+        out[11] += sum(1 + run_beside(star, k) for k in range(6) if star[k] == ".")
+        room.update(allowed_colours(state, index, star))
     for number, points in enumerate(NUMBER_BONUS):
         covered = sum(1 for star in stars if star[number] != ".")
         if 3 <= covered < 7:

@@ -11,7 +11,7 @@ from typing import Any
 
 from referee.engine import Game
 from sdk.bot import Bot, Clock, GameInfo
-from sdk.local import _public_game
+from sdk.local import public_game
 from sdk.run import load_bot_class
 from sdk.state import LazyGame
 
@@ -98,7 +98,7 @@ class Opponents:
             bot = self.seats[game.turn]
             legal = game.legal_moves()
             view = LazyGame(
-                partial(_public_game, game.copy(), self.rng.getrandbits(63)),
+                partial(public_game, game.copy(), self.rng.getrandbits(63)),
                 partial(tuple, legal),
             )
             bot.clock = Clock(move_time=self.time_per_move)

@@ -14,7 +14,7 @@ from bots.random_bot import RandomBot
 from bots.search_bot import SearchBot
 from referee.engine import new_game
 from sdk.local import play_local
-from sdk.pavilion import _run, move_gains
+from sdk.pavilion import move_gains, run_beside
 
 TIME = 0.02  # seconds per move, as in test_reference_bots
 GRACE = 1.0  # a loaded 2-core machine can deschedule a process for 100s of ms
@@ -87,7 +87,7 @@ def test_placement_gains_score_what_the_engine_scores() -> None:
                     after = game.copy()
                     after.push(move)
                     star = state["boards"][me]["stars"][move.star]
-                    assert after.scores[me] - game.scores[me] == 1 + _run(star, move.space)
+                    assert after.scores[me] - game.scores[me] == 1 + run_beside(star, move.space)
                     checked += 1
             assert len(move_gains(state, moves)) == len(moves)
             places = [m for m in moves if m.is_place]

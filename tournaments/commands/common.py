@@ -15,6 +15,7 @@ from rich.console import Console
 
 if TYPE_CHECKING:
     from tournaments.domain.cluster import ClusterOptions
+    from tournaments.domain.store import Store
 
 # Off a terminal rich assumes 80 columns: piped output (a log file, `| less`, a CI page) had its
 # paths broken in two and its table cells cut with "…". Piped, a line is as wide as this; COLUMNS
@@ -105,6 +106,19 @@ def reading_store(db: Path, data_errors: bool = True) -> Iterator[None]:
         if not data_errors:
             raise
         fail(f"cannot read the tournament database {db}: bad data ({exc}); is the file damaged?")
+
+
+def running_store(stack: contextlib.ExitStack, db: Path) -> Store:
+    """The run's database `db`, locked for this runner and open until `stack` closes: a second
+    runner on the same file, or a file that is not a tournament database, stops here with a
+    clear error."""
+    from tournaments.domain.store import RunLock, Store, StoreError
+
+    try:
+        stack.enter_context(RunLock(db))
+        return stack.enter_context(Store.open(db))
+    except StoreError as exc:
+        fail(str(exc))
 
 
 def leave_interrupted(signum: int, db: Path) -> NoReturn:

@@ -27,6 +27,7 @@ from tournaments.commands.common import (
     leave_interrupted,
     print_json,
     reading_store,
+    running_store,
 )
 from tournaments.commands.groups import bot_app
 from tournaments.commands.match_options import match_options
@@ -218,16 +219,11 @@ def _run(
     the result as `--json` has it. Failed games leave it undecided (rerun to retry)."""
     from tournaments.domain.compare import prepare_compare
     from tournaments.domain.schedule import ScheduleError
-    from tournaments.domain.store import RunLock, Store, StoreError
     from tournaments.domain.tournament import ConfigMismatch
     from tournaments.terminal.compare_view import result_table, summary_line
 
     with contextlib.ExitStack() as stack:
-        try:
-            stack.enter_context(RunLock(db))
-            store = stack.enter_context(Store.open(db))
-        except StoreError as exc:
-            fail(str(exc))
+        store = running_store(stack, db)
         try:
             with reading_store(db, data_errors=False):
                 try:

@@ -24,6 +24,7 @@ from tournaments.commands.common import (
     fail,
     isolation_line,
     leave_interrupted,
+    running_store,
     shell_command,
 )
 from tournaments.commands.groups import demo_app
@@ -65,7 +66,6 @@ def demo(
     from tournaments.commands.tournament import print_report
     from tournaments.domain.entries import Entry
     from tournaments.domain.settings import MatchSettings
-    from tournaments.domain.store import RunLock, Store, StoreError
     from tournaments.domain.tournament import TournamentConfig, prepare
     from tournaments.terminal.running import play_in_terminal
 
@@ -90,11 +90,7 @@ def demo(
         seed=None,
     )
     with contextlib.ExitStack() as stack:
-        try:
-            stack.enter_context(RunLock(db))
-            store = stack.enter_context(Store.open(db))
-        except StoreError as exc:
-            fail(str(exc))
+        store = running_store(stack, db)
         config, pending = prepare(store, config)
         console.print(
             f"[bold]demo[/]: {ruleset} round-robin of "

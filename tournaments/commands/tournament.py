@@ -38,6 +38,7 @@ from tournaments.commands.common import (
     open_in_browser,
     print_json,
     reading_store,
+    running_store,
     write_page,
 )
 from tournaments.commands.groups import tournament_app
@@ -486,17 +487,12 @@ def _run_stored(
     """Open (or resume) the tournament in `db`, play what is pending, print the report; the
     run's summary (None when nothing was left to play)."""
     from tournaments.domain.schedule import ScheduleError
-    from tournaments.domain.store import RunLock, Store, StoreError
     from tournaments.domain.tournament import ConfigMismatch
     from tournaments.domain.tournament import prepare as prepare_tournament
 
     summary = None
     with contextlib.ExitStack() as stack:
-        try:
-            stack.enter_context(RunLock(db))  # one runner per db: a second one stops here
-            store = stack.enter_context(Store.open(db))
-        except StoreError as exc:
-            fail(str(exc))
+        store = running_store(stack, db)
         try:
             with reading_store(db, data_errors=False):
                 try:

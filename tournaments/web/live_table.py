@@ -18,7 +18,7 @@ from referee import MatchEvent, MovePlayed, SeatFaulted
 from referee.engine import RULESETS, new_game
 from sdk import Bot
 from tournaments.families import view_for
-from tournaments.web.replay_page import _frame
+from tournaments.web.replay_page import frame
 
 # The page shows this many of the latest moves (the whole game is in the record afterwards).
 SHOWN_PLIES = 12
@@ -141,7 +141,7 @@ class LiveTable:
                 "names": self.names,
                 "seat": self.seat,
                 "ply": len(self.plies),
-                "frame": _frame(state),
+                "frame": frame(state),
                 "your_turn": bool(legal),
                 "legal": [{"move": m, "words": self.view.describe(state, m)} for m in legal],
                 "plies": self.plies[-SHOWN_PLIES:],

@@ -16,7 +16,8 @@ VIEWER_FORMAT = "azul-arena/viewer/1"
 _COUNTED = ("bag", "lid", "depot")
 
 
-def _frame(state: dict[str, Any]) -> dict[str, Any]:
+def frame(state: dict[str, Any]) -> dict[str, Any]:
+    """A state as the viewer draws it: public chance (bag, lid, depot) as counts."""
     return {k: (len(v) if k in _COUNTED and isinstance(v, str) else v) for k, v in state.items()}
 
 
@@ -128,7 +129,7 @@ def game_data(record: dict[str, Any]) -> dict[str, Any]:
         "complete": game.is_over(),
         "layout": view.layout(record["ruleset"]),
         "seats": _seats(game, names, ref),
-        "frames": [_frame(s) for s in states],
+        "frames": [frame(s) for s in states],
         "plies": _plies(view, states, moves, ref, faults),
         "faults": [f for i in sorted(faults) for f in faults[i]],
         "analysis": _analysis(record, view, states, moves),
@@ -147,7 +148,7 @@ def _analysis(
     if data is not None:
         for entry in data["moves"].values():
             if "best_frame" in entry:
-                entry["best_frame"] = _frame(entry["best_frame"])
+                entry["best_frame"] = frame(entry["best_frame"])
     return data
 
 
