@@ -67,6 +67,8 @@ _HOMES: dict[str, list[str]] = {
     # The bots' processes as the kernel lists them (benchmarks count them without a /proc scan).
     "referee.cgroups": ["all_bot_pids"],
     "referee.procfs": ["read_bytes"],
+    # Below a more urgent program's CPU priority (the ladder beside the web site), bots and all.
+    "referee.priority": ["lower_priority", "niceness", "session_niceness"],
     # Isolation: the levels, what this machine offers, and a bot's limits.
     "referee.sandbox": [
         "LEVELS",
@@ -128,6 +130,8 @@ __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two list
     "is_folder_entry",
     "is_loopback",
     "loop_name",
+    "lower_priority",
+    "niceness",
     "operator_metadata",
     "parse_builtin",
     "probe",
@@ -139,6 +143,7 @@ __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two list
     "require",
     "require_cpu_clock",
     "run_loop",
+    "session_niceness",
     "slug",
     "spawn",
     "strongest",
@@ -176,6 +181,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; at run time each loads 
         SeatResult,
     )
     from referee.pool import BotPool, Slot
+    from referee.priority import lower_priority, niceness, session_niceness
     from referee.procfs import read_bytes
     from referee.protocol.loop import loop_name, run_loop, spawn
     from referee.replay import write_replay

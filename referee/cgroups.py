@@ -1,11 +1,20 @@
 """One control group per bot process, where the machine lets the referee make them: it caps the
-bot's processes (pids), holds its memory limit, counts its CPU time and lists every process it
-has, even one that left its process group (so freezing and killing miss none).
+bot's processes (pids), holds its memory limit, counts its CPU time, lists every process it
+has, even one that left its process group (so killing misses none), and freezes them all
+between the bot's moves with one write.
 
 Both cgroup layouts are handled: v1 (one hierarchy per controller: pids, memory, cpuacct) and v2
 (one unified hierarchy, where the referee's own cgroup must delegate the controllers). Where
 neither can be written (no root, no delegation) `BotCgroup.create` returns None and the launcher
 falls back to rlimits and /proc.
+
+The freeze is cgroup v2's `cgroup.freeze`, a core file of every v2 cgroup (no controller to
+delegate): in the bot's own v2 folder, or on a v1 machine that also mounts the v2 hierarchy
+(systemd's hybrid layout, at /sys/fs/cgroup/unified) in a folder of its own there. Its frozen
+processes still die of SIGKILL, and a child born of a fork under way as the freeze came is
+frozen too. The v1 freezer is not used: its frozen tasks ignore SIGKILL (a referee killed with
+`kill -9` would leave bots nobody could kill without thawing them first). Where no v2 hierarchy
+can be written, the launcher stops the bot's processes with signals (referee.stopping).
 """
 
 from __future__ import annotations
@@ -15,12 +24,16 @@ import contextlib
 import functools
 import itertools
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from referee.procfs import read_bytes
 
 ROOT = Path("/sys/fs/cgroup")
 V1 = ("pids", "memory", "cpuacct")
+FREEZE_FILE = "cgroup.freeze"
+HYBRID = ROOT / "unified"  # the v2 hierarchy beside the v1 controllers (systemd's hybrid layout)
+FREEZE = "freeze"  # a parent's key for the v2 folders that only freeze (hybrid layout)
 _serial = itertools.count(1)
 
 
@@ -37,8 +50,9 @@ def _own_paths() -> dict[str, str]:
 
 @functools.cache
 def layout() -> dict[str, Path] | None:
-    """The parent folder, per controller, where this referee makes its bots' cgroups; None when
-    it cannot (tried once: a folder is made and removed)."""
+    """The parent folder, per controller, where this referee makes its bots' cgroups (and, on a
+    v1 machine with the v2 hierarchy mounted too, under FREEZE the one where it freezes them);
+    None when it cannot (tried once: a folder is made and removed)."""
     own = _own_paths()
     tag = f"azul-arena-{os.getpid()}"
     if all(name in own and (ROOT / name).is_dir() for name in V1):
@@ -54,17 +68,36 @@ def layout() -> dict[str, Path] | None:
         parents = {"": base / tag}
     else:
         return None
-    try:
-        for parent in parents.values():
-            _sweep(parent.parent)
-            parent.mkdir(exist_ok=True)
-            probe = parent / "probe"
-            probe.mkdir()
-            probe.rmdir()
-    except OSError:
+    if not _made(parents.values()):
         return None
+    if "" not in parents and "" in own and (HYBRID / "cgroup.controllers").exists():
+        freezing = HYBRID / own[""].lstrip("/") / tag
+        if _made([freezing], check=FREEZE_FILE):  # else the bots are stopped with signals
+            parents[FREEZE] = freezing
     atexit.register(_remove, list(parents.values()))
     return parents
+
+
+def _made(parents: Iterable[Path], check: str = "") -> bool:
+    """Make these folders (after sweeping their neighbours a dead referee left) and one child
+    in each, where the child has the file `check` if one is named; False if any fails (those
+    made are removed)."""
+    made = []
+    try:
+        for parent in parents:
+            _sweep(parent.parent)
+            parent.mkdir(exist_ok=True)
+            made.append(parent)
+            probe = parent / "probe"
+            probe.mkdir()
+            found = not check or (probe / check).exists()
+            probe.rmdir()
+            if not found:
+                raise OSError(f"no {check} in {parent}")
+    except OSError:
+        _remove(made)
+        return False
+    return True
 
 
 def _remove(parents: list[Path]) -> None:
@@ -100,16 +133,23 @@ def all_bot_pids() -> list[int] | None:
 
 
 class BotCgroup:
-    """The cgroups of one bot process (one folder per v1 controller, or one v2 folder)."""
+    """The cgroups of one bot process (one folder per v1 controller, or one v2 folder; on a
+    hybrid machine a v2 folder too, to freeze it)."""
 
     def __init__(self, dirs: dict[str, Path]) -> None:
         self.dirs = dirs
         self.v2 = "" in dirs
-        # Read at every freeze of the bot: its path made once.
         self._procs = str(self._dir("pids") / "cgroup.procs")
         # The CPU counter's file, kept open: the cpu clock reads it twice a move, and a pread
         # costs a fraction of an open, read and close.
         self._cpu_fd: int | None = None
+        # Its v2 folder's freeze file (None: no v2 folder, or the kernel has no such file; the
+        # launcher then freezes the bot with signals), kept open once written: a bot may be
+        # frozen and thawed on most moves.
+        freezing = dirs.get(FREEZE, dirs.get(""))
+        self.freeze_file = None if freezing is None else str(freezing / FREEZE_FILE)
+        self._events = None if freezing is None else str(freezing / "cgroup.events")
+        self._freeze_fd: int | None = None
 
     @classmethod
     def create(cls, processes: int, memory: int) -> BotCgroup | None:
@@ -160,6 +200,36 @@ class BotCgroup:
             return []
         return [int(p) for p in text.split()]
 
+    def hold(self, frozen: bool) -> bool:
+        """Freeze (or thaw) every process of the cgroup, forks under way included, with one
+        write; False where it cannot (no v2 folder, no freezer in this kernel, or the write
+        failed): the caller then stops (or continues) the processes with signals.
+
+        The write returns before every process is frozen: each is sent to the freezer's trap at
+        its next return to user space (a running one is interrupted to get there), so none runs
+        any more of its own code; `frozen` says when all of them are there."""
+        if self.freeze_file is None:
+            return False
+        try:
+            if self._freeze_fd is None:
+                self._freeze_fd = os.open(self.freeze_file, os.O_WRONLY | os.O_CLOEXEC)
+            os.pwrite(self._freeze_fd, b"1" if frozen else b"0", 0)
+        except OSError:
+            if self._freeze_fd is None:
+                self.freeze_file = None  # no such file here: not tried again
+            return False
+        return True
+
+    def frozen(self) -> bool:
+        """Whether every process of the cgroup is in the freezer's trap (the kernel's word in
+        cgroup.events; False where the cgroup has no freezer)."""
+        if self.freeze_file is None or self._events is None:
+            return False
+        try:
+            return b"frozen 1" in read_bytes(self._events)
+        except OSError:
+            return False
+
     def cpu_seconds(self) -> float | None:
         """CPU time (user + system) its processes used, dead ones included."""
         try:
@@ -188,10 +258,11 @@ class BotCgroup:
 
     def remove(self) -> None:
         """Remove the folders (once its processes are gone; a leftover is tried again later)."""
-        if self._cpu_fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._cpu_fd)
-            self._cpu_fd = None
+        for fd in (self._cpu_fd, self._freeze_fd):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._cpu_fd = self._freeze_fd = None
         for path in self.dirs.values():
             with contextlib.suppress(OSError):
                 path.rmdir()

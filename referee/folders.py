@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.priority import follow_sessions
 from referee.protocol.loop import spawn
 from referee.sandbox import environment
 
@@ -215,6 +216,7 @@ async def build(
             env=env,
             start_new_session=True,
         )
+        follow_sessions(process.pid)  # as low as the referee, in its session too
     try:
         code = await asyncio.wait_for(_watch(process, folder), folder.build_timeout)
     except _TooBig as exc:

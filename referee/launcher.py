@@ -30,6 +30,7 @@ from pathlib import Path
 from referee import sandbox
 from referee.cgroups import BotCgroup, joined
 from referee.folders import BotFolder, is_folder_entry, python_bot, read_folder
+from referee.priority import follow_sessions, process_tree
 from referee.protocol.loop import spawn
 from referee.sandbox import Limits, Place
 from referee.stopping import Stopper
@@ -164,17 +165,12 @@ def bot_environment(**extra: str) -> dict[str, str]:
 
 def _tree_cpu(pid: int) -> float | None:
     """CPU seconds of `pid` and its descendants (waited-for children included), from /proc."""
-    total, ticks, stack = 0, os.sysconf("SC_CLK_TCK"), [pid]
-    seen = False
-    while stack:
-        current = stack.pop()
+    total, ticks, seen = 0, os.sysconf("SC_CLK_TCK"), False
+    for member in process_tree(pid):
         try:
-            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
             total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
             seen = True
-            stack += [
-                int(c) for c in Path(f"/proc/{current}/task/{current}/children").read_text().split()
-            ]
         except (OSError, ValueError, IndexError):
             continue
     return total / ticks if seen else None
@@ -272,6 +268,7 @@ class BotProcess:
     warm: bool = False  # a standby process that became this bot (assign)
     frozen: bool = False
     _stop: Stopper | None = field(default=None, repr=False)  # what `freeze` stopped
+    _held: bool = field(default=False, repr=False)  # frozen by its cgroup's freezer
     _killed: bool = field(default=False, repr=False)
 
     @property
@@ -301,11 +298,15 @@ class BotProcess:
         return pids
 
     def freeze(self) -> None:
-        """Stop all its processes (SIGSTOP): no CPU until `thaw`. With a cgroup, each through
-        its process group, then looked at again until all are stopped (referee.stopping);
-        without one, its process group."""
+        """Stop all its processes: no CPU until `thaw`. With a v2 cgroup, its freezer (one
+        write, forks under way included: referee.cgroups); else, with a cgroup, each process
+        through its process group, then looked at again until all are stopped
+        (referee.stopping); without one, its process group (SIGSTOP)."""
         if not self.frozen and not self._killed and self.process.returncode is None:
             self.frozen = True
+            if self.group is not None and self.group.hold(True):
+                self._held = True
+                return
             stop = Stopper(self.group.pids, self.pid) if self.group is not None else None
             self._stop = stop if stop is not None and stop.stop() else None
             if self._stop is None:
@@ -313,14 +314,19 @@ class BotProcess:
 
     @property
     def settled(self) -> bool:
-        """Whether its freeze is complete: every process found stopped, none new (a freeze
-        looks again at its cgroup until then)."""
+        """Whether its freeze is complete: every process in the freezer's trap, or found
+        stopped with none new (a freeze by signals looks again at its cgroup until then)."""
+        if self._held:
+            return self.group is not None and self.group.frozen()
         return self._stop is None or self._stop.settled
 
     def thaw(self) -> None:
         """Continue what `freeze` stopped, the bot's own process first."""
         if self.frozen:
             self.frozen = False
+            held, self._held = self._held, False
+            if held and self.group is not None and self.group.hold(False):
+                return
             stop, self._stop = self._stop, None
             if stop is None:
                 self._signal(signal.SIGCONT)
@@ -391,6 +397,7 @@ async def _start(  # noqa: PLR0913  # the parts of one launch, all keyword-passe
                 cwd=None if cwd is None or level == "sandbox" else cwd,
                 start_new_session=True,
             )  # its own session => its own process group
+        follow_sessions(process.pid)  # as low as the referee, in its session too
     except BaseException:
         if group is not None:
             group.remove()

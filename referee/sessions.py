@@ -25,12 +25,13 @@ __all__ = ["BotFault", "BotSession", "Reply", "SessionHub"]  # BotFault's home i
 
 _perf = time.perf_counter
 
-# Stopping and continuing a bot wakes every thread it has (a Python or Node gRPC bot has about 8):
-# some 50 us in the referee's kill() calls and 80 us of the bot's CPU per move, which is more than
-# a whole move of two fast bots. So a bot whose last wait between its moves was shorter than
-# FREEZE_GRACE is frozen only if its next request has not come twice that wait after its answer
-# (FREEZE_GRACE_MIN at least, FREEZE_GRACE at most); where the others think longer it is frozen
-# as its answer arrives. Off its turn it can thus use at most twice the game's recent pace of CPU.
+# Freezing and thawing a bot wakes every thread it has (a Python or Node gRPC bot has about 9):
+# some 30 us in each of the referee's writes to its cgroup's freezer (more with signals) and 80
+# us of the bot's CPU per move, which is more than a whole move of two fast bots. So a bot whose
+# last wait between its moves was shorter than FREEZE_GRACE is frozen only if its next request
+# has not come twice that wait after its answer (FREEZE_GRACE_MIN at least, FREEZE_GRACE at
+# most); where the others think longer it is frozen as its answer arrives. Off its turn it can
+# thus use at most twice the game's recent pace of CPU.
 FREEZE_GRACE = 0.010
 FREEZE_GRACE_MIN = 0.002
 

@@ -1,6 +1,7 @@
 """Stopping a bot's processes between its moves (SIGSTOP) and continuing them (SIGCONT), with
 none left running: not a child that left its process group, nor one born of a fork under way as
-the stop came.
+the stop came. Used where the bot has cgroups but no v2 one to freeze it with (a v1 machine
+without the v2 hierarchy mounted: referee.cgroups); the v2 freezer does all this in one write.
 
 A fork under way when a stop comes still completes (only a fatal signal aborts one). Sent to a
 single process, the stop lets the newborn child run; sent to a process group, the kernel hands
@@ -15,8 +16,8 @@ a zombie (it ended, its threads may not have), or when it was stopped on its own
 fork runs on while its leader shows stopped, and the fork's child would run).
 
 The cgroup v1 freezer would do the same in one write, but its frozen tasks ignore SIGKILL (a
-referee killed with `kill -9` would leave bots nobody can kill), while stopped processes still
-die of it, and of the SIGHUP the kernel sends a stopped process group orphaned by that death.
+referee killed with `kill -9` would leave bots nobody can kill without thawing them), while
+stopped processes still die of it, as the v2 freezer's do.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
-"""A bot stopped in the middle of a fork: the child the fork completes must not run until the
-bot is continued (referee.stopping). The referee's own launch and freeze, on a program that
-forks from two threads while it holds enough memory that a fork takes tens of milliseconds
-(hostile/forker/forking.py): nearly every freeze comes while a fork is under way."""
+"""A bot frozen in the middle of a fork: the child the fork completes must not run until the
+bot is thawed, by either freezer: its v2 cgroup's (referee.cgroups) or signals
+(referee.stopping, where no v2 hierarchy can be written: forced here by taking the freeze file
+away). The referee's own launch and freeze, on a program that forks from two threads while it
+holds enough memory that a fork takes tens of milliseconds (hostile/forker/forking.py): nearly
+every freeze comes while a fork is under way."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from referee.cgroups import layout
-from referee.launcher import Isolation, launch
+from referee.launcher import BotProcess, Isolation, launch
 from tests.referee.test_hostile import HOSTILE, REPORT, need
 
 FORKER = HOSTILE / "forker" / "forking.py"
@@ -38,9 +40,20 @@ async def _ready(log: Path, timeout: float = 30.0) -> None:
         await asyncio.sleep(0.05)
 
 
+def _by(bot: BotProcess, freezer: str) -> None:
+    """Make `bot` freeze with `freezer`: "cgroup" (skipped where it has no v2 cgroup) or
+    "signals" (as where it has none)."""
+    assert bot.group is not None
+    if freezer == "signals":
+        bot.group.freeze_file = None
+    elif bot.group.freeze_file is None:
+        pytest.skip("no cgroup v2 hierarchy here: bots are stopped with signals")
+
+
+@pytest.mark.parametrize("freezer", ["cgroup", "signals"])
 @pytest.mark.parametrize("level", ["process", "sandbox"])
 def test_a_child_born_of_a_fork_under_way_as_the_bot_is_frozen_stays_stopped(
-    level: str, tmp_path: Path
+    level: str, freezer: str, tmp_path: Path
 ) -> None:
     need(level)
     if layout() is None:
@@ -57,6 +70,7 @@ def test_a_child_born_of_a_fork_under_way_as_the_bot_is_frozen_stays_stopped(
             env={"AZUL_TEST_BALLAST_MB": BALLAST_MB},
         )
         try:
+            _by(bot, freezer)
             await _ready(log)
             for _ in range(CYCLES):
                 bot.freeze()
@@ -90,9 +104,10 @@ def _states(pids: list[int]) -> str:
 
 
 def test_a_process_found_running_after_the_stop_is_stopped_again(tmp_path: Path) -> None:
-    """A process the stop did not reach (here continued behind the referee's back, as one that
-    changed its process group as the stop came would run on) is stopped when the freeze looks
-    again: the freeze settles with every thread of the bot stopped, and a thaw continues all."""
+    """Signals: a process the stop did not reach (here continued behind the referee's back, as
+    one that changed its process group as the stop came would run on) is stopped when the
+    freeze looks again: the freeze settles with every thread of the bot stopped, and a thaw
+    continues all."""
     need("process")
     if layout() is None:
         pytest.skip("no cgroups here: the bot's process group alone is stopped, never looked at")
@@ -109,6 +124,7 @@ def test_a_process_found_running_after_the_stop_is_stopped_again(tmp_path: Path)
             Isolation("process", tmp_path),
         )
         try:
+            _by(bot, "signals")
             await _ready(log)
             assert bot.group is not None
             pids = bot.group.pids()
@@ -128,3 +144,81 @@ def test_a_process_found_running_after_the_stop_is_stopped_again(tmp_path: Path)
     frozen, thawed = asyncio.run(asyncio.wait_for(go(), 60))
     assert set(frozen) == {"T"} and len(frozen) >= 8, frozen
     assert "T" not in thawed, thawed
+
+
+SPINNER = """
+import threading, time
+def spin():
+    while True:
+        pass
+for _ in range(2):
+    threading.Thread(target=spin, daemon=True).start()
+print("forking", flush=True)  # what _ready waits for
+time.sleep(600)
+"""
+
+
+def _cpu(pids: list[int]) -> float:
+    """CPU seconds these processes used, from /proc (not from the cgroup the freezer uses)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    fields = [Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split() for pid in pids]
+    return sum(int(f[11]) + int(f[12]) for f in fields) / ticks
+
+
+def test_the_cgroup_freezer_holds_a_spinning_bot_that_is_continued_and_lets_sigkill_through(
+    tmp_path: Path,
+) -> None:
+    """The v2 freezer: a bot whose threads spin gets no CPU once frozen, even continued behind
+    the referee's back (SIGCONT undoes a stop, not a freeze); every thread is in the freezer's
+    trap; a thaw gives it the CPU back; and its processes, frozen, still die of SIGKILL (a
+    referee killed with kill -9 leaves no bot that cannot be killed)."""
+    need("process")
+    if layout() is None:
+        pytest.skip("no cgroups here")
+    program = tmp_path / "spinner.py"
+    program.write_text(SPINNER)
+    log = tmp_path / "spinner.log"
+
+    async def go() -> tuple[float, float, str, int | None]:
+        bot = await launch(
+            f"{sys.executable} {program}",
+            "unix:/nowhere",
+            "token",
+            log,
+            Isolation("process", tmp_path),
+        )
+        try:
+            _by(bot, "cgroup")
+            await _ready(log)
+            assert bot.group is not None
+            pids = bot.group.pids()
+            bot.freeze()
+            end = time.monotonic() + 5
+            while not bot.settled:
+                assert time.monotonic() < end, "the freeze never settled"
+                await asyncio.sleep(0.01)
+            os.killpg(os.getpgid(bot.pid), signal.SIGCONT)
+            before = _cpu(pids)
+            await asyncio.sleep(0.3)
+            frozen = _cpu(pids) - before
+            traps = "".join(
+                "F" if (task / "wchan").read_text() == "get_signal" else "?"
+                for pid in pids
+                for task in Path(f"/proc/{pid}/task").iterdir()
+            )
+            bot.thaw()
+            before, end = _cpu(pids), time.monotonic() + 10
+            while (thawed := _cpu(pids) - before) < 0.1 and time.monotonic() < end:
+                await asyncio.sleep(0.05)  # a loaded machine gives its threads less than a core
+            bot.freeze()
+            for pid in bot.group.pids():
+                os.kill(pid, signal.SIGKILL)
+            return frozen, thawed, traps, await bot.wait_exit(5.0)
+        finally:
+            await bot.kill()
+
+    frozen, thawed, traps, code = asyncio.run(asyncio.wait_for(go(), 60))
+    assert frozen <= 0.02, f"CPU seconds it used frozen and continued: {frozen}"
+    assert thawed >= 0.1, f"CPU seconds it used in 10 s thawed: {thawed}"
+    assert set(traps) == {"F"} and len(traps) >= 3, traps
+    assert code is not None, "a frozen bot did not die of SIGKILL"

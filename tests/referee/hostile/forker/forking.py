@@ -3,11 +3,12 @@
 - One thread keeps LIVE children alive, each in a new session (out of the bot's process group),
   spinning 0.3 s: stopping the bot's process group alone would leave them running.
 - Two threads fork without pause, each fork slowed to tens of milliseconds by the memory the
-  bot holds (its page tables are copied): a stop of the bot nearly always comes in the middle
-  of one. A fork under way completes; its child, unless stopped too, computes while its parent
-  stays stopped (the other's time): after RAN seconds of CPU so, it writes REPORT to stderr (the
-  bot's log). A child that finds its parent running exits at once, as does one stopped with its
-  parent (it finds it running once both are continued): only a child left running reports.
+  bot holds (its page tables are copied): a stop (or freeze) of the bot nearly always comes in
+  the middle of one. A fork under way completes; its child, unless stopped too, computes while
+  its parent stays stopped (the other's time): after RAN seconds of CPU so, it writes REPORT to
+  stderr (the bot's log). A child that finds its parent running exits at once, as does one
+  stopped with its parent (it finds it running once both are continued): only a child left
+  running reports.
 
 Run as a program (`python forking.py`), it forks from the two threads only, without being a bot
 (tests/referee/test_stopping.py).
@@ -31,9 +32,14 @@ def spin(seconds):
 
 
 def parent_stopped():
+    """Whether the parent is held: stopped by a signal, or in the cgroup v2 freezer's trap (it
+    sleeps in get_signal, where nothing else leaves a sleeping process)."""
     try:
         with open(f"/proc/{os.getppid()}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] in ("T", "t")
+            if f.read().rsplit(")", 1)[1].split()[0] in ("T", "t"):
+                return True
+        with open(f"/proc/{os.getppid()}/wchan") as f:
+            return f.read() == "get_signal"
     except (OSError, IndexError):
         return False
 
