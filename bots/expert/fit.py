@@ -24,6 +24,7 @@ games). Needs numpy (the rl extra).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,7 @@ WEIGHT_FILES = {
 # --bot: whose self-play the weights are fitted on.
 BOTS: dict[str, type[MctsBot] | type[ExpertBot]] = {"mcts": MctsBot, "expert": ExpertBot}
 
-Sample = tuple[int, list[float], int, float]  # (bucket, features, seat, score at the sample)
+Sample = tuple[int, Any, int, float]  # (bucket, features, seat, score at the sample)
 Job = tuple[int, int, int, str, str]  # (seed, iterations, players, bot, ruleset)
 
 
@@ -67,8 +68,11 @@ def make_bots(seed: int, iterations: int, players: int, bot: str) -> list[Any]:
     return [BOTS[bot](seed=seed * 10 + p, iterations=iterations) for p in range(players)]
 
 
-def play(args: Job) -> list[tuple[int, list[float], float]]:
-    """One self-play game's samples: (bucket, features, points still scored)."""
+def play(
+    args: Job, boards: Callable[[Any], list[tuple[int, Any]]] = seat_boards
+) -> list[tuple[int, Any, float]]:
+    """One self-play game's samples: (bucket, features, points still scored); `boards` reads
+    them off the game at each round's start (`bots.expert.train`: the raw boards instead)."""
     seed, iterations, players, bot, ruleset = args
     game = new_game(ruleset, players, seed=seed)
     bots = make_bots(seed, iterations, players, bot)
@@ -77,7 +81,7 @@ def play(args: Job) -> list[tuple[int, list[float], float]]:
     while not game.is_over():
         if game.round != current:
             current = game.round
-            for p, (row, feats) in enumerate(seat_boards(game)):
+            for p, (row, feats) in enumerate(boards(game)):
                 samples.append((row, feats, p, game.scores[p]))
         game.push(bots[game.turn].choose_move(game.copy()))
     final = game.scores

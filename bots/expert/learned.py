@@ -8,6 +8,12 @@ weights (`bots/expert/weights.py`) come from `python -m bots.expert.fit` (a leas
 the seat's final score minus its score at a round's start over games of `mcts` against itself);
 the bot reads only the constants, so it needs no numpy.
 
+A small network (`net_value`) can take the linear fit's place on a coloured wall: the same
+target, read from the hand-made features above plus the raw board (every wall cell, each
+started line's share done at its cell, the rounds left), one hidden layer of rectified units.
+Its weights (`bots/expert/net_weights.py`) come from `python -m bots.expert.train`; the forward
+pass is plain Python (the bot needs no numpy), sparse over the inputs (most are 0).
+
 A gray wall (`azul-gray`) has weights of its own (`gray_weights.py`, `fit --ruleset azul-gray`,
 fitted on its own games: where a tile goes is the player's choice there, and the points follow):
 its colours are wherever their tiles went (`cells`), and a started line's tile is scored in the
@@ -16,6 +22,7 @@ best column still open to its colour.
 
 from __future__ import annotations
 
+from bots.expert import net_weights
 from bots.expert.gray_weights import WEIGHTS as GRAY_WEIGHTS
 from bots.expert.weights import WEIGHTS
 from sdk.helpers import (
@@ -95,3 +102,64 @@ def future_points(
     """The points the seat will still score, by the fitted weights (a gray wall's with `cells`)."""
     weights = (WEIGHTS if cells is None else GRAY_WEIGHTS)[bucket(rounds)]
     return sum(w * f for w, f in zip(weights, features(wall, lines, starts, cells), strict=True))
+
+
+# The network's inputs: the hand-made features but the bias, in the block of the rounds left
+# (1, 2, 3, 4+: the linear fit's buckets, the others 0), the 25 wall cells, the 25 cells the
+# started lines aim at (each its share done), and the rounds left one-hot.
+FEATURES = len(NAMES) - 1
+NET_INPUTS = FEATURES * BUCKETS + 25 + 25 + BUCKETS
+
+
+def net_inputs(wall: int, lines: list[tuple[int, int]], starts: bool, rounds: int) -> list[float]:
+    """The network's inputs for a coloured wall's board after the round's wall-tiling (as
+    `features` takes it; `rounds` rounds left, at least 1)."""
+    row = bucket(rounds)
+    out = [0.0] * (FEATURES * BUCKETS)
+    out[FEATURES * row : FEATURES * (row + 1)] = features(wall, lines, starts)[1:]
+    out.extend([float(wall >> i & 1) for i in range(25)])
+    aims = [0.0] * 25
+    for r, (colour, n) in enumerate(lines):
+        if 0 < n < r + 1:
+            aims[5 * r + wall_column(r, colour)] = n / (r + 1)
+    out.extend(aims)
+    hot = [0.0] * BUCKETS
+    hot[row] = 1.0
+    out.extend(hot)
+    return out
+
+
+# The shipped weights as lists (faster to index than tuples in the compiled module): the first
+# layer one row per input (its standardisation folded in; a row's last weight is the input's
+# straight to the output), the hidden biases, the output layer.
+_W1: list[list[float]] = [list(row) for row in net_weights.W1]
+_B1: list[float] = list(net_weights.B1)
+_W2: list[float] = list(net_weights.W2)
+_B2: float = net_weights.B2
+
+
+def net_forward(
+    x: list[float], w1: list[list[float]], b1: list[float], w2: list[float], b2: float
+) -> float:
+    """One hidden layer of rectified units beside a linear term: b2 + x v + w2 . relu(b1 +
+    x W1), where each row of `w1` is W1's followed by v's; x's zeros skipped."""
+    width = len(b1)
+    hidden = list(b1)
+    hidden.append(0.0)  # x v: the linear term, a fit of the linear's kind the rest corrects
+    for i in range(len(x)):
+        xi = x[i]
+        if xi != 0.0:
+            row = w1[i]
+            for j in range(width + 1):
+                hidden[j] += xi * row[j]
+    out = b2 + hidden[width]
+    for j in range(width):
+        h = hidden[j]
+        if h > 0.0:
+            out += h * w2[j]
+    return out
+
+
+def net_value(wall: int, lines: list[tuple[int, int]], starts: bool, rounds: int) -> float:
+    """The points the seat will still score, by the shipped network (a coloured wall)."""
+    return net_forward(net_inputs(wall, lines, starts, rounds), _W1, _B1, _W2, _B2)

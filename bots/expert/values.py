@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from bots.expert import pavilion_fields, pavilion_value
-from bots.expert.learned import future_points
+from bots.expert.learned import future_points, net_value
 from referee.engine.classic import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS
 from referee.engine.classic import FLOOR_LOSS as FLOOR_PENALTY
 from sdk.helpers import (
@@ -123,6 +123,7 @@ def _classic_values(state: Any) -> list[float]:
     for p in range(state.players):
         b = 5 * p
         key = (
+            NET,
             p == starter,
             scores[p],
             walls[p],
@@ -227,6 +228,16 @@ def _free_cell(wall: int, row: int) -> int:
 
 PROJECT = True
 LEARNED = True  # the value fitted on self-play (bots/expert/learned.py), each wall its own
+# A coloured wall's future valued by the network (`learned.net_value`) instead of the linear
+# fit: the bot's option `net=1` (`use_net`).
+NET = False
+
+
+def use_net(on: bool) -> None:
+    """Value a coloured wall's future by the network (True) or by the linear fit; a bot sets
+    it before each of its searches (two bots in one process may differ)."""
+    global NET
+    NET = on
 
 
 def _learned_value(board: Board, starts: bool, rounds: int, gray: bool = False) -> float:
@@ -239,6 +250,8 @@ def _learned_value(board: Board, starts: bool, rounds: int, gray: bool = False) 
     if rounds == 0 or any(wall & m == m for m in ROW_MASKS):
         return float(score + end_bonus(wall, cells))
     lines = [(c, n) if 0 < n < r + 1 else (-1, 0) for r, (c, n) in enumerate(board.lines)]
+    if NET and not gray:
+        return score + net_value(wall, lines, starts, rounds)
     return score + future_points(wall, lines, starts, rounds, cells)
 
 
