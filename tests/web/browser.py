@@ -16,6 +16,16 @@ from typing import Any
 
 import pytest
 
+# How far a chart's lines are shown, in the drawing's units (600 wide): where its curtain's
+# left edge is (SHOWN(box) for a page's script).
+CHART_SHOWN = """
+function SHOWN(box) {
+  var area = box.querySelector('.veil').getBoundingClientRect();
+  var curtain = box.querySelector('.curtain').getBoundingClientRect();
+  return 600 * (curtain.left - area.left) / area.width;
+}
+"""
+
 
 def chromium_browser() -> Iterator[Any]:
     """A selenium driver on the system chromium (a generator for a module-scoped fixture)."""

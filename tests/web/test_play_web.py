@@ -87,6 +87,20 @@ def test_a_whole_game_on_the_local_page(browser: Any, tmp_path: Path) -> None:
     assert "You win!" in out or "wins." in out or "shared first" in out
 
 
+@pytest.mark.slow  # a whole game at a second a move: `make test-slow`, run by CI
+def test_a_person_who_lets_the_time_run_out_is_not_told_to_think_less(tmp_path: Path) -> None:
+    """The move played for a person who does not answer arrives before the deadline: no fault,
+    and none of the SDK's warning to bot authors in the person's terminal."""
+    proc, _ = _start(
+        tmp_path, "--time", "1", "-r", "azul-mini", "--seed", "3", "--replay", "g.json"
+    )
+    out, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 0, out
+    assert "after the deadline" not in out and "think less" not in out, out
+    referee = json.loads((tmp_path / "g.json").read_text())["referee"]
+    assert not referee.get("faults") and [b["termination"] for b in referee["bots"]] == ["ok"] * 2
+
+
 def test_the_result_counts_as_seen_only_once_its_answer_is_written() -> None:
     """`play --web` stops its server and exits once the page has the result: the result must
     count as seen only after the answer carrying it was written, or the exit can cut that answer

@@ -163,6 +163,37 @@ def test_the_report_draws_its_plots(browser: Any, report_page: Path) -> None:
     assert console_errors(browser) == []
 
 
+def test_the_rating_charts_labels_keep_their_shape_at_any_width(
+    browser: Any, report_page: Path
+) -> None:
+    """The rating history's labels are beside its stretched drawing, not in it: on a phone
+    they are as wide as on a wide screen, and both axes have a scale and the lines a legend."""
+    seen = {}
+    for width in (1300, 390):
+        browser.set_window_size(width, 1000)
+        browser.get(report_page.as_uri())
+        seen[width] = browser.execute_script("""
+            var chart = document.querySelector('.hist[data-chart="rating"]');
+            if (!chart) return null;
+            var labels = function (axis) {
+              return Array.from(chart.querySelectorAll('.axis.' + axis + ' span'))
+                .map(function (s) { return [s.textContent, s.getBoundingClientRect().width]; });
+            };
+            return {x: labels('x'), y: labels('y'), text: chart.querySelectorAll('svg text').length,
+                    legend: chart.querySelector('.legend').textContent};
+        """)
+    browser.set_window_size(1300, 1000)
+    wide, phone = seen[1300], seen[390]
+    assert wide is not None and phone is not None, "a chart with axes (data-chart)"
+    assert wide["text"] == phone["text"] == 0, "no text in the stretched drawing"
+    assert len(wide["x"]) >= 2 and len(wide["y"]) == 5 and wide["x"][0][0] == "0"
+    assert [t for t, _ in wide["x"] + wide["y"]] == [t for t, _ in phone["x"] + phone["y"]]
+    for (_, a), (_, b) in zip(wide["x"] + wide["y"], phone["x"] + phone["y"], strict=True):
+        assert abs(a - b) < 0.5, (wide, phone)
+    assert all(name in phone["legend"] for name in ("random", "greedy", "illegal"))
+    assert console_errors(browser) == []
+
+
 def test_report_of_no_database_is_a_clear_error(tmp_path: Path) -> None:
     done = run_cli("tournament", "report", "--db", str(tmp_path / "none.db"))
     assert done.returncode == 2 and "no tournament database" in done.stderr

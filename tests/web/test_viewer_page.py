@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser import console_errors, drawn_fraction
+from tests.web.browser import CHART_SHOWN, console_errors, drawn_fraction
 from tests.web.conftest import run_cli
 from tournaments.families import view_for
 
@@ -128,25 +128,89 @@ def test_the_start_shows_the_start_and_not_the_result(
 
     record = json.loads(fault_record.read_text())
     _open(browser, fault_page, 0)
-    seen = browser.execute_script("""
+    seen = browser.execute_script(
+        CHART_SHOWN
+        + """
         return {final: document.querySelectorAll('table.final').length,
                 title: document.querySelector('.seats-title').textContent,
                 now: Array.from(document.querySelectorAll('.score-now'))
                   .map(function (e) { return +e.textContent; }),
-                shown: +document.querySelector('.chartbox .clip').getAttribute('width'),
+                shown: SHOWN(document.querySelector('.chartbox')),
                 top: document.querySelector('.chartbox .axis.y .top').textContent};
-    """)
+    """
+    )
     assert seen["final"] == 0 and seen["title"] == "Scores so far"
     # The score lines are drawn up to move 0 only (of a chart 600 wide).
     assert seen["now"] == [0, 0] and seen["shown"] <= 6
     assert seen["top"] == "10", "the scale of the scores so far, not of the whole game's"
     _key(browser, Keys.END)
     assert browser.find_element("css selector", ".seats-title").text == "Final table"
-    clip = browser.find_element("css selector", ".chartbox .clip").get_attribute("width")
-    assert float(clip) >= 595, "the whole game drawn at its end"
+    shown = browser.execute_script(
+        CHART_SHOWN + "return SHOWN(document.querySelector('.chartbox'));"
+    )
+    assert shown >= 593.5, "the whole game drawn at its end (its last point is at 594)"
     finals = browser.find_elements("css selector", "table.final .final-score")
     assert sorted(int(e.text) for e in finals) == sorted(record["final_scores"])
     assert console_errors(browser) == []
+
+
+def test_a_step_leaves_the_charts_drawing_alone(browser: Any, fault_page: Path) -> None:
+    """A step moves the chart's curtain and marker and changes nothing in its drawing (a
+    change there repaints the whole chart on every step); only a new top of the scale redraws
+    the lines."""
+    _open(browser, fault_page, 0)
+    steps = browser.execute_script(
+        CHART_SHOWN
+        + """
+        var box = document.querySelector('.chartbox'), svg = box.querySelector('svg');
+        var slider = document.querySelector('.slider'), out = [];
+        var changed = 0;
+        var watch = new MutationObserver(function (list) { changed += list.length; });
+        watch.observe(svg, {attributes: true, childList: true, subtree: true});
+        for (var i = 1; i <= 40; i++) {
+          var top = box.querySelector('.top').textContent;
+          slider.value = i; slider.dispatchEvent(new Event('input'));
+          changed += watch.takeRecords().length;
+          out.push([i, top === box.querySelector('.top').textContent, changed, SHOWN(box)]);
+          changed = 0;
+        }
+        watch.disconnect();
+        return out;
+    """
+    )
+    same_scale = [s for s in steps if s[1]]
+    assert len(same_scale) > 30, steps
+    assert [s[0] for s in same_scale if s[2]] == [], "steps that changed the chart's drawing"
+    shown = [s[3] for s in steps]
+    assert shown == sorted(shown) and shown[-1] > shown[0], "the curtain follows the position"
+    assert console_errors(browser) == []
+
+
+def test_no_chart_label_covers_another(browser: Any, fault_page: Path) -> None:
+    """The move axis's title and its labels (0, the middle move, the last) each in a place of
+    their own, at a wide and at a phone's width."""
+    _open(browser, fault_page, 0)
+    for width in (1300, 390):
+        browser.set_window_size(width, 1000)
+        overlaps = browser.execute_script("""
+            var out = [];
+            document.querySelectorAll('[data-chart]').forEach(function (chart) {
+              var texts = Array.from(chart.querySelectorAll('.axis span, .axis-title'));
+              for (var i = 0; i < texts.length; i++) {
+                for (var j = i + 1; j < texts.length; j++) {
+                  var a = texts[i].getBoundingClientRect();
+                  var b = texts[j].getBoundingClientRect();
+                  if (a.left < b.right && b.left < a.right &&
+                      a.top < b.bottom && b.top < a.bottom) {
+                    out.push(texts[i].textContent + ' / ' + texts[j].textContent);
+                  }
+                }
+              }
+            });
+            return out;
+        """)
+        assert overlaps == [], (width, overlaps)
+    browser.set_window_size(1300, 1000)
 
 
 def test_the_address_keeps_the_move(browser: Any, fault_page: Path, fault_record: Path) -> None:
@@ -208,6 +272,29 @@ def test_moves_in_words_times_substitutions_and_faults(
     assert "seed 11" in header and "ruleset azul" in header
     assert "2 s per move, wall clock" in header  # the clock the game was timed on
     assert "greedy" in header and ref["bots"][1]["version"] in header
+    assert console_errors(browser) == []
+
+
+def test_a_bots_name_cannot_turn_the_text_after_it_around(browser: Any, tmp_path: Path) -> None:
+    """A bot's name is its author's text: a right-to-left override in it would show the rest
+    of the line (the other seat's name) backwards. It is shown as an escape."""
+    import random
+
+    from referee.engine import new_game
+    from tournaments.web.replay_page import viewer_html
+
+    game = new_game("azul", 2, seed=4)
+    rng = random.Random(4)
+    while not game.is_over():
+        game.push(rng.choice(game.legal_moves()))
+    record = game.record(["ann", "bob"])
+    record["referee"] = {"bots": [{"name": "\u202eevil\x07"}, {"name": "fair"}]}
+    page = tmp_path / "names.html"
+    page.write_text(viewer_html(record), encoding="utf-8")
+    _open(browser, page)
+    seats = browser.execute_script("return document.querySelector('.meta.seats').textContent")
+    assert "(\\u202eevil\\x07)" in seats and "bob (fair)" in seats, seats
+    assert "\u202e" not in seats and "\x07" not in seats, repr(seats)
     assert console_errors(browser) == []
 
 

@@ -167,5 +167,7 @@ class WebSeat(Bot):
         game = getattr(state, "game", state)
         legal = list(game.legal_moves())
         by_text = {str(m): m for m in legal}
-        answer = self.table.ask(game.to_state(), list(by_text), self.clock.remaining())
+        # Until just before the deadline (the SDK's reserve), so that the move played for the
+        # person when none comes arrives in time: a late one is the bot author's warning.
+        answer = self.table.ask(game.to_state(), list(by_text), self.clock.budget(fraction=1.0))
         return by_text.get(answer or "", legal[0])

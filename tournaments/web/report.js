@@ -133,20 +133,24 @@ var AzulReport = (function () {
       });
     });
     if (!isFinite(lo)) { box.innerHTML = "<p class=\"note\">No rated game yet.</p>"; return; }
-    var W = 1000, H = 320, L = 40, R = 10, T = 10, B = 24;
+    // The labels are HTML beside the stretched drawing, so that they keep their shape at any
+    // width (text inside it would be squeezed on a phone and stretched on a wide screen).
+    var W = 1000, H = 320, L = 4, R = 6, T = 6, B = 6;
     var x = function (v) { return L + (W - L - R) * v / maxX; };
     var y = function (v) { return T + (H - T - B) * (1 - (v - lo) / (hi - lo || 1)); };
+    var mid = Math.round(maxX / 2), yLabels = "";
+    for (var k = 4; k >= 0; k--) {
+      yLabels += "<span>" + (lo + (hi - lo) * k / 4).toFixed(0) + "</span>";
+    }
+    box.setAttribute("data-chart", "rating");
     function draw() {
       var svg = "<svg viewBox=\"0 0 " + W + " " + H + "\" preserveAspectRatio=\"none\" " +
         "role=\"img\" aria-label=\"rating history\">";
       for (var k = 0; k <= 4; k++) {
         var v = lo + (hi - lo) * k / 4;
         svg += "<line x1=\"" + L + "\" x2=\"" + (W - R) + "\" y1=\"" + y(v) + "\" y2=\"" + y(v) +
-          "\" stroke=\"#e3ddd0\"/><text x=\"4\" y=\"" + (y(v) + 4) + "\" font-size=\"11\" " +
-          "fill=\"#888\">" + v.toFixed(0) + "</text>";
+          "\" stroke=\"#e3ddd0\" vector-effect=\"non-scaling-stroke\"/>";
       }
-      svg += "<text x=\"" + (W - R) + "\" y=\"" + (H - 6) + "\" font-size=\"11\" fill=\"#888\" " +
-        "text-anchor=\"end\">games, in schedule order \u2192</text>";
       names.forEach(function (n, i) {
         if (!shown[n]) return;
         var pts = data.history[n] || [], colour = LINE_COLOURS[i % LINE_COLOURS.length];
@@ -168,7 +172,11 @@ var AzulReport = (function () {
           (shown[n] ? " checked" : "") + "> <span class=\"dot\" style=\"background:" +
           LINE_COLOURS[i % LINE_COLOURS.length] + "\"></span>" + esc(n) + "</label>";
       }).join("");
-      box.innerHTML = svg + "<div class=\"pick\">" + pick + "</div>";
+      box.innerHTML = "<div class=\"plot\"><div class=\"axis y\">" + yLabels + "</div>" +
+        "<div class=\"area\">" + svg + "<div class=\"axis x\"><span>0</span>" +
+        (mid > 0 && mid < maxX ? "<span>" + mid + "</span>" : "") + "<span>" + maxX +
+        "</span></div><div class=\"axis-title\">games, in schedule order</div></div></div>" +
+        "<div class=\"pick legend\">" + pick + "</div>";
     }
     box.addEventListener("change", function (e) {
       var name = e.target.getAttribute("data-name");

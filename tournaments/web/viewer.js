@@ -12,9 +12,17 @@ var AzulViewer = (function () {
   var SEAT_COLOURS = ["var(--s0)", "var(--s1)", "var(--s2)", "var(--s3)"];
   var SEAT_HEX = ["#1c6e8c", "#c8553d", "#5b8c2a", "#8e5bb0"];
 
+  /* Control characters and the bidirectional controls in a name a bot or a person chose would
+   * show the text after them in another order (another seat's name reversed): shown as
+   * escapes, as the server's log pages show them. */
+  var HIDDEN = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
   function esc(text) {
     return String(text).replace(/[&<>"']/g, function (c) {
       return {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"}[c];
+    }).replace(HIDDEN, function (c) {
+      var code = c.charCodeAt(0);
+      return code < 256 ? "\\x" + ("0" + code.toString(16)).slice(-2) :
+        "\\u" + code.toString(16);
     });
   }
   function el(tag, cls, html) {
@@ -105,17 +113,27 @@ var AzulViewer = (function () {
     }).join(" &nbsp; ");
   }
 
-  var clips = 0;  // each chart's clip path has an id of its own (a report shows many games)
-  /* The part of a chart up to position `pos`: a clip rectangle over the drawing (moving it is
-   * all a step costs). */
-  function clipTo(id, H) {
-    return "<defs><clipPath id=\"" + id + "\"><rect class=\"clip\" x=\"0\" y=\"0\" " +
-      "height=\"" + H + "\" width=\"0\"/></clipPath></defs>";
+  /* The part of a chart after position `pos` hidden by a curtain in the panel's colour whose
+   * left edge is the position's marker. A step moves the curtain (a transform, done by the
+   * compositor) and never touches the drawing, so the lines are painted once, not on every
+   * step (a clip moved over them repainted the whole chart each time). The zero line lies over
+   * the curtain: the axis runs the whole width. */
+  function veil(H, zero) {
+    return "<div class=\"veil\"><div class=\"curtain\"></div></div><div class=\"zero\" " +
+      "style=\"top:" + (100 * zero / H).toFixed(2) + "%\"></div>";
+  }
+  /* What moves the curtain of `box` to x (in the drawing's units, of a drawing W wide). */
+  function curtainMover(box, W) {
+    var curtain = box.querySelector(".curtain"), at = null;
+    return function (x) {
+      var to = (100 * x / W).toFixed(2);
+      if (to !== at) { curtain.style.transform = "translateX(" + to + "%)"; at = to; }
+    };
   }
 
   function chart(box, data) {
     var frames = data.frames, n = frames.length, seats = data.players;
-    var W = 600, H = 180, L = 4, B = 6, T = 6, top = 0, id = "az-clip-" + (++clips);
+    var W = 600, H = 180, L = 4, B = 6, T = 6, top = 0;
     var x = function (i) { return L + (W - L - 6) * (n > 1 ? i / (n - 1) : 0); };
     var y = function (v) { return T + (H - T - B) * (1 - Math.max(0, v) / top); };
     // The best score reached by each position: the scale grows with the scores shown so far
@@ -126,27 +144,23 @@ var AzulViewer = (function () {
       most.push(Math.ceil(best / 10) * 10);
     });
     var svg = "<svg viewBox=\"0 0 " + W + " " + H + "\" preserveAspectRatio=\"none\" " +
-      "role=\"img\" aria-label=\"score over the game\">" + clipTo(id, H) +
-      "<line class=\"base\" x1=\"" + L + "\" x2=\"" + W + "\" stroke=\"#bbb\"/>";
+      "role=\"img\" aria-label=\"score over the game\">";
     for (var s = 0; s < seats; s++) {
       svg += "<polyline class=\"score-line\" data-seat=\"" + s + "\" fill=\"none\" " +
         "stroke-width=\"2\" vector-effect=\"non-scaling-stroke\" stroke=\"" + SEAT_HEX[s] +
-        "\" clip-path=\"url(#" + id + ")\"/>";
+        "\"/>";
     }
-    svg += "<line class=\"marker\" y1=\"" + T + "\" y2=\"" + (H - B) + "\" stroke=\"#333\" " +
-      "stroke-dasharray=\"3,3\" vector-effect=\"non-scaling-stroke\"/></svg>";
+    svg += "</svg>";
     box.setAttribute("data-chart", "score");
     box.innerHTML = "<div class=\"plot\"><div class=\"axis y ylab\"><span class=\"top\">" +
-      "</span><span>0</span></div><div class=\"area\">" + svg + moveAxis(n) + "</div></div>" +
+      "</span><span>0</span></div><div class=\"area\"><div class=\"lines\">" + svg +
+      veil(H, H - B) + "</div>" + moveAxis(n) + "</div></div>" +
       "<div class=\"legend\">" + seatLegend(data) + "</div>";
-    var marker = box.querySelector(".marker"), lines = box.querySelectorAll(".score-line");
-    var topLabel = box.querySelector(".top"), base = box.querySelector(".base");
-    var clip = box.querySelector(".clip");
+    var lines = box.querySelectorAll(".score-line"), topLabel = box.querySelector(".top");
+    var move = curtainMover(box, W);
     function scale(to) {  // the whole game's lines at this scale (redrawn only as it grows)
       top = to;
       topLabel.textContent = top;
-      base.setAttribute("y1", y(0));
-      base.setAttribute("y2", y(0));
       for (var s = 0; s < seats; s++) {
         var pts = [];
         for (var j = 0; j < n; j++) {
@@ -157,9 +171,7 @@ var AzulViewer = (function () {
     }
     return function (pos) {
       if (most[pos] !== top) scale(most[pos]);
-      clip.setAttribute("width", x(pos) + 1);
-      marker.setAttribute("x1", x(pos));
-      marker.setAttribute("x2", x(pos));
+      move(x(pos));
     };
   }
 
@@ -177,13 +189,11 @@ var AzulViewer = (function () {
     var keys = Object.keys(moves), max = 1;
     keys.forEach(function (k) { max = Math.max(max, Math.abs(moves[k].value_played)); });
     max = Math.ceil(max);
-    var W = 600, H = 140, L = 4, B = 6, T = 6, id = "az-clip-" + (++clips);
+    var W = 600, H = 140, L = 4, B = 6, T = 6;
     var x = function (i) { return L + (W - L - 6) * (n > 1 ? i / (n - 1) : 0); };
     var y = function (v) { return T + (H - T - B) * (1 - (v + max) / (2 * max)); };
     var svg = "<svg viewBox=\"0 0 " + W + " " + H + "\" preserveAspectRatio=\"none\" " +
-      "role=\"img\" aria-label=\"expected margin over the game\">" + clipTo(id, H) +
-      "<line x1=\"" + L + "\" y1=\"" + y(0) + "\" x2=\"" + W + "\" y2=\"" + y(0) +
-      "\" stroke=\"#bbb\"/>";
+      "role=\"img\" aria-label=\"expected margin over the game\">";
     for (var s = 0; s < seats; s++) {
       var pts = [];
       keys.forEach(function (k) {
@@ -193,7 +203,7 @@ var AzulViewer = (function () {
       pts.sort(function (a, b) { return a[0] - b[0]; });
       svg += "<polyline class=\"eval-line\" data-seat=\"" + s + "\" fill=\"none\" " +
         "stroke-width=\"2\" vector-effect=\"non-scaling-stroke\" stroke=\"" + SEAT_HEX[s] +
-        "\" clip-path=\"url(#" + id + ")\" points=\"" +
+        "\" points=\"" +
         pts.map(function (p) { return p[1]; }).join(" ") + "\"/>";
     }
     var marks = "", used = {};
@@ -207,8 +217,7 @@ var AzulViewer = (function () {
         " points lost\" style=\"left:" + (100 * x(m.ply + 1) / W).toFixed(2) + "%;top:" +
         (100 * y(m.value_played) / H).toFixed(2) + "%\"></span>";
     });
-    svg += "<line class=\"marker\" y1=\"" + T + "\" y2=\"" + (H - B) + "\" stroke=\"#333\" " +
-      "stroke-dasharray=\"3,3\" vector-effect=\"non-scaling-stroke\"/></svg>";
+    svg += "</svg>";
     // The legend says what every colour is: a seat's line, and each label's mark.
     var labels = ["inaccuracy", "mistake", "blunder"].map(function (label) {
       return "<span class=\"key\"><span class=\"eval-mark lbl-" + label + "\"></span>" +
@@ -217,19 +226,18 @@ var AzulViewer = (function () {
     box.setAttribute("data-chart", "evaluation");
     box.innerHTML = "<div class=\"plot\"><div class=\"axis y ylab\"><span>+" + max +
       "</span><span>0</span><span>\u2212" + max + "</span></div><div class=\"area\">" +
-      "<div class=\"evalplot\">" + svg + marks + "</div>" + moveAxis(n) + "</div></div>" +
+      "<div class=\"evalplot\">" + svg + veil(H, y(0)) + marks + "</div>" + moveAxis(n) +
+      "</div></div>" +
       "<div class=\"legend\">" + seatLegend(data) + "<br>" + labels + "</div>";
-    var marker = box.querySelector(".marker"), clip = box.querySelector(".clip");
+    var move = curtainMover(box, W);
     var markEls = Array.prototype.slice.call(box.querySelectorAll(".evalplot .eval-mark"));
     var markPos = markEls.map(function (e) { return parseInt(e.dataset.pos, 10); });
     return function (pos) {
-      clip.setAttribute("width", x(pos) + 1);
+      move(x(pos));
       for (var i = 0; i < markEls.length; i++) {
         var later = markPos[i] > pos;
         if (markEls[i].hidden !== later) markEls[i].hidden = later;
       }
-      marker.setAttribute("x1", x(pos));
-      marker.setAttribute("x2", x(pos));
     };
   }
 
