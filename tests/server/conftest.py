@@ -27,6 +27,12 @@ os.environ["AZUL_ARENA_SECRET_KEY"] = secrets.token_urlsafe(50)
 # A term's tests start its final the moment its deadline passes: the minute a final waits for
 # uploads still being stored is tested on its own (test_lifecycle), with its default.
 os.environ["AZUL_ARENA_UPLOAD_GRACE_SECONDS"] = "0"
+# Workers run in the test process's own thread: lowered to the ladder's niceness, that thread
+# (and every later test's bots) would stay so; test_worker_priority.py lowers one of its own.
+os.environ["AZUL_ARENA_LADDER_NICE"] = "0"
+# The front page's standings table made at every request: a table kept from a test before
+# would show its teams (the database is rolled back, its ids used again); test_board.py keeps.
+os.environ["AZUL_ARENA_BOARD_SECONDS"] = "0"
 # SQLite unless the PostgreSQL test (test_postgres.py) runs these tests against its server.
 POSTGRES_URL = os.environ.get("AZUL_ARENA_TEST_DATABASE_URL")
 if POSTGRES_URL:

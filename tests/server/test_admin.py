@@ -10,7 +10,7 @@ from typing import Any
 from django.forms.models import model_to_dict
 from django.test import Client, TestCase
 
-from tests.server.helpers import participant
+from tests.server.helpers import participant, passed_version
 from tournaments.server.contests.models import Contest
 
 
@@ -77,3 +77,28 @@ class OrganisersConsole(TestCase):
         width, height, pixels = png_pixels(icon.content)
         assert (width, height) == (32, 32) and len(set(pixels)) > 3
         assert 'rel="icon" href="/favicon.ico"' in Client().get("/").content.decode()
+
+
+class GamesInTheConsole(TestCase):
+    def test_a_games_page_names_its_seats_and_its_duration_in_words(self) -> None:
+        from tournaments.server.ladder.models import Game, Seat
+
+        user, _ = participant("org", staff=True)
+        _, ann = participant("ann")
+        _, ben = participant("ben")
+        game = Game.objects.create(
+            contest=Contest.current(),
+            status=Game.DONE,
+            ruleset="azul",
+            time_per_move=1.0,
+            seed=7,
+            duration=12.3456789,
+        )
+        for seat, who in enumerate((ann, ben)):
+            Seat.objects.create(game=game, seat=seat, version=passed_version(who), score=10)
+        client = Client()
+        client.force_login(user)
+        page = client.get(f"/admin/arena_ladder/game/{game.pk}/change/").content.decode()
+        assert "Seat object" not in page
+        assert f"seat 1 of game {game.pk}" in page
+        assert "12.3 s" in page and "12.3456789" not in page

@@ -13,12 +13,13 @@ from django.contrib.auth import get_user_model
 from django.test import Client, TransactionTestCase, override_settings
 
 from tests.server.helpers import RANDOM_BOT, participant, run_worker, run_worker_until, zip_bytes
+from tournaments.server.analyses.models import Analysis
 from tournaments.server.contests.models import Contest
-from tournaments.server.ladder.models import Analysis, Game
+from tournaments.server.ladder.models import Game
 from tournaments.server.ladder.standings import enter
-from tournaments.server.ladder.worker import LadderWorker
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
+from tournaments.server.worker.loop import LadderWorker
 
 PASSWORD = "a long enough pass 7"
 

@@ -26,7 +26,7 @@ os.environ['AZUL_ARENA_SERVER_HOME'] = {home!r}
 from tournaments.server import setup; setup()
 from django.contrib.auth import get_user_model
 from tournaments.server.contests.models import Contest, Participant
-from tournaments.server.ladder import lifecycle
+from tournaments.server.finals import lifecycle
 from tournaments.server.ladder.standings import enter
 from tournaments.server.submissions.services import reference_archive
 from tournaments.server.submissions.intake import submit
@@ -56,7 +56,7 @@ from tournaments.server import setup; setup()
 from referee import run_loop
 from tournaments.domain.progress import GameFinished
 from tournaments.server.contests.models import Contest
-from tournaments.server.ladder import final
+from tournaments.server.finals import play as final
 
 async def one_game(claimed):
     task = asyncio.current_task()

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from tests.server.test_cli import CLI, ROOT, database_env, database_query
-from tournaments.domain.store import Store
 
 
 def cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -98,8 +97,11 @@ def test_two_workers_freeze_play_the_final_and_close_a_contest_by_its_dates(
     assert about["handed_in"] == 2
     # The final was played once, by one process: its round-robin (one pair, two games on one
     # deal with the seats swapped) recorded once, and the standings exported from it.
-    with Store.open(tmp_path / "arena" / "contests" / "dated" / "final.sqlite", create=False) as db:
-        assert db.counts() == (2, 2)
+    final = (
+        "SELECT g.status, COUNT(*) FROM arena_finals_finalgame f "
+        "JOIN arena_ladder_game g ON g.id = f.game_id GROUP BY g.status"
+    )
+    assert database_query(folder, final) == [("done", 2)]
     exported = cli(tmp_path, "server", "export-results", "dated", *home, "-o", str(tmp_path))
     assert exported.returncode == 0, exported.stderr
     with (tmp_path / "dated-standings.csv").open() as f:

@@ -9,19 +9,21 @@ import signal
 import threading
 
 import pytest
+from django.db import connection
 from django.test import TransactionTestCase
 
 from referee import run_loop
 from tests.server.helpers import participant, passed_version, zip_bytes
-from tests.tournaments.test_cluster import assert_exactly_once, worker_pids
-from tests.tournaments.test_interrupt import done_games
+from tests.tournaments.test_cluster import worker_pids
 from tournaments.benchmarks.final_cluster import final_games, sleeping_contest
 from tournaments.domain.cluster import ClusterOptions
 from tournaments.domain.store import Store
-from tournaments.domain.tournament import prepare, run_tournament
 from tournaments.server.contests.models import Contest
-from tournaments.server.ladder import final, lifecycle
-from tournaments.server.ladder.finalstate import final_status
+from tournaments.server.finals import lifecycle
+from tournaments.server.finals import play as final
+from tournaments.server.finals.status import final_status
+from tournaments.server.finals.store import FinalStore, final_folder
+from tournaments.server.ladder.models import Game, Seat
 
 # Its moves come from the bot's own seeded generator: a game is the same wherever it is played.
 SEEDED_BOT = b"""import sdk
@@ -65,11 +67,9 @@ class FinalOnACluster(TransactionTestCase):
         self.assertEqual(sum(n for _, n in status.machines), 12, status)
         self.assertIn("machines", status.as_json())
         # The same final on this machine alone, from the same seed: the same games.
-        embedded = claimed.path.parent / "embedded.sqlite"
-        with Store.open(embedded) as store:
-            config, games = prepare(store, claimed.config)
-            run_loop(run_tournament(store, config, games, concurrency=2))
-        self.assertEqual(final_games(embedded), final_games(claimed.path))
+        with Store.open(final_folder(contest) / "embedded.sqlite") as embedded:
+            run_loop(final.play_final(claimed, 2, into=embedded))
+            self.assertEqual(final_games(embedded), final_games(FinalStore(contest)))
 
 
 class AWorkerLostMidFinal(TransactionTestCase):
@@ -84,14 +84,20 @@ class AWorkerLostMidFinal(TransactionTestCase):
 
         def kill_one_worker() -> None:
             while not stop.wait(0.05):
-                stored = done_games(claimed.path)
+                stored = FinalStore(contest).counts()[0]
                 pids = worker_pids(os.getpid())
                 if stored >= 2 and len(pids) == 2:
                     os.kill(pids[0], signal.SIGKILL)  # no goodbye: its games in flight are lost
                     killed.append((pids[0], stored))
                     return
 
-        killer = threading.Thread(target=kill_one_worker, daemon=True)
+        def watch() -> None:
+            try:
+                kill_one_worker()
+            finally:
+                connection.close()  # this thread's own
+
+        killer = threading.Thread(target=watch, daemon=True)
         killer.start()
         try:
             summary = run_loop(
@@ -103,12 +109,18 @@ class AWorkerLostMidFinal(TransactionTestCase):
         self.assertEqual(len(killed), 1, "no worker was killed")
         self.assertLess(killed[0][1], 12, "the final was over before the kill")
         self.assertEqual((summary.played, summary.failed), (12, 0), summary.errors)
-        assert_exactly_once(claimed.path, 12)
+        # Every game done, each seat scored once and each record stored: none lost or doubled.
+        games = Game.objects.filter(contest=contest, kind=Game.FINAL)
+        self.assertEqual(
+            (games.count(), games.filter(status=Game.DONE, record__isnull=False).count()),
+            (12, 12),
+        )
+        self.assertEqual(
+            Seat.objects.filter(game__in=games, rank__isnull=False).count(), 12 * contest.players
+        )
         contest.refresh_from_db()
         self.assertEqual(final_status(contest).state, "done")
         # The games played again elsewhere are the games the embedded final plays.
-        embedded = claimed.path.parent / "embedded.sqlite"
-        with Store.open(embedded) as store:
-            config, games = prepare(store, claimed.config)
-            run_loop(run_tournament(store, config, games, concurrency=2))
-        self.assertEqual(final_games(embedded), final_games(claimed.path))
+        with Store.open(final_folder(contest) / "embedded.sqlite") as embedded:
+            run_loop(final.play_final(claimed, 2, into=embedded))
+            self.assertEqual(final_games(embedded), final_games(FinalStore(contest)))

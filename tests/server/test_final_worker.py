@@ -14,10 +14,14 @@ from django.test import TransactionTestCase
 from referee import run_loop
 from tests.server.helpers import participant, passed_version, run_worker
 from tournaments.domain.progress import GameFinished, ProgressEvent
-from tournaments.domain.store import Store
 from tournaments.server.contests.models import Contest, Transition
-from tournaments.server.ladder import coordination, final, lifecycle
-from tournaments.server.ladder.worker import LadderWorker
+from tournaments.server.finals import lifecycle
+from tournaments.server.finals import play as final
+from tournaments.server.finals.store import FinalStore
+from tournaments.server.ladder import coordination
+from tournaments.server.ladder.logs import seat_log
+from tournaments.server.ladder.models import Game
+from tournaments.server.worker.loop import LadderWorker
 
 
 async def _stopped_after_one_game(claimed: final.ClaimedFinal) -> bool:
@@ -53,8 +57,7 @@ class FinalInTheWorker(TransactionTestCase):
         lifecycle.set_state(contest, Contest.FROZEN, by="a test")
         claimed = final.start_final(contest, "a test", take_over=False)
         self.assertTrue(run_loop(_stopped_after_one_game(claimed)))
-        with Store.open(claimed.path, create=False) as store:
-            done, total = store.counts()
+        done, total = FinalStore(contest).counts()
         self.assertEqual(total, 4)
         self.assertGreaterEqual(done, 1)
         self.assertLess(done, 4)  # cancelled at its first game's end: the rest wait
@@ -68,13 +71,21 @@ class FinalInTheWorker(TransactionTestCase):
         self.assertEqual((stats.finals, stats.errors), (1, []))
         contest.refresh_from_db()
         self.assertTrue(final.final_done(contest))
-        with Store.open(claimed.path, create=False) as store:
-            self.assertEqual(store.counts(), (4, 4))
-            # Its bots were told their seats, not whom they played, as in the ladder's games.
-            self.assertTrue((store.config() or {}).get("anonymous"))
-            for game in store.games(done_only=True):
-                replay = store.replay(game.game.game_id) or {}
-                self.assertIs(replay["referee"]["config"]["anonymous"], True, game.game.game_id)
+        store = FinalStore(contest)
+        self.assertEqual(store.counts(), (4, 4))
+        # Its bots were told their seats, not whom they played, as in the ladder's games.
+        self.assertTrue((store.config() or {}).get("anonymous"))
+        for game in store.games(done_only=True):
+            replay = store.replay(game.game.game_id) or {}
+            self.assertIs(replay["referee"]["config"]["anonymous"], True, game.game.game_id)
+        # Its games are ladder games of kind `final`, each stored once, each seat's log its
+        # own file of that game (as a ladder game's), the game's page shown to its players.
+        games = Game.objects.filter(contest=contest, kind=Game.FINAL, status=Game.DONE)
+        self.assertEqual(games.count(), 4)
+        for game in games:
+            for seat in game.seats.all():
+                self.assertEqual(seat.log, str(seat_log(game.pk, seat.seat)))
+                self.assertTrue(Path(seat.log).is_file(), seat.log)
         steps = list(Transition.objects.filter(contest=contest).values_list("before", "after"))
         self.assertEqual(steps, [(Contest.OPEN, Contest.FROZEN), (Contest.FROZEN, Contest.FINAL)])
         log = Path(settings.HOME, "logs", "final-fin.log").read_text()

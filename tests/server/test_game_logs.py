@@ -18,9 +18,9 @@ from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.logs import game_folder, seat_log
 from tournaments.server.ladder.models import Game, Seat
 from tournaments.server.ladder.standings import enter
-from tournaments.server.ladder.worker import LadderWorker
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
+from tournaments.server.worker.loop import LadderWorker
 
 # A bot that writes its secret (its author's name, baked into its file) and the game's id at
 # the start and each move, and the names the referee told it.

@@ -19,7 +19,7 @@ from referee import run_loop
 from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
 from tests.server.test_final_worker import _stopped_after_one_game
 from tournaments.domain.entries import Entry
-from tournaments.domain.store import Store, StoredGame
+from tournaments.domain.store import StoredGame
 from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.contests.services import (
     ContestError,
@@ -28,9 +28,11 @@ from tournaments.server.contests.services import (
     create_contest,
     set_final_format,
 )
-from tournaments.server.ladder import final, lifecycle
-from tournaments.server.ladder.export import HEADER, standings_csv, write_archive
-from tournaments.server.ladder.finalstate import final_status
+from tournaments.server.finals import lifecycle
+from tournaments.server.finals import play as final
+from tournaments.server.finals.export import HEADER, standings_csv, write_archive
+from tournaments.server.finals.status import final_status
+from tournaments.server.finals.store import FinalStore
 from tournaments.server.ladder.standings import enter
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
@@ -94,8 +96,7 @@ class GradedFinal(TransactionTestCase):
         # whole seat rotations.
         self.assertEqual((config.schedule, config.graders, config.games), ("graded", ["staff"], 10))
         self.assertTrue(run_loop(_stopped_after_one_game(claimed)))
-        with Store.open(claimed.path, create=False) as store:
-            self.assertLess(store.counts()[0], 10)
+        self.assertLess(FinalStore(self.contest).counts()[0], 10)
         again = final.start_final(self.contest, "a test", take_over=True)
         summary = run_loop(final.play_final(again, 2))
         self.assertEqual((summary.failed, summary.aborted), (0, None))
@@ -103,9 +104,9 @@ class GradedFinal(TransactionTestCase):
         self.assertEqual(
             (final_status(self.contest).done, final_status(self.contest).planned), (10, 10)
         )
-        with Store.open(claimed.path, create=False) as store:
-            self.assertEqual(store.counts(), (10, 10))
-            games = list(store.games(done_only=True))
+        store = FinalStore(self.contest)
+        self.assertEqual(store.counts(), (10, 10))
+        games = list(store.games(done_only=True))
         self.assertEqual(sum(len(g.seats) for g in games), 20)  # every game stored once
         self._grading_games(games)
         self._exported_as_any_final()

@@ -19,13 +19,13 @@ from tests.server.helpers import (
     zip_bytes,
 )
 from tournaments.server.contests.models import Contest, Participant
-from tournaments.server.ladder import lifecycle
-from tournaments.server.ladder.final import start_final
-from tournaments.server.ladder.handins import reconsider, undecided
-from tournaments.server.ladder.models import HandIn
-from tournaments.server.ladder.worker import LadderWorker
+from tournaments.server.finals import lifecycle
+from tournaments.server.finals.play import start_final
+from tournaments.server.handins.decisions import reconsider, undecided
+from tournaments.server.handins.models import HandIn
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
+from tournaments.server.worker.loop import LadderWorker
 
 
 def _validate_all(slug: str) -> None:
@@ -103,7 +103,7 @@ class HandInByUploadTime(TransactionTestCase):
         organiser, _ = participant("prof", staff=True)
         admin = Client()
         admin.force_login(organiser)
-        self.assertContains(admin.get("/admin/arena_ladder/handin/"), "newest earlier version")
+        self.assertContains(admin.get("/admin/arena_handins/handin/"), "newest earlier version")
         self.assertContains(admin.get("/admin/arena_contests/contest/"), "scheduled: it starts")
 
     def test_an_upload_accepted_before_the_freeze_but_written_after_it_counts(self) -> None:

@@ -187,12 +187,15 @@ def build_world() -> World:
 
     from tournaments.domain.analysis.batch import analyse_record
     from tournaments.domain.store import GameOutcome, SeatOutcome
+    from tournaments.server.analyses.models import Analysis
     from tournaments.server.contests.models import Contest
-    from tournaments.server.ladder import results, tables
+    from tournaments.server.ladder import results
     from tournaments.server.ladder.logs import seat_log
-    from tournaments.server.ladder.models import Analysis, Game, TableGame
+    from tournaments.server.ladder.models import Game
     from tournaments.server.submissions.intake import submit
     from tournaments.server.submissions.models import Version
+    from tournaments.server.tables import play as tables
+    from tournaments.server.tables.models import TableGame
     from tournaments.web.live_table import outcome
 
     contest = Contest.current()

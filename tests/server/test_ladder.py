@@ -22,9 +22,9 @@ from tournaments.server.ladder import coordination, results
 from tournaments.server.ladder.matchmaking import PROVISIONAL_GAMES, Candidate, pick_game
 from tournaments.server.ladder.models import Game, Seat, Standing
 from tournaments.server.ladder.standings import active_versions, enter
-from tournaments.server.ladder.worker import LadderWorker
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
+from tournaments.server.worker.loop import LadderWorker
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 

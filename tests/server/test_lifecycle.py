@@ -11,10 +11,10 @@ from django.utils import timezone
 from tests.server.helpers import RANDOM_BOT, participant, passed_version, zip_bytes
 from tournaments.domain.entries import Entry
 from tournaments.server.contests.models import Contest, Extension
-from tournaments.server.ladder import lifecycle
+from tournaments.server.finals import lifecycle
+from tournaments.server.finals.play import final_config
+from tournaments.server.handins.models import HandIn
 from tournaments.server.ladder.challenges import ChallengeError, challenge
-from tournaments.server.ladder.final import final_config
-from tournaments.server.ladder.models import HandIn
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
 
@@ -117,8 +117,8 @@ class DatedTransitionTests(TestCase):
         # does not exist yet, and a final started then would leave it out.
         from django.conf import settings
 
-        from tournaments.server.ladder.final import start_final
-        from tournaments.server.ladder.handins import final_is_due
+        from tournaments.server.finals.play import start_final
+        from tournaments.server.handins.decisions import final_is_due
 
         contest = lifecycle.advance(self.contest)
         self.assertEqual(contest.state, Contest.FROZEN)
@@ -164,7 +164,8 @@ class DatedTransitionTests(TestCase):
         import sys
 
         from tournaments.server.contests.models import Transition
-        from tournaments.server.ladder import coordination, final
+        from tournaments.server.finals import play as final
+        from tournaments.server.ladder import coordination
 
         lifecycle.advance(self.contest, by="worker A")
         _, bob = participant("bob")
@@ -215,7 +216,7 @@ class DatedTransitionTests(TestCase):
     def test_a_final_refused_at_its_claim_hands_in_nothing(self) -> None:
         from unittest import mock
 
-        from tournaments.server.ladder import final
+        from tournaments.server.finals import play as final
 
         lifecycle.advance(self.contest, by="worker A")  # frozen: ann handed in
         _, staff = participant("staff-bar")
@@ -230,14 +231,3 @@ class DatedTransitionTests(TestCase):
         ):
             final.run_final(self.contest)
         self.assertFalse(HandIn.objects.filter(participant=staff).exists())
-
-    def test_a_final_whose_file_is_just_made_is_not_done(self) -> None:
-        from tournaments.server.ladder import final
-
-        path = final.final_path(self.contest)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch()  # its process has made the file, not yet its tables (a worker looks now)
-        try:
-            self.assertFalse(final.final_done(self.contest))
-        finally:
-            path.unlink()

@@ -15,9 +15,9 @@ from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.matchmaking import SPREAD, Candidate, pick_game
 from tournaments.server.ladder.models import Game, Seat
 from tournaments.server.ladder.standings import enter
-from tournaments.server.ladder.worker import LadderWorker
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
+from tournaments.server.worker.loop import LadderWorker
 
 # A bot that thinks: 40 ms a move, so its games take several times a random bot's.
 SLOW_BOT = RANDOM_BOT.replace(b"import random\n", b"import random\nimport time\n").replace(

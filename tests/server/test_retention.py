@@ -26,7 +26,7 @@ from tournaments.server.contests.models import Contest
 from tournaments.server.ladder import retention
 from tournaments.server.ladder.logs import game_folder, seat_log
 from tournaments.server.ladder.models import Game, Seat
-from tournaments.server.ladder.worker import LadderWorker
+from tournaments.server.worker.loop import LadderWorker
 
 DAYS = 7
 

@@ -18,9 +18,9 @@ from referee.sandbox import strongest
 from tests.server.helpers import RANDOM_BOT, participant, run_worker_until, zip_bytes
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.models import Game, Seat
-from tournaments.server.ladder.worker import LadderWorker
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
+from tournaments.server.worker.loop import LadderWorker
 
 pytest.importorskip("numpy", reason="sdk.rl is the rl extra")
 

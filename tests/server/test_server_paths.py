@@ -15,10 +15,10 @@ from django.test import TransactionTestCase
 from tests.server.helpers import CRASHING_BOT, participant, server_paths_in, zip_bytes
 from tournaments.domain.entries import Entry
 from tournaments.domain.schedule import ScheduledGame
-from tournaments.domain.store import Store
-from tournaments.server.contests.models import Contest
-from tournaments.server.ladder.export import write_archive
-from tournaments.server.ladder.final import final_path
+from tournaments.server.contests.models import Contest, Participant
+from tournaments.server.finals.export import write_archive
+from tournaments.server.finals.store import FinalStore
+from tournaments.server.handins.models import HandIn
 from tournaments.server.ladder.models import Game
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
@@ -71,21 +71,28 @@ class ValidationMessagesTests(TransactionTestCase):
 class ExportTests(TransactionTestCase):
     def test_the_exported_archive_names_no_server_path(self) -> None:
         contest = Contest.objects.create(slug="exported", name="exported")
-        _, who = participant("team-a")
-        version = submit(who, [zip_bytes({"bot.py": CRASHING_BOT})])
+        entries = []
+        for name in ("team-a", "staff"):
+            _, who = participant(name)
+            who.contest = contest
+            who.save()
+            version = submit(who, [zip_bytes({"bot.py": CRASHING_BOT})])
+            HandIn.objects.create(
+                contest=contest, participant=who, version=version, at=version.uploaded
+            )
+            entries.append(Entry(name, version.spec()))
+        team_a = Participant.objects.get(name="team-a")
         home = str(settings.HOME)
-        path = final_path(contest)
-        path.parent.mkdir(parents=True, exist_ok=True)
         # A final as `server contest final` leaves it: its entries are the versions' files,
         # its config names the logs' folder, a failed game's error a log file.
-        with Store.open(path) as store:
-            store.write_schedule(
-                {"log_dir": f"{home}/logs", "db": str(path)},
-                [Entry("team-a", version.spec()), Entry("staff", "random")],
-                [ScheduledGame(0, "g0", ("team-a", "staff"), 7, 0, 0, 0)],
-            )
-            games = store.pending_games()
-            store.record_error(games[0], f"crash; see {home}/logs/team-a-1.log and /tmp/x.sock")
+        store = FinalStore(contest)
+        store.write_schedule(
+            {"log_dir": f"{home}/logs", "db": str(store.path)},
+            entries,
+            [ScheduledGame(0, "g0", ("team-a", "staff"), 7, 0, 0, 0)],
+        )
+        games = store.pending_games()
+        store.record_error(games[0], f"crash; see {home}/logs/team-a-1.log and /tmp/x.sock")
         Game.objects.create(
             contest=contest,
             status=Game.DONE,
@@ -107,9 +114,10 @@ class ExportTests(TransactionTestCase):
         db.write_bytes(texts["exported/final.db"])
         with sqlite3.connect(db) as conn:
             spec = conn.execute("SELECT spec FROM entries WHERE name = 'team-a'").fetchone()[0]
-        self.assertEqual(spec, f"<server>/versions/{who.pk}/1/bot/bot.py")
+        self.assertEqual(spec, f"<server>/versions/{team_a.pk}/1/bot/bot.py")
         for name, data in texts.items():
             text = data.decode("utf-8", errors="replace")
             self.assertEqual(server_paths_in(text), [], name)
-        record = json.loads(texts[f"exported/games/ladder-{Game.objects.get().pk}.json"])
+        ladder = Game.objects.get(kind=Game.LADDER)
+        record = json.loads(texts[f"exported/games/ladder-{ladder.pk}.json"])
         self.assertEqual(record["faults"][0]["log"], "<server>/logs/a.log")

@@ -21,15 +21,15 @@ from tournaments.server.contests.services import (
     find_contest,
     import_class,
 )
-from tournaments.server.ladder.services import (
+from tournaments.server.runtime import initialise
+from tournaments.server.submissions.services import enter_staff_bot
+from tournaments.server.worker.services import (
     FinalNotDone,
     change_contest,
     export_results,
     extend_deadline,
     show_contest,
 )
-from tournaments.server.runtime import initialise
-from tournaments.server.submissions.services import enter_staff_bot
 
 
 class ContestServiceTests(TestCase):

@@ -1,4 +1,4 @@
-"""The worker's slots shared by weight (ladder/shares.py): every kind that waits gets its share
+"""The worker's slots shared by weight (worker/shares.py): every kind that waits gets its share
 of slot time, however long its work lasts; one that had nothing to do saves up no credit; a
 kind with no share has only what the others leave. No database, no bots: the scheduler alone,
 driven by a simulated worker with a clock."""
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.server.ladder.shares import (
+from tournaments.server.worker.shares import (
     ANALYSIS,
     CHALLENGE,
     DEFAULT_SHARES,

@@ -1,4 +1,4 @@
-"""The browser game's rules on the server (`ladder.tables`, `web.tables`), with Django's test
+"""The browser game's rules on the server (`tables.play`, `web.tables`), with Django's test
 client: who may play, one game at a time, a few an hour, only listed opponents, moves the engine
 listed, and nobody else's table. (The games themselves are played in chromium:
 test_play_browser.py; here the game's thread is not started, as TestCase never commits.)"""
@@ -11,11 +11,11 @@ from django.test import Client, TestCase
 
 from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
 from tournaments.server.contests.models import Contest
-from tournaments.server.ladder import tables
-from tournaments.server.ladder.models import TableGame
 from tournaments.server.ladder.standings import enter
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
+from tournaments.server.tables import play as tables
+from tournaments.server.tables.models import TableGame
 
 PASSWORD = "a long enough pass 7"
 

@@ -27,18 +27,19 @@ from django.test import Client, TransactionTestCase
 from django.utils import timezone
 
 from tests.server.helpers import CRASHING_BOT, RANDOM_BOT, run_worker, zip_bytes
-from tournaments.domain.store import Store
 from tournaments.server.contests import classlist
 from tournaments.server.contests.models import Contest, Participant
-from tournaments.server.ladder import lifecycle
+from tournaments.server.finals import lifecycle
+from tournaments.server.finals.export import standings_rows, write_archive
+from tournaments.server.finals.play import final_done, run_final
+from tournaments.server.finals.store import FinalStore
+from tournaments.server.handins.models import HandIn
 from tournaments.server.ladder.challenges import ChallengeError, challenge
-from tournaments.server.ladder.export import standings_rows, write_archive
-from tournaments.server.ladder.final import final_done, final_path, run_final
-from tournaments.server.ladder.models import Game, HandIn, Standing
-from tournaments.server.ladder.worker import LadderWorker
+from tournaments.server.ladder.models import Game, Standing
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
 from tournaments.server.submissions.services import add_staff_bot, reference_archive
+from tournaments.server.worker.loop import LadderWorker
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "tournaments.cli"]
@@ -234,11 +235,11 @@ class TermTests(TransactionTestCase):
         contest.refresh_from_db()
         self.assertEqual(contest.state, Contest.FINAL)
         self.assertTrue(final_done(contest))
-        with Store.open(final_path(contest), create=False) as store:
-            config = store.config() or {}
-            self.assertEqual(config["schedule"], "adaptive")
-            games = list(store.games(done_only=True))
-            entries = {e.name for e in store.entries()}
+        store = FinalStore(contest)
+        config = store.config() or {}
+        self.assertEqual(config["schedule"], "adaptive")
+        games = list(store.games(done_only=True))
+        entries = {e.name for e in store.entries()}
         self.assertEqual(
             entries,
             {
@@ -308,9 +309,9 @@ class TermTests(TransactionTestCase):
         # The whole contest as one archive: `tournament report` and `replay verify` read it.
         archive = self.tmp / "term.tar.gz"
         count = write_archive(contest, archive, ladder_games=True)
-        self.assertEqual(
-            count, len(games) + Game.objects.filter(contest=contest, status=Game.DONE).count()
-        )
+        # The final's games once (they are games of the contest too), then the ladder's.
+        others = Game.objects.filter(contest=contest, status=Game.DONE).exclude(kind=Game.FINAL)
+        self.assertEqual(count, len(games) + others.count())
         out = self.tmp / "unpacked"
         with tarfile.open(archive) as tar:
             tar.extractall(out, filter="data")

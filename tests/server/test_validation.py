@@ -171,7 +171,7 @@ class BoundedValidationTests(TransactionTestCase):
         import threading
 
         from referee import run_loop
-        from tournaments.server.ladder.worker import LadderWorker
+        from tournaments.server.worker.loop import LadderWorker
 
         contest = Contest.current()
         contest.build_timeout = 600  # longer than the good bot's whole validation

@@ -18,13 +18,15 @@ from tests.web.browser import chromium_browser
 from tournaments.domain.store import GameOutcome, SeatOutcome
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest
-from tournaments.server.ladder import results, versiontests
-from tournaments.server.ladder.models import Game, Standing, VersionTest
+from tournaments.server.ladder import results
+from tournaments.server.ladder.models import Game, Standing
 from tournaments.server.ladder.standings import enter
-from tournaments.server.ladder.worker import LadderWorker
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
 from tournaments.server.submissions.services import reference_archive
+from tournaments.server.versiontests import runs as versiontests
+from tournaments.server.versiontests.models import VersionTest
+from tournaments.server.worker.loop import LadderWorker
 
 SAME_TIES_GREEDY = b"""import random
 
@@ -369,7 +371,7 @@ class VersionTestAdminTests(TestCase):
         organiser, _ = participant("prof", staff=True)
         admin = Client()
         admin.force_login(organiser)
-        changelist = "/admin/arena_ladder/versiontest/"
+        changelist = "/admin/arena_versiontests/versiontest/"
         self.assertContains(admin.get(changelist), "v2 vs v1: waiting for its first games")
         self.assertContains(admin.get(f"{changelist}{test.pk}/change/"), 'name="elo1"')
         self.assertEqual(admin.get(f"{changelist}add/").status_code, 403, "made by the ladder")

@@ -170,6 +170,18 @@ class EveryUrl(TestCase):
         self.assertIn(s.mu, self.page(anon, f"/c/{s.contest.slug}/"))
         self.page(anon, f"/games/{s.game.pk}/log/0", 404)  # a log stays private
 
+    def test_a_finals_games_show_as_a_hidden_contests_until_it_is_closed(self) -> None:
+        s = self.scenes["open"]  # a public contest: its ladder's games show to everyone
+        Game.objects.filter(pk=s.game.pk).update(kind=Game.FINAL)
+        Contest.objects.filter(pk=s.contest.pk).update(state=Contest.FINAL)
+        for viewer, sees in (("anon", False), ("other", False), ("member", True), ("staff", True)):
+            with self.subTest(viewer=viewer):
+                body = self.page(s.clients[viewer], f"/games/{s.game.pk}/", 200 if sees else 404)
+                self.shows(body, s.scores[1], sees, "a final's game before its results")
+                self.shows(body, "final tournament", sees, "it says what game it is")
+        Contest.objects.filter(pk=s.contest.pk).update(state=Contest.CLOSED)
+        self.assertIn(s.scores[1], self.page(Client(), f"/games/{s.game.pk}/"))
+
     # -- helpers ---------------------------------------------------------------------------
     def page(self, client: Client, url: str, status: int = 200, **kw: Any) -> str:
         reply = client.get(url, **kw)
@@ -238,7 +250,7 @@ class EveryUrl(TestCase):
     def case_game_analyse(self, s: Scene, viewer: str, client: Client) -> None:
         """Only a player of the game (and staff) may have it analysed; a game not visible to
         the viewer answers 404; a visitor is sent to log in. Nothing else is queued."""
-        from tournaments.server.ladder.models import Analysis
+        from tournaments.server.analyses.models import Analysis
 
         url = f"/games/{s.game.pk}/analyse"
         before = Analysis.objects.filter(game=s.game).count()
@@ -260,10 +272,10 @@ class EveryUrl(TestCase):
         self.shows(theirs, f"thoughts of {s.opponent.name}", viewer == "staff", "another's")
         self.page(client, f"/games/{s.game.pk}/log/7", 404)
 
-    # -- a person's games against a bot in the browser (ladder.tables) ----------------------
+    # -- a person's games against a bot in the browser (tables.play) ----------------------
     def table_of(self, s: Scene) -> Any:
         """The member's finished browser game against the opponent's version (made once)."""
-        from tournaments.server.ladder.models import TableGame
+        from tournaments.server.tables.models import TableGame
 
         if not hasattr(s, "table"):
             opponent = Version.objects.get(participant=s.opponent)
@@ -426,7 +438,7 @@ class BadValues(TestCase):
     def bad_posts(self) -> dict[str, list[tuple[str, dict[str, Any], str]]]:
         """URL name: (url, bad values, what the message says)."""
         long = "x" * 65
-        from tournaments.server.ladder.models import TableGame
+        from tournaments.server.tables.models import TableGame
 
         table = TableGame.objects.create(
             contest=Contest.current(),

@@ -1,4 +1,4 @@
-"""One queue of work on a busy ladder (ladder/shares.py, ladder/backlog.py): a real worker whose
+"""One queue of work on a busy ladder (worker/shares.py, worker/backlog.py): a real worker whose
 ladder always has a ranked game to start still makes the analyses and version tests asked for,
 by their shares; the organisers see what waits and since when; a change of the contest's
 ruleset or time applies to the next game without a restart. Real bots, a real worker."""
@@ -12,13 +12,16 @@ from tests.server.helpers import (
     passed_version,
     run_worker_until,
 )
+from tournaments.server.analyses import queue as analyses
+from tournaments.server.analyses.models import Analysis
 from tournaments.server.contests.models import Contest
 from tournaments.server.contests.services import ContestError, GameChange
-from tournaments.server.ladder import analyses, versiontests
-from tournaments.server.ladder.backlog import backlog, describe
-from tournaments.server.ladder.models import Analysis, Game, VersionTest
-from tournaments.server.ladder.services import change_contest, show_contest
-from tournaments.server.ladder.worker import LadderWorker
+from tournaments.server.ladder.models import Game
+from tournaments.server.versiontests import runs as versiontests
+from tournaments.server.versiontests.models import VersionTest
+from tournaments.server.worker.backlog import backlog, describe
+from tournaments.server.worker.loop import LadderWorker
+from tournaments.server.worker.services import change_contest, show_contest
 
 
 @override_settings(ANALYSIS_BUDGET=10, ANALYSIS_NICE=0)

@@ -27,7 +27,7 @@ GRADERS = ("s1", "s2")
 
 
 def _plan(players: int, teams: int, per_pairing: int, ranking: int) -> RoundPlan:
-    """A graded plan as a contest's final makes it (ladder/final.py)."""
+    """A graded plan as a contest's final makes it (finals/play.py)."""
     per_team = count_graded(1, len(GRADERS), players, per_pairing)
     return RoundPlan(
         "graded",

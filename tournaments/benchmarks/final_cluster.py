@@ -5,7 +5,7 @@ On a fresh server of its own, a contest of `teams` teams, each with one version 
 bot that sleeps `move_sleep` seconds a move and then plays a cheap move (`sleeping_bot`), so
 that the game's time is waiting, not computing, and the machine's cores do not cap how many
 games play at once. The contest is frozen and its final claimed as `server contest final` does
-(`ladder.final.start_final`, a round-robin of `games_per_pairing` games a pair, seed `seed`);
+(`finals.play.start_final`, a round-robin of `games_per_pairing` games a pair, seed `seed`);
 then the same final is played three times, each into a database of its own: on a LocalCluster
 of one worker process (one game at a time), on one of `workers` worker processes (one game at
 a time each), and on this machine without Dask (the embedded final, `workers` games at once).
@@ -19,15 +19,16 @@ makes one late.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import time
 import zipfile
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee import run_loop
 from tournaments.benchmarks.server import BenchError, fresh_server
+
+if TYPE_CHECKING:
+    from tournaments.domain.store import GameStore
 
 SLEEPING_BOT = '''"""Sleeps MOVE_SLEEP seconds a move (waits, computes nothing), then plays:
 with probability SKILL a move that keeps its tiles off the floor, else any legal move. Its draws
@@ -75,7 +76,7 @@ def sleeping_contest(
     """A contest of `teams` teams (team-01, ...; skill rising with the number), each with one
     passed version of the sleeping bot on the ladder, frozen: its final is ready to start."""
     from tournaments.server.contests.models import Contest, Participant
-    from tournaments.server.ladder import lifecycle
+    from tournaments.server.finals import lifecycle
     from tournaments.server.ladder.standings import enter
     from tournaments.server.submissions.intake import submit
     from tournaments.server.submissions.models import Version
@@ -135,8 +136,10 @@ def _speedup(
 
     from tournaments.domain.arena import isolation_level
     from tournaments.domain.cluster import ClusterOptions
-    from tournaments.server.ladder.final import play_final, start_final
-    from tournaments.server.ladder.finalstate import final_status
+    from tournaments.domain.store import Store
+    from tournaments.server.finals.play import play_final, start_final
+    from tournaments.server.finals.status import final_status
+    from tournaments.server.finals.store import FinalStore, final_folder
 
     contest = sleeping_contest(
         "speedup", teams, move_sleep, games_per_pairing, time_per_move, isolation
@@ -147,31 +150,35 @@ def _speedup(
     claimed.config.seed = seed
     load_before = os.getloadavg()[0]
 
-    def play(path: Path, cluster: ClusterOptions | None, concurrency: int) -> float:
+    def play(into: Store | None, cluster: ClusterOptions | None, concurrency: int) -> float:
         began = time.perf_counter()
-        summary = run_loop(
-            play_final(dataclasses.replace(claimed, path=path), concurrency, cluster=cluster)
-        )
+        summary = run_loop(play_final(claimed, concurrency, cluster=cluster, into=into))
         wall = time.perf_counter() - began
         if summary.failed or not summary.played:
             errors = "; ".join(f"{game}: {error}" for game, error in summary.errors[:3])
+            where = "the contest's own" if into is None else into.path.name
             raise BenchError(
-                f"the final into {path.name} played {summary.played} games, "
+                f"the final into {where} played {summary.played} games, "
                 f"{summary.failed} failed ({errors}); the wall time of part of a final "
                 "measures nothing: remove the cause and run the benchmark again"
             )
         return wall
 
-    one_path = claimed.path.with_name("one-worker.sqlite")
-    one_s = play(one_path, ClusterOptions(workers=1, threads=1), 1)
-    # The contest's own final database: its state names the machines that played it.
-    many_s = play(claimed.path, ClusterOptions(workers=workers, threads=1), workers)
-    embedded_path = claimed.path.with_name("embedded.sqlite")
-    embedded_s = play(embedded_path, None, workers)
-    load_after = os.getloadavg()[0]
-    paths = {"one_worker": one_path, "workers": claimed.path, "embedded": embedded_path}
-    standings = {k: final_standings(p) for k, p in paths.items()}
-    games = {k: final_games(p) for k, p in paths.items()}
+    folder = final_folder(contest)
+    with (
+        Store.open(folder / "one-worker.sqlite") as one,
+        Store.open(folder / "embedded.sqlite") as embedded,
+        FinalStore(contest) as own,
+    ):
+        one_s = play(one, ClusterOptions(workers=1, threads=1), 1)
+        # The contest's own final: its state names the machines that played it.
+        many_s = play(None, ClusterOptions(workers=workers, threads=1), workers)
+        embedded_s = play(embedded, None, workers)
+        load_after = os.getloadavg()[0]
+        stores: dict[str, GameStore] = {"one_worker": one, "workers": own, "embedded": embedded}
+        standings = {k: final_standings(s) for k, s in stores.items()}
+        games = {k: final_games(s) for k, s in stores.items()}
+        faulted = {k: faulted_games(s) for k, s in stores.items()}
     differing = sorted(
         g
         for g in games["workers"]
@@ -197,7 +204,7 @@ def _speedup(
         "same_standings": standings["one_worker"] == standings["workers"] == standings["embedded"],
         "same_games": games["one_worker"] == games["workers"] == games["embedded"],
         "differing_games": differing,
-        "games_with_a_fault": {k: faulted_games(p) for k, p in paths.items()},
+        "games_with_a_fault": faulted,
         "final_state": status.state,
         "machines": dict(status.machines),
         "standings": [
@@ -209,35 +216,26 @@ def _speedup(
     }
 
 
-def final_standings(path: Path) -> list[tuple[str, float, float]]:
-    """The leaderboard of the final in `path`: each entry with its mu and sigma, best first
+def final_standings(store: GameStore) -> list[tuple[str, float, float]]:
+    """The leaderboard of the final in `store`: each entry with its mu and sigma, best first
     (rounded: the same games in the same order give the same figures)."""
     from tournaments.domain.report import build_report
-    from tournaments.domain.store import Store
 
-    with Store.open(path, create=False) as store:
-        report = build_report(store)
+    report = build_report(store)
     return [(row.entry, round(row.mu, 6), round(row.sigma, 6)) for row in report.leaderboard]
 
 
-def final_games(path: Path) -> dict[str, list[tuple[str, float]]]:
-    """Each finished game of the final in `path`: its seats' entries and scores, by game id."""
-    from tournaments.domain.store import Store
-
-    with Store.open(path, create=False) as store:
-        return {
-            g.game.game_id: [(s.entry, s.score) for s in g.seats]
-            for g in store.games(done_only=True)
-        }
+def final_games(store: GameStore) -> dict[str, list[tuple[str, float]]]:
+    """Each finished game of the final in `store`: its seats' entries and scores, by game id."""
+    return {
+        g.game.game_id: [(s.entry, s.score) for s in g.seats] for g in store.games(done_only=True)
+    }
 
 
-def faulted_games(path: Path) -> int:
-    """The games of the final in `path` in which a seat had a fault (late, illegal, crashed)."""
-    from tournaments.domain.store import Store
-
-    with Store.open(path, create=False) as store:
-        return sum(
-            1
-            for g in store.games(done_only=True)
-            if any(s.strikes or s.faults or s.termination != "ok" for s in g.seats)
-        )
+def faulted_games(store: GameStore) -> int:
+    """The games of the final in `store` in which a seat had a fault (late, illegal, crashed)."""
+    return sum(
+        1
+        for g in store.games(done_only=True)
+        if any(s.strikes or s.faults or s.termination != "ok" for s in g.seats)
+    )

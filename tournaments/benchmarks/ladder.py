@@ -42,10 +42,10 @@ def _ladder_bench(
     from tournaments.server.contests.models import Participant
     from tournaments.server.ladder.models import Game
     from tournaments.server.ladder.standings import enter
-    from tournaments.server.ladder.worker import LadderWorker
     from tournaments.server.submissions.intake import submit
     from tournaments.server.submissions.models import Version
     from tournaments.server.submissions.services import reference_archive
+    from tournaments.server.worker.loop import LadderWorker
 
     archive = reference_archive("random")
     for i in range(entries):
@@ -112,10 +112,10 @@ def _upload_bench(
     from tournaments.server.contests.models import Participant
     from tournaments.server.ladder.models import Seat
     from tournaments.server.ladder.standings import enter
-    from tournaments.server.ladder.worker import LadderWorker
     from tournaments.server.submissions.intake import submit
     from tournaments.server.submissions.models import Version
     from tournaments.server.submissions.services import reference_archive
+    from tournaments.server.worker.loop import LadderWorker
 
     archive = reference_archive("random")
     for i in range(participants):

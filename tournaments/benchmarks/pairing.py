@@ -88,8 +88,8 @@ def _ladder(
 ) -> dict[str, Any]:
     from tournaments.server.contests.models import Contest
     from tournaments.server.ladder.models import Game, Seat, Standing
-    from tournaments.server.ladder.worker import LadderWorker
     from tournaments.server.submissions.services import reference_archive
+    from tournaments.server.worker.loop import LadderWorker
 
     contest = Contest.current()
     contest.time_per_move = time_per_move

@@ -99,7 +99,7 @@ def run_term_bench(plan: TermPlan) -> dict[str, Any]:
 
 
 def _term(plan: TermPlan, home: Path) -> dict[str, Any]:
-    from tournaments.server.ladder.finalstate import final_status
+    from tournaments.server.finals.status import final_status
 
     contest = _contest(plan)
     began = time.monotonic()
@@ -474,6 +474,7 @@ def _recent_games(contest_id: int) -> list[int]:
     close_old_connections()
     return list(
         Game.objects.filter(contest_id=contest_id, status=Game.DONE)
+        .exclude(kind=Game.FINAL)  # a visitor sees the final's games once the contest closes
         .order_by("-pk")
         .values_list("pk", flat=True)[:500]
     )
@@ -567,7 +568,7 @@ def _deadline(contest: Any) -> datetime:
 def _final_over(contest: Any) -> bool:
     from django.db import close_old_connections
 
-    from tournaments.server.ladder.finalstate import final_done
+    from tournaments.server.finals.status import final_done
 
     close_old_connections()
     return final_done(contest)
@@ -575,13 +576,12 @@ def _final_over(contest: Any) -> bool:
 
 # -- what the term leaves ------------------------------------------------------------------------
 def _final_figures(contest: Any, wall_s: float) -> dict[str, Any]:
-    from tournaments.domain.store import Store
-    from tournaments.server.ladder.finalstate import final_path
+    from tournaments.server.finals.store import FinalStore
 
-    with Store.open(final_path(contest), create=False) as store:
-        done, scheduled = store.counts()
-        config = store.config() or {}
-        entries = len(store.entries())
+    store = FinalStore(contest)
+    done, scheduled = store.counts()
+    config = store.config() or {}
+    entries = len(store.entries())
     return {
         "format": "graded",
         "entries": entries,
@@ -597,7 +597,7 @@ def _lost(contest: Any, uploads: Uploads, played: list[list[int]]) -> dict[str, 
     """What the term lost, each count 0 when nothing was: uploads refused, versions not
     validated, games said recorded by two workers or by none, games stored without their
     result or seat logs, and the final's games not played."""
-    from tournaments.server.ladder.finalstate import final_status
+    from tournaments.server.finals.status import final_status
     from tournaments.server.ladder.logs import seat_log
     from tournaments.server.ladder.models import Game, Seat
     from tournaments.server.submissions.models import Version
@@ -605,7 +605,8 @@ def _lost(contest: Any, uploads: Uploads, played: list[list[int]]) -> dict[str, 
     versions = Version.objects.filter(participant__contest=contest, participant__staff_bot=False)
     said = Counter(game_id for worker in played for game_id in worker)
     done = Game.objects.filter(contest=contest, status=Game.DONE)
-    stored = set(done.values_list("pk", flat=True))
+    # The workers say their ladder games; the final's are counted by `final_games_not_played`.
+    stored = set(done.exclude(kind=Game.FINAL).values_list("pk", flat=True))
     unranked = Seat.objects.filter(game__in=done, rank__isnull=True).values("game").distinct()
     seats = Seat.objects.filter(game__in=done).values_list("game_id", "seat")
     status = final_status(contest)
@@ -648,8 +649,9 @@ def _files(folder: Path, skip: Path | None = None) -> _Files:
 def _disk(home: Path, contest: Any, growth: dict[str, tuple[int, int]]) -> dict[str, Any]:
     """The disk the term used: the games' records (in the database), the database (and how
     much it grew from the moment every upload was validated, with the games played since),
-    the seat logs (one file per game and seat), the bots' process logs, the final (its
-    database and logs), the versions (per participant, not per game)."""
+    the seat logs (one file per game and seat), the bots' process logs, the final's folder
+    (its bots' process logs: its games are the database's, as the ladder's), the versions
+    (per participant, not per game)."""
     from django.conf import settings
 
     logs = home / "logs"
@@ -719,23 +721,23 @@ def _database_bytes(sqlite_file: Path) -> int:
 
 
 def _per_games(disk: dict[str, Any], games: int, contest: Any) -> dict[str, float | None]:
-    """Megabytes per PER_GAMES games, of what grows with the games: the ladder's (the
-    database by its growth once the uploads were validated) and the final's."""
-    from tournaments.domain.store import Store
-    from tournaments.server.ladder.finalstate import final_path
+    """Megabytes per PER_GAMES games, of what grows with the games: the records and seat logs
+    of every game stored, the database by its growth once the uploads were validated (ladder
+    games), the bots' process logs (the ladder's) and the final's folder."""
+    from tournaments.server.finals.store import FinalStore
 
     def scaled(size: int | None, of: int | None = games) -> float | None:
         return round(size / of * PER_GAMES / 2**20, 1) if of and size is not None else None
 
-    with Store.open(final_path(contest), create=False) as store:
-        final_games = store.counts()[0]
+    final_games = FinalStore(contest).counts()[0]
+    every = games + final_games  # the final's games are stored, and log, as the ladder's
     grew = disk["database_growth"]
     return {
-        "records_mb": scaled(disk["records_bytes"]),
+        "records_mb": scaled(disk["records_bytes"], every),
         "database_mb": scaled(grew["bytes"], grew["games"]),
         "final_mb": scaled(disk["final"]["allocated_bytes"], final_games),
-        "seat_logs_mb": scaled(disk["seat_logs"]["bytes"]),
-        "seat_logs_allocated_mb": scaled(disk["seat_logs"]["allocated_bytes"]),
-        "seat_log_files": round(disk["seat_logs"]["files"] / games * PER_GAMES) if games else None,
+        "seat_logs_mb": scaled(disk["seat_logs"]["bytes"], every),
+        "seat_logs_allocated_mb": scaled(disk["seat_logs"]["allocated_bytes"], every),
+        "seat_log_files": round(disk["seat_logs"]["files"] / every * PER_GAMES) if every else None,
         "process_logs_mb": scaled(disk["process_logs"]["allocated_bytes"]),
     }

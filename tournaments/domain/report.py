@@ -17,7 +17,7 @@ from typing import Any
 
 from referee import Termination
 from tournaments.domain.ratings import Ratings, compute
-from tournaments.domain.store import Store, StoredGame
+from tournaments.domain.store import GameStore, StoredGame
 
 Z95 = 1.959963984540054
 # Two-sided 95% Student-t quantiles for 1..30 degrees of freedom (beyond: `t95`).
@@ -284,7 +284,7 @@ def rate_games(
     return compute(names, results(), ratings)
 
 
-def build_report(store: Store) -> Report:
+def build_report(store: GameStore) -> Report:
     """The full report of a store, recomputed from its results."""
     names = [e.name for e in store.entries()]
     done = list(store.games(done_only=True))
@@ -325,7 +325,7 @@ CSV_COLUMNS = [
 ]
 
 
-def export_csv(store: Store) -> str:
+def export_csv(store: GameStore) -> str:
     """Every game as CSV, one row per seat (pending games: one row per seat, no results)."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -369,7 +369,7 @@ def export_csv(store: Store) -> str:
     return buf.getvalue()
 
 
-def export_json(store: Store, replays: bool = True) -> dict[str, Any]:
+def export_json(store: GameStore, replays: bool = True) -> dict[str, Any]:
     """Every game as JSON (config, entries, games with results and, optionally, replays)."""
     games = []
     for g in store.games():

@@ -28,7 +28,7 @@ from tournaments.domain.schedule import (
     grading_groups,
     round_games,
 )
-from tournaments.domain.store import Store
+from tournaments.domain.store import GameStore
 
 SCHEDULES = ("round-robin", "adaptive", "swiss")
 ROUND_KINDS = ("adaptive", "swiss", "graded")  # the schedules built round by round
@@ -140,7 +140,7 @@ class RoundPlan:
 class Rounds:
     """The round-by-round schedule of one store (see the module docstring)."""
 
-    def __init__(self, store: Store, plan: RoundPlan) -> None:
+    def __init__(self, store: GameStore, plan: RoundPlan) -> None:
         self.store = store
         self.plan = plan
         self.field = Field(plan.seed)

@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from tournaments.domain.schedule import ScheduledGame
-from tournaments.domain.store import GameOutcome, GameWithdrawn, Store, StoreError
+from tournaments.domain.store import GameOutcome, GameStore, GameWithdrawn, StoreError
 
 PlayFn = Callable[[ScheduledGame], Awaitable[GameOutcome]]
 # Called after each game: (game, outcome or None, error text or None).
@@ -262,7 +262,7 @@ class Dispatch:
 
 
 async def run_games(  # the run's store, games and knobs
-    store: Store,
+    store: GameStore,
     games: Sequence[ScheduledGame],
     play: PlayFn,
     concurrency: int,
@@ -300,7 +300,7 @@ class _Run:
     and recording it."""
 
     def __init__(
-        self, store: Store, dispatch: Dispatch, play: PlayFn, on_done: DoneFn | None
+        self, store: GameStore, dispatch: Dispatch, play: PlayFn, on_done: DoneFn | None
     ) -> None:
         self.store, self.dispatch, self.play, self.on_done = store, dispatch, play, on_done
         self.summary = RunSummary()

@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from tournaments.domain.entries import Entry
 from tournaments.domain.schedule import ScheduledGame
@@ -133,6 +133,43 @@ class StoredGame:
     attempts: int
     last_error: str | None
     machine: Machine | None = None
+
+
+class GameStore(Protocol):
+    """What a tournament's run, its rounds and its report use of where its games are kept:
+    `Store` (a SQLite file of its own) is one, a contest server's final (rows of the server's
+    database, tournaments/server/finals/store.py) another. Every finished game is committed
+    once (`record` refuses a second time), so a run that stopped resumes with what is pending."""
+
+    path: Path  # named in messages; no bot may read it or its companions
+
+    def config(self) -> dict[str, Any] | None: ...
+
+    def write_schedule(
+        self, config: dict[str, Any], entries: Sequence[Entry], games: Sequence[ScheduledGame]
+    ) -> None: ...
+
+    def add_games(self, games: Sequence[ScheduledGame]) -> None: ...
+
+    def schedule_end(self) -> tuple[int, int, int]: ...
+
+    def removed_entries(self) -> set[str]: ...
+
+    def entries(self) -> list[Entry]: ...
+
+    def pending_games(self) -> list[ScheduledGame]: ...
+
+    def scheduled(self, game: ScheduledGame) -> bool: ...
+
+    def counts(self) -> tuple[int, int]: ...
+
+    def record(self, game: ScheduledGame, outcome: GameOutcome) -> None: ...
+
+    def record_error(self, game: ScheduledGame, error: str) -> None: ...
+
+    def games(self, done_only: bool = False, since: int = 0) -> Iterator[StoredGame]: ...
+
+    def replay(self, game_id: str) -> dict[str, Any] | None: ...
 
 
 def _machine(row: sqlite3.Row) -> Machine | None:

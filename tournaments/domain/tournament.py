@@ -35,12 +35,14 @@ from tournaments.domain.rounds import ROUND_KINDS, RoundPlan, Rounds
 from tournaments.domain.runner import PlayFn, Pool, RunSummary, run_games
 from tournaments.domain.schedule import ScheduledGame, build_schedule
 from tournaments.domain.settings import MatchSettings
-from tournaments.domain.store import GameOutcome, Store
+from tournaments.domain.store import GameOutcome, GameStore
 
 if TYPE_CHECKING:
     from tournaments.domain.cluster import ClusterOptions
 
 CONFIG_FORMAT = "azul-arena/tournament/1"
+# Where each seat's log of a game goes (`arena.arena_player`'s `seat_logs`).
+SeatLogs = Callable[[ScheduledGame], list[Path]]
 RUN_KEYS = ("isolation", "ponder", "bot_env", "clock", "anonymous")
 
 
@@ -137,7 +139,9 @@ def _differences(stored: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
     return diffs
 
 
-def prepare(store: Store, config: TournamentConfig) -> tuple[TournamentConfig, list[ScheduledGame]]:
+def prepare(
+    store: GameStore, config: TournamentConfig
+) -> tuple[TournamentConfig, list[ScheduledGame]]:
     """Write the schedule (first run) or check it matches (resume); return the pending games.
 
     Raises `ConfigMismatch` when the store holds another tournament, `ScheduleError` for an
@@ -165,7 +169,7 @@ def prepare(store: Store, config: TournamentConfig) -> tuple[TournamentConfig, l
     return config, games
 
 
-def settle(store: Store, config: TournamentConfig, wanted: dict[str, Any]) -> bool:
+def settle(store: GameStore, config: TournamentConfig, wanted: dict[str, Any]) -> bool:
     """Give `config` the seed, isolation and clock it runs with: the stored ones when the store
     holds this tournament already (True: a resume; `wanted` is what it should have stored),
     else those given or chosen now (False: nothing is stored yet). Raises `ConfigMismatch`
@@ -217,7 +221,7 @@ class _Player:
 
 
 async def run_tournament(  # noqa: PLR0913  # keyword-only options, each with a default
-    store: Store,
+    store: GameStore,
     config: TournamentConfig,
     games: Sequence[ScheduledGame],
     *,
@@ -227,6 +231,7 @@ async def run_tournament(  # noqa: PLR0913  # keyword-only options, each with a 
     log_dir: Path | None = None,
     cluster: ClusterOptions | None = None,
     rounds: RoundSource | None = None,
+    seat_logs: SeatLogs | None = None,
 ) -> RunSummary:
     """Play `games` (what `prepare` returned) and commit every result as it finishes.
 
@@ -241,7 +246,10 @@ async def run_tournament(  # noqa: PLR0913  # keyword-only options, each with a 
     the same tournament again resumes it.
 
     `rounds` says what comes after `games` when it is not the config's adaptive or Swiss
-    plan (a compare's next pairs, tournaments/domain/compare.py).
+    plan (a compare's next pairs, tournaments/domain/compare.py). `seat_logs(game)`: the files
+    where each seat's log of that game goes, on this machine or brought back from the cluster
+    (a contest server's final keeps them as its ladder's games); without it a seat's log is its
+    bot process's, in `log_dir`.
     """
     plan = config.round_plan()
     if rounds is None and plan is not None:
@@ -252,9 +260,11 @@ async def run_tournament(  # noqa: PLR0913  # keyword-only options, each with a 
         if player is not None:
             chosen = _Player(player, concurrency, local_pool(cap))
         elif cluster is not None:
-            chosen = await _on_cluster(stack, store, config, cluster, on_progress)
+            chosen = await _on_cluster(stack, store, config, cluster, on_progress, seat_logs)
         else:
-            play = await stack.enter_async_context(_on_this_machine(store, config, cap, log_dir))
+            play = await stack.enter_async_context(
+                _on_this_machine(store, config, cap, log_dir, seat_logs)
+            )
             chosen = _Player(play, concurrency, local_pool(cap))
         on_progress(started)
         try:
@@ -263,7 +273,7 @@ async def run_tournament(  # noqa: PLR0913  # keyword-only options, each with a 
             on_progress(RunEnded())
 
 
-def _started(store: Store, rounds: RoundSource | None) -> RunStarted:
+def _started(store: GameStore, rounds: RoundSource | None) -> RunStarted:
     done, total = store.counts()
     if rounds is not None:
         total = rounds.total_games()
@@ -272,7 +282,7 @@ def _started(store: Store, rounds: RoundSource | None) -> RunStarted:
 
 
 async def _play_rounds(
-    store: Store,
+    store: GameStore,
     games: Sequence[ScheduledGame],
     player: _Player,
     rounds: RoundSource | None,
@@ -292,7 +302,7 @@ async def _play_rounds(
     return summary
 
 
-def _entry_finder(store: Store) -> Callable[[str], Entry | None]:
+def _entry_finder(store: GameStore) -> Callable[[str], Entry | None]:
     def entry_of(name: str) -> Entry | None:  # an entry added while the tournament runs
         return {e.name: e for e in store.entries()}.get(name)
 
@@ -300,7 +310,11 @@ def _entry_finder(store: Store) -> Callable[[str], Entry | None]:
 
 
 def _on_this_machine(
-    store: Store, config: TournamentConfig, cap: int, log_dir: Path | None
+    store: GameStore,
+    config: TournamentConfig,
+    cap: int,
+    log_dir: Path | None,
+    seat_logs: SeatLogs | None,
 ) -> contextlib.AbstractAsyncContextManager[PlayFn]:
     """The referee's Arena on this machine; one model of the processes for all the rounds
     (the Arena outlives each round)."""
@@ -311,21 +325,28 @@ def _on_this_machine(
         cap,
         _entry_finder(store),
         hidden=_private_paths(store.path),
+        seat_logs=seat_logs,
     )
 
 
 async def _on_cluster(
     stack: contextlib.AsyncExitStack,
-    store: Store,
+    store: GameStore,
     config: TournamentConfig,
     cluster: ClusterOptions,
     on_progress: OnProgress,
+    seat_logs: SeatLogs | None,
 ) -> _Player:
     from tournaments.domain.cluster import cluster_player
 
     remote = await stack.enter_async_context(
         cluster_player(
-            store.entries(), config.settings(), cluster, config.players, _entry_finder(store)
+            store.entries(),
+            config.settings(),
+            cluster,
+            config.players,
+            _entry_finder(store),
+            seat_logs=seat_logs,
         )
     )
     on_progress(Notice(f"cluster: {remote.describe()}"))

@@ -9,8 +9,15 @@ ladder standing so):
 - `contests`: a contest (rules, dates), its participants (a person or a team), extensions, and
   its life as a state machine (`contests.lifecycle`: `move`, who may submit when);
 - `submissions`: archives, versions, their intake and validation;
-- `ladder`: standings, games and ratings, the versions handed in at the deadline, the final,
-  the date-driven steps of a contest's life (`ladder.lifecycle.advance`) and the worker;
+- `ladder`: standings, games (ranked, challenges, the version tests') with their seats and
+  ratings, their logs and how long they are kept, and the workers' beats; beside it, not
+  knowing it, `handins`: the version each participant handed in at its deadline;
+- the kinds of work above the ladder, independent of each other: `finals` (the final
+  tournament, where it stands, its results and export, and the date-driven steps of a
+  contest's life, `finals.lifecycle.advance`), `analyses`, `versiontests` and `tables` (a
+  person's game against a bot in the browser);
+- `worker`: the loop that draws every kind of work by the contest's shares (it sits above the
+  kinds it draws), what waits, and the organisers' operations and admin that see all of them;
 - `web`: the pages.
 
 It uses the tournament domain (runner, Arena, ratings) and the referee's public API; nothing in

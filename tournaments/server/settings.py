@@ -102,6 +102,12 @@ INSTALLED_APPS = [
     "tournaments.server.contests",
     "tournaments.server.submissions",
     "tournaments.server.ladder",
+    "tournaments.server.handins",
+    "tournaments.server.finals",
+    "tournaments.server.analyses",
+    "tournaments.server.versiontests",
+    "tournaments.server.tables",
+    "tournaments.server.worker",
     "tournaments.server.web",
 ]
 
@@ -155,9 +161,12 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Game analyses (ladder.analyses): how many a user may ask for a day; simulations per decision.
+# Game analyses (analyses.queue): how many a user may ask for a day; simulations per decision.
 ANALYSIS_DAILY_QUOTA = whole_number("AZUL_ARENA_ANALYSIS_QUOTA", 5)
 ANALYSIS_BUDGET = whole_number("AZUL_ARENA_ANALYSIS_BUDGET", 2000)
+# How much lower than the ladder worker (LADDER_NICE) the analyses' processes run (at most
+# niceness 19 in all): below the bots, whose clocks run.
+ANALYSIS_NICE = min(19, whole_number("AZUL_ARENA_ANALYSIS_NICE", 10))
 
 # Argon2 first: new and changed passwords are hashed with it (argon2-cffi); the others only
 # read hashes made elsewhere (an imported account) and upgrade them at the next login.
@@ -204,6 +213,13 @@ VALIDATION_PLAY_SECONDS = max(1, whole_number("AZUL_ARENA_VALIDATION_PLAY_SECOND
 # The final starts this long after a contest's last deadline at the earliest: an upload
 # received just before it is still being unpacked and stored (its version not yet made).
 UPLOAD_GRACE_SECONDS = whole_number("AZUL_ARENA_UPLOAD_GRACE_SECONDS", 60)
+# The front page's standings table is made at most once in this many seconds while the ladder
+# changes, and kept while it does not (tournaments/server/web/board.py); 0: made at every request.
+BOARD_SECONDS = whole_number("AZUL_ARENA_BOARD_SECONDS", 5)
+# The ladder worker's CPU niceness (0-19), and with it its games' (the referee and the bots),
+# validations and builds; its analyses are ANALYSIS_NICE lower still: the web site beside it
+# on one machine comes first (docs/deployment.md).
+LADDER_NICE = min(19, whole_number("AZUL_ARENA_LADDER_NICE", 10))
 # Browser games against a bot at once on this server, everyone's together: each is a referee
 # and a bot process on a thread of a web process, and lasts up to half an hour when its person
 # walks away (three 10-minute moves played for them), so accounts alone must not multiply them.

@@ -8,7 +8,9 @@ The rules, for an organiser (an active staff user), a participant's member, anyo
 - **results** (games with their scores and ranks, replays, ratings, game counts, results
   against each opponent): everyone when the contest is public or closed. A contest hidden
   until its results shows them, before it is closed, to the organisers; a participant sees
-  only the games it played in (not the ratings), as every participant sees them.
+  only the games it played in (not the ratings), as every participant sees them. A final's
+  games are its results, published when the contest closes: before, they are shown as a
+  hidden contest's are, whatever the contest's visibility.
 
 The models' managers are these QuerySets (`Game.objects.visible_to(user)`,
 `Seat.objects.visible_to(user)`, `Seat.objects.logs_visible_to(user)`,
@@ -57,24 +59,33 @@ def _games_played(user: Any) -> Any:
     )
 
 
-def _hidden_contests(user: Any) -> list[int]:
-    """The contests whose results are not open to `user` (`results_open`, the one rule): a
-    server has a handful of contests, read once per question, and when none is hidden from
-    `user` the games are not filtered at all."""
+def _hidden_contests(user: Any) -> tuple[list[int], list[int]]:
+    """The contests whose results are not open to `user` (`results_open`, the one rule), and
+    those whose final is played and not yet published (the contest is `final`): a server has a
+    handful of contests, read once per question, and when none is hidden from `user` the games
+    are not filtered at all."""
     if is_organiser(user):
-        return []
+        return [], []
     contests = apps.get_model("arena_contests", "Contest").objects.only("pk", "visibility", "state")
-    return [c.pk for c in contests if not results_open(c, user)]
+    hidden, finals = [], []
+    for c in contests:
+        if not results_open(c, user):
+            hidden.append(c.pk)
+        elif c.state == c.FINAL:
+            finals.append(c.pk)
+    return hidden, finals
 
 
 def _results_q(user: Any, game: str) -> Q | None:
     """Rows of games (at `game`: "" for a game itself, "game__" for a seat) `user` may see:
-    those of contests whose results are open to them and, in a hidden one, those they played
-    in; None when that is every game."""
-    hidden = _hidden_contests(user)
-    if not hidden:
+    those of contests whose results are open to them (a final's once it is published) and,
+    otherwise, those they played in; None when that is every game."""
+    hidden, finals = _hidden_contests(user)
+    if not hidden and not finals:
         return None
-    q = ~Q(**{f"{game}contest_id__in": hidden})
+    q = ~Q(**{f"{game}contest_id__in": hidden}) & ~Q(
+        **{f"{game}contest_id__in": finals, f"{game}kind": "final"}
+    )
     if user.is_authenticated:
         q |= Q(**{f"{game}pk__in": _games_played(user)})
     return q
@@ -87,7 +98,7 @@ class GameQuerySet(models.QuerySet):  # type: ignore[type-arg]
         return self if q is None else self.filter(q)
 
     def analysable_by(self, user: Any) -> GameQuerySet:
-        """The games `user` may have analysed (ladder.analyses): those a participant of theirs
+        """The games `user` may have analysed (analyses.queue): those a participant of theirs
         played in; an organiser, any."""
         if is_organiser(user):
             return self

@@ -27,7 +27,7 @@ from tournaments.commands.groups import server_app
 from tournaments.commands.server.home import HOME_HELP, refusals, setup
 
 if TYPE_CHECKING:
-    from tournaments.server.ladder.worker import WorkerStats
+    from tournaments.server.worker.loop import WorkerStats
 
 Home = Annotated[Path | None, typer.Option("--home", help=HOME_HELP)]
 Isolation = Annotated[str | None, typer.Option("--isolation", help=ISOLATION_HELP)]
@@ -156,7 +156,7 @@ def _ladder(
     from referee import run_loop
     from tournaments.commands.common import cluster_options
     from tournaments.domain.cluster import ClusterError
-    from tournaments.server.ladder.worker import LadderWorker
+    from tournaments.server.worker.loop import LadderWorker
 
     def told(game_id: int) -> None:
         err_console.print(f"game {game_id} played", highlight=False)
@@ -269,9 +269,19 @@ def server_run(
     if contest is not None:
         # Before Django starts here and in the web server's processes: their front page.
         os.environ["AZUL_ARENA_CONTEST"] = contest
+    _check_listen(listen)  # before the folder is looked at: the argument is what is wrong
     setup(home, check_key=True, migrate=True)
     served = _front_contest(contest)
     _serve(listen, concurrency, isolation, ladder, None, web_workers=web_workers, contest=served)
+
+
+def _check_listen(listen: str) -> None:
+    from tournaments.server.runtime import ListenError, parse_listen
+
+    try:
+        parse_listen(listen)
+    except ListenError as exc:
+        fail(str(exc))
 
 
 def _front_contest(slug: str | None) -> str | None:

@@ -228,15 +228,15 @@ def contest_show(slug: Slug, home: Home = None, as_json: Json = False) -> None:
     Example: [bold]azul-arena server contest show comp-2026 --json[/]
     """
     setup(home)
-    from tournaments.server.ladder.services import show_contest
+    from tournaments.server.worker.services import show_contest
 
     with refusals():
         about = show_contest(slug)
     if as_json:
         print_json(about)
         return
-    from tournaments.server.ladder.backlog import describe
-    from tournaments.server.ladder.shares import shares_text
+    from tournaments.server.worker.backlog import describe
+    from tournaments.server.worker.shares import shares_text
 
     handins, final, work = about.pop("handins"), about.pop("final"), about.pop("work")
     shares = {"shares": shares_text(work["shares"]), "waiting": describe(work)}
@@ -332,7 +332,7 @@ def contest_set(
     setup(home)
     from tournaments.server.contests.models import Contest
     from tournaments.server.contests.services import FinalChange, GameChange
-    from tournaments.server.ladder.services import change_contest
+    from tournaments.server.worker.services import change_contest
 
     by = f"organiser {getpass.getuser()} (server contest set)"
     options = parse_options(option or [], wild) if option or wild else None
@@ -359,7 +359,7 @@ def contest_set(
             highlight=False,
         )
     if share:
-        from tournaments.server.ladder.shares import shares_text
+        from tournaments.server.worker.shares import shares_text
 
         console.print(f"{slug}: shares of slot time {shares_text(contest.shares())}")
     if signup is not None or signup_code is not None:
@@ -398,7 +398,7 @@ def contest_extend(
     Example: [bold]azul-arena server contest extend comp-2026 team-7 --until 2026-12-03T17:00[/]
     """
     setup(home)
-    from tournaments.server.ladder.services import extend_deadline
+    from tournaments.server.worker.services import extend_deadline
 
     moment = when(until, "--until")
     assert moment is not None  # --until is required
@@ -485,7 +485,7 @@ def contest_final(
     options = cluster_options(cluster, workers, concurrency, cluster_security)
     setup(home)
     from tournaments.domain.cluster import ClusterError
-    from tournaments.server.ladder.services import play_final
+    from tournaments.server.worker.services import play_final
     from tournaments.terminal.live import LiveProgress
     from tournaments.terminal.running import until_signal
 
@@ -514,7 +514,7 @@ def contest_final(
         return
     console.print(
         f"final of {slug}: {summary.played} games played, {summary.failed} failed; "
-        f"its database: {final.database}",
+        f"its results: azul-arena server export-results {slug}",
         highlight=False,
     )
     if summary.failed or summary.aborted:
@@ -597,8 +597,8 @@ def export_results(
     Example: [bold]azul-arena server export-results comp-2026 -o results/[/]
     """
     setup(home)
-    from tournaments.server.ladder.services import FinalNotDone
-    from tournaments.server.ladder.services import export_results as service
+    from tournaments.server.worker.services import FinalNotDone
+    from tournaments.server.worker.services import export_results as service
 
     with refusals():
         try:

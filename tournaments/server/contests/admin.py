@@ -4,8 +4,8 @@ from django.contrib import admin
 
 from tournaments.server.contests.models import Enrolment, Participant
 
-# The contest's own admin, with the lifecycle's actions (freeze, the final), is the ladder's
-# (ladder/admin.py): those actions act on the versions handed in.
+# The contest's own admin, with the lifecycle's actions (freeze, the final) and what waits for
+# its workers, is the worker app's (worker/admin.py): it sees every kind of work.
 
 
 @admin.register(Participant)

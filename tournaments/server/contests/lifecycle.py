@@ -3,7 +3,7 @@
 Every step is one conditional update (`state = before` -> `after`, `move`), so when two workers
 see the same date only one makes the step; each step is recorded as a `Transition` with who or
 what made it. What a step does to the versions (the hand-ins at the freeze, the final) and the
-steps made by date are the ladder's (`tournaments.server.ladder.lifecycle`), which calls `move`.
+steps made by date are the finals app's (`tournaments.server.finals.lifecycle`), which calls `move`.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ class Contest(models.Model):
         (CLOSED, "closed"),
     ]
     PUBLIC, HIDDEN = "public", "hidden"
-    # How the final is played (ladder/final.py `final_config`).
+    # How the final is played (finals/play.py `final_config`).
     AUTO, ROUND_ROBIN, ADAPTIVE, GRADED = "auto", "round-robin", "adaptive", "graded"
     FINAL_FORMATS = [
         (AUTO, "auto: a round-robin when it costs no more than adaptive pairing, else adaptive"),
@@ -144,7 +144,7 @@ class Contest(models.Model):
         blank=True,
         help_text="the ruleset's options, name to value as text (its family's schema checks them)",
     )
-    # The worker's slot time by kind of work, as weights (ladder/shares.py): while several
+    # The worker's slot time by kind of work, as weights (worker/shares.py): while several
     # kinds wait, each gets its share; ranked games take what the others leave.
     ranked_share = models.PositiveSmallIntegerField(
         default=5, validators=[MinValueValidator(1)], help_text="share of slot time: ranked games"
@@ -191,7 +191,7 @@ class Contest(models.Model):
         )
 
     def shares(self) -> dict[str, int]:
-        """The worker's slot time by kind of work (ladder/shares.py's kinds)."""
+        """The worker's slot time by kind of work (worker/shares.py's kinds)."""
         return {
             "ranked": self.ranked_share,
             "challenge": self.challenge_share,

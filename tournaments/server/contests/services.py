@@ -4,7 +4,8 @@ made out, and `ContestError` with a message that says what was wrong and what to
 changed when one is raised). Django must be set up (`tournaments.server.setup`).
 
 The steps of a contest's life that act on versions and games (freeze, extensions, the final,
-the results) are the ladder's services (`tournaments.server.ladder.services`)."""
+the results) are the worker app's services (`tournaments.server.worker.services`), which see
+every kind of work."""
 
 from __future__ import annotations
 
@@ -297,7 +298,7 @@ class FinalChange:
 
 def set_final_format(contest: Contest, change: FinalChange) -> None:
     """Change how the final of `contest` is played; only before it starts. A graded final's
-    staff bots are checked when it starts (ladder/final.py): they may be entered until then."""
+    staff bots are checked when it starts (finals/play.py): they may be entered until then."""
     _refuse_started(contest)
     if change.graded_games is not None and change.graded_games < 1:
         raise ContestError(

@@ -1,4 +1,5 @@
-"""Each version's standing, the versions handed in, and the ranked games with their seats.
+"""Each version's standing, the games (ranked, challenges, version tests') with their seats, and the
+workers that play them.
 
 A game row is written, with its seats and deal seed, *before* it is played; its result, the
 replay and every seat's new rating are one transaction when it ends (`ladder.results`). A worker
@@ -8,7 +9,6 @@ and since ratings change only in that one transaction nothing is ever rated twic
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
@@ -32,36 +32,6 @@ class WorkerBeat(models.Model):
         return self.name
 
 
-class HandIn(models.Model):
-    """What a participant handed in, decided once every version it sent before its deadline
-    is validated (`ladder.handins`): the version with the archive's hash (what the final
-    tournament plays, and what the grades name), or none, and why in a sentence."""
-
-    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="handins")
-    participant = models.ForeignKey(
-        "arena_contests.Participant", on_delete=models.CASCADE, related_name="handins"
-    )
-    version = models.ForeignKey(
-        "arena_submissions.Version",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-        help_text="empty: nothing handed in (the note says why)",
-    )
-    sha256 = models.CharField(max_length=64, blank=True)
-    at = models.DateTimeField(help_text="the deadline it was taken at")
-    note = models.TextField(blank=True, help_text="which version was handed in and why")
-    decided = models.DateTimeField(default=timezone.now, help_text="when it was decided")
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["contest", "participant"], name="one_handin_per_participant"
-            )
-        ]
-
-
 class Standing(models.Model):
     """A version's TrueSkill rating on the ladder and what it has played."""
 
@@ -80,48 +50,13 @@ class Standing(models.Model):
         return self.mu - 3 * self.sigma
 
 
-class VersionTest(models.Model):
-    """NEW against BASE in duplicate pairs, unrated, by the contest's test share of the worker's
-    slots, until a sequential test decides (`ladder.versiontests`). Automatic (a version that
-    passed against its predecessor) or asked for by a participant (`requested_by`)."""
-
-    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="version_tests")
-    new = models.ForeignKey(
-        "arena_submissions.Version", on_delete=models.CASCADE, related_name="tests_as_new"
-    )
-    base = models.ForeignKey(
-        "arena_submissions.Version", on_delete=models.CASCADE, related_name="tests_as_base"
-    )
-    requested_by = models.ForeignKey(
-        "arena_contests.Participant",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="version_tests",
-    )
-    created = models.DateTimeField(default=timezone.now)
-    max_games = models.PositiveIntegerField(default=1000)
-    # The hypotheses, kept with the test so its verdict never changes with the server's defaults.
-    elo0 = models.FloatField(default=0.0, help_text="H0: NEW is this many Elo better")
-    elo1 = models.FloatField(default=20.0, help_text="H1: NEW is this many Elo better")
-    # Empty while it runs; H1, H0 or inconclusive once it stopped scheduling games.
-    verdict = models.CharField(max_length=12, blank=True)
-    finished = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-pk"]
-
-    def __str__(self) -> str:
-        return f"test {self.pk}"
-
-
-# How a game an organiser cancelled says so in its `error` (ladder.admin), shown to everyone.
+# How a game an organiser cancelled says so in its `error` (`ladder.admin`), shown to everyone.
 CANCELLED_BY = "cancelled by "
 
 
 class Game(models.Model):
     SCHEDULED, DONE, FAILED = "scheduled", "done", "failed"
-    LADDER, CHALLENGE, TEST = "ladder", "challenge", "test"
+    LADDER, CHALLENGE, TEST, FINAL = "ladder", "challenge", "test", "final"
     contest = models.ForeignKey(
         Contest, null=True, blank=True, on_delete=models.CASCADE, related_name="games"
     )
@@ -132,10 +67,16 @@ class Game(models.Model):
             (LADDER, "ranked ladder game"),
             (CHALLENGE, "challenge (never rated)"),
             (TEST, "version test (never rated)"),
+            (FINAL, "final tournament (its own ratings)"),
         ],
     )
+    # A higher app's model named as a string (a table's foreign key, not an import).
     version_test = models.ForeignKey(
-        "VersionTest", null=True, blank=True, on_delete=models.CASCADE, related_name="games"
+        "arena_versiontests.VersionTest",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="games",
     )
     requested_by = models.ForeignKey(
         "arena_contests.Participant",
@@ -181,6 +122,13 @@ class Game(models.Model):
         return f"game {self.pk}"
 
 
+def queued(game: str = "") -> models.Q:
+    """The scheduled games the ladder's workers play (at `game`: "" for a game itself, "game__"
+    for a seat): a final's are played by the final's own run (finals.play), which resumes
+    them itself."""
+    return models.Q(**{f"{game}status": Game.SCHEDULED}) & ~models.Q(**{f"{game}kind": Game.FINAL})
+
+
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()
@@ -209,76 +157,5 @@ class Seat(models.Model):
         # A participant's pages: its versions' latest games first.
         indexes = [models.Index(fields=["version", "-game"], name="seat_version_game")]
 
-
-class TableGame(models.Model):
-    """A person's unrated game against a bot in the browser (`ladder.tables`). The process that
-    plays it keeps `state` (what the page draws, with the person's legal moves) up to date; the
-    page's move goes into `answer`, which that process takes and the engine checks."""
-
-    PLAYING, DONE, ABANDONED, FAILED = "playing", "done", "abandoned", "failed"
-    contest = models.ForeignKey(Contest, on_delete=models.CASCADE, related_name="tables")
-    participant = models.ForeignKey(
-        "arena_contests.Participant", null=True, blank=True, on_delete=models.CASCADE
-    )
-    visitor = models.CharField(max_length=64, blank=True, help_text="a visitor's session key")
-    name = models.CharField(max_length=64, help_text="the person's name in the record")
-    opponent = models.ForeignKey(
-        "arena_submissions.Version", on_delete=models.PROTECT, related_name="+"
-    )
-    seat = models.PositiveSmallIntegerField(default=0)
-    seed = models.BigIntegerField()
-    status = models.CharField(
-        max_length=10,
-        default=PLAYING,
-        db_index=True,
-        choices=[
-            (PLAYING, "playing"),
-            (DONE, "done"),
-            (ABANDONED, "abandoned"),
-            (FAILED, "failed"),
-        ],
-    )
-    created = models.DateTimeField(default=timezone.now)
-    seen = models.DateTimeField(default=timezone.now, help_text="its process last wrote")
-    finished = models.DateTimeField(null=True, blank=True)
-    state = models.JSONField(default=dict, blank=True)
-    answer = models.CharField(max_length=16, blank=True)
-    record = models.JSONField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-pk"]
-
     def __str__(self) -> str:
-        return f"table {self.pk}"
-
-
-class Analysis(models.Model):
-    """A game's analysis (tournaments/domain/analysis), asked for by a participant who played it (or
-    staff) and made by the contest's analysis share of the worker's slots (`ladder.analyses`):
-    one per game."""
-
-    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="analyses",
-    )
-    created = models.DateTimeField(default=timezone.now, db_index=True)
-    started = models.DateTimeField(null=True, blank=True)
-    finished = models.DateTimeField(null=True, blank=True)
-    status = models.CharField(
-        max_length=8,
-        default=QUEUED,
-        db_index=True,
-        choices=[(QUEUED, "queued"), (RUNNING, "running"), (DONE, "done"), (FAILED, "failed")],
-    )
-    budget = models.PositiveIntegerField()
-    worker = models.CharField(max_length=200, blank=True)
-    block = models.JSONField(null=True, blank=True, help_text="the record's analysis block")
-    error = models.TextField(blank=True)
-
-    def __str__(self) -> str:
-        return f"analysis of game {self.game_id} ({self.status})"
+        return f"seat {self.seat} of game {self.game_id}"

@@ -16,7 +16,7 @@ from referee import Termination
 from tournaments.domain.ratings import Ratings, make_env
 from tournaments.domain.store import GameOutcome
 from tournaments.server.contests.models import Contest
-from tournaments.server.ladder.models import Game, Seat, Standing
+from tournaments.server.ladder.models import Game, Seat, Standing, queued
 from tournaments.server.paths import hide_in
 from tournaments.server.submissions.models import Version
 
@@ -178,7 +178,7 @@ def infrastructure_failure(game_id: int, error: str) -> str:
 
 def unfinished() -> list[Game]:
     """Games scheduled and not yet recorded: a killed worker's, to be played again."""
-    return list(Game.objects.filter(status=Game.SCHEDULED).order_by("pk"))
+    return list(Game.objects.filter(queued()).order_by("pk"))
 
 
 def opponents_met(contest: Contest, version_id: int) -> dict[int, int]:

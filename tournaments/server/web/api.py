@@ -144,7 +144,7 @@ def api_challenge(request: HttpRequest) -> JsonResponse:
 def api_compare(request: HttpRequest) -> JsonResponse:
     """A version test of the participant's version against another (`versiontests.request`):
     asked for (201), or as it stands when it exists (200)."""
-    from tournaments.server.ladder import versiontests
+    from tournaments.server.versiontests import runs as versiontests
 
     acting = _acting_for(request, "ask for version tests")
     if isinstance(acting, JsonResponse):

@@ -12,7 +12,13 @@ from tournaments.server.contests.models import Contest, Participant
 
 class SignupForm(UserCreationForm):  # type: ignore[misc]
     participant = forms.SlugField(
-        max_length=64, help_text="your name on the leaderboard (letters, digits, - and _)"
+        max_length=64,
+        help_text="your name on the leaderboard (letters, digits, - and _)",
+        # Django's own words ("a valid slug") mean nothing to a newcomer.
+        error_messages={
+            "invalid": "a participant's name is letters, digits, - and _ only (no spaces or "
+            "other signs), e.g. ann-bots"
+        },
     )
     code = forms.CharField(
         max_length=64,

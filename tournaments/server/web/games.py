@@ -3,6 +3,7 @@ request for an analysis, and a seat's log (its team's and the organisers' only).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -12,10 +13,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
+from tournaments.server.analyses.models import Analysis
 from tournaments.server.ladder import logs
-from tournaments.server.ladder.models import CANCELLED_BY, Analysis, Game, Seat
+from tournaments.server.ladder.models import CANCELLED_BY, Game, Seat
 from tournaments.server.submissions.validation import tail
 from tournaments.server.visibility import is_organiser
+from tournaments.server.web import replays
 from tournaments.server.web.logview import LOG_LINES, marked_lines, why_empty
 from tournaments.server.web.pages import HtmxHttpRequest
 
@@ -53,15 +56,23 @@ def _changing(game: Game, analysis: Analysis | None) -> bool:
     return game.status == Game.SCHEDULED or waiting
 
 
-def _shown_record(request: HttpRequest, game: Game) -> dict[str, Any]:
+def _shown_record(
+    request: HttpRequest, game: Game
+) -> tuple[tuple[Any, ...], Callable[[], dict[str, Any]]]:
     """The game's record as this user is shown it: the details of others' faults hidden (they
-    are their logs), with the game's analysis when it is made (the viewer draws it)."""
-    own = (
+    are their logs), with the game's analysis when it is made (the viewer draws it); as what
+    tells it from what another user is shown (a key for `replays.kept`) and what makes it."""
+    own = set(
         Seat.objects.logs_visible_to(request.user).filter(game=game).values_list("seat", flat=True)
     )
-    record = logs.details_hidden(game.record or {}, set(own))
     done = Analysis.objects.filter(game=game, status=Analysis.DONE).first()
-    return record if done is None else {**record, "analysis": done.block}
+    key = (game.pk, game.finished, tuple(sorted(own)), done.pk if done else None)
+
+    def record() -> dict[str, Any]:
+        shown = logs.details_hidden(game.record or {}, own)
+        return shown if done is None else {**shown, "analysis": done.block}
+
+    return key, record
 
 
 def _replay(request: HttpRequest, game: Game) -> dict[str, Any] | None:
@@ -72,8 +83,9 @@ def _replay(request: HttpRequest, game: Game) -> dict[str, Any] | None:
 
     if game.status != Game.DONE:
         return None
+    key, record = _shown_record(request, game)
     try:
-        _, app = viewer_parts(_shown_record(request, game))
+        _, app = replays.kept(("parts", *key), lambda: viewer_parts(record()))
     except RecordError as exc:
         return {"error": f"this game's record cannot be replayed: {exc}"}
     return {"app": app}
@@ -81,7 +93,7 @@ def _replay(request: HttpRequest, game: Game) -> dict[str, Any] | None:
 
 def _analysis_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     """The game page's analysis part: its state, and whether this user may ask for it."""
-    from tournaments.server.ladder import analyses
+    from tournaments.server.analyses import queue as analyses
 
     found = Analysis.objects.filter(game=game).first()
     may = (
@@ -98,7 +110,7 @@ def _analysis_context(request: HttpRequest, game: Game) -> dict[str, Any]:
 @require_POST
 @login_required
 def game_analyse(request: HttpRequest, game_id: int) -> HttpResponse:
-    from tournaments.server.ladder.analyses import AnalysisRefused, request_analysis
+    from tournaments.server.analyses.queue import AnalysisRefused, request_analysis
 
     get_object_or_404(Game.objects.visible_to(request.user), pk=game_id)
     try:
@@ -117,8 +129,9 @@ def game_viewer(request: HttpRequest, game_id: int) -> HttpResponse:
     from tournaments.web.replay_page import viewer_html
 
     game = get_object_or_404(Game.objects.visible_to(request.user), pk=game_id, status=Game.DONE)
+    key, record = _shown_record(request, game)
     try:
-        return HttpResponse(viewer_html(_shown_record(request, game)))
+        return HttpResponse(replays.kept(("page", *key), lambda: viewer_html(record())))
     except RecordError as exc:
         return HttpResponse(
             f"this game's record cannot be replayed: {exc}", content_type="text/plain", status=500

@@ -11,12 +11,26 @@ from pathlib import Path
 _EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Warning)\b")
 _STARTS = ("Traceback (most recent call last):", "choose_move raised")
 LOG_LINES = 400  # a seat's log as its page and the API show it: its last lines
+# A terminal's colour and cursor codes: dropped, as a terminal would not print them.
+_TERMINAL_CODES = re.compile(
+    r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]"
+)
+# What a log line may not do to the page: control characters, and the bidirectional controls
+# that would show a line's text in another order than the bot wrote it. Shown as escapes.
+_HIDDEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def shown(line: str) -> str:
+    """A log line as a page shows it: colour codes dropped, other control characters as
+    escapes (`\\x07`, `\\u202e`), so that what the page shows is what the bot wrote."""
+    line = _TERMINAL_CODES.sub("", line)
+    return _HIDDEN.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), line)
 
 
 def marked_lines(text: str) -> list[tuple[str, bool]]:
     """The lines of `text`, each with whether it belongs to the last traceback in it (from its
     first line to the exception's line)."""
-    lines = text.splitlines()
+    lines = [shown(line) for line in text.splitlines()]
     hot = [False] * len(lines)
     end = next((i for i in range(len(lines) - 1, -1, -1) if _EXCEPTION.match(lines[i])), None)
     if end is None:

@@ -12,19 +12,19 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.middleware import HtmxDetails
 
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest, Participant, participant_of
+from tournaments.server.handins.decisions import handin_line
 from tournaments.server.ladder import results
-from tournaments.server.ladder.handins import handin_line
-from tournaments.server.ladder.models import Game, Seat, Standing
+from tournaments.server.ladder.models import Game, Seat
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions.intake import SubmissionError, recent_submissions, submit
 from tournaments.server.submissions.models import Version
 from tournaments.server.visibility import is_organiser, results_open
+from tournaments.server.web.board import standings_table
 from tournaments.server.web.forms import (
     ChallengeForm,
     PinForm,
@@ -46,40 +46,6 @@ class AccountRequest(HttpRequest):
     user: User  # a view behind login_required
 
 
-def leaderboard_rows(contest: Contest | None = None) -> list[dict[str, Any]]:
-    """The leaderboard's rows, every cell already text: the page lists every participant and
-    refreshes itself, so the template only places strings (its filters and {% url %} per cell
-    cost more than the database)."""
-    person = reverse("participant", args=["NAME"])
-    version_url = reverse("version", args=["NAME", 987654321])
-    rows: list[dict[str, Any]] = []
-    for v in active_versions(contest=contest):
-        st: Standing = v.standing
-        name = v.participant.name
-        rows.append(
-            {
-                "name": name,
-                "href": person.replace("NAME", name),
-                "reference": v.participant.staff_bot,
-                "version": f"v{v.number}",
-                "version_href": version_url.replace("987654321", str(v.number)).replace(
-                    "NAME", name
-                ),
-                "key": st.conservative,
-                "score": f"{st.conservative:.2f}",
-                "mu": f"{st.mu:.2f}",
-                "sigma": f"{st.sigma:.2f}",
-                "games": st.games,
-                "win_rate": f"{100 * st.wins / st.games:.0f}%" if st.games else "-",
-                "last_game": f"{st.last_game:%Y-%m-%d %H:%M:%S}" if st.last_game else "-",
-            }
-        )
-    rows.sort(key=lambda r: -r["key"])
-    for i, r in enumerate(rows, 1):
-        r["rank"] = i
-    return rows
-
-
 @require_safe
 def leaderboard(request: HtmxHttpRequest, slug: str | None = None) -> HttpResponse:
     contest = get_object_or_404(Contest, slug=slug) if slug else Contest.front()
@@ -91,7 +57,7 @@ def leaderboard(request: HtmxHttpRequest, slug: str | None = None) -> HttpRespon
     context = {
         "settings_changed": changed,
         "settings_since": since,
-        "rows": leaderboard_rows(contest) if visible else [],
+        "standings": standings_table(contest) if visible else "",
         "contest": contest,
         "hidden": not visible,
         "final": final,
@@ -113,8 +79,8 @@ def _published(contest: Contest, user: Any) -> tuple[Any, list[dict[str, Any]] |
     """Where the contest's final is (None before its deadline), and its standings once it is
     done: for everyone once the contest is closed, for the organisers before (None: not
     shown)."""
-    from tournaments.server.ladder.finalstate import final_status
-    from tournaments.server.ladder.published import final_rows
+    from tournaments.server.finals.published import final_rows
+    from tournaments.server.finals.status import final_status
 
     if contest.state in (Contest.DRAFT, Contest.OPEN):
         return None, None
@@ -158,7 +124,7 @@ def participant_page(request: HttpRequest, name: str) -> HttpResponse:
 def _pin(request: HttpRequest, who: Participant) -> HttpResponse | UploadForm:
     from tournaments.server.contests.lifecycle import submission_refusal
 
-    # The pin chooses what a team hands in (`ladder.handins.choose`): past its deadline a
+    # The pin chooses what a team hands in (`handins.decisions.choose`): past its deadline a
     # version sent in time may still be validating, and the choice is no longer the team's.
     refusal = submission_refusal(who)
     if refusal is not None:
@@ -264,7 +230,7 @@ def version_page(request: HttpRequest, name: str, number: int) -> HttpResponse:
     version = get_object_or_404(Version, participant=who, number=number)
     private = Version.objects.private_to(request.user).filter(pk=version.pk).exists()
     lines = marked_lines(version.log_tail) if private else []
-    from tournaments.server.ladder.versiontests import tests_of
+    from tournaments.server.versiontests.runs import tests_of
 
     tests = tests_of(version, request.user)
     return render(

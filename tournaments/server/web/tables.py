@@ -1,4 +1,4 @@
-"""The pages of a person's game against a bot in the browser (`ladder.tables`): pick a bot, the
+"""The pages of a person's game against a bot in the browser (`tables.play`): pick a bot, the
 board (the same page as `azul-arena play --web`), its state and moves as JSON, the replay."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tournaments.server.contests.models import Contest
-from tournaments.server.ladder import tables
-from tournaments.server.ladder.models import TableGame
+from tournaments.server.tables import play as tables
+from tournaments.server.tables.models import TableGame
 from tournaments.web.live_table import MoveRejected
 
 MAX_BODY = 1024

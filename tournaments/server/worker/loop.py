@@ -1,7 +1,7 @@
 """The ladder worker: validates new versions and plays the contest's games, around the clock.
 
 Its `concurrency` slots are shared among the kinds of work by the contest's shares of slot time
-(`ladder.shares`, what waits: `ladder.backlog`): ranked games, challenges, version tests' games
+(`worker.shares`, what waits: `worker.backlog`): ranked games, challenges, version tests' games
 and game analyses. While several kinds wait each gets its share, so a saturated ladder starves
 none; a slot no kind with a share can use goes to any kind that can start (work-conserving).
 
@@ -55,6 +55,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 from django.db.models import Q
 
+from referee import lower_priority
 from tournaments.domain.arena import arena_player, process_cap
 from tournaments.domain.compliance import CheckStopped
 from tournaments.domain.entries import Entry
@@ -62,25 +63,20 @@ from tournaments.domain.progress import ProgressLines
 from tournaments.domain.runner import StopRun
 from tournaments.domain.schedule import ScheduledGame
 from tournaments.domain.settings import MatchSettings
+from tournaments.server.analyses import queue as analyses
 from tournaments.server.contests.lifecycle import LifecycleError
 from tournaments.server.contests.models import Contest
-from tournaments.server.ladder import (
-    analyses,
-    backlog,
-    coordination,
-    final,
-    lifecycle,
-    logs,
-    results,
-    retention,
-    versiontests,
-)
+from tournaments.server.finals import lifecycle
+from tournaments.server.finals import play as final
+from tournaments.server.ladder import coordination, logs, results, retention
 from tournaments.server.ladder.matchmaking import Candidate, pick_game
-from tournaments.server.ladder.models import Game, Seat
-from tournaments.server.ladder.shares import ANALYSIS, CHALLENGE, RANKED, TEST, SlotShares
+from tournaments.server.ladder.models import Game, Seat, queued
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions import validation
 from tournaments.server.submissions.models import Version
+from tournaments.server.versiontests import runs as versiontests
+from tournaments.server.worker import backlog
+from tournaments.server.worker.shares import ANALYSIS, CHALLENGE, RANKED, TEST, SlotShares
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -167,8 +163,12 @@ class LadderWorker:
         cluster: Any = None,
         contest: str | None = None,
         validations: int | None = None,
+        nice: int | None = None,
     ) -> None:
         self.concurrency = max(1, concurrency)
+        # The CPU niceness it runs at, and with it its games, validations and analyses
+        # (settings.LADDER_NICE): below the web site beside it on the same machine.
+        self.nice = settings.LADDER_NICE if nice is None else nice
         # Versions validated at once (settings.VALIDATIONS), stopped together as it stops.
         self.validations = max(1, validations or settings.VALIDATIONS)
         self._stop_validations = threading.Event()
@@ -281,7 +281,7 @@ class LadderWorker:
             # same deal; taking it is a conditional update. A challenge no worker has taken yet
             # waits for its kind's turn. (Another live worker's scheduled games are being
             # played there.)
-            scheduled = Game.objects.filter(status=Game.SCHEDULED, contest_id=self.contest_id)
+            scheduled = Game.objects.filter(queued(), contest_id=self.contest_id)
             orphans = list(
                 scheduled.exclude(pk__in=flying)
                 .exclude(worker__in=live - {self.name})
@@ -299,7 +299,7 @@ class LadderWorker:
             by_game: dict[int, set[int]] = {}
             playing, waiting = set(busy), set()
             for game_id, worker, version_id in Seat.objects.filter(
-                game__status=Game.SCHEDULED, game__contest_id=self.contest_id
+                queued("game__"), game__contest_id=self.contest_id
             ).values_list("game_id", "game__worker", "version_id"):
                 by_game.setdefault(game_id, set()).add(version_id)
                 if worker in live and worker != self.name:
@@ -488,7 +488,7 @@ class LadderWorker:
             )
             write(
                 f"final of {slug}: {summary.played} games played, {summary.failed} failed; "
-                f"its database: {claimed.path}"
+                f"its results: server export-results {slug}"
             )
         if summary.failed or summary.aborted:
             why = summary.aborted or f"{summary.failed} games failed"
@@ -507,6 +507,9 @@ class LadderWorker:
     # -- the loop ------------------------------------------------------------------------------
     async def run(self) -> WorkerStats:
         """Validate and play until stopped (or `max_games` are played); its statistics."""
+        # This thread, and so every thread and process started from it (the referee's bots,
+        # the validations, the database's thread, the analyses), below the web site.
+        lower_priority(self.nice)
         self._stopping = asyncio.Event()
         self._stop_validations.clear()
         loop = self._loop = asyncio.get_running_loop()

@@ -1,8 +1,10 @@
 """A contest's final tournament: the versions handed in and the staff bots, fresh ratings.
 
-It is an ordinary tournament (`tournaments.domain.tournament`: the same store, schedule, runner and
-report as `tournament run`), kept in the contest's folder (contests/<slug>/final.sqlite), so
-`tournament report` reads it as it is. Its format is the contest's `final_format`: a
+It is an ordinary tournament (`tournaments.domain.tournament`: the same schedule, runner and
+report as `tournament run`), stored in the server's database as the ladder's games are
+(`finals.store`: each game a `Game` of kind `final`, its seats' logs per game as theirs), so
+its games have their pages and logs, and the export writes it out as a tournament database that
+`tournament report` reads. Its format is the contest's `final_format`: a
 round-robin (every group of `players`, each played `final_games_per_pairing` times on one deal
 with the seats rotated); adaptive pairing with every entry playing at least `final_min_games`
 games; `auto`, the first when the field is small enough for it to cost no more games than the
@@ -35,20 +37,15 @@ from tournaments.domain.report import Report, build_report
 from tournaments.domain.rounds import games_for, graded_games
 from tournaments.domain.runner import RunSummary
 from tournaments.domain.schedule import count_games, count_graded
-from tournaments.domain.store import Store
+from tournaments.domain.store import GameStore
 from tournaments.domain.tournament import TournamentConfig, prepare, run_tournament
 from tournaments.server.contests.lifecycle import LifecycleError, extended, move
 from tournaments.server.contests.models import Contest, Transition
+from tournaments.server.finals.status import final_done
+from tournaments.server.finals.store import FinalStore, final_folder
+from tournaments.server.handins.decisions import final_is_due, hand_in, receiving, settle, undecided
+from tournaments.server.handins.models import HandIn
 from tournaments.server.ladder.coordination import runner_alive, runner_name
-from tournaments.server.ladder.finalstate import final_done, final_path
-from tournaments.server.ladder.handins import (
-    final_is_due,
-    hand_in,
-    receiving,
-    settle,
-    undecided,
-)
-from tournaments.server.ladder.models import HandIn
 from tournaments.server.submissions.models import Version
 
 if TYPE_CHECKING:
@@ -145,9 +142,9 @@ def claim_final(contest: Contest, by: str, take_over: bool = False) -> None:
 
 @dataclass(frozen=True)
 class ClaimedFinal:
-    """A final this process plays: its database and its tournament."""
+    """A final this process plays: its contest and its tournament."""
 
-    path: Path
+    contest: Contest
     config: TournamentConfig
 
 
@@ -169,9 +166,7 @@ def start_final(contest: Contest, by: str = "an organiser", take_over: bool = Tr
             _field(contest)  # a final too small to play is refused before it is claimed
         claim_final(contest, by, take_over)
     pairs = _field(contest)
-    path = final_path(contest)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return ClaimedFinal(path, final_config(contest, [e for _, e in pairs]))
+    return ClaimedFinal(contest, final_config(contest, [e for _, e in pairs]))
 
 
 async def play_final(
@@ -180,12 +175,15 @@ async def play_final(
     on_progress: OnProgress = ignore,
     log_dir: Path | None = None,
     cluster: ClusterOptions | None = None,
+    into: GameStore | None = None,
 ) -> RunSummary:
     """Play (or resume) a claimed final's games, on this machine or on the Dask `cluster`
     (as `tournament run --cluster`: a lost worker's games are played again elsewhere and
     stored once); cancelled, the games not played stay pending and the next claim resumes
-    them."""
-    with Store.open(claimed.path) as store:
+    them. `into`: another store to play the same final into (a benchmark's, to compare ways
+    of playing it), not the contest's."""
+    with FinalStore(claimed.contest) as final:
+        store = into or final
         config, games = prepare(store, claimed.config)
         return await run_tournament(
             store,
@@ -193,8 +191,10 @@ async def play_final(
             games,
             concurrency=concurrency,
             on_progress=on_progress,
-            log_dir=log_dir or claimed.path.parent / "logs",
+            log_dir=log_dir or final_folder(claimed.contest) / "logs",
             cluster=cluster,
+            # Each game's own files, as the ladder's games' (by the game's id).
+            seat_logs=final.seat_logs if into is None else None,
         )
 
 
@@ -315,13 +315,12 @@ def _field_ready(contest: Contest) -> bool:
 
 def final_report(contest: Contest) -> Report:
     """The final tournament's report (fresh ratings from its games alone)."""
-    path = final_path(contest)
-    if not path.exists():
+    store = FinalStore(contest)
+    if not store.exists():
         raise LifecycleError(
             f"{contest.label} has no final tournament yet (server contest final {contest.label})"
         )
-    with Store.open(path, create=False) as store:
-        return build_report(store)
+    return build_report(store)
 
 
 def staff_names(contest: Contest) -> list[str]:

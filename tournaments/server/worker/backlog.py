@@ -1,4 +1,4 @@
-"""What waits for a contest's workers, by kind of work (`ladder.shares`' kinds, and the final):
+"""What waits for a contest's workers, by kind of work (`worker.shares`' kinds, and the final):
 what the worker's share scheduler chooses among (`kinds_waiting`), and what the organisers are
 shown (`backlog`: how many wait of each kind and since when, in `server contest show --json`
 and the admin's contest page)."""
@@ -9,10 +9,12 @@ from typing import Any
 
 from django.db.models import Count, Min
 
+from tournaments.server.analyses import queue as analyses
 from tournaments.server.contests.models import Contest
-from tournaments.server.ladder import analyses, versiontests
-from tournaments.server.ladder.models import Game, VersionTest
-from tournaments.server.ladder.shares import ANALYSIS, CHALLENGE, RANKED, TEST
+from tournaments.server.ladder.models import Game
+from tournaments.server.versiontests import runs as versiontests
+from tournaments.server.versiontests.models import VersionTest
+from tournaments.server.worker.shares import ANALYSIS, CHALLENGE, RANKED, TEST
 
 
 def challenges_waiting(contest: Contest) -> Any:

@@ -1,6 +1,6 @@
 """Version tests: did v3 help over v2? A sequential test (`tournaments.domain.sprt`) of NEW against
 BASE in duplicate pairs, played unrated by the ladder worker as one kind of its work, by the
-contest's share of slot time (`ladder.shares`).
+contest's share of slot time (`worker.shares`).
 
 Every version that passes validation is tested against its predecessor (the newest earlier
 version of its participant that passed); a participant may ask for a test of its version
@@ -34,9 +34,10 @@ from tournaments.domain.sprt import SprtSettings
 from tournaments.domain.store import SeatOutcome
 from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.ladder import results
-from tournaments.server.ladder.models import Game, Seat, VersionTest
+from tournaments.server.ladder.models import Game, Seat
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions.models import Version
+from tournaments.server.versiontests.models import VersionTest
 from tournaments.server.visibility import results_open
 
 VERDICT_WORDS = {"H1": "better", "H0": "not better", "inconclusive": "inconclusive"}

@@ -1,9 +1,9 @@
 """The published results of a contest: its final's standings, as the contest's page shows them
 once the final is done (to everyone once the contest is closed; to the organisers before).
 
-The final's report is built from its tournament database (fresh ratings from the final's games
-alone, as the export's standings); a done final no longer changes, so the rows are kept per
-database file and its modification time.
+The final's report is built from its games (fresh ratings from the final's games alone, as the
+export's standings); a done final no longer changes, so the rows are kept per contest and
+games played.
 """
 
 from __future__ import annotations
@@ -11,17 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from tournaments.server.contests.models import Contest
-from tournaments.server.ladder.finalstate import final_path
-from tournaments.server.ladder.models import HandIn
+from tournaments.server.finals.store import FinalStore
+from tournaments.server.handins.models import HandIn
 
-_CACHE: dict[tuple[str, int], list[dict[str, Any]]] = {}
+_CACHE: dict[tuple[int, int, int], list[dict[str, Any]]] = {}
 
 
 def final_rows(contest: Contest) -> list[dict[str, Any]]:
     """The final's leaderboard as text cells: rank, team, the version it handed in, mu - 3
     sigma, mu, sigma, games, mean score, faults."""
-    path = final_path(contest)
-    key = (str(path), path.stat().st_mtime_ns)
+    key = (contest.pk, *FinalStore(contest).counts())
     if key not in _CACHE:
         _CACHE.clear()  # one contest's final at a time is what pages ask for
         _CACHE[key] = _rows(contest)
@@ -29,7 +28,7 @@ def final_rows(contest: Contest) -> list[dict[str, Any]]:
 
 
 def _rows(contest: Contest) -> list[dict[str, Any]]:
-    from tournaments.server.ladder.final import final_report
+    from tournaments.server.finals.play import final_report
 
     report = final_report(contest)
     versions = {

@@ -1,7 +1,7 @@
 """Game analyses on the server: a participant asks for the analysis of a game its bot played
 (staff: of any game), within a daily quota; the ladder worker makes them as one kind of its work,
 each holding one of its slots for its length, by the contest's share of slot time
-(`ladder.shares`): a saturated ladder never starves them. Each runs in a process of its own
+(`worker.shares`): a saturated ladder never starves them. Each runs in a process of its own
 (`AnalysisProcesses`), at a lower CPU priority than the games' bots, whose clocks run.
 
 The analysis is of the game's public record only (tournaments/domain/analysis): whoever may see the
@@ -21,13 +21,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.domain.analysis.batch import analyse_record, lower_priority
-from tournaments.server.ladder.models import Analysis, Game
+from tournaments.server.analyses.models import Analysis
+from tournaments.server.ladder.models import Game
 from tournaments.server.visibility import is_organiser
 
 DAILY_QUOTA = 5  # analyses a user may ask for in 24 hours (settings.ANALYSIS_DAILY_QUOTA)
 BUDGET = 2000  # simulations per decision (settings.ANALYSIS_BUDGET): a game in about 10 s
-# The analysis processes' niceness (settings.ANALYSIS_NICE): below the bots, whose clocks run,
-# yet not the lowest, which a busy machine would starve for minutes.
+# How much lower the analysis processes run than the ladder worker (settings.ANALYSIS_NICE,
+# added to its LADDER_NICE, at most 19 in all): below the bots, whose clocks run.
 NICE = 10
 STALE = timedelta(hours=1)  # a running analysis older than this was a stopped worker's
 
@@ -104,7 +105,7 @@ def release(analysis_id: int, worker: str) -> None:
 
 
 class AnalysisProcesses:
-    """The processes analyses run in (`slots` at most at once, each at niceness NICE), made on
+    """The processes analyses run in (`slots` at most at once, each NICE below the worker), made on
     first use: `run(record, budget)` the analysis block; `close()` as the worker stops (an
     analysis cut short is claimed again after `STALE`)."""
 

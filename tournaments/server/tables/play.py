@@ -26,11 +26,11 @@ from django.utils import timezone
 
 from tournaments.server.contests.models import Contest, Participant
 from tournaments.server.ladder.logs import details_hidden
-from tournaments.server.ladder.models import TableGame
 from tournaments.server.ladder.results import public_record
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.paths import hide_paths
 from tournaments.server.submissions.models import Version
+from tournaments.server.tables.models import TableGame
 from tournaments.web.live_table import LiveTable, MoveRejected, WebSeat, outcome
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ deadline still waits for validation nothing is decided for that participant (`ch
 None): the freeze records the hand-ins it can, and the ladder worker's look at the contest's
 dates (`settle`, once a second) records the others as their validation ends. A `HandIn` is the
 decision: the version and its archive's hash, or none, with a sentence saying why (shown to the
-team and to the organisers). The final (`ladder.final`) starts once every hand-in is decided.
+team and to the organisers). The final (`finals.play`) starts once every hand-in is decided.
 
 A version whose upload was accepted just before the deadline but written just after the freeze
 (its archive was being unpacked) makes its participant's hand-in be decided again
@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from tournaments.server.contests.lifecycle import LifecycleError, extended, move, when_text
 from tournaments.server.contests.models import Contest, Extension, Participant, Transition
-from tournaments.server.ladder.models import HandIn
+from tournaments.server.handins.models import HandIn
 from tournaments.server.submissions.models import Version
 
 WAITING = (Version.PENDING, Version.VALIDATING)

@@ -5,11 +5,12 @@ worker also starts the final once the contest is frozen and every extension has 
 an organiser (`server contest ...`, the admin's actions). Every step is one conditional update
 (`state = before` -> `after`), so when two workers see the same date only one makes the step;
 each step is recorded as a `Transition` with who or what made it. At the deadline each
-participant hands in what it sent before it (`HandIn`, `ladder.handins`: by upload time,
+participant hands in what it sent before it (`HandIn`, `handins.decisions`: by upload time,
 whenever its validation ends); a participant with an extension hands in at its own deadline. The
-final tournament (`tournaments.server.ladder.final`) plays the versions handed in. The state
+final tournament (`tournaments.server.finals.play`) plays the versions handed in. The state
 machine itself (`move`, who may submit when) is `tournaments.server.contests.lifecycle`; this
-module is the ladder's side of it, and what commands, the admin and the worker call.
+module is the side of it that acts on the hand-ins and the final, and what commands, the admin
+and the worker call.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from django.utils import timezone
 
 from tournaments.server.contests.lifecycle import ORDER, LifecycleError, move, submission_refusal
 from tournaments.server.contests.models import Contest
-from tournaments.server.ladder.finalstate import final_done
-from tournaments.server.ladder.handins import (
+from tournaments.server.finals.status import final_done
+from tournaments.server.handins.decisions import (
     extend,
     final_is_due,
     freeze,
@@ -57,7 +58,7 @@ def set_state(contest: Contest, state: str, by: str = "") -> None:
             f"moves forward ({' -> '.join(ORDER)})"
         )
     if state == Contest.CLOSED and contest.state == Contest.FINAL and not final_done(contest):
-        from tournaments.server.ladder.finalstate import final_status
+        from tournaments.server.finals.status import final_status
 
         raise LifecycleError(
             f"the final of {contest.label} is {final_status(contest).describe()}: closing "

@@ -1,7 +1,10 @@
 """The organisers' operations on a contest's life, as the commands (`server contest show / set /
 extend / final`, `server export-results`) and any other caller make them: a contest named by
 its slug, typed arguments, what was done returned, and `ContestError` with a message that says
-what was wrong and what to do. Django must be set up (`tournaments.server.setup`)."""
+what was wrong and what to do. Django must be set up (`tournaments.server.setup`).
+
+They are the worker app's because `show` says what waits for the workers, of every kind
+(`worker.backlog`)."""
 
 from __future__ import annotations
 
@@ -29,21 +32,20 @@ from tournaments.server.contests.services import (
     set_shares,
     set_signup,
 )
-from tournaments.server.ladder.lifecycle import LifecycleError, extend, set_state
+from tournaments.server.finals.lifecycle import LifecycleError, extend, set_state
 
 if TYPE_CHECKING:
     from tournaments.domain.cluster import ClusterOptions
     from tournaments.domain.runner import RunSummary
-    from tournaments.server.ladder.final import Guard
+    from tournaments.server.finals.play import Guard
 
 
 @dataclass(frozen=True)
 class FinalPlayed:
     """A final played (or resumed) to its end: its summary (None: it was played already,
-    `games` of them) and its tournament database."""
+    `games` of them)."""
 
     summary: RunSummary | None
-    database: Path
     games: int = 0
 
 
@@ -62,9 +64,9 @@ def show_contest(slug: str) -> dict[str, Any]:
     where its final is and its workers' work (`work`: the shares and what waits, since when).
     It changes nothing (the ladder worker makes the steps its dates call for); a step that is
     due is said (`due`)."""
-    from tournaments.server.ladder.backlog import backlog
-    from tournaments.server.ladder.finalstate import final_status
-    from tournaments.server.ladder.handins import handins_json
+    from tournaments.server.finals.status import final_status
+    from tournaments.server.handins.decisions import handins_json
+    from tournaments.server.worker.backlog import backlog
 
     contest = find_contest(slug)
     shown = about(contest)
@@ -178,13 +180,13 @@ def play_final(
 ) -> FinalPlayed:
     """Play (or resume) the final tournament of the frozen contest `slug` on this machine, or
     on the Dask `cluster`, watched by `on_progress` and wrapped by `guard` (`final.run_final`)."""
-    from tournaments.server.ladder.final import final_path, run_final
-    from tournaments.server.ladder.finalstate import final_status
+    from tournaments.server.finals.play import run_final
+    from tournaments.server.finals.status import final_status
 
     contest = find_contest(slug)
     status = final_status(contest)
     if status.finished:
-        return FinalPlayed(None, final_path(contest), status.done)
+        return FinalPlayed(None, status.done)
     try:
         summary = run_final(
             contest,
@@ -197,7 +199,7 @@ def play_final(
         )
     except LifecycleError as exc:
         raise ContestError(str(exc)) from None
-    return FinalPlayed(summary, final_path(contest))
+    return FinalPlayed(summary)
 
 
 class FinalNotDone(ContestError):
@@ -211,8 +213,8 @@ def export_results(
     database and games, with `ladder_games` the ladder's too) as SLUG-games.tar.gz in `folder`
     (made if need be). Before the final is done: FinalNotDone, or with `partial` the results so
     far, in files named -partial (and marked so in contest.json)."""
-    from tournaments.server.ladder.export import standings_csv, write_archive
-    from tournaments.server.ladder.finalstate import final_status
+    from tournaments.server.finals.export import standings_csv, write_archive
+    from tournaments.server.finals.status import final_status
 
     contest = find_contest(slug)
     status = final_status(contest)

@@ -1,26 +1,19 @@
 """Where a contest's final is: scheduled, playing (games done of those planned) or done.
 
-The final's games are in its own tournament database (contests/<slug>/final.sqlite,
-`ladder.final`); this module only reads it, and imports nothing of the tournament's runner, so
-a page, `server contest show` and the admin can say where the final is cheaply.
+The final's games are rows of the server's database (`finals.store`); this module only counts
+them, and imports nothing of the tournament's runner, so a page, `server contest show` and the
+admin can say where the final is cheaply.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
-
-from tournaments.domain.store import Store, StoreError
 from tournaments.server.contests.models import Contest
+from tournaments.server.finals.store import FinalStore
 
 SCHEDULED, PLAYING, DONE, NONE = "scheduled", "playing", "done", "not played"
-
-
-def final_path(contest: Contest) -> Path:
-    return Path(settings.HOME) / "contests" / contest.label / "final.sqlite"
 
 
 @dataclass(frozen=True)
@@ -71,19 +64,15 @@ class _Counts:
     machines: tuple[tuple[str, int], ...]
 
 
-def _counts(path: Path) -> _Counts | None:
-    """The games done and planned, whether all are played and where, from the final's
-    database; None before its tables exist."""
-    if not path.exists():
+def _counts(contest: Contest) -> _Counts | None:
+    """The games done and planned, whether all are played and where; None before its
+    schedule is written."""
+    store = FinalStore(contest)
+    config = store.config()
+    if config is None:
         return None
-    try:
-        store = Store.open(path, create=False)
-    except StoreError:
-        return None  # its process has made the file and not yet its tables: just begun
-    with store:
-        done, total = store.counts()
-        config = store.config() or {}
-        machines = tuple(store.hosts().items())
+    done, total = store.counts()
+    machines = tuple(store.hosts().items())
     if config.get("schedule", "round-robin") == "round-robin":
         return _Counts(done, total, total > 0 and done == total, machines)
     planned = int(config.get("games") or 0)
@@ -92,7 +81,7 @@ def _counts(path: Path) -> _Counts | None:
 
 def final_status(contest: Contest) -> FinalStatus:
     """Where the final of `contest` is."""
-    counts = _counts(final_path(contest))
+    counts = _counts(contest)
     runner = contest.final_runner
     if counts is not None and counts.finished:
         return FinalStatus(DONE, counts.done, counts.planned, runner, counts.machines)
@@ -109,5 +98,5 @@ def final_status(contest: Contest) -> FinalStatus:
 
 def final_done(contest: Contest) -> bool:
     """The final has been played to its end (every scheduled game recorded)."""
-    counts = _counts(final_path(contest))
+    counts = _counts(contest)
     return counts is not None and counts.finished

@@ -4,11 +4,12 @@
 alone, as `tournament show` reports them) with what a grade needs: the team's members, the
 version it handed in with its hash and why, its faults, and its win rate against each staff
 bot (finishing ahead = 1, level = 1/2) with its 95% Wilson interval; the teams that handed in
-nothing follow, unranked, with why. `write_archive` adds the final's tournament database
-(`tournament report --db final.db`) and its games' records as JSON files that `replay verify`
-checks (the ladder's and challenges' too when asked: thousands in a term). Nothing in it names a
-server path (`tournaments.server.paths`): the final's database has them replaced (its entries'
-files, its config, its errors), as have the records.
+nothing follow, unranked, with why. `write_archive` adds the final as a tournament database of
+its own (`tournament report --db final.db`; written from the server's rows, `write_store`) and
+its games' records as JSON files that `replay verify` checks (the ladder's and challenges' too
+when asked: thousands in a term). Nothing in it names a server path (`tournaments.server.paths`):
+the final's database has them replaced (its entries' files, its config, its errors), as have the
+records.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ import tempfile
 from pathlib import Path
 
 from tournaments.domain.report import Report, wilson
-from tournaments.domain.store import Store
+from tournaments.domain.store import GameOutcome, Store
+from tournaments.server.contests.lifecycle import LifecycleError
 from tournaments.server.contests.models import Contest
-from tournaments.server.ladder.final import final_path, final_report, staff_names
-from tournaments.server.ladder.finalstate import final_status
-from tournaments.server.ladder.models import Game, HandIn
+from tournaments.server.finals.play import final_report, staff_names
+from tournaments.server.finals.status import final_status
+from tournaments.server.finals.store import FinalStore
+from tournaments.server.handins.models import HandIn
+from tournaments.server.ladder.models import Game
 from tournaments.server.paths import hide_in, replacements
 
 
@@ -147,6 +151,32 @@ def hide_paths_in_db(path: Path) -> None:
         db.execute("VACUUM")  # no old text left in its free pages
 
 
+def write_store(final: FinalStore, path: Path) -> None:
+    """The final as a tournament database file at `path` (new), as `tournament run` writes
+    one: its run key, entries and schedule, and each game done with its seats, record, time
+    and machine. LifecycleError when the final has not started."""
+    config = final.config()
+    if config is None:
+        label = final.contest.label
+        raise LifecycleError(f"{label} has no final tournament yet (server contest final {label})")
+    games = list(final.games())
+    with Store.open(path) as out:
+        out.write_schedule(config, final.entries(), [g.game for g in games])
+        for g in games:
+            if g.status == "done":
+                record = final.replay(g.game.game_id) or {}
+                out.record(g.game, GameOutcome(g.seats, record, g.duration or 0.0, g.machine))
+        with out.transaction() as c:
+            # As they happened, not as they were copied.
+            c.executemany(
+                "UPDATE games SET finished_at = ?, attempts = ?, last_error = ? WHERE idx = ?",
+                [(g.finished_at, g.attempts, g.last_error, g.game.index) for g in games],
+            )
+        changes = final.entry_changes()
+        if changes:
+            out.set_meta("entry_changes", json.dumps(changes))
+
+
 def write_archive(contest: Contest, out: Path, ladder_games: bool = False) -> int:
     """contest.tar.gz: standings.csv, contest.json, final.db and games/*.json (the final's,
     and with `ladder_games` the ladder's and challenges' too); the number of game records
@@ -179,13 +209,8 @@ def write_archive(contest: Contest, out: Path, ladder_games: bool = False) -> in
             ],
         }
         _add(tar, f"{contest.label}/contest.json", json.dumps(about, indent=1).encode())
-        # A consistent copy of the final's database, even while something reads it.
         copy = Path(tmp) / "final.db"
-        with (
-            contextlib.closing(sqlite3.connect(final_path(contest))) as src,
-            contextlib.closing(sqlite3.connect(copy)) as dst,
-        ):
-            src.backup(dst)
+        write_store(FinalStore(contest), copy)
         hide_paths_in_db(copy)
         tar.add(copy, f"{contest.label}/final.db")
         with Store.open(copy, create=False) as store:
@@ -198,7 +223,9 @@ def write_archive(contest: Contest, out: Path, ladder_games: bool = False) -> in
                         json.dumps(hide_in(record)).encode(),
                     )
                     count += 1
-        games = Game.objects.filter(contest=contest, status=Game.DONE, record__isnull=False)
+        games = Game.objects.filter(
+            contest=contest, status=Game.DONE, record__isnull=False
+        ).exclude(kind=Game.FINAL)  # those are in the final's files above
         for game in games.iterator() if ladder_games else ():
             _add(
                 tar,

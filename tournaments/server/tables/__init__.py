@@ -1,0 +1,1 @@
+"""Tables: a person plays a bot in the browser, unrated."""
