@@ -313,17 +313,6 @@ def test_bad_arguments_say_what_is_wrong(tmp_path: Path, args: list[str], messag
         assert not (tmp_path / "h").exists()
 
 
-def test_a_command_given_a_folder_with_no_server_makes_none(tmp_path: Path) -> None:
-    # The README's course commands beside a server made with --home: a command pointed at the
-    # wrong folder says so instead of starting a second, empty server there.
-    missing = tmp_path / "arena-server"
-    done = cli(tmp_path, "server", "contest", "create", "comp", "--home", str(missing))
-    assert done.returncode == 2
-    assert f"no server at {missing}" in done.stderr + done.stdout
-    assert "server init --home" in done.stderr + done.stdout
-    assert not missing.exists()
-
-
 def test_a_setting_that_is_not_a_number_is_named(tmp_path: Path) -> None:
     # A typo in a deployment's settings file (docs/deployment.md) names its variable.
     done = subprocess.run(

@@ -33,13 +33,6 @@ def setup(
     from tournaments.server import setup as django_setup
 
     chosen = home or Path(os.environ.get(HOME_VARIABLE) or "arena-server")
-    if not make_key and not chosen.is_dir():
-        # A command given the wrong folder (or none, beside a server made with --home) would
-        # otherwise start a second, empty server there and act on it.
-        fail(
-            f"no server at {chosen}: run `azul-arena server init --home {chosen}` first, or "
-            f"give the folder `init` made with --home (or ${HOME_VARIABLE})"
-        )
     try:
         chosen.mkdir(parents=True, exist_ok=True)  # the settings only read it
         if make_key:
