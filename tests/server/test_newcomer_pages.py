@@ -1,7 +1,7 @@
 """What a newcomer's walk through the site found, in headless chromium on a live server: a bot's
 log shows what the bot wrote (no terminal codes, no text turned around by bidirectional
-controls), a refused sign-up name says what a name is, and a played game's page replays its
-record once, not on every view."""
+controls), a refused sign-up name says what a name is, a played game's page replays its
+record once, not on every view, and the leaderboard fits a phone."""
 
 from __future__ import annotations
 
@@ -112,3 +112,27 @@ class NewcomerPages(LiveServerTestCase):
             replay_page.game_data = real  # type: ignore[assignment]
         # Each team is shown its own seat's details: one replay for each, then none.
         assert len(replayed) == 2, replayed
+
+    def test_the_leaderboard_fits_a_phone_without_scrolling_sideways(self) -> None:
+        from selenium.webdriver.common.by import By
+
+        for name in ("ann-bots", "bob-bots", "cat-bots"):
+            passed_version(participant(name)[1])
+        self.browser.set_window_size(390, 844)
+        try:
+            self.browser.get(f"{self.live_server_url}/")
+            table = self.browser.find_element(By.ID, "leaderboard")
+            heads = [h.text for h in table.find_elements(By.TAG_NAME, "th") if h.is_displayed()]
+            assert heads == ["#", "participant", "version", "mu - 3 sigma", "games", "win rate"]
+            box = table.find_element(By.XPATH, "..")  # its scrolling box
+            wide, shown = self.browser.execute_script(
+                "return [arguments[0].scrollWidth, arguments[0].clientWidth]", box
+            )
+            cells = [(c.text, c.size["width"]) for c in table.find_elements(By.TAG_NAME, "td")]
+            assert wide <= shown, f"a {wide} px table in a {shown} px box: {cells[:9]}"
+            self.browser.set_window_size(1400, 900)
+            self.browser.get(f"{self.live_server_url}/")
+            table = self.browser.find_element(By.ID, "leaderboard")
+            assert "last game" in [h.text for h in table.find_elements(By.TAG_NAME, "th")]
+        finally:
+            self.browser.set_window_size(1400, 900)
