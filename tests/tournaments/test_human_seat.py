@@ -49,8 +49,9 @@ def test_a_whole_game_typed_at_the_terminal(tmp_path: Path) -> None:
         child.sendline("999")
         child.expect(r"999 is not a move number")
         child.expect(PROMPT)
-        child.sendline("1B9")  # notation that is no move at all
+        child.sendline("1B9")  # notation that is no move at all: the wrong part is named
         child.expect(r"is not a move")
+        child.expect(re.compile(r"destination\s+'9'\s+must\s+be"))
         child.expect(PROMPT)
         # A move in notation (lower case is fine): the first of the numbered list.
         (row, column), _ = next((key, c) for key, c in cells.items() if re.match(r"1(?!\d)", c))

@@ -175,10 +175,11 @@ class HumanSeat(Bot):
                 continue
             try:
                 move = game.parse_move(text)
-            except EngineError:
+            except EngineError as exc:
+                # The notation's own reason first: which part is wrong (a line 9, a colour Q).
                 self.console.print(
-                    f"[red]{escape(text)!r} is not a move[/]: type a number "
-                    f"from 1 to {len(legal)} or a move such as {notations[0]}",
+                    f"[red]{escape(text)!r} is not a move[/] ({escape(str(exc))}): type a "
+                    f"number from 1 to {len(legal)} or a move such as {notations[0]}",
                     highlight=False,
                 )
                 continue
