@@ -103,6 +103,32 @@ def _states(pids: list[int]) -> str:
     return found
 
 
+async def _started(tmp_path: Path, name: str, source: str, freezer: str) -> BotProcess:
+    """`source` run as a bot of the process level, frozen by `freezer` (`_by`), once it says
+    it is ready."""
+    program = tmp_path / f"{name}.py"
+    program.write_text(source)
+    log = tmp_path / f"{name}.log"
+    bot = await launch(
+        f"{sys.executable} {program}", "unix:/nowhere", "token", log, Isolation("process", tmp_path)
+    )
+    try:
+        _by(bot, freezer)
+        await _ready(log)
+    except BaseException:
+        await bot.kill()
+        raise
+    return bot
+
+
+async def _settled(bot: BotProcess, pids: list[int]) -> None:
+    """Until the freeze of `bot` has settled (5 s at most)."""
+    end = time.monotonic() + 5
+    while not bot.settled:
+        assert time.monotonic() < end, f"the freeze never settled: {_states(pids)}"
+        await asyncio.sleep(0.01)
+
+
 def test_a_process_found_running_after_the_stop_is_stopped_again(tmp_path: Path) -> None:
     """Signals: a process the stop did not reach (here continued behind the referee's back, as
     one that changed its process group as the stop came would run on) is stopped when the
@@ -111,29 +137,15 @@ def test_a_process_found_running_after_the_stop_is_stopped_again(tmp_path: Path)
     need("process")
     if layout() is None:
         pytest.skip("no cgroups here: the bot's process group alone is stopped, never looked at")
-    program = tmp_path / "threads.py"
-    program.write_text(THREADS)
-    log = tmp_path / "threads.log"
 
     async def go() -> tuple[str, str]:
-        bot = await launch(
-            f"{sys.executable} {program}",
-            "unix:/nowhere",
-            "token",
-            log,
-            Isolation("process", tmp_path),
-        )
+        bot = await _started(tmp_path, "threads", THREADS, "signals")
         try:
-            _by(bot, "signals")
-            await _ready(log)
             assert bot.group is not None
             pids = bot.group.pids()
             bot.freeze()
             os.killpg(os.getpgid(bot.pid), signal.SIGCONT)  # the stop missed them
-            end = time.monotonic() + 5
-            while not bot.settled:
-                assert time.monotonic() < end, f"the freeze never settled: {_states(pids)}"
-                await asyncio.sleep(0.01)
+            await _settled(bot, pids)
             frozen = _states(pids)
             bot.thaw()
             await asyncio.sleep(0.05)
@@ -175,28 +187,14 @@ def test_the_cgroup_freezer_holds_a_spinning_bot_that_is_continued_and_lets_sigk
     need("process")
     if layout() is None:
         pytest.skip("no cgroups here")
-    program = tmp_path / "spinner.py"
-    program.write_text(SPINNER)
-    log = tmp_path / "spinner.log"
 
     async def go() -> tuple[float, float, str, int | None]:
-        bot = await launch(
-            f"{sys.executable} {program}",
-            "unix:/nowhere",
-            "token",
-            log,
-            Isolation("process", tmp_path),
-        )
+        bot = await _started(tmp_path, "spinner", SPINNER, "cgroup")
         try:
-            _by(bot, "cgroup")
-            await _ready(log)
             assert bot.group is not None
             pids = bot.group.pids()
             bot.freeze()
-            end = time.monotonic() + 5
-            while not bot.settled:
-                assert time.monotonic() < end, "the freeze never settled"
-                await asyncio.sleep(0.01)
+            await _settled(bot, pids)
             os.killpg(os.getpgid(bot.pid), signal.SIGCONT)
             before = _cpu(pids)
             await asyncio.sleep(0.3)

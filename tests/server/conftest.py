@@ -17,6 +17,12 @@ import os
 import secrets
 import shutil
 import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web.browser import chromium_browser
 
 HOME = tempfile.mkdtemp(prefix="arena-server-test-")
 atexit.register(shutil.rmtree, HOME, ignore_errors=True)
@@ -57,3 +63,11 @@ connection.creation.create_test_db(verbosity=0, autoclobber=True)
 # Argon2 at the test's own cost (Django's default takes 100 MiB and a few tenths of a second
 # per hash): the same algorithm and code path, a fast suite.
 settings.PASSWORD_HASHERS = ["tests.server.helpers.TestArgon2PasswordHasher"]
+
+
+@pytest.fixture(scope="class")
+def browser_for_class(request: Any) -> Iterator[None]:
+    """A headless chromium for a class's tests (`self.browser`), skipped where there is none."""
+    for driver in chromium_browser():
+        request.cls.browser = driver
+        yield

@@ -188,3 +188,16 @@ def passed_version(who: Any, archive: bytes | None = None) -> Any:
     version.refresh_from_db()
     enter(version)
     return version
+
+
+def sign_in(browser: Any, live_server_url: str, user: Any) -> None:
+    """`user` signed in to the live server in `browser`: the session of Django's test client
+    set as the browser's cookie (after a page of the site, so that the cookie has its domain)."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    browser.get(live_server_url + "/favicon.ico")
+    browser.add_cookie(
+        {"name": "sessionid", "value": client.cookies["sessionid"].value, "path": "/"}
+    )

@@ -8,14 +8,13 @@ version's page shows; the ranked games go on meanwhile. Small budgets (azul-mini
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.test import Client, LiveServerTestCase, override_settings
+from django.test import LiveServerTestCase, override_settings
 
-from tests.server.helpers import participant, passed_version, run_worker, run_worker_until
-from tests.web.browser import chromium_browser, console_errors
+from tests.server.helpers import participant, passed_version, run_worker, run_worker_until, sign_in
+from tests.web.browser import console_errors
 from tournaments.server.analyses.models import Analysis
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.models import Game
@@ -24,13 +23,6 @@ from tournaments.server.versiontests.models import VersionTest
 from tournaments.server.worker.loop import LadderWorker
 
 BOUND = 120  # seconds any one wait may take before the test fails saying what it waited for
-
-
-@pytest.fixture(scope="class")
-def browser_for_class(request: Any) -> Iterator[None]:
-    for driver in chromium_browser():
-        request.cls.browser = driver
-        yield
 
 
 @override_settings(ANALYSIS_BUDGET=10, ANALYSIS_NICE=0)
@@ -58,10 +50,7 @@ class BusyDemoTests(LiveServerTestCase):
         VersionTest.objects.filter(new=self.new).update(max_games=2)
 
     def sign_in(self, user: Any) -> None:
-        client = Client()
-        client.force_login(user)
-        self.browser.get(self.live_server_url + "/favicon.ico")
-        self.browser.add_cookie({"name": "sessionid", "value": client.cookies["sessionid"].value})
+        sign_in(self.browser, self.live_server_url, user)
 
     def test_an_analysis_and_a_version_test_on_a_saturated_ladder(self) -> None:
         from selenium.webdriver.common.by import By

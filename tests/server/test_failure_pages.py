@@ -6,15 +6,13 @@ it at its end (headless chromium on a live server), and the page refreshes itsel
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.test import Client, LiveServerTestCase, TransactionTestCase
 
-from tests.server.helpers import participant, zip_bytes
+from tests.server.helpers import participant, sign_in, zip_bytes
 from tests.tournaments.test_failure_reasons import CRASH_WORDS, CRASHES_IN_A_HELPER
-from tests.web.browser import chromium_browser
 from tournaments.server.contests.models import Contest
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
@@ -62,23 +60,12 @@ class ReasonTests(TransactionTestCase):
         self.assertIn(CRASH_WORDS, reply["versions"][0]["reason"])
 
 
-@pytest.fixture(scope="class")
-def browser_for_class(request: Any) -> Iterator[None]:
-    for driver in chromium_browser():
-        request.cls.browser = driver
-        yield
-
-
 @pytest.mark.usefixtures("browser_for_class")
 class LivePageTests(LiveServerTestCase):
     browser: Any
 
     def login(self, user: Any) -> None:
-        client = Client()
-        client.force_login(user)
-        cookie = client.cookies["sessionid"]
-        self.browser.get(f"{self.live_server_url}/")
-        self.browser.add_cookie({"name": "sessionid", "value": cookie.value, "path": "/"})
+        sign_in(self.browser, self.live_server_url, user)
 
     def test_the_log_box_opens_at_the_exception(self) -> None:
         from selenium.webdriver.common.by import By

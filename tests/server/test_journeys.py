@@ -12,12 +12,12 @@ a participant asks for an analysis and logs out, an organiser edits the contest'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.test import Client, LiveServerTestCase
+from django.test import LiveServerTestCase
 
 from tests.server.helpers import (
     CRASHING_BOT,
@@ -25,9 +25,10 @@ from tests.server.helpers import (
     participant,
     passed_version,
     played_record,
+    sign_in,
     zip_bytes,
 )
-from tests.web.browser import chromium_browser, console_errors
+from tests.web.browser import console_errors
 
 WIDTHS = (1400, 390)
 
@@ -278,13 +279,6 @@ def build_world() -> World:
     )
 
 
-@pytest.fixture(scope="class")
-def browser_for_class(request: Any) -> Iterator[None]:
-    for driver in chromium_browser():
-        request.cls.browser = driver
-        yield
-
-
 @pytest.mark.slow  # a live server and chromium: `make test-slow`, run by CI
 @pytest.mark.usefixtures("browser_for_class")
 class Journeys(LiveServerTestCase):
@@ -309,10 +303,7 @@ class Journeys(LiveServerTestCase):
         )
 
     def sign_in(self, user: Any) -> None:
-        client = Client()
-        client.force_login(user)
-        self.browser.get(self.live_server_url + "/favicon.ico")
-        self.browser.add_cookie({"name": "sessionid", "value": client.cookies["sessionid"].value})
+        sign_in(self.browser, self.live_server_url, user)
 
     def check(self, where: str) -> None:
         """The page now shown is as every page must be, at each width."""

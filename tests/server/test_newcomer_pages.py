@@ -5,25 +5,17 @@ record once, not on every view, and the leaderboard fits a phone."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.test import Client, LiveServerTestCase
+from django.test import LiveServerTestCase
 
-from tests.server.helpers import participant, passed_version, played_record
-from tests.web.browser import chromium_browser, console_errors
+from tests.server.helpers import participant, passed_version, played_record, sign_in
+from tests.web.browser import console_errors
 
 # What a hostile or merely colourful bot prints: colour codes, a bell, and a right-to-left
 # override that would show the rest of its line backwards.
 LOG = "thinking \x1b[31mred\x1b[0m \x07 bell \u202etxet\nnext line\n"
-
-
-@pytest.fixture(scope="class")
-def browser_for_class(request: Any) -> Iterator[None]:
-    for driver in chromium_browser():
-        request.cls.browser = driver
-        yield
 
 
 @pytest.mark.usefixtures("browser_for_class")
@@ -31,11 +23,7 @@ class NewcomerPages(LiveServerTestCase):
     browser: Any
 
     def login(self, user: Any) -> None:
-        client = Client()
-        client.force_login(user)
-        self.browser.get(f"{self.live_server_url}/")
-        cookie = client.cookies["sessionid"]
-        self.browser.add_cookie({"name": "sessionid", "value": cookie.value, "path": "/"})
+        sign_in(self.browser, self.live_server_url, user)
 
     def test_a_logs_control_characters_show_as_escapes(self) -> None:
         from selenium.webdriver.common.by import By

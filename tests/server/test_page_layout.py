@@ -3,14 +3,12 @@ header, the participant's recent games name the opponents, the sign-up form is s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.test import LiveServerTestCase
 
 from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
-from tests.web.browser import chromium_browser
 from tournaments.server.contests.models import Contest
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
@@ -30,13 +28,6 @@ for (const td of document.querySelectorAll("td.num")) {
 }
 return out;
 """
-
-
-@pytest.fixture(scope="class")
-def browser_for_class(request: Any) -> Iterator[None]:
-    for driver in chromium_browser():
-        request.cls.browser = driver
-        yield
 
 
 @pytest.mark.slow  # a live server measured in chromium: `make test-slow`, run by CI

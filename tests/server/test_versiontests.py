@@ -7,14 +7,12 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.test import Client, LiveServerTestCase, TestCase, TransactionTestCase
 
 from tests.server.helpers import RANDOM_BOT, participant, run_worker, run_worker_until, zip_bytes
-from tests.web.browser import chromium_browser
 from tournaments.domain.store import GameOutcome, SeatOutcome
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest
@@ -264,13 +262,6 @@ class CompareApiTests(TestCase):
         self.assertEqual(refused.status_code, 400)
         self.assertIn("hidden", refused.json()["error"])
         self.assertEqual(self.ask(base="v1").status_code, 201)
-
-
-@pytest.fixture(scope="class")
-def browser_for_class(request: Any) -> Iterator[None]:
-    for driver in chromium_browser():
-        request.cls.browser = driver
-        yield
 
 
 @pytest.mark.usefixtures("browser_for_class")
