@@ -31,6 +31,7 @@ from referee import sandbox
 from referee.cgroups import BotCgroup, joined
 from referee.folders import BotFolder, is_folder_entry, python_bot, read_folder
 from referee.priority import follow_sessions, process_tree
+from referee.procfs import stat_fields
 from referee.protocol.loop import spawn
 from referee.sandbox import Limits, Place
 from referee.stopping import Stopper
@@ -168,7 +169,7 @@ def _tree_cpu(pid: int) -> float | None:
     total, ticks, seen = 0, os.sysconf("SC_CLK_TCK"), False
     for member in process_tree(pid):
         try:
-            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            fields = stat_fields(member)
             total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
             seen = True
         except (OSError, ValueError, IndexError):

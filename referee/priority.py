@@ -19,6 +19,8 @@ import contextlib
 import os
 from pathlib import Path
 
+from referee.procfs import read_bytes
+
 LOWEST = 19
 # When `follow` looks at a started process's sessions again (seconds after the start): the
 # sandbox opens its inner session a few milliseconds in, and the bot starts up after that.
@@ -56,7 +58,7 @@ def process_tree(pid: int) -> list[int]:
         found.append(current)
         for task in tasks:
             with contextlib.suppress(OSError, ValueError):
-                children = Path(f"/proc/{current}/task/{task}/children").read_text()
+                children = read_bytes(f"/proc/{current}/task/{task}/children")
                 stack += [int(c) for c in children.split()]
     return found
 
@@ -64,7 +66,7 @@ def process_tree(pid: int) -> list[int]:
 def session_niceness(pid: int) -> int | None:
     """The niceness of `pid`'s session (its autogroup), None where there is none to read."""
     try:
-        return int(Path(f"/proc/{pid}/autogroup").read_text().split()[-1])
+        return int(read_bytes(f"/proc/{pid}/autogroup").split()[-1])
     except (OSError, ValueError, IndexError):
         return None
 

@@ -52,12 +52,12 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
     """`BotService.Connect`: the handshake, then the read loop of one bot stream."""
 
     def __init__(
-        self, hub: SessionHub, hello_timeout: float = 30.0, streams: set[Any] | None = None
+        self, hub: SessionHub, *, streams: set[asyncio.Task[Any]], hello_timeout: float = 30.0
     ) -> None:
         self.hub = hub
         self.hello_timeout = hello_timeout
         # The tasks serving the streams still open (RefereeServer.stop waits for them).
-        self.streams: set[asyncio.Task[Any]] = set() if streams is None else streams
+        self.streams = streams
 
     async def Connect(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> None:  # noqa: N802
         task = asyncio.current_task()

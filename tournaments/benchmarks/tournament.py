@@ -141,14 +141,15 @@ def _tree(root: int) -> list[tuple[int, str, str, float]]:
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
+def _is_bot(comm: str, state: str) -> bool:
+    """A live process that runs bot code (not a zombie, not the isolation's wrapper)."""
+    return state != "Z" and comm not in WRAPPERS
+
+
 def live_bot_processes(root: int) -> list[int]:
     """The live processes under `root` that run bot code, read from /proc (zombies and the
     isolation's wrappers left out; [] where there is no /proc)."""
-    return [
-        pid
-        for pid, comm, state, _ in _tree(root)
-        if pid != root and state != "Z" and comm not in WRAPPERS
-    ]
+    return [pid for pid, comm, state, _ in _tree(root) if pid != root and _is_bot(comm, state)]
 
 
 def own_bot_processes() -> list[int]:
@@ -164,7 +165,7 @@ def own_bot_processes() -> list[int]:
             comm, fields = _stat(read_bytes(f"/proc/{pid}/stat"))
         except OSError:
             continue  # it ended meanwhile
-        if fields[0] != "Z" and comm not in WRAPPERS:
+        if _is_bot(comm, fields[0]):
             live.append(pid)
     return live
 

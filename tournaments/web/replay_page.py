@@ -166,26 +166,24 @@ def title_of(data: dict[str, Any]) -> str:
     return f"{' vs '.join(data['names'])} ({data['ruleset']})"
 
 
+def _viewer_assets(data: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+    """What the viewer of one record is made of, as `parts` and `render` take it."""
+    return {
+        "styles": ["viewer.css"],
+        "scripts": ["viewer.js"],
+        "blocks": {"game-data": data, "game-record": record},
+        "inline_scripts": renderer_scripts([data["family"]]),
+    }
+
+
 def viewer_parts(record: dict[str, Any]) -> tuple[str, Parts]:
     """The viewer of one record as parts another page embeds (`AzulViewer.mountPage` draws it
     from its "game-data" element), and its title."""
     data = game_data(record)
-    return title_of(data), parts(
-        styles=["viewer.css"],
-        scripts=["viewer.js"],
-        blocks={"game-data": data, "game-record": record},
-        inline_scripts=renderer_scripts([data["family"]]),
-    )
+    return title_of(data), parts(**_viewer_assets(data, record))
 
 
 def viewer_html(record: dict[str, Any]) -> str:
     """The whole self-contained viewer page of one record."""
     data = game_data(record)
-    return render(
-        "viewer.html",
-        title=title_of(data),
-        styles=["viewer.css"],
-        scripts=["viewer.js"],
-        blocks={"game-data": data, "game-record": record},
-        inline_scripts=renderer_scripts([data["family"]]),
-    )
+    return render("viewer.html", title=title_of(data), **_viewer_assets(data, record))

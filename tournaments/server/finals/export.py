@@ -160,11 +160,12 @@ def write_store(final: FinalStore, path: Path) -> None:
         label = final.contest.label
         raise LifecycleError(f"{label} has no final tournament yet (server contest final {label})")
     games = list(final.games())
+    records = final.records()
     with Store.open(path) as out:
         out.write_schedule(config, final.entries(), [g.game for g in games])
         for g in games:
             if g.status == "done":
-                record = final.replay(g.game.game_id) or {}
+                record = records.get(g.game.game_id, {})
                 out.record(g.game, GameOutcome(g.seats, record, g.duration or 0.0, g.machine))
         with out.transaction() as c:
             # As they happened, not as they were copied.

@@ -345,6 +345,15 @@ class FinalStore:
 
         return self._run(read)
 
+    def records(self) -> dict[str, dict[str, Any]]:
+        """Every recorded game's record by its name, in one query (an export reads them all)."""
+
+        def read() -> dict[str, dict[str, Any]]:
+            rows = self._places().filter(game__record__isnull=False)
+            return {name: dict(record) for name, record in rows.values_list("name", "game__record")}
+
+        return self._run(read)
+
     # -- the server's side -----------------------------------------------------------------
 
     def seat_logs(self, game: ScheduledGame) -> list[Path]:

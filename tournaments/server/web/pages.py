@@ -20,6 +20,7 @@ from tournaments.server.contests.models import Contest, Participant, participant
 from tournaments.server.handins.decisions import handin_line
 from tournaments.server.ladder import results
 from tournaments.server.ladder.models import Game, Seat
+from tournaments.server.ladder.retention import KEEP_RECENT
 from tournaments.server.ladder.standings import active_versions
 from tournaments.server.submissions.intake import SubmissionError, recent_submissions, submit
 from tournaments.server.submissions.models import Version
@@ -193,7 +194,7 @@ def _participant_context(
         seen.filter(version_id__in=[v.pk for v in versions], rank__isnull=False)
         .select_related("game", "version")
         .prefetch_related("game__seats__version__participant")  # the opponents column
-        .order_by("-game_id")[:20]
+        .order_by("-game_id")[:KEEP_RECENT]  # the games whose logs retention keeps
     )
     # Ratings and game counts are the standings: hidden with them.
     rated = results_open(Contest.of(who), request.user)
