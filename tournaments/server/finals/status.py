@@ -64,15 +64,15 @@ class _Counts:
     machines: tuple[tuple[str, int], ...]
 
 
-def _counts(contest: Contest) -> _Counts | None:
-    """The games done and planned, whether all are played and where; None before its
-    schedule is written."""
+def _counts(contest: Contest, where: bool = True) -> _Counts | None:
+    """The games done and planned, whether all are played and (`where`) on which machines;
+    None before its schedule is written."""
     store = FinalStore(contest)
     config = store.config()
     if config is None:
         return None
     done, total = store.counts()
-    machines = tuple(store.hosts().items())
+    machines = tuple(store.hosts().items()) if where else ()
     if config.get("schedule", "round-robin") == "round-robin":
         return _Counts(done, total, total > 0 and done == total, machines)
     planned = int(config.get("games") or 0)
@@ -98,5 +98,5 @@ def final_status(contest: Contest) -> FinalStatus:
 
 def final_done(contest: Contest) -> bool:
     """The final has been played to its end (every scheduled game recorded)."""
-    counts = _counts(contest)
+    counts = _counts(contest, where=False)  # asked every second by each worker
     return counts is not None and counts.finished

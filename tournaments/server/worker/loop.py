@@ -453,12 +453,9 @@ class LadderWorker:
         contest = Contest.objects.get(pk=self.contest_id)
         if not contest.slug:
             return None
-        mine = (
-            contest.state == Contest.FINAL
-            and contest.final_runner == self.name
-            and not final.final_done(contest)
-        )
-        return contest.slug if mine or final.final_wanted(contest) else None
+        if contest.state == Contest.FINAL and contest.final_runner == self.name:
+            return None if final.final_done(contest) else contest.slug
+        return contest.slug if final.final_wanted(contest) else None
 
     def _claim_final(self) -> final.ClaimedFinal:
         contest = Contest.objects.get(pk=self.contest_id)
