@@ -32,11 +32,11 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         # replay viewer's scripts run (a swapped part would not start them).
         return HttpResponseClientRefresh()
     seats = list(game.seats.select_related("version__participant").order_by("seat"))
-    logs = set(
-        Seat.objects.logs_visible_to(request.user).filter(game=game).values_list("pk", flat=True)
-    )
+    own = _own_seats(request, game)
     for s in seats:
-        s.private = s.pk in logs
+        s.private = s.seat in own
+    found = analysis["analysis"]
+    done = found if found is not None and found.status == Analysis.DONE else None
     context = {
         "game": game,
         "seats": seats,
@@ -44,7 +44,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         # An organiser's cancellation (`ladder.admin`) is said to everyone; a traceback is not.
         "cancelled": game.error.startswith(CANCELLED_BY),
         "live": _changing(game, analysis["analysis"]),
-        "replay": _replay(request, game),
+        "replay": _replay(game, own, done),
     }
     return render(request, "web/game.html", {**context, **analysis})
 
@@ -56,16 +56,19 @@ def _changing(game: Game, analysis: Analysis | None) -> bool:
     return game.status == Game.SCHEDULED or waiting
 
 
+def _own_seats(request: HttpRequest, game: Game) -> set[int]:
+    """The seats of `game` whose logs (and faults' details) this user may see."""
+    seen = Seat.objects.logs_visible_to(request.user).filter(game=game)
+    return set(seen.values_list("seat", flat=True))
+
+
 def _shown_record(
-    request: HttpRequest, game: Game
+    game: Game, own: set[int], done: Analysis | None
 ) -> tuple[tuple[Any, ...], Callable[[], dict[str, Any]]]:
-    """The game's record as this user is shown it: the details of others' faults hidden (they
-    are their logs), with the game's analysis when it is made (the viewer draws it); as what
-    tells it from what another user is shown (a key for `replays.kept`) and what makes it."""
-    own = set(
-        Seat.objects.logs_visible_to(request.user).filter(game=game).values_list("seat", flat=True)
-    )
-    done = Analysis.objects.filter(game=game, status=Analysis.DONE).first()
+    """The game's record as a user with the seats `own` is shown it: the details of others'
+    faults hidden (they are their logs), with the game's analysis `done` when it is made (the
+    viewer draws it); as what tells it from what another user is shown (a key for
+    `replays.kept`) and what makes it."""
     key = (game.pk, game.finished, tuple(sorted(own)), done.pk if done else None)
 
     def record() -> dict[str, Any]:
@@ -75,7 +78,7 @@ def _shown_record(
     return key, record
 
 
-def _replay(request: HttpRequest, game: Game) -> dict[str, Any] | None:
+def _replay(game: Game, own: set[int], done: Analysis | None) -> dict[str, Any] | None:
     """The replay viewer's parts for the game page (None before the game is played), or why
     the record cannot be replayed."""
     from referee.engine import RecordError
@@ -83,7 +86,7 @@ def _replay(request: HttpRequest, game: Game) -> dict[str, Any] | None:
 
     if game.status != Game.DONE:
         return None
-    key, record = _shown_record(request, game)
+    key, record = _shown_record(game, own, done)
     try:
         _, app = replays.kept(("parts", *key), lambda: viewer_parts(record()))
     except RecordError as exc:
@@ -129,7 +132,8 @@ def game_viewer(request: HttpRequest, game_id: int) -> HttpResponse:
     from tournaments.web.replay_page import viewer_html
 
     game = get_object_or_404(Game.objects.visible_to(request.user), pk=game_id, status=Game.DONE)
-    key, record = _shown_record(request, game)
+    done = Analysis.objects.filter(game=game, status=Analysis.DONE).first()
+    key, record = _shown_record(game, _own_seats(request, game), done)
     try:
         return HttpResponse(replays.kept(("page", *key), lambda: viewer_html(record())))
     except RecordError as exc:
