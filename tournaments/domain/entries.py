@@ -46,6 +46,11 @@ class Entry:
         """What is set beyond name and spec (for the stored config)."""
         return {k: v for k, v in (("memory", self.memory), ("env", list(self.env))) if v}
 
+    @classmethod
+    def with_options(cls, name: str, spec: str, options: dict[str, Any]) -> Entry:
+        """The entry `name` of `spec` with the stored `options` (what `options()` wrote)."""
+        return cls(name, spec, options.get("memory"), tuple(options.get("env", ())))
+
 
 @dataclass
 class RunOptions:

@@ -78,6 +78,12 @@ CREATE TABLE IF NOT EXISTS replays (
 """
 
 
+def removed(changes: list[dict[str, Any]]) -> set[str]:
+    """The entries retired by a run's entry changes (their games stay; they are paired no
+    more)."""
+    return {c["entry"] for c in changes if c["action"] == "remove"}
+
+
 class StoreError(RuntimeError):
     """The database cannot be used as asked (another tournament, newer schema, not a store)."""
 
@@ -427,7 +433,7 @@ class Store:
 
     def removed_entries(self) -> set[str]:
         """Entries retired with `remove_entry` (their games stay; they are paired no more)."""
-        return {c["entry"] for c in self.entry_changes() if c["action"] == "remove"}
+        return removed(self.entry_changes())
 
     def _note_change(self, c: sqlite3.Connection, change: dict[str, Any]) -> None:
         row = c.execute("SELECT value FROM meta WHERE key = 'entry_changes'").fetchone()
@@ -482,9 +488,7 @@ class Store:
         found = []
         for r in rows:
             options = json.loads(r["options"] or "{}") if "options" in r.keys() else {}
-            found.append(
-                Entry(r["name"], r["spec"], options.get("memory"), tuple(options.get("env", ())))
-            )
+            found.append(Entry.with_options(r["name"], r["spec"], options))
         return found
 
     @staticmethod

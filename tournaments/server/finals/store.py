@@ -34,6 +34,7 @@ from tournaments.domain.store import (
     SeatOutcome,
     StoredGame,
     StoreError,
+    removed,
 )
 from tournaments.server.contests.models import Contest
 from tournaments.server.finals.models import Final, FinalGame
@@ -57,7 +58,7 @@ def entry_row(entry: Entry) -> list[Any]:
 
 def entry_of(row: Sequence[Any]) -> Entry:
     options = dict(row[2]) if len(row) > 2 else {}
-    return Entry(str(row[0]), str(row[1]), options.get("memory"), tuple(options.get("env", ())))
+    return Entry.with_options(str(row[0]), str(row[1]), options)
 
 
 def scheduled_of(place: FinalGame) -> ScheduledGame:
@@ -227,7 +228,7 @@ class FinalStore:
         return self._run(read)
 
     def removed_entries(self) -> set[str]:
-        return {c["entry"] for c in self.entry_changes() if c["action"] == "remove"}
+        return removed(self.entry_changes())
 
     def entries(self) -> list[Entry]:
         def read() -> list[Entry]:
