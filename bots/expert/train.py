@@ -192,6 +192,9 @@ def train_net(
         hidden = np.maximum(0.0, inputs @ params["w1"] + params["b1"])
         return hidden, hidden @ params["w2"] + inputs @ params["v"] + params["b2"]
 
+    def rms(inputs: Any, targets: Any) -> float:
+        return float(np.sqrt(np.mean((predict(inputs)[1] - targets) ** 2)))
+
     while epoch < args.epochs:
         lr = args.lr * (0.1 ** (epoch / max(1, args.epochs)))  # decays tenfold over the run
         aim = y
@@ -205,10 +208,9 @@ def train_net(
             step += 1
             _adam(params, moments, _gradients(params, xb, yb, args.decay), lr, step)
         epoch += 1
-        train_rms = float(np.sqrt(np.mean((predict(xs)[1] - y) ** 2)))
-        line = f"epoch {epoch}: train rms {train_rms:.3f}"
+        line = f"epoch {epoch}: train rms {rms(xs, y):.3f}"
         if len(xts):
-            line += f", held out rms {float(np.sqrt(np.mean((predict(xts)[1] - yt) ** 2))):.3f}"
+            line += f", held out rms {rms(xts, yt):.3f}"
         print(line, flush=True)
         extra = {f"m_{k}": m for k, (m, _) in moments.items()}
         extra |= {f"v_{k}": v for k, (_, v) in moments.items()}
@@ -231,9 +233,7 @@ def train_net(
         "b1": [float(v) for v in b1],
         "w2": [float(v) for v in params["w2"]],
         "b2": float(b2),
-        "held_out_rms": (
-            float(np.sqrt(np.mean((predict(xts)[1] - yt) ** 2))) if len(xts) else float("nan")
-        ),
+        "held_out_rms": rms(xts, yt) if len(xts) else float("nan"),
     }
 
 
@@ -339,12 +339,13 @@ def main() -> None:
     ledger = Ledger(args.dir)
     games = self_play(args, args.dir, ledger)
     every = args.holdout or len(games) + 1
-    train = [s for g, game in enumerate(games) if g % every for s in game]
+    train_games = [game for g, game in enumerate(games) if g % every]
+    train = [s for game in train_games for s in game]
     test = [s for g, game in enumerate(games) if not g % every for s in game]
     print(f"{len(train)} samples to fit, {len(test)} held out (one game in {args.holdout})")
     if test:
         print(f"linear fit, held out: rms error {linear_error(train, test, args.ridge):.3f}")
-    net = train_net(args, [game for g, game in enumerate(games) if g % every], test, args.dir)
+    net = train_net(args, train_games, test, args.dir)
     check(net, train)
     ledger.add("fitting")
     hours = ledger.hours()
