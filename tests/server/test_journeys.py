@@ -412,7 +412,7 @@ class Journeys(LiveServerTestCase):
 
     def test_an_organiser(self) -> None:
         from selenium.webdriver.common.by import By
-        from selenium.webdriver.support.ui import Select
+        from selenium.webdriver.support.ui import Select, WebDriverWait
 
         from tournaments.server.contests.models import Contest
 
@@ -429,12 +429,18 @@ class Journeys(LiveServerTestCase):
         field = self.browser.find_element(By.NAME, "option_wild_order")
         field.send_keys("GOPYBX")
         self.browser.find_element(By.NAME, "_save").click()
+        WebDriverWait(self.browser, 10).until(
+            lambda b: b.find_elements(By.CSS_SELECTOR, ".errorlist")
+        )
         assert "option wild_order=GOPYBX" in self.text(".errorlist")
         field = self.browser.find_element(By.NAME, "option_wild_order")
         field.clear()
         field.send_keys("GOPYBR")
         self.browser.find_element(By.NAME, "_save").click()
-        assert self.browser.find_elements(By.CSS_SELECTOR, ".messagelist .success")
+        # The save is a navigation: wait for the page it lands on, not the one it leaves.
+        WebDriverWait(self.browser, 10).until(
+            lambda b: b.find_elements(By.CSS_SELECTOR, ".messagelist .success")
+        )
         contest = Contest.objects.get(pk=1)
         assert (contest.ruleset, contest.ruleset_options) == ("pavilion", {"wild_order": "GOPYBR"})
         assert console_errors(self.browser) == []
