@@ -13,11 +13,9 @@ from django.views.decorators.http import require_POST, require_safe
 
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest, Participant, participant_of
-from tournaments.server.ladder import logs
 from tournaments.server.ladder.models import Game, Seat
 from tournaments.server.submissions.intake import SubmissionError, submit
 from tournaments.server.submissions.models import Version
-from tournaments.server.submissions.validation import tail
 from tournaments.server.web.forms import (
     ActingForm,
     ApiChallengeForm,
@@ -25,7 +23,7 @@ from tournaments.server.web.forms import (
     ApiTokenForm,
     form_errors,
 )
-from tournaments.server.web.logview import LOG_LINES, why_empty
+from tournaments.server.web.logview import read_seat_log
 
 
 def _token_user(request: HttpRequest) -> Any:
@@ -219,17 +217,16 @@ def api_logs(request: HttpRequest, game_id: int) -> JsonResponse:
     out = []
     record, deleted = Game.objects.filter(pk=game_id).values_list("record", "logs_deleted")[0]
     for s in seats:
-        path = logs.readable(s.log, game_id, s.seat)  # only its own file (ladder.logs)
-        text = tail(path, LOG_LINES, 256 * 1024) if path else ""
+        log = read_seat_log(s, record, deleted)
         out.append(
             {
                 "seat": s.seat,
                 "version": s.version.label,
                 "termination": s.termination,
-                "reason": logs.seat_reason(record, s.seat, s.termination),
-                "log": text,
+                "reason": log.reason,
+                "log": log.text,
                 # Why `log` is empty, in words (None when it is not).
-                "empty": None if text else why_empty(path, deleted),
+                "empty": log.empty or None,
             }
         )
     return JsonResponse({"game": game_id, "seats": out})

@@ -16,10 +16,9 @@ from django_htmx.http import HttpResponseClientRefresh
 from tournaments.server.analyses.models import Analysis
 from tournaments.server.ladder import logs
 from tournaments.server.ladder.models import CANCELLED_BY, Game, Seat
-from tournaments.server.submissions.validation import tail
 from tournaments.server.visibility import is_organiser
 from tournaments.server.web import replays
-from tournaments.server.web.logview import LOG_LINES, marked_lines, why_empty
+from tournaments.server.web.logview import marked_lines, read_seat_log
 from tournaments.server.web.pages import HtmxHttpRequest
 
 
@@ -149,13 +148,11 @@ def seat_log(request: HttpRequest, game_id: int, seat: int) -> HttpResponse:
         game_id=game_id,
         seat=seat,
     )
-    path = logs.readable(row.log, game_id, seat)  # only its own file (ladder.logs)
-    text = tail(path, LOG_LINES, 256 * 1024) if path else ""
-    reason = logs.seat_reason(row.game.record, seat, row.termination)
+    log = read_seat_log(row, row.game.record, row.game.logs_deleted)
     context = {
         "seat": row,
-        "log_lines": marked_lines(text),
-        "reason": reason,
-        "silence": "" if text else why_empty(path),
+        "log_lines": marked_lines(log.text),
+        "reason": log.reason,
+        "silence": log.empty,
     }
     return render(request, "web/log.html", context)

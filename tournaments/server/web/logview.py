@@ -4,13 +4,20 @@ author sees why at a glance (the log box opens at its end: base.html)."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
+
+from tournaments.server.ladder import logs
+from tournaments.server.ladder.models import Seat
+from tournaments.server.submissions.validation import tail
 
 # The line a Python traceback ends with: `ValueError: oops`, `KeyboardInterrupt`, a dotted name.
 _EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Warning)\b")
 _STARTS = ("Traceback (most recent call last):", "choose_move raised")
 LOG_LINES = 400  # a seat's log as its page and the API show it: its last lines
+LOG_BYTES = 256 * 1024  # ... and at most this much of its end
 # A terminal's colour and cursor codes: dropped, as a terminal would not print them.
 _TERMINAL_CODES = re.compile(
     r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]"
@@ -62,3 +69,20 @@ def why_empty(path: Path | None, deleted: datetime | None = None) -> str:
     if not path.exists():
         return "its log file is no longer in the server's data folder"
     return "its bot wrote nothing in this game (nothing on its standard output or error)"
+
+
+@dataclass(frozen=True)
+class SeatLog:
+    """A seat's log as its page and the API show it."""
+
+    text: str  # its last LOG_LINES lines, "" when there are none
+    reason: str  # why the seat's game ended for it, in words
+    empty: str  # why `text` is empty, in words; "" when it is not
+
+
+def read_seat_log(seat: Seat, record: dict[str, Any] | None, deleted: datetime | None) -> SeatLog:
+    """`seat`'s log (`record`: its game's record; `deleted`: the game's `logs_deleted`)."""
+    path = logs.readable(seat.log, seat.game_id, seat.seat)  # only its own file (ladder.logs)
+    text = tail(path, LOG_LINES, LOG_BYTES) if path else ""
+    reason = logs.seat_reason(record, seat.seat, seat.termination)
+    return SeatLog(text, reason, "" if text else why_empty(path, deleted))
