@@ -12,8 +12,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client, TransactionTestCase, override_settings
 
+from referee import niceness
 from tests.server.helpers import RANDOM_BOT, participant, run_worker, run_worker_until, zip_bytes
 from tournaments.server.analyses.models import Analysis
+from tournaments.server.analyses.queue import AnalysisProcesses
 from tournaments.server.contests.models import Contest
 from tournaments.server.ladder.models import Game
 from tournaments.server.ladder.standings import enter
@@ -94,3 +96,13 @@ class AnalysisTests(TransactionTestCase):
         self.assertEqual(page.status_code, 302)
         self.assertIn("login", page["Location"])
         self.assertFalse(Analysis.objects.exists())
+
+
+@override_settings(ANALYSIS_NICE=3)
+def test_analyses_run_below_the_worker_that_starts_them() -> None:
+    processes = AnalysisProcesses(1)
+    try:
+        below = processes.pool().submit(niceness).result(timeout=120)
+    finally:
+        processes.close()
+    assert below == min(19, niceness() + 3)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
@@ -139,10 +138,3 @@ def analyse_record(
 ) -> dict[str, Any]:
     """The analysis block of one record, in this process."""
     return analyse_games([record], budget, seed, seats, 1, progress)[0]
-
-
-def lower_priority(increment: int) -> None:
-    """A worker process's initializer where analyses share a machine with games being played
-    (the contest server's ladder: 10, below the bots, whose clocks run): those come first."""
-    if increment:
-        os.nice(increment)

@@ -20,7 +20,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.domain.analysis.batch import analyse_record, lower_priority
+from referee import lower_priority, niceness
+from tournaments.domain.analysis.batch import analyse_record
 from tournaments.server.analyses.models import Analysis
 from tournaments.server.ladder.models import Game
 from tournaments.server.visibility import is_organiser
@@ -113,14 +114,20 @@ class AnalysisProcesses:
         self.slots = max(1, slots)
         self._pool: ProcessPoolExecutor | None = None
 
-    async def run(self, record: dict[str, Any], budget: int) -> dict[str, Any]:
+    def pool(self) -> ProcessPoolExecutor:
+        """The processes, started on first use at ANALYSIS_NICE below the calling one."""
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")
-            nice = int(getattr(settings, "ANALYSIS_NICE", NICE))
-            self._pool = ProcessPoolExecutor(self.slots, context, lower_priority, (nice,))
+            below = int(getattr(settings, "ANALYSIS_NICE", NICE))
+            self._pool = ProcessPoolExecutor(
+                self.slots, context, lower_priority, (niceness() + below,)
+            )
+        return self._pool
+
+    async def run(self, record: dict[str, Any], budget: int) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         block: dict[str, Any] = await loop.run_in_executor(
-            self._pool, analyse_record, record, budget
+            self.pool(), analyse_record, record, budget
         )
         return block
 
