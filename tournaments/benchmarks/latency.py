@@ -7,11 +7,13 @@ ratio between the two is what the referee adds to a move."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,11 +51,19 @@ run(echo())
 """
 
 
-async def bare_pingpong(payload: bytes, rounds: int, client: str = _ECHO_CLIENT) -> list[float]:
+async def bare_pingpong(
+    payload: bytes, rounds: int, client: str = _ECHO_CLIENT, in_turn: int = 1
+) -> list[float]:
     """Round trips (seconds) of `payload` over a bare grpc.aio bidi stream to another process
-    running `client` (Python source, given the address)."""
+    running `client` (Python source, given the address). With `in_turn` clients (each a process
+    of its own) the server asks them one after the other, one round trip at a time, as a game
+    asks its seats: each client waits while the others answer, as a bot does between its
+    moves, and is woken cold for its next message."""
     with tempfile.TemporaryDirectory(prefix="azul-bench-") as tmp:
-        return await _pingpong(payload, rounds, client, f"unix:{tmp}/echo.sock")
+        address = f"unix:{tmp}/echo.sock"
+        if in_turn > 1:
+            return await _in_turn(payload, rounds, client, address, in_turn)
+        return await _pingpong(payload, rounds, client, address)
 
 
 @dataclass
@@ -122,6 +132,51 @@ async def _pingpong(
                 cpu.append(time.process_time())
             done.set()
 
+    async with _echo_server(pong, address, client, streams):
+        await asyncio.wait_for(done.wait(), 120)
+    return times
+
+
+async def _in_turn(
+    payload: bytes, rounds: int, client: str, address: str, clients: int
+) -> list[float]:
+    """Round trips of `payload` to `clients` processes running `client`, asked one after the
+    other (see `bare_pingpong`)."""
+    joined: list[grpc.aio.ServicerContext] = []
+    everyone, finished = asyncio.Event(), asyncio.Event()
+
+    async def pong(request_iterator: Any, context: grpc.aio.ServicerContext) -> None:
+        joined.append(context)
+        if len(joined) == clients:
+            everyone.set()
+        await finished.wait()  # the stream stays open while the loop below uses it
+
+    times: list[float] = []
+    perf = time.perf_counter
+    async with _echo_server(pong, address, client, clients):
+        try:
+            await asyncio.wait_for(everyone.wait(), 120)
+            for turn in range(rounds):
+                context = joined[turn % clients]
+                t0 = perf()
+                await context.write(payload)
+                if await context.read() is grpc.aio.EOF:
+                    break
+                times.append(perf() - t0)
+        finally:
+            finished.set()
+    return times
+
+
+@contextlib.asynccontextmanager
+async def _echo_server(
+    pong: Callable[[Any, grpc.aio.ServicerContext], Awaitable[None]],
+    address: str,
+    client: str,
+    clients: int,
+) -> AsyncIterator[None]:
+    """A grpc.aio server on `address` whose streams `pong` serves, and `clients` processes
+    running `client` that dial it; the processes are killed and the server stopped on leaving."""
     server = grpc.aio.server()
     handler = grpc.method_handlers_generic_handler(
         "bench.Echo", {"Pong": grpc.stream_stream_rpc_method_handler(pong)}
@@ -132,16 +187,15 @@ async def _pingpong(
     # The client gets what a bot process gets (referee.protocol.transport).
     env = {**grpc_settings(one_connection=True), **bot_environment()}
     echoes = [
-        subprocess.Popen([sys.executable, "-c", client, address], env=env) for _ in range(streams)
+        subprocess.Popen([sys.executable, "-c", client, address], env=env) for _ in range(clients)
     ]
     try:
-        await asyncio.wait_for(done.wait(), 120)
+        yield
     finally:
         for echo in echoes:
             echo.kill()
             echo.wait()
         await server.stop(0)
-    return times
 
 
 async def sample_payload() -> bytes:
@@ -253,6 +307,7 @@ class _Samples:
     mixed: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     bare: list[float] = field(default_factory=list)
     bare_aio: list[float] = field(default_factory=list)
+    bare_in_turn: list[float] = field(default_factory=list)
 
 
 async def _main_run(  # the benchmark's knobs
@@ -282,6 +337,7 @@ async def _main_run(  # the benchmark's knobs
             if (seed + 1) * chunks // games != seed * chunks // games:  # `chunks` times in all
                 got.bare += await bare_pingpong(payload, 2000 // chunks)
                 got.bare_aio += await bare_pingpong(payload, 2000 // chunks, _ECHO_CLIENT_AIO)
+                got.bare_in_turn += await bare_pingpong(payload, 2000 // chunks, in_turn=2)
     return got
 
 
@@ -335,6 +391,7 @@ async def latency(
     warm = await spawn_to_hello(spawns, isolation=level)
     bare_us = statistics.median(got.bare) * 1e6
     bare_aio_us = statistics.median(got.bare_aio) * 1e6
+    in_turn_us = statistics.median(got.bare_in_turn) * 1e6
     move_us = statistics.median(got.per_move)
     if clock == "cpu":
         on_cpu, on_wall = (
@@ -356,6 +413,8 @@ async def latency(
         "ratio": round(move_us / bare_us, 3),
         "bare_pingpong_aio_us": round(bare_aio_us, 1),
         "ratio_to_aio": round(move_us / bare_aio_us, 3),
+        "bare_pingpong_in_turn_us": round(in_turn_us, 1),
+        "ratio_to_in_turn": round(move_us / in_turn_us, 3),
         "moves": len(got.per_move),
         "payload_bytes": len(payload),
         "spawn_to_hello_ms": round(statistics.median(warm) * 1e3, 1),

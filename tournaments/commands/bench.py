@@ -419,6 +419,12 @@ def latency(
     )
     table.add_row("  ratio to it", f"{figures['ratio_to_aio']:.2f}", "")
     table.add_row(
+        "  bare ping-pong, two sync clients in turn",
+        f"{figures['bare_pingpong_in_turn_us']:.0f} us",
+        "",
+    )
+    table.add_row("  ratio to it", f"{figures['ratio_to_in_turn']:.2f}", "")
+    table.add_row(
         "bot spawn to Hello (warm standby)", f"{figures['spawn_to_hello_ms']:.0f} ms", "<= 150 ms"
     )
     table.add_row(
