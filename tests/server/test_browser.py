@@ -15,7 +15,13 @@ from typing import Any
 import pytest
 
 from tests.server.test_cli import start
-from tests.web.browser import chromium_browser, console_errors, drawn_fraction
+from tests.web.browser import (
+    PAGE_WAIT,
+    chromium_browser,
+    console_errors,
+    drawn_fraction,
+    fresh,
+)
 
 CHATTY_BOT = b"""import random
 import sys
@@ -78,14 +84,16 @@ def test_sign_up_upload_validate_play_watch_and_read_the_log(browser: Any, tmp_p
         b.find_element(By.NAME, "password1").send_keys(PASSWORD)
         b.find_element(By.NAME, "password2").send_keys(PASSWORD)
         b.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-        WebDriverWait(b, 30).until(lambda d: d.current_url.endswith("/p/zed-bots/"))
+        WebDriverWait(b, PAGE_WAIT).until(
+            lambda d: d.current_url.endswith("/p/zed-bots/") and d.find_elements(By.NAME, "archive")
+        )
 
         archive = tmp_path / "chatty.zip"
         with zipfile.ZipFile(archive, "w") as zf:
             zf.writestr("chatty/bot.py", CHATTY_BOT)
         b.find_element(By.NAME, "archive").send_keys(str(archive))
         b.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-        WebDriverWait(b, 30).until(lambda d: "version 1 received" in d.page_source)
+        WebDriverWait(b, PAGE_WAIT).until(lambda d: "version 1 received" in d.page_source)
 
         until(
             b,
@@ -104,11 +112,14 @@ def test_sign_up_upload_validate_play_watch_and_read_the_log(browser: Any, tmp_p
         assert b.find_elements(By.CSS_SELECTOR, "#leaderboard a[href='/p/zed-bots/']")
 
         b.get(f"{url}/p/zed-bots/")
-        b.find_element(By.CSS_SELECTOR, "a[href^='/games/']").click()
-        WebDriverWait(b, 30).until(lambda d: "/games/" in d.current_url)
+        # Its games are in the part of the page that refreshes itself every 5 s.
+        fresh(b, lambda d: d.find_element(By.CSS_SELECTOR, "a[href^='/games/']").click())
+        WebDriverWait(b, PAGE_WAIT).until(lambda d: "/games/" in d.current_url)
         game_url = b.current_url
         # The replay viewer, in the game's page itself.
-        WebDriverWait(b, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#app .drawing"))
+        WebDriverWait(b, PAGE_WAIT).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, "#app .drawing")
+        )
         drawn, colours = drawn_fraction(
             b.find_element(By.CSS_SELECTOR, "#app .drawing").screenshot_as_png
         )
@@ -116,7 +127,8 @@ def test_sign_up_upload_validate_play_watch_and_read_the_log(browser: Any, tmp_p
         assert not console_errors(b)
 
         b.find_element(By.LINK_TEXT, "its log").click()
-        WebDriverWait(b, 30).until(lambda d: "/log/" in d.current_url)
+        WebDriverWait(b, PAGE_WAIT).until(lambda d: d.find_elements(By.ID, "log"))
+        assert "/log/" in b.current_url
         assert "chatty thinks about move" in b.find_element(By.ID, "log").text
         # The other seat's log is not ours: no link, and its URL is refused.
         b.get(game_url)

@@ -73,7 +73,7 @@ class BusyDemoTests(LiveServerTestCase):
             b = self.browser
             b.get(f"{self.live_server_url}/games/{self.game.pk}/")
             b.find_element(By.CSS_SELECTOR, "#analysis button[type=submit]").click()
-            WebDriverWait(b, 10).until(lambda d: "analysis queued" in d.page_source)
+            WebDriverWait(b, BOUND).until(lambda d: "analysis queued" in d.page_source)
             # The page refreshes itself until the analysis is done.
             WebDriverWait(b, BOUND).until(
                 lambda d: "Analysed (the replay below shows it" in d.page_source

@@ -5,7 +5,6 @@ it at its end (headless chromium on a live server), and the page refreshes itsel
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -13,6 +12,7 @@ from django.test import Client, LiveServerTestCase, TransactionTestCase
 
 from tests.server.helpers import participant, sign_in, zip_bytes
 from tests.tournaments.test_failure_reasons import CRASH_WORDS, CRASHES_IN_A_HELPER
+from tests.web.browser import PAGE_WAIT, fresh
 from tournaments.server.contests.models import Contest
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
@@ -86,6 +86,7 @@ class LivePageTests(LiveServerTestCase):
     def test_the_version_page_refreshes_itself_until_validated(self) -> None:
         from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait
 
         contest = Contest.current()
         contest.time_per_move = 0.5
@@ -98,19 +99,22 @@ class LivePageTests(LiveServerTestCase):
         claimed = claim_next()
         assert claimed is not None
         validate(claimed, isolation="process")
-        deadline = time.monotonic() + 20  # the page polls every 3 s; no reload by hand here
-        while time.monotonic() < deadline:
-            try:
-                state = self.browser.find_element(By.ID, "state")
-                if "failed" in (state.get_attribute("class") or ""):
-                    break
-            except StaleElementReferenceException:
-                pass  # htmx swapped the element between finding it and reading it: look again
-            time.sleep(0.3)
-        assert CRASH_WORDS in self.browser.find_element(By.ID, "state").text
+        # The page polls every 3 s; no reload by hand here. htmx may swap the element between
+        # finding it and reading it: then look again.
+        WebDriverWait(
+            self.browser,
+            PAGE_WAIT,
+            poll_frequency=0.3,
+            ignored_exceptions=(StaleElementReferenceException,),
+        ).until(
+            lambda b: "failed" in (b.find_element(By.ID, "state").get_attribute("class") or ""),
+            "the page did not show the failed validation without a reload",
+        )
+        assert CRASH_WORDS in fresh(self.browser, lambda b: b.find_element(By.ID, "state").text)
 
     def test_the_participant_page_shows_new_games_without_a_reload(self) -> None:
         from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import WebDriverWait
 
         from tests.server.helpers import RANDOM_BOT
         from tournaments.domain.store import GameOutcome, SeatOutcome
@@ -129,8 +133,8 @@ class LivePageTests(LiveServerTestCase):
         game = results.schedule(Contest.current(), versions)
         seats = [SeatOutcome(v.entry_name, 40 - 10 * i, 1 + i) for i, v in enumerate(versions)]
         results.record(game.pk, GameOutcome(seats=seats, record={"ruleset": "azul"}, duration=1))
-        deadline = time.monotonic() + 20  # the page polls every 5 s
-        while time.monotonic() < deadline and "No games yet" in self.browser.page_source:
-            time.sleep(0.3)
-        links = self.browser.find_elements(By.CSS_SELECTOR, f"#live a[href='/games/{game.pk}/']")
-        assert links, "the new game appeared without a reload"
+        # The page polls every 5 s; no reload by hand here.
+        WebDriverWait(self.browser, PAGE_WAIT, poll_frequency=0.3).until(
+            lambda b: b.find_elements(By.CSS_SELECTOR, f"#live a[href='/games/{game.pk}/']"),
+            "the new game did not appear without a reload",
+        )

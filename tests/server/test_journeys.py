@@ -28,7 +28,7 @@ from tests.server.helpers import (
     sign_in,
     zip_bytes,
 )
-from tests.web.browser import console_errors
+from tests.web.browser import PAGE_WAIT, console_errors
 
 WIDTHS = (1400, 390)
 
@@ -311,10 +311,15 @@ class Journeys(LiveServerTestCase):
 
         for pixels in WIDTHS:
             self.width(pixels)
-            WebDriverWait(self.browser, 10).until(
-                lambda b: b.execute_script("return document.readyState") == "complete"
+
+            # The new width reaches the page after the command that sets it has returned.
+            def ready(b: Any, pixels: int = pixels) -> bool:
+                now = b.execute_script("return [document.readyState, window.innerWidth]")
+                return bool(now == ["complete", pixels])
+
+            WebDriverWait(self.browser, PAGE_WAIT).until(
+                ready, f"{where}: the page loaded and {pixels} px wide"
             )
-            assert self.browser.execute_script("return window.innerWidth") == pixels
             problems = self.browser.execute_script(PAGE_PROBLEMS)
             assert problems == [], f"{where} at {pixels} px: {problems}"
         errors = console_errors(self.browser)
@@ -367,7 +372,7 @@ class Journeys(LiveServerTestCase):
                 duration=1.0,
             ),
         )
-        WebDriverWait(self.browser, 30).until(
+        WebDriverWait(self.browser, PAGE_WAIT).until(
             lambda b: b.find_elements(By.CSS_SELECTOR, "#app .seats-title")
         )
         assert not self.browser.find_elements(By.ID, "live-note")
@@ -382,7 +387,7 @@ class Journeys(LiveServerTestCase):
         # The board of a game over: inside the site, the winner named, no moves box left.
         self.browser.get(self.url("table", [self.world.table.pk]))
         assert self.browser.find_elements(By.CSS_SELECTOR, "header a[href='/play/']")
-        WebDriverWait(self.browser, 10).until(
+        WebDriverWait(self.browser, PAGE_WAIT).until(
             lambda b: b.find_element(By.CSS_SELECTOR, ".result .verdict").text
         )
         verdict = self.text(".result .verdict")
@@ -402,11 +407,11 @@ class Journeys(LiveServerTestCase):
         assert status.startswith("200 attachment")
         self.browser.get(self.url("game", [self.world.games["third"].pk]))
         self.browser.find_element(By.CSS_SELECTOR, "#analysis button[type=submit]").click()
-        WebDriverWait(self.browser, 10).until(lambda b: b.find_elements(By.ID, "live-note"))
+        WebDriverWait(self.browser, PAGE_WAIT).until(lambda b: b.find_elements(By.ID, "live-note"))
         assert "analysis queued" in self.text(".messages")
         self.check("a game whose analysis is queued")
         self.browser.find_element(By.CSS_SELECTOR, "header form button").click()
-        WebDriverWait(self.browser, 10).until(
+        WebDriverWait(self.browser, PAGE_WAIT).until(
             lambda b: b.find_elements(By.CSS_SELECTOR, "header a[href='/login/']")
         )
 
@@ -429,7 +434,7 @@ class Journeys(LiveServerTestCase):
         field = self.browser.find_element(By.NAME, "option_wild_order")
         field.send_keys("GOPYBX")
         self.browser.find_element(By.NAME, "_save").click()
-        WebDriverWait(self.browser, 10).until(
+        WebDriverWait(self.browser, PAGE_WAIT).until(
             lambda b: b.find_elements(By.CSS_SELECTOR, ".errorlist")
         )
         assert "option wild_order=GOPYBX" in self.text(".errorlist")
@@ -438,7 +443,7 @@ class Journeys(LiveServerTestCase):
         field.send_keys("GOPYBR")
         self.browser.find_element(By.NAME, "_save").click()
         # The save is a navigation: wait for the page it lands on, not the one it leaves.
-        WebDriverWait(self.browser, 10).until(
+        WebDriverWait(self.browser, PAGE_WAIT).until(
             lambda b: b.find_elements(By.CSS_SELECTOR, ".messagelist .success")
         )
         contest = Contest.objects.get(pk=1)

@@ -11,7 +11,7 @@ import pytest
 from django.test import LiveServerTestCase
 
 from tests.server.helpers import participant, passed_version, played_record, sign_in
-from tests.web.browser import console_errors
+from tests.web.browser import PAGE_WAIT, console_errors, fresh
 
 # What a hostile or merely colourful bot prints: colour codes, a bell, and a right-to-left
 # override that would show the rest of its line backwards.
@@ -56,7 +56,7 @@ class NewcomerPages(LiveServerTestCase):
             self.browser.find_element(By.NAME, name).send_keys(value)
         button = self.browser.find_element(By.CSS_SELECTOR, "main form button[type=submit]")
         button.click()
-        WebDriverWait(self.browser, 20).until(staleness_of(button))  # the answer's page
+        WebDriverWait(self.browser, PAGE_WAIT).until(staleness_of(button))  # the answer's page
         page = self.browser.find_element(By.TAG_NAME, "main").text
         assert "letters, digits, - and _ only (no spaces or other signs)" in page, page
         assert "slug" not in page.lower(), page
@@ -92,7 +92,7 @@ class NewcomerPages(LiveServerTestCase):
             for user in (ann_user, ann_user, bob_user, bob_user):
                 self.login(user)
                 self.browser.get(f"{self.live_server_url}/games/{game.pk}/")
-                WebDriverWait(self.browser, 20).until(
+                WebDriverWait(self.browser, PAGE_WAIT).until(
                     lambda b: b.find_elements(By.CSS_SELECTOR, "#app .drawing .board")
                 )
                 assert console_errors(self.browser) == []
@@ -106,21 +106,30 @@ class NewcomerPages(LiveServerTestCase):
 
         for name in ("ann-bots", "bob-bots", "cat-bots"):
             passed_version(participant(name)[1])
-        self.browser.set_window_size(390, 844)
-        try:
-            self.browser.get(f"{self.live_server_url}/")
-            table = self.browser.find_element(By.ID, "leaderboard")
+
+        def phone_view(b: Any) -> tuple[list[str], int, int, list[tuple[str, int]]]:
+            table = b.find_element(By.ID, "leaderboard")
             heads = [h.text for h in table.find_elements(By.TAG_NAME, "th") if h.is_displayed()]
-            assert heads == ["#", "participant", "version", "mu - 3 sigma", "games", "win rate"]
             box = table.find_element(By.XPATH, "..")  # its scrolling box
-            wide, shown = self.browser.execute_script(
+            wide, shown = b.execute_script(
                 "return [arguments[0].scrollWidth, arguments[0].clientWidth]", box
             )
             cells = [(c.text, c.size["width"]) for c in table.find_elements(By.TAG_NAME, "td")]
+            return heads, wide, shown, cells
+
+        def wide_heads(b: Any) -> list[str]:
+            table = b.find_element(By.ID, "leaderboard")
+            return [h.text for h in table.find_elements(By.TAG_NAME, "th")]
+
+        self.browser.set_window_size(390, 844)
+        try:
+            # The standings are in the part of the page that refreshes itself every 10 s.
+            self.browser.get(f"{self.live_server_url}/")
+            heads, wide, shown, cells = fresh(self.browser, phone_view)
+            assert heads == ["#", "participant", "version", "mu - 3 sigma", "games", "win rate"]
             assert wide <= shown, f"a {wide} px table in a {shown} px box: {cells[:9]}"
             self.browser.set_window_size(1400, 900)
             self.browser.get(f"{self.live_server_url}/")
-            table = self.browser.find_element(By.ID, "leaderboard")
-            assert "last game" in [h.text for h in table.find_elements(By.TAG_NAME, "th")]
+            assert "last game" in fresh(self.browser, wide_heads)
         finally:
             self.browser.set_window_size(1400, 900)

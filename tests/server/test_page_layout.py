@@ -9,6 +9,7 @@ import pytest
 from django.test import LiveServerTestCase
 
 from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
+from tests.web.browser import fresh
 from tournaments.server.contests.models import Contest
 from tournaments.server.submissions.intake import submit
 from tournaments.server.submissions.models import Version
@@ -53,9 +54,15 @@ class PageLayoutTests(LiveServerTestCase):
         seats = [SeatOutcome(v.entry_name, 40 - 10 * i, 1 + i) for i, v in enumerate(versions)]
         results.record(game.pk, GameOutcome(seats=seats, record={"ruleset": "azul"}, duration=1))
         self.browser.get(f"{self.live_server_url}/p/ann/")
-        recent = self.browser.find_element(By.ID, "recent")
-        headers = [th.text for th in recent.find_elements(By.TAG_NAME, "th")]
-        row = [td.text for td in recent.find_elements(By.CSS_SELECTOR, "tr:nth-child(2) td")]
+
+        def recent_games(b: Any) -> tuple[list[str], list[str]]:
+            recent = b.find_element(By.ID, "recent")
+            headers = [th.text for th in recent.find_elements(By.TAG_NAME, "th")]
+            row = [td.text for td in recent.find_elements(By.CSS_SELECTOR, "tr:nth-child(2) td")]
+            return headers, row
+
+        # The table is in the part of the page that refreshes itself every 5 s.
+        headers, row = fresh(self.browser, recent_games)
         assert row[headers.index("opponents")] == "bea v1 (30)", (headers, row)
         assert row[headers.index("score")] == "40" and row[headers.index("rank")] == "1"
         for page in ("/p/ann/", "/"):

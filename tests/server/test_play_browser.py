@@ -15,7 +15,7 @@ import pytest
 
 from tests.server.test_browser import PASSWORD, until
 from tests.server.test_cli import start
-from tests.web.browser import chromium_browser, console_errors
+from tests.web.browser import PAGE_WAIT, chromium_browser, console_errors
 from tests.web.play_clicks import play_to_the_end
 
 
@@ -70,11 +70,11 @@ def test_a_participant_plays_a_reference_bot_in_the_browser(browser: Any, tmp_pa
         b.find_element(By.NAME, "password1").send_keys(PASSWORD)
         b.find_element(By.NAME, "password2").send_keys(PASSWORD)
         b.find_element(By.CSS_SELECTOR, "main form button[type=submit]").click()
-        WebDriverWait(b, 30).until(lambda d: d.current_url.endswith("/p/ann-bots/"))
+        WebDriverWait(b, PAGE_WAIT).until(lambda d: d.current_url.endswith("/p/ann-bots/"))
 
         b.get(f"{url}/play/")
         b.find_element(By.CSS_SELECTOR, "#play-form button[type=submit]").click()
-        WebDriverWait(b, 30).until(lambda d: "/tables/" in d.current_url)
+        WebDriverWait(b, PAGE_WAIT).until(lambda d: "/tables/" in d.current_url)
         table_url = b.current_url
         WebDriverWait(b, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".legal button.move"))
         # A move the engine did not list, and a second game at once, are refused.
@@ -93,8 +93,10 @@ def test_a_participant_plays_a_reference_bot_in_the_browser(browser: Any, tmp_pa
         assert not b.find_element(By.CSS_SELECTOR, ".panel.yours").is_displayed()
         assert not console_errors(b)
         b.find_element(By.CSS_SELECTOR, "a.replay").click()
-        WebDriverWait(b, 30).until(lambda d: d.current_url.endswith("/viewer"))
-        WebDriverWait(b, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".seats-title"))
+        WebDriverWait(b, PAGE_WAIT).until(lambda d: d.current_url.endswith("/viewer"))
+        WebDriverWait(b, PAGE_WAIT).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, ".seats-title")
+        )
         # The replay starts at the start; its end has the final table.
         assert not b.find_elements(By.CSS_SELECTOR, ".final")
         b.find_element(By.CSS_SELECTOR, "button[data-act=end]").click()

@@ -13,6 +13,7 @@ import pytest
 from django.test import Client, LiveServerTestCase, TestCase, TransactionTestCase
 
 from tests.server.helpers import RANDOM_BOT, participant, run_worker, run_worker_until, zip_bytes
+from tests.web.browser import PAGE_WAIT
 from tournaments.domain.store import GameOutcome, SeatOutcome
 from tournaments.server.accounts.models import ApiToken
 from tournaments.server.contests.models import Contest
@@ -295,7 +296,7 @@ class VersionPageTests(LiveServerTestCase):
 
         return self.browser.find_element(By.CSS_SELECTOR, "#version-tests li")
 
-    def wait_for(self, words: str, bound: float = 20.0) -> str:
+    def wait_for(self, words: str, bound: float = PAGE_WAIT) -> str:
         """The test's line once it says `words` (`bound` only stops a broken page hanging)."""
         from selenium.common.exceptions import StaleElementReferenceException
 

@@ -10,11 +10,19 @@ import shutil
 import struct
 import tempfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
+
+T = TypeVar("T")
+
+# How long a test waits for what a page is to show after an action (a click's navigation, a
+# self-refreshing page's next swap) before it fails: as long as a page may take to load
+# (tournaments.web.browser.start). A bound only a broken page reaches; a loaded 2-core CI
+# machine takes seconds where a quiet one takes tenths.
+PAGE_WAIT = 60.0
 
 # How far a chart's lines are shown, in the drawing's units (600 wide): where its curtain's
 # left edge is (SHOWN(box) for a page's script).
@@ -41,6 +49,19 @@ def chromium_browser() -> Iterator[Any]:
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def fresh(driver: Any, read: Callable[[Any], T], attempts: int = 5) -> T:
+    """`read(driver)` on a page that swaps parts of itself every few seconds (htmx): read again
+    when a swap made an element stale between finding it and reading it."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for _ in range(attempts - 1):
+        try:
+            return read(driver)
+        except StaleElementReferenceException:
+            continue
+    return read(driver)
 
 
 def console_errors(driver: Any) -> list[str]:
