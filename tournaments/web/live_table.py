@@ -150,6 +150,9 @@ class LiveTable:
             }
 
 
+PERSON_RESERVE = 0.5  # seconds a person's seat keeps back for its answer's way to the referee
+
+
 class WebSeat(Bot):
     """The person's seat: the referee asks it like any bot; it asks the page through a
     `LiveTable` and answers with the person's move (the first legal move if none comes in the
@@ -167,7 +170,12 @@ class WebSeat(Bot):
         game = getattr(state, "game", state)
         legal = list(game.legal_moves())
         by_text = {str(m): m for m in legal}
-        # Until just before the deadline (the SDK's reserve), so that the move played for the
-        # person when none comes arrives in time: a late one is the bot author's warning.
-        answer = self.table.ask(game.to_state(), list(by_text), self.clock.budget(fraction=1.0))
+        # Until shortly before the deadline, so that the move played for the person when none
+        # comes arrives in time: a late one is a strike and the bot author's warning. A bot's
+        # 30 ms reserve is too little on a loaded machine (a quarter second late was seen), and
+        # a person loses nothing by a few tenths: PERSON_RESERVE, at most 40% of a short move.
+        reserve = min(PERSON_RESERVE, 0.4 * self.clock.move_time)
+        answer = self.table.ask(
+            game.to_state(), list(by_text), self.clock.budget(fraction=1.0, reserve=reserve)
+        )
         return by_text.get(answer or "", legal[0])
