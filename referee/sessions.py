@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from referee.alarm import Alarm
 from referee.clocks import SeatClock
 from referee.faults import BotFault, Termination
 from referee.protocol import bot_pb2
@@ -77,7 +78,8 @@ class BotSession:
         self.name = (hello.hello.bot_name or "bot")[:64]  # it lands in logs and the store
         self.version = hello.hello.bot_version
         self.rulesets = tuple(hello.hello.rulesets)
-        self.closed: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._loop = asyncio.get_running_loop()
+        self.closed: asyncio.Future[str] = self._loop.create_future()
         self._write_lock = asyncio.Lock()
         self._request_id = 0
         self._pending: asyncio.Future[Reply] | None = None
@@ -95,7 +97,10 @@ class BotSession:
         self.freezer: Freezer | None = None
         self._answered = 0.0  # when its last turn ended (perf_counter seconds; 0: never)
         self._last_wait = float("inf")  # from that to its next request: unknown, so frozen at once
-        self._freeze_later: asyncio.TimerHandle | None = None
+        self._freeze_later = Alarm(self._loop)  # the freeze put off by a grace (`_rest`)...
+        self._resting: Freezer | None = None  # ...of this freezer
+        # The move's deadline (on the cpu clock: the next look at the bot's CPU counter).
+        self._deadline = Alarm(self._loop)
         # The CPU seconds the bot's processes have used so far (its cgroup's counter), for the
         # cpu clock; None where the referee did not launch it in a cgroup.
         self.cpu_counter: Callable[[], float | None] | None = None
@@ -133,19 +138,21 @@ class BotSession:
         Returns the reply and the time it took. Raises BotFault (timeout, malformed, disconnect).
         """
         timeout, cpu_limit = clock.wall_deadline(), clock.cpu_limit()
-        loop = asyncio.get_running_loop()
+        loop = self._loop
         self._request_id += 1
         msg.move_request.request_id = self._request_id
         fut: asyncio.Future[Reply] = loop.create_future()
         self._pending = fut
-        # One timer covers the write and the wait: a call_at handle is far cheaper per move than
-        # asyncio.wait_for's extra task.
-        task = asyncio.current_task()
-        state = {"writing": True, "expired": False}
+        # One alarm covers the write and the wait: far cheaper per move than asyncio.wait_for's
+        # extra task.
+        task = asyncio.current_task(loop)
+        writing = True
+        expired = False
 
         def expire(why: str = "") -> None:
-            state["expired"] = True
-            if state["writing"] and task is not None:
+            nonlocal expired
+            expired = True
+            if writing and task is not None:
                 task.cancel()
             elif not fut.done():
                 fut.set_exception(clock.timeout(why))
@@ -156,10 +163,11 @@ class BotSession:
         if freezer is not None:
             self._wake(freezer)
         sent = _perf()
-        # One timer at a time: the deadline, or (cpu clock) the next look at the CPU counter,
+        # One alarm at a time: the deadline, or (cpu clock) the next look at the CPU counter,
         # which also watches the wall-clock ceiling.
+        alarm = self._deadline
         if counter is None or cpu_start is None or cpu_limit is None:
-            timer = [loop.call_at(loop.time() + timeout, expire)]
+            alarm.set(loop.time() + timeout, expire)
         else:
             start, limit, ceiling = cpu_start, cpu_limit, loop.time() + timeout
 
@@ -171,11 +179,9 @@ class BotSession:
                     expire(f"no answer within the cpu clock's wall-clock ceiling of {timeout:.3f}s")
                 else:
                     wait = max(CPU_CHECK_MIN, (limit - used) / _CORES)
-                    timer[0] = loop.call_at(min(ceiling, loop.time() + wait), check)
+                    alarm.set(min(ceiling, loop.time() + wait), check)
 
-            timer = [
-                loop.call_at(min(ceiling, loop.time() + max(CPU_CHECK_MIN, limit / _CORES)), check)
-            ]
+            alarm.set(min(ceiling, loop.time() + max(CPU_CHECK_MIN, limit / _CORES)), check)
         overdue = False
         try:
             self._owe(self._request_id)
@@ -186,7 +192,7 @@ class BotSession:
                 else:
                     await self._context.write(msg)
             except asyncio.CancelledError:
-                if state["expired"]:
+                if expired:
                     if task is not None:
                         task.uncancel()
                     raise clock.timeout("the bot does not read its stream") from None
@@ -194,8 +200,8 @@ class BotSession:
             except Exception as exc:
                 self._close(Termination.DISCONNECT)
                 raise BotFault(Termination.DISCONNECT, str(exc)) from None
-            state["writing"] = False
-            if state["expired"]:
+            writing = False
+            if expired:
                 raise clock.timeout()
             reply = await fut
             if counter is not None and cpu_start is not None:
@@ -204,7 +210,7 @@ class BotSession:
             overdue = fault.kind is Termination.TIMEOUT
             raise
         finally:
-            timer[0].cancel()
+            alarm.clear()
             if freezer is not None and self.alive:  # its turn is over, answered or not
                 self._rest(freezer, at_once=overdue)
             self._pending = None
@@ -215,10 +221,7 @@ class BotSession:
 
     def _wake(self, freezer: Freezer) -> None:
         """Its turn begins: a freeze put off is cancelled, a frozen bot thawed."""
-        later = self._freeze_later
-        if later is not None:
-            later.cancel()
-            self._freeze_later = None
+        self._freeze_later.clear()
         if self._answered:
             self._last_wait = _perf() - self._answered
         freezer.thaw()
@@ -227,21 +230,19 @@ class BotSession:
         """Its turn is over: freeze it now, or a little later when its last wait between moves
         was shorter than FREEZE_GRACE (then its next request usually comes first, and the freeze
         and thaw are saved). An overdue bot, still thinking, is frozen at once."""
-        if freezer.frozen or self._freeze_later is not None:
+        if freezer.frozen or self._freeze_later.is_set:
             return
         self._answered = _perf()
         if at_once or self._last_wait >= FREEZE_GRACE:
             freezer.freeze()
         else:
             delay = min(FREEZE_GRACE, max(FREEZE_GRACE_MIN, 2 * self._last_wait))
-            self._freeze_later = asyncio.get_running_loop().call_later(
-                delay, self._freeze_now, freezer
-            )
+            self._resting = freezer
+            self._freeze_later.set(self._loop.time() + delay, self._freeze_now)
 
-    def _freeze_now(self, freezer: Freezer) -> None:
-        self._freeze_later = None
-        if self.alive:
-            freezer.freeze()
+    def _freeze_now(self) -> None:
+        if self.alive and self._resting is not None:
+            self._resting.freeze()
 
     def _owe(self, request_id: int) -> None:
         """Note which move request the bot owes (0: none), for the keepalive."""
@@ -288,9 +289,8 @@ class BotSession:
             fut.set_exception(BotFault(kind, detail))
 
     def _close(self, reason: str, detail: str = "the stream closed") -> None:
-        if self._freeze_later is not None:  # a closed stream's process must stay free to end
-            self._freeze_later.cancel()
-            self._freeze_later = None
+        # A closed stream's process must stay free to end.
+        self._freeze_later.close()
         if not self.closed.done():
             self.closed.set_result(reason)
         self._owe(0)  # nothing is owed on a closed stream: the keepalive ends
@@ -332,7 +332,7 @@ class BotSession:
             await asyncio.sleep(interval)
             while not owed.is_set():  # woken when the move is answered; it may be owed again
                 await owed.wait()
-            if self.freezer is not None and (self.freezer.frozen or self._freeze_later is not None):
+            if self.freezer is not None and (self.freezer.frozen or self._freeze_later.is_set):
                 continue  # a frozen bot cannot answer (nor one about to be); its exit is watched
             try:
                 await self.ping(timeout)

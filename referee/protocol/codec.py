@@ -139,6 +139,21 @@ def _codec_of_message(msg: game_pb2.GameState) -> FamilyCodec:
     return next(present, codec_of_family(FAMILIES[DEFAULT_FAMILY]))
 
 
+def _all_modelled(
+    state: dict[str, Any], boards: Sequence[dict[str, Any]], codec: FamilyCodec
+) -> bool:
+    """Whether the codec's fields hold every key of the state and its boards (else the rest
+    travels in extra_json). A subset test of the keys' view builds no set, unlike a difference:
+    this runs at every move."""
+    if not state.keys() <= codec.modelled:
+        return False
+    board_keys = codec.board_keys
+    for board in boards:
+        if not board.keys() <= board_keys:
+            return False
+    return True
+
+
 def encode_state(
     state: dict[str, Any], out: game_pb2.GameState | None = None
 ) -> game_pb2.GameState:
@@ -157,8 +172,8 @@ def encode_state(
     boards = state.get("boards", ())
     codec = _codec_of(state)
     codec.encode(state, boards, msg)
-    modelled, board_keys = codec.modelled, codec.board_keys
-    if state.keys() - modelled or any(board.keys() - board_keys for board in boards):
+    if not _all_modelled(state, boards, codec):
+        modelled, board_keys = codec.modelled, codec.board_keys
         extra: dict[str, Any] = {k: v for k, v in state.items() if k not in modelled}
         boards_extra = [{k: v for k, v in board.items() if k not in board_keys} for board in boards]
         if any(boards_extra):
