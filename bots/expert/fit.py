@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from functools import partial
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -42,8 +43,13 @@ WEIGHT_FILES = {
     "azul-gray": "gray_weights.py",
     "pavilion": "pavilion_weights.py",
 }
-# --bot: whose self-play the weights are fitted on.
-BOTS: dict[str, type[MctsBot] | type[ExpertBot]] = {"mcts": MctsBot, "expert": ExpertBot}
+# --bot: whose self-play the weights are fitted on (expert-net: `expert:net=1`, the network's
+# own play, `bots.expert.train`'s later generations).
+BOTS: dict[str, Callable[..., MctsBot | ExpertBot]] = {
+    "mcts": MctsBot,
+    "expert": ExpertBot,
+    "expert-net": partial(ExpertBot, net=1),
+}
 
 Sample = tuple[int, Any, int, float]  # (bucket, features, seat, score at the sample)
 Job = tuple[int, int, int, str, str]  # (seed, iterations, players, bot, ruleset)

@@ -160,6 +160,14 @@ def net_forward(
     return out
 
 
+def load_net(w1: list[list[float]], b1: list[float], w2: list[float], b2: float) -> None:
+    """Value by other weights than the shipped ones from now on, in this process (the training's
+    self-play with the previous generation's network; comparing two networks in one process):
+    `values.load_net`, which also forgets the board values cached under the old ones."""
+    global _W1, _B1, _W2, _B2
+    _W1, _B1, _W2, _B2 = [list(row) for row in w1], list(b1), list(w2), float(b2)
+
+
 def net_value(wall: int, lines: list[tuple[int, int]], starts: bool, rounds: int) -> float:
     """The points the seat will still score, by the shipped network (a coloured wall)."""
     return net_forward(net_inputs(wall, lines, starts, rounds), _W1, _B1, _W2, _B2)

@@ -4,12 +4,17 @@ extra):
 
     nice -n 15 python -m bots.expert.train                      # the shipped weights
     python -m bots.expert.train --games 400 --out /tmp/w.py     # a smaller run
+    python -m bots.expert.train --generations 1                 # the first network alone
+    python -m bots.expert.train --generations 2 --own-games     # the second, on its games alone
 
-Two stages, each resumable from its checkpoints in `--dir` (a rerun with the same options
-skips what is done):
+Two stages a generation, each resumable from its checkpoints in `--dir` (a rerun with the same
+options skips what is done). The first generation's self-play is the plain expert's, each later
+one's `expert:net=1` valuing by the network the generation before fitted (its weights as
+written, rounded: the same as shipping it), so a run from nothing reproduces every generation:
 
 1. Self-play: `--games` games of `expert:iterations=N` against itself (`fit.play`, seeds
-   0..games-1, the same games on any machine), in chunks of `--chunk` games, each chunk's
+   0..games-1, the same games on any machine), in chunks of `--chunk` games (named by the
+   network that played them, a hash of its weights, after the first generation), each chunk's
    samples saved as one JSON file: at every round's start each seat's raw board (wall, lines,
    first-player marker, rounds left) and its target, the points that seat still scored by the
    game's end (the linear fit's target).
@@ -17,7 +22,9 @@ skips what is done):
    on the squared error (minibatches drawn from `--seed`), the targets TD(lambda)'s (`--td`);
    every K-th game (`--holdout`) is held out and the network's rms error on its outcomes
    printed beside the linear fit's (`fit.fit`, refitted on the same training games: the bar to
-   clear). A checkpoint (`fit-*.npz`, some 100 KB) after each epoch.
+   clear). A checkpoint (`fit-*.npz`, some 100 KB) after each epoch. A later generation fits
+   every generation's games (the held-out ones of its own excepted), or with `--own-games`
+   its own alone (which played worse: docs/notes/expert-net.md).
 
 The CPU time spent (both stages, every run that added to `--dir`) is printed and written into
 the weights module's docstring.
@@ -26,6 +33,7 @@ the weights module's docstring.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import resource
 import textwrap
@@ -37,12 +45,35 @@ from typing import Any
 
 from bots.expert import fit
 from bots.expert.learned import BUCKETS, NAMES, bucket, features, net_forward, net_inputs
-from bots.expert.values import rounds_left
+from bots.expert.values import load_net, rounds_left
 
 TD_AFTER = 3  # epochs fitted on the outcomes before the network's own values bootstrap any
 
 Raw = tuple[int, list[tuple[int, int]], bool, int]  # wall, lines, starts, rounds left
 Sample = tuple[Raw, float]  # a board and the points its seat still scored
+Net = dict[str, Any]  # w1, b1, w2, b2 (as `write` writes them), held_out_rms
+
+
+def rounded(net: Net) -> Net:
+    """The weights as `write` writes them (6 decimals): what a bot reading them values by."""
+    return {
+        "w1": [[round(v, 6) for v in row] for row in net["w1"]],
+        "b1": [round(v, 6) for v in net["b1"]],
+        "w2": [round(v, 6) for v in net["w2"]],
+        "b2": round(net["b2"], 6),
+        "held_out_rms": net["held_out_rms"],
+    }
+
+
+def tag(net: Net) -> str:
+    """A short hash of the weights: names the games they played and the fits on them."""
+    weights = [net["w1"], net["b1"], net["w2"], net["b2"]]
+    return hashlib.sha256(json.dumps(weights).encode()).hexdigest()[:10]
+
+
+def _load(net: Net) -> None:
+    """A self-play worker's start: value by `net` (the generation before's)."""
+    load_net(net["w1"], net["b1"], net["w2"], net["b2"])
 
 
 def raw_boards(game: Any) -> list[tuple[int, Raw]]:
@@ -89,17 +120,22 @@ class Ledger:
         return sum(self.spent.values()) / 3600
 
 
-def self_play(args: argparse.Namespace, folder: Path, ledger: Ledger) -> list[list[Sample]]:
-    """Every game's samples, playing the chunks not yet on disk."""
+def self_play(
+    args: argparse.Namespace, folder: Path, ledger: Ledger, player: Net | None
+) -> list[list[Sample]]:
+    """Every game's samples, playing the chunks not yet on disk: the plain expert's games, or
+    with `player` (a network) `expert:net=1`'s valuing by it."""
     games: list[list[Sample]] = []
     play = partial(fit.play, boards=raw_boards)
+    bot, prefix = ("expert", "games") if player is None else ("expert-net", f"games-{tag(player)}")
     for start in range(0, args.games, args.chunk):
         seeds = range(start, min(start + args.chunk, args.games))
-        path = folder / f"games-{args.iterations}-{seeds[0]}-{seeds[-1]}.json"
+        path = folder / f"{prefix}-{args.iterations}-{seeds[0]}-{seeds[-1]}.json"
         if not path.exists():
             began = time.monotonic()
-            jobs = [(seed, args.iterations, 2, "expert", "azul") for seed in seeds]
-            pool = Pool(args.workers)  # a pool a chunk: its workers' CPU counted once joined
+            jobs = [(seed, args.iterations, 2, bot, "azul") for seed in seeds]
+            # A pool a chunk: its workers' CPU counted once joined.
+            pool = Pool(args.workers, _load, (player,)) if player else Pool(args.workers)
             played = pool.map(play, jobs, chunksize=2)
             pool.close()
             pool.join()
@@ -146,8 +182,12 @@ def successors(games: list[list[Sample]], players: int = 2) -> list[int]:
 
 
 def train_net(
-    args: argparse.Namespace, train_games: list[list[Sample]], test: list[Sample], folder: Path
-) -> dict[str, Any]:
+    args: argparse.Namespace,
+    train_games: list[list[Sample]],
+    test: list[Sample],
+    folder: Path,
+    player: Net | None = None,
+) -> Net:
     """Adam on the squared error; returns the weights with the input standardisation folded
     into the first layer (the bot feeds raw inputs). With `--td` below 1 the targets after the
     first epochs are TD(lambda)'s: `td` of the game's own outcome, the rest the points scored
@@ -179,6 +219,8 @@ def train_net(
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
     # Named by every setting the run's course depends on: another setting starts afresh.
     settings = [args.seed, args.hidden, args.epochs, args.batch, args.lr, args.decay, args.td]
+    if player is not None:  # a later generation: named by the network whose games it fits
+        settings = [tag(player), *settings, args.all_games]
     state = folder / f"fit-{'-'.join(map(str, [*settings, len(train)]))}.npz"
     epoch, step = 0, 0
     if state.exists():  # resume: the parameters, Adam's moments and the generator's state
@@ -310,6 +352,27 @@ def check(net: dict[str, Any], samples: list[Sample]) -> None:
             raise SystemExit(f"forward passes disagree: {ours} against {theirs}")
 
 
+def fit_generation(
+    args: argparse.Namespace,
+    games: list[list[Sample]],
+    earlier: list[list[Sample]],
+    ledger: Ledger,
+    player: Net | None,
+) -> Net:
+    """One generation's network, fitted on `games` (every K-th held out) and `earlier`."""
+    every = args.holdout or len(games) + 1
+    train_games = earlier + [game for g, game in enumerate(games) if g % every]
+    train = [s for game in train_games for s in game]
+    test = [s for g, game in enumerate(games) if not g % every for s in game]
+    print(f"{len(train)} samples to fit, {len(test)} held out (one game in {args.holdout})")
+    if test:
+        print(f"linear fit, held out: rms error {linear_error(train, test, args.ridge):.3f}")
+    net = train_net(args, train_games, test, args.dir, player)
+    check(net, train)
+    ledger.add("fitting")
+    return net
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2000)
@@ -327,32 +390,53 @@ def main() -> None:
     parser.add_argument("--ridge", type=float, default=10.0, help="the linear fit's, compared")
     parser.add_argument("--holdout", type=int, default=10, help="K: every K-th game unseen")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--generations", type=int, default=3, help="later ones: the network's own self-play"
+    )
+    parser.add_argument(
+        "--own-games", action="store_true", help="a later generation fits its own games alone"
+    )
     parser.add_argument("--dir", type=Path, default=Path("arena-data/expert-train"))
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("net_weights.py"))
     args = parser.parse_args()
-    for name in ("games", "iterations", "chunk", "workers", "hidden", "epochs", "batch"):
+    args.all_games = not args.own_games
+    for name in (
+        "games",
+        "iterations",
+        "chunk",
+        "workers",
+        "hidden",
+        "epochs",
+        "batch",
+        "generations",
+    ):
         if getattr(args, name) < 1:
             parser.error(f"--{name} {getattr(args, name)}: give 1 or more")
     if args.holdout == 1 or args.holdout < 0:
         parser.error(f"--holdout {args.holdout}: hold out one game in K, K 2 or more (0: none)")
     args.dir.mkdir(parents=True, exist_ok=True)
     ledger = Ledger(args.dir)
-    games = self_play(args, args.dir, ledger)
-    every = args.holdout or len(games) + 1
-    train_games = [game for g, game in enumerate(games) if g % every]
-    train = [s for game in train_games for s in game]
-    test = [s for g, game in enumerate(games) if not g % every for s in game]
-    print(f"{len(train)} samples to fit, {len(test)} held out (one game in {args.holdout})")
-    if test:
-        print(f"linear fit, held out: rms error {linear_error(train, test, args.ridge):.3f}")
-    net = train_net(args, train_games, test, args.dir)
-    check(net, train)
-    ledger.add("fitting")
+    player: Net | None = None  # the network of the generation before (None: the plain expert)
+    earlier: list[list[Sample]] = []  # the generations before's games (not `--own-games`)
+    for generation in range(1, args.generations + 1):
+        if player is not None:
+            print(f"generation {generation}: self-play with network {tag(player)}", flush=True)
+        games = self_play(args, args.dir, ledger, player)
+        net = fit_generation(args, games, earlier if args.all_games else [], ledger, player)
+        earlier += games
+        player = rounded(net)
+        print(f"generation {generation}: network {tag(player)}", flush=True)
     hours = ledger.hours()
+    played = f"{args.games} games of expert:iterations={args.iterations}"
+    if args.generations > 1:
+        played += (
+            f", then {args.generations - 1} generation(s) of {args.games} games of"
+            f" expert:iterations={args.iterations},net=1 valuing by the network before"
+            + (" (fitted on every generation's games)" if args.all_games else "")
+        )
     note = (
-        f"{args.games} games of expert:iterations={args.iterations}, 2 players; {args.hidden}"
-        f" hidden units, {args.epochs} epochs, seed {args.seed}; held out rms error"
-        f" {net['held_out_rms']:.2f} points; {hours:.2f} CPU-hours"
+        f"{played}, 2 players; {args.hidden} hidden units, {args.epochs} epochs, seed"
+        f" {args.seed}; held out rms error {net['held_out_rms']:.2f} points; {hours:.2f} CPU-hours"
     )
     write(net, args.out, note)
     print(f"wrote {args.out}: {note}")

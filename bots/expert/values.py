@@ -12,6 +12,7 @@ from typing import Any
 
 from bots.expert import pavilion_fields, pavilion_value
 from bots.expert.learned import future_points, net_value
+from bots.expert.learned import load_net as learned_load_net
 from referee.engine.classic import COLOUR_BONUS, COLUMN_BONUS, ROW_BONUS
 from referee.engine.classic import FLOOR_LOSS as FLOOR_PENALTY
 from sdk.helpers import (
@@ -238,6 +239,14 @@ def use_net(on: bool) -> None:
     it before each of its searches (two bots in one process may differ)."""
     global NET
     NET = on
+
+
+def load_net(w1: list[list[float]], b1: list[float], w2: list[float], b2: float) -> None:
+    """The network's weights from now on, in this process (`learned.load_net`); the board
+    values cached by the old ones are dropped (their key tells the network from the linear
+    fit, not one network from another)."""
+    learned_load_net(w1, b1, w2, b2)
+    _BOARD_VALUES.clear()
 
 
 def _learned_value(board: Board, starts: bool, rounds: int, gray: bool = False) -> float:

@@ -121,7 +121,8 @@ def test_the_training_is_resumable_and_deterministic_for_a_seed(tmp_path: Any) -
     def train(folder: str, out: str) -> str:
         command = [sys.executable, "-m", "bots.expert.train", "--games", "4", "--chunk", "2"]
         command += ["--iterations", "15", "--epochs", "2", "--holdout", "4", "--workers", "1"]
-        command += ["--hidden", "8", "--dir", str(tmp_path / folder), "--out", str(tmp_path / out)]
+        command += ["--hidden", "8", "--generations", "1"]
+        command += ["--dir", str(tmp_path / folder), "--out", str(tmp_path / out)]
         done = subprocess.run(command, capture_output=True, text=True, check=True)
         return done.stdout
 
@@ -141,3 +142,70 @@ def test_the_training_is_resumable_and_deterministic_for_a_seed(tmp_path: Any) -
         return module.W1, module.B1, module.W2, module.B2
 
     assert weights("a.py") == weights("b.py") == weights("c.py")
+
+
+def test_other_weights_loaded_value_the_leaves_until_the_shipped_are_back() -> None:
+    """`values.load_net`: the network's values follow the weights loaded, the board values
+    cached under the old ones forgotten (a leaf valued before is valued afresh)."""
+    from bots.expert import learned, net_weights
+    from bots.expert.values import load_net
+
+    shipped = ([list(r) for r in net_weights.W1], list(net_weights.B1), list(net_weights.W2))
+    game = _round_starts(4, 2)[-1]
+    boards = _boards(game)
+    try:
+        use_net(True)
+        before = leaf_values(game)
+        load_net(*shipped[:2], [2 * v for v in shipped[2]], net_weights.B2 + 5.0)
+        assert learned._W2 == [2 * v for v in net_weights.W2]
+        doubled = leaf_values(game)
+        for seat, board in enumerate(boards):
+            assert doubled[seat] == pytest.approx(game.scores[seat] + net_value(*board))
+        assert doubled != before
+        load_net(*shipped, net_weights.B2)
+        assert leaf_values(game) == before
+    finally:
+        load_net(*shipped, net_weights.B2)
+        use_net(False)
+
+
+def test_a_second_generation_plays_with_the_first_networks_weights(tmp_path: Any) -> None:
+    """`--generations 2`: the second self-play is `expert:net=1` valuing by the first
+    generation's network as written (its hash names the games), reproducible from nothing and
+    resumable."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    pytest.importorskip("numpy")
+    from bots.expert.train import tag
+
+    def train(folder: str, out: str, generations: int) -> str:
+        command = [sys.executable, "-m", "bots.expert.train", "--games", "4", "--chunk", "2"]
+        command += ["--iterations", "12", "--epochs", "2", "--holdout", "4", "--workers", "1"]
+        command += ["--hidden", "4", "--generations", str(generations)]
+        command += ["--dir", str(tmp_path / folder), "--out", str(tmp_path / out)]
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        return done.stdout
+
+    def weights(name: str) -> dict[str, Any]:
+        spec = importlib.util.spec_from_file_location(name[:-3], tmp_path / name)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return {"w1": module.W1, "b1": module.B1, "w2": module.W2, "b2": module.B2}
+
+    second = train("a", "a2.py", 2)
+    first = train("a", "a1.py", 1)  # the first generation alone: all on disk already
+    assert "games 0-1" not in first and "epoch 1:" not in first
+    played_by = tag(weights("a1.py"))
+    assert f"generation 2: self-play with network {played_by}" in second
+    assert len(list((tmp_path / "a").glob(f"games-{played_by}-12-*.json"))) == 2
+    assert weights("a2.py") != weights("a1.py")
+    assert "generation(s) of 4 games of expert:iterations=12,net=1" in (
+        (tmp_path / "a2.py").read_text().replace("\n", " ")
+    )
+    again = train("a", "a3.py", 2)
+    assert "games 0-1" not in again and "epoch 1:" not in again  # resumed: all done already
+    train("b", "b2.py", 2)
+    assert weights("a2.py") == weights("b2.py") == weights("a3.py")
