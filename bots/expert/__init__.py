@@ -5,13 +5,21 @@ Besides the bot, its search is public, for whoever values positions as the bot d
 analysis, `tournaments.domain.analysis`): the round's tree (`RoundTree`, its `Node`s) and the
 bot's parameters for it (`PARAMS`), the exact solver of a round's end (`RoundSolver`, which
 raises `OutOfBudget`; `tiles_left`), and the move values (`candidate_moves`, `ranked_moves`,
-`lead_rewards`, `is_classic_engine`). The modules behind them are the bot's own (an import
-contract keeps them so)."""
+`lead_rewards`, `is_classic_engine`), and which values its leaves take (`use_net`: the
+network's or the linear fit's; `net_fits`: the bot's default for a game). The modules behind
+them are the bot's own (an import contract keeps them so)."""
 
 from bots.expert.bot import PARAMS, ExpertBot
 from bots.expert.solver import OutOfBudget, RoundSolver, tiles_left
 from bots.expert.tree import Node, RoundTree
-from bots.expert.values import candidate_moves, is_classic_engine, lead_rewards, ranked_moves
+from bots.expert.values import (
+    candidate_moves,
+    is_classic_engine,
+    lead_rewards,
+    net_fits,
+    ranked_moves,
+    use_net,
+)
 
 __all__ = [
     "PARAMS",
@@ -23,6 +31,8 @@ __all__ = [
     "candidate_moves",
     "is_classic_engine",
     "lead_rewards",
+    "net_fits",
     "ranked_moves",
     "tiles_left",
+    "use_net",
 ]

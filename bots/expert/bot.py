@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 import sdk
 from bots.expert.solver import OutOfBudget, RoundSolver, estimated_nodes, tiles_left
 from bots.expert.tree import Node, RoundTree
-from bots.expert.values import is_classic_engine, ranked_moves, use_net
+from bots.expert.values import is_classic_engine, net_fits, ranked_moves, use_net
 from bots.mcts_bot import MCTS_SHARE, reused_root
 
 
@@ -69,7 +69,8 @@ class ExpertBot(sdk.Bot):
     parameters: ClassVar[dict[str, str]] = {
         "iterations": "simulations per move, whatever the clock",
         "percent": "think this share of mcts's time instead (25: a quarter of it)",
-        "net": "1: classic Azul's round ends valued by the network (learned.net_value)",
+        "net": "0: the linear fit's values; 1: the network's (learned.net_value); default: the"
+        " network's in 2-player classic Azul and the Mini, where it was trained",
     }
 
     def __init__(
@@ -83,9 +84,12 @@ class ExpertBot(sdk.Bot):
         if percent is not None and not 0 < percent <= 100:
             raise ValueError(f"percent={percent}: give a share of mcts's thinking time, 1 to 100")
         if net not in (None, 0, 1):
-            raise ValueError(f"net={net}: give 1 (the network's values) or leave it out")
-        # `expert:net=1`: a coloured wall's future valued by the network, not the linear fit.
-        self.net = bool(net)
+            raise ValueError(
+                f"net={net}: give 1 (the network's values), 0 (the linear fit's) or leave it out"
+            )
+        # A coloured wall's future valued by the network (1) or the linear fit (0); None: the
+        # network where it was trained (`values.net_fits`).
+        self.net = None if net is None else bool(net)
         # `expert:percent=25` thinks a quarter of mcts's time: the strength at less time,
         # measured with `bench strength`; `percent=100` exactly mcts's.
         self.percent = percent
@@ -119,7 +123,7 @@ class ExpertBot(sdk.Bot):
             return moves[0]
         start = time.monotonic()
         deadline = start + self.budget()
-        use_net(self.net)
+        use_net(net_fits(state) if self.net is None else self.net)
         gc.disable()  # no reference cycles are made: nothing for the collector to find
         try:
             move = self._solve(state, start, deadline)

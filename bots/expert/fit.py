@@ -47,7 +47,7 @@ WEIGHT_FILES = {
 # own play, `bots.expert.train`'s later generations).
 BOTS: dict[str, Callable[..., MctsBot | ExpertBot]] = {
     "mcts": MctsBot,
-    "expert": ExpertBot,
+    "expert": partial(ExpertBot, net=0),  # the linear fit's play, as the first weights were made
     "expert-net": partial(ExpertBot, net=1),
 }
 

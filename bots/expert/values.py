@@ -230,8 +230,18 @@ def _free_cell(wall: int, row: int) -> int:
 PROJECT = True
 LEARNED = True  # the value fitted on self-play (bots/expert/learned.py), each wall its own
 # A coloured wall's future valued by the network (`learned.net_value`) instead of the linear
-# fit: the bot's option `net=1` (`use_net`).
+# fit (`use_net`): by default where the network was trained (`net_fits`), else as the bot's
+# option `net=0`/`net=1` says.
 NET = False
+# The rulesets the network was trained on (self-play of 2 players); the Mini's rules are
+# classic Azul's.
+NET_RULESETS = frozenset({"azul", "azul-mini"})
+
+
+def net_fits(state: Any) -> bool:
+    """Whether the network values `state`'s boards by default: classic Azul's coloured wall
+    with 2 players, the games it was trained on (elsewhere the linear fit, measured there)."""
+    return is_classic_engine(state) and state.players == 2 and state.ruleset.name in NET_RULESETS
 
 
 def use_net(on: bool) -> None:

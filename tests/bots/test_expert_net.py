@@ -101,7 +101,8 @@ def test_the_network_bot_is_deterministic_at_a_fixed_budget_and_plays_its_own_mo
 
     with_net = moves(1)
     assert with_net == moves(1)
-    assert with_net != moves(None)  # the option changes the values the search sees
+    assert with_net == moves(None)  # the default in 2-player classic Azul: the network's
+    assert with_net != moves(0)  # the option changes the values the search sees
 
 
 def test_the_option_refuses_values_other_than_1() -> None:

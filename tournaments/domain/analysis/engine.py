@@ -27,11 +27,11 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bots.expert import OutOfBudget, candidate_moves
+from bots.expert import OutOfBudget, candidate_moves, net_fits, use_net
 from tournaments.domain.analysis.exact import distinct_moves, exact_search, solvable
 from tournaments.domain.analysis.tree import tree_values
 
-ENGINE_NAME: Final = "azul-arena exact round end + expert round tree 1"
+ENGINE_NAME: Final = "azul-arena exact round end + expert round tree 2"
 # The search where the exact one does not reach: (state, moves, kept, budget, seed) -> (each
 # move's margin, the best one's index). A stronger engine swaps in here.
 search_values = tree_values
@@ -61,7 +61,9 @@ def decision_seed(seed: int, ply: int) -> int:
 def value_moves(state: Any, budget: int, seed: int, include: tuple[Any, ...] = ()) -> Valuation:
     """Value the moves of `state` for the seat to move, and those of `include` (the played
     move, whatever it was): every distinct move where the exact search runs, else the moves
-    worth considering (`bots.expert.values.candidate_moves`)."""
+    worth considering (`bots.expert.values.candidate_moves`). Leaves are valued as the bot
+    values them by default (its network where it was trained)."""
+    use_net(net_fits(state))
     if solvable(state, EXACT_TILES):
         moves = _with(distinct_moves(state), include)
         try:
