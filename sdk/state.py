@@ -107,7 +107,8 @@ def _move_of(ruleset: str) -> Callable[[str], Any]:
     ruleset: the import and the ruleset's lookup were a tenth of `read_moves` on every move."""
     from referee.engine import Game  # loaded by then: the SDK imports it during the handshake
 
-    return Game.family_of(ruleset).moves_by_notation().__getitem__  # type: ignore[no-any-return]
+    lookup: Callable[[str], Any] = Game.family_of(ruleset).moves_by_notation().__getitem__
+    return lookup
 
 
 _OWN = frozenset({*LazyGame.__slots__, "game"})  # never forwarded: they would recurse
