@@ -201,3 +201,23 @@ def sign_in(browser: Any, live_server_url: str, user: Any) -> None:
     browser.add_cookie(
         {"name": "sessionid", "value": client.cookies["sessionid"].value, "path": "/"}
     )
+
+
+async def stopped_after_one_game(claimed: Any, into: Any = None) -> bool:
+    """Play the claimed final (into the store `into`, if given) until its first game is
+    recorded, then cancel it; True if it was cancelled, False if it ended first."""
+    from tournaments.domain.progress import GameFinished, ProgressEvent
+    from tournaments.server.finals import play as final
+
+    task = asyncio.current_task()
+    assert task is not None
+
+    def on_progress(event: ProgressEvent) -> None:
+        if isinstance(event, GameFinished) and event.outcome is not None:
+            task.cancel()
+
+    try:
+        await final.play_final(claimed, 1, on_progress, into=into)
+    except asyncio.CancelledError:
+        return True
+    return False

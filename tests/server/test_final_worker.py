@@ -5,15 +5,13 @@ end."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from django.conf import settings
 from django.test import TransactionTestCase
 
 from referee import run_loop
-from tests.server.helpers import participant, passed_version, run_worker
-from tournaments.domain.progress import GameFinished, ProgressEvent
+from tests.server.helpers import participant, passed_version, run_worker, stopped_after_one_game
 from tournaments.server.contests.models import Contest, Transition
 from tournaments.server.finals import lifecycle
 from tournaments.server.finals import play as final
@@ -22,22 +20,6 @@ from tournaments.server.ladder import coordination
 from tournaments.server.ladder.logs import seat_log
 from tournaments.server.ladder.models import Game
 from tournaments.server.worker.loop import LadderWorker
-
-
-async def _stopped_after_one_game(claimed: final.ClaimedFinal) -> bool:
-    """Play the final until its first game is recorded, then cancel it; True if cancelled."""
-    task = asyncio.current_task()
-    assert task is not None
-
-    def on_progress(event: ProgressEvent) -> None:
-        if isinstance(event, GameFinished) and event.outcome is not None:
-            task.cancel()
-
-    try:
-        await final.play_final(claimed, 1, on_progress)
-    except asyncio.CancelledError:
-        return True
-    return False
 
 
 class FinalInTheWorker(TransactionTestCase):
@@ -56,7 +38,7 @@ class FinalInTheWorker(TransactionTestCase):
             passed_version(who)
         lifecycle.set_state(contest, Contest.FROZEN, by="a test")
         claimed = final.start_final(contest, "a test", take_over=False)
-        self.assertTrue(run_loop(_stopped_after_one_game(claimed)))
+        self.assertTrue(run_loop(stopped_after_one_game(claimed)))
         done, total = FinalStore(contest).counts()
         self.assertEqual(total, 4)
         self.assertGreaterEqual(done, 1)

@@ -16,8 +16,7 @@ from django.conf import settings
 from django.test import TestCase, TransactionTestCase
 
 from referee import run_loop
-from tests.server.helpers import RANDOM_BOT, participant, zip_bytes
-from tests.server.test_final_worker import _stopped_after_one_game
+from tests.server.helpers import RANDOM_BOT, participant, stopped_after_one_game, zip_bytes
 from tournaments.domain.entries import Entry
 from tournaments.domain.store import StoredGame
 from tournaments.server.contests.models import Contest, Participant
@@ -95,7 +94,7 @@ class GradedFinal(TransactionTestCase):
         # 3 teams x 1 staff bot x 2 games, then 3 teams x 2 games / 2 seats, rounded up to
         # whole seat rotations.
         self.assertEqual((config.schedule, config.graders, config.games), ("graded", ["staff"], 10))
-        self.assertTrue(run_loop(_stopped_after_one_game(claimed)))
+        self.assertTrue(run_loop(stopped_after_one_game(claimed)))
         self.assertLess(FinalStore(self.contest).counts()[0], 10)
         again = final.start_final(self.contest, "a test", take_over=True)
         summary = run_loop(final.play_final(again, 2))

@@ -10,6 +10,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import TransactionTestCase
 
+from tests.server.helpers import stopped_after_one_game
+
 BEFORE = [("arena_ladder", "0003_contest_wild_order"), ("arena_accounts", "0002_initial")]
 AFTER = [("arena_ladder", "0005_default_contest"), ("arena_accounts", "0003_participant_contest")]
 
@@ -341,7 +343,7 @@ class FinalFileImportTests(TransactionTestCase):
         with Store.open(path) as old:
             _, games = prepare(old, claimed.config)
             self.assertEqual(len(games), 4)
-            self.assertTrue(run_loop(_stopped_after_one_game_into(claimed, old)))
+            self.assertTrue(run_loop(stopped_after_one_game(claimed, into=old)))
             done, total = old.counts()
             expected = (build_report(old), export_csv(old), _records(old))
             stored = old.config()
@@ -369,27 +371,6 @@ class FinalFileImportTests(TransactionTestCase):
         self.assertEqual(rows.counts(), (4, 4))
         self.assertEqual(Game.objects.filter(contest=contest, kind=Game.FINAL).count(), 4)
         self.assertTrue(final.final_done(contest))
-
-
-async def _stopped_after_one_game_into(claimed: Any, store: Any) -> bool:
-    """The final played into `store` until its first game is recorded, then cancelled."""
-    import asyncio
-
-    from tournaments.domain.progress import GameFinished, ProgressEvent
-    from tournaments.server.finals import play as final
-
-    task = asyncio.current_task()
-    assert task is not None
-
-    def on_progress(event: ProgressEvent) -> None:
-        if isinstance(event, GameFinished) and event.outcome is not None:
-            task.cancel()
-
-    try:
-        await final.play_final(claimed, 1, on_progress, into=store)
-    except asyncio.CancelledError:
-        return True
-    return False
 
 
 def _records(store: Any) -> list[tuple[str, list[Any], int | None]]:
