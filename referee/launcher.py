@@ -56,25 +56,31 @@ def builtin_bots() -> dict[str, str]:
 
 
 @functools.cache
-def builtin_parameters(name: str) -> dict[str, str]:
-    """The parameters the built-in bot `name` takes, name -> what it means: its class's
-    `parameters` (sdk.Bot), read by loading the class through its entry point."""
+def _builtin_class(name: str) -> type | None:
+    """The class of the built-in bot `name`, loaded through its entry point (None: no such bot)."""
     from importlib.metadata import entry_points
 
     for point in entry_points(group=BOTS_GROUP, name=name):
-        return dict(getattr(point.load(), "parameters", {}))
-    return {}
+        loaded: type = point.load()
+        return loaded
+    return None
+
+
+def builtin_parameters(name: str) -> dict[str, str]:
+    """The parameters the built-in bot `name` takes, name -> what it means: its class's
+    `parameters` (sdk.Bot)."""
+    return dict(getattr(_builtin_class(name), "parameters", {}))
 
 
 def parse_builtin(spec: str) -> tuple[str, dict[str, int]] | None:
     """`(name, parameters)` of a built-in spec (`mcts`, `mcts:iterations=400`), None when `spec`
     names no built-in; ValueError, saying what the bot takes, for a parameter it does not take
-    or a value that is not a positive whole number.
+    or a value that is not a positive whole number (or 0, for the class's `may_be_zero`).
 
     A built-in may take parameters after its name, `NAME:KEY=VALUE[,KEY=VALUE...]`, on the
-    command line and in a TOML entry's `builtin`: positive whole numbers passed to the bot's
+    command line and in a TOML entry's `builtin`: whole numbers passed to the bot's
     class as keyword arguments (the search bots' fixed budgets: the same work a move on any
-    machine at any load, so a ladder of them replays exactly)."""
+    machine at any load, so a ladder of them replays exactly; switches such as `expert:net=0`)."""
     name, sep, rest = spec.strip().partition(":")
     if name not in builtin_bots() or (sep and "=" not in rest):
         return None  # not a built-in (a `module:Class` or a file's `path.py:Class`)
@@ -88,10 +94,12 @@ def parse_builtin(spec: str) -> tuple[str, dict[str, int]] | None:
                 f"the built-in bot {name} has no parameter {key!r}; it takes "
                 f"{offered} (e.g. mcts:iterations=400)"
             )
-        if not eq or not value.isdigit() or int(value) < 1:
+        # A switch (`expert:net=0`) may be 0; a budget or a depth must be at least 1.
+        least = 0 if key in getattr(_builtin_class(name), "may_be_zero", ()) else 1
+        if not eq or not value.isdigit() or int(value) < least:
+            kind = "whole number (0 or more)" if least == 0 else "positive whole number"
             raise ValueError(
-                f"{name}: {key} must be a positive whole number, not {value!r} "
-                f"(e.g. {name}:{key}=400)"
+                f"{name}: {key} must be a {kind}, not {value!r} (e.g. {name}:{key}=400)"
             )
         params[key] = int(value)
     return name, params

@@ -95,8 +95,10 @@ class Bot:
     # Rulesets this bot plays; empty means every ruleset of the classic family.
     rulesets: ClassVar[tuple[str, ...]] = ()
     # Keyword arguments of its constructor an entry may set, name -> what it means: a built-in
-    # bot's `NAME:KEY=VALUE` (`mcts:iterations=400`); each a positive whole number.
+    # bot's `NAME:KEY=VALUE` (`mcts:iterations=400`); each a whole number.
     parameters: ClassVar[dict[str, str]] = {}
+    # Those of `parameters` that may be 0 (a switch: `expert:net=0`); the others are at least 1.
+    may_be_zero: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self) -> None:
         self.clock = Clock()

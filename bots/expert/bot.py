@@ -72,6 +72,7 @@ class ExpertBot(sdk.Bot):
         "net": "0: the linear fit's values; 1: the network's (learned.net_value); default: the"
         " network's in 2-player classic Azul and the Mini, where it was trained",
     }
+    may_be_zero: ClassVar[frozenset[str]] = frozenset({"net"})
 
     def __init__(
         self,

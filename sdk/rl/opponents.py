@@ -35,7 +35,7 @@ def load_opponent(spec: Any) -> Bot:
     builtins = _builtins()
     if name in builtins and (not sep or "=" in rest):
         cls = builtins[name].load()
-        bot: Bot = cls(**_parameters(name, rest, dict(getattr(cls, "parameters", {}))))
+        bot: Bot = cls(**_parameters(name, rest, cls))
         return bot
     if spec.endswith(".py") or ".py:" in spec or (sep and "/" not in spec):
         try:
@@ -51,7 +51,8 @@ def load_opponent(spec: Any) -> Bot:
     )
 
 
-def _parameters(name: str, text: str, takes: dict[str, str]) -> dict[str, int]:
+def _parameters(name: str, text: str, cls: type[Bot]) -> dict[str, int]:
+    takes = cls.parameters
     params: dict[str, int] = {}
     for item in text.split(",") if text else []:
         key, _, value = (part.strip() for part in item.partition("="))
@@ -60,8 +61,10 @@ def _parameters(name: str, text: str, takes: dict[str, str]) -> dict[str, int]:
             raise ValueError(
                 f"the built-in bot {name} has no parameter {key!r} (it takes {offered})"
             )
-        if not value.isdigit() or int(value) < 1:
-            raise ValueError(f"{name}: {key} must be a positive whole number, not {value!r}")
+        least = 0 if key in cls.may_be_zero else 1
+        if not value.isdigit() or int(value) < least:
+            kind = "whole number (0 or more)" if least == 0 else "positive whole number"
+            raise ValueError(f"{name}: {key} must be a {kind}, not {value!r}")
         params[key] = int(value)
     return params
 

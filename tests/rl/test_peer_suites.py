@@ -11,7 +11,9 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import sdk.rl
+from bots.expert import ExpertBot
 from referee.engine import RULESETS
+from sdk.rl.opponents import load_opponent
 
 SETUPS = [(r, p) for r in RULESETS for p in (2, 3, 4)]
 
@@ -76,3 +78,10 @@ def test_bad_setups_say_what_is_wrong() -> None:
         gymnasium.make(sdk.rl.GYM_ID, opponent="./some/folder")
     with pytest.raises(ValueError, match="has no parameter 'depth'"):
         gymnasium.make(sdk.rl.GYM_ID, opponent="mcts:depth=3")
+    with pytest.raises(ValueError, match="iterations must be a positive whole number, not '0'"):
+        gymnasium.make(sdk.rl.GYM_ID, opponent="mcts:iterations=0")
+    # A switch may be 0 (the expert on its linear fit); its class still checks the value.
+    linear = load_opponent("expert:net=0")
+    assert isinstance(linear, ExpertBot) and linear.net is False
+    with pytest.raises(ValueError, match="net=2: give 1"):
+        load_opponent("expert:net=2")

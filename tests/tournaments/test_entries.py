@@ -120,6 +120,8 @@ def test_a_built_in_takes_its_parameters_after_a_colon(tmp_path: Path) -> None:
     ]
     assert python_target("mcts:iterations=400") == "bots.mcts_bot:MctsBot?iterations=400"
     assert python_target("mcts") == "bots.mcts_bot:MctsBot"
+    # A switch may be 0: the expert on its linear fit, as docs/bots.md gives it.
+    assert python_target("expert:net=0").endswith(":ExpertBot?net=0")
     path = tmp_path / "e.toml"
     path.write_text('[[entry]]\nname = "m"\nbuiltin = "mcts:iterations=50"\n')
     assert load_entries_toml(path) == [Entry("m", "mcts:iterations=50")]
@@ -132,6 +134,7 @@ def test_a_built_in_takes_its_parameters_after_a_colon(tmp_path: Path) -> None:
         ("greedy:iterations=3", "it takes no parameters"),
         ("mcts:iterations=0", "iterations must be a positive whole number, not '0'"),
         ("search:depth=two", "depth must be a positive whole number, not 'two'"),
+        ("expert:net=-1", "net must be a whole number (0 or more), not '-1'"),
     ],
 )
 def test_a_bad_parameter_is_explained(tmp_path: Path, spec: str, says: str) -> None:
