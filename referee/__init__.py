@@ -67,6 +67,8 @@ _HOMES: dict[str, list[str]] = {
     # The bots' processes as the kernel lists them (benchmarks count them without a /proc scan).
     "referee.cgroups": ["all_bot_pids"],
     "referee.procfs": ["read_bytes"],
+    # The floor under a move with real bots: the referee's sessions asking them, no match.
+    "referee.floor": ["Asked", "ask_in_turn"],
     # Below a more urgent program's CPU priority (the ladder beside the web site), bots and all.
     "referee.priority": ["lower_priority", "niceness", "session_niceness"],
     # Isolation: the levels, what this machine offers, and a bot's limits.
@@ -95,6 +97,7 @@ __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two list
     "GAME_LOG_LIMIT",
     "LEVELS",
     "Arena",
+    "Asked",
     "BotPool",
     "BotSettings",
     "Clock",
@@ -118,6 +121,7 @@ __all__ = [  # the names of _HOMES (tests/referee/test_api.py keeps the two list
     "TokenError",
     "TokenFile",
     "all_bot_pids",
+    "ask_in_turn",
     "bot_environment",
     "bot_seeds",
     "builtin_bots",
@@ -158,6 +162,7 @@ if TYPE_CHECKING:  # what type checkers and readers see; at run time each loads 
     from referee.clocks import CLOCKS, CPU_CEILING, Clock, ClockError, require_cpu_clock
     from referee.events import MatchEnded, MatchEvent, MovePlayed, SeatFaulted
     from referee.faults import Termination
+    from referee.floor import Asked, ask_in_turn
     from referee.folders import FolderError, is_folder_entry, python_bot, read_folder
     from referee.launcher import (
         GAME_LOG_LIMIT,

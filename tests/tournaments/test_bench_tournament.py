@@ -1,6 +1,6 @@
-"""`bench tournament`: the referee's CPU a move, the transport's floor measured in the same run,
-and `--profile`, a profile of the referee's process kept in the benchmark's output; real bot
-processes and a real referee, a few games."""
+"""`bench tournament`: the referee's CPU a move, the transport's floor and the referee's with no
+match measured in the same run, and `--profile`, a profile of the referee's process kept in the
+benchmark's output; real bot processes and a real referee, a few games."""
 
 from __future__ import annotations
 
@@ -37,6 +37,18 @@ def test_bench_tournament_profiles_the_referee_and_sets_it_beside_the_floor() ->
     )
     assert out["referee_cpu_ratio_to_pingpong"] == pytest.approx(
         out["referee_cpu_us_per_move"] / out["bare_pingpong_cpu_us"]
+    )
+    # The referee with its match taken away, asking the same bots in turn in the same run.
+    for key in ("no_match_per_move_us", "no_match_cpu_us_per_move", "no_match_bot_cpu_us_per_move"):
+        assert out[key] > 0, key
+    assert out["per_move_ratio_to_no_match"] == pytest.approx(
+        out["per_move_us"] / out["no_match_per_move_us"]
+    )
+    assert out["referee_cpu_ratio_to_no_match"] == pytest.approx(
+        out["referee_cpu_us_per_move"] / out["no_match_cpu_us_per_move"]
+    )
+    assert out["referee_cpu_over_no_match_us"] == pytest.approx(
+        out["referee_cpu_us_per_move"] - out["no_match_cpu_us_per_move"]
     )
     profile = out["profile"]
     assert profile["moves"] == out["moves"] and profile["profiled_us_per_move"] > 0

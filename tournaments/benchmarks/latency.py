@@ -308,6 +308,11 @@ class _Samples:
     bare: list[float] = field(default_factory=list)
     bare_aio: list[float] = field(default_factory=list)
     bare_in_turn: list[float] = field(default_factory=list)
+    no_match: list[float] = field(default_factory=list)
+
+
+# Moves a no-match chunk asks before those counted: its bots come back from a game's gap.
+NO_MATCH_WARM = 10
 
 
 async def _main_run(  # the benchmark's knobs
@@ -315,8 +320,9 @@ async def _main_run(  # the benchmark's knobs
 ) -> _Samples:
     """The games at `level` with the bare ping-pong chunks between them (the machine's speed
     drifts: the two are measured in alternating chunks, so both medians come from the same
-    stretches of time)."""
-    from referee import Arena, BotSettings, Clock, MatchConfig
+    stretches of time), and after each its no-match chunk: the same two bots asked in turn by
+    the referee's sessions with no match (`referee.ask_in_turn`)."""
+    from referee import Arena, BotSettings, Clock, MatchConfig, ask_in_turn
 
     got = _Samples(mixed={e: {e: [], "first": []} for e in entries})
     chunks = games  # a bare chunk after every game: the two share the machine's phases
@@ -338,6 +344,10 @@ async def _main_run(  # the benchmark's knobs
                 got.bare += await bare_pingpong(payload, 2000 // chunks)
                 got.bare_aio += await bare_pingpong(payload, 2000 // chunks, _ECHO_CLIENT_AIO)
                 got.bare_in_turn += await bare_pingpong(payload, 2000 // chunks, in_turn=2)
+                asked = await ask_in_turn(
+                    arena, ["first", "first"], payload, moves=2000 // chunks, warm=NO_MATCH_WARM
+                )
+                got.no_match += asked.round_trips
     return got
 
 
@@ -392,6 +402,7 @@ async def latency(
     bare_us = statistics.median(got.bare) * 1e6
     bare_aio_us = statistics.median(got.bare_aio) * 1e6
     in_turn_us = statistics.median(got.bare_in_turn) * 1e6
+    no_match_us = statistics.median(got.no_match) * 1e6
     move_us = statistics.median(got.per_move)
     if clock == "cpu":
         on_cpu, on_wall = (
@@ -415,6 +426,8 @@ async def latency(
         "ratio_to_aio": round(move_us / bare_aio_us, 3),
         "bare_pingpong_in_turn_us": round(in_turn_us, 1),
         "ratio_to_in_turn": round(move_us / in_turn_us, 3),
+        "no_match_round_trip_us": round(no_match_us, 1),
+        "ratio_to_no_match": round(move_us / no_match_us, 3),
         "moves": len(got.per_move),
         "payload_bytes": len(payload),
         "spawn_to_hello_ms": round(statistics.median(warm) * 1e3, 1),

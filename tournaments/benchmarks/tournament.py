@@ -298,8 +298,9 @@ def run_bench(
     (None: the strongest available), frozen between their moves unless `ponder`; return
     throughput, the per-move breakdown and the peak of live bot processes (from /proc); with
     `profile_top`, `profile`: a cProfile of this process over the games measured, that many
-    functions in each list (tournaments.benchmarks.profiling); with `floor`, the transport's
-    floor measured after the games (`transport_floor`)."""
+    functions in each list (tournaments.benchmarks.profiling); with `floor`, the floors
+    measured after the games: the transport's (`transport_floor`) and the referee's with no
+    match (`no_match_floor`)."""
     entries = bench_entries(entries_count)
     names = [e.name for e in entries]
     per_group = -(-(games + 2 * concurrency + len(names)) // math.comb(len(names), 2))
@@ -342,6 +343,7 @@ def run_bench(
     }
     if floor:
         result.update(transport_floor(result, concurrency))
+        result.update(no_match_floor(result, entries, settings, concurrency))
     if meter.profile is not None:
         result["profile"] = meter.profile.summary(result["moves"], profile_top)
     return result
@@ -368,6 +370,48 @@ def transport_floor(result: dict[str, Any], concurrency: int) -> dict[str, float
         "bare_pingpong_cpu_us": cpu_us,
         "per_move_ratio_to_pingpong": result["per_move_us"] / round_trip_us,
         "referee_cpu_ratio_to_pingpong": result["referee_cpu_us_per_move"] / cpu_us,
+    }
+
+
+NO_MATCH_MOVES = 500  # moves counted per game of the no-match floor (after 100 unmeasured)
+
+
+def no_match_floor(
+    result: dict[str, Any], entries: list[Entry], settings: MatchSettings, concurrency: int
+) -> dict[str, float]:
+    """The referee with its match taken away (`referee.ask_in_turn`), set beside `result`'s
+    moves: a fresh Arena with the bench's bot settings (isolation, ponder: the same freeze and
+    grace), `concurrency` games at once each asking the bench's first two entries' bots in turn
+    for a move request of the bench's size. Its per-move path (the games' wall time a move, as
+    `per_move_us`), this process's CPU a move and the bots', and the referee's ratios to
+    them: what a move costs over them is the match's (engine, codec, record, runner, store)."""
+    from referee import Arena, ask_in_turn
+    from tournaments.benchmarks.latency import sample_payload
+    from tournaments.domain.arena import bot_settings
+
+    async def main() -> Any:
+        with tempfile.TemporaryDirectory(prefix="azul-bench-") as logs:
+            async with Arena(
+                {e.name: e.spec for e in entries},
+                log_dir=Path(logs),
+                bots=bot_settings(entries, settings),
+            ) as arena:
+                seats = [e.name for e in entries[:2]]
+                payload = await sample_payload()
+                return await ask_in_turn(
+                    arena, seats, payload, games=concurrency, moves=NO_MATCH_MOVES
+                )
+
+    asked = run_loop(main())
+    path_us, cpu_us = 1e6 * asked.wall / asked.moves, 1e6 * asked.cpu / asked.moves
+    bot_us = 1e6 * asked.bot_cpu / asked.moves if asked.bot_cpu is not None else float("nan")
+    return {
+        "no_match_per_move_us": path_us,
+        "no_match_cpu_us_per_move": cpu_us,
+        "no_match_bot_cpu_us_per_move": bot_us,
+        "per_move_ratio_to_no_match": result["per_move_us"] / path_us,
+        "referee_cpu_ratio_to_no_match": result["referee_cpu_us_per_move"] / cpu_us,
+        "referee_cpu_over_no_match_us": result["referee_cpu_us_per_move"] - cpu_us,
     }
 
 

@@ -345,8 +345,9 @@ def latency(
     ] = "wall",
 ) -> None:
     """Per-move round trip through the referee vs a bare gRPC stream ping-pong of the same
-    payload in the same run (grpc's textbook sync client; an asyncio client beside it), and bot
-    spawn-to-Hello (medians). With --entry, that bot plays as many games against the Python SDK's
+    payload in the same run (grpc's textbook sync client; an asyncio client beside it) and vs
+    the referee's sessions asking the same bots in turn with no match, and bot spawn-to-Hello
+    (medians). With --entry, that bot plays as many games against the Python SDK's
     instant bot (bots/first_bot.py), seats alternating: its per-move round trip is printed beside
     its opponent's in the same games, and their ratio.
 
@@ -424,6 +425,12 @@ def latency(
         "",
     )
     table.add_row("  ratio to it", f"{figures['ratio_to_in_turn']:.2f}", "")
+    table.add_row(
+        "  the referee's sessions asking the same bots in turn, no match",
+        f"{figures['no_match_round_trip_us']:.0f} us",
+        "",
+    )
+    table.add_row("  ratio to it", f"{figures['ratio_to_no_match']:.2f}", "")
     table.add_row(
         "bot spawn to Hello (warm standby)", f"{figures['spawn_to_hello_ms']:.0f} ms", "<= 150 ms"
     )
@@ -629,6 +636,16 @@ def _show_tournament(result: dict[str, Any], ponder: bool) -> None:
             f"{result['bare_pingpong_cpu_us']:.0f} us of its server's CPU; per move "
             f"{result['per_move_ratio_to_pingpong']:.2f} x the round trip (target <= 2.0), "
             f"referee CPU {result['referee_cpu_ratio_to_pingpong']:.2f} x the server's"
+        )
+    if "no_match_cpu_us_per_move" in result:
+        console.print(
+            "the referee with no match, asking the same bots in turn, same run: "
+            f"{result['no_match_per_move_us']:.0f} us a move, "
+            f"{result['no_match_cpu_us_per_move']:.0f} us of its CPU a move "
+            f"(the bots' {result['no_match_bot_cpu_us_per_move']:.0f}); per move "
+            f"{result['per_move_ratio_to_no_match']:.2f} x, referee CPU "
+            f"{result['referee_cpu_ratio_to_no_match']:.2f} x "
+            f"(+{result['referee_cpu_over_no_match_us']:.0f} us: the match's)"
         )
     if "ratio_to_process" in result:
         console.print(
