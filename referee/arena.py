@@ -681,16 +681,22 @@ class Arena:
         return worker
 
     async def _release(self, worker: Bot, seat: Seat, log: _SeatLog) -> None:
-        healthy = (
-            seat.termination in (Termination.OK, Termination.UNSUPPORTED_RULESET) and worker.alive()
-        )
+        healthy = seat.termination in (Termination.OK, Termination.UNSUPPORTED_RULESET)
+        await self.give_back(worker, healthy, log.save)
+
+    async def give_back(
+        self, worker: Bot, healthy: bool, save_log: Callable[[], None] = lambda: None
+    ) -> None:
+        """`worker` after a game (or anything else that asked it for moves): back to the pool
+        when it played cleanly, lives and the Arena reuses bots, else it ends. `save_log` keeps
+        its log of the game at the right moment."""
         worker.games += 1
-        if healthy and self.settings.reuse:
-            log.save()  # before another game may take it and write on
+        if healthy and worker.alive() and self.settings.reuse:
+            save_log()  # before another game may take it and write on
             self.pool.put_back(worker)
         else:
             await self.retire(worker)
-            log.save()  # once it has ended: its last words too
+            save_log()  # once it has ended: its last words too
 
     @staticmethod
     def _death(process: BotProcess) -> tuple[Termination, str]:

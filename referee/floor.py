@@ -74,10 +74,7 @@ async def ask_in_turn(
         return asked
     finally:
         for worker in bots:  # as after a game: one that faulted (it may still think) ends
-            if healthy and worker.alive():
-                arena.pool.put_back(worker)
-            else:
-                await arena.retire(worker)
+            await arena.give_back(worker, healthy)
 
 
 async def _play(
@@ -126,10 +123,14 @@ async def _play(
         for worker in table:
             await worker.session.send(over, patience)
 
-    try:
-        await asyncio.gather(*(game(table) for table in tables))
-    except BotFault as fault:
-        raise ValueError(f"a bot asked in turn failed: {fault.kind} ({fault.detail})") from None
+    try:  # one game's fault cancels the others (none is left waiting at a barrier)
+        async with asyncio.TaskGroup() as group:
+            for table in tables:
+                group.create_task(game(table))
+    except* BotFault as faults:
+        first = faults.exceptions[0]
+        what = f"{first.kind} ({first.detail})" if isinstance(first, BotFault) else str(first)
+        raise ValueError(f"a bot asked in turn failed: {what}") from None
     (cpu0, bots0), (cpu1, bots1) = marks
     asked.moves = len(asked.round_trips)
     asked.cpu = cpu1 - cpu0

@@ -26,6 +26,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from referee import sandbox
 from referee.cgroups import BotCgroup, joined
@@ -56,13 +57,13 @@ def builtin_bots() -> dict[str, str]:
 
 
 @functools.cache
-def _builtin_class(name: str) -> type | None:
-    """The class of the built-in bot `name`, loaded through its entry point (None: no such bot)."""
+def _builtin_class(name: str) -> Any:
+    """The class of the built-in bot `name` (an sdk.Bot, which the referee does not import),
+    loaded through its entry point; None: no such bot."""
     from importlib.metadata import entry_points
 
     for point in entry_points(group=BOTS_GROUP, name=name):
-        loaded: type = point.load()
-        return loaded
+        return point.load()
     return None
 
 
@@ -87,21 +88,15 @@ def parse_builtin(spec: str) -> tuple[str, dict[str, int]] | None:
     params: dict[str, int] = {}
     takes = builtin_parameters(name) if sep else {}
     for item in rest.split(",") if sep else []:
-        key, eq, value = (part.strip() for part in item.partition("="))
+        key, _, value = (part.strip() for part in item.partition("="))
         if key not in takes:
             offered = "; ".join(f"{k}: {v}" for k, v in takes.items()) if takes else "no parameters"
             raise ValueError(
                 f"the built-in bot {name} has no parameter {key!r}; it takes "
                 f"{offered} (e.g. mcts:iterations=400)"
             )
-        # A switch (`expert:net=0`) may be 0; a budget or a depth must be at least 1.
-        least = 0 if key in getattr(_builtin_class(name), "may_be_zero", ()) else 1
-        if not eq or not value.isdigit() or int(value) < least:
-            kind = "whole number (0 or more)" if least == 0 else "positive whole number"
-            raise ValueError(
-                f"{name}: {key} must be a {kind}, not {value!r} (e.g. {name}:{key}=400)"
-            )
-        params[key] = int(value)
+        # The bot's class (an sdk.Bot, which the referee does not import) says what it takes.
+        params[key] = _builtin_class(name).parameter(name, key, value)
     return name, params
 
 

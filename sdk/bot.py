@@ -100,6 +100,18 @@ class Bot:
     # Those of `parameters` that may be 0 (a switch: `expert:net=0`); the others are at least 1.
     may_be_zero: ClassVar[frozenset[str]] = frozenset()
 
+    @classmethod
+    def parameter(cls, name: str, key: str, text: str) -> int:
+        """The value `text` gives parameter `key` of built-in bot `name` (`NAME:KEY=VALUE`): a
+        whole number, at least 1 unless `key` is one of `may_be_zero`. ValueError says what."""
+        least = 0 if key in cls.may_be_zero else 1
+        if not text.isdigit() or int(text) < least:
+            kind = "whole number (0 or more)" if least == 0 else "positive whole number"
+            raise ValueError(
+                f"{name}: {key} must be a {kind}, not {text!r} (e.g. {name}:{key}={least or 400})"
+            )
+        return int(text)
+
     def __init__(self) -> None:
         self.clock = Clock()
         self.rng = random.Random()

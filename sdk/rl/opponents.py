@@ -61,11 +61,7 @@ def _parameters(name: str, text: str, cls: type[Bot]) -> dict[str, int]:
             raise ValueError(
                 f"the built-in bot {name} has no parameter {key!r} (it takes {offered})"
             )
-        least = 0 if key in cls.may_be_zero else 1
-        if not value.isdigit() or int(value) < least:
-            kind = "whole number (0 or more)" if least == 0 else "positive whole number"
-            raise ValueError(f"{name}: {key} must be a {kind}, not {value!r}")
-        params[key] = int(value)
+        params[key] = cls.parameter(name, key, value)
     return params
 
 

@@ -3,6 +3,7 @@ through the CLI): what each makes, and each refusal's message, with nothing chan
 
 from __future__ import annotations
 
+import io
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from tournaments.server.contests.services import (
     import_class,
 )
 from tournaments.server.runtime import initialise
-from tournaments.server.submissions.services import enter_staff_bot
+from tournaments.server.submissions.services import enter_staff_bot, reference_archive
 from tournaments.server.worker.services import (
     FinalNotDone,
     change_contest,
@@ -142,6 +143,27 @@ class LifeServiceTests(TestCase):
             enter_staff_bot("c", "ann", reference="random")
         with self.assertRaisesRegex(ContestError, "cannot enter x: .*no-such"):
             enter_staff_bot("c", "x", archive=Path("/no-such/bot.zip"))
+        with self.assertRaisesRegex(ContestError, "'nobody' is no reference bot .*random"):
+            enter_staff_bot("c", "y", reference="nobody")
+        with self.assertRaisesRegex(ContestError, "net must be a whole number"):
+            enter_staff_bot("c", "y", reference="expert:net=x")
+
+    def test_a_reference_staff_bot_keeps_its_parameters(self) -> None:
+        import tempfile
+        import zipfile
+
+        from bots.expert import ExpertBot
+        from sdk.run import load_bot_class
+
+        version = enter_staff_bot("c", "expert-linear", reference="expert:net=0")
+        self.assertTrue(version.participant.staff_bot)
+        with tempfile.TemporaryDirectory() as tmp:
+            with zipfile.ZipFile(io.BytesIO(reference_archive("expert:net=0"))) as zf:
+                zf.extractall(tmp)
+            bot = load_bot_class(f"{tmp}/expert/bot.py")()
+        # The bar a course page names: the expert on its linear fit, not on its network.
+        assert isinstance(bot, ExpertBot)
+        self.assertIs(bot.net, False)
 
     def test_results_before_the_final_are_refused(self) -> None:
         import tempfile

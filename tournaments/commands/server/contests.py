@@ -413,7 +413,11 @@ def contest_staff_bot(
     name: Annotated[str, typer.Argument(help="its name on the leaderboard, e.g. staff-greedy")],
     bot: Annotated[
         str | None,
-        typer.Option("--reference", help="a reference bot: random, greedy, search, mcts"),
+        typer.Option(
+            "--reference",
+            help="a reference bot: random, greedy, search, mcts, expert, with its parameters "
+            "if any (expert:net=0, mcts:iterations=400)",
+        ),
     ] = None,
     archive: Annotated[
         Path | None, typer.Option("--archive", help="or a bot's .zip/.tar.gz")

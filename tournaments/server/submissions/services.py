@@ -17,19 +17,30 @@ from tournaments.server.submissions.models import Version
 
 
 def reference_archive(bot: str) -> bytes:
-    """A .zip of a bot folder whose bot.py runs reference bot `bot`."""
-    from referee import builtin_bots
+    """A .zip of a bot folder whose bot.py runs reference bot `bot`, with the parameters a
+    built-in spec gives it (`expert:net=0`). KeyError: no such bot; ValueError: a parameter
+    it does not take."""
+    from referee import builtin_bots, parse_builtin
 
-    module, cls = builtin_bots()[bot].split(":")
-    # The launcher runs the one Bot subclass a bot.py defines itself.
+    found = parse_builtin(bot)
+    if found is None:
+        raise KeyError(f"{bot!r} is no reference bot (they are: {', '.join(builtin_bots())})")
+    name, params = found
+    module, cls = builtin_bots()[name].split(":")
+    # The launcher runs the one Bot subclass a bot.py defines itself; the parameters are whole
+    # numbers parse_builtin checked, so they are written as they are.
+    given = ", ".join(f"{key}={value}" for key, value in params.items())
+    init = ""
+    if given:
+        init = f"\n\n    def __init__(self) -> None:\n        super().__init__({given})\n"
     source = (
         f"import sdk\nfrom {module} import {cls} as Reference\n\n\n"
         f'class {cls}(Reference):\n    """The reference bot {bot!r}, entered by the '
-        f'organisers."""\n\n\nif __name__ == "__main__":\n    sdk.run({cls})\n'
+        f'organisers."""{init}\n\n\nif __name__ == "__main__":\n    sdk.run({cls})\n'
     )
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
-        zf.writestr(f"{bot}/bot.py", source)
+        zf.writestr(f"{name}/bot.py", source)
     return buf.getvalue()
 
 
