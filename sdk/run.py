@@ -61,13 +61,14 @@ def load_bot_class(spec: str) -> type[Bot]:
 def load_bot(target: str) -> Bot:
     """A bot made from `load_bot_class`'s spec, with the parameters a built-in spec carries
     after `?` (`bots.mcts_bot:MctsBot?iterations=400`: referee.launcher.builtin_target) given to
-    its class as keyword arguments."""
+    its class as keyword arguments, each checked as an entry's (`Bot.parameter`)."""
     spec, _, query = target.partition("?")
+    cls = load_bot_class(spec)
     params = {}
     for item in query.split(",") if query else []:
         key, _, value = item.partition("=")
-        params[key] = int(value)
-    return load_bot_class(spec)(**params)
+        params[key] = cls.parameter(cls.name or cls.__name__, key, value)
+    return cls(**params)
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:

@@ -415,6 +415,11 @@ def test_expert_thinks_the_share_of_its_time_it_is_given() -> None:
     assert mcts < whole.budget() <= 1.0 - RESERVE
     with pytest.raises(ValueError, match="1 to 100"):
         ExpertBot(percent=0)
+    # A command line's query is held to an entry's rule: a switch may be 0, a share may not.
+    linear = load_bot("bots.expert:ExpertBot?net=0")
+    assert isinstance(linear, ExpertBot) and linear.net is False
+    with pytest.raises(ValueError, match="percent must be a positive whole number, not '-5'"):
+        load_bot("bots.expert:ExpertBot?percent=-5")
 
 
 def _pavilion_positions(ruleset: str, seed: int) -> Any:
