@@ -382,7 +382,8 @@ def no_match_floor(
     """The referee with its match taken away (`referee.ask_in_turn`), set beside `result`'s
     moves: a fresh Arena with the bench's bot settings (isolation, ponder: the same freeze and
     grace), `concurrency` games at once each asking the bench's first two entries' bots in turn
-    for a move request of the bench's size. Its per-move path (the games' wall time a move, as
+    for the bench's sample move request (`latency.sample_payload`: classic Azul, 2 players, as
+    the transport's floor uses). Its per-move path (the games' wall time a move, as
     `per_move_us`), this process's CPU a move and the bots', and the referee's ratios to
     them: what a move costs over them is the match's (engine, codec, record, runner, store)."""
     from referee import Arena, ask_in_turn
