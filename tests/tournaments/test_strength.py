@@ -3,8 +3,13 @@ strength` with 3 players in process (real bots, sdk.local)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
+import pty
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -230,3 +235,23 @@ def test_a_bot_that_cannot_be_launched_is_refused_before_any_game(
     result = CliRunner().invoke(app, command)
     assert result.exit_code == 2
     assert said in result.output
+
+
+def test_bench_strength_shows_its_progress_to_a_person_even_with_json() -> None:
+    """A long `--json` run still shows its games on a terminal's stderr (a pseudo-terminal
+    here), while stdout keeps the one JSON object a script reads."""
+    command = [sys.executable, "-m", "tournaments.cli", "bench", "strength", "--local"]
+    command += ["-n", "2", "-t", "0.02", "-b", "random", "-b", "greedy", "--json"]
+    main, sub = pty.openpty()
+    try:
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=sub, timeout=120, check=False)
+        os.close(sub)
+        shown = b""
+        with contextlib.suppress(OSError):  # the terminal's end reads EIO once all is read
+            while chunk := os.read(main, 4096):
+                shown += chunk
+    finally:
+        os.close(main)
+    assert done.returncode == 0, shown.decode(errors="replace")
+    assert json.loads(done.stdout)["games"] == 2
+    assert b"game 2/2" in shown

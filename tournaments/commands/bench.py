@@ -873,7 +873,8 @@ def bench_strength(
     began = time.monotonic()
 
     def progress(ladder: Any, total: int) -> None:
-        if not as_json:
+        # With --json too where a person watches: stdout keeps the one JSON object.
+        if not as_json or err_console.is_terminal:
             err_console.print(f"  game {ladder.games}/{total}", end="\r", highlight=False)
 
     try:

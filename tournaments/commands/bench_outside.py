@@ -94,7 +94,8 @@ def bench_outside(
     began = time.monotonic()
 
     def progress(fraction: float, played: int, total: int) -> None:
-        if not as_json:
+        # With --json too where a person watches: stdout keeps the one JSON object.
+        if not as_json or err_console.is_terminal:
             err_console.print(f"  x{fraction:g}: game {played}/{total}", end="\r", highlight=False)
 
     try:
