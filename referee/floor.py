@@ -33,11 +33,14 @@ class Asked:
     and the bots' (their cgroups'; None where not counted) from the first counted move of all
     games to the last."""
 
-    moves: int = 0
     round_trips: list[float] = field(default_factory=list)
     wall: float = 0.0
     cpu: float = 0.0
     bot_cpu: float | None = None
+
+    @property
+    def moves(self) -> int:
+        return len(self.round_trips)
 
 
 async def ask_in_turn(
@@ -132,7 +135,6 @@ async def _play(
         what = f"{first.kind} ({first.detail})" if isinstance(first, BotFault) else str(first)
         raise ValueError(f"a bot asked in turn failed: {what}") from None
     (cpu0, bots0), (cpu1, bots1) = marks
-    asked.moves = len(asked.round_trips)
     asked.cpu = cpu1 - cpu0
     if bots0 is not None and bots1 is not None:
         asked.bot_cpu = bots1 - bots0

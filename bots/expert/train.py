@@ -54,13 +54,16 @@ Sample = tuple[Raw, float]  # a board and the points its seat still scored
 Net = dict[str, Any]  # w1, b1, w2, b2 (as `write` writes them), held_out_rms
 
 
+DECIMALS = 6  # of the weights as written: a few hundred KB at most
+
+
 def rounded(net: Net) -> Net:
-    """The weights as `write` writes them (6 decimals): what a bot reading them values by."""
+    """The weights as `write` writes them: what a bot reading them values by."""
     return {
-        "w1": [[round(v, 6) for v in row] for row in net["w1"]],
-        "b1": [round(v, 6) for v in net["b1"]],
-        "w2": [round(v, 6) for v in net["w2"]],
-        "b2": round(net["b2"], 6),
+        "w1": [[round(v, DECIMALS) for v in row] for row in net["w1"]],
+        "b1": [round(v, DECIMALS) for v in net["b1"]],
+        "w2": [round(v, DECIMALS) for v in net["w2"]],
+        "b2": round(net["b2"], DECIMALS),
         "held_out_rms": net["held_out_rms"],
     }
 
@@ -220,7 +223,7 @@ def train_net(
     # Named by every setting the run's course depends on: another setting starts afresh.
     settings = [args.seed, args.hidden, args.epochs, args.batch, args.lr, args.decay, args.td]
     if player is not None:  # a later generation: named by the network whose games it fits
-        settings = [tag(player), *settings, args.all_games]
+        settings = [tag(player), *settings, not args.own_games]
     state = folder / f"fit-{'-'.join(map(str, [*settings, len(train)]))}.npz"
     epoch, step = 0, 0
     if state.exists():  # resume: the parameters, Adam's moments and the generator's state
@@ -310,11 +313,11 @@ def _adam(
 
 
 def write(net: dict[str, Any], path: Path, note: str) -> None:
-    """The weights module the bot reads (`bots/expert/net_weights.py`), rounded to 6 decimals
-    (a few hundred KB at most), as data: formatters leave its rows as written."""
+    """The weights module the bot reads (`bots/expert/net_weights.py`), rounded to `DECIMALS`,
+    as data: formatters leave its rows as written."""
 
     def numbers(values: list[float], indent: str) -> list[str]:
-        texts = [repr(float(round(v, 6))) for v in values]
+        texts = [repr(float(round(v, DECIMALS))) for v in values]
         return textwrap.wrap(
             ", ".join(texts) + ",", 96, initial_indent=indent, subsequent_indent=indent
         )
@@ -333,7 +336,7 @@ def write(net: dict[str, Any], path: Path, note: str) -> None:
         lines += ["    (", *numbers(row, "        "), "    ),"]
     lines += [")", "B1: tuple[float, ...] = (", *numbers(net["b1"], "    "), ")"]
     lines += ["W2: tuple[float, ...] = (", *numbers(net["w2"], "    "), ")"]
-    lines += [f"B2: float = {float(round(net['b2'], 6))!r}", "# fmt: on"]
+    lines += [f"B2: float = {float(round(net['b2'], DECIMALS))!r}", "# fmt: on"]
     path.write_text("\n".join(lines) + "\n")
 
 
@@ -399,7 +402,6 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=Path("arena-data/expert-train"))
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("net_weights.py"))
     args = parser.parse_args()
-    args.all_games = not args.own_games
     for name in (
         "games",
         "iterations",
@@ -422,7 +424,7 @@ def main() -> None:
         if player is not None:
             print(f"generation {generation}: self-play with network {tag(player)}", flush=True)
         games = self_play(args, args.dir, ledger, player)
-        net = fit_generation(args, games, earlier if args.all_games else [], ledger, player)
+        net = fit_generation(args, games, [] if args.own_games else earlier, ledger, player)
         earlier += games
         player = rounded(net)
         print(f"generation {generation}: network {tag(player)}", flush=True)
@@ -432,7 +434,7 @@ def main() -> None:
         played += (
             f", then {args.generations - 1} generation(s) of {args.games} games of"
             f" expert:iterations={args.iterations},net=1 valuing by the network before"
-            + (" (fitted on every generation's games)" if args.all_games else "")
+            + ("" if args.own_games else " (fitted on every generation's games)")
         )
     note = (
         f"{played}, 2 players; {args.hidden} hidden units, {args.epochs} epochs, seed"
